@@ -1,0 +1,108 @@
+# iommon: bare-metal IOMMU test monitor.
+#   make            build/iommon.efi
+#   make image      build/iommon.img (GPT + FAT ESP, ready for dd to a USB stick)
+#   make run        boot it in QEMU (TCG) on the default config, print results
+#   make test       unit tests, image checks, QEMU boot tests
+#   make deps       install the Debian packages the project needs
+
+.DEFAULT_GOAL := all
+SHELL := /bin/sh
+
+BUILD  := build
+NEWLIB := $(CURDIR)/$(BUILD)/newlib
+NEWLIB_TARGET := $(NEWLIB)/x86_64-elf
+
+CC ?= gcc
+WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
+COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN)
+
+CORE_SRC := $(wildcard core/*.c)
+CAT_SRC  := $(wildcard tests/catalogue/*.c)
+BOOT_SRC := $(wildcard boot/*.c)
+SHARED_SRC := $(CORE_SRC) $(CAT_SRC)
+
+# ---- EFI build -------------------------------------------------------------
+EFI_INC := /usr/include/efi
+GCC_INC := $(shell $(CC) -print-file-name=include)
+EFI_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -mno-red-zone \
+	-fno-stack-protector -maccumulate-outgoing-args -fno-asynchronous-unwind-tables \
+	-DGNU_EFI_USE_MS_ABI -nostdinc -isystem $(NEWLIB_TARGET)/include -isystem $(GCC_INC) \
+	-I$(EFI_INC) -I$(EFI_INC)/x86_64
+EFI_OBJ := $(patsubst %.c,$(BUILD)/efi/%.o,$(SHARED_SRC) $(BOOT_SRC))
+LIBGCC := $(shell $(CC) -print-libgcc-file-name)
+LDS := linker/efi_x86_64.lds
+
+all: $(BUILD)/iommon.efi
+
+$(NEWLIB)/.stamp: tools/build-newlib.sh
+	tools/build-newlib.sh $(NEWLIB)
+
+$(BUILD)/efi/%.o: %.c $(NEWLIB)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/iommon.so: $(EFI_OBJ) $(LDS) $(NEWLIB)/.stamp
+	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
+		/usr/lib/crt0-efi-x86_64.o $(EFI_OBJ) -L/usr/lib -lgnuefi -lefi \
+		-L$(NEWLIB_TARGET)/lib -lc -lm $(LIBGCC) -o $@
+
+# Only RELATIVE relocations survive: gnu-efi's self-relocator handles no other.
+$(BUILD)/iommon.efi: $(BUILD)/iommon.so $(BUILD)/host/petool tools/check-relocs.sh
+	tools/check-relocs.sh $<
+	objcopy -j .text -j .rodata -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	$(BUILD)/host/petool nx $@
+
+# ---- host build -------------------------------------------------------------
+HOST_CFLAGS := $(COMMON_CFLAGS) -fno-omit-frame-pointer -fno-pie
+HOST_LDFLAGS := -no-pie
+HOST_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(SHARED_SRC) tests/host/platform_host.c)
+
+$(BUILD)/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/host/petool: tools/petool.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $< -o $@
+
+# The monitor itself on the host (stdin/stdout console, a folder as volume).
+$(BUILD)/host/iommon: $(HOST_OBJ) $(BUILD)/host/tests/host/main_host.o
+	$(CC) $(HOST_LDFLAGS) $^ -lm -o $@
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/host/unit/%,$(UNIT_SRC))
+
+$(BUILD)/host/unit/%: $(BUILD)/host/tests/unit/%.o $(HOST_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_LDFLAGS) $^ -lcmocka -lm -o $@
+
+# ---- image, run, test ---------------------------------------------------------
+image: deps $(BUILD)/iommon.img
+
+$(BUILD)/iommon.img: $(BUILD)/iommon.efi tools/mkimage.sh tools/iommon.cfg
+	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg
+
+deps:
+	@tools/deps.sh
+
+run: deps $(BUILD)/iommon.img
+	tools/qemu-run.sh --image $(BUILD)/iommon.img --bench
+
+test: deps
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(UNIT_BIN)
+	@tools/test.sh
+
+clean:
+	rm -rf $(BUILD)/efi $(BUILD)/host $(BUILD)/iommon.* $(BUILD)/boot-tests
+
+distclean:
+	rm -rf $(BUILD)
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+.PHONY: all image deps run test clean distclean format
+.SECONDARY:
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,36 @@
+/* Shared between the boot/ files: the UEFI handles and the console sinks. */
+#ifndef IOMMON_BOOT_H
+#define IOMMON_BOOT_H
+
+#include <efi.h>
+#include <efilib.h>
+#include <stddef.h>
+
+#include "../core/platform.h"
+
+extern EFI_HANDLE boot_image;
+extern EFI_LOADED_IMAGE *boot_loaded_image;
+
+/* console.c */
+void console_init(void);
+void console_write(const char *buf, size_t n);
+int console_getc(void);
+const char *console_route(const char *mode, const char *uart);
+const char *console_describe(void);
+void console_restore(void);
+
+/* files.c */
+void files_init(void);
+char *files_read(const char *path, size_t *len);
+struct platform_file *files_create(const char *path, const char **why);
+bool files_append(struct platform_file *f, const void *buf, size_t n);
+void files_close(struct platform_file *f);
+const char *files_describe(void);
+
+/* syscalls.c */
+void heap_init(void);
+
+/* UCS-2 <-> ASCII for firmware strings; non-ASCII becomes '?'. */
+void ascii_from_ucs2(char *out, size_t cap, const CHAR16 *in, size_t max_in);
+
+#endif

@@ -1,0 +1,170 @@
+/* The UEFI application's entry, and the platform interface built from
+ * UEFI services. Boot services stay up for the whole run: the USB stick,
+ * the keyboard and the firmware's console keep working. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/cpu.h"
+#include "../core/monitor.h"
+#include "../tests/catalogue/catalogue.h"
+#include "boot.h"
+
+EFI_HANDLE boot_image;
+EFI_LOADED_IMAGE *boot_loaded_image;
+
+#define QEMU_DEBUG_EXIT_PORT 0xf4
+
+static void *alloc_pages(size_t pages, uint64_t limit)
+{
+	EFI_PHYSICAL_ADDRESS addr = limit ? limit - 1 : 0;
+	EFI_STATUS st = BS->AllocatePages(limit ? AllocateMaxAddress : AllocateAnyPages, EfiLoaderData, pages, &addr);
+	return EFI_ERROR(st) ? NULL : (void *)(uintptr_t)addr;
+}
+
+static void free_pages(void *p, size_t pages) { BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, pages); }
+
+static void stall_us(uint32_t us) { BS->Stall(us); }
+
+static bool wallclock(struct wallclock *w)
+{
+	EFI_TIME t;
+	if (EFI_ERROR(RT->GetTime(&t, NULL)) || t.Year < 2000 || t.Month < 1 || t.Month > 12)
+		return false;
+	*w = (struct wallclock){t.Year, t.Month, t.Day, t.Hour, t.Minute, t.Second};
+	return true;
+}
+
+static uint64_t irq_save(void)
+{
+	uint64_t flags;
+	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags)::"memory");
+	return flags;
+}
+
+static void irq_restore(uint64_t flags)
+{
+	if (flags & (1u << 9)) /* IF */
+		__asm__ volatile("sti" ::: "memory");
+}
+
+static const void *acpi_rsdp(void)
+{
+	EFI_GUID acpi20 = ACPI_20_TABLE_GUID, acpi10 = ACPI_TABLE_GUID;
+	const void *v1 = NULL;
+	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
+		EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
+		if (CompareGuid(&t->VendorGuid, &acpi20) == 0)
+			return t->VendorTable;
+		if (CompareGuid(&t->VendorGuid, &acpi10) == 0)
+			v1 = t->VendorTable;
+	}
+	return v1;
+}
+
+/* Commands in the load options: a UCS-2 string, the first word being the
+ * image's own name when started from the UEFI shell. Boot entries may carry
+ * binary data there instead: anything that is not plain text is ignored. */
+static const char *load_options(void)
+{
+	static char text[512];
+	static bool done;
+	if (done)
+		return text[0] ? text : NULL;
+	done = true;
+	UINT32 size = boot_loaded_image->LoadOptionsSize;
+	const CHAR16 *s = boot_loaded_image->LoadOptions;
+	if (!s || size < 2 || (size & 1))
+		return NULL;
+	size_t n = size / 2, k = 0;
+	for (size_t i = 0; i < n && s[i]; i++) {
+		if (s[i] < 0x20 || s[i] >= 0x7f) {
+			if (s[i] == L'\t')
+				continue;
+			return NULL;
+		}
+		if (k + 1 < sizeof(text))
+			text[k++] = (char)s[i];
+	}
+	text[k] = '\0';
+	char *p = text;
+	while (*p == ' ')
+		p++;
+	/* skip argv[0] when it names an image */
+	char *sp = strchr(p, ' ');
+	size_t w = sp ? (size_t)(sp - p) : strlen(p);
+	if (w >= 4 && (strncasecmp(p + w - 4, ".efi", 4) == 0 || memchr(p, '\\', w)))
+		p += w;
+	while (*p == ' ')
+		p++;
+	memmove(text, p, strlen(p) + 1);
+	return text[0] ? text : NULL;
+}
+
+static const char *firmware_exit(enum exit_kind how, int status)
+{
+	static char msg[96];
+	switch (how) {
+	case EXIT_QEMU:
+		outb(QEMU_DEBUG_EXIT_PORT, (uint8_t)status);
+		BS->Stall(100000);
+		return "no QEMU isa-debug-exit device at port 0xf4 (add -device isa-debug-exit,iobase=0xf4,iosize=4)";
+	case EXIT_FIRMWARE:
+		console_restore();
+		BS->Exit(boot_image, EFI_SUCCESS, 0, NULL);
+		snprintf(msg, sizeof(msg), "the firmware refused Exit()");
+		return msg;
+	case EXIT_RESET:
+	case EXIT_POWEROFF:
+		console_restore();
+		RT->ResetSystem(how == EXIT_RESET ? EfiResetCold : EfiResetShutdown, EFI_SUCCESS, 0, NULL);
+		return "ResetSystem returned";
+	}
+	return "unknown exit";
+}
+
+static const char *firmware_name(void)
+{
+	static char name[96];
+	char vendor[64];
+	ascii_from_ucs2(vendor, sizeof(vendor), ST->FirmwareVendor, 63);
+	snprintf(name, sizeof(name), "uefi %u.%u %s rev 0x%x", ST->Hdr.Revision >> 16, (ST->Hdr.Revision & 0xffff) / 10,
+		 vendor, ST->FirmwareRevision);
+	return name;
+}
+
+static struct platform efi_platform = {
+	.getc = console_getc,
+	.console_route = console_route,
+	.console_describe = console_describe,
+	.alloc_pages = alloc_pages,
+	.free_pages = free_pages,
+	.stall_us = stall_us,
+	.wallclock = wallclock,
+	.irq_save = irq_save,
+	.irq_restore = irq_restore,
+	.acpi_rsdp = acpi_rsdp,
+	.file_read = files_read,
+	.file_create = files_create,
+	.file_append = files_append,
+	.file_close = files_close,
+	.volume_describe = files_describe,
+	.load_options = load_options,
+	.exit = firmware_exit,
+};
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	InitializeLib(image, systab);
+	boot_image = image;
+	/* The firmware's 5-minute watchdog would reset a long unattended run. */
+	BS->SetWatchdogTimer(0, 0, 0, NULL);
+	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&boot_loaded_image)))
+		return EFI_LOAD_ERROR;
+	heap_init();
+	console_init();
+	files_init();
+	efi_platform.name = firmware_name();
+	monitor_main(&efi_platform, catalogue);
+	return EFI_SUCCESS;
+}

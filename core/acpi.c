@@ -1,0 +1,177 @@
+#include "acpi.h"
+
+#include <string.h>
+
+struct rsdp {
+	char signature[8];
+	uint8_t checksum;
+	char oem_id[6];
+	uint8_t revision;
+	uint32_t rsdt_address;
+	/* ACPI 2.0+ */
+	uint32_t length;
+	uint64_t xsdt_address;
+	uint8_t extended_checksum;
+	uint8_t reserved[3];
+} __attribute__((packed));
+
+bool acpi_checksum_ok(const void *p, size_t len)
+{
+	uint8_t sum = 0;
+	for (size_t i = 0; i < len; i++)
+		sum = (uint8_t)(sum + ((const uint8_t *)p)[i]);
+	return sum == 0;
+}
+
+static const struct acpi_header *header_at(uint64_t phys)
+{
+	if (phys == 0)
+		return NULL;
+	const struct acpi_header *h = (const struct acpi_header *)(uintptr_t)phys;
+	if (h->length < sizeof(*h) || h->length > ACPI_TABLE_MAX)
+		return NULL;
+	return h;
+}
+
+static void add_table(struct acpi *a, uint64_t phys)
+{
+	const struct acpi_header *h = header_at(phys);
+	if (!h || a->n == ACPI_MAX_TABLES)
+		return;
+	a->tables[a->n].hdr = h;
+	a->tables[a->n].checksum_ok = acpi_checksum_ok(h, h->length);
+	a->n++;
+}
+
+/* Root table entries: 8 bytes (XSDT) or 4 (RSDT), read unaligned. */
+static bool walk_root(struct acpi *a, const struct acpi_header *root, size_t entry_size)
+{
+	if (!root || !acpi_checksum_ok(root, root->length))
+		return false;
+	const uint8_t *e = (const uint8_t *)root + sizeof(*root);
+	size_t count = (root->length - sizeof(*root)) / entry_size;
+	for (size_t i = 0; i < count; i++) {
+		uint64_t phys = 0;
+		memcpy(&phys, e + i * entry_size, entry_size);
+		add_table(a, phys);
+	}
+	return true;
+}
+
+void acpi_init(struct acpi *a, const void *rsdp_ptr)
+{
+	memset(a, 0, sizeof(*a));
+	const struct rsdp *r = rsdp_ptr;
+	if (!r) {
+		strcpy(a->error, "no RSDP in the EFI configuration table");
+		return;
+	}
+	if (memcmp(r->signature, "RSD PTR ", 8) != 0 || !acpi_checksum_ok(r, 20)) {
+		strcpy(a->error, "RSDP signature or checksum is wrong");
+		return;
+	}
+	a->rsdp_revision = r->revision;
+	memcpy(a->oem_id, r->oem_id, 6);
+	bool ext_ok = r->revision >= 2 && r->length >= sizeof(*r) && r->length <= 4096 &&
+		      acpi_checksum_ok(r, r->length);
+	if (ext_ok && r->xsdt_address) {
+		const struct acpi_header *x = header_at(r->xsdt_address);
+		if (x && memcmp(x->signature, "XSDT", 4) == 0 && walk_root(a, x, 8)) {
+			a->xsdt = true;
+			a->present = true;
+			return;
+		}
+	}
+	const struct acpi_header *rsdt = header_at(r->rsdt_address);
+	if (rsdt && memcmp(rsdt->signature, "RSDT", 4) == 0 && walk_root(a, rsdt, 4)) {
+		a->present = true;
+		return;
+	}
+	strcpy(a->error, "neither XSDT nor RSDT is usable (address, length or checksum)");
+}
+
+const struct acpi_header *acpi_find(const struct acpi *a, const char sig[4], unsigned idx)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct acpi_table_ref *t = &a->tables[i];
+		if (t->checksum_ok && memcmp(t->hdr->signature, sig, 4) == 0 && idx-- == 0)
+			return t->hdr;
+	}
+	return NULL;
+}
+
+/* Copy `n` bytes at `off` if the table is long enough to hold them. */
+static bool field(const struct acpi_header *h, size_t off, void *out, size_t n)
+{
+	if (off > h->length || n > h->length - off)
+		return false;
+	memcpy(out, (const uint8_t *)h + off, n);
+	return true;
+}
+
+/* FADT offsets: ACPI 6.5 table 5.9 */
+#define FADT_PM_TMR_BLK 76
+#define FADT_PM_TMR_LEN 91
+#define FADT_FLAGS 112
+#define FADT_X_PM_TMR_BLK 208
+#define FADT_TMR_VAL_EXT (1u << 8)
+#define FADT_HW_REDUCED_ACPI (1u << 20)
+
+int acpi_fadt_pmtimer(const struct acpi_header *fadt, struct acpi_pmtimer *out)
+{
+	uint32_t port = 0, flags = 0;
+	uint8_t len = 0;
+	if (!fadt || !field(fadt, FADT_PM_TMR_BLK, &port, 4) || !field(fadt, FADT_PM_TMR_LEN, &len, 1))
+		return -1;
+	if (field(fadt, FADT_FLAGS, &flags, 4) && (flags & FADT_HW_REDUCED_ACPI))
+		return -1;
+	out->bits32 = (flags & FADT_TMR_VAL_EXT) != 0;
+
+	struct acpi_gas x;
+	if (field(fadt, FADT_X_PM_TMR_BLK, &x, sizeof(x)) && x.address &&
+	    (x.space_id == ACPI_SPACE_IO || x.space_id == ACPI_SPACE_MEMORY)) {
+		out->space = x.space_id;
+		out->address = x.address;
+		return 0;
+	}
+	if (port == 0 || len < 4)
+		return -1;
+	out->space = ACPI_SPACE_IO;
+	out->address = port;
+	return 0;
+}
+
+int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base)
+{
+	struct acpi_gas g;
+	if (!hpet || !field(hpet, 40, &g, sizeof(g)) || g.space_id != ACPI_SPACE_MEMORY || g.address == 0 ||
+	    (g.address & 0x3ff))
+		return -1;
+	*base = g.address;
+	return 0;
+}
+
+/* SPCR: Microsoft "Serial Port Console Redirection Table" rev 2+. */
+int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const char **why)
+{
+	static const uint32_t bauds[8] = {0, 0, 0, 9600, 19200, 0, 57600, 115200};
+	uint8_t type, baud_code;
+	if (!spcr || !field(spcr, 36, &type, 1) || !field(spcr, 40, &out->base, sizeof(out->base)) ||
+	    !field(spcr, 58, &baud_code, 1)) {
+		*why = "SPCR is too short";
+		return -1;
+	}
+	out->interface_type = type;
+	/* 0x00 16550, 0x01 16450, 0x12 16550 described by the GAS */
+	if (type != 0x00 && type != 0x01 && type != 0x12) {
+		*why = "SPCR names a UART that is not 16550-compatible";
+		return -1;
+	}
+	if (out->base.address == 0 ||
+	    (out->base.space_id != ACPI_SPACE_IO && out->base.space_id != ACPI_SPACE_MEMORY)) {
+		*why = "SPCR base address is zero or in an unknown address space";
+		return -1;
+	}
+	out->baud = baud_code < 8 ? bauds[baud_code] : 0;
+	return 0;
+}

@@ -1,0 +1,80 @@
+/* ACPI: finding tables and the few fields the boot path needs (FADT PM
+ * timer, HPET, SPCR). Every table is checksummed and every read is checked
+ * against the table's own length before it happens. */
+#ifndef IOMMON_ACPI_H
+#define IOMMON_ACPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct acpi_header {
+	char signature[4];
+	uint32_t length;
+	uint8_t revision;
+	uint8_t checksum;
+	char oem_id[6];
+	char oem_table_id[8];
+	uint32_t oem_revision;
+	char creator_id[4];
+	uint32_t creator_revision;
+} __attribute__((packed));
+
+/* Generic Address Structure (ACPI 6.5 §5.2.3.2) */
+struct acpi_gas {
+	uint8_t space_id; /* 0 system memory, 1 system I/O */
+	uint8_t bit_width;
+	uint8_t bit_offset;
+	uint8_t access_size; /* 1 byte, 2 word, 3 dword, 4 qword */
+	uint64_t address;
+} __attribute__((packed));
+
+#define ACPI_SPACE_MEMORY 0
+#define ACPI_SPACE_IO 1
+
+/* Largest table we believe: anything longer is a corrupt length field. */
+#define ACPI_TABLE_MAX (16u << 20)
+
+struct acpi_table_ref {
+	const struct acpi_header *hdr;
+	bool checksum_ok;
+};
+
+#define ACPI_MAX_TABLES 64
+
+struct acpi {
+	bool present;
+	uint8_t rsdp_revision;
+	bool xsdt; /* false: RSDT fallback */
+	char oem_id[7];
+	size_t n;
+	struct acpi_table_ref tables[ACPI_MAX_TABLES];
+	char error[96]; /* why the root could not be used, or "" */
+};
+
+bool acpi_checksum_ok(const void *p, size_t len);
+/* Reads the RSDP and its XSDT (RSDT when there is no usable XSDT). */
+void acpi_init(struct acpi *a, const void *rsdp);
+/* The idx-th table with this signature whose checksum is good, or NULL. */
+const struct acpi_header *acpi_find(const struct acpi *a, const char sig[4], unsigned idx);
+
+struct acpi_pmtimer {
+	uint8_t space; /* ACPI_SPACE_IO or ACPI_SPACE_MEMORY */
+	uint64_t address;
+	bool bits32; /* FADT TMR_VAL_EXT: 32-bit counter, else 24-bit */
+};
+/* 0, or -1 when the FADT has no PM timer (hardware-reduced, zero block). */
+int acpi_fadt_pmtimer(const struct acpi_header *fadt, struct acpi_pmtimer *out);
+
+/* HPET base address (ACPI HPET table, IA-PC HPET spec 1.0a §3.2.4). */
+int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base);
+
+struct acpi_spcr {
+	uint8_t interface_type;
+	struct acpi_gas base;
+	uint32_t baud; /* 0: leave as firmware set it */
+};
+/* 0 when SPCR describes a 16550-compatible UART we can drive. */
+int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const char **why);
+
+#endif

@@ -1,0 +1,48 @@
+/* The monitor: boot-time flow, the command table, scripts (load options
+ * and iommon.cfg), the countdown and the menu. */
+#ifndef IOMMON_MONITOR_H
+#define IOMMON_MONITOR_H
+
+#include <stdbool.h>
+
+#include "platform.h"
+#include "runner.h"
+
+#define IOMMON_VERSION "0.1.0"
+
+struct acpi;
+
+enum cmd_status {
+	CMD_OK,
+	CMD_ERROR, /* bad command, key or value: reported, counted as a plan error in scripts */
+	CMD_MENU,  /* stop the script and open the menu (countdown interrupted) */
+};
+
+struct command {
+	const char *name;
+	const char *usage;
+	const char *summary;
+	enum cmd_status (*fn)(int argc, char **argv);
+};
+
+/* Runs one line: several commands may be separated by ';', '#' starts a
+ * comment. `where` names the source in error lines ("iommon.cfg:3"), or
+ * NULL when typed at the prompt. */
+enum cmd_status monitor_exec_line(const char *line, const char *where);
+/* Runs a whole script, line by line; stops early on CMD_MENU. */
+enum cmd_status monitor_exec_script(const char *text, const char *name);
+
+/* Exit status for `exit qemu`: 0 all passed, 1 some failed, 2 the plan
+ * could not run (a bad command or unknown test in a script, or no test). */
+int monitor_verdict(void);
+unsigned monitor_plan_errors(void);
+
+const struct acpi *monitor_acpi(void);
+void monitor_print_menu(void);
+/* Reads a line from the console with echo and backspace; blocks. */
+void monitor_read_line(char *buf, unsigned size);
+
+/* Entry from the platform layer; returns only on the host. */
+int monitor_main(const struct platform *p, const struct test_group *const *catalogue);
+
+#endif

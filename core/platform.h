@@ -1,0 +1,72 @@
+/* What the layer below core/ offers: the only door to the firmware.
+ *
+ * boot/ fills this in with UEFI services; tests/host/ fills it in with the
+ * host's for unit tests and the host build of the monitor. Console output is
+ * not here: everything prints with stdio, and the platform routes stdout to
+ * its console sinks. */
+#ifndef IOMMON_PLATFORM_H
+#define IOMMON_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum exit_kind { EXIT_FIRMWARE, EXIT_RESET, EXIT_POWEROFF, EXIT_QEMU };
+
+struct wallclock {
+	unsigned year, month, day, hour, minute, second;
+};
+
+struct platform_file;
+
+struct platform {
+	const char *name; /* "uefi", "host" */
+
+	/* Console input: a byte, or -1 when none is waiting. Never blocks. */
+	int (*getc)(void);
+	/* Console routing. mode: "auto", "efi", "uart", "both"; uart: NULL to
+	 * keep the current port, else "io:0x3f8" or "mmio:0xfe000000" with an
+	 * optional ",baud". Returns NULL, or a message saying what was wrong. */
+	const char *(*console_route)(const char *mode, const char *uart);
+	/* One line saying which sinks print, e.g. "efi (firmware redirects to serial)". */
+	const char *(*console_describe)(void);
+
+	/* Memory: whole 4 KiB pages, physically contiguous, below `limit`
+	 * (0 = anywhere); identity-mapped. NULL when none could be had. */
+	void *(*alloc_pages)(size_t pages, uint64_t limit);
+	void (*free_pages)(void *p, size_t pages);
+
+	/* Busy-wait in microseconds on the firmware's own timer (the reference
+	 * of last resort for calibration). */
+	void (*stall_us)(uint32_t us);
+	bool (*wallclock)(struct wallclock *out);
+
+	/* Interrupts: masked only inside timed regions. */
+	uint64_t (*irq_save)(void);
+	void (*irq_restore)(uint64_t state);
+
+	/* ACPI RSDP (physical = virtual), or NULL. */
+	const void *(*acpi_rsdp)(void);
+
+	/* The boot volume. Paths use '/' and are relative to its root. */
+	/* Whole file into a malloc'd, NUL-terminated buffer; NULL if absent. */
+	char *(*file_read)(const char *path, size_t *len);
+	/* Create a file that must not exist yet (results never overwrite). */
+	struct platform_file *(*file_create)(const char *path, const char **why);
+	/* Append and flush to the medium before returning. */
+	bool (*file_append)(struct platform_file *f, const void *buf, size_t n);
+	void (*file_close)(struct platform_file *f);
+	/* One line describing where files go, e.g. "boot volume (USB)". */
+	const char *(*volume_describe)(void);
+
+	/* Commands passed by whoever started us (UEFI load options), or NULL. */
+	const char *(*load_options)(void);
+
+	/* Give the machine back and leave. Returns only when it could not
+	 * (e.g. EXIT_QEMU with no isa-debug-exit device), with a message. */
+	const char *(*exit)(enum exit_kind how, int status);
+};
+
+extern const struct platform *platform;
+
+#endif

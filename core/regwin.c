@@ -1,0 +1,142 @@
+#include "regwin.h"
+
+#include "cpu.h"
+
+void regwin_init_mmio(struct regwin *w, const char *name, uint64_t base, uint64_t size, bool big_endian)
+{
+	*w = (struct regwin){.name = name, .space = REGWIN_MMIO, .base = base, .size = size, .big_endian = big_endian};
+}
+
+void regwin_init_port(struct regwin *w, const char *name, uint16_t base, uint16_t size)
+{
+	*w = (struct regwin){.name = name, .space = REGWIN_PORT, .base = base, .size = size};
+}
+
+void regwin_init_model(struct regwin *w, const char *name, uint64_t size, bool big_endian,
+		       const struct regwin_model_ops *ops, void *ctx)
+{
+	*w = (struct regwin){.name = name,
+			     .space = REGWIN_MODEL,
+			     .size = size,
+			     .big_endian = big_endian,
+			     .model = ops,
+			     .ctx = ctx};
+}
+
+static bool inside(struct regwin *w, uint64_t off, unsigned width)
+{
+	if (off <= w->size && width <= w->size - off)
+		return true;
+	w->out_of_window++;
+	return false;
+}
+
+static uint64_t swap(uint64_t v, unsigned width)
+{
+	switch (width) {
+	case 2:
+		return __builtin_bswap16((uint16_t)v);
+	case 4:
+		return __builtin_bswap32((uint32_t)v);
+	case 8:
+		return __builtin_bswap64(v);
+	default:
+		return v;
+	}
+}
+
+static uint64_t raw_read(struct regwin *w, uint64_t off, unsigned width)
+{
+	if (w->space == REGWIN_MODEL)
+		return w->model->read(w->ctx, off, width);
+	if (w->space == REGWIN_PORT) {
+		uint16_t port = (uint16_t)(w->base + off);
+		switch (width) {
+		case 1:
+			return inb(port);
+		case 2:
+			return inw(port);
+		case 4:
+			return inl(port);
+		default: /* no 64-bit port access: two dwords, low first */
+			return inl(port) | (uint64_t)inl((uint16_t)(port + 4)) << 32;
+		}
+	}
+	volatile void *p = (volatile void *)(uintptr_t)(w->base + off);
+	switch (width) {
+	case 1:
+		return *(volatile uint8_t *)p;
+	case 2:
+		return *(volatile uint16_t *)p;
+	case 4:
+		return *(volatile uint32_t *)p;
+	default:
+		return *(volatile uint64_t *)p;
+	}
+}
+
+static void raw_write(struct regwin *w, uint64_t off, unsigned width, uint64_t v)
+{
+	if (w->space == REGWIN_MODEL) {
+		w->model->write(w->ctx, off, width, v);
+		return;
+	}
+	if (w->space == REGWIN_PORT) {
+		uint16_t port = (uint16_t)(w->base + off);
+		switch (width) {
+		case 1:
+			outb(port, (uint8_t)v);
+			break;
+		case 2:
+			outw(port, (uint16_t)v);
+			break;
+		case 4:
+			outl(port, (uint32_t)v);
+			break;
+		default:
+			outl(port, (uint32_t)v);
+			outl((uint16_t)(port + 4), (uint32_t)(v >> 32));
+			break;
+		}
+		return;
+	}
+	volatile void *p = (volatile void *)(uintptr_t)(w->base + off);
+	switch (width) {
+	case 1:
+		*(volatile uint8_t *)p = (uint8_t)v;
+		break;
+	case 2:
+		*(volatile uint16_t *)p = (uint16_t)v;
+		break;
+	case 4:
+		*(volatile uint32_t *)p = (uint32_t)v;
+		break;
+	default:
+		*(volatile uint64_t *)p = v;
+		break;
+	}
+}
+
+static uint64_t rd(struct regwin *w, uint64_t off, unsigned width)
+{
+	if (!inside(w, off, width))
+		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	uint64_t v = raw_read(w, off, width);
+	return w->big_endian ? swap(v, width) : v;
+}
+
+static void wr(struct regwin *w, uint64_t off, unsigned width, uint64_t v)
+{
+	if (!inside(w, off, width))
+		return;
+	raw_write(w, off, width, w->big_endian ? swap(v, width) : v);
+}
+
+uint8_t regwin_read8(struct regwin *w, uint64_t off) { return (uint8_t)rd(w, off, 1); }
+uint16_t regwin_read16(struct regwin *w, uint64_t off) { return (uint16_t)rd(w, off, 2); }
+uint32_t regwin_read32(struct regwin *w, uint64_t off) { return (uint32_t)rd(w, off, 4); }
+uint64_t regwin_read64(struct regwin *w, uint64_t off) { return rd(w, off, 8); }
+void regwin_write8(struct regwin *w, uint64_t off, uint8_t v) { wr(w, off, 1, v); }
+void regwin_write16(struct regwin *w, uint64_t off, uint16_t v) { wr(w, off, 2, v); }
+void regwin_write32(struct regwin *w, uint64_t off, uint32_t v) { wr(w, off, 4, v); }
+void regwin_write64(struct regwin *w, uint64_t off, uint64_t v) { wr(w, off, 8, v); }

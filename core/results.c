@@ -1,0 +1,123 @@
+#include "results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+#include "settings.h"
+#include "timing.h"
+
+volatile bool output_record_line;
+
+static struct {
+	char **lines;
+	size_t n, cap;
+	struct platform_file *file;
+	char path[64];
+} res;
+
+void record_begin(struct json *j, char *buf, size_t cap, const char *kind)
+{
+	json_begin(j, buf, cap);
+	json_str(j, "kind", kind);
+}
+
+static void append_file(const char *line)
+{
+	if (!res.file)
+		return;
+	size_t len = strlen(line);
+	char *tmp = malloc(len + 1);
+	bool ok = tmp != NULL;
+	if (ok) {
+		memcpy(tmp, line, len);
+		tmp[len] = '\n';
+		ok = platform->file_append(res.file, tmp, len + 1);
+		free(tmp);
+	}
+	if (!ok) {
+		printf("error: writing %s failed; results are no longer saved\n", res.path);
+		platform->file_close(res.file);
+		res.file = NULL;
+		res.path[0] = '\0';
+	}
+}
+
+static void store(const char *line)
+{
+	if (res.n == res.cap) {
+		size_t cap = res.cap ? res.cap * 2 : 64;
+		char **l = realloc(res.lines, cap * sizeof(*l));
+		if (!l)
+			return; /* out of memory: the record is still printed and saved */
+		res.lines = l;
+		res.cap = cap;
+	}
+	res.lines[res.n] = strdup(line);
+	if (res.lines[res.n])
+		res.n++;
+}
+
+void record_emit(struct json *j)
+{
+	const char *line = json_end(j);
+	if (!line) {
+		printf("error: a record of %zu bytes did not fit in %zu; it was dropped\n", j->len, j->cap);
+		return;
+	}
+	store(line);
+	if (setting_bool("records")) {
+		fflush(stdout);
+		output_record_line = true;
+		printf("%s\n", line);
+		fflush(stdout);
+		output_record_line = false;
+	}
+	append_file(line);
+}
+
+size_t results_count(void) { return res.n; }
+
+const char *results_path(void) { return res.path; }
+
+const char *results_save(void)
+{
+	static char why[128];
+	if (res.file)
+		return NULL;
+	struct wallclock wc;
+	char stem[32];
+	if (platform->wallclock(&wc))
+		snprintf(stem, sizeof(stem), "%04u%02u%02u-%02u%02u%02u", wc.year, wc.month, wc.day, wc.hour,
+			 wc.minute, wc.second);
+	else
+		snprintf(stem, sizeof(stem), "run");
+	/* Never overwrite: a clock that repeats (or none) gets a suffix. */
+	const char *err = "no name was free";
+	for (unsigned i = 0; i < 1000 && !res.file; i++) {
+		if (i == 0)
+			snprintf(res.path, sizeof(res.path), "iommon/results/%s.jsonl", stem);
+		else
+			snprintf(res.path, sizeof(res.path), "iommon/results/%s-%u.jsonl", stem, i);
+		res.file = platform->file_create(res.path, &err);
+		if (!res.file && strcmp(err, "exists") != 0)
+			break;
+	}
+	if (!res.file) {
+		res.path[0] = '\0';
+		snprintf(why, sizeof(why), "cannot create a results file on %s: %s", platform->volume_describe(),
+			 err);
+		return why;
+	}
+	for (size_t i = 0; i < res.n && res.file; i++)
+		append_file(res.lines[i]);
+	return res.file ? NULL : "writing the results file failed";
+}
+
+void results_close(void)
+{
+	if (res.file)
+		platform->file_close(res.file);
+	res.file = NULL;
+}

@@ -1,0 +1,30 @@
+/* The session's records: kept in memory, printed on the console as one
+ * JSON object per line, and appended (flushed per record) to a results file
+ * on the boot volume once saving has started. */
+#ifndef IOMMON_RESULTS_H
+#define IOMMON_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "json.h"
+
+#define RECORD_MAX 1024
+
+/* True while a record line is being printed: the console lets only these
+ * lines start with '{'. */
+extern volatile bool output_record_line;
+
+/* Starts a record of `kind` with the fields every record carries. */
+void record_begin(struct json *j, char *buf, size_t cap, const char *kind);
+/* Ends it and emits it; a record that did not fit is reported instead. */
+void record_emit(struct json *j);
+
+size_t results_count(void);
+/* Start saving: create a new iommon/results/<run>.jsonl, write every record
+ * so far, then keep appending. Returns NULL or what went wrong. */
+const char *results_save(void);
+const char *results_path(void); /* "" when not saving */
+void results_close(void);
+
+#endif

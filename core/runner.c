@@ -1,0 +1,293 @@
+#include "runner.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results.h"
+#include "timing.h"
+
+static const struct test_group *const *catalogue;
+
+struct result_row {
+	const struct test_case *tc;
+	enum verdict verdict;
+	char detail[160];
+};
+
+struct measure_row {
+	char test[40], path[14], variant[24], unit[8];
+	struct stats s;
+};
+
+static struct {
+	struct result_row *results;
+	size_t nresults, capresults;
+	struct measure_row *measures;
+	size_t nmeasures, capmeasures;
+	struct tally session;
+} run;
+
+static const char *const verdict_names[] = {"pass", "fail", "skip"};
+
+void runner_init(const struct test_group *const *cat) { catalogue = cat; }
+
+const struct test_group *const *runner_catalogue(void) { return catalogue; }
+
+struct tally runner_session(void) { return run.session; }
+
+static void vdetail(struct test_ctx *t, const char *fmt, va_list ap)
+{
+	vsnprintf(t->detail, sizeof(t->detail), fmt, ap);
+}
+
+void report(struct test_ctx *t, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+	char line[160];
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t->checks++;
+	printf("    %s: %s\n", ok ? "ok" : "FAIL", line);
+	if (!ok && t->failures++ == 0)
+		snprintf(t->detail, sizeof(t->detail), "%s", line);
+}
+
+void test_skip(struct test_ctx *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdetail(t, fmt, ap);
+	va_end(ap);
+	t->skipped = true;
+	printf("    skip: %s\n", t->detail);
+}
+
+void test_note(struct test_ctx *t, const char *fmt, ...)
+{
+	if (t->failures)
+		return; /* the first failure stays the detail */
+	va_list ap;
+	va_start(ap, fmt);
+	vdetail(t, fmt, ap);
+	va_end(ap);
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return p;
+	size_t c = *cap ? *cap * 2 : 32;
+	void *q = realloc(p, c * elem);
+	if (q)
+		*cap = c;
+	return q;
+}
+
+void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples, size_t n)
+{
+	struct stats s;
+	if (stats_compute(samples, n, &s) != 0) {
+		report(t, false, "%s/%s: no samples to measure", m->path, m->variant);
+		return;
+	}
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "measure");
+	json_str(&j, "test", t->tc->name);
+	json_str(&j, "path", m->path);
+	json_str(&j, "backend", m->backend);
+	json_str(&j, "variant", m->variant);
+	json_u64(&j, "n", s.n);
+	json_str(&j, "unit", m->unit);
+	json_u64(&j, "min", s.min);
+	json_u64(&j, "p50", s.p50);
+	json_u64(&j, "p90", s.p90);
+	json_u64(&j, "p99", s.p99);
+	json_u64(&j, "max", s.max);
+	json_double(&j, "mean", s.mean, 1);
+	json_double(&j, "stddev", s.stddev, 1);
+	bool cycles = strcmp(m->unit, "cycles") == 0;
+	if (cycles) {
+		json_double(&j, "p50_ns", cycles_to_ns(s.p50), 1);
+		json_double(&j, "p99_ns", cycles_to_ns(s.p99), 1);
+		json_double(&j, "mean_ns", cycles_to_ns((uint64_t)s.mean), 1);
+	}
+	json_str(&j, "counter", "tsc");
+	json_u64(&j, "counter_hz", timing.tsc_hz);
+	json_str(&j, "calibration", timing.source);
+	json_u64(&j, "region_overhead", timing.overhead);
+	json_str(&j, "platform", timing.platform);
+	json_bool(&j, "model", m->model);
+	record_emit(&j);
+
+	struct measure_row *rows = grow(run.measures, &run.capmeasures, run.nmeasures, sizeof(*rows));
+	if (!rows)
+		return;
+	run.measures = rows;
+	struct measure_row *r = &rows[run.nmeasures++];
+	snprintf(r->test, sizeof(r->test), "%s", t->tc->name);
+	snprintf(r->path, sizeof(r->path), "%s", m->path);
+	snprintf(r->variant, sizeof(r->variant), "%s", m->variant);
+	snprintf(r->unit, sizeof(r->unit), "%s", m->unit);
+	r->s = s;
+}
+
+static enum verdict run_one(const struct test_case *tc)
+{
+	struct test_ctx t = {.tc = tc};
+	printf("  %s: %s\n", tc->name, tc->summary);
+	uint64_t t0 = cycles_begin();
+	tc->fn(&t);
+	uint64_t cycles = cycles_end() - t0;
+
+	enum verdict v;
+	if (t.failures)
+		v = VERDICT_FAIL;
+	else if (t.skipped)
+		v = VERDICT_SKIP;
+	else if (t.checks == 0) {
+		/* a test that claimed nothing proved nothing */
+		v = VERDICT_FAIL;
+		snprintf(t.detail, sizeof(t.detail), "the test made no checks");
+	} else
+		v = VERDICT_PASS;
+
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "result");
+	json_str(&j, "test", tc->name);
+	json_str(&j, "verdict", verdict_names[v]);
+	json_u64(&j, "checks", t.checks);
+	json_u64(&j, "failures", t.failures);
+	json_str(&j, "detail", t.detail);
+	json_double(&j, "ms", cycles_to_ns(cycles) / 1e6, 3);
+	json_str(&j, "platform", timing.platform);
+	json_bool(&j, "model", false);
+	record_emit(&j);
+
+	struct result_row *rows = grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
+	if (rows) {
+		run.results = rows;
+		struct result_row *r = &rows[run.nresults++];
+		r->tc = tc;
+		r->verdict = v;
+		snprintf(r->detail, sizeof(r->detail), "%s", t.detail);
+	}
+	return v;
+}
+
+static bool group_of(const struct test_case *tc, const char *group)
+{
+	size_t len = strlen(group);
+	return strncmp(tc->name, group, len) == 0 && tc->name[len] == '.';
+}
+
+static bool selected(const struct test_case *tc, int nsel, char **sel)
+{
+	for (int i = 0; i < nsel; i++) {
+		if (strcmp(sel[i], "all") == 0 || strcmp(sel[i], tc->name) == 0 || group_of(tc, sel[i]) ||
+		    (strcmp(sel[i], "default") == 0 && tc->in_default_plan))
+			return true;
+	}
+	return false;
+}
+
+static bool selector_known(const char *s)
+{
+	if (strcmp(s, "all") == 0 || strcmp(s, "default") == 0)
+		return true;
+	for (const struct test_group *const *g = catalogue; *g; g++) {
+		if (strcmp((*g)->name, s) == 0)
+			return true;
+		for (size_t i = 0; i < (*g)->n; i++)
+			if (strcmp((*g)->cases[i].name, s) == 0)
+				return true;
+	}
+	return false;
+}
+
+static void print_table(size_t first_result, size_t first_measure)
+{
+	printf("\n  %-28s %-6s %s\n", "test", "result", "detail");
+	for (size_t i = first_result; i < run.nresults; i++) {
+		const struct result_row *r = &run.results[i];
+		printf("  %-28s %-6s %s\n", r->tc->name, verdict_names[r->verdict], r->detail);
+	}
+	if (first_measure == run.nmeasures)
+		return;
+	printf("\n  %-22s %-10s %-14s %7s %8s %8s %8s %8s %10s\n", "measure", "path", "variant", "n", "min", "p50",
+	       "p99", "max", "stddev");
+	for (size_t i = first_measure; i < run.nmeasures; i++) {
+		const struct measure_row *m = &run.measures[i];
+		printf("  %-22s %-10s %-14s %7zu %8llu %8llu %8llu %8llu %10.1f\n", m->test, m->path, m->variant,
+		       m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
+		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, m->s.stddev);
+	}
+	printf("  (figures in cycles of the TSC at %.3f MHz, calibrated against %s; platform %s)\n",
+	       (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
+}
+
+size_t runner_run(int nsel, char **sel, unsigned *unknown)
+{
+	for (int i = 0; i < nsel; i++) {
+		if (!selector_known(sel[i])) {
+			printf("error: no test or group named '%s' (try 'list')\n", sel[i]);
+			(*unknown)++;
+		}
+	}
+	struct tally this_run = {0};
+	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
+	uint64_t t0 = cycles_begin();
+	for (const struct test_group *const *g = catalogue; *g; g++) {
+		for (size_t i = 0; i < (*g)->n; i++) {
+			const struct test_case *tc = &(*g)->cases[i];
+			if (!selected(tc, nsel, sel))
+				continue;
+			ran++;
+			switch (run_one(tc)) {
+			case VERDICT_PASS:
+				this_run.passed++;
+				break;
+			case VERDICT_FAIL:
+				this_run.failed++;
+				break;
+			case VERDICT_SKIP:
+				this_run.skipped++;
+				break;
+			}
+		}
+	}
+	if (ran == 0)
+		return 0;
+	run.session.passed += this_run.passed;
+	run.session.failed += this_run.failed;
+	run.session.skipped += this_run.skipped;
+	print_table(first_result, first_measure);
+
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "summary");
+	json_u64(&j, "passed", this_run.passed);
+	json_u64(&j, "failed", this_run.failed);
+	json_u64(&j, "skipped", this_run.skipped);
+	json_str(&j, "verdict", this_run.failed ? "fail" : "pass");
+	json_double(&j, "ms", cycles_to_ns(cycles_end() - t0) / 1e6, 1);
+	json_str(&j, "platform", timing.platform);
+	record_emit(&j);
+	printf("%u passed, %u failed, %u skipped\n", this_run.passed, this_run.failed, this_run.skipped);
+	return ran;
+}
+
+void runner_print_results(void)
+{
+	if (run.nresults == 0) {
+		printf("no results yet: 'run default' runs the default plan\n");
+		return;
+	}
+	print_table(0, 0);
+	printf("session: %u passed, %u failed, %u skipped\n", run.session.passed, run.session.failed,
+	       run.session.skipped);
+}

@@ -1,0 +1,71 @@
+/* The test registry and runner. A test is a function that makes claims
+ * (report) and may emit measurements; the runner turns them into `result`
+ * and `measure` records, a human table, and the closing count line. */
+#ifndef IOMMON_RUNNER_H
+#define IOMMON_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+struct test_ctx;
+
+struct test_case {
+	const char *name;    /* "<group>.<case>" */
+	const char *summary; /* one line for `list` */
+	void (*fn)(struct test_ctx *t);
+	bool in_default_plan;
+};
+
+struct test_group {
+	const char *name;
+	const char *summary;
+	const struct test_case *cases;
+	size_t n;
+};
+
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP };
+
+struct test_ctx {
+	const struct test_case *tc;
+	unsigned checks, failures;
+	bool skipped;
+	char detail[160]; /* first failure, the skip reason, or the test's note */
+};
+
+/* A claim: printed as one line; a false one fails the test. */
+void report(struct test_ctx *t, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The test cannot run here (missing hardware...). Not a failure. */
+void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The one-line detail shown in the table when the test passes. */
+void test_note(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct measure {
+	const char *path;    /* translation | fault | invalidation | map | unmap | dma | timer */
+	const char *backend; /* "none", "vtd", ... */
+	const char *variant;
+	const char *unit;    /* "cycles" */
+	bool model;          /* produced on a hardware model */
+};
+/* Computes statistics over `samples` (sorted in place) and emits a
+ * `measure` record. */
+void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples, size_t n);
+
+struct tally {
+	unsigned passed, failed, skipped;
+};
+
+void runner_init(const struct test_group *const *catalogue);
+const struct test_group *const *runner_catalogue(void);
+/* Run every test matching any selector: "all", "default", a group, or a
+ * test name. Unknown selectors are reported and counted in *unknown;
+ * returns the number of tests run. */
+size_t runner_run(int nsel, char **sel, unsigned *unknown);
+/* Totals since boot. */
+struct tally runner_session(void);
+/* The human table of every result and measure since boot. */
+void runner_print_results(void);
+
+#endif

@@ -1,0 +1,20 @@
+/* Settings: a table of keys with a default, a check and an apply step.
+ * `set` and `show` are the only ways in and out. */
+#ifndef IOMMON_SETTINGS_H
+#define IOMMON_SETTINGS_H
+
+#include <stdbool.h>
+
+void settings_init(void);
+/* NULL on success, else one line saying what was wrong. */
+const char *setting_set(const char *key, const char *value);
+const char *setting_get(const char *key); /* NULL for an unknown key */
+long setting_long(const char *key);
+bool setting_bool(const char *key);
+/* Prints one key, or all when key is NULL; false for an unknown key. */
+bool settings_show(const char *key);
+
+/* Parsers shared with commands and tests. */
+bool parse_u64(const char *s, unsigned long long *out); /* decimal or 0x hex, whole string */
+
+#endif

@@ -1,0 +1,275 @@
+#include "timing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acpi.h"
+
+struct timing timing;
+
+#define PMTIMER_HZ 3579545u
+#define HPET_GCAP_ID 0x000
+#define HPET_GEN_CONF 0x010
+#define HPET_MAIN_COUNTER 0x0f0
+#define HPET_ENABLE_CNF (1ull << 0)
+#define HPET_COUNT_SIZE_CAP (1ull << 13)
+#define HPET_MAX_PERIOD_FS 100000000ull /* spec: at most 100 ns per tick */
+
+static struct {
+	struct regwin win;
+	bool enabled_by_us;
+} hpet_state;
+
+uint64_t refclock_read(struct refclock *rc)
+{
+	uint64_t v = rc->width == 8 ? regwin_read64(&rc->win, rc->off) : regwin_read32(&rc->win, rc->off);
+	return v & rc->mask;
+}
+
+const char *calib_err_name(enum calib_err e)
+{
+	switch (e) {
+	case CALIB_OK:
+		return "ok";
+	case CALIB_REF_STUCK:
+		return "reference clock stuck";
+	case CALIB_REF_TOO_SLOW:
+		return "reference clock too slow";
+	case CALIB_ABSURD:
+		return "calibrated frequency absurd";
+	}
+	return "?";
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+static uint64_t median(uint64_t *v, unsigned n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return v[n / 2];
+}
+
+/* One round: align to a reference edge, then count cycles over `ticks`. */
+static enum calib_err one_round(struct refclock *rc, uint64_t ticks, uint64_t *hz)
+{
+	/* The reference must tick within 10 ms, and cover `ticks` within 4x
+	 * their nominal time plus 50 ms. */
+	uint64_t span_us = ticks * 1000000 / rc->hz;
+	struct deadline dl = deadline_after_us(10000);
+	uint64_t r0 = refclock_read(rc), r;
+	while ((r = refclock_read(rc)) == r0)
+		if (deadline_passed(&dl))
+			return CALIB_REF_STUCK;
+	uint64_t t0 = cycles_begin();
+	dl = deadline_after_us(4 * span_us + 50000);
+	uint64_t start = r, elapsed;
+	for (;;) {
+		r = refclock_read(rc);
+		elapsed = (r - start) & rc->mask;
+		if (elapsed >= ticks)
+			break;
+		if (deadline_passed(&dl))
+			return elapsed ? CALIB_REF_TOO_SLOW : CALIB_REF_STUCK;
+	}
+	uint64_t t1 = cycles_end();
+	*hz = (uint64_t)((double)(t1 - t0) * (double)rc->hz / (double)elapsed);
+	if (*hz < 1000000ull || *hz > 20000000000ull)
+		return CALIB_ABSURD;
+	return CALIB_OK;
+}
+
+enum calib_err calibrate_refclock(struct refclock *rc, uint64_t ticks, unsigned rounds, uint64_t *hz)
+{
+	uint64_t v[16];
+	if (rounds == 0 || rounds > 16 || ticks == 0 || ticks > rc->mask / 2)
+		return CALIB_ABSURD;
+	for (unsigned i = 0; i < rounds; i++) {
+		enum calib_err e = one_round(rc, ticks, &v[i]);
+		if (e != CALIB_OK)
+			return e;
+	}
+	*hz = median(v, rounds);
+	return CALIB_OK;
+}
+
+uint64_t calibrate_stall(uint32_t us, unsigned rounds)
+{
+	uint64_t v[16];
+	if (rounds == 0 || rounds > 16 || us == 0)
+		return 0;
+	for (unsigned i = 0; i < rounds; i++) {
+		uint64_t t0 = cycles_begin();
+		platform->stall_us(us);
+		uint64_t t1 = cycles_end();
+		v[i] = (t1 - t0) * 1000000ull / us;
+	}
+	return median(v, rounds);
+}
+
+static void identify_cpu(void)
+{
+	struct cpuid_regs r = cpuid(0x80000000, 0);
+	uint32_t max_ext = r.eax;
+	if (max_ext >= 0x80000001)
+		timing.rdtscp = (cpuid(0x80000001, 0).edx >> 27) & 1;
+	if (max_ext >= 0x80000007)
+		timing.invariant_tsc = (cpuid(0x80000007, 0).edx >> 8) & 1;
+	if (max_ext >= 0x80000004) {
+		for (uint32_t i = 0; i < 3; i++) {
+			r = cpuid(0x80000002 + i, 0);
+			memcpy(timing.cpu + 16 * i, &r, 16);
+		}
+		timing.cpu[48] = '\0';
+		/* brand strings are right-aligned with leading spaces */
+		char *p = timing.cpu;
+		while (*p == ' ')
+			p++;
+		memmove(timing.cpu, p, strlen(p) + 1);
+	}
+
+	timing.hypervisor[0] = '\0';
+	strcpy(timing.platform, "hardware");
+	if (!((cpuid(1, 0).ecx >> 31) & 1))
+		return;
+	r = cpuid(0x40000000, 0);
+	memcpy(timing.hypervisor + 0, &r.ebx, 4);
+	memcpy(timing.hypervisor + 4, &r.ecx, 4);
+	memcpy(timing.hypervisor + 8, &r.edx, 4);
+	timing.hypervisor[12] = '\0';
+	static const struct {
+		const char *sig, *name;
+	} known[] = {
+		{"TCGTCGTCGTCG", "qemu-tcg"}, {"KVMKVMKVM", "kvm"},	  {"Microsoft Hv", "hyperv"},
+		{"VMwareVMware", "vmware"},   {"XenVMMXenVMM", "xen"},	  {"bhyve bhyve ", "bhyve"},
+		{"ACRNACRNACRN", "acrn"},     {" lrpepyh  vr", "parallels"},
+	};
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (strcmp(timing.hypervisor, known[i].sig) == 0) {
+			strcpy(timing.platform, known[i].name);
+			return;
+		}
+	}
+	snprintf(timing.platform, sizeof(timing.platform), "hypervisor");
+}
+
+static bool pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
+{
+	struct acpi_pmtimer pm;
+	if (!acpi || acpi_fadt_pmtimer(acpi_find(acpi, "FACP", 0), &pm) != 0)
+		return false;
+	*rc = (struct refclock){.name = "pmtimer", .hz = PMTIMER_HZ, .width = 4,
+				.mask = pm.bits32 ? 0xffffffffull : 0xffffffull};
+	if (pm.space == ACPI_SPACE_IO)
+		regwin_init_port(&rc->win, "pmtimer", (uint16_t)pm.address, 4);
+	else
+		regwin_init_mmio(&rc->win, "pmtimer", pm.address, 4, false);
+	return true;
+}
+
+static bool hpet_clock(const struct acpi *acpi, struct refclock *rc)
+{
+	uint64_t base;
+	if (!acpi || acpi_hpet_base(acpi_find(acpi, "HPET", 0), &base) != 0)
+		return false;
+	regwin_init_mmio(&hpet_state.win, "hpet", base, 0x400, false);
+	uint64_t cap = regwin_read64(&hpet_state.win, HPET_GCAP_ID);
+	uint64_t period_fs = cap >> 32;
+	if (cap == ~0ull || period_fs == 0 || period_fs > HPET_MAX_PERIOD_FS)
+		return false;
+	uint64_t conf = regwin_read64(&hpet_state.win, HPET_GEN_CONF);
+	if (!(conf & HPET_ENABLE_CNF)) {
+		/* Counting is off: switch it on, and back off in timing_fini. */
+		regwin_write64(&hpet_state.win, HPET_GEN_CONF, conf | HPET_ENABLE_CNF);
+		hpet_state.enabled_by_us = true;
+	}
+	bool wide = cap & HPET_COUNT_SIZE_CAP;
+	*rc = (struct refclock){.name = "hpet", .hz = 1000000000000000ull / period_fs,
+				.win = hpet_state.win, .off = HPET_MAIN_COUNTER,
+				.width = wide ? 8 : 4, .mask = wide ? ~0ull : 0xffffffffull};
+	return true;
+}
+
+void timing_fini(void)
+{
+	if (hpet_state.enabled_by_us) {
+		uint64_t conf = regwin_read64(&hpet_state.win, HPET_GEN_CONF);
+		regwin_write64(&hpet_state.win, HPET_GEN_CONF, conf & ~HPET_ENABLE_CNF);
+		hpet_state.enabled_by_us = false;
+	}
+}
+
+static void note(const char *fmt, const char *a, const char *b)
+{
+	size_t len = strlen(timing.note);
+	snprintf(timing.note + len, sizeof(timing.note) - len, fmt, a, b);
+}
+
+static uint64_t measure_overhead(void)
+{
+	uint64_t best = ~0ull;
+	for (int i = 0; i < 1000; i++) {
+		struct timed r;
+		timed_begin(&r);
+		uint64_t c = timed_end(&r);
+		if (c < best)
+			best = c;
+	}
+	return best;
+}
+
+void timing_init(const struct acpi *acpi, const char *prefer)
+{
+	if (!prefer)
+		prefer = "auto";
+	timing_fini();
+	identify_cpu();
+	timing.note[0] = '\0';
+	timing.tsc_hz = 0;
+
+	/* A rough figure first, so the deadlines below mean something. */
+	timing.tsc_hz = calibrate_stall(2000, 1);
+	timing.stall_hz = calibrate_stall(10000, 5);
+	timing.tsc_hz = timing.stall_hz;
+	timing.source = "stall";
+	timing.ref_hz = 0;
+
+	static const char *const order[] = {"pmtimer", "hpet"};
+	for (size_t i = 0; i < 2; i++) {
+		if (strcmp(prefer, "auto") != 0 && strcmp(prefer, order[i]) != 0)
+			continue;
+		struct refclock rc;
+		bool have = i == 0 ? pmtimer_clock(acpi, &rc) : hpet_clock(acpi, &rc);
+		if (!have) {
+			note("%s%s: not described by ACPI; ", order[i], "");
+			continue;
+		}
+		uint64_t hz;
+		/* 10 ms per round, median of 5 */
+		enum calib_err e = calibrate_refclock(&rc, rc.hz / 100, 5, &hz);
+		if (e != CALIB_OK) {
+			note("%s: %s; ", order[i], calib_err_name(e));
+			continue;
+		}
+		timing.tsc_hz = hz;
+		timing.source = order[i];
+		timing.ref_hz = rc.hz;
+		break;
+	}
+	size_t len = strlen(timing.note);
+	if (len >= 2 && timing.note[len - 2] == ';')
+		timing.note[len - 2] = '\0';
+	timing.overhead = measure_overhead();
+}
+
+double timing_disagreement(void)
+{
+	if (!timing.tsc_hz || !timing.stall_hz)
+		return 1.0;
+	double d = (double)timing.stall_hz - (double)timing.tsc_hz;
+	return (d < 0 ? -d : d) / (double)timing.tsc_hz;
+}

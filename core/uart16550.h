@@ -1,0 +1,48 @@
+/* 16550-compatible UART, polled, through a register window (I/O ports with
+ * a stride of 1, or MMIO with a stride of 1 or 4). The console's direct
+ * sink for servers whose firmware does not redirect its console. */
+#ifndef IOMMON_UART16550_H
+#define IOMMON_UART16550_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "regwin.h"
+
+struct uart16550 {
+	struct regwin win;
+	unsigned stride;     /* bytes between registers: 1 or 4 */
+	unsigned width;      /* access width: 1 or 4 */
+	uint8_t saved[8];    /* IER, LCR, MCR, DLL, DLM, FCR(written) as found */
+	bool saved_valid;
+	unsigned tx_timeouts; /* characters dropped because THR never emptied */
+	bool dead;            /* stopped trying after repeated timeouts */
+};
+
+/* Checks that a UART answers (scratch register), saves its state and sets
+ * `baud` 8N1 (baud 0: keep the firmware's divisor). NULL, or why not. */
+const char *uart_open(struct uart16550 *u, uint32_t baud);
+/* Puts back what uart_open found. */
+void uart_close(struct uart16550 *u);
+/* Writes one byte, waiting at most ~10 ms for the transmitter. */
+void uart_putc(struct uart16550 *u, uint8_t c);
+int uart_getc(struct uart16550 *u); /* -1 when none */
+
+/* Register numbers (PC16550D datasheet) */
+enum {
+	UART_RBR_THR = 0, /* DLL when LCR.DLAB */
+	UART_IER = 1,     /* DLM when LCR.DLAB */
+	UART_IIR_FCR = 2,
+	UART_LCR = 3,
+	UART_MCR = 4,
+	UART_LSR = 5,
+	UART_MSR = 6,
+	UART_SCR = 7,
+};
+#define UART_LCR_DLAB 0x80
+#define UART_LCR_8N1 0x03
+#define UART_LSR_DR 0x01
+#define UART_LSR_THRE 0x20
+#define UART_CLOCK_DIVISOR_BASE 115200u /* 1.8432 MHz / 16 */
+
+#endif

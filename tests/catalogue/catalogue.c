@@ -1,0 +1,8 @@
+#include "catalogue.h"
+
+#include <stddef.h>
+
+const struct test_group *const catalogue[] = {
+	&timer_group,
+	NULL,
+};

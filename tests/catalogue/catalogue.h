@@ -1,0 +1,11 @@
+/* The test catalogue the monitor runs: one group per file, listed here. */
+#ifndef IOMMON_CATALOGUE_H
+#define IOMMON_CATALOGUE_H
+
+#include "../../core/runner.h"
+
+extern const struct test_group timer_group;
+
+extern const struct test_group *const catalogue[];
+
+#endif

@@ -1,0 +1,113 @@
+/* Group `timer`: the chain every figure stands on — the cycle counter
+ * moves, its frequency is known, and a timed region's own cost is known. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/monitor.h"
+#include "../../core/settings.h"
+#include "../../core/timing.h"
+#include "catalogue.h"
+
+/* Calibration and the Stall estimate must agree within this: both rest on
+ * real clocks, and 5% is far outside the rounding of 10 ms intervals but
+ * catches a wrong reference frequency or a counter that changes rate. */
+#define CALIBRATION_TOLERANCE 0.05
+
+static void t_counter(struct test_ctx *t)
+{
+	uint64_t prev = cycles_begin(), backwards = 0;
+	for (int i = 0; i < 100000; i++) {
+		uint64_t now = rdtsc();
+		if (now < prev)
+			backwards++;
+		prev = now;
+	}
+	report(t, backwards == 0, "100000 consecutive reads never went backwards (%llu did)",
+	       (unsigned long long)backwards);
+
+	uint64_t t0 = cycles_begin();
+	platform->stall_us(1000);
+	uint64_t d = cycles_end() - t0;
+	report(t, d > 0, "the counter advanced %llu cycles across a 1 ms firmware Stall", (unsigned long long)d);
+	report(t, timing.tsc_hz > 0, "a frequency is known: %.3f MHz", (double)timing.tsc_hz / 1e6);
+	test_note(t, "monotonic; %llu cycles in Stall(1 ms); invariant TSC bit %s", (unsigned long long)d,
+		  timing.invariant_tsc ? "set" : "clear");
+}
+
+static void t_calibration(struct test_ctx *t)
+{
+	/* calibrate afresh, so the claim is about this run, not boot time */
+	timing_init(monitor_acpi(), setting_get("timer.source"));
+	if (timing.ref_hz == 0) {
+		test_skip(t, "no reference clock (PM timer or HPET) usable: %s",
+			  timing.note[0] ? timing.note : "none described");
+		return;
+	}
+	double diff = timing_disagreement();
+	report(t, diff <= CALIBRATION_TOLERANCE,
+	       "%s calibration %.3f MHz and Stall estimate %.3f MHz agree within %.0f%% (%.2f%%)", timing.source,
+	       (double)timing.tsc_hz / 1e6, (double)timing.stall_hz / 1e6, CALIBRATION_TOLERANCE * 100,
+	       diff * 100);
+	test_note(t, "%.3f MHz against %s (%llu Hz); Stall differs %.2f%%", (double)timing.tsc_hz / 1e6,
+		  timing.source, (unsigned long long)timing.ref_hz, diff * 100);
+}
+
+static void t_overhead(struct test_ctx *t)
+{
+	size_t n = (size_t)setting_long("timer.samples");
+	uint64_t *s = malloc(n * sizeof(*s));
+	if (!s) {
+		report(t, false, "no memory for %zu samples", n);
+		return;
+	}
+	size_t zero = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct timed r;
+		timed_begin(&r);
+		s[i] = timed_end(&r);
+		zero += s[i] == 0;
+	}
+	report(t, zero == 0, "the counter moved across every empty region (%zu did not)", zero);
+	struct measure m = {.path = "timer", .backend = "none", .variant = "empty-region", .unit = "cycles"};
+	test_measure(t, &m, s, n);
+	test_note(t, "empty region: min %llu cycles, median %llu", (unsigned long long)s[0],
+		  (unsigned long long)s[n / 2]);
+	free(s);
+}
+
+static void t_stall(struct test_ctx *t)
+{
+	enum { N = 20, US = 1000 };
+	uint64_t s[N];
+	for (int i = 0; i < N; i++) {
+		uint64_t t0 = cycles_begin();
+		platform->stall_us(US);
+		s[i] = cycles_end() - t0;
+	}
+	struct measure m = {.path = "timer", .backend = "none", .variant = "stall-1ms", .unit = "cycles"};
+	test_measure(t, &m, s, N);
+	double shortest_us = cycles_to_ns(s[0]) / 1000;
+	if (strcmp(timing.source, "stall") == 0) {
+		test_skip(t, "the counter was calibrated against Stall itself: nothing independent to compare");
+		return;
+	}
+	/* UEFI: Stall waits at least the time asked. 1% for the counter's own
+	 * calibration error. */
+	report(t, shortest_us >= US * 0.99, "Stall(%d us) never returned early: shortest %.1f us by the counter", US,
+	       shortest_us);
+	test_note(t, "Stall(1 ms): shortest %.1f us, median %.1f us", shortest_us, cycles_to_ns(s[N / 2]) / 1000);
+}
+
+static const struct test_case cases[] = {
+	{"timer.counter", "the cycle counter advances and never goes back", t_counter, true},
+	{"timer.calibration", "counter frequency against PM timer/HPET, checked against Stall", t_calibration, true},
+	{"timer.overhead", "cost of an empty timed region (fences, interrupt masking)", t_overhead, true},
+	{"timer.stall", "firmware Stall(1 ms) measured by the counter", t_stall, true},
+};
+
+const struct test_group timer_group = {
+	.name = "timer",
+	.summary = "cycle counter, calibration, timed-region overhead",
+	.cases = cases,
+	.n = sizeof(cases) / sizeof(cases[0]),
+};

@@ -1,0 +1,200 @@
+#include "platform_host.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../core/monitor.h"
+
+struct platform_file {
+	int fd;
+};
+
+static const char *load_opts;
+
+void host_set_load_options(const char *opts) { load_opts = opts; }
+
+static int host_getc(void)
+{
+	struct pollfd p = {.fd = 0, .events = POLLIN};
+	if (poll(&p, 1, 0) <= 0)
+		return -1;
+	unsigned char c;
+	ssize_t n = read(0, &c, 1);
+	if (n == 1)
+		return c;
+	/* end of input: nobody is left to type, leave with the verdict */
+	fflush(stdout);
+	exit(monitor_verdict());
+}
+
+static const char *host_console_route(const char *mode, const char *uart)
+{
+	if (uart && strcmp(uart, "spcr") != 0)
+		return "the host build has no UART";
+	if (mode && (strcmp(mode, "uart") == 0 || strcmp(mode, "both") == 0))
+		return "the host build has no UART";
+	return NULL;
+}
+
+static const char *host_console_describe(void) { return "stdout"; }
+
+static void *host_alloc_pages(size_t pages, uint64_t limit)
+{
+	(void)limit;
+	void *p = aligned_alloc(4096, pages * 4096);
+	if (p)
+		memset(p, 0, pages * 4096);
+	return p;
+}
+
+static void host_free_pages(void *p, size_t pages)
+{
+	(void)pages;
+	free(p);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void host_stall_us(uint32_t us)
+{
+	uint64_t end = now_ns() + (uint64_t)us * 1000;
+	while (now_ns() < end)
+		;
+}
+
+static bool host_wallclock(struct wallclock *w)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	if (!gmtime_r(&t, &tm))
+		return false;
+	*w = (struct wallclock){(unsigned)tm.tm_year + 1900, (unsigned)tm.tm_mon + 1, (unsigned)tm.tm_mday,
+			       (unsigned)tm.tm_hour, (unsigned)tm.tm_min, (unsigned)tm.tm_sec};
+	return true;
+}
+
+static uint64_t host_irq_save(void) { return 0; }
+static void host_irq_restore(uint64_t s) { (void)s; }
+static const void *host_acpi_rsdp(void) { return NULL; }
+
+static const char *volume(void)
+{
+	const char *v = getenv("IOMMON_VOLUME");
+	return v && *v ? v : "build/host-volume";
+}
+
+static void join(char *out, size_t n, const char *path) { snprintf(out, n, "%s/%s", volume(), path); }
+
+static char *host_file_read(const char *path, size_t *len)
+{
+	char full[512];
+	join(full, sizeof(full), path);
+	FILE *f = fopen(full, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap + 1);
+	size_t got;
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *b = realloc(buf, cap * 2 + 1);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (buf) {
+		buf[n] = '\0';
+		*len = n;
+	}
+	return buf;
+}
+
+static struct platform_file *host_file_create(const char *path, const char **why)
+{
+	char full[512];
+	join(full, sizeof(full), path);
+	for (char *s = strchr(full + strlen(volume()) + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(full, 0755);
+		*s = '/';
+	}
+	int fd = open(full, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		*why = errno == EEXIST ? "exists" : strerror(errno);
+		return NULL;
+	}
+	struct platform_file *f = malloc(sizeof(*f));
+	if (!f) {
+		close(fd);
+		*why = "out of memory";
+		return NULL;
+	}
+	f->fd = fd;
+	return f;
+}
+
+static bool host_file_append(struct platform_file *f, const void *buf, size_t n)
+{
+	return write(f->fd, buf, n) == (ssize_t)n && fsync(f->fd) == 0;
+}
+
+static void host_file_close(struct platform_file *f)
+{
+	close(f->fd);
+	free(f);
+}
+
+static const char *host_volume_describe(void)
+{
+	static char d[300];
+	snprintf(d, sizeof(d), "host folder %s", volume());
+	return d;
+}
+
+static const char *host_load_options(void) { return load_opts; }
+
+static const char *host_exit(enum exit_kind how, int status)
+{
+	fflush(stdout);
+	exit(how == EXIT_QEMU ? (status << 1) | 1 : 0);
+}
+
+struct platform host_platform = {
+	.name = "host",
+	.getc = host_getc,
+	.console_route = host_console_route,
+	.console_describe = host_console_describe,
+	.alloc_pages = host_alloc_pages,
+	.free_pages = host_free_pages,
+	.stall_us = host_stall_us,
+	.wallclock = host_wallclock,
+	.irq_save = host_irq_save,
+	.irq_restore = host_irq_restore,
+	.acpi_rsdp = host_acpi_rsdp,
+	.file_read = host_file_read,
+	.file_create = host_file_create,
+	.file_append = host_file_append,
+	.file_close = host_file_close,
+	.volume_describe = host_volume_describe,
+	.load_options = host_load_options,
+	.exit = host_exit,
+};

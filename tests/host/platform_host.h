@@ -1,0 +1,12 @@
+/* The platform interface on the host: stdin/stdout console, a folder as
+ * the boot volume ($IOMMON_VOLUME, default build/host-volume), no ACPI. */
+#ifndef IOMMON_PLATFORM_HOST_H
+#define IOMMON_PLATFORM_HOST_H
+
+#include "../../core/platform.h"
+
+extern struct platform host_platform;
+/* Commands the host monitor was given on its command line. */
+void host_set_load_options(const char *opts);
+
+#endif

@@ -1,0 +1,222 @@
+/* ACPI root walk and the boot-path fields, on tables built here with
+ * real pointers (the host stands in for physical memory). */
+#include "unit.h"
+
+#include "../../core/acpi.h"
+
+static uint8_t mem[8192] __attribute__((aligned(16)));
+
+struct rsdp20 {
+	char sig[8];
+	uint8_t checksum;
+	char oem[6];
+	uint8_t rev;
+	uint32_t rsdt;
+	uint32_t length;
+	uint64_t xsdt;
+	uint8_t xchecksum;
+	uint8_t res[3];
+} __attribute__((packed));
+
+static void fix_checksum(void *p, size_t len, uint8_t *field)
+{
+	*field = 0;
+	uint8_t sum = 0;
+	for (size_t i = 0; i < len; i++)
+		sum = (uint8_t)(sum + ((uint8_t *)p)[i]);
+	*field = (uint8_t)-sum;
+}
+
+static struct acpi_header *table(size_t off, const char *sig, uint32_t len)
+{
+	struct acpi_header *h = (struct acpi_header *)(mem + off);
+	memset(h, 0, len);
+	memcpy(h->signature, sig, 4);
+	h->length = len;
+	h->revision = 1;
+	memcpy(h->oem_id, "IOMMON", 6);
+	return h;
+}
+
+static void seal(struct acpi_header *h) { fix_checksum(h, h->length, &h->checksum); }
+
+/* RSDP at 0, XSDT at 256 and RSDT at 512 listing FADT (1024), HPET (2048),
+ * SPCR (3072) and a second SPCR with a bad checksum (4096). */
+static struct rsdp20 *build(void)
+{
+	memset(mem, 0, sizeof(mem));
+	struct acpi_header *fadt = table(1024, "FACP", 276);
+	uint32_t port = 0x608;
+	memcpy((uint8_t *)fadt + 76, &port, 4);
+	((uint8_t *)fadt)[91] = 4;
+	uint32_t flags = 1u << 8; /* TMR_VAL_EXT */
+	memcpy((uint8_t *)fadt + 112, &flags, 4);
+	seal(fadt);
+
+	struct acpi_header *hpet = table(2048, "HPET", 56);
+	struct acpi_gas g = {.space_id = ACPI_SPACE_MEMORY, .bit_width = 64, .address = 0xfed00000};
+	memcpy((uint8_t *)hpet + 40, &g, sizeof(g));
+	seal(hpet);
+
+	struct acpi_header *spcr = table(3072, "SPCR", 80);
+	struct acpi_gas u = {.space_id = ACPI_SPACE_IO, .bit_width = 8, .access_size = 1, .address = 0x2f8};
+	memcpy((uint8_t *)spcr + 40, &u, sizeof(u));
+	((uint8_t *)spcr)[58] = 7; /* 115200 */
+	seal(spcr);
+
+	struct acpi_header *bad = table(4096, "SPCR", 80);
+	seal(bad);
+	bad->checksum ^= 1;
+
+	uint64_t tabs[4] = {(uintptr_t)(mem + 1024), (uintptr_t)(mem + 2048), (uintptr_t)(mem + 3072),
+			    (uintptr_t)(mem + 4096)};
+	struct acpi_header *xsdt = table(256, "XSDT", 36 + 32);
+	memcpy((uint8_t *)xsdt + 36, tabs, 32);
+	seal(xsdt);
+
+	struct rsdp20 *r = (struct rsdp20 *)mem;
+	memcpy(r->sig, "RSD PTR ", 8);
+	memcpy(r->oem, "IOMMON", 6);
+	r->rev = 2;
+	r->length = sizeof(*r);
+	r->xsdt = (uintptr_t)xsdt;
+	r->rsdt = 0;
+	fix_checksum(r, 20, &r->checksum);
+	fix_checksum(r, sizeof(*r), &r->xchecksum);
+	return r;
+}
+
+static void finds_tables(void **state)
+{
+	(void)state;
+	struct acpi a;
+	acpi_init(&a, build());
+	assert_true(a.present);
+	assert_true(a.xsdt);
+	assert_int_equal(a.n, 4);
+	assert_ptr_equal(acpi_find(&a, "FACP", 0), mem + 1024);
+	assert_ptr_equal(acpi_find(&a, "SPCR", 0), mem + 3072);
+	assert_null(acpi_find(&a, "SPCR", 1)); /* the second one has a bad checksum */
+	assert_false(a.tables[3].checksum_ok);
+	assert_null(acpi_find(&a, "DMAR", 0));
+}
+
+static void bad_rsdp(void **state)
+{
+	(void)state;
+	struct acpi a;
+	acpi_init(&a, NULL);
+	assert_false(a.present);
+	struct rsdp20 *r = build();
+	r->checksum ^= 0xff;
+	acpi_init(&a, r);
+	assert_false(a.present);
+	assert_non_null(strstr(a.error, "checksum"));
+}
+
+/* A broken XSDT falls back to the RSDT. */
+static void rsdt_fallback(void **state)
+{
+	(void)state;
+	struct rsdp20 *r = build();
+	((struct acpi_header *)(mem + 256))->checksum ^= 1;
+	struct acpi_header *rsdt = table(512, "RSDT", 36 + 4);
+	uint32_t fadt = (uint32_t)(uintptr_t)(mem + 1024);
+	struct acpi a;
+	if ((uintptr_t)(mem + 1024) > 0xffffffffu) {
+		/* the host put us above 4 GiB: an RSDT cannot point here */
+		acpi_init(&a, r);
+		assert_false(a.present);
+		return;
+	}
+	memcpy((uint8_t *)rsdt + 36, &fadt, 4);
+	seal(rsdt);
+	r->rsdt = (uint32_t)(uintptr_t)rsdt;
+	fix_checksum(r, 20, &r->checksum);
+	fix_checksum(r, sizeof(*r), &r->xchecksum);
+	acpi_init(&a, r);
+	assert_true(a.present);
+	assert_false(a.xsdt);
+	assert_ptr_equal(acpi_find(&a, "FACP", 0), mem + 1024);
+}
+
+/* A root table whose length lies is not walked past its end. */
+static void lying_lengths(void **state)
+{
+	(void)state;
+	struct rsdp20 *r = build();
+	struct acpi_header *x = (struct acpi_header *)(mem + 256);
+	x->length = 0x7fffffff; /* no seal: a checksum over it would itself read too far */
+	struct acpi a;
+	acpi_init(&a, r);
+	assert_false(a.present);
+	r = build();
+	x = (struct acpi_header *)(mem + 256);
+	x->length = 10; /* shorter than its own header */
+	seal(x);
+	acpi_init(&a, r);
+	assert_false(a.present);
+}
+
+static void fadt_pmtimer(void **state)
+{
+	(void)state;
+	struct acpi a;
+	acpi_init(&a, build());
+	struct acpi_pmtimer pm;
+	assert_int_equal(acpi_fadt_pmtimer(acpi_find(&a, "FACP", 0), &pm), 0);
+	assert_int_equal(pm.space, ACPI_SPACE_IO);
+	assert_int_equal(pm.address, 0x608);
+	assert_true(pm.bits32);
+
+	/* X_PM_TMR_BLK wins when present */
+	struct acpi_header *fadt = (struct acpi_header *)(mem + 1024);
+	struct acpi_gas x = {.space_id = ACPI_SPACE_MEMORY, .bit_width = 32, .address = 0xfe000008};
+	memcpy((uint8_t *)fadt + 208, &x, sizeof(x));
+	assert_int_equal(acpi_fadt_pmtimer(fadt, &pm), 0);
+	assert_int_equal(pm.space, ACPI_SPACE_MEMORY);
+	assert_int_equal(pm.address, 0xfe000008);
+
+	/* hardware-reduced ACPI has no PM timer */
+	uint32_t flags = 1u << 20;
+	memcpy((uint8_t *)fadt + 112, &flags, 4);
+	assert_int_equal(acpi_fadt_pmtimer(fadt, &pm), -1);
+
+	/* an ACPI 1.0 FADT too short for the timer field */
+	struct acpi_header *tiny = table(5000, "FACP", 80);
+	assert_int_equal(acpi_fadt_pmtimer(tiny, &pm), -1);
+	assert_int_equal(acpi_fadt_pmtimer(NULL, &pm), -1);
+}
+
+static void hpet_and_spcr(void **state)
+{
+	(void)state;
+	struct acpi a;
+	acpi_init(&a, build());
+	uint64_t base;
+	assert_int_equal(acpi_hpet_base(acpi_find(&a, "HPET", 0), &base), 0);
+	assert_int_equal(base, 0xfed00000);
+
+	struct acpi_spcr s;
+	const char *why = NULL;
+	assert_int_equal(acpi_spcr_uart(acpi_find(&a, "SPCR", 0), &s, &why), 0);
+	assert_int_equal(s.base.address, 0x2f8);
+	assert_int_equal(s.baud, 115200);
+
+	struct acpi_header *spcr = (struct acpi_header *)(mem + 3072);
+	((uint8_t *)spcr)[36] = 0x03; /* ARM PL011: not ours */
+	assert_int_equal(acpi_spcr_uart(spcr, &s, &why), -1);
+	assert_non_null(strstr(why, "16550"));
+	struct acpi_header *tiny = table(5000, "SPCR", 40);
+	assert_int_equal(acpi_spcr_uart(tiny, &s, &why), -1);
+	assert_non_null(strstr(why, "short"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(finds_tables),	  cmocka_unit_test(bad_rsdp),	  cmocka_unit_test(rsdt_fallback),
+		cmocka_unit_test(lying_lengths), cmocka_unit_test(fadt_pmtimer), cmocka_unit_test(hpet_and_spcr),
+	};
+	return cmocka_run_group_tests_name("acpi", tests, NULL, NULL);
+}

@@ -1,0 +1,147 @@
+#!/bin/sh
+# qemu-run.sh: boot an iommon image in QEMU (OVMF, TCG by default), feed
+# keys to its serial console, enforce a timeout, and collect what it said.
+#
+#   --image IMG       base image (copied; the copy takes the results)
+#   --cfg FILE        iommon.cfg for this boot ("none" removes it)
+#   --qemu "ARGS"     extra QEMU arguments (devices under test)
+#   --keys FILE       console script: "wait ERE", "send TEXT", "sleep S"
+#   --timeout S       kill QEMU after S seconds (default 120)
+#   --out DIR         keep serial.log, records.jsonl, results/, status
+#   --accel A         tcg (default) or kvm
+#   --bench           make run: show the console live, press Enter at the
+#                     countdown, leave after the verdict, print boot times
+# Exit status: QEMU's, or 124 on timeout.
+set -eu
+
+image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--image) image=$2; shift 2 ;;
+	--cfg) cfg=$2; shift 2 ;;
+	--qemu) extra=$2; shift 2 ;;
+	--keys) keys=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
+	--bench) bench=1; shift ;;
+	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+[ -f "$image" ] || { echo "qemu-run: no image '$image' (make image)" >&2; exit 2; }
+code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+[ -f "$code" ] || { echo "qemu-run: $code missing (package ovmf)" >&2; exit 2; }
+if [ -z "$out" ]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/iommon-run.XXXXXX")
+fi
+rm -rf "$out"
+mkdir -p "$out/results"
+export MTOOLS_SKIP_CHECK=1
+part="$out/disk.img@@1M"
+
+cp --sparse=always "$image" "$out/disk.img"
+cp "$vars" "$out/vars.fd"
+if [ "$cfg" = none ]; then
+	mdel -i "$part" ::/iommon.cfg
+elif [ -n "$cfg" ]; then
+	mcopy -o -i "$part" "$cfg" ::/iommon.cfg
+fi
+
+mkfifo "$out/serial.in" "$out/serial.out"
+: >"$out/serial.log"
+if [ $bench = 1 ]; then
+	tee -a "$out/serial.log" <"$out/serial.out" &
+else
+	cat <"$out/serial.out" >>"$out/serial.log" &
+fi
+reader=$!
+
+start=$(date +%s.%N)
+# shellcheck disable=SC2086
+qemu-system-x86_64 -machine q35 -accel "$accel" -m 1024 -smp 1 \
+	-display none -vga none -no-reboot -nodefaults -monitor none \
+	-drive if=pflash,format=raw,unit=0,readonly=on,file="$code" \
+	-drive if=pflash,format=raw,unit=1,file="$out/vars.fd" \
+	-drive if=none,id=stick,format=raw,file="$out/disk.img" \
+	-device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on \
+	-device isa-debug-exit,iobase=0xf4,iosize=4 \
+	-serial pipe:"$out/serial" $extra \
+	>"$out/qemu.stderr" 2>&1 &
+qemu=$!
+exec 3>"$out/serial.in"
+
+elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}'; }
+alive() { kill -0 "$qemu" 2>/dev/null; }
+# the console as plain text: no CR, no terminal escapes from the firmware
+plain() { tr -d '\r' <"$out/serial.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g'; }
+deadline=$(($(date +%s) + timeout))
+timed_out=0
+
+wait_for() { # ERE: wait until the console shows it, or the timeout
+	while ! plain | grep -Eq -- "$1"; do
+		if ! alive || [ "$(date +%s)" -ge $deadline ]; then
+			echo "qemu-run: gave up waiting for /$1/" >>"$out/notes"
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+send() { printf '%s' "$1" >&3; }
+
+if [ -n "$keys" ]; then
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in
+		"wait "*) wait_for "${line#wait }" || break ;;
+		"send "*) send "$(printf '%b' "${line#send }")" ;;
+		"sleep "*) sleep "${line#sleep }" ;;
+		""|"#"*) ;;
+		*) echo "qemu-run: bad key line: $line" >>"$out/notes" ;;
+		esac
+	done <"$keys"
+fi
+
+t_prompt="" t_verdict=""
+if [ $bench = 1 ]; then
+	if wait_for 'unattended run in|iommon> '; then
+		t_prompt=$(elapsed)
+		plain | grep -q 'unattended run in' && send "$(printf '\r')"
+	fi
+	if wait_for '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped'; then
+		t_verdict=$(elapsed)
+		wait_for 'iommon> ' && send "$(printf 'exit qemu\r')"
+	fi
+fi
+
+while alive; do
+	if [ "$(date +%s)" -ge $deadline ]; then
+		timed_out=1
+		kill "$qemu" 2>/dev/null || true
+		sleep 1
+		kill -9 "$qemu" 2>/dev/null || true
+		break
+	fi
+	sleep 0.1
+done
+status=0
+wait "$qemu" || status=$?
+[ $timed_out = 1 ] && status=124
+exec 3>&-
+sleep 0.2
+kill "$reader" 2>/dev/null || true
+wait "$reader" 2>/dev/null || true
+
+plain >"$out/console.txt"
+grep '^{' "$out/console.txt" >"$out/records.jsonl" || true
+mcopy -n -i "$part" '::/iommon/results/*' "$out/results/" 2>/dev/null || true
+echo "$status" >"$out/status"
+
+if [ $bench = 1 ]; then
+	echo
+	echo "boot benchmark (qemu-tcg on this host, OVMF, USB stick; wall-clock seconds from QEMU start):"
+	echo "  power-on to first prompt:          ${t_prompt:-not reached}"
+	echo "  power-on to default plan verdict:  ${t_verdict:-not reached} (countdown skipped with Enter)"
+	echo "  console log and records: $out"
+fi
+[ $timed_out = 1 ] && echo "qemu-run: timed out after ${timeout}s (log: $out/console.txt)" >&2
+exit "$status"
