@@ -77,8 +77,15 @@ plain() { tr -d '\r' <"$out/serial.log" | sed 's/\x1b\[[0-9;?]*[A-Za-z]//g'; }
 deadline=$(($(date +%s) + timeout))
 timed_out=0
 
-wait_for() { # ERE: wait until the console shows it, or the timeout
-	while ! plain | grep -Eq -- "$1"; do
+woff=0 # console text before this offset was matched by an earlier wait
+wait_for() { # ERE: wait until the console shows it after the last match
+	while :; do
+		m=$(plain | tail -c +$((woff + 1)) | grep -Eob -m1 -- "$1" | head -n 1)
+		if [ -n "$m" ]; then
+			rest=${m#*:}
+			woff=$((woff + ${m%%:*} + ${#rest}))
+			return 0
+		fi
 		if ! alive || [ "$(date +%s)" -ge $deadline ]; then
 			echo "qemu-run: gave up waiting for /$1/" >>"$out/notes"
 			return 1

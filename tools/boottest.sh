@@ -1,0 +1,75 @@
+#!/bin/sh
+# boottest.sh TEST IMAGE OUTDIR: boot one test described as data in
+# tests/boot/NAME.test, then judge what the monitor said. Prints one line,
+# "PASS name", "FAIL name: why" or "SKIP name: why"; exits 0, 1 or 77.
+#
+# A .test file, one directive per line ('#' lines describe the test):
+#   timeout S             seconds before QEMU is killed (default 90)
+#   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder
+#   config LINE           a line of iommon.cfg (none given: the image's own)
+#   no-config             boot without iommon.cfg
+#   key wait ERE | key send TEXT | key sleep S    drive the serial console
+#   status N              QEMU's exit status (124 = killed at the timeout)
+#   expect FILE ERE       FILE (console.txt, records.jsonl, ...) has a match
+#   reject FILE ERE       FILE has no match
+#   count FILE N ERE      FILE has exactly N matching lines
+#   results-same          the saved results file holds exactly the console's records
+set -u
+test=$1 image=$2 out=$3
+name=$(basename "$test" .test)
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+cfg="" qemu="" timeout=90
+: >"$out/keys"
+while IFS= read -r l || [ -n "$l" ]; do
+	case $l in
+	"timeout "*) timeout=${l#timeout } ;;
+	"qemu "*) qemu="$qemu ${l#qemu }" ;;
+	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
+	"no-config") cfg=none ;;
+	"key "*) printf '%s\n' "${l#key }" >>"$out/keys" ;;
+	esac
+done <"$test"
+[ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
+run="$out/run"
+qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g")
+
+set -- --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
+[ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
+[ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
+"$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
+status=$(cat "$run/status" 2>/dev/null || echo none)
+
+fail() {
+	echo "FAIL $name: $*"
+	echo "      (console: $run/console.txt)"
+	exit 1
+}
+
+while IFS= read -r l || [ -n "$l" ]; do
+	set -f
+	# shellcheck disable=SC2086
+	set -- $l
+	set +f
+	case $l in
+	"status "*)
+		[ "$status" = "$2" ] || fail "QEMU exit status $status, expected $2" ;;
+	"expect "*)
+		f=$2; ere=${l#expect "$f" }
+		grep -Eq -- "$ere" "$run/$f" 2>/dev/null || fail "$f has no line matching /$ere/" ;;
+	"reject "*)
+		f=$2; ere=${l#reject "$f" }
+		! grep -Eq -- "$ere" "$run/$f" 2>/dev/null || fail "$f has a line matching /$ere/: $(grep -E -m1 -- "$ere" "$run/$f")" ;;
+	"count "*)
+		f=$2 n=$3; ere=${l#count "$f" "$n" }
+		got=$(grep -Ec -- "$ere" "$run/$f" 2>/dev/null)
+		[ "$got" = "$n" ] || fail "$f has $got lines matching /$ere/, expected $n" ;;
+	"results-same")
+		set -- "$run"/results/*.jsonl
+		[ -f "$1" ] || fail "no results file was saved on the boot disk"
+		[ $# = 1 ] || fail "$# results files were saved, expected 1"
+		[ -s "$run/records.jsonl" ] || fail "the console showed no records"
+		cmp -s "$1" "$run/records.jsonl" || fail "the results file differs from the console's records (diff $1 $run/records.jsonl)" ;;
+	esac
+done <"$test"
+echo "PASS $name"

@@ -1,0 +1,91 @@
+#!/bin/sh
+# The whole suite: host unit tests (cmocka), checks of the EFI image, and
+# QEMU boot tests. Ends with "N passed, N failed, N skipped"; non-zero exit
+# on any failure. Expects `make test` to have built everything first.
+set -u
+cd "$(dirname "$0")/.."
+passed=0 failed=0 skipped=0
+log=build/test-logs
+rm -rf "$log" build/boot-tests
+mkdir -p "$log"
+
+note() { # verdict name [detail]
+	case $1 in
+	PASS) passed=$((passed + 1)) ;;
+	FAIL) failed=$((failed + 1)) ;;
+	SKIP) skipped=$((skipped + 1)) ;;
+	esac
+	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
+}
+
+echo "== unit tests (host, cmocka)"
+for t in build/host/unit/test_*; do
+	n=$(basename "$t")
+	CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$log/$n.log" 2>&1
+	rc=$?
+	ok=$(grep -c '^\[       OK \]' "$log/$n.log")
+	bad=$(grep -c '^\[  FAILED  \] [a-z_]' "$log/$n.log")
+	if [ "$rc" != 0 ] && [ "$bad" = 0 ]; then
+		bad=1 # it crashed or could not start
+	fi
+	passed=$((passed + ok))
+	failed=$((failed + bad))
+	if [ "$bad" = 0 ]; then
+		echo "PASS $n ($ok cases)"
+	else
+		echo "FAIL $n: $bad failed (log: $log/$n.log)"
+		grep -E '^\[  (FAILED|ERROR) \]|error:|Failure' "$log/$n.log" | head -5 | sed 's/^/      /'
+	fi
+done
+
+echo "== EFI image"
+if tools/check-relocs.sh build/iommon.so >"$log/relocs.log" 2>&1; then
+	note PASS image.relocations "$(tail -1 "$log/relocs.log" | sed 's/^check-relocs: //')"
+else
+	note FAIL image.relocations "$(cat "$log/relocs.log")"
+fi
+if build/host/petool check build/iommon.efi >"$log/pe.log" 2>&1; then
+	note PASS image.pe "$(tail -1 "$log/pe.log")"
+else
+	note FAIL image.pe "$(grep FAIL "$log/pe.log" | head -3 | tr '\n' ';')"
+fi
+# The checker must be able to fail: a copy without NX_COMPAT is refused.
+cp build/iommon.efi "$log/no-nx.efi"
+printf '\000' | dd of="$log/no-nx.efi" bs=1 seek=$(($(od -An -tu4 -j60 -N4 build/iommon.efi) + 24 + 71)) conv=notrunc 2>/dev/null
+printf '\000' | dd of="$log/no-nx.efi" bs=1 seek=$(($(od -An -tu4 -j60 -N4 build/iommon.efi) + 24 + 70)) conv=notrunc 2>/dev/null
+if build/host/petool check "$log/no-nx.efi" >/dev/null 2>&1; then
+	note FAIL image.pe-checker "petool accepted an image without NX_COMPAT"
+else
+	note PASS image.pe-checker "an image without NX_COMPAT is refused"
+fi
+
+echo "== host monitor"
+out=$(printf 'run timer.counter\nexit qemu\n' | IOMMON_VOLUME="$log/host-volume" build/host/iommon 2>&1)
+rc=$?
+if [ $rc = 1 ] && printf '%s\n' "$out" | grep -q '^1 passed, 0 failed, 0 skipped$'; then
+	note PASS host.monitor "same core and catalogue on the host; exit status 1 = verdict pass"
+else
+	note FAIL host.monitor "exit status $rc; output in $log/host.log"
+	printf '%s\n' "$out" >"$log/host.log"
+fi
+
+echo "== boot tests (QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}'), OVMF, TCG)"
+if ! command -v qemu-system-x86_64 >/dev/null || [ ! -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
+	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
+else
+	for t in tests/boot/*.test; do
+		n=$(basename "$t" .test)
+		start=$(date +%s)
+		line=$(tools/boottest.sh "$t" build/iommon.img "build/boot-tests/$n")
+		rc=$?
+		secs=$(($(date +%s) - start))
+		case $rc in
+		0) passed=$((passed + 1)); echo "PASS boot.$n (${secs}s)" ;;
+		77) skipped=$((skipped + 1)); echo "SKIP boot.${line#SKIP }" ;;
+		*) failed=$((failed + 1)); echo "FAIL boot.${line#FAIL }" ;;
+		esac
+	done
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
