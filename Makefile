@@ -37,9 +37,11 @@ all: $(BUILD)/iommon.efi
 $(NEWLIB)/.stamp: tools/build-newlib.sh
 	tools/build-newlib.sh $(NEWLIB)
 
+Q ?= @
 $(BUILD)/efi/%.o: %.c $(NEWLIB)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC (efi)  $<"
+	$(Q)$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/iommon.so: $(EFI_OBJ) $(LDS) $(NEWLIB)/.stamp
 	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
@@ -60,11 +62,12 @@ HOST_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(SHARED_SRC) tests/host/platform_h
 
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC (host) $<"
+	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/host/petool: tools/petool.c
 	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) $< -o $@
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) $< -o $@
 
 # The monitor itself on the host (stdin/stdout console, a folder as volume).
 $(BUILD)/host/iommon: $(HOST_OBJ) $(BUILD)/host/tests/host/main_host.o
@@ -87,7 +90,7 @@ deps:
 	@tools/deps.sh
 
 run: deps $(BUILD)/iommon.img
-	tools/qemu-run.sh --image $(BUILD)/iommon.img --bench
+	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench
 
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(UNIT_BIN)

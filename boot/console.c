@@ -20,7 +20,7 @@ static struct {
 	char uart_desc[64];
 	bool at_line_start;
 	char describe[160];
-} con = {.efi_out = true, .at_line_start = true};
+} con = { .efi_out = true, .at_line_start = true };
 
 /* Does the ConOut variable name a UART device path node (type 3, subtype 14)? */
 static bool conout_has_uart(void)
@@ -202,14 +202,17 @@ const char *console_route(const char *mode, const char *uart)
 	con.efi_out = efi;
 	con.uart_out = direct;
 	snprintf(con.describe, sizeof(con.describe), "%s%s%s%s", efi ? "efi" : "",
-		 efi && con.firmware_redirects ? " (firmware mirrors it to serial)" : "",
-		 efi && direct ? " + " : "", direct ? "uart " : "");
+		 efi && con.firmware_redirects ? " (firmware mirrors it to serial)" : "", efi && direct ? " + " : "",
+		 direct ? "uart " : "");
 	if (direct)
 		strncat(con.describe, con.uart_desc, sizeof(con.describe) - strlen(con.describe) - 1);
 	return NULL;
 }
 
-const char *console_describe(void) { return con.describe[0] ? con.describe : "efi"; }
+const char *console_describe(void)
+{
+	return con.describe[0] ? con.describe : "efi";
+}
 
 void console_restore(void)
 {

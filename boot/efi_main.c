@@ -22,16 +22,40 @@ static void *alloc_pages(size_t pages, uint64_t limit)
 	return EFI_ERROR(st) ? NULL : (void *)(uintptr_t)addr;
 }
 
-static void free_pages(void *p, size_t pages) { BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, pages); }
+static void free_pages(void *p, size_t pages)
+{
+	BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)p, pages);
+}
 
-static void stall_us(uint32_t us) { BS->Stall(us); }
+static void stall_us(uint32_t us)
+{
+	BS->Stall(us);
+}
+
+/* Halts in the firmware's idle loop until a key or the timer: under
+ * emulation this frees the host CPU while the menu waits. */
+static void idle_us(uint32_t us)
+{
+	static EFI_EVENT timer;
+	static bool no_timer;
+	if (!timer && !no_timer && EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer)))
+		no_timer = true;
+	if (no_timer || EFI_ERROR(BS->SetTimer(timer, TimerRelative, (UINT64)us * 10))) {
+		BS->Stall(us);
+		return;
+	}
+	EFI_EVENT events[2] = { timer, ST->ConIn->WaitForKey };
+	UINTN which;
+	if (EFI_ERROR(BS->WaitForEvent(2, events, &which)))
+		BS->Stall(us);
+}
 
 static bool wallclock(struct wallclock *w)
 {
 	EFI_TIME t;
 	if (EFI_ERROR(RT->GetTime(&t, NULL)) || t.Year < 2000 || t.Month < 1 || t.Month > 12)
 		return false;
-	*w = (struct wallclock){t.Year, t.Month, t.Day, t.Hour, t.Minute, t.Second};
+	*w = (struct wallclock){ t.Year, t.Month, t.Day, t.Hour, t.Minute, t.Second };
 	return true;
 }
 
@@ -141,6 +165,7 @@ static struct platform efi_platform = {
 	.free_pages = free_pages,
 	.stall_us = stall_us,
 	.wallclock = wallclock,
+	.idle_us = idle_us,
 	.irq_save = irq_save,
 	.irq_restore = irq_restore,
 	.acpi_rsdp = acpi_rsdp,

@@ -42,7 +42,10 @@ void files_init(void)
 	snprintf(vol.describe, sizeof(vol.describe), "boot volume %s", path);
 }
 
-const char *files_describe(void) { return vol.describe; }
+const char *files_describe(void)
+{
+	return vol.describe;
+}
 
 static void to_efi_path(CHAR16 *out, size_t cap, const char *path)
 {

@@ -57,7 +57,7 @@ int read(int fd, void *buf, size_t n)
 		return 0;
 	int c;
 	while ((c = console_getc()) < 0)
-		BS->Stall(1000);
+		BS->Stall(1000); /* read() is not used by the monitor itself */
 	*(char *)buf = (char)c;
 	return 1;
 }
@@ -82,7 +82,10 @@ int fstat(int fd, struct stat *st)
 	return 0;
 }
 
-int isatty(int fd) { return fd <= 2; }
+int isatty(int fd)
+{
+	return fd <= 2;
+}
 
 int kill(int pid, int sig)
 {
@@ -91,7 +94,10 @@ int kill(int pid, int sig)
 	return -1;
 }
 
-int getpid(void) { return 1; }
+int getpid(void)
+{
+	return 1;
+}
 
 void _exit(int status)
 {

@@ -72,8 +72,8 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 	}
 	a->rsdp_revision = r->revision;
 	memcpy(a->oem_id, r->oem_id, 6);
-	bool ext_ok = r->revision >= 2 && r->length >= sizeof(*r) && r->length <= 4096 &&
-		      acpi_checksum_ok(r, r->length);
+	bool ext_ok =
+	    r->revision >= 2 && r->length >= sizeof(*r) && r->length <= 4096 && acpi_checksum_ok(r, r->length);
 	if (ext_ok && r->xsdt_address) {
 		const struct acpi_header *x = header_at(r->xsdt_address);
 		if (x && memcmp(x->signature, "XSDT", 4) == 0 && walk_root(a, x, 8)) {
@@ -154,7 +154,7 @@ int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base)
 /* SPCR: Microsoft "Serial Port Console Redirection Table" rev 2+. */
 int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const char **why)
 {
-	static const uint32_t bauds[8] = {0, 0, 0, 9600, 19200, 0, 57600, 115200};
+	static const uint32_t bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
 	uint8_t type, baud_code;
 	if (!spcr || !field(spcr, 36, &type, 1) || !field(spcr, 40, &out->base, sizeof(out->base)) ||
 	    !field(spcr, 58, &baud_code, 1)) {

@@ -13,15 +13,22 @@ struct cpuid_regs {
 static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 {
 	struct cpuid_regs r;
-	__asm__ volatile("cpuid"
-			 : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
-			 : "a"(leaf), "c"(subleaf));
+	__asm__ volatile("cpuid" : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx) : "a"(leaf), "c"(subleaf));
 	return r;
 }
 
-static inline void lfence(void) { __asm__ volatile("lfence" ::: "memory"); }
-static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
-static inline void cpu_relax(void) { __asm__ volatile("pause" ::: "memory"); }
+static inline void lfence(void)
+{
+	__asm__ volatile("lfence" ::: "memory");
+}
+static inline void mfence(void)
+{
+	__asm__ volatile("mfence" ::: "memory");
+}
+static inline void cpu_relax(void)
+{
+	__asm__ volatile("pause" ::: "memory");
+}
 
 static inline uint64_t rdtsc(void)
 {
@@ -55,8 +62,17 @@ static inline uint32_t inl(uint16_t port)
 	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
 }
-static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port)); }
-static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port)); }
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outw(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+}
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
+}
 
 #endif

@@ -15,7 +15,10 @@ static void put(struct json *j, const char *s, size_t n)
 	j->buf[j->len] = '\0';
 }
 
-static void puts_(struct json *j, const char *s) { put(j, s, strlen(s)); }
+static void puts_(struct json *j, const char *s)
+{
+	put(j, s, strlen(s));
+}
 
 static void put_string(struct json *j, const char *s)
 {
@@ -61,7 +64,7 @@ static void key(struct json *j, const char *k)
 
 void json_begin(struct json *j, char *buf, size_t cap)
 {
-	*j = (struct json){.buf = buf, .cap = cap};
+	*j = (struct json){ .buf = buf, .cap = cap };
 	if (cap == 0) {
 		j->overflow = true;
 		return;

@@ -22,8 +22,14 @@ static struct {
 
 static const struct command *find_command(const char *name);
 
-const struct acpi *monitor_acpi(void) { return &mon.acpi; }
-unsigned monitor_plan_errors(void) { return mon.plan_errors; }
+const struct acpi *monitor_acpi(void)
+{
+	return &mon.acpi;
+}
+unsigned monitor_plan_errors(void)
+{
+	return mon.plan_errors;
+}
 
 int monitor_verdict(void)
 {
@@ -193,7 +199,7 @@ static enum cmd_status cmd_countdown(int argc, char **argv)
 				printf("\ninterrupted: opening the menu\n");
 				return CMD_MENU;
 			}
-			platform->stall_us(1000);
+			platform->idle_us(10000);
 		}
 	}
 	printf("\n");
@@ -205,7 +211,10 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 	static const struct {
 		const char *name;
 		enum exit_kind kind;
-	} kinds[] = {{"firmware", EXIT_FIRMWARE}, {"reset", EXIT_RESET}, {"poweroff", EXIT_POWEROFF}, {"qemu", EXIT_QEMU}};
+	} kinds[] = { { "firmware", EXIT_FIRMWARE },
+		      { "reset", EXIT_RESET },
+		      { "poweroff", EXIT_POWEROFF },
+		      { "qemu", EXIT_QEMU } };
 	if (argc != 2) {
 		printf("error: usage: exit <firmware|reset|poweroff|qemu>\n");
 		return CMD_ERROR;
@@ -214,10 +223,10 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		if (strcmp(argv[1], kinds[i].name) != 0)
 			continue;
 		int v = monitor_verdict();
-		static const char *const words[] = {"pass", "fail", "plan could not run"};
+		static const char *const words[] = { "pass", "fail", "plan could not run" };
 		struct tally t = runner_session();
-		printf("verdict: %s (%u passed, %u failed, %u skipped, %u plan errors)\n", words[v], t.passed,
-		       t.failed, t.skipped, mon.plan_errors);
+		printf("verdict: %s (%u passed, %u failed, %u skipped, %u plan errors)\n", words[v], t.passed, t.failed,
+		       t.skipped, mon.plan_errors);
 		if (kinds[i].kind == EXIT_QEMU)
 			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
 		else
@@ -233,19 +242,19 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 }
 
 static const struct command commands[] = {
-	{"help", "help [command]", "list the commands, or explain one", cmd_help},
-	{"menu", "menu", "show the numbered menu", cmd_menu},
-	{"list", "list [group]", "show the test catalogue", cmd_list},
-	{"run", "run <test|group|default|all> ...", "run tests; ends with 'N passed, N failed, N skipped'", cmd_run},
-	{"set", "set <key> <value>", "change a setting ('show' lists them)", cmd_set},
-	{"show", "show [key]", "show settings", cmd_show},
-	{"results", "results", "show this session's results table", cmd_results},
-	{"save", "save", "save the records to iommon/results/ on the boot volume", cmd_save},
-	{"info", "info", "show the platform, the counter and its calibration", cmd_info},
-	{"countdown", "countdown [seconds]", "wait for a key before going on (for iommon.cfg)", cmd_countdown},
-	{"echo", "echo <text>", "print a line (marks a log)", cmd_echo},
-	{"exit", "exit <firmware|reset|poweroff|qemu>", "leave; 'qemu' reports the verdict as QEMU's status",
-	 cmd_exit},
+	{ "help", "help [command]", "list the commands, or explain one", cmd_help },
+	{ "menu", "menu", "show the numbered menu", cmd_menu },
+	{ "list", "list [group]", "show the test catalogue", cmd_list },
+	{ "run", "run <test|group|default|all> ...", "run tests; ends with 'N passed, N failed, N skipped'", cmd_run },
+	{ "set", "set <key> <value>", "change a setting ('show' lists them)", cmd_set },
+	{ "show", "show [key]", "show settings", cmd_show },
+	{ "results", "results", "show this session's results table", cmd_results },
+	{ "save", "save", "save the records to iommon/results/ on the boot volume", cmd_save },
+	{ "info", "info", "show the platform, the counter and its calibration", cmd_info },
+	{ "countdown", "countdown [seconds]", "wait for a key before going on (for iommon.cfg)", cmd_countdown },
+	{ "echo", "echo <text>", "print a line (marks a log)", cmd_echo },
+	{ "exit", "exit <firmware|reset|poweroff|qemu>", "leave; 'qemu' reports the verdict as QEMU's status",
+	  cmd_exit },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -434,7 +443,7 @@ static int wait_key(void)
 		int c = platform->getc();
 		if (c >= 0)
 			return c;
-		platform->stall_us(1000);
+		platform->idle_us(10000);
 	}
 }
 
@@ -469,15 +478,15 @@ void monitor_read_line(char *buf, unsigned size)
 static const struct {
 	const char *command, *what;
 } menu[] = {
-	{"run default", "run the default plan"},
-	{"run all", "run every test"},
-	{"list", "show the test catalogue"},
-	{"results", "show this session's results"},
-	{"show", "show the settings"},
-	{"save", "save results to the boot volume"},
-	{"info", "platform and counter"},
-	{"help", "all commands"},
-	{"exit firmware", "return to the firmware"},
+	{ "run default", "run the default plan" },
+	{ "run all", "run every test" },
+	{ "list", "show the test catalogue" },
+	{ "results", "show this session's results" },
+	{ "show", "show the settings" },
+	{ "save", "save results to the boot volume" },
+	{ "info", "platform and counter" },
+	{ "help", "all commands" },
+	{ "exit firmware", "return to the firmware" },
 };
 
 #define NMENU (sizeof(menu) / sizeof(menu[0]))

@@ -40,6 +40,9 @@ struct platform {
 	 * of last resort for calibration). */
 	void (*stall_us)(uint32_t us);
 	bool (*wallclock)(struct wallclock *out);
+	/* Wait for a key or `us`, whichever comes first, letting the CPU rest
+	 * (a person is typing; nothing is being timed). */
+	void (*idle_us)(uint32_t us);
 
 	/* Interrupts: masked only inside timed regions. */
 	uint64_t (*irq_save)(void);

@@ -4,23 +4,21 @@
 
 void regwin_init_mmio(struct regwin *w, const char *name, uint64_t base, uint64_t size, bool big_endian)
 {
-	*w = (struct regwin){.name = name, .space = REGWIN_MMIO, .base = base, .size = size, .big_endian = big_endian};
+	*w =
+	    (struct regwin){ .name = name, .space = REGWIN_MMIO, .base = base, .size = size, .big_endian = big_endian };
 }
 
 void regwin_init_port(struct regwin *w, const char *name, uint16_t base, uint16_t size)
 {
-	*w = (struct regwin){.name = name, .space = REGWIN_PORT, .base = base, .size = size};
+	*w = (struct regwin){ .name = name, .space = REGWIN_PORT, .base = base, .size = size };
 }
 
 void regwin_init_model(struct regwin *w, const char *name, uint64_t size, bool big_endian,
 		       const struct regwin_model_ops *ops, void *ctx)
 {
-	*w = (struct regwin){.name = name,
-			     .space = REGWIN_MODEL,
-			     .size = size,
-			     .big_endian = big_endian,
-			     .model = ops,
-			     .ctx = ctx};
+	*w = (struct regwin){
+		.name = name, .space = REGWIN_MODEL, .size = size, .big_endian = big_endian, .model = ops, .ctx = ctx
+	};
 }
 
 static bool inside(struct regwin *w, uint64_t off, unsigned width)
@@ -132,11 +130,35 @@ static void wr(struct regwin *w, uint64_t off, unsigned width, uint64_t v)
 	raw_write(w, off, width, w->big_endian ? swap(v, width) : v);
 }
 
-uint8_t regwin_read8(struct regwin *w, uint64_t off) { return (uint8_t)rd(w, off, 1); }
-uint16_t regwin_read16(struct regwin *w, uint64_t off) { return (uint16_t)rd(w, off, 2); }
-uint32_t regwin_read32(struct regwin *w, uint64_t off) { return (uint32_t)rd(w, off, 4); }
-uint64_t regwin_read64(struct regwin *w, uint64_t off) { return rd(w, off, 8); }
-void regwin_write8(struct regwin *w, uint64_t off, uint8_t v) { wr(w, off, 1, v); }
-void regwin_write16(struct regwin *w, uint64_t off, uint16_t v) { wr(w, off, 2, v); }
-void regwin_write32(struct regwin *w, uint64_t off, uint32_t v) { wr(w, off, 4, v); }
-void regwin_write64(struct regwin *w, uint64_t off, uint64_t v) { wr(w, off, 8, v); }
+uint8_t regwin_read8(struct regwin *w, uint64_t off)
+{
+	return (uint8_t)rd(w, off, 1);
+}
+uint16_t regwin_read16(struct regwin *w, uint64_t off)
+{
+	return (uint16_t)rd(w, off, 2);
+}
+uint32_t regwin_read32(struct regwin *w, uint64_t off)
+{
+	return (uint32_t)rd(w, off, 4);
+}
+uint64_t regwin_read64(struct regwin *w, uint64_t off)
+{
+	return rd(w, off, 8);
+}
+void regwin_write8(struct regwin *w, uint64_t off, uint8_t v)
+{
+	wr(w, off, 1, v);
+}
+void regwin_write16(struct regwin *w, uint64_t off, uint16_t v)
+{
+	wr(w, off, 2, v);
+}
+void regwin_write32(struct regwin *w, uint64_t off, uint32_t v)
+{
+	wr(w, off, 4, v);
+}
+void regwin_write64(struct regwin *w, uint64_t off, uint64_t v)
+{
+	wr(w, off, 8, v);
+}

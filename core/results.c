@@ -77,9 +77,15 @@ void record_emit(struct json *j)
 	append_file(line);
 }
 
-size_t results_count(void) { return res.n; }
+size_t results_count(void)
+{
+	return res.n;
+}
 
-const char *results_path(void) { return res.path; }
+const char *results_path(void)
+{
+	return res.path;
+}
 
 const char *results_save(void)
 {
@@ -89,8 +95,8 @@ const char *results_save(void)
 	struct wallclock wc;
 	char stem[32];
 	if (platform->wallclock(&wc))
-		snprintf(stem, sizeof(stem), "%04u%02u%02u-%02u%02u%02u", wc.year, wc.month, wc.day, wc.hour,
-			 wc.minute, wc.second);
+		snprintf(stem, sizeof(stem), "%04u%02u%02u-%02u%02u%02u", wc.year, wc.month, wc.day, wc.hour, wc.minute,
+			 wc.second);
 	else
 		snprintf(stem, sizeof(stem), "run");
 	/* Never overwrite: a clock that repeats (or none) gets a suffix. */
@@ -106,8 +112,7 @@ const char *results_save(void)
 	}
 	if (!res.file) {
 		res.path[0] = '\0';
-		snprintf(why, sizeof(why), "cannot create a results file on %s: %s", platform->volume_describe(),
-			 err);
+		snprintf(why, sizeof(why), "cannot create a results file on %s: %s", platform->volume_describe(), err);
 		return why;
 	}
 	for (size_t i = 0; i < res.n && res.file; i++)

@@ -29,13 +29,22 @@ static struct {
 	struct tally session;
 } run;
 
-static const char *const verdict_names[] = {"pass", "fail", "skip"};
+static const char *const verdict_names[] = { "pass", "fail", "skip" };
 
-void runner_init(const struct test_group *const *cat) { catalogue = cat; }
+void runner_init(const struct test_group *const *cat)
+{
+	catalogue = cat;
+}
 
-const struct test_group *const *runner_catalogue(void) { return catalogue; }
+const struct test_group *const *runner_catalogue(void)
+{
+	return catalogue;
+}
 
-struct tally runner_session(void) { return run.session; }
+struct tally runner_session(void)
+{
+	return run.session;
+}
 
 static void vdetail(struct test_ctx *t, const char *fmt, va_list ap)
 {
@@ -137,7 +146,7 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 
 static enum verdict run_one(const struct test_case *tc)
 {
-	struct test_ctx t = {.tc = tc};
+	struct test_ctx t = { .tc = tc };
 	printf("  %s: %s\n", tc->name, tc->summary);
 	uint64_t t0 = cycles_begin();
 	tc->fn(&t);
@@ -223,8 +232,8 @@ static void print_table(size_t first_result, size_t first_measure)
 	for (size_t i = first_measure; i < run.nmeasures; i++) {
 		const struct measure_row *m = &run.measures[i];
 		printf("  %-22s %-10s %-14s %7zu %8llu %8llu %8llu %8llu %10.1f\n", m->test, m->path, m->variant,
-		       m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
-		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, m->s.stddev);
+		       m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50, (unsigned long long)m->s.p99,
+		       (unsigned long long)m->s.max, m->s.stddev);
 	}
 	printf("  (figures in cycles of the TSC at %.3f MHz, calibrated against %s; platform %s)\n",
 	       (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
@@ -238,7 +247,7 @@ size_t runner_run(int nsel, char **sel, unsigned *unknown)
 			(*unknown)++;
 		}
 	}
-	struct tally this_run = {0};
+	struct tally this_run = { 0 };
 	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
 	uint64_t t0 = cycles_begin();
 	for (const struct test_group *const *g = catalogue; *g; g++) {

@@ -46,8 +46,8 @@ struct measure {
 	const char *path;    /* translation | fault | invalidation | map | unmap | dma | timer */
 	const char *backend; /* "none", "vtd", ... */
 	const char *variant;
-	const char *unit;    /* "cycles" */
-	bool model;          /* produced on a hardware model */
+	const char *unit; /* "cycles" */
+	bool model;	  /* produced on a hardware model */
 };
 /* Computes statistics over `samples` (sorted in place) and emits a
  * `measure` record. */

@@ -52,17 +52,20 @@ static const char *check_countdown(const char *v)
 
 static const char *check_on_off(const char *v)
 {
-	static const char *const a[] = {"on", "off", NULL};
+	static const char *const a[] = { "on", "off", NULL };
 	return one_of(v, a);
 }
 
 static const char *check_console(const char *v)
 {
-	static const char *const a[] = {"auto", "efi", "uart", "both", NULL};
+	static const char *const a[] = { "auto", "efi", "uart", "both", NULL };
 	return one_of(v, a);
 }
 
-static const char *apply_console(const char *v) { return platform->console_route(v, NULL); }
+static const char *apply_console(const char *v)
+{
+	return platform->console_route(v, NULL);
+}
 
 /* "spcr", "io:PORT[,BAUD]" or "mmio:ADDR[,BAUD]" */
 static const char *check_uart(const char *v)
@@ -94,11 +97,14 @@ static const char *check_uart(const char *v)
 	return NULL;
 }
 
-static const char *apply_uart(const char *v) { return platform->console_route(NULL, v); }
+static const char *apply_uart(const char *v)
+{
+	return platform->console_route(NULL, v);
+}
 
 static const char *check_timer_source(const char *v)
 {
-	static const char *const a[] = {"auto", "pmtimer", "hpet", "stall", NULL};
+	static const char *const a[] = { "auto", "pmtimer", "hpet", "stall", NULL };
 	return one_of(v, a);
 }
 
@@ -118,14 +124,13 @@ static const char *check_samples(const char *v)
 }
 
 static struct setting table[] = {
-	{"countdown", "10", "seconds before an unattended config runs (any key: menu)", check_countdown, NULL},
-	{"console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console},
-	{"uart", "spcr", "direct UART: spcr, io:PORT[,BAUD] or mmio:ADDR[,BAUD]", check_uart, apply_uart},
-	{"records", "on", "print JSON records on the console (the results file always has them)",
-	 check_on_off, NULL},
-	{"timer.source", "auto", "calibration reference: auto, pmtimer, hpet, stall", check_timer_source,
-	 apply_timer_source},
-	{"timer.samples", "1000", "samples per timer measurement", check_samples, NULL},
+	{ "countdown", "10", "seconds before an unattended config runs (any key: menu)", check_countdown, NULL },
+	{ "console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console },
+	{ "uart", "spcr", "direct UART: spcr, io:PORT[,BAUD] or mmio:ADDR[,BAUD]", check_uart, apply_uart },
+	{ "records", "on", "print JSON records on the console (the results file always has them)", check_on_off, NULL },
+	{ "timer.source", "auto", "calibration reference: auto, pmtimer, hpet, stall", check_timer_source,
+	  apply_timer_source },
+	{ "timer.samples", "1000", "samples per timer measurement", check_samples, NULL },
 };
 
 #define NSETTINGS (sizeof(table) / sizeof(table[0]))

@@ -144,9 +144,9 @@ static void identify_cpu(void)
 	static const struct {
 		const char *sig, *name;
 	} known[] = {
-		{"TCGTCGTCGTCG", "qemu-tcg"}, {"KVMKVMKVM", "kvm"},	  {"Microsoft Hv", "hyperv"},
-		{"VMwareVMware", "vmware"},   {"XenVMMXenVMM", "xen"},	  {"bhyve bhyve ", "bhyve"},
-		{"ACRNACRNACRN", "acrn"},     {" lrpepyh  vr", "parallels"},
+		{ "TCGTCGTCGTCG", "qemu-tcg" }, { "KVMKVMKVM", "kvm" },		 { "Microsoft Hv", "hyperv" },
+		{ "VMwareVMware", "vmware" },	{ "XenVMMXenVMM", "xen" },	 { "bhyve bhyve ", "bhyve" },
+		{ "ACRNACRNACRN", "acrn" },	{ " lrpepyh  vr", "parallels" },
 	};
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
 		if (strcmp(timing.hypervisor, known[i].sig) == 0) {
@@ -162,8 +162,9 @@ static bool pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
 	struct acpi_pmtimer pm;
 	if (!acpi || acpi_fadt_pmtimer(acpi_find(acpi, "FACP", 0), &pm) != 0)
 		return false;
-	*rc = (struct refclock){.name = "pmtimer", .hz = PMTIMER_HZ, .width = 4,
-				.mask = pm.bits32 ? 0xffffffffull : 0xffffffull};
+	*rc = (struct refclock){
+		.name = "pmtimer", .hz = PMTIMER_HZ, .width = 4, .mask = pm.bits32 ? 0xffffffffull : 0xffffffull
+	};
 	if (pm.space == ACPI_SPACE_IO)
 		regwin_init_port(&rc->win, "pmtimer", (uint16_t)pm.address, 4);
 	else
@@ -188,9 +189,12 @@ static bool hpet_clock(const struct acpi *acpi, struct refclock *rc)
 		hpet_state.enabled_by_us = true;
 	}
 	bool wide = cap & HPET_COUNT_SIZE_CAP;
-	*rc = (struct refclock){.name = "hpet", .hz = 1000000000000000ull / period_fs,
-				.win = hpet_state.win, .off = HPET_MAIN_COUNTER,
-				.width = wide ? 8 : 4, .mask = wide ? ~0ull : 0xffffffffull};
+	*rc = (struct refclock){ .name = "hpet",
+				 .hz = 1000000000000000ull / period_fs,
+				 .win = hpet_state.win,
+				 .off = HPET_MAIN_COUNTER,
+				 .width = wide ? 8 : 4,
+				 .mask = wide ? ~0ull : 0xffffffffull };
 	return true;
 }
 
@@ -238,7 +242,7 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 	timing.source = "stall";
 	timing.ref_hz = 0;
 
-	static const char *const order[] = {"pmtimer", "hpet"};
+	static const char *const order[] = { "pmtimer", "hpet" };
 	for (size_t i = 0; i < 2; i++) {
 		if (strcmp(prefer, "auto") != 0 && strcmp(prefer, order[i]) != 0)
 			continue;

@@ -13,17 +13,17 @@
 struct acpi;
 
 struct timing {
-	uint64_t tsc_hz;      /* calibrated counter frequency */
-	const char *source;   /* what it was calibrated against: pmtimer, hpet, stall */
-	uint64_t stall_hz;    /* estimate against the firmware's Stall service */
-	uint64_t ref_hz;      /* the reference clock's own frequency (0 for stall) */
-	bool invariant_tsc;   /* CPUID 0x80000007 EDX[8], as found */
-	bool rdtscp;          /* CPUID 0x80000001 EDX[27] */
-	uint64_t overhead;    /* cycles of an empty timed region (minimum) */
-	char platform[32];    /* "hardware", "qemu-tcg", "kvm", ... */
-	char hypervisor[13];  /* CPUID 0x40000000 vendor, "" on hardware */
-	char cpu[49];         /* brand string */
-	char note[160];       /* why a preferred source was passed over */
+	uint64_t tsc_hz;     /* calibrated counter frequency */
+	const char *source;  /* what it was calibrated against: pmtimer, hpet, stall */
+	uint64_t stall_hz;   /* estimate against the firmware's Stall service */
+	uint64_t ref_hz;     /* the reference clock's own frequency (0 for stall) */
+	bool invariant_tsc;  /* CPUID 0x80000007 EDX[8], as found */
+	bool rdtscp;	     /* CPUID 0x80000001 EDX[27] */
+	uint64_t overhead;   /* cycles of an empty timed region (minimum) */
+	char platform[32];   /* "hardware", "qemu-tcg", "kvm", ... */
+	char hypervisor[13]; /* CPUID 0x40000000 vendor, "" on hardware */
+	char cpu[49];	     /* brand string */
+	char note[160];	     /* why a preferred source was passed over */
 };
 
 extern struct timing timing;
@@ -61,10 +61,13 @@ struct deadline {
 static inline struct deadline deadline_after_us(uint64_t us)
 {
 	uint64_t hz = timing.tsc_hz ? timing.tsc_hz : 10000000000ull;
-	return (struct deadline){rdtsc() + us * (hz / 1000000)};
+	return (struct deadline){ rdtsc() + us * (hz / 1000000) };
 }
 
-static inline bool deadline_passed(const struct deadline *d) { return (int64_t)(rdtsc() - d->end) >= 0; }
+static inline bool deadline_passed(const struct deadline *d)
+{
+	return (int64_t)(rdtsc() - d->end) >= 0;
+}
 
 /* A timed region: interrupts masked inside it, and only there. */
 struct timed {
@@ -106,7 +109,7 @@ enum calib_err {
 	CALIB_OK = 0,
 	CALIB_REF_STUCK,    /* the reference clock did not advance */
 	CALIB_REF_TOO_SLOW, /* it advanced, but not far enough within the deadline */
-	CALIB_ABSURD,       /* the result is outside 1 MHz .. 20 GHz */
+	CALIB_ABSURD,	    /* the result is outside 1 MHz .. 20 GHz */
 };
 const char *calib_err_name(enum calib_err e);
 

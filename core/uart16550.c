@@ -50,7 +50,7 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 		wr(u, UART_IER, div >> 8);
 		wr(u, UART_LCR, UART_LCR_8N1);
 		wr(u, UART_IIR_FCR, 0x07); /* FIFOs on and cleared */
-		wr(u, UART_MCR, 0x03);     /* DTR, RTS */
+		wr(u, UART_MCR, 0x03);	   /* DTR, RTS */
 	}
 	return NULL;
 }

@@ -11,12 +11,12 @@
 
 struct uart16550 {
 	struct regwin win;
-	unsigned stride;     /* bytes between registers: 1 or 4 */
-	unsigned width;      /* access width: 1 or 4 */
-	uint8_t saved[8];    /* IER, LCR, MCR, DLL, DLM, FCR(written) as found */
+	unsigned stride;  /* bytes between registers: 1 or 4 */
+	unsigned width;	  /* access width: 1 or 4 */
+	uint8_t saved[8]; /* IER, LCR, MCR, DLL, DLM, FCR(written) as found */
 	bool saved_valid;
 	unsigned tx_timeouts; /* characters dropped because THR never emptied */
-	bool dead;            /* stopped trying after repeated timeouts */
+	bool dead;	      /* stopped trying after repeated timeouts */
 };
 
 /* Checks that a UART answers (scratch register), saves its state and sets
@@ -31,7 +31,7 @@ int uart_getc(struct uart16550 *u); /* -1 when none */
 /* Register numbers (PC16550D datasheet) */
 enum {
 	UART_RBR_THR = 0, /* DLL when LCR.DLAB */
-	UART_IER = 1,     /* DLM when LCR.DLAB */
+	UART_IER = 1,	  /* DLM when LCR.DLAB */
 	UART_IIR_FCR = 2,
 	UART_LCR = 3,
 	UART_MCR = 4,

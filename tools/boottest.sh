@@ -8,6 +8,8 @@
 #   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder
 #   config LINE           a line of iommon.cfg (none given: the image's own)
 #   no-config             boot without iommon.cfg
+#   put DEST LINE         append LINE to file DEST on the disk copy
+#   move SRC DEST         rename a file on the disk copy
 #   key wait ERE | key send TEXT | key sleep S    drive the serial console
 #   status N              QEMU's exit status (124 = killed at the timeout)
 #   expect FILE ERE       FILE (console.txt, records.jsonl, ...) has a match
@@ -19,7 +21,9 @@ test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cfg="" qemu="" timeout=90
+cfg="" qemu="" timeout=90 puts="" moves=""
+rm -rf "$out/put"
+mkdir -p "$out/put"
 : >"$out/keys"
 while IFS= read -r l || [ -n "$l" ]; do
 	case $l in
@@ -28,6 +32,12 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
 	"no-config") cfg=none ;;
 	"key "*) printf '%s\n' "${l#key }" >>"$out/keys" ;;
+	"put "*)
+		rest=${l#put }; dest=${rest%% *}; local=$out/put/$(echo "$dest" | tr / _)
+		[ -f "$local" ] || puts="$puts --put $local=$dest"
+		printf '%s\r\n' "${rest#* }" >>"$local" ;;
+	"move "*)
+		rest=${l#move }; moves="$moves --move ${rest%% *}=${rest#* }" ;;
 	esac
 done <"$test"
 [ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
@@ -37,6 +47,8 @@ qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g")
 set -- --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
+# shellcheck disable=SC2086
+set -- "$@" $moves $puts
 "$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
 status=$(cat "$run/status" 2>/dev/null || echo none)
 

@@ -17,8 +17,14 @@
 #define SCN_MEM_WRITE 0x80000000u
 #define SUBSYSTEM_EFI_APPLICATION 10
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
 
 int main(int argc, char **argv)
 {
@@ -84,7 +90,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (unsigned i = 0; i < nsect; i++, sh += 40) {
-		char name[9] = {0};
+		char name[9] = { 0 };
 		memcpy(name, sh, 8);
 		uint32_t va = le32(sh + 12), flags = le32(sh + 36);
 		printf("  %-8s va 0x%06x %c%c%c\n", name, va, flags & SCN_MEM_READ ? 'r' : '-',

@@ -4,6 +4,10 @@
 #
 #   --image IMG       base image (copied; the copy takes the results)
 #   --cfg FILE        iommon.cfg for this boot ("none" removes it)
+#   --put LOCAL=DEST  copy a file onto the disk copy (repeatable)
+#   --move SRC=DEST   rename a file on the disk copy (repeatable)
+#   --vars FILE       keep the firmware's variables in FILE across boots
+#                     (default: a fresh copy each boot)
 #   --qemu "ARGS"     extra QEMU arguments (devices under test)
 #   --keys FILE       console script: "wait ERE", "send TEXT", "sleep S"
 #   --timeout S       kill QEMU after S seconds (default 120)
@@ -14,11 +18,15 @@
 # Exit status: QEMU's, or 124 on timeout.
 set -eu
 
-image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0
+image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep=""
+puts="" moves=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
 	--cfg) cfg=$2; shift 2 ;;
+	--put) puts="$puts $2"; shift 2 ;;
+	--move) moves="$moves $2"; shift 2 ;;
+	--vars) vars_keep=$2; shift 2 ;;
 	--qemu) extra=$2; shift 2 ;;
 	--keys) keys=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
@@ -40,7 +48,19 @@ export MTOOLS_SKIP_CHECK=1
 part="$out/disk.img@@1M"
 
 cp --sparse=always "$image" "$out/disk.img"
-cp "$vars" "$out/vars.fd"
+if [ -n "$vars_keep" ]; then
+	[ -f "$vars_keep" ] || cp "$vars" "$vars_keep"
+	varsfile=$vars_keep
+else
+	cp "$vars" "$out/vars.fd"
+	varsfile=$out/vars.fd
+fi
+for m in $moves; do
+	mmove -i "$part" "::/${m%%=*}" "::/${m#*=}"
+done
+for p in $puts; do
+	mcopy -o -i "$part" "${p%%=*}" "::/${p#*=}"
+done
 if [ "$cfg" = none ]; then
 	mdel -i "$part" ::/iommon.cfg
 elif [ -n "$cfg" ]; then
@@ -61,7 +81,7 @@ start=$(date +%s.%N)
 qemu-system-x86_64 -machine q35 -accel "$accel" -m 1024 -smp 1 \
 	-display none -vga none -no-reboot -nodefaults -monitor none \
 	-drive if=pflash,format=raw,unit=0,readonly=on,file="$code" \
-	-drive if=pflash,format=raw,unit=1,file="$out/vars.fd" \
+	-drive if=pflash,format=raw,unit=1,file="$varsfile" \
 	-drive if=none,id=stick,format=raw,file="$out/disk.img" \
 	-device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on \
 	-device isa-debug-exit,iobase=0xf4,iosize=4 \
@@ -151,4 +171,12 @@ if [ $bench = 1 ]; then
 	echo "  console log and records: $out"
 fi
 [ $timed_out = 1 ] && echo "qemu-run: timed out after ${timeout}s (log: $out/console.txt)" >&2
+if [ $bench = 1 ]; then
+	# isa-debug-exit: status = verdict * 2 + 1; report the verdict itself
+	case $status in
+	1) exit 0 ;;
+	3) exit 1 ;;
+	*) exit 2 ;;
+	esac
+fi
 exit "$status"

@@ -18,11 +18,14 @@ struct platform_file {
 
 static const char *load_opts;
 
-void host_set_load_options(const char *opts) { load_opts = opts; }
+void host_set_load_options(const char *opts)
+{
+	load_opts = opts;
+}
 
 static int host_getc(void)
 {
-	struct pollfd p = {.fd = 0, .events = POLLIN};
+	struct pollfd p = { .fd = 0, .events = POLLIN };
 	if (poll(&p, 1, 0) <= 0)
 		return -1;
 	unsigned char c;
@@ -43,7 +46,10 @@ static const char *host_console_route(const char *mode, const char *uart)
 	return NULL;
 }
 
-static const char *host_console_describe(void) { return "stdout"; }
+static const char *host_console_describe(void)
+{
+	return "stdout";
+}
 
 static void *host_alloc_pages(size_t pages, uint64_t limit)
 {
@@ -74,20 +80,35 @@ static void host_stall_us(uint32_t us)
 		;
 }
 
+static void host_idle_us(uint32_t us)
+{
+	struct pollfd p = { .fd = 0, .events = POLLIN };
+	poll(&p, 1, (int)(us / 1000));
+}
+
 static bool host_wallclock(struct wallclock *w)
 {
 	time_t t = time(NULL);
 	struct tm tm;
 	if (!gmtime_r(&t, &tm))
 		return false;
-	*w = (struct wallclock){(unsigned)tm.tm_year + 1900, (unsigned)tm.tm_mon + 1, (unsigned)tm.tm_mday,
-			       (unsigned)tm.tm_hour, (unsigned)tm.tm_min, (unsigned)tm.tm_sec};
+	*w = (struct wallclock){ (unsigned)tm.tm_year + 1900, (unsigned)tm.tm_mon + 1, (unsigned)tm.tm_mday,
+				 (unsigned)tm.tm_hour,	      (unsigned)tm.tm_min,     (unsigned)tm.tm_sec };
 	return true;
 }
 
-static uint64_t host_irq_save(void) { return 0; }
-static void host_irq_restore(uint64_t s) { (void)s; }
-static const void *host_acpi_rsdp(void) { return NULL; }
+static uint64_t host_irq_save(void)
+{
+	return 0;
+}
+static void host_irq_restore(uint64_t s)
+{
+	(void)s;
+}
+static const void *host_acpi_rsdp(void)
+{
+	return NULL;
+}
 
 static const char *volume(void)
 {
@@ -95,7 +116,10 @@ static const char *volume(void)
 	return v && *v ? v : "build/host-volume";
 }
 
-static void join(char *out, size_t n, const char *path) { snprintf(out, n, "%s/%s", volume(), path); }
+static void join(char *out, size_t n, const char *path)
+{
+	snprintf(out, n, "%s/%s", volume(), path);
+}
 
 static char *host_file_read(const char *path, size_t *len)
 {
@@ -170,7 +194,10 @@ static const char *host_volume_describe(void)
 	return d;
 }
 
-static const char *host_load_options(void) { return load_opts; }
+static const char *host_load_options(void)
+{
+	return load_opts;
+}
 
 static const char *host_exit(enum exit_kind how, int status)
 {
@@ -187,6 +214,7 @@ struct platform host_platform = {
 	.free_pages = host_free_pages,
 	.stall_us = host_stall_us,
 	.wallclock = host_wallclock,
+	.idle_us = host_idle_us,
 	.irq_save = host_irq_save,
 	.irq_restore = host_irq_restore,
 	.acpi_rsdp = host_acpi_rsdp,

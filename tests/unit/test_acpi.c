@@ -38,7 +38,10 @@ static struct acpi_header *table(size_t off, const char *sig, uint32_t len)
 	return h;
 }
 
-static void seal(struct acpi_header *h) { fix_checksum(h, h->length, &h->checksum); }
+static void seal(struct acpi_header *h)
+{
+	fix_checksum(h, h->length, &h->checksum);
+}
 
 /* RSDP at 0, XSDT at 256 and RSDT at 512 listing FADT (1024), HPET (2048),
  * SPCR (3072) and a second SPCR with a bad checksum (4096). */
@@ -54,12 +57,12 @@ static struct rsdp20 *build(void)
 	seal(fadt);
 
 	struct acpi_header *hpet = table(2048, "HPET", 56);
-	struct acpi_gas g = {.space_id = ACPI_SPACE_MEMORY, .bit_width = 64, .address = 0xfed00000};
+	struct acpi_gas g = { .space_id = ACPI_SPACE_MEMORY, .bit_width = 64, .address = 0xfed00000 };
 	memcpy((uint8_t *)hpet + 40, &g, sizeof(g));
 	seal(hpet);
 
 	struct acpi_header *spcr = table(3072, "SPCR", 80);
-	struct acpi_gas u = {.space_id = ACPI_SPACE_IO, .bit_width = 8, .access_size = 1, .address = 0x2f8};
+	struct acpi_gas u = { .space_id = ACPI_SPACE_IO, .bit_width = 8, .access_size = 1, .address = 0x2f8 };
 	memcpy((uint8_t *)spcr + 40, &u, sizeof(u));
 	((uint8_t *)spcr)[58] = 7; /* 115200 */
 	seal(spcr);
@@ -68,8 +71,8 @@ static struct rsdp20 *build(void)
 	seal(bad);
 	bad->checksum ^= 1;
 
-	uint64_t tabs[4] = {(uintptr_t)(mem + 1024), (uintptr_t)(mem + 2048), (uintptr_t)(mem + 3072),
-			    (uintptr_t)(mem + 4096)};
+	uint64_t tabs[4] = { (uintptr_t)(mem + 1024), (uintptr_t)(mem + 2048), (uintptr_t)(mem + 3072),
+			     (uintptr_t)(mem + 4096) };
 	struct acpi_header *xsdt = table(256, "XSDT", 36 + 32);
 	memcpy((uint8_t *)xsdt + 36, tabs, 32);
 	seal(xsdt);
@@ -171,7 +174,7 @@ static void fadt_pmtimer(void **state)
 
 	/* X_PM_TMR_BLK wins when present */
 	struct acpi_header *fadt = (struct acpi_header *)(mem + 1024);
-	struct acpi_gas x = {.space_id = ACPI_SPACE_MEMORY, .bit_width = 32, .address = 0xfe000008};
+	struct acpi_gas x = { .space_id = ACPI_SPACE_MEMORY, .bit_width = 32, .address = 0xfe000008 };
 	memcpy((uint8_t *)fadt + 208, &x, sizeof(x));
 	assert_int_equal(acpi_fadt_pmtimer(fadt, &pm), 0);
 	assert_int_equal(pm.space, ACPI_SPACE_MEMORY);
@@ -215,7 +218,7 @@ static void hpet_and_spcr(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(finds_tables),	  cmocka_unit_test(bad_rsdp),	  cmocka_unit_test(rsdt_fallback),
+		cmocka_unit_test(finds_tables),	 cmocka_unit_test(bad_rsdp),	 cmocka_unit_test(rsdt_fallback),
 		cmocka_unit_test(lying_lengths), cmocka_unit_test(fadt_pmtimer), cmocka_unit_test(hpet_and_spcr),
 	};
 	return cmocka_run_group_tests_name("acpi", tests, NULL, NULL);

@@ -26,11 +26,14 @@ static void do_line(void *a)
 
 static const char *line(const char *text)
 {
-	struct line_arg a = {text, NULL};
+	struct line_arg a = { text, NULL };
 	return capture_stdout(do_line, &a);
 }
 
-static void do_script(void *a) { last = monitor_exec_script(a, "t.cfg"); }
+static void do_script(void *a)
+{
+	last = monitor_exec_script(a, "t.cfg");
+}
 
 static void calibrate(void *arg)
 {
@@ -93,8 +96,8 @@ static void setting_values(void **state)
 {
 	(void)state;
 	assert_non_null(setting_set("uart", "io:zz"));
-	assert_non_null(setting_set("uart", "io:0x3f8,7"));	  /* 115200 % 7 != 0 */
-	assert_non_null(setting_set("uart", "io:0x10000"));	  /* beyond the port space */
+	assert_non_null(setting_set("uart", "io:0x3f8,7")); /* 115200 % 7 != 0 */
+	assert_non_null(setting_set("uart", "io:0x10000")); /* beyond the port space */
 	assert_non_null(setting_set("uart", "serial0"));
 	assert_non_null(strstr(setting_set("uart", "io:0x3f8"), "no UART")); /* valid, but the host has none */
 	assert_non_null(setting_set("records", "maybe"));
@@ -167,7 +170,7 @@ static void list_and_help(void **state)
 	out = line("list nosuch");
 	assert_int_equal(last, CMD_ERROR);
 	out = line("help");
-	static const char *const cmds[] = {"help", "list", "run", "set", "show", "results", "save", "exit"};
+	static const char *const cmds[] = { "help", "list", "run", "set", "show", "results", "save", "exit" };
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		assert_non_null(strstr(out, cmds[i]));
 }

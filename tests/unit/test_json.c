@@ -47,7 +47,7 @@ static void array(void **state)
 	(void)state;
 	char buf[64];
 	struct json j;
-	const char *v[] = {"0000:00:02.0", "0000:01:00.0"};
+	const char *v[] = { "0000:00:02.0", "0000:01:00.0" };
 	json_begin(&j, buf, sizeof(buf));
 	json_strs(&j, "devices", v, 2);
 	assert_string_equal(json_end(&j), "{\"devices\":[\"0000:00:02.0\",\"0000:01:00.0\"]}");

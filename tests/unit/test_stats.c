@@ -7,7 +7,7 @@
 static void one_sample(void **state)
 {
 	(void)state;
-	uint64_t v[] = {42};
+	uint64_t v[] = { 42 };
 	struct stats s;
 	assert_int_equal(stats_compute(v, 1, &s), 0);
 	assert_int_equal(s.n, 1);
@@ -50,7 +50,7 @@ static void one_to_hundred(void **state)
 static void small_n_ranks(void **state)
 {
 	(void)state;
-	uint64_t v[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+	uint64_t v[10] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 };
 	struct stats s;
 	stats_compute(v, 10, &s);
 	assert_int_equal(s.p50, 5);
@@ -63,7 +63,7 @@ static void huge_values(void **state)
 {
 	(void)state;
 	uint64_t big = 1ull << 62;
-	uint64_t v[4] = {big, big + 2, big + 4, big + 6};
+	uint64_t v[4] = { big, big + 2, big + 4, big + 6 };
 	struct stats s;
 	stats_compute(v, 4, &s);
 	assert_true(fabs(s.mean - ((double)big + 3)) / (double)big < 1e-12);
@@ -73,7 +73,7 @@ static void huge_values(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(one_sample),	  cmocka_unit_test(no_samples),	 cmocka_unit_test(one_to_hundred),
+		cmocka_unit_test(one_sample),	 cmocka_unit_test(no_samples),	cmocka_unit_test(one_to_hundred),
 		cmocka_unit_test(small_n_ranks), cmocka_unit_test(huge_values),
 	};
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

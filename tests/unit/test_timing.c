@@ -21,13 +21,16 @@ static uint64_t ticker_read(void *ctx, uint64_t off, unsigned width)
 	return t->start + (rdtsc() - t->t0) / t->cycles_per_tick;
 }
 
-static void ticker_write(void *ctx, uint64_t off, unsigned width, uint64_t v) { (void)ctx, (void)off, (void)width, (void)v; }
+static void ticker_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
+{
+	(void)ctx, (void)off, (void)width, (void)v;
+}
 
-static const struct regwin_model_ops ticker_ops = {ticker_read, ticker_write};
+static const struct regwin_model_ops ticker_ops = { ticker_read, ticker_write };
 
 static void make_clock(struct refclock *rc, struct ticker *t, uint64_t hz, uint64_t mask)
 {
-	*rc = (struct refclock){.name = "model", .hz = hz, .mask = mask, .width = 4};
+	*rc = (struct refclock){ .name = "model", .hz = hz, .mask = mask, .width = 4 };
 	regwin_init_model(&rc->win, "ticker", 4, false, &ticker_ops, t);
 	t->t0 = rdtsc();
 }
@@ -46,7 +49,7 @@ static int setup(void **state)
 static void exact_answer_across_wrap(void **state)
 {
 	(void)state;
-	struct ticker t = {.cycles_per_tick = 500, .start = 0xffffff - 2000};
+	struct ticker t = { .cycles_per_tick = 500, .start = 0xffffff - 2000 };
 	struct refclock rc;
 	make_clock(&rc, &t, 3579545, 0xffffff);
 	uint64_t hz = 0;
@@ -59,7 +62,7 @@ static void exact_answer_across_wrap(void **state)
 static void stuck_reference_named_error(void **state)
 {
 	(void)state;
-	struct ticker t = {.cycles_per_tick = 0, .start = 1234};
+	struct ticker t = { .cycles_per_tick = 0, .start = 1234 };
 	struct refclock rc;
 	make_clock(&rc, &t, 3579545, 0xffffff);
 	uint64_t hz = 0;
@@ -72,7 +75,7 @@ static void stuck_reference_named_error(void **state)
 static void slow_reference_named_error(void **state)
 {
 	(void)state;
-	struct ticker t = {.cycles_per_tick = 2000000};
+	struct ticker t = { .cycles_per_tick = 2000000 };
 	struct refclock rc;
 	make_clock(&rc, &t, 3579545, 0xffffff);
 	uint64_t hz = 0;
@@ -82,7 +85,7 @@ static void slow_reference_named_error(void **state)
 static void absurd_arguments(void **state)
 {
 	(void)state;
-	struct ticker t = {.cycles_per_tick = 500};
+	struct ticker t = { .cycles_per_tick = 500 };
 	struct refclock rc;
 	make_clock(&rc, &t, 3579545, 0xffffff);
 	uint64_t hz;
@@ -124,12 +127,12 @@ static void regs_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 	r->writes++;
 }
 
-static const struct regwin_model_ops regs_ops = {regs_read, regs_write};
+static const struct regwin_model_ops regs_ops = { regs_read, regs_write };
 
 static void window_byte_order(void **state)
 {
 	(void)state;
-	struct regs r = {0};
+	struct regs r = { 0 };
 	struct regwin w;
 	regwin_init_model(&w, "be", 16, true, &regs_ops, &r);
 	regwin_write32(&w, 0, 0x11223344);
@@ -150,7 +153,7 @@ static void window_byte_order(void **state)
 static void window_refuses_strays(void **state)
 {
 	(void)state;
-	struct regs r = {0};
+	struct regs r = { 0 };
 	struct regwin w;
 	regwin_init_model(&w, "small", 16, false, &regs_ops, &r);
 	assert_int_equal(regwin_read32(&w, 16), 0xffffffffu);
@@ -165,12 +168,9 @@ static void window_refuses_strays(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(exact_answer_across_wrap),
-		cmocka_unit_test(stuck_reference_named_error),
-		cmocka_unit_test(slow_reference_named_error),
-		cmocka_unit_test(absurd_arguments),
-		cmocka_unit_test(deadlines_expire),
-		cmocka_unit_test(window_byte_order),
+		cmocka_unit_test(exact_answer_across_wrap),   cmocka_unit_test(stuck_reference_named_error),
+		cmocka_unit_test(slow_reference_named_error), cmocka_unit_test(absurd_arguments),
+		cmocka_unit_test(deadlines_expire),	      cmocka_unit_test(window_byte_order),
 		cmocka_unit_test(window_refuses_strays),
 	};
 	return cmocka_run_group_tests_name("timing", tests, setup, NULL);

@@ -82,7 +82,7 @@ static void m_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 	}
 }
 
-static const struct regwin_model_ops ops = {m_read, m_write};
+static const struct regwin_model_ops ops = { m_read, m_write };
 
 static void attach(struct uart16550 *u, struct model16550 *m)
 {
@@ -104,7 +104,7 @@ static void programs_and_restores(void **state)
 {
 	(void)state;
 	/* as a firmware left it: 9600 baud (divisor 12), 7E1, IER on */
-	struct model16550 m = {.present = true, .ier = 0x01, .lcr = 0x1a, .mcr = 0x0b, .dll = 12, .dlm = 0};
+	struct model16550 m = { .present = true, .ier = 0x01, .lcr = 0x1a, .mcr = 0x0b, .dll = 12, .dlm = 0 };
 	struct uart16550 u;
 	attach(&u, &m);
 	assert_null(uart_open(&u, 115200));
@@ -130,7 +130,7 @@ static void programs_and_restores(void **state)
 static void keeps_firmware_baud(void **state)
 {
 	(void)state;
-	struct model16550 m = {.present = true, .lcr = 0x03, .dll = 12};
+	struct model16550 m = { .present = true, .lcr = 0x03, .dll = 12 };
 	struct uart16550 u;
 	attach(&u, &m);
 	assert_null(uart_open(&u, 0));
@@ -141,7 +141,7 @@ static void keeps_firmware_baud(void **state)
 static void absent_uart(void **state)
 {
 	(void)state;
-	struct model16550 m = {.present = false};
+	struct model16550 m = { .present = false };
 	struct uart16550 u;
 	attach(&u, &m);
 	const char *why = uart_open(&u, 115200);
@@ -152,7 +152,7 @@ static void absent_uart(void **state)
 static void bad_baud(void **state)
 {
 	(void)state;
-	struct model16550 m = {.present = true};
+	struct model16550 m = { .present = true };
 	struct uart16550 u;
 	attach(&u, &m);
 	assert_non_null(uart_open(&u, 7));
@@ -164,7 +164,7 @@ static void bad_baud(void **state)
 static void stuck_transmitter(void **state)
 {
 	(void)state;
-	struct model16550 m = {.present = true};
+	struct model16550 m = { .present = true };
 	struct uart16550 u;
 	attach(&u, &m);
 	assert_null(uart_open(&u, 115200));
