@@ -92,6 +92,10 @@ deps:
 run: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench
 
+# The same boot with the serial console on your terminal.
+console: deps $(BUILD)/iommon.img
+	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive
+
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(UNIT_BIN)
 	@tools/test.sh
@@ -105,7 +109,7 @@ distclean:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all image deps run test clean distclean format
+.PHONY: all image deps run console test clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

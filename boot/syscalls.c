@@ -16,7 +16,7 @@ static struct {
 
 void heap_init(void)
 {
-	for (size_t mib = 256; mib >= 8 && !heap.base; mib /= 2) {
+	for (size_t mib = 64; mib >= 4 && !heap.base; mib /= 2) {
 		EFI_PHYSICAL_ADDRESS addr = 0;
 		if (!EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiLoaderData, mib << 8, &addr))) {
 			heap.base = (uint8_t *)(uintptr_t)addr;
