@@ -113,7 +113,7 @@ int console_getc(void)
 	return key.ScanCode == SCAN_ESC ? 0x1b : -1;
 }
 
-/* "io:0x3f8[,baud]", "mmio:0xADDR[,baud]" or "spcr" */
+/* "io:0x3f8[,baud]", "mmio:0xADDR[,baud]", "mmio32:0xADDR[,baud]" or "spcr" */
 static const char *uart_from_spec(const char *spec, struct uart16550 *u, uint32_t *baud, char *desc, size_t dn)
 {
 	memset(u, 0, sizeof(*u));
@@ -147,12 +147,13 @@ static const char *uart_from_spec(const char *spec, struct uart16550 *u, uint32_
 	}
 	parse_u64(tmp, &addr);
 	*baud = (uint32_t)b;
-	u->stride = 1;
-	u->width = 1;
+	bool wide = strncmp(spec, "mmio32:", 7) == 0;
+	u->stride = wide ? 4 : 1;
+	u->width = wide ? 4 : 1;
 	if (strncmp(spec, "io:", 3) == 0)
 		regwin_init_port(&u->win, "uart", (uint16_t)addr, 8);
 	else
-		regwin_init_mmio(&u->win, "uart", addr, 8, false);
+		regwin_init_mmio(&u->win, "uart", addr, 8 * u->stride, false);
 	snprintf(desc, dn, "%s", spec);
 	return NULL;
 }

@@ -67,7 +67,9 @@ static const char *apply_console(const char *v)
 	return platform->console_route(v, NULL);
 }
 
-/* "spcr", "io:PORT[,BAUD]" or "mmio:ADDR[,BAUD]" */
+/* "spcr", "io:PORT[,BAUD]", "mmio:ADDR[,BAUD]" (byte registers) or
+ * "mmio32:ADDR[,BAUD]" (32-bit registers 4 bytes apart, as many server
+ * UARTs are wired) */
 static const char *check_uart(const char *v)
 {
 	if (strcmp(v, "spcr") == 0)
@@ -77,11 +79,11 @@ static const char *check_uart(const char *v)
 	if (strncmp(v, "io:", 3) == 0) {
 		rest = v + 3;
 		limit = 0xfff8;
-	} else if (strncmp(v, "mmio:", 5) == 0) {
-		rest = v + 5;
+	} else if (strncmp(v, "mmio:", 5) == 0 || strncmp(v, "mmio32:", 7) == 0) {
+		rest = strchr(v, ':') + 1;
 		limit = ~0ull;
 	} else {
-		return "must be spcr, io:PORT[,BAUD] or mmio:ADDRESS[,BAUD]";
+		return "must be spcr, io:PORT[,BAUD], mmio:ADDRESS[,BAUD] or mmio32:ADDRESS[,BAUD]";
 	}
 	char addr_s[24];
 	const char *comma = strchr(rest, ',');
@@ -126,7 +128,7 @@ static const char *check_samples(const char *v)
 static struct setting table[] = {
 	{ "countdown", "10", "seconds before an unattended config runs (any key: menu)", check_countdown, NULL },
 	{ "console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console },
-	{ "uart", "spcr", "direct UART: spcr, io:PORT[,BAUD] or mmio:ADDR[,BAUD]", check_uart, apply_uart },
+	{ "uart", "spcr", "direct UART: spcr, io:PORT, mmio:ADDR or mmio32:ADDR (,BAUD)", check_uart, apply_uart },
 	{ "records", "on", "print JSON records on the console (the results file always has them)", check_on_off, NULL },
 	{ "timer.source", "auto", "calibration reference: auto, pmtimer, hpet, stall", check_timer_source,
 	  apply_timer_source },

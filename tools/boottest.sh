@@ -10,7 +10,9 @@
 #   no-config             boot without iommon.cfg
 #   put DEST LINE         append LINE to file DEST on the disk copy
 #   move SRC DEST         rename a file on the disk copy
-#   key wait ERE | key send TEXT | key sleep S    drive the serial console
+#   key wait ERE | key send TEXT | key sleep S | key stop
+#                         drive the serial console; a wait that is never
+#                         satisfied fails the test
 #   status N              QEMU's exit status (124 = killed at the timeout)
 #   expect FILE ERE       FILE (console.txt, records.jsonl, ...) has a match
 #   reject FILE ERE       FILE has no match
@@ -58,6 +60,9 @@ fail() {
 	exit 1
 }
 
+if grep -q "QEMU ended before" "$run/notes" 2>/dev/null; then
+	fail "$(grep -m1 "QEMU ended before" "$run/notes" | sed 's/^qemu-run: //')"
+fi
 while IFS= read -r l || [ -n "$l" ]; do
 	set -f
 	# shellcheck disable=SC2086

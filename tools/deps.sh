@@ -3,8 +3,8 @@
 # As root: apt-get installs what is missing. Otherwise: print the command, fail.
 set -eu
 
-pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang \
-      qemu-system-x86 ovmf mtools dosfstools gdisk xz-utils gnuplot-nox"
+pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev \
+      qemu-system-x86 ovmf mtools gdisk xz-utils"
 
 missing=""
 for p in $pkgs; do

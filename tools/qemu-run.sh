@@ -9,7 +9,8 @@
 #   --vars FILE       keep the firmware's variables in FILE across boots
 #                     (default: a fresh copy each boot)
 #   --qemu "ARGS"     extra QEMU arguments (devices under test)
-#   --keys FILE       console script: "wait ERE", "send TEXT", "sleep S"
+#   --keys FILE       console script: "wait ERE", "send TEXT", "sleep S",
+#                     "stop" (end QEMU now: what was to be seen was seen)
 #   --timeout S       kill QEMU after S seconds (default 120)
 #   --out DIR         keep serial.log, records.jsonl, results/, status
 #   --accel A         tcg (default) or kvm
@@ -134,6 +135,7 @@ if [ -n "$keys" ]; then
 		"wait "*) wait_for "${line#wait }" || break ;;
 		"send "*) send "$(printf '%b' "${line#send }")" ;;
 		"sleep "*) sleep "${line#sleep }" ;;
+		stop) echo "qemu-run: stopped by the key script" >>"$out/notes"; kill "$qemu" 2>/dev/null; break ;;
 		""|"#"*) ;;
 		*) echo "qemu-run: bad key line: $line" >>"$out/notes" ;;
 		esac

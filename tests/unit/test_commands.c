@@ -99,6 +99,8 @@ static void setting_values(void **state)
 	assert_non_null(setting_set("uart", "io:0x3f8,7")); /* 115200 % 7 != 0 */
 	assert_non_null(setting_set("uart", "io:0x10000")); /* beyond the port space */
 	assert_non_null(setting_set("uart", "serial0"));
+	assert_non_null(setting_set("uart", "mmio32:"));
+	assert_non_null(strstr(setting_set("uart", "mmio32:0xfedc9000,115200"), "no UART"));
 	assert_non_null(strstr(setting_set("uart", "io:0x3f8"), "no UART")); /* valid, but the host has none */
 	assert_non_null(setting_set("records", "maybe"));
 	assert_null(setting_set("records", "off"));
