@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/readall.h"
 #include "boot.h"
 
 struct platform_file {
@@ -55,6 +56,13 @@ static void to_efi_path(CHAR16 *out, size_t cap, const char *path)
 	out[k] = 0;
 }
 
+static size_t efi_read(void *ctx, void *buf, size_t n)
+{
+	EFI_FILE_HANDLE f = ctx;
+	UINTN got = n;
+	return EFI_ERROR(f->Read(f, &got, buf)) ? 0 : got;
+}
+
 char *files_read(const char *path, size_t *len)
 {
 	if (!vol.root)
@@ -64,30 +72,8 @@ char *files_read(const char *path, size_t *len)
 	EFI_FILE_HANDLE f;
 	if (EFI_ERROR(vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0)))
 		return NULL;
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap + 1);
-	const size_t limit = 1 << 20; /* a config file is small; stop at 1 MiB */
-	while (buf && n < limit) {
-		UINTN chunk = cap - n;
-		if (EFI_ERROR(f->Read(f, &chunk, buf + n)) || chunk == 0)
-			break;
-		n += chunk;
-		if (n == cap) {
-			char *b = realloc(buf, cap * 2 + 1);
-			if (!b) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = b;
-			cap *= 2;
-		}
-	}
+	char *buf = read_all(efi_read, f, 1 << 20, len); /* a config file is small: 1 MiB at most */
 	f->Close(f);
-	if (!buf)
-		return NULL;
-	buf[n] = '\0';
-	*len = n;
 	return buf;
 }
 

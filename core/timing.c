@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "acpi.h"
+#include "stats.h"
 
 struct timing timing;
 
@@ -42,16 +43,11 @@ const char *calib_err_name(enum calib_err e)
 	return "?";
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
-}
-
+/* The median through the one statistics routine (nearest rank). */
 static uint64_t median(uint64_t *v, unsigned n)
 {
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return v[n / 2];
+	struct stats s;
+	return stats_compute(v, n, &s) == 0 ? s.p50 : 0;
 }
 
 /* One round: align to a reference edge, then count cycles over `ticks`. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../../core/monitor.h"
+#include "../../core/readall.h"
 
 struct platform_file {
 	int fd;
@@ -121,6 +122,11 @@ static void join(char *out, size_t n, const char *path)
 	snprintf(out, n, "%s/%s", volume(), path);
 }
 
+static size_t stdio_read(void *ctx, void *buf, size_t n)
+{
+	return fread(buf, 1, n, ctx);
+}
+
 static char *host_file_read(const char *path, size_t *len)
 {
 	char full[512];
@@ -128,27 +134,8 @@ static char *host_file_read(const char *path, size_t *len)
 	FILE *f = fopen(full, "rb");
 	if (!f)
 		return NULL;
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap + 1);
-	size_t got;
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *b = realloc(buf, cap * 2 + 1);
-			if (!b) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = b;
-			cap *= 2;
-		}
-	}
+	char *buf = read_all(stdio_read, f, 1 << 20, len);
 	fclose(f);
-	if (buf) {
-		buf[n] = '\0';
-		*len = n;
-	}
 	return buf;
 }
 

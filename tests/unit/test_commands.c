@@ -230,6 +230,27 @@ static void results_never_overwritten(void **state)
 	results_close();
 }
 
+/* Files larger than the first buffer grow it; absent files are NULL. */
+static void file_read_whole(void **state)
+{
+	(void)state;
+	char full[512];
+	snprintf(full, sizeof(full), "%s/big.cfg", getenv("IOMMON_VOLUME"));
+	FILE *f = fopen(full, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 1000; i++)
+		fprintf(f, "echo line %04d\n", i); /* 15 bytes a line */
+	fclose(f);
+	size_t len = 0;
+	char *text = platform->file_read("big.cfg", &len);
+	assert_non_null(text);
+	assert_int_equal(len, 15000);
+	assert_int_equal(strlen(text), 15000);
+	assert_memory_equal(text + 14985, "echo line 0999\n", 15);
+	free(text);
+	assert_null(platform->file_read("absent.cfg", &len));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +263,7 @@ int main(void)
 		cmocka_unit_test(list_and_help),
 		cmocka_unit_test(script_goes_on_and_saves),
 		cmocka_unit_test(results_never_overwritten),
+		cmocka_unit_test(file_read_whole),
 	};
 	return cmocka_run_group_tests_name("commands", tests, setup, NULL);
 }
