@@ -21,6 +21,7 @@ void console_restore(void);
 
 /* files.c */
 void files_init(void);
+void files_fini(void);
 char *files_read(const char *path, size_t *len);
 struct platform_file *files_create(const char *path, const char **why);
 bool files_append(struct platform_file *f, const void *buf, size_t n);
@@ -29,6 +30,12 @@ const char *files_describe(void);
 
 /* syscalls.c */
 void heap_init(void);
+/* Gives the heap's pages back: nothing may allocate afterwards. */
+void heap_fini(void);
+
+/* Before Exit(): the UART as found, the volume closed, the timer event
+ * and every page we took given back (Exit frees only the image itself). */
+void boot_release(void);
 
 /* UCS-2 <-> ASCII for firmware strings; non-ASCII becomes '?'. */
 void ascii_from_ucs2(char *out, size_t cap, const CHAR16 *in, size_t max_in);

@@ -34,12 +34,15 @@ static void stall_us(uint32_t us)
 
 /* Halts in the firmware's idle loop until a key or the timer: under
  * emulation this frees the host CPU while the menu waits. */
+static EFI_EVENT idle_timer;
+
 static void idle_us(uint32_t us)
 {
-	static EFI_EVENT timer;
+	EFI_EVENT timer = idle_timer;
 	static bool no_timer;
 	if (!timer && !no_timer && EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &timer)))
 		no_timer = true;
+	idle_timer = timer;
 	if (no_timer || EFI_ERROR(BS->SetTimer(timer, TimerRelative, (UINT64)us * 10))) {
 		BS->Stall(us);
 		return;
@@ -125,19 +128,31 @@ static const char *load_options(void)
 	return text[0] ? text : NULL;
 }
 
+void boot_release(void)
+{
+	console_restore();
+	files_fini();
+	if (idle_timer)
+		BS->CloseEvent(idle_timer);
+	idle_timer = NULL;
+	fflush(stdout);
+	heap_fini();
+}
+
 static const char *firmware_exit(enum exit_kind how, int status)
 {
-	static char msg[96];
 	switch (how) {
 	case EXIT_QEMU:
 		outb(QEMU_DEBUG_EXIT_PORT, (uint8_t)status);
 		BS->Stall(100000);
 		return "no QEMU isa-debug-exit device at port 0xf4 (add -device isa-debug-exit,iobase=0xf4,iosize=4)";
 	case EXIT_FIRMWARE:
-		console_restore();
+		boot_release();
 		BS->Exit(boot_image, EFI_SUCCESS, 0, NULL);
-		snprintf(msg, sizeof(msg), "the firmware refused Exit()");
-		return msg;
+		/* The heap is gone: no stdio from here. Nothing sane is left but a reset. */
+		ST->ConOut->OutputString(ST->ConOut, L"iommon: the firmware refused Exit(); resetting\r\n");
+		RT->ResetSystem(EfiResetCold, EFI_ABORTED, 0, NULL);
+		return "ResetSystem returned";
 	case EXIT_RESET:
 	case EXIT_POWEROFF:
 		console_restore();

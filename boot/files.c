@@ -43,6 +43,13 @@ void files_init(void)
 	snprintf(vol.describe, sizeof(vol.describe), "boot volume %s", path);
 }
 
+void files_fini(void)
+{
+	if (vol.root)
+		vol.root->Close(vol.root);
+	vol.root = NULL;
+}
+
 const char *files_describe(void)
 {
 	return vol.describe;

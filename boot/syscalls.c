@@ -25,6 +25,14 @@ void heap_init(void)
 	}
 }
 
+void heap_fini(void)
+{
+	if (heap.base)
+		BS->FreePages((EFI_PHYSICAL_ADDRESS)(uintptr_t)heap.base, heap.size >> 12);
+	heap.base = NULL;
+	heap.size = heap.used = 0;
+}
+
 void *sbrk(ptrdiff_t incr)
 {
 	if (!heap.base || (incr > 0 && (size_t)incr > heap.size - heap.used) ||
@@ -102,7 +110,7 @@ int getpid(void)
 void _exit(int status)
 {
 	/* abort() and exit() land here: give the machine back to the firmware */
-	console_restore();
+	boot_release();
 	BS->Exit(boot_image, status ? EFI_ABORTED : EFI_SUCCESS, 0, NULL);
 	for (;;)
 		__asm__ volatile("hlt");
