@@ -73,6 +73,9 @@ $(BUILD)/host/petool: tools/petool.c
 $(BUILD)/host/iommon: $(HOST_OBJ) $(BUILD)/host/tests/host/main_host.o
 	$(CC) $(HOST_LDFLAGS) $^ -lm -o $@
 
+$(BUILD)/host/acpidecode: $(HOST_OBJ) $(BUILD)/host/tests/host/acpidecode.o
+	$(CC) $(HOST_LDFLAGS) $^ -lm -o $@
+
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/host/unit/%,$(UNIT_SRC))
 
@@ -97,7 +100,7 @@ console: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive
 
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(UNIT_BIN)
 	@tools/test.sh
 
 clean:

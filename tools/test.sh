@@ -38,6 +38,22 @@ for t in build/host/unit/test_*; do
 	fi
 done
 
+echo "== real ACPI tables (../shared/data/acpi-real) against iasl's decode"
+fixtures=${IOMMON_ACPI_FIXTURES:-../shared/data/acpi-real}
+if [ -d "$fixtures" ]; then
+	tools/acpi-fixtures.sh "$fixtures" build/host/acpidecode >"$log/acpi-real.log" 2>&1
+	while IFS= read -r l; do
+		case $l in
+		PASS*) passed=$((passed + 1)) ;;
+		FAIL*) failed=$((failed + 1)) ;;
+		SKIP*) skipped=$((skipped + 1)) ;;
+		esac
+		echo "$l"
+	done <"$log/acpi-real.log"
+else
+	note SKIP acpi-real "no fixtures at $fixtures"
+fi
+
 echo "== EFI image"
 if tools/check-relocs.sh build/iommon.so >"$log/relocs.log" 2>&1; then
 	note PASS image.relocations "$(tail -1 "$log/relocs.log" | sed 's/^check-relocs: //')"
