@@ -83,6 +83,26 @@ $(BUILD)/host/unit/%: $(BUILD)/host/tests/unit/%.o $(HOST_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_LDFLAGS) $^ -lcmocka -lm -o $@
 
+# ---- fuzzing (clang's libFuzzer, with ASan and UBSan) -------------------------
+FUZZ_CC := clang
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(WARN)
+FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c
+FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c
+FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c
+
+.SECONDEXPANSION:
+$(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ      $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
+
+fuzz-build: $(FUZZ_BIN)
+
+# A long run of every target (FUZZ_SECONDS each, default 600).
+fuzz: deps fuzz-build
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tools/fuzz.sh
+
 # ---- image, run, test ---------------------------------------------------------
 image: deps $(BUILD)/iommon.img
 
@@ -100,7 +120,7 @@ console: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive
 
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(UNIT_BIN) $(FUZZ_BIN)
 	@tools/test.sh
 
 clean:
@@ -112,7 +132,7 @@ distclean:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all image deps run console test clean distclean format
+.PHONY: all image deps run console test fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -16,8 +16,14 @@
 static const char *const type_names[] = { "DRHD", "RMRR", "ATSR", "RHSA", "ANDD", "SATC" };
 static const char *const scope_names[] = { "?", "endpoint", "bridge", "ioapic", "hpet", "namespace" };
 
-const char *dmar_type_name(unsigned type) { return type < 6 ? type_names[type] : "unknown"; }
-const char *dmar_scope_name(unsigned type) { return type >= 1 && type <= 5 ? scope_names[type] : "unknown"; }
+const char *dmar_type_name(unsigned type)
+{
+	return type < 6 ? type_names[type] : "unknown";
+}
+const char *dmar_scope_name(unsigned type)
+{
+	return type >= 1 && type <= 5 ? scope_names[type] : "unknown";
+}
 
 /* Where each structure's device scopes begin, and whether it has any. */
 static size_t scopes_at(unsigned type)
@@ -80,7 +86,9 @@ static void parse_scopes(struct dmar *d, const uint8_t *buf, uint32_t start, uin
 			break;
 		}
 		const uint8_t *p = buf + off;
-		struct dmar_scope sc = { .offset = off, .type = p[0], .length = p[1], .enum_id = p[4], .start_bus = p[5] };
+		struct dmar_scope sc = {
+			.offset = off, .type = p[0], .length = p[1], .enum_id = p[4], .start_bus = p[5]
+		};
 		if (sc.length < SCOPE_HEADER_LEN || sc.length > end - off) {
 			diag_add(&d->diag, DIAG_ERROR, "%s at 0x%x: device scope at 0x%x has length %u (room for %u)",
 				 dmar_type_name(st->type), st->offset, off, sc.length, end - off);
@@ -91,8 +99,8 @@ static void parse_scopes(struct dmar *d, const uint8_t *buf, uint32_t start, uin
 				 sc.length - SCOPE_HEADER_LEN);
 		unsigned npath = (sc.length - SCOPE_HEADER_LEN) / 2;
 		if (npath > DMAR_MAX_PATH) {
-			diag_add(&d->diag, DIAG_ERROR, "device scope at 0x%x: path of %u hops, more than %u", off, npath,
-				 DMAR_MAX_PATH);
+			diag_add(&d->diag, DIAG_ERROR, "device scope at 0x%x: path of %u hops, more than %u", off,
+				 npath, DMAR_MAX_PATH);
 			npath = DMAR_MAX_PATH;
 		}
 		if (npath == 0 && sc.type != DMAR_SCOPE_NAMESPACE)
@@ -185,12 +193,14 @@ int dmar_parse(const uint8_t *buf, size_t len, struct dmar *d)
 		const uint8_t *p = buf + off;
 		struct dmar_struct st = { .offset = off, .type = get16(p), .length = get16(p + 2) };
 		if (st.length < 4 || st.length > tlen - off) {
-			diag_add(&d->diag, DIAG_ERROR, "DMAR: structure at 0x%x (type %u) has length %u (room for %u); stopped",
-				 off, st.type, st.length, tlen - off);
+			diag_add(&d->diag, DIAG_ERROR,
+				 "DMAR: structure at 0x%x (type %u) has length %u (room for %u); stopped", off, st.type,
+				 st.length, tlen - off);
 			break;
 		}
 		if (st.type > DMAR_SATC) {
-			diag_add(&d->diag, DIAG_WARNING, "DMAR: unknown structure type %u at 0x%x skipped", st.type, off);
+			diag_add(&d->diag, DIAG_WARNING, "DMAR: unknown structure type %u at 0x%x skipped", st.type,
+				 off);
 			off += st.length;
 			continue;
 		}
@@ -234,7 +244,8 @@ static void print_scopes(const struct dmar *d, const struct dmar_struct *st)
 {
 	for (size_t i = 0; i < st->nscopes; i++) {
 		const struct dmar_scope *sc = &d->scopes[st->first_scope + i];
-		printf("      scope %-9s enum %-3u bus %02x path", dmar_scope_name(sc->type), sc->enum_id, sc->start_bus);
+		printf("      scope %-9s enum %-3u bus %02x path", dmar_scope_name(sc->type), sc->enum_id,
+		       sc->start_bus);
 		for (unsigned k = 0; k < sc->npath; k++)
 			printf(" %02x.%x", sc->path[k].dev, sc->path[k].fn);
 		printf("\n");
@@ -263,7 +274,8 @@ void dmar_print(const struct dmar *d)
 			printf(" segment %u%s\n", st->segment, st->flags & DMAR_ATSR_ALL_PORTS ? " ALL_PORTS" : "");
 			break;
 		case DMAR_SATC:
-			printf(" segment %u%s\n", st->segment, st->flags & DMAR_SATC_ATC_REQUIRED ? " ATC_REQUIRED" : "");
+			printf(" segment %u%s\n", st->segment,
+			       st->flags & DMAR_SATC_ATC_REQUIRED ? " ATC_REQUIRED" : "");
 			break;
 		case DMAR_RHSA:
 			printf(" unit 0x%llx proximity domain %u\n", (unsigned long long)st->base, st->proximity);

@@ -47,12 +47,12 @@ struct dmar_scope {
 struct dmar_struct {
 	uint32_t offset;
 	uint16_t type, length;
-	uint8_t flags;	    /* DRHD, ATSR, SATC */
-	uint8_t size;	    /* DRHD: register set is 2^size pages (VT-d 3.3+; 0 before) */
-	uint16_t segment;   /* DRHD, RMRR, ATSR, SATC */
-	uint64_t base;	    /* DRHD register base, RMRR base, RHSA base */
-	uint64_t limit;	    /* RMRR end address (inclusive) */
-	uint32_t proximity; /* RHSA */
+	uint8_t flags;	       /* DRHD, ATSR, SATC */
+	uint8_t size;	       /* DRHD: register set is 2^size pages (VT-d 3.3+; 0 before) */
+	uint16_t segment;      /* DRHD, RMRR, ATSR, SATC */
+	uint64_t base;	       /* DRHD register base, RMRR base, RHSA base */
+	uint64_t limit;	       /* RMRR end address (inclusive) */
+	uint32_t proximity;    /* RHSA */
 	uint8_t device_number; /* ANDD */
 	char name[64];	       /* ANDD object name */
 	size_t first_scope, nscopes;

@@ -55,7 +55,8 @@ static void parse_entries(struct ivrs *v, const uint8_t *buf, uint32_t off, uint
 		unsigned len = entry_length(p, end - off);
 		if (len == 0) {
 			diag_add(&v->diag, DIAG_WARNING,
-				 "IVHD at 0x%x: device entry type 0x%02x at 0x%x has no known length; rest of the block skipped",
+				 "IVHD at 0x%x: device entry type 0x%02x at 0x%x has no known length; rest of the "
+				 "block skipped",
 				 b->offset, p[0], off);
 			break;
 		}
@@ -64,8 +65,11 @@ static void parse_entries(struct ivrs *v, const uint8_t *buf, uint32_t off, uint
 				 b->offset, off, len, end - off);
 			break;
 		}
-		struct ivrs_entry e = { .offset = off, .type = p[0], .length = (uint8_t)(len > 255 ? 255 : len),
-					.devid = get16(p + 1), .setting = p[3] };
+		struct ivrs_entry e = { .offset = off,
+					.type = p[0],
+					.length = (uint8_t)(len > 255 ? 255 : len),
+					.devid = get16(p + 1),
+					.setting = p[3] };
 		switch (e.type) {
 		case IVHD_PAD4:
 		case IVHD_ALL:
@@ -95,8 +99,9 @@ static void parse_entries(struct ivrs *v, const uint8_t *buf, uint32_t off, uint
 			copy_id(e.uid, p + 22, e.uid_length < sizeof(e.uid) ? e.uid_length : sizeof(e.uid) - 1);
 			break;
 		default:
-			diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: unknown device entry type 0x%02x at 0x%x skipped",
-				 b->offset, e.type, off);
+			diag_add(&v->diag, DIAG_WARNING,
+				 "IVHD at 0x%x: unknown device entry type 0x%02x at 0x%x skipped", b->offset, e.type,
+				 off);
 			break;
 		}
 		if (!add_entry(v, &e)) {
@@ -135,19 +140,22 @@ int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v)
 		const uint8_t *p = buf + off;
 		struct ivrs_block b = { .offset = off, .type = p[0], .flags = p[1], .length = get16(p + 2) };
 		if (b.length < 4 || b.length > tlen - off) {
-			diag_add(&v->diag, DIAG_ERROR, "IVRS: block at 0x%x (type 0x%02x) has length %u (room for %u); stopped",
-				 off, b.type, b.length, tlen - off);
+			diag_add(&v->diag, DIAG_ERROR,
+				 "IVRS: block at 0x%x (type 0x%02x) has length %u (room for %u); stopped", off, b.type,
+				 b.length, tlen - off);
 			break;
 		}
 		size_t need = b.type == 0x10 ? IVHD10_LEN : ivrs_is_ivhd(b.type) ? IVHD11_LEN : IVMD_LEN;
 		if (!ivrs_is_ivhd(b.type) && !ivrs_is_ivmd(b.type)) {
-			diag_add(&v->diag, DIAG_WARNING, "IVRS: unknown block type 0x%02x at 0x%x skipped", b.type, off);
+			diag_add(&v->diag, DIAG_WARNING, "IVRS: unknown block type 0x%02x at 0x%x skipped", b.type,
+				 off);
 			off += b.length;
 			continue;
 		}
 		if (b.length < need) {
-			diag_add(&v->diag, DIAG_ERROR, "IVRS: block type 0x%02x at 0x%x is %u bytes, needs %zu; skipped",
-				 b.type, off, b.length, need);
+			diag_add(&v->diag, DIAG_ERROR,
+				 "IVRS: block type 0x%02x at 0x%x is %u bytes, needs %zu; skipped", b.type, off,
+				 b.length, need);
 			off += b.length;
 			continue;
 		}
@@ -275,7 +283,10 @@ static const char *entry_name(uint8_t type)
 	return "unknown";
 }
 
-static void print_bdf(uint16_t id) { printf("%02x:%02x.%x", id >> 8, (id >> 3) & 0x1f, id & 7); }
+static void print_bdf(uint16_t id)
+{
+	printf("%02x:%02x.%x", id >> 8, (id >> 3) & 0x1f, id & 7);
+}
 
 void ivrs_print(const struct ivrs *v)
 {
@@ -302,7 +313,10 @@ void ivrs_print(const struct ivrs *v)
 				printf(" as ");
 				print_bdf(e->source);
 			} else if (e->type == IVHD_SPECIAL) {
-				printf(" %s %u is ", e->variety == IVHD_SPECIAL_IOAPIC ? "ioapic" : e->variety == IVHD_SPECIAL_HPET ? "hpet" : "variety",
+				printf(" %s %u is ",
+				       e->variety == IVHD_SPECIAL_IOAPIC ? "ioapic"
+				       : e->variety == IVHD_SPECIAL_HPET ? "hpet"
+									 : "variety",
 				       e->handle);
 				print_bdf(e->source);
 			} else if (e->type == IVHD_ACPI_HID) {

@@ -33,10 +33,10 @@ struct ivrs_entry {
 	uint8_t type, length;
 	uint16_t devid;
 	uint8_t setting;
-	uint16_t source;    /* alias: the requester id DMA appears with; special: its id */
-	uint8_t handle;     /* special: IOAPIC id or HPET number */
-	uint8_t variety;    /* special */
-	uint32_t ext;       /* extended entries */
+	uint16_t source;     /* alias: the requester id DMA appears with; special: its id */
+	uint8_t handle;	     /* special: IOAPIC id or HPET number */
+	uint8_t variety;     /* special */
+	uint32_t ext;	     /* extended entries */
 	char hid[9], cid[9]; /* ACPI HID entries */
 	uint8_t uid_format, uid_length;
 	char uid[32];
@@ -46,15 +46,15 @@ struct ivrs_block {
 	uint32_t offset;
 	uint8_t type, flags;
 	uint16_t length;
-	uint16_t devid;     /* IVHD: the IOMMU's own requester id; IVMD: the device (select) or first (range) */
+	uint16_t devid; /* IVHD: the IOMMU's own requester id; IVMD: the device (select) or first (range) */
 	uint16_t cap_offset;
 	uint64_t base;
 	uint16_t segment;
 	uint16_t info;
-	uint32_t feature;   /* 10h: IOMMU feature reporting */
-	uint32_t attributes; /* 11h/40h */
-	uint64_t efr;        /* 11h/40h: image of the EFR register */
-	uint16_t aux;        /* IVMD auxiliary data; range end for 22h */
+	uint32_t feature;     /* 10h: IOMMU feature reporting */
+	uint32_t attributes;  /* 11h/40h */
+	uint64_t efr;	      /* 11h/40h: image of the EFR register */
+	uint16_t aux;	      /* IVMD auxiliary data; range end for 22h */
 	uint64_t start, size; /* IVMD */
 	size_t first_entry, nentries;
 };
@@ -68,8 +68,14 @@ struct ivrs {
 	struct diag diag;
 };
 
-static inline bool ivrs_is_ivhd(uint8_t type) { return type == 0x10 || type == 0x11 || type == 0x40; }
-static inline bool ivrs_is_ivmd(uint8_t type) { return type == 0x20 || type == 0x21 || type == 0x22; }
+static inline bool ivrs_is_ivhd(uint8_t type)
+{
+	return type == 0x10 || type == 0x11 || type == 0x40;
+}
+static inline bool ivrs_is_ivmd(uint8_t type)
+{
+	return type == 0x20 || type == 0x21 || type == 0x22;
+}
 
 int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v);
 void ivrs_free(struct ivrs *v);

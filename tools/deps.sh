@@ -3,7 +3,7 @@
 # As root: apt-get installs what is missing. Otherwise: print the command, fail.
 set -eu
 
-pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev \
+pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev \
       qemu-system-x86 ovmf mtools gdisk xz-utils"
 
 missing=""

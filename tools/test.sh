@@ -54,6 +54,16 @@ else
 	note SKIP acpi-real "no fixtures at $fixtures"
 fi
 
+echo "== fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-6} s per target; 'make fuzz' runs long)"
+tools/fuzz.sh >"$log/fuzz.log" 2>&1
+while IFS= read -r l; do
+	case $l in
+	PASS*) passed=$((passed + 1)) ;;
+	FAIL*) failed=$((failed + 1)) ;;
+	esac
+	echo "$l"
+done <"$log/fuzz.log"
+
 echo "== EFI image"
 if tools/check-relocs.sh build/iommon.so >"$log/relocs.log" 2>&1; then
 	note PASS image.relocations "$(tail -1 "$log/relocs.log" | sed 's/^check-relocs: //')"

@@ -60,7 +60,8 @@ static void dmar_fields(const struct dmar *d)
 			field(sc->offset + 4, "Enumeration ID", 1, sc->enum_id);
 			field(sc->offset + 5, "PCI Bus Number", 1, sc->start_bus);
 			for (unsigned h = 0; h < sc->npath; h++)
-				printf("%04X|PCI Path|%02X,%02X\n", sc->offset + 6 + 2 * h, sc->path[h].dev, sc->path[h].fn);
+				printf("%04X|PCI Path|%02X,%02X\n", sc->offset + 6 + 2 * h, sc->path[h].dev,
+				       sc->path[h].fn);
 		}
 	}
 }

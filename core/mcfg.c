@@ -1,0 +1,40 @@
+#include "mcfg.h"
+
+#include <string.h>
+
+#include "bytes.h"
+
+#define MCFG_HEADER_LEN 44 /* ACPI header + 8 reserved */
+#define MCFG_ENTRY_LEN 16
+
+int mcfg_parse(const uint8_t *buf, size_t len, struct mcfg *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (!buf || len < MCFG_HEADER_LEN) {
+		diag_add(&m->diag, DIAG_ERROR, "MCFG: %zu bytes, shorter than its header", len);
+		return -1;
+	}
+	uint32_t tlen = get32(buf + 4);
+	if (tlen > len || tlen < MCFG_HEADER_LEN) {
+		diag_add(&m->diag, DIAG_ERROR, "MCFG: length field says %u bytes, %zu are there", tlen, len);
+		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+	}
+	if ((tlen - MCFG_HEADER_LEN) % MCFG_ENTRY_LEN)
+		diag_add(&m->diag, DIAG_ERROR, "MCFG: %u bytes after the header are not whole 16-byte entries",
+			 tlen - MCFG_HEADER_LEN);
+	for (uint32_t off = MCFG_HEADER_LEN; tlen - off >= MCFG_ENTRY_LEN; off += MCFG_ENTRY_LEN) {
+		const uint8_t *p = buf + off;
+		struct mcfg_region r = { .base = get64(p), .segment = get16(p + 8), .start_bus = p[10], .end_bus = p[11] };
+		if (r.end_bus < r.start_bus || r.base == 0 || (r.base & 0xfffff)) {
+			diag_add(&m->diag, DIAG_ERROR, "MCFG: entry at 0x%x (segment %u, buses %02x-%02x, base 0x%llx) is unusable",
+				 off, r.segment, r.start_bus, r.end_bus, (unsigned long long)r.base);
+			continue;
+		}
+		if (m->n == MCFG_MAX) {
+			diag_add(&m->diag, DIAG_ERROR, "MCFG: more than %d entries; the rest ignored", MCFG_MAX);
+			break;
+		}
+		m->r[m->n++] = r;
+	}
+	return 0;
+}

@@ -1,0 +1,23 @@
+/* libFuzzer: the DMAR parser and its printer on arbitrary bytes. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../core/dmar.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	return freopen("/dev/null", "w", stdout) ? 0 : 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dmar d;
+	dmar_parse(data, size, &d);
+	dmar_print(&d);
+	for (size_t i = 0; i < d.n; i++)
+		if (d.s[i].first_scope + d.s[i].nscopes > d.nscopes)
+			__builtin_trap(); /* a structure pointing past the scope list */
+	dmar_free(&d);
+	return 0;
+}

@@ -1,0 +1,26 @@
+/* libFuzzer: the IVRS parser, coverage queries and printer on arbitrary bytes. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../core/ivrs.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	return freopen("/dev/null", "w", stdout) ? 0 : 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ivrs v;
+	ivrs_parse(data, size, &v);
+	ivrs_print(&v);
+	for (size_t i = 0; i < v.n; i++) {
+		if (v.b[i].first_entry + v.b[i].nentries > v.ne)
+			__builtin_trap();
+		ivrs_preferred(&v, i);
+		ivrs_covers(&v, &v.b[i], size >= 2 ? (uint16_t)(data[0] | data[1] << 8) : 0);
+	}
+	ivrs_free(&v);
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* libFuzzer: the small table readers (MCFG, FADT PM timer, HPET, SPCR) on
+ * arbitrary bytes, with the header's length made to match the input as
+ * acpi_find() guarantees in the monitor. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/acpi.h"
+#include "../../core/mcfg.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mcfg m;
+	mcfg_parse(data, size, &m);
+	if (size < sizeof(struct acpi_header))
+		return 0;
+	uint8_t *copy = malloc(size);
+	memcpy(copy, data, size);
+	struct acpi_header *h = (struct acpi_header *)copy;
+	h->length = (uint32_t)size;
+	struct acpi_pmtimer pm;
+	uint64_t base;
+	struct acpi_spcr spcr;
+	const char *why;
+	acpi_fadt_pmtimer(h, &pm);
+	acpi_hpet_base(h, &base);
+	acpi_spcr_uart(h, &spcr, &why);
+	acpi_checksum_ok(copy, size);
+	free(copy);
+	return 0;
+}

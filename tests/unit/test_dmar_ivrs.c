@@ -1,0 +1,301 @@
+/* DMAR and IVRS parsers on tables built byte by byte: valid ones decode
+ * exactly; truncated ones, lying lengths, zero-length and unknown entries
+ * give diagnostics and never a read past the buffer (run under ASan by
+ * the fuzzers; here the claims are about what is decoded and said). */
+#include "unit.h"
+
+#include "../../core/dmar.h"
+#include "../../core/ivrs.h"
+#include "../../core/mcfg.h"
+
+static uint8_t t[512];
+static size_t tl;
+
+static void put(const void *p, size_t n)
+{
+	memcpy(t + tl, p, n);
+	tl += n;
+}
+static void put8(uint8_t v) { put(&v, 1); }
+static void put16(uint16_t v) { put(&v, 2); }
+static void put32(uint32_t v) { put(&v, 4); }
+static void put64(uint64_t v) { put(&v, 8); }
+static void seal(void)
+{
+	uint32_t l = (uint32_t)tl;
+	memcpy(t + 4, &l, 4);
+}
+
+static void header(const char *sig, size_t extra)
+{
+	memset(t, 0, sizeof(t));
+	memcpy(t, sig, 4);
+	tl = 36 + extra;
+}
+
+/* DMAR: HAW 39 bits, DRHD (INCLUDE_PCI_ALL, one IOAPIC scope), DRHD with
+ * an endpoint behind a bridge (two hops), RMRR with one scope, ANDD. */
+static void build_dmar(void)
+{
+	header("DMAR", 12);
+	t[36] = 38;
+	t[37] = 0x01;
+	put16(0), put16(16 + 8), put8(1), put8(0), put16(0), put64(0xfed91000);
+	put8(3), put8(8), put16(0), put8(2), put8(0xff), put8(0), put8(0);
+	put16(0), put16(16 + 10), put8(0), put8(0), put16(0), put64(0xfed90000);
+	put8(1), put8(10), put16(0), put8(0), put8(0), put8(0x1c), put8(0), put8(0), put8(0);
+	put16(1), put16(24 + 8), put16(0), put16(0), put64(0x7c000000), put64(0x7c7fffff);
+	put8(1), put8(8), put16(0), put8(0), put8(0), put8(0x14), put8(0);
+	put16(4), put16(8 + 6), put8(0), put8(0), put8(0), put8(1), put("\\_SB.I", 6);
+	seal();
+}
+
+static void dmar_valid(void **state)
+{
+	(void)state;
+	build_dmar();
+	struct dmar d;
+	assert_int_equal(dmar_parse(t, tl, &d), 0);
+	assert_int_equal(d.diag.errors + d.diag.warnings, 0);
+	assert_int_equal(d.host_addr_width + 1, 39);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(d.s[0].type, DMAR_DRHD);
+	assert_true(d.s[0].flags & DMAR_DRHD_INCLUDE_PCI_ALL);
+	assert_int_equal(d.s[0].base, 0xfed91000);
+	assert_int_equal(d.s[0].nscopes, 1);
+	assert_int_equal(d.scopes[d.s[0].first_scope].type, DMAR_SCOPE_IOAPIC);
+	assert_int_equal(d.scopes[d.s[0].first_scope].start_bus, 0xff);
+	const struct dmar_scope *ep = &d.scopes[d.s[1].first_scope];
+	assert_int_equal(ep->npath, 2);
+	assert_int_equal(ep->path[0].dev, 0x1c);
+	assert_int_equal(ep->path[1].dev, 0);
+	assert_int_equal(d.s[2].type, DMAR_RMRR);
+	assert_int_equal(d.s[2].limit, 0x7c7fffff);
+	assert_int_equal(d.s[3].type, DMAR_ANDD);
+	assert_string_equal(d.s[3].name, "\\_SB.I");
+	dmar_free(&d);
+}
+
+static void dmar_truncated_everywhere(void **state)
+{
+	(void)state;
+	build_dmar();
+	size_t full = tl;
+	/* every shorter buffer: parses what fits, says so, never crashes */
+	for (size_t cut = 0; cut < full; cut++) {
+		struct dmar d;
+		int rc = dmar_parse(t, cut, &d);
+		if (cut < 48)
+			assert_int_equal(rc, -1);
+		assert_true(d.diag.errors > 0); /* the length field says more than is there */
+		dmar_free(&d);
+	}
+}
+
+static void dmar_zero_length_structure(void **state)
+{
+	(void)state;
+	build_dmar();
+	t[48 + 2] = 0; /* the first DRHD claims length 0: a walk that would never advance */
+	t[48 + 3] = 0;
+	struct dmar d;
+	dmar_parse(t, tl, &d);
+	assert_int_equal(d.n, 0);
+	assert_true(d.diag.errors > 0);
+	assert_non_null(strstr(d.diag.msg[0].text, "length 0"));
+	dmar_free(&d);
+}
+
+static void dmar_bad_scopes(void **state)
+{
+	(void)state;
+	build_dmar();
+	t[48 + 16 + 1] = 0; /* IOAPIC scope with length 0 */
+	struct dmar d;
+	dmar_parse(t, tl, &d);
+	assert_true(d.diag.errors > 0);
+	assert_int_equal(d.s[0].nscopes, 0);
+	assert_int_equal(d.n, 4); /* the next structures are still read */
+	dmar_free(&d);
+
+	build_dmar();
+	t[48 + 16 + 1] = 200; /* a scope longer than its structure */
+	dmar_parse(t, tl, &d);
+	assert_true(d.diag.errors > 0);
+	assert_int_equal(d.s[0].nscopes, 0);
+	dmar_free(&d);
+}
+
+static void dmar_unknown_type_skipped(void **state)
+{
+	(void)state;
+	build_dmar();
+	t[48] = 9; /* an unknown type, but a good length: skipped with a warning */
+	struct dmar d;
+	dmar_parse(t, tl, &d);
+	assert_int_equal(d.diag.errors, 0);
+	assert_int_equal(d.diag.warnings, 1);
+	assert_int_equal(d.n, 3);
+	dmar_free(&d);
+}
+
+static void dmar_length_field_lies(void **state)
+{
+	(void)state;
+	build_dmar();
+	uint32_t huge = 0x10000;
+	memcpy(t + 4, &huge, 4);
+	struct dmar d;
+	dmar_parse(t, tl, &d); /* only tl bytes are there */
+	assert_true(d.diag.errors > 0);
+	assert_int_equal(d.n, 4);
+	dmar_free(&d);
+}
+
+/* IVRS: IVHD 10h with select, range, alias and special entries; an IVHD
+ * 11h for the same unit; an IVMD 21h. */
+static void build_ivrs(void)
+{
+	header("IVRS", 12);
+	uint32_t ivinfo = 0x00203040;
+	memcpy(t + 36, &ivinfo, 4);
+	size_t h = tl;
+	put8(0x10), put8(0xb0), put16(0), put16(0x0002), put16(0x40), put64(0xfeb80000), put16(0), put16(0),
+		put32(0);
+	put8(IVHD_SELECT), put16(0x0010), put8(0);
+	put8(IVHD_RANGE_START), put16(0x0100), put8(0);
+	put8(IVHD_RANGE_END), put16(0x01ff), put8(0);
+	put8(IVHD_ALIAS_SELECT), put16(0x0300), put8(0), put8(0), put16(0x0208), put8(0);
+	put8(IVHD_SPECIAL), put16(0), put8(0xd7), put8(0x21), put16(0x00a0), put8(IVHD_SPECIAL_IOAPIC);
+	uint16_t l = (uint16_t)(tl - h);
+	memcpy(t + h + 2, &l, 2);
+	h = tl;
+	put8(0x11), put8(0xb0), put16(0), put16(0x0002), put16(0x40), put64(0xfeb80000), put16(0), put16(0),
+		put32(0), put64(0x1234), put64(0);
+	put8(IVHD_ALL), put16(0), put8(0);
+	l = (uint16_t)(tl - h);
+	memcpy(t + h + 2, &l, 2);
+	put8(0x21), put8(0x07), put16(32), put16(0x0010), put16(0), put64(0), put64(0x7b000000), put64(0x10000);
+	seal();
+}
+
+static void ivrs_valid(void **state)
+{
+	(void)state;
+	build_ivrs();
+	struct ivrs v;
+	assert_int_equal(ivrs_parse(t, tl, &v), 0);
+	assert_int_equal(v.diag.errors + v.diag.warnings, 0);
+	assert_int_equal(v.n, 3);
+	const struct ivrs_block *h10 = &v.b[0];
+	assert_int_equal(h10->nentries, 5);
+	assert_true(ivrs_covers(&v, h10, 0x0010));
+	assert_false(ivrs_covers(&v, h10, 0x0011));
+	assert_true(ivrs_covers(&v, h10, 0x0100));
+	assert_true(ivrs_covers(&v, h10, 0x01ff));
+	assert_false(ivrs_covers(&v, h10, 0x0200));
+	assert_true(ivrs_covers(&v, h10, 0x0300)); /* alias select */
+	assert_int_equal(v.e[h10->first_entry + 3].source, 0x0208);
+	assert_int_equal(v.e[h10->first_entry + 4].variety, IVHD_SPECIAL_IOAPIC);
+	assert_true(ivrs_covers(&v, &v.b[1], 0xbeef)); /* select-all */
+	assert_false(ivrs_preferred(&v, 0));	      /* the 11h block supersedes it */
+	assert_true(ivrs_preferred(&v, 1));
+	assert_int_equal(v.b[1].efr, 0x1234);
+	assert_int_equal(v.b[2].start, 0x7b000000);
+	assert_int_equal(v.b[2].size, 0x10000);
+	ivrs_free(&v);
+}
+
+static void ivrs_truncated_everywhere(void **state)
+{
+	(void)state;
+	build_ivrs();
+	size_t full = tl;
+	for (size_t cut = 0; cut < full; cut++) {
+		struct ivrs v;
+		ivrs_parse(t, cut, &v);
+		assert_true(v.diag.errors > 0);
+		ivrs_free(&v);
+	}
+}
+
+static void ivrs_unknown_entry_and_zero_block(void **state)
+{
+	(void)state;
+	build_ivrs();
+	t[48 + 24] = 0x85; /* entry type of no known length: rest of the block skipped */
+	struct ivrs v;
+	ivrs_parse(t, tl, &v);
+	assert_int_equal(v.diag.errors, 0);
+	assert_int_equal(v.diag.warnings, 1);
+	assert_int_equal(v.b[0].nentries, 0);
+	assert_int_equal(v.n, 3); /* the next blocks are still read */
+	ivrs_free(&v);
+
+	build_ivrs();
+	t[48 + 2] = 0; /* a block of length 0 */
+	t[48 + 3] = 0;
+	ivrs_parse(t, tl, &v);
+	assert_int_equal(v.n, 0);
+	assert_true(v.diag.errors > 0);
+	ivrs_free(&v);
+}
+
+static void ivrs_acpi_hid_entry(void **state)
+{
+	(void)state;
+	header("IVRS", 12);
+	size_t h = tl;
+	put8(0x40), put8(0), put16(0), put16(2), put16(0x40), put64(0xfeb80000), put16(0), put16(0), put32(0),
+		put64(0), put64(0);
+	put8(IVHD_ACPI_HID), put16(0x00a5), put8(0), put("AMDI0020", 8), put("\0\0\0\0\0\0\0\0", 8), put8(2),
+		put8(4), put("\\_SB", 4);
+	put8(IVHD_SELECT), put16(0x0008), put8(0);
+	uint16_t l = (uint16_t)(tl - h);
+	memcpy(t + h + 2, &l, 2);
+	seal();
+	struct ivrs v;
+	ivrs_parse(t, tl, &v);
+	assert_int_equal(v.diag.errors + v.diag.warnings, 0);
+	assert_int_equal(v.b[0].nentries, 2);
+	assert_string_equal(v.e[0].hid, "AMDI0020");
+	assert_string_equal(v.e[0].uid, "\\_SB");
+	assert_int_equal(v.e[1].devid, 0x0008); /* found after the variable-length entry */
+	ivrs_free(&v);
+}
+
+static void mcfg_entries(void **state)
+{
+	(void)state;
+	header("MCFG", 8);
+	put64(0xb0000000), put16(0), put8(0), put8(0xff), put32(0);
+	put64(0x12345), put16(1), put8(0), put8(0xff), put32(0); /* misaligned base */
+	put64(0xc0000000), put16(2), put8(0x80), put8(0x10), put32(0); /* end before start */
+	seal();
+	struct mcfg m;
+	mcfg_parse(t, tl, &m);
+	assert_int_equal(m.n, 1);
+	assert_int_equal(m.r[0].base, 0xb0000000);
+	assert_int_equal(m.diag.errors, 2);
+	mcfg_parse(t, 40, &m);
+	assert_int_equal(m.n, 0);
+	assert_int_equal(m.diag.errors, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dmar_valid),
+		cmocka_unit_test(dmar_truncated_everywhere),
+		cmocka_unit_test(dmar_zero_length_structure),
+		cmocka_unit_test(dmar_bad_scopes),
+		cmocka_unit_test(dmar_unknown_type_skipped),
+		cmocka_unit_test(dmar_length_field_lies),
+		cmocka_unit_test(ivrs_valid),
+		cmocka_unit_test(ivrs_truncated_everywhere),
+		cmocka_unit_test(ivrs_unknown_entry_and_zero_block),
+		cmocka_unit_test(ivrs_acpi_hid_entry),
+		cmocka_unit_test(mcfg_entries),
+	};
+	return cmocka_run_group_tests_name("dmar_ivrs", tests, NULL, NULL);
+}
