@@ -129,7 +129,7 @@ static const char *uart_from_spec(const char *spec, struct uart16550 *u, uint32_
 		if (s.base.space_id == ACPI_SPACE_IO) {
 			if (s.base.address > 0xfff8)
 				return "SPCR names an I/O port beyond 0xfff8";
-			regwin_init_port(&u->win, "uart", (uint16_t)s.base.address, 8);
+			regwin_init_port(&u->win, "uart", (uint16_t)s.base.address, (uint16_t)(8 * u->stride));
 		} else {
 			regwin_init_mmio(&u->win, "uart", s.base.address, 8 * u->stride, false);
 		}
@@ -169,8 +169,15 @@ const char *console_route(const char *mode, const char *uart)
 		uint32_t baud = 0;
 		char desc[64];
 		const char *why = uart_from_spec(uart, &u, &baud, desc, sizeof(desc));
+		/* Give the old port back first: it may be this very port, whose
+		 * firmware state must be the one saved. */
+		bool had = con.have_uart;
+		if (!why && had)
+			uart_close(&con.uart);
 		if (!why)
 			why = uart_open(&u, baud);
+		if (why && had && uart_open(&con.uart, con.uart.baud) != NULL)
+			con.have_uart = con.uart_out = false; /* the old port no longer answers either */
 		if (why) {
 			if (strcmp(uart, "spcr") == 0 && !con.have_uart && strcmp(mode ? mode : "", "auto") == 0)
 				why = NULL; /* at boot, no SPCR simply means no direct UART */
@@ -179,8 +186,6 @@ const char *console_route(const char *mode, const char *uart)
 				return msg;
 			}
 		} else {
-			if (con.have_uart)
-				uart_close(&con.uart);
 			con.uart = u;
 			con.have_uart = true;
 			snprintf(con.uart_desc, sizeof(con.uart_desc), "%s", desc);

@@ -108,6 +108,7 @@ static const char *load_options(void)
 		if (s[i] < 0x20 || s[i] >= 0x7f) {
 			if (s[i] == L'\t')
 				continue;
+			text[0] = '\0';
 			return NULL;
 		}
 		if (k + 1 < sizeof(text))

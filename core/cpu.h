@@ -47,32 +47,32 @@ static inline uint64_t rdtscp(void)
 static inline uint8_t inb(uint16_t port)
 {
 	uint8_t v;
-	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port) : "memory");
 	return v;
 }
 static inline uint16_t inw(uint16_t port)
 {
 	uint16_t v;
-	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port) : "memory");
 	return v;
 }
 static inline uint32_t inl(uint16_t port)
 {
 	uint32_t v;
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port) : "memory");
 	return v;
 }
 static inline void outb(uint16_t port, uint8_t v)
 {
-	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port));
+	__asm__ volatile("outb %0, %1" ::"a"(v), "Nd"(port) : "memory");
 }
 static inline void outw(uint16_t port, uint16_t v)
 {
-	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port));
+	__asm__ volatile("outw %0, %1" ::"a"(v), "Nd"(port) : "memory");
 }
 static inline void outl(uint16_t port, uint32_t v)
 {
-	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port));
+	__asm__ volatile("outl %0, %1" ::"a"(v), "Nd"(port) : "memory");
 }
 
 #endif

@@ -24,10 +24,13 @@ int mcfg_parse(const uint8_t *buf, size_t len, struct mcfg *m)
 			 tlen - MCFG_HEADER_LEN);
 	for (uint32_t off = MCFG_HEADER_LEN; tlen - off >= MCFG_ENTRY_LEN; off += MCFG_ENTRY_LEN) {
 		const uint8_t *p = buf + off;
-		struct mcfg_region r = { .base = get64(p), .segment = get16(p + 8), .start_bus = p[10], .end_bus = p[11] };
+		struct mcfg_region r = {
+			.base = get64(p), .segment = get16(p + 8), .start_bus = p[10], .end_bus = p[11]
+		};
 		if (r.end_bus < r.start_bus || r.base == 0 || (r.base & 0xfffff)) {
-			diag_add(&m->diag, DIAG_ERROR, "MCFG: entry at 0x%x (segment %u, buses %02x-%02x, base 0x%llx) is unusable",
-				 off, r.segment, r.start_bus, r.end_bus, (unsigned long long)r.base);
+			diag_add(&m->diag, DIAG_ERROR,
+				 "MCFG: entry at 0x%x (segment %u, buses %02x-%02x, base 0x%llx) is unusable", off,
+				 r.segment, r.start_bus, r.end_bus, (unsigned long long)r.base);
 			continue;
 		}
 		if (m->n == MCFG_MAX) {

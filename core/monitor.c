@@ -1,5 +1,6 @@
 #include "monitor.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,19 @@ static struct {
 } mon;
 
 static const struct command *find_command(const char *name);
+
+/* Where the command being run came from ("iommon.cfg:3"), or NULL. */
+static const char *cmd_where;
+
+void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+	printf("error: %s%s", cmd_where ? cmd_where : "", cmd_where ? ": " : "");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
 
 const struct acpi *monitor_acpi(void)
 {
@@ -57,7 +71,7 @@ static enum cmd_status cmd_list(int argc, char **argv)
 			       (*g)->cases[i].summary);
 	}
 	if (!any) {
-		printf("error: no group named '%s' (try 'list')\n", argv[1]);
+		cmd_error("no group named '%s' (try 'list')", argv[1]);
 		return CMD_ERROR;
 	}
 	printf("  (* = in the default plan: 'run default')\n");
@@ -67,7 +81,7 @@ static enum cmd_status cmd_list(int argc, char **argv)
 static enum cmd_status cmd_run(int argc, char **argv)
 {
 	if (argc < 2) {
-		printf("error: run needs a test, a group, 'default' or 'all' (try 'list')\n");
+		cmd_error("run needs a test, a group, 'default' or 'all' (try 'list')");
 		return CMD_ERROR;
 	}
 	if (mon.unattended && !results_path()[0]) {
@@ -78,21 +92,25 @@ static enum cmd_status cmd_run(int argc, char **argv)
 			printf("saving results to %s\n", results_path());
 	}
 	unsigned unknown = 0;
-	size_t ran = runner_run(argc - 1, argv + 1, &unknown);
-	if (ran == 0 && !unknown)
-		printf("error: nothing matched '%s'\n", argv[1]);
+	for (int i = 1; i < argc; i++) {
+		if (!runner_selector_known(argv[i])) {
+			cmd_error("no test or group named '%s' (try 'list')", argv[i]);
+			unknown++;
+		}
+	}
+	size_t ran = runner_run(argc - 1, argv + 1);
 	return unknown || ran == 0 ? CMD_ERROR : CMD_OK;
 }
 
 static enum cmd_status cmd_set(int argc, char **argv)
 {
 	if (argc != 3) {
-		printf("error: usage: set <key> <value> ('show' lists the keys)\n");
+		cmd_error("usage: set <key> <value> ('show' lists the keys)");
 		return CMD_ERROR;
 	}
 	const char *why = setting_set(argv[1], argv[2]);
 	if (why) {
-		printf("error: %s\n", why);
+		cmd_error("%s", why);
 		return CMD_ERROR;
 	}
 	return CMD_OK;
@@ -101,7 +119,7 @@ static enum cmd_status cmd_set(int argc, char **argv)
 static enum cmd_status cmd_show(int argc, char **argv)
 {
 	if (!settings_show(argc > 1 ? argv[1] : NULL)) {
-		printf("error: unknown setting '%s' (try 'show')\n", argv[1]);
+		cmd_error("unknown setting '%s' (try 'show')", argv[1]);
 		return CMD_ERROR;
 	}
 	return CMD_OK;
@@ -125,7 +143,7 @@ static enum cmd_status cmd_save(int argc, char **argv)
 	}
 	const char *why = results_save();
 	if (why) {
-		printf("error: %s\n", why);
+		cmd_error("%s", why);
 		return CMD_ERROR;
 	}
 	printf("saved %zu records to %s; later records are appended as they are made\n", results_count(),
@@ -179,10 +197,12 @@ static enum cmd_status cmd_countdown(int argc, char **argv)
 {
 	unsigned long long secs = (unsigned long long)setting_long("countdown");
 	if (argc > 2 || (argc == 2 && (!parse_u64(argv[1], &secs) || secs > 3600))) {
-		printf("error: usage: countdown [seconds 0..3600]\n");
+		cmd_error("usage: countdown [seconds 0..3600]");
 		return CMD_ERROR;
 	}
-	while (platform->getc() >= 0) /* keys typed before the question do not answer it */
+	/* keys typed before the question do not answer it (a line that never
+	 * stops talking is not allowed to hold us here) */
+	for (int i = 0; i < 256 && platform->getc() >= 0; i++)
 		;
 	printf("unattended run in %llu s: Enter starts it now, any other key opens the menu\n", secs);
 	for (unsigned long long left = secs; left > 0; left--) {
@@ -216,7 +236,7 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		      { "poweroff", EXIT_POWEROFF },
 		      { "qemu", EXIT_QEMU } };
 	if (argc != 2) {
-		printf("error: usage: exit <firmware|reset|poweroff|qemu>\n");
+		cmd_error("usage: exit <firmware|reset|poweroff|qemu>");
 		return CMD_ERROR;
 	}
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
@@ -234,10 +254,10 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		timing_fini();
 		fflush(stdout);
 		const char *why = platform->exit(kinds[i].kind, v);
-		printf("error: exit %s did not happen: %s\n", argv[1], why ? why : "no reason given");
+		cmd_error("exit %s did not happen: %s", argv[1], why ? why : "no reason given");
 		return CMD_ERROR;
 	}
-	printf("error: exit '%s': must be firmware, reset, poweroff or qemu\n", argv[1]);
+	cmd_error("exit '%s': must be firmware, reset, poweroff or qemu", argv[1]);
 	return CMD_ERROR;
 }
 
@@ -272,7 +292,7 @@ static enum cmd_status cmd_help(int argc, char **argv)
 	if (argc > 1) {
 		const struct command *c = find_command(argv[1]);
 		if (!c) {
-			printf("error: no command '%s' (try 'help')\n", argv[1]);
+			cmd_error("no command '%s' (try 'help')", argv[1]);
 			return CMD_ERROR;
 		}
 		printf("  %s\n    %s\n", c->usage, c->summary);
@@ -339,13 +359,12 @@ static enum cmd_status exec_one(char *cmd, const char *where)
 	if (argc == 0)
 		return CMD_OK;
 	if (argc < 0) {
-		printf("error: %s%s%s\n", where ? where : "", where ? ": " : "", why);
+		cmd_error("%s", why);
 		st = CMD_ERROR;
 	} else {
 		const struct command *c = find_command(argv[0]);
 		if (!c) {
-			printf("error: %s%sunknown command '%s' (try 'help')\n", where ? where : "", where ? ": " : "",
-			       argv[0]);
+			cmd_error("unknown command '%s' (try 'help')", argv[0]);
 			st = CMD_ERROR;
 		} else {
 			st = c->fn(argc, argv);
@@ -356,19 +375,29 @@ static enum cmd_status exec_one(char *cmd, const char *where)
 	return st;
 }
 
+static enum cmd_status exec_line(const char *line, const char *where);
+
 enum cmd_status monitor_exec_line(const char *line, const char *where)
+{
+	const char *outer = cmd_where;
+	cmd_where = where;
+	enum cmd_status st = exec_line(line, where);
+	cmd_where = outer;
+	return st;
+}
+
+static enum cmd_status exec_line(const char *line, const char *where)
 {
 	char buf[LINE_MAX_LEN];
 	if (strlen(line) >= sizeof(buf)) {
-		printf("error: %s%sline longer than %d characters\n", where ? where : "", where ? ": " : "",
-		       LINE_MAX_LEN - 1);
+		cmd_error("line longer than %d characters", LINE_MAX_LEN - 1);
 		if (mon.unattended)
 			mon.plan_errors++;
 		return CMD_ERROR;
 	}
 	strcpy(buf, line);
 	if (!printable(buf)) {
-		printf("error: %s%scontrol characters in the line\n", where ? where : "", where ? ": " : "");
+		cmd_error("control characters in the line");
 		if (mon.unattended)
 			mon.plan_errors++;
 		return CMD_ERROR;
@@ -417,7 +446,9 @@ enum cmd_status monitor_exec_script(const char *text, const char *name)
 		snprintf(where, sizeof(where), "%s:%u", name, lineno);
 		enum cmd_status st;
 		if (len > LINE_MAX_LEN - 1) {
-			printf("error: %s: line longer than %d characters\n", where, LINE_MAX_LEN - 1);
+			cmd_where = where;
+			cmd_error("line longer than %d characters", LINE_MAX_LEN - 1);
+			cmd_where = NULL;
 			mon.plan_errors++;
 			st = CMD_ERROR;
 		} else {
@@ -516,7 +547,7 @@ static void menu_loop(void)
 			end++;
 		if (p[0] >= '0' && p[0] <= '9' && *end == '\0') {
 			if (item < 1 || item > NMENU) {
-				printf("error: no menu item %lu (1-%zu)\n", item, NMENU);
+				cmd_error("no menu item %lu (1-%zu)", item, NMENU);
 				continue;
 			}
 			printf("> %s\n", menu[item - 1].command);

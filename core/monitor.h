@@ -32,6 +32,9 @@ enum cmd_status monitor_exec_line(const char *line, const char *where);
 /* Runs a whole script, line by line; stops early on CMD_MENU. */
 enum cmd_status monitor_exec_script(const char *text, const char *name);
 
+/* One error line, prefixed with where the command came from. */
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Exit status for `exit qemu`: 0 all passed, 1 some failed, 2 the plan
  * could not run (a bad command or unknown test in a script, or no test). */
 int monitor_verdict(void);

@@ -99,6 +99,9 @@ static void raw_write(struct regwin *w, uint64_t off, unsigned width, uint64_t v
 		return;
 	}
 	volatile void *p = (volatile void *)(uintptr_t)(w->base + off);
+	/* Stores to memory the device will read (tables, descriptors) must
+	 * not be moved after the register write that tells it to look. */
+	__asm__ volatile("" ::: "memory");
 	switch (width) {
 	case 1:
 		*(volatile uint8_t *)p = (uint8_t)v;

@@ -125,4 +125,5 @@ void results_close(void)
 	if (res.file)
 		platform->file_close(res.file);
 	res.file = NULL;
+	res.path[0] = '\0';
 }

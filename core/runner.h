@@ -59,10 +59,11 @@ struct tally {
 
 void runner_init(const struct test_group *const *catalogue);
 const struct test_group *const *runner_catalogue(void);
-/* Run every test matching any selector: "all", "default", a group, or a
- * test name. Unknown selectors are reported and counted in *unknown;
- * returns the number of tests run. */
-size_t runner_run(int nsel, char **sel, unsigned *unknown);
+/* "all", "default", a group or a test name? */
+bool runner_selector_known(const char *sel);
+/* Run every test matching any selector; returns how many ran. Always ends
+ * with a summary record and the "N passed, N failed, N skipped" line. */
+size_t runner_run(int nsel, char **sel);
 /* Totals since boot. */
 struct tally runner_session(void);
 /* The human table of every result and measure since boot. */

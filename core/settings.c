@@ -94,8 +94,8 @@ static const char *check_uart(const char *v)
 	addr_s[alen] = '\0';
 	if (!parse_u64(addr_s, &addr) || addr == 0 || addr > limit)
 		return "the UART address is not a valid number for its space";
-	if (comma && (!parse_u64(comma + 1, &baud) || baud < 50 || baud > 115200 || 115200 % baud))
-		return "the baud rate must divide 115200 (e.g. 115200, 57600, 9600)";
+	if (comma && (!parse_u64(comma + 1, &baud) || baud < 1200 || baud > 115200 || 115200 % baud))
+		return "the baud rate must divide 115200 and be 1200 or more (e.g. 115200, 57600, 9600)";
 	return NULL;
 }
 
@@ -132,7 +132,7 @@ static struct setting table[] = {
 	{ "records", "on", "print JSON records on the console (the results file always has them)", check_on_off, NULL },
 	{ "timer.source", "auto", "calibration reference: auto, pmtimer, hpet, stall", check_timer_source,
 	  apply_timer_source },
-	{ "timer.samples", "1000", "samples per timer measurement", check_samples, NULL },
+	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },
 };
 
 #define NSETTINGS (sizeof(table) / sizeof(table[0]))

@@ -39,6 +39,7 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 	u->saved[4] = rd(u, UART_IER);
 	wr(u, UART_LCR, u->saved[1]);
 	u->saved_valid = true;
+	u->baud = baud;
 	u->tx_timeouts = 0;
 	u->dead = false;
 
@@ -55,10 +56,20 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 	return NULL;
 }
 
+static uint64_t char_budget_us(const struct uart16550 *u)
+{
+	uint32_t baud = u->baud ? u->baud : 9600;
+	return 16ull * 10 * 1000000 / baud + 1000; /* 16 characters of 10 bits */
+}
+
 void uart_close(struct uart16550 *u)
 {
 	if (!u->saved_valid)
 		return;
+	/* the last line must leave before the divisor changes under it */
+	struct deadline dl = deadline_after_us(char_budget_us(u));
+	while (!u->dead && !(rd(u, UART_LSR) & UART_LSR_TEMT) && !deadline_passed(&dl))
+		cpu_relax();
 	wr(u, UART_LCR, UART_LCR_DLAB);
 	wr(u, UART_RBR_THR, u->saved[3]);
 	wr(u, UART_IER, u->saved[4]);
@@ -72,8 +83,8 @@ void uart_putc(struct uart16550 *u, uint8_t c)
 {
 	if (u->dead)
 		return;
-	/* One character at 9600 baud takes ~1 ms; 10 ms means nobody drains it. */
-	struct deadline dl = deadline_after_us(10000);
+	/* past a FIFO's worth of character times, nobody is draining it */
+	struct deadline dl = deadline_after_us(char_budget_us(u));
 	while (!(rd(u, UART_LSR) & UART_LSR_THRE)) {
 		if (deadline_passed(&dl)) {
 			if (++u->tx_timeouts >= 16)

@@ -15,6 +15,7 @@ struct uart16550 {
 	unsigned width;	  /* access width: 1 or 4 */
 	uint8_t saved[8]; /* IER, LCR, MCR, DLL, DLM, FCR(written) as found */
 	bool saved_valid;
+	uint32_t baud;	      /* as programmed; 0: the firmware's, unknown */
 	unsigned tx_timeouts; /* characters dropped because THR never emptied */
 	bool dead;	      /* stopped trying after repeated timeouts */
 };
@@ -22,9 +23,10 @@ struct uart16550 {
 /* Checks that a UART answers (scratch register), saves its state and sets
  * `baud` 8N1 (baud 0: keep the firmware's divisor). NULL, or why not. */
 const char *uart_open(struct uart16550 *u, uint32_t baud);
-/* Puts back what uart_open found. */
+/* Lets the transmitter drain (bounded), then puts back what uart_open found. */
 void uart_close(struct uart16550 *u);
-/* Writes one byte, waiting at most ~10 ms for the transmitter. */
+/* Writes one byte, waiting at most the time 16 characters take at the
+ * programmed rate (9600 baud when unknown) plus 1 ms. */
 void uart_putc(struct uart16550 *u, uint8_t c);
 int uart_getc(struct uart16550 *u); /* -1 when none */
 
@@ -43,6 +45,7 @@ enum {
 #define UART_LCR_8N1 0x03
 #define UART_LSR_DR 0x01
 #define UART_LSR_THRE 0x20
+#define UART_LSR_TEMT 0x40
 #define UART_CLOCK_DIVISOR_BASE 115200u /* 1.8432 MHz / 16 */
 
 #endif

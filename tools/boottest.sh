@@ -54,6 +54,10 @@ set -- "$@" $moves $puts
 "$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
 status=$(cat "$run/status" 2>/dev/null || echo none)
 
+rest() { # the line after its first N words
+	printf '%s\n' "$2" | sed -E "s/^[[:space:]]*([^[:space:]]+[[:space:]]+){$1}//"
+}
+
 fail() {
 	echo "FAIL $name: $*"
 	echo "      (console: $run/console.txt)"
@@ -72,14 +76,17 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"status "*)
 		[ "$status" = "$2" ] || fail "QEMU exit status $status, expected $2" ;;
 	"expect "*)
-		f=$2; ere=${l#expect "$f" }
-		grep -Eq -- "$ere" "$run/$f" 2>/dev/null || fail "$f has no line matching /$ere/" ;;
+		f=$2; ere=$(rest 2 "$l")
+		[ -f "$run/$f" ] || fail "no $f"
+		grep -aEq -- "$ere" "$run/$f" || fail "$f has no line matching /$ere/" ;;
 	"reject "*)
-		f=$2; ere=${l#reject "$f" }
-		! grep -Eq -- "$ere" "$run/$f" 2>/dev/null || fail "$f has a line matching /$ere/: $(grep -E -m1 -- "$ere" "$run/$f")" ;;
+		f=$2; ere=$(rest 2 "$l")
+		[ -f "$run/$f" ] || fail "no $f"
+		! grep -aEq -- "$ere" "$run/$f" || fail "$f has a line matching /$ere/: $(grep -aE -m1 -- "$ere" "$run/$f")" ;;
 	"count "*)
-		f=$2 n=$3; ere=${l#count "$f" "$n" }
-		got=$(grep -Ec -- "$ere" "$run/$f" 2>/dev/null)
+		f=$2 n=$3; ere=$(rest 3 "$l")
+		[ -f "$run/$f" ] || fail "no $f"
+		got=$(grep -aEc -- "$ere" "$run/$f")
 		[ "$got" = "$n" ] || fail "$f has $got lines matching /$ere/, expected $n" ;;
 	"results-same")
 		set -- "$run"/results/*.jsonl

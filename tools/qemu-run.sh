@@ -46,6 +46,10 @@ code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/iommon-run.XXXXXX")
 fi
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/status" ] && [ ! -f "$out/serial.log" ]; then
+	echo "qemu-run: --out $out holds something other than an earlier run; not touching it" >&2
+	exit 2
+fi
 rm -rf "$out"
 mkdir -p "$out/results"
 export MTOOLS_SKIP_CHECK=1
@@ -95,12 +99,13 @@ start=$(date +%s.%N)
 timeout -k 2 "$timeout" qemu-system-x86_64 $machine $firmware $stick $exitdev -serial pipe:"$out/serial" $extra \
 	>"$out/qemu.stderr" 2>&1 &
 qemu=$!
-exec 3>"$out/serial.in"
+# read-write: never blocks, even if QEMU never opened its end
+exec 3<>"$out/serial.in"
 
 elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}'; }
 alive() { kill -0 "$qemu" 2>/dev/null; }
 # the console as plain text: no CR, no terminal escapes from the firmware
-plain() { tr -d '\r' <"$out/serial.log" | sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g'; }
+plain() { tr -d '\r\000' <"$out/serial.log" | sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g'; }
 
 # Polling is kept cheap (one stat per 0.2 s while nothing new arrives):
 # under TCG every process forked here takes CPU from the guest.
@@ -157,7 +162,12 @@ fi
 status=0
 wait "$qemu" || status=$?
 exec 3>&-
-sleep 0.2
+# the reader ends by itself when QEMU closes the pipe; give it 2 s
+i=0
+while kill -0 "$reader" 2>/dev/null && [ $i -lt 20 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
 kill "$reader" 2>/dev/null || true
 wait "$reader" 2>/dev/null || true
 

@@ -191,7 +191,8 @@ static void script_goes_on_and_saves(void **state)
 	const char *out = capture_stdout(do_script, (void *)script);
 	assert_int_equal(last, CMD_ERROR);
 	assert_non_null(strstr(out, "t.cfg:3: unknown command 'sett'"));
-	assert_non_null(strstr(out, "no test or group named 'nosuch'"));
+	assert_non_null(strstr(out, "error: t.cfg:4: no test or group named 'nosuch'"));
+	assert_non_null(strstr(out, "\n0 passed, 0 failed, 0 skipped\n")); /* every run closes */
 	assert_non_null(strstr(out, "\n1 passed, 0 failed, 0 skipped\n"));
 	assert_non_null(strstr(out, "two\n"));
 	assert_int_equal(monitor_plan_errors(), 2);

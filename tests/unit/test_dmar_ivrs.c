@@ -16,10 +16,22 @@ static void put(const void *p, size_t n)
 	memcpy(t + tl, p, n);
 	tl += n;
 }
-static void put8(uint8_t v) { put(&v, 1); }
-static void put16(uint16_t v) { put(&v, 2); }
-static void put32(uint32_t v) { put(&v, 4); }
-static void put64(uint64_t v) { put(&v, 8); }
+static void put8(uint8_t v)
+{
+	put(&v, 1);
+}
+static void put16(uint16_t v)
+{
+	put(&v, 2);
+}
+static void put32(uint32_t v)
+{
+	put(&v, 4);
+}
+static void put64(uint64_t v)
+{
+	put(&v, 8);
+}
 static void seal(void)
 {
 	uint32_t l = (uint32_t)tl;
@@ -160,8 +172,7 @@ static void build_ivrs(void)
 	uint32_t ivinfo = 0x00203040;
 	memcpy(t + 36, &ivinfo, 4);
 	size_t h = tl;
-	put8(0x10), put8(0xb0), put16(0), put16(0x0002), put16(0x40), put64(0xfeb80000), put16(0), put16(0),
-		put32(0);
+	put8(0x10), put8(0xb0), put16(0), put16(0x0002), put16(0x40), put64(0xfeb80000), put16(0), put16(0), put32(0);
 	put8(IVHD_SELECT), put16(0x0010), put8(0);
 	put8(IVHD_RANGE_START), put16(0x0100), put8(0);
 	put8(IVHD_RANGE_END), put16(0x01ff), put8(0);
@@ -170,8 +181,8 @@ static void build_ivrs(void)
 	uint16_t l = (uint16_t)(tl - h);
 	memcpy(t + h + 2, &l, 2);
 	h = tl;
-	put8(0x11), put8(0xb0), put16(0), put16(0x0002), put16(0x40), put64(0xfeb80000), put16(0), put16(0),
-		put32(0), put64(0x1234), put64(0);
+	put8(0x11), put8(0xb0), put16(0), put16(0x0002), put16(0x40), put64(0xfeb80000), put16(0), put16(0), put32(0),
+	    put64(0x1234), put64(0);
 	put8(IVHD_ALL), put16(0), put8(0);
 	l = (uint16_t)(tl - h);
 	memcpy(t + h + 2, &l, 2);
@@ -198,7 +209,7 @@ static void ivrs_valid(void **state)
 	assert_int_equal(v.e[h10->first_entry + 3].source, 0x0208);
 	assert_int_equal(v.e[h10->first_entry + 4].variety, IVHD_SPECIAL_IOAPIC);
 	assert_true(ivrs_covers(&v, &v.b[1], 0xbeef)); /* select-all */
-	assert_false(ivrs_preferred(&v, 0));	      /* the 11h block supersedes it */
+	assert_false(ivrs_preferred(&v, 0));	       /* the 11h block supersedes it */
 	assert_true(ivrs_preferred(&v, 1));
 	assert_int_equal(v.b[1].efr, 0x1234);
 	assert_int_equal(v.b[2].start, 0x7b000000);
@@ -246,10 +257,10 @@ static void ivrs_acpi_hid_entry(void **state)
 	(void)state;
 	header("IVRS", 12);
 	size_t h = tl;
-	put8(0x40), put8(0), put16(0), put16(2), put16(0x40), put64(0xfeb80000), put16(0), put16(0), put32(0),
-		put64(0), put64(0);
-	put8(IVHD_ACPI_HID), put16(0x00a5), put8(0), put("AMDI0020", 8), put("\0\0\0\0\0\0\0\0", 8), put8(2),
-		put8(4), put("\\_SB", 4);
+	put8(0x40), put8(0), put16(0), put16(2), put16(0x40), put64(0xfeb80000), put16(0), put16(0), put32(0), put64(0),
+	    put64(0);
+	put8(IVHD_ACPI_HID), put16(0x00a5), put8(0), put("AMDI0020", 8), put("\0\0\0\0\0\0\0\0", 8), put8(2), put8(4),
+	    put("\\_SB", 4);
 	put8(IVHD_SELECT), put16(0x0008), put8(0);
 	uint16_t l = (uint16_t)(tl - h);
 	memcpy(t + h + 2, &l, 2);
@@ -269,7 +280,7 @@ static void mcfg_entries(void **state)
 	(void)state;
 	header("MCFG", 8);
 	put64(0xb0000000), put16(0), put8(0), put8(0xff), put32(0);
-	put64(0x12345), put16(1), put8(0), put8(0xff), put32(0); /* misaligned base */
+	put64(0x12345), put16(1), put8(0), put8(0xff), put32(0);       /* misaligned base */
 	put64(0xc0000000), put16(2), put8(0x80), put8(0x10), put32(0); /* end before start */
 	seal();
 	struct mcfg m;

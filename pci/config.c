@@ -1,0 +1,90 @@
+#include <string.h>
+
+#include "pci.h"
+
+#define CF8_ENABLE 0x80000000u
+
+void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; m && i < m->n; i++) {
+		const struct mcfg_region *r = &m->r[i];
+		struct pci_ecam *e = &c->ecam[c->n++];
+		e->segment = r->segment;
+		e->start_bus = r->start_bus;
+		e->end_bus = r->end_bus;
+		regwin_init_mmio(&e->win, "ecam", r->base + ((uint64_t)r->start_bus << 20),
+				 (uint64_t)(r->end_bus - r->start_bus + 1) << 20, false);
+	}
+	c->legacy = legacy_io;
+	if (legacy_io)
+		regwin_init_port(&c->cf8, "cf8", 0xcf8, 8);
+}
+
+static struct pci_ecam *ecam_for(const struct pci_cfg *c, struct pci_addr a)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct pci_ecam *e = &c->ecam[i];
+		if (e->segment == a.seg && a.bus >= e->start_bus && a.bus <= e->end_bus)
+			return (struct pci_ecam *)e;
+	}
+	return NULL;
+}
+
+bool pci_has_ecam(const struct pci_cfg *c, struct pci_addr a) { return ecam_for(c, a) != NULL; }
+
+static uint64_t ecam_off(const struct pci_ecam *e, struct pci_addr a, uint16_t off)
+{
+	return ((uint64_t)(a.bus - e->start_bus) << 20) | (uint64_t)(a.dev & 31) << 15 | (uint64_t)(a.fn & 7) << 12 |
+	       (off & 0xfff);
+}
+
+/* CF8/CFC reaches the first 256 bytes of segment 0 (PCI Local Bus 3.0, 3.2.2.3.2) */
+static bool cf8_select(struct pci_cfg *c, struct pci_addr a, uint16_t off)
+{
+	if (!c->legacy || a.seg != 0 || off > 0xff)
+		return false;
+	regwin_write32(&c->cf8, 0, CF8_ENABLE | (uint32_t)a.bus << 16 | (uint32_t)(a.dev & 31) << 11 |
+					   (uint32_t)(a.fn & 7) << 8 | (off & 0xfc));
+	return true;
+}
+
+uint32_t pci_read32(struct pci_cfg *c, struct pci_addr a, uint16_t off)
+{
+	struct pci_ecam *e = ecam_for(c, a);
+	if (e)
+		return regwin_read32(&e->win, ecam_off(e, a, off & ~3));
+	if (cf8_select(c, a, off))
+		return regwin_read32(&c->cf8, 4);
+	return 0xffffffffu;
+}
+
+uint16_t pci_read16(struct pci_cfg *c, struct pci_addr a, uint16_t off)
+{
+	return (uint16_t)(pci_read32(c, a, off & ~3) >> (8 * (off & 2)));
+}
+
+uint8_t pci_read8(struct pci_cfg *c, struct pci_addr a, uint16_t off)
+{
+	return (uint8_t)(pci_read32(c, a, off & ~3) >> (8 * (off & 3)));
+}
+
+void pci_write32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v)
+{
+	struct pci_ecam *e = ecam_for(c, a);
+	if (e)
+		regwin_write32(&e->win, ecam_off(e, a, off & ~3), v);
+	else if (cf8_select(c, a, off))
+		regwin_write32(&c->cf8, 4, v);
+}
+
+/* A 16-bit write as such: a read-modify-write of the dword could clear
+ * write-1-to-clear status bits next to it. */
+void pci_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v)
+{
+	struct pci_ecam *e = ecam_for(c, a);
+	if (e)
+		regwin_write16(&e->win, ecam_off(e, a, off & ~1), v);
+	else if (cf8_select(c, a, off))
+		regwin_write16(&c->cf8, 4 + (off & 2), v);
+}
