@@ -16,7 +16,7 @@ CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN)
 
-CORE_SRC := $(wildcard core/*.c)
+CORE_SRC := $(wildcard core/*.c pci/*.c iommu/*.c)
 CAT_SRC  := $(wildcard tests/catalogue/*.c)
 BOOT_SRC := $(wildcard boot/*.c)
 SHARED_SRC := $(CORE_SRC) $(CAT_SRC)

@@ -7,6 +7,7 @@
 
 #include "../core/cpu.h"
 #include "../core/monitor.h"
+#include "../iommu/machine.h"
 #include "../tests/catalogue/catalogue.h"
 #include "boot.h"
 
@@ -174,6 +175,7 @@ static const char *firmware_name(void)
 }
 
 static struct platform efi_platform = {
+	.hardware = true,
 	.getc = console_getc,
 	.console_route = console_route,
 	.console_describe = console_describe,
@@ -206,6 +208,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	console_init();
 	files_init();
 	efi_platform.name = firmware_name();
-	monitor_main(&efi_platform, catalogue);
+	monitor_main(&efi_platform, catalogue, &machine_ext);
 	return EFI_SUCCESS;
 }

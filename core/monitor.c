@@ -16,6 +16,7 @@
 const struct platform *platform;
 
 static struct {
+	const struct monitor_ext *ext;
 	struct acpi acpi;
 	unsigned plan_errors;
 	bool unattended; /* running a script: results are saved */
@@ -284,6 +285,9 @@ static const struct command *find_command(const char *name)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
+	for (size_t i = 0; mon.ext && i < mon.ext->ncommands; i++)
+		if (strcmp(mon.ext->commands[i].name, name) == 0)
+			return &mon.ext->commands[i];
 	return NULL;
 }
 
@@ -300,6 +304,8 @@ static enum cmd_status cmd_help(int argc, char **argv)
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		printf("  %-38s %s\n", commands[i].usage, commands[i].summary);
+	for (size_t i = 0; mon.ext && i < mon.ext->ncommands; i++)
+		printf("  %-38s %s\n", mon.ext->commands[i].usage, mon.ext->commands[i].summary);
 	printf("  Commands on one line are separated by ';'. '#' starts a comment.\n");
 	return CMD_OK;
 }
@@ -585,9 +591,10 @@ static void info_record(void)
 	record_emit(&j);
 }
 
-int monitor_main(const struct platform *p, const struct test_group *const *catalogue)
+int monitor_main(const struct platform *p, const struct test_group *const *catalogue, const struct monitor_ext *ext)
 {
 	platform = p;
+	mon.ext = ext;
 	settings_init();
 	runner_init(catalogue);
 	printf("\niommon %s - bare-metal IOMMU test monitor\n", IOMMON_VERSION);
@@ -601,6 +608,8 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	timing_init(&mon.acpi, setting_get("timer.source"));
 	print_info();
 	info_record();
+	if (mon.ext && mon.ext->discover)
+		mon.ext->discover();
 
 	const char *opts = platform->load_options();
 	if (opts && *opts) {

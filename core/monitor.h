@@ -25,6 +25,14 @@ struct command {
 	enum cmd_status (*fn)(int argc, char **argv);
 };
 
+/* What the layers above core/ add: their commands, and the discovery
+ * they run at boot (after the counter is calibrated, before any script). */
+struct monitor_ext {
+	const struct command *commands;
+	size_t ncommands;
+	void (*discover)(void);
+};
+
 /* Runs one line: several commands may be separated by ';', '#' starts a
  * comment. `where` names the source in error lines ("iommon.cfg:3"), or
  * NULL when typed at the prompt. */
@@ -46,6 +54,6 @@ void monitor_print_menu(void);
 void monitor_read_line(char *buf, unsigned size);
 
 /* Entry from the platform layer; returns only on the host. */
-int monitor_main(const struct platform *p, const struct test_group *const *catalogue);
+int monitor_main(const struct platform *p, const struct test_group *const *catalogue, const struct monitor_ext *ext);
 
 #endif

@@ -21,6 +21,7 @@ struct platform_file;
 
 struct platform {
 	const char *name; /* "uefi", "host" */
+	bool hardware;	  /* running on the machine: its ports and MMIO may be touched */
 
 	/* Console input: a byte, or -1 when none is waiting. Never blocks. */
 	int (*getc)(void);

@@ -31,7 +31,10 @@ static struct pci_ecam *ecam_for(const struct pci_cfg *c, struct pci_addr a)
 	return NULL;
 }
 
-bool pci_has_ecam(const struct pci_cfg *c, struct pci_addr a) { return ecam_for(c, a) != NULL; }
+bool pci_has_ecam(const struct pci_cfg *c, struct pci_addr a)
+{
+	return ecam_for(c, a) != NULL;
+}
 
 static uint64_t ecam_off(const struct pci_ecam *e, struct pci_addr a, uint16_t off)
 {
@@ -44,8 +47,9 @@ static bool cf8_select(struct pci_cfg *c, struct pci_addr a, uint16_t off)
 {
 	if (!c->legacy || a.seg != 0 || off > 0xff)
 		return false;
-	regwin_write32(&c->cf8, 0, CF8_ENABLE | (uint32_t)a.bus << 16 | (uint32_t)(a.dev & 31) << 11 |
-					   (uint32_t)(a.fn & 7) << 8 | (off & 0xfc));
+	regwin_write32(&c->cf8, 0,
+		       CF8_ENABLE | (uint32_t)a.bus << 16 | (uint32_t)(a.dev & 31) << 11 | (uint32_t)(a.fn & 7) << 8 |
+			   (off & 0xfc));
 	return true;
 }
 

@@ -16,7 +16,10 @@ struct pci_addr {
 	uint8_t bus, dev, fn;
 };
 
-static inline uint16_t pci_rid(struct pci_addr a) { return (uint16_t)(a.bus << 8 | a.dev << 3 | a.fn); }
+static inline uint16_t pci_rid(struct pci_addr a)
+{
+	return (uint16_t)(a.bus << 8 | a.dev << 3 | a.fn);
+}
 
 struct pci_ecam {
 	uint16_t segment;
@@ -84,8 +87,8 @@ struct pci_dev {
 	size_t nbars, ncaps;
 	struct pci_bar bar[PCI_MAX_BARS];
 	struct pci_cap cap[PCI_MAX_CAPS];
-	int parent;	 /* index of the bridge above, or -1 */
-	int iommu;	 /* index of the covering IOMMU unit, or -1 */
+	int parent; /* index of the bridge above, or -1 */
+	int iommu;  /* index of the covering IOMMU unit, or -1 */
 };
 
 struct pci_list {

@@ -5,7 +5,8 @@
 #
 # A .test file, one directive per line ('#' lines describe the test):
 #   timeout S             seconds before QEMU is killed (default 90)
-#   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder
+#   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder,
+#                         @DATA@ the folder tests/boot/data
 #   config LINE           a line of iommon.cfg (none given: the image's own)
 #   no-config             boot without iommon.cfg
 #   put DEST LINE         append LINE to file DEST on the disk copy
@@ -44,7 +45,8 @@ while IFS= read -r l || [ -n "$l" ]; do
 done <"$test"
 [ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
 run="$out/run"
-qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g")
+data=$(cd "$(dirname "$test")" && pwd)/data
+qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g; s|@DATA@|$data|g")
 
 set -- --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"

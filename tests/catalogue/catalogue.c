@@ -4,5 +4,7 @@
 
 const struct test_group *const catalogue[] = {
 	&timer_group,
+	&acpi_group,
+	&pci_group,
 	NULL,
 };

@@ -5,6 +5,8 @@
 #include "../../core/runner.h"
 
 extern const struct test_group timer_group;
+extern const struct test_group acpi_group;
+extern const struct test_group pci_group;
 
 extern const struct test_group *const catalogue[];
 

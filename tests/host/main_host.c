@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../core/monitor.h"
+#include "../../iommu/machine.h"
 #include "../catalogue/catalogue.h"
 #include "platform_host.h"
 
@@ -15,5 +16,5 @@ int main(int argc, char **argv)
 		len += (size_t)snprintf(opts + len, sizeof(opts) - len, "%s%s", i > 1 ? " " : "", argv[i]);
 	host_set_load_options(argc > 1 ? opts : NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	return monitor_main(&host_platform, catalogue);
+	return monitor_main(&host_platform, catalogue, &machine_ext);
 }

@@ -1,0 +1,321 @@
+#include "machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/acpi.h"
+#include "../core/results.h"
+#include "../core/timing.h"
+
+struct machine machine;
+
+static void unit_bdfs(const struct iommu_unit *u, size_t idx, const char **out, char (*store)[16])
+{
+	size_t k = 0;
+	for (size_t i = 0; i < machine.pci.n && k < u->ndevices; i++) {
+		if (machine.pci.d[i].iommu != (int)idx)
+			continue;
+		pci_addr_str(machine.pci.d[i].addr, store[k], sizeof(store[k]));
+		out[k] = store[k];
+		k++;
+	}
+}
+
+static void info_records(void)
+{
+	char buf[RECORD_MAX];
+	struct json j;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		char bdf[16];
+		pci_addr_str(d->addr, bdf, sizeof(bdf));
+		record_begin(&j, buf, sizeof(buf), "info");
+		json_str(&j, "what", "pci");
+		json_str(&j, "bdf", bdf);
+		char hex[12];
+		snprintf(hex, sizeof(hex), "0x%04x", d->vendor);
+		json_str(&j, "vendor", hex);
+		snprintf(hex, sizeof(hex), "0x%04x", d->device);
+		json_str(&j, "device", hex);
+		snprintf(hex, sizeof(hex), "0x%06x", d->class);
+		json_str(&j, "class", hex);
+		json_str(&j, "class_name", pci_class_name(d->class));
+		json_str(&j, "iommu", d->iommu >= 0 ? machine.units.u[d->iommu].name : NULL);
+		if (d->parent >= 0) {
+			char p[16];
+			pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
+			json_str(&j, "parent", p);
+		}
+		json_u64(&j, "bars", d->nbars);
+		json_u64(&j, "caps", d->ncaps);
+		record_emit(&j);
+	}
+	for (size_t i = 0; i < machine.units.n; i++) {
+		const struct iommu_unit *u = &machine.units.u[i];
+		size_t cap = 512 + 20 * u->ndevices;
+		char *big = malloc(cap);
+		const char **list = malloc((u->ndevices + 1) * sizeof(*list));
+		char(*store)[16] = malloc((u->ndevices + 1) * sizeof(*store));
+		if (!big || !list || !store) {
+			free(big), free(list), free(store);
+			printf("error: no memory for the record of %s\n", u->name);
+			continue;
+		}
+		unit_bdfs(u, i, list, store);
+		record_begin(&j, big, cap, "info");
+		json_str(&j, "what", "iommu");
+		json_str(&j, "name", u->name);
+		json_str(&j, "type", iommu_type_name(u->type));
+		json_u64(&j, "segment", u->segment);
+		json_hex(&j, "base", u->base);
+		json_bool(&j, "include_all", u->include_all);
+		struct unit_regs r;
+		if (platform->hardware && units_read_regs(u, &r)) {
+			json_hex(&j, u->type == IOMMU_VTD ? "cap" : "efr", r.cap);
+			if (u->type == IOMMU_VTD)
+				json_hex(&j, "ecap", r.ecap);
+		}
+		json_strs(&j, "devices", list, u->ndevices);
+		record_emit(&j);
+		free(big), free(list), free(store);
+	}
+}
+
+static const struct acpi_header *table(const char *sig) { return acpi_find(monitor_acpi(), sig, 0); }
+
+/* The first instance of `sig` that parses without an error: a corrupt one
+ * is reported here (and by its acpi.* check) and not used. */
+static const struct acpi_header *usable(const char *sig)
+{
+	for (unsigned i = 0;; i++) {
+		const struct acpi_header *h = acpi_find(monitor_acpi(), sig, i);
+		if (!h)
+			return NULL;
+		unsigned errors;
+		if (sig[0] == 'D') {
+			struct dmar d;
+			dmar_parse((const uint8_t *)h, h->length, &d);
+			errors = d.diag.errors;
+			dmar_free(&d);
+		} else {
+			struct ivrs v;
+			ivrs_parse((const uint8_t *)h, h->length, &v);
+			errors = v.diag.errors;
+			ivrs_free(&v);
+		}
+		if (!errors)
+			return h;
+		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' and 'run acpi' say what)\n", sig,
+		       i, (unsigned long long)(uintptr_t)h, errors, sig[0] == 'D' ? "dmar" : "ivrs");
+	}
+}
+
+void machine_discover(void)
+{
+	if (machine.discovered) {
+		units_free(&machine.units);
+		pci_list_free(&machine.pci);
+	}
+	const struct acpi_header *mcfg = table("MCFG");
+	machine.have_mcfg = mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &machine.mcfg) == 0;
+	pci_cfg_init(&machine.cfg, machine.have_mcfg ? &machine.mcfg : NULL, platform->hardware);
+	uint64_t t0 = cycles_begin();
+	pci_enumerate(&machine.cfg, &machine.pci);
+	uint64_t t1 = cycles_end();
+	const struct acpi_header *dmar = usable("DMAR"), *ivrs = usable("IVRS");
+	units_build(&machine.units, (const uint8_t *)dmar, dmar ? dmar->length : 0, (const uint8_t *)ivrs,
+		    ivrs ? ivrs->length : 0, &machine.pci);
+	machine.discovered = true;
+
+	size_t covered = 0;
+	for (size_t i = 0; i < machine.pci.n; i++)
+		covered += machine.pci.d[i].iommu >= 0;
+	printf("  pci        %zu functions through %s%s in %.1f ms\n", machine.pci.n,
+	       machine.cfg.n ? "ECAM" : machine.cfg.legacy ? "CF8/CFC" : "nothing",
+	       machine.cfg.n && machine.cfg.legacy ? " (CF8/CFC where ECAM does not reach)" : "",
+	       cycles_to_ns(t1 - t0) / 1e6);
+	printf("  iommu      %zu units (%s%s%s), covering %zu of the functions\n", machine.units.n,
+	       machine.units.have_dmar ? "DMAR" : "", machine.units.have_dmar && machine.units.have_ivrs ? ", " : "",
+	       machine.units.have_ivrs ? "IVRS" : machine.units.have_dmar ? "" : "no DMAR or IVRS", covered);
+	info_records();
+}
+
+/* ---- commands ---------------------------------------------------------- */
+
+static void bar_str(const struct pci_bar *b, char *out, size_t n)
+{
+	uint64_t s = b->size;
+	const char *unit = "";
+	if (s >= (1ull << 30) && !(s & ((1ull << 30) - 1)))
+		s >>= 30, unit = "G";
+	else if (s >= (1u << 20) && !(s & ((1u << 20) - 1)))
+		s >>= 20, unit = "M";
+	else if (s >= 1024 && !(s & 1023))
+		s >>= 10, unit = "K";
+	snprintf(out, n, "%u:%s%s0x%llx/%llu%s", b->index, b->io ? "io " : b->mem64 ? "m64 " : "m32 ",
+		 b->prefetch ? "pf " : "", (unsigned long long)b->base, (unsigned long long)s, unit);
+}
+
+static void pci_table(void)
+{
+	printf("  %-12s %-9s %-6s %-28s %-8s %s\n", "bdf", "id", "class", "", "iommu", "bars");
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		char bdf[16];
+		pci_addr_str(d->addr, bdf, sizeof(bdf));
+		printf("  %-12s %04x:%04x %06x %-28.28s %-8s", bdf, d->vendor, d->device, d->class,
+		       pci_class_name(d->class), d->iommu >= 0 ? machine.units.u[d->iommu].name : "-");
+		for (size_t k = 0; k < d->nbars; k++) {
+			char b[48];
+			bar_str(&d->bar[k], b, sizeof(b));
+			printf(" %s", b);
+		}
+		printf("\n");
+	}
+	printf("  %zu functions\n", machine.pci.n);
+}
+
+static void pci_details(const struct pci_dev *d)
+{
+	char bdf[16];
+	pci_addr_str(d->addr, bdf, sizeof(bdf));
+	printf("  %s %04x:%04x rev %02x class %06x (%s), header type 0x%02x%s\n", bdf, d->vendor, d->device,
+	       d->revision, d->class, pci_class_name(d->class), d->header_type & 0x7f,
+	       d->header_type & 0x80 ? " multi-function" : "");
+	uint16_t cmd = pci_read16(&machine.cfg, d->addr, PCI_COMMAND);
+	uint16_t sts = pci_read16(&machine.cfg, d->addr, PCI_STATUS);
+	printf("  command 0x%04x (%s%s%s) status 0x%04x\n", cmd, cmd & PCI_COMMAND_IO ? "io " : "",
+	       cmd & PCI_COMMAND_MEMORY ? "mem " : "", cmd & PCI_COMMAND_MASTER ? "bus-master" : "", sts);
+	if (pci_is_bridge(d))
+		printf("  bridge to buses %02x-%02x\n", d->sec_bus, d->sub_bus);
+	if (d->parent >= 0) {
+		char p[16];
+		pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
+		printf("  behind %s\n", p);
+	}
+	printf("  iommu %s\n", d->iommu >= 0 ? machine.units.u[d->iommu].name : "none covers it");
+	for (size_t k = 0; k < d->nbars; k++) {
+		char b[48];
+		bar_str(&d->bar[k], b, sizeof(b));
+		printf("  bar %s\n", b);
+	}
+	for (size_t k = 0; k < d->ncaps; k++) {
+		const struct pci_cap *c = &d->cap[k];
+		printf("  cap %s 0x%03x %-14s (id 0x%02x%s)\n", c->ext ? "ext" : "   ", c->offset, pci_cap_name(c->id, c->ext),
+		       c->id, c->ext ? "" : "");
+	}
+	if (!pci_has_ecam(&machine.cfg, d->addr))
+		printf("  (no ECAM for this function: extended capabilities not read)\n");
+}
+
+static enum cmd_status cmd_pci(int argc, char **argv)
+{
+	if (argc == 1) {
+		pci_table();
+		return CMD_OK;
+	}
+	struct pci_addr a;
+	if (argc != 2 || !pci_parse_addr(argv[1], &a)) {
+		cmd_error("usage: pci [SSSS:BB:DD.F | BB:DD.F]");
+		return CMD_ERROR;
+	}
+	int i = pci_find(&machine.pci, a);
+	if (i < 0) {
+		cmd_error("no PCI function at %s", argv[1]);
+		return CMD_ERROR;
+	}
+	pci_details(&machine.pci.d[i]);
+	return CMD_OK;
+}
+
+static void acpi_list(void)
+{
+	const struct acpi *a = monitor_acpi();
+	if (!a->present) {
+		printf("  no ACPI tables: %s\n", a->error);
+		return;
+	}
+	printf("  %s, RSDP revision %u, OEM \"%s\"\n", a->xsdt ? "XSDT" : "RSDT", a->rsdp_revision, a->oem_id);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct acpi_header *h = a->tables[i].hdr;
+		printf("  %.4s at 0x%09llx length %6u rev %u OEM \"%.6s\" \"%.8s\" checksum %s\n", h->signature,
+		       (unsigned long long)(uintptr_t)h, h->length, h->revision, h->oem_id, h->oem_table_id,
+		       a->tables[i].checksum_ok ? "ok" : "BAD (table skipped)");
+	}
+}
+
+static enum cmd_status cmd_acpi(int argc, char **argv)
+{
+	if (argc == 1) {
+		acpi_list();
+		return CMD_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "dmar") == 0) {
+		if (!machine.units.have_dmar)
+			printf("  no DMAR table\n");
+		else
+			dmar_print(&machine.units.dmar);
+		return CMD_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "ivrs") == 0) {
+		if (!machine.units.have_ivrs)
+			printf("  no IVRS table\n");
+		else
+			ivrs_print(&machine.units.ivrs);
+		return CMD_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "mcfg") == 0) {
+		if (!machine.have_mcfg)
+			printf("  no usable MCFG table\n");
+		for (size_t i = 0; machine.have_mcfg && i < machine.mcfg.n; i++)
+			printf("  segment %u buses %02x-%02x ECAM at 0x%llx\n", machine.mcfg.r[i].segment,
+			       machine.mcfg.r[i].start_bus, machine.mcfg.r[i].end_bus,
+			       (unsigned long long)machine.mcfg.r[i].base);
+		return CMD_OK;
+	}
+	cmd_error("usage: acpi [dmar|ivrs|mcfg]");
+	return CMD_ERROR;
+}
+
+static enum cmd_status cmd_iommu(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		cmd_error("usage: iommu");
+		return CMD_ERROR;
+	}
+	if (machine.units.n == 0) {
+		printf("  no IOMMU: the firmware describes none (no DMAR or IVRS table%s)\n",
+		       machine.units.have_dmar || machine.units.have_ivrs ? " with a unit in it" : "");
+		printf("  (Calgary and DART are found by other means; they are not on this machine's ACPI)\n");
+		return CMD_OK;
+	}
+	for (size_t i = 0; i < machine.units.n; i++) {
+		const struct iommu_unit *u = &machine.units.u[i];
+		printf("  %-7s %-5s segment %u base 0x%llx%s, %zu devices\n", u->name, iommu_type_name(u->type),
+		       u->segment, (unsigned long long)u->base, u->include_all ? " (all other devices)" : "",
+		       u->ndevices);
+		units_describe(u);
+		for (size_t k = 0; k < machine.pci.n; k++) {
+			if (machine.pci.d[k].iommu != (int)i)
+				continue;
+			char bdf[16];
+			pci_addr_str(machine.pci.d[k].addr, bdf, sizeof(bdf));
+			printf("      %s %s\n", bdf, pci_class_name(machine.pci.d[k].class));
+		}
+	}
+	return CMD_OK;
+}
+
+static const struct command commands[] = {
+	{ "pci", "pci [bdf]", "PCI functions, or one function's details and capabilities", cmd_pci },
+	{ "acpi", "acpi [dmar|ivrs|mcfg]", "ACPI tables and checksums, or one table decoded", cmd_acpi },
+	{ "iommu", "iommu", "IOMMU units: type, registers, devices in scope", cmd_iommu },
+};
+
+const struct monitor_ext machine_ext = {
+	.commands = commands,
+	.ncommands = sizeof(commands) / sizeof(commands[0]),
+	.discover = machine_discover,
+};

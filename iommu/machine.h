@@ -1,0 +1,26 @@
+/* What this machine has: its PCI devices and IOMMU units, found once at
+ * boot from ACPI (MCFG, DMAR, IVRS) and configuration space, and the
+ * commands that show them (pci, acpi, iommu). */
+#ifndef IOMMON_MACHINE_H
+#define IOMMON_MACHINE_H
+
+#include "../core/mcfg.h"
+#include "../core/monitor.h"
+#include "../pci/pci.h"
+#include "units.h"
+
+struct machine {
+	bool discovered;
+	bool have_mcfg;
+	struct mcfg mcfg;
+	struct pci_cfg cfg;
+	struct pci_list pci;
+	struct iommu_units units;
+};
+
+extern struct machine machine;
+extern const struct monitor_ext machine_ext;
+
+void machine_discover(void);
+
+#endif

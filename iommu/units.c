@@ -1,0 +1,183 @@
+#include "units.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struct pci_list *pci)
+{
+	if (sc->npath == 0)
+		return -1;
+	uint8_t bus = sc->start_bus;
+	int idx = -1;
+	for (unsigned h = 0; h < sc->npath; h++) {
+		struct pci_addr a = { segment, bus, sc->path[h].dev, sc->path[h].fn };
+		idx = pci_find(pci, a);
+		if (idx < 0)
+			return -1;
+		if (h + 1 < sc->npath) {
+			const struct pci_dev *br = &pci->d[idx];
+			if (!pci_is_bridge(br))
+				return -1;
+			bus = br->sec_bus;
+		}
+	}
+	return idx;
+}
+
+/* VT-d spec 8.3: a device belongs to the unit whose scope names it or a
+ * bridge above it; failing that, to its segment's INCLUDE_PCI_ALL unit. */
+static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci, size_t dev)
+{
+	int all = -1;
+	for (size_t i = 0; i < u->n; i++) {
+		const struct iommu_unit *unit = &u->u[i];
+		if (unit->type != IOMMU_VTD || unit->segment != pci->d[dev].addr.seg)
+			continue;
+		if (unit->include_all) {
+			if (all < 0)
+				all = (int)i;
+			continue;
+		}
+		const struct dmar_struct *st = &u->dmar.s[unit->src];
+		for (size_t k = 0; k < st->nscopes; k++) {
+			const struct dmar_scope *sc = &u->dmar.scopes[st->first_scope + k];
+			if (sc->type != DMAR_SCOPE_ENDPOINT && sc->type != DMAR_SCOPE_BRIDGE)
+				continue;
+			int target = dmar_scope_device(sc, unit->segment, pci);
+			if (target < 0)
+				continue;
+			for (int d = (int)dev; d >= 0; d = pci->d[d].parent) {
+				if (d == target && (d == (int)dev || sc->type == DMAR_SCOPE_BRIDGE))
+					return (int)i;
+			}
+		}
+	}
+	return all;
+}
+
+static int amdvi_unit_for(const struct iommu_units *u, const struct pci_list *pci, size_t dev)
+{
+	const struct pci_dev *d = &pci->d[dev];
+	for (size_t i = 0; i < u->n; i++) {
+		const struct iommu_unit *unit = &u->u[i];
+		if (unit->type == IOMMU_AMDVI && unit->segment == d->addr.seg &&
+		    ivrs_covers(&u->ivrs, &u->ivrs.b[unit->src], pci_rid(d->addr)))
+			return (int)i;
+	}
+	return -1;
+}
+
+void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, const uint8_t *ivrs, size_t ivrs_len,
+		 struct pci_list *pci)
+{
+	memset(u, 0, sizeof(*u));
+	if (dmar) {
+		dmar_parse(dmar, dmar_len, &u->dmar);
+		u->have_dmar = true;
+		for (size_t i = 0; i < u->dmar.n && u->n < IOMMU_MAX_UNITS; i++) {
+			const struct dmar_struct *st = &u->dmar.s[i];
+			if (st->type != DMAR_DRHD)
+				continue;
+			struct iommu_unit *unit = &u->u[u->n];
+			snprintf(unit->name, sizeof(unit->name), "dmar%zu", u->n);
+			unit->type = IOMMU_VTD;
+			unit->segment = st->segment;
+			unit->base = st->base;
+			unit->include_all = st->flags & DMAR_DRHD_INCLUDE_PCI_ALL;
+			unit->src = i;
+			u->n++;
+		}
+	}
+	if (ivrs) {
+		ivrs_parse(ivrs, ivrs_len, &u->ivrs);
+		u->have_ivrs = true;
+		size_t first = u->n;
+		for (size_t i = 0; i < u->ivrs.n && u->n < IOMMU_MAX_UNITS; i++) {
+			if (!ivrs_preferred(&u->ivrs, i))
+				continue;
+			const struct ivrs_block *b = &u->ivrs.b[i];
+			struct iommu_unit *unit = &u->u[u->n];
+			snprintf(unit->name, sizeof(unit->name), "amdvi%zu", u->n - first);
+			unit->type = IOMMU_AMDVI;
+			unit->segment = b->segment;
+			unit->base = b->base;
+			for (size_t k = 0; k < b->nentries; k++)
+				unit->include_all |= u->ivrs.e[b->first_entry + k].type == IVHD_ALL;
+			unit->src = i;
+			u->n++;
+		}
+	}
+	for (size_t i = 0; pci && i < pci->n; i++) {
+		int vtd = vtd_unit_for(u, pci, i);
+		pci->d[i].iommu = vtd >= 0 ? vtd : amdvi_unit_for(u, pci, i);
+		if (pci->d[i].iommu >= 0)
+			u->u[pci->d[i].iommu].ndevices++;
+	}
+}
+
+void units_free(struct iommu_units *u)
+{
+	if (u->have_dmar)
+		dmar_free(&u->dmar);
+	if (u->have_ivrs)
+		ivrs_free(&u->ivrs);
+	u->n = 0;
+	u->have_dmar = u->have_ivrs = false;
+}
+
+/* VT-d register offsets (VT-d spec 11.4) and AMD-Vi's (AMD IOMMU spec 3.4) */
+#define VTD_VER 0x00
+#define VTD_CAP 0x08
+#define VTD_ECAP 0x10
+#define AMDVI_EFR 0x30
+
+bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
+{
+	if (u->base == 0 || (u->base & 0xfff) || u->base >> 52)
+		return false;
+	struct regwin w;
+	regwin_init_mmio(&w, u->name, u->base, 0x1000, false);
+	memset(r, 0, sizeof(*r));
+	if (u->type == IOMMU_VTD) {
+		r->version = regwin_read32(&w, VTD_VER);
+		r->cap = regwin_read64(&w, VTD_CAP);
+		r->ecap = regwin_read64(&w, VTD_ECAP);
+		return r->version != 0xffffffffu && r->cap != ~0ull;
+	}
+	r->cap = regwin_read64(&w, AMDVI_EFR);
+	return r->cap != ~0ull;
+}
+
+static unsigned bits(uint64_t v, unsigned hi, unsigned lo) { return (unsigned)((v >> lo) & ((1ull << (hi - lo + 1)) - 1)); }
+
+void units_describe(const struct iommu_unit *u)
+{
+	struct unit_regs r;
+	if (!units_read_regs(u, &r)) {
+		printf("      registers: not readable at 0x%llx (base implausible or nothing answers)\n",
+		       (unsigned long long)u->base);
+		return;
+	}
+	if (u->type == IOMMU_VTD) {
+		unsigned sagaw = bits(r.cap, 12, 8);
+		printf("      VER %u.%u CAP 0x%016llx ECAP 0x%016llx\n", bits(r.version, 7, 4), bits(r.version, 3, 0),
+		       (unsigned long long)r.cap, (unsigned long long)r.ecap);
+		printf("      CAP: domains %u, MGAW %u, SAGAW%s%s%s%s, FRO 0x%x, NFR %u, SLLPS%s%s%s%s%s%s\n",
+		       1u << (4 + 2 * bits(r.cap, 2, 0)), bits(r.cap, 21, 16) + 1, sagaw & 2 ? " 39-bit" : "",
+		       sagaw & 4 ? " 48-bit" : "", sagaw & 8 ? " 57-bit" : "", sagaw & ~14u ? " other" : "",
+		       bits(r.cap, 33, 24) * 16, bits(r.cap, 47, 40) + 1, bits(r.cap, 34, 34) ? " 2M" : "",
+		       bits(r.cap, 35, 35) ? " 1G" : "", bits(r.cap, 39, 39) ? ", PSI" : "",
+		       bits(r.cap, 7, 7) ? ", caching mode" : "", bits(r.cap, 4, 4) ? ", RWBF" : "",
+		       bits(r.cap, 55, 55) ? ", DRD" : "");
+		printf("      ECAP: IRO 0x%x%s%s%s%s%s%s%s%s\n", bits(r.ecap, 17, 8) * 16, bits(r.ecap, 0, 0) ? ", coherent" : "",
+		       bits(r.ecap, 1, 1) ? ", QI" : "", bits(r.ecap, 2, 2) ? ", device-TLB" : "",
+		       bits(r.ecap, 3, 3) ? ", IR" : "", bits(r.ecap, 4, 4) ? ", EIM" : "",
+		       bits(r.ecap, 6, 6) ? ", pass-through" : "", bits(r.ecap, 7, 7) ? ", snoop control" : "",
+		       bits(r.ecap, 43, 43) ? ", scalable mode" : "");
+	} else {
+		printf("      EFR 0x%016llx:%s%s%s%s%s%s%s%s, HATS %u\n", (unsigned long long)r.cap,
+		       bits(r.cap, 0, 0) ? " prefetch" : "", bits(r.cap, 1, 1) ? " PPR" : "", bits(r.cap, 2, 2) ? " XT" : "",
+		       bits(r.cap, 3, 3) ? " NX" : "", bits(r.cap, 4, 4) ? " GT" : "", bits(r.cap, 6, 6) ? " IA" : "",
+		       bits(r.cap, 7, 7) ? " GA" : "", bits(r.cap, 9, 9) ? " PC" : "", bits(r.cap, 11, 10));
+	}
+}

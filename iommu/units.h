@@ -1,0 +1,59 @@
+/* The IOMMU units the firmware describes (DMAR remapping units, IVRS
+ * IVHD blocks), and which unit covers each PCI device. */
+#ifndef IOMMON_UNITS_H
+#define IOMMON_UNITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/dmar.h"
+#include "../core/ivrs.h"
+#include "../pci/pci.h"
+
+#define IOMMU_MAX_UNITS 64
+
+enum iommu_type { IOMMU_VTD, IOMMU_AMDVI };
+
+struct iommu_unit {
+	char name[16]; /* dmar0.., amdvi0.. */
+	enum iommu_type type;
+	uint16_t segment;
+	uint64_t base;
+	bool include_all; /* VT-d INCLUDE_PCI_ALL, or an IVHD select-all entry */
+	size_t src;	  /* index in dmar.s or ivrs.b */
+	size_t ndevices;
+};
+
+struct iommu_units {
+	struct iommu_unit u[IOMMU_MAX_UNITS];
+	size_t n;
+	bool have_dmar, have_ivrs;
+	struct dmar dmar;
+	struct ivrs ivrs;
+};
+
+static inline const char *iommu_type_name(enum iommu_type t) { return t == IOMMU_VTD ? "vtd" : "amdvi"; }
+
+/* Parses the tables given (either may be NULL), lists the units and sets
+ * each device's `iommu`. */
+void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, const uint8_t *ivrs, size_t ivrs_len,
+		 struct pci_list *pci);
+void units_free(struct iommu_units *u);
+
+/* The unit's identity registers: VT-d VER, CAP, ECAP (spec 11.4.1-3);
+ * AMD-Vi EFR at MMIO 0x30. False when its base is not a plausible
+ * register page (zero, unaligned, beyond 52 bits) or reads all ones. */
+struct unit_regs {
+	uint32_t version;
+	uint64_t cap, ecap; /* AMD-Vi: cap = EFR */
+};
+bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r);
+/* Prints the decoded registers, indented, for `iommu`. */
+void units_describe(const struct iommu_unit *u);
+
+/* The device a DMAR device scope names, following its path through the
+ * bridges' secondary bus numbers; -1 when a hop is not there. */
+int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struct pci_list *pci);
+
+#endif

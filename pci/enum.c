@@ -1,0 +1,230 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/platform.h"
+#include "pci.h"
+
+#define PCI_MAX_DEVICES 4096
+#define PCI_HEADER_TYPE_MASK 0x7f
+#define PCI_HEADER_MULTIFUNCTION 0x80
+#define PCI_BAR_IO 0x1
+#define PCI_BAR_MEM_TYPE_64 0x4
+#define PCI_BAR_PREFETCH 0x8
+
+bool pci_is_bridge(const struct pci_dev *d) { return (d->header_type & PCI_HEADER_TYPE_MASK) == 1; }
+
+/* Sizes every BAR: all ones written, the read-back's low zeros are the
+ * size, the original put back. Decoding is off meanwhile (a half-written
+ * 64-bit BAR must not decode) and interrupts are masked, so no firmware
+ * handler touches the device while its BARs point nowhere. */
+static void size_bars(struct pci_cfg *c, struct pci_dev *d)
+{
+	unsigned nbars = pci_is_bridge(d) ? 2 : (d->header_type & PCI_HEADER_TYPE_MASK) == 0 ? 6 : 0;
+	if (!nbars)
+		return;
+	uint64_t irq = platform->irq_save();
+	uint16_t cmd = pci_read16(c, d->addr, PCI_COMMAND);
+	pci_write16(c, d->addr, PCI_COMMAND, cmd & ~(PCI_COMMAND_IO | PCI_COMMAND_MEMORY));
+	for (unsigned i = 0; i < nbars; i++) {
+		uint16_t reg = (uint16_t)(PCI_BAR0 + 4 * i);
+		uint32_t lo = pci_read32(c, d->addr, reg);
+		pci_write32(c, d->addr, reg, 0xffffffffu);
+		uint32_t lo_mask = pci_read32(c, d->addr, reg);
+		pci_write32(c, d->addr, reg, lo);
+		struct pci_bar b = { .index = (uint8_t)i };
+		if (lo & PCI_BAR_IO) {
+			b.io = true;
+			b.base = lo & ~3u;
+			uint32_t m = lo_mask & ~3u & 0xffff;
+			b.size = m ? (~m & 0xffff) + 1 : 0;
+		} else {
+			b.prefetch = lo & PCI_BAR_PREFETCH;
+			b.mem64 = (lo & 0x6) == PCI_BAR_MEM_TYPE_64;
+			uint64_t base = lo & ~0xfu, mask = lo_mask & ~0xfu;
+			if (b.mem64 && i + 1 < nbars) {
+				uint16_t hreg = (uint16_t)(reg + 4);
+				uint32_t hi = pci_read32(c, d->addr, hreg);
+				pci_write32(c, d->addr, hreg, 0xffffffffu);
+				uint32_t hi_mask = pci_read32(c, d->addr, hreg);
+				pci_write32(c, d->addr, hreg, hi);
+				base |= (uint64_t)hi << 32;
+				mask |= (uint64_t)hi_mask << 32;
+				i++;
+			} else {
+				mask |= 0xffffffff00000000ull;
+			}
+			b.base = base;
+			b.size = (mask & ~0xfull) ? ~mask + 1 : 0;
+			if (!b.mem64 && lo_mask == 0)
+				b.size = 0;
+		}
+		if (b.size && d->nbars < PCI_MAX_BARS)
+			d->bar[d->nbars++] = b;
+	}
+	pci_write16(c, d->addr, PCI_COMMAND, cmd);
+	platform->irq_restore(irq);
+}
+
+static void add_cap(struct pci_list *l, struct pci_dev *d, uint16_t id, uint16_t off, bool ext, uint8_t ver)
+{
+	(void)l;
+	if (d->ncaps < PCI_MAX_CAPS)
+		d->cap[d->ncaps++] = (struct pci_cap){ .id = id, .offset = off, .ext = ext, .version = ver };
+}
+
+/* Capability lists come from the device: a loop or a pointer into the
+ * header ends the walk, and is counted. */
+static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
+{
+	if (pci_read16(c, d->addr, PCI_STATUS) & PCI_STATUS_CAP_LIST) {
+		uint16_t ptr_reg = (d->header_type & PCI_HEADER_TYPE_MASK) == 2 ? PCI_CB_CAPABILITY_LIST : PCI_CAPABILITY_LIST;
+		uint8_t ptr = pci_read8(c, d->addr, ptr_reg) & 0xfc;
+		for (int n = 0; ptr; n++) {
+			if (ptr < 0x40 || n == 48) { /* 48 = (256 - 64) / 4: more means a loop */
+				l->cap_loops++;
+				break;
+			}
+			uint16_t hdr = pci_read16(c, d->addr, ptr);
+			add_cap(l, d, hdr & 0xff, ptr, false, 0);
+			ptr = (uint8_t)(hdr >> 8) & 0xfc;
+		}
+	}
+	if (!pci_has_ecam(c, d->addr) || !pci_find_cap(d, 0x10, false))
+		return; /* extended capabilities live in PCI Express config space */
+	uint16_t off = 0x100;
+	for (int n = 0; off; n++) {
+		uint32_t hdr = pci_read32(c, d->addr, off);
+		if (hdr == 0 || hdr == 0xffffffffu)
+			break;
+		if (off < 0x100 || n == 960) {
+			l->cap_loops++;
+			break;
+		}
+		add_cap(l, d, hdr & 0xffff, off, true, (hdr >> 16) & 0xf);
+		off = (uint16_t)(hdr >> 20) & 0xffc;
+	}
+}
+
+static void probe_function(struct pci_cfg *c, struct pci_list *l, struct pci_addr a, uint32_t id)
+{
+	if (l->n == PCI_MAX_DEVICES)
+		return;
+	if (l->n % 64 == 0) {
+		struct pci_dev *nd = realloc(l->d, (l->n + 64) * sizeof(*nd));
+		if (!nd)
+			return;
+		l->d = nd;
+	}
+	struct pci_dev *d = &l->d[l->n];
+	memset(d, 0, sizeof(*d));
+	d->addr = a;
+	d->vendor = id & 0xffff;
+	d->device = id >> 16;
+	uint32_t cr = pci_read32(c, a, PCI_CLASS_REVISION);
+	d->class = cr >> 8;
+	d->revision = cr & 0xff;
+	d->header_type = pci_read8(c, a, PCI_HEADER_TYPE);
+	d->parent = -1;
+	d->iommu = -1;
+	if (pci_is_bridge(d)) {
+		d->sec_bus = pci_read8(c, a, PCI_SECONDARY_BUS);
+		d->sub_bus = pci_read8(c, a, PCI_SUBORDINATE_BUS);
+	}
+	size_bars(c, d);
+	read_caps(c, l, d);
+	l->n++;
+}
+
+static void scan_bus(struct pci_cfg *c, struct pci_list *l, uint16_t seg, uint8_t bus)
+{
+	for (uint8_t dev = 0; dev < 32; dev++) {
+		struct pci_addr a = { seg, bus, dev, 0 };
+		uint32_t id = pci_read32(c, a, PCI_VENDOR_ID);
+		if ((id & 0xffff) == 0xffff || (id & 0xffff) == 0)
+			continue;
+		bool multi = pci_read8(c, a, PCI_HEADER_TYPE) & PCI_HEADER_MULTIFUNCTION;
+		probe_function(c, l, a, id);
+		for (uint8_t fn = 1; multi && fn < 8; fn++) {
+			a.fn = fn;
+			id = pci_read32(c, a, PCI_VENDOR_ID);
+			if ((id & 0xffff) != 0xffff && (id & 0xffff) != 0)
+				probe_function(c, l, a, id);
+		}
+	}
+}
+
+/* Every bus of every ECAM region, and of segment 0 through CF8 where no
+ * ECAM covers it: servers have root buses that no bridge leads to. The
+ * bridges' bus ranges then give each device its parent. */
+void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < c->n; i++)
+		for (unsigned bus = c->ecam[i].start_bus; bus <= c->ecam[i].end_bus; bus++)
+			scan_bus(c, l, c->ecam[i].segment, (uint8_t)bus);
+	if (c->legacy)
+		for (unsigned bus = 0; bus < 256; bus++)
+			if (!pci_has_ecam(c, (struct pci_addr){ 0, (uint8_t)bus, 0, 0 }))
+				scan_bus(c, l, 0, (uint8_t)bus);
+	for (size_t i = 0; i < l->n; i++) {
+		struct pci_dev *d = &l->d[i];
+		int best = -1;
+		for (size_t k = 0; k < l->n; k++) {
+			const struct pci_dev *b = &l->d[k];
+			if (k == i || !pci_is_bridge(b) || b->addr.seg != d->addr.seg || b->sec_bus == 0 ||
+			    d->addr.bus < b->sec_bus || d->addr.bus > b->sub_bus)
+				continue;
+			/* the nearest bridge: the one whose range is narrowest */
+			if (best < 0 || b->sec_bus > l->d[best].sec_bus)
+				best = (int)k;
+		}
+		d->parent = best;
+	}
+}
+
+void pci_list_free(struct pci_list *l)
+{
+	free(l->d);
+	l->d = NULL;
+	l->n = 0;
+}
+
+int pci_find(const struct pci_list *l, struct pci_addr a)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pci_addr *b = &l->d[i].addr;
+		if (b->seg == a.seg && b->bus == a.bus && b->dev == a.dev && b->fn == a.fn)
+			return (int)i;
+	}
+	return -1;
+}
+
+const struct pci_cap *pci_find_cap(const struct pci_dev *d, uint16_t id, bool ext)
+{
+	for (size_t i = 0; i < d->ncaps; i++)
+		if (d->cap[i].id == id && d->cap[i].ext == ext)
+			return &d->cap[i];
+	return NULL;
+}
+
+void pci_addr_str(struct pci_addr a, char *out, size_t n)
+{
+	snprintf(out, n, "%04x:%02x:%02x.%x", a.seg, a.bus, a.dev, a.fn);
+}
+
+/* "SSSS:BB:DD.F" or "BB:DD.F" (segment 0) */
+bool pci_parse_addr(const char *s, struct pci_addr *a)
+{
+	unsigned seg = 0, bus, dev, fn;
+	char tail;
+	if (sscanf(s, "%x:%x:%x.%x%c", &seg, &bus, &dev, &fn, &tail) == 4) {
+	} else if (seg = 0, sscanf(s, "%x:%x.%x%c", &bus, &dev, &fn, &tail) == 3) {
+	} else {
+		return false;
+	}
+	if (seg > 0xffff || bus > 0xff || dev > 31 || fn > 7)
+		return false;
+	*a = (struct pci_addr){ (uint16_t)seg, (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
+	return true;
+}

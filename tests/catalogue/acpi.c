@@ -1,0 +1,272 @@
+/* Groups `acpi` and `pci`: the firmware's tables checked the way a
+ * firmware test suite checks them, and the enumeration they lead to. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/acpi.h"
+#include "../../iommu/machine.h"
+#include "catalogue.h"
+
+static bool need_acpi(struct test_ctx *t)
+{
+	if (monitor_acpi()->present)
+		return true;
+	if (platform->hardware)
+		report(t, false, "no usable ACPI root: %s", monitor_acpi()->error);
+	else
+		test_skip(t, "no ACPI on this platform (%s)", platform->name);
+	return false;
+}
+
+static void report_diag(struct test_ctx *t, const char *table, const struct diag *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->msg[i].level == DIAG_ERROR)
+			report(t, false, "%s", d->msg[i].text);
+		else
+			printf("    warning: %s\n", d->msg[i].text);
+	}
+	if (d->errors > d->n || d->warnings > d->n)
+		printf("    (%u errors and %u warnings in %s in all; the first %d are shown)\n", d->errors, d->warnings,
+		       table, DIAG_MAX);
+	report(t, d->errors == 0, "%s parsed: %u errors, %u warnings (unknown entries are skipped)", table, d->errors,
+	       d->warnings);
+}
+
+static void t_tables(struct test_ctx *t)
+{
+	if (!need_acpi(t))
+		return;
+	const struct acpi *a = monitor_acpi();
+	unsigned bad = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct acpi_header *h = a->tables[i].hdr;
+		if (!a->tables[i].checksum_ok) {
+			bad++;
+			report(t, false, "%.4s at 0x%llx (%u bytes): checksum bad; the table is skipped", h->signature,
+			       (unsigned long long)(uintptr_t)h, h->length);
+		}
+	}
+	report(t, a->n > 0, "%s lists %zu tables", a->xsdt ? "XSDT" : "RSDT", a->n);
+	report(t, acpi_find(a, "FACP", 0) != NULL, "a FADT is there");
+	test_note(t, "%zu tables via %s, %u with a bad checksum", a->n, a->xsdt ? "XSDT" : "RSDT", bad);
+}
+
+static void t_mcfg(struct test_ctx *t)
+{
+	if (!need_acpi(t))
+		return;
+	if (!acpi_find(monitor_acpi(), "MCFG", 0)) {
+		test_skip(t, "no MCFG: configuration space through CF8/CFC only");
+		return;
+	}
+	report_diag(t, "MCFG", &machine.mcfg.diag);
+	report(t, machine.mcfg.n > 0, "%zu ECAM regions", machine.mcfg.n);
+	/* ECAM and the legacy mechanism must see the same segment-0 devices */
+	struct pci_cfg legacy;
+	pci_cfg_init(&legacy, NULL, true);
+	unsigned compared = 0, differ = 0;
+	for (size_t i = 0; i < machine.pci.n && compared < 8; i++) {
+		struct pci_addr a = machine.pci.d[i].addr;
+		if (a.seg != 0 || !pci_has_ecam(&machine.cfg, a))
+			continue;
+		compared++;
+		uint32_t e = pci_read32(&machine.cfg, a, 0), l = pci_read32(&legacy, a, 0);
+		if (e != l) {
+			differ++;
+			report(t, false, "%02x:%02x.%x reads %08x through ECAM, %08x through CF8", a.bus, a.dev, a.fn, e, l);
+		}
+	}
+	report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions", compared);
+	test_note(t, "%zu regions; ECAM matches CF8 on %u functions", machine.mcfg.n, compared);
+}
+
+static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units, unsigned *unresolved)
+{
+	unsigned haw = d->host_addr_width + 1u;
+	report(t, haw >= 32 && haw <= 64, "host address width %u bits", haw);
+	unsigned all_per_seg[8] = { 0 };
+	for (size_t i = 0; i < d->n; i++) {
+		const struct dmar_struct *s = &d->s[i];
+		if (s->type == DMAR_DRHD) {
+			(*units)++;
+			report(t, s->base && !(s->base & 0xfff), "DRHD at 0x%x: register base 0x%llx is non-zero and 4 KiB aligned",
+			       s->offset, (unsigned long long)s->base);
+			if ((s->flags & DMAR_DRHD_INCLUDE_PCI_ALL) && s->segment < 8)
+				all_per_seg[s->segment]++;
+		}
+		if (s->type == DMAR_RMRR) {
+			bool ok = !(s->base & 0xfff) && !((s->limit + 1) & 0xfff) && s->base <= s->limit;
+			report(t, ok, "RMRR 0x%llx-0x%llx is 4 KiB aligned and not empty", (unsigned long long)s->base,
+			       (unsigned long long)s->limit);
+			for (size_t k = 0; k < i; k++) {
+				const struct dmar_struct *o = &d->s[k];
+				if (o->type == DMAR_RMRR && o->base <= s->limit && s->base <= o->limit)
+					report(t, false, "RMRRs 0x%llx-0x%llx and 0x%llx-0x%llx overlap",
+					       (unsigned long long)o->base, (unsigned long long)o->limit,
+					       (unsigned long long)s->base, (unsigned long long)s->limit);
+			}
+		}
+		for (size_t k = 0; k < s->nscopes; k++) {
+			const struct dmar_scope *sc = &d->scopes[s->first_scope + k];
+			if (sc->type != DMAR_SCOPE_ENDPOINT && sc->type != DMAR_SCOPE_BRIDGE)
+				continue;
+			if (dmar_scope_device(sc, s->segment, &machine.pci) >= 0)
+				continue;
+			(*unresolved)++;
+			report(t, false, "%s at 0x%x: %s scope bus %02x path %02x.%x%s names no device that is there",
+			       dmar_type_name(s->type), s->offset, dmar_scope_name(sc->type), sc->start_bus,
+			       sc->npath ? sc->path[0].dev : 0, sc->npath ? sc->path[0].fn : 0, sc->npath > 1 ? "..." : "");
+		}
+	}
+	for (unsigned seg = 0; seg < 8; seg++)
+		if (all_per_seg[seg] > 1)
+			report(t, false, "segment %u has %u INCLUDE_PCI_ALL units (at most one is allowed)", seg,
+			       all_per_seg[seg]);
+}
+
+/* Every DMAR instance is checked; the monitor uses the first sound one. */
+static void t_dmar(struct test_ctx *t)
+{
+	if (!need_acpi(t))
+		return;
+	unsigned tables = 0, units = 0, unresolved = 0, warnings = 0;
+	for (unsigned i = 0;; i++) {
+		const struct acpi_header *h = acpi_find(monitor_acpi(), "DMAR", i);
+		if (!h)
+			break;
+		tables++;
+		struct dmar d;
+		dmar_parse((const uint8_t *)h, h->length, &d);
+		char name[32];
+		snprintf(name, sizeof(name), "DMAR #%u (OEM \"%.8s\")", i, h->oem_table_id);
+		report_diag(t, name, &d.diag);
+		warnings += d.diag.warnings;
+		check_dmar(t, &d, &units, &unresolved);
+		dmar_free(&d);
+	}
+	if (!tables) {
+		test_skip(t, "no DMAR table (no VT-d described)");
+		return;
+	}
+	report(t, units > 0, "%u remapping units", units);
+	test_note(t, "%u tables, %u units, %u unresolved scopes, %u warnings", tables, units, unresolved, warnings);
+}
+
+static void t_ivrs(struct test_ctx *t)
+{
+	if (!need_acpi(t))
+		return;
+	if (!machine.units.have_ivrs) {
+		test_skip(t, "no IVRS table (no AMD-Vi described)");
+		return;
+	}
+	const struct ivrs *v = &machine.units.ivrs;
+	report_diag(t, "IVRS", &v->diag);
+	unsigned units = 0, absent = 0;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ivrs_block *b = &v->b[i];
+		if (ivrs_is_ivmd(b->type)) {
+			report(t, !(b->start & 0xfff) && !(b->size & 0xfff) && b->size,
+			       "IVMD at 0x%x: 0x%llx +0x%llx is 4 KiB aligned and not empty", b->offset,
+			       (unsigned long long)b->start, (unsigned long long)b->size);
+			continue;
+		}
+		if (!ivrs_preferred(v, i))
+			continue;
+		units++;
+		report(t, b->base && !(b->base & 0x3fff), "IVHD %02xh at 0x%x: base 0x%llx is non-zero and 16 KiB aligned",
+		       b->type, b->offset, (unsigned long long)b->base);
+		for (size_t k = 0; k < b->nentries; k++) {
+			const struct ivrs_entry *e = &v->e[b->first_entry + k];
+			struct pci_addr a = { b->segment, (uint8_t)(e->devid >> 8), (e->devid >> 3) & 31, e->devid & 7 };
+			if (e->type == IVHD_SELECT && pci_find(&machine.pci, a) < 0)
+				absent++;
+		}
+	}
+	if (absent) /* firmware lists devices that may be switched off: worth knowing, not wrong */
+		printf("    note: %u select entries name functions that are not there\n", absent);
+	report(t, units > 0, "%u IOMMU units", units);
+	test_note(t, "%u units, %zu blocks, %u absent selects, %u warnings", units, v->n, absent, v->diag.warnings);
+}
+
+static void t_enumerate(struct test_ctx *t)
+{
+	if (!platform->hardware) {
+		test_skip(t, "no PCI on this platform (%s)", platform->name);
+		return;
+	}
+	report(t, machine.pci.n > 0, "%zu functions found", machine.pci.n);
+	report(t, pci_find(&machine.pci, (struct pci_addr){ 0, 0, 0, 0 }) >= 0, "a function at 0000:00:00.0");
+	report(t, machine.pci.cap_loops == 0, "no capability list loops (%u)", machine.pci.cap_loops);
+	unsigned bad = 0, bridges = 0;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		if (!pci_is_bridge(d))
+			continue;
+		bridges++;
+		if (d->sec_bus && (d->sec_bus <= d->addr.bus || d->sub_bus < d->sec_bus)) {
+			bad++;
+			report(t, false, "bridge %02x:%02x.%x: buses %02x-%02x do not lie below it", d->addr.bus,
+			       d->addr.dev, d->addr.fn, d->sec_bus, d->sub_bus);
+		}
+	}
+	size_t covered = 0;
+	for (size_t i = 0; i < machine.pci.n; i++)
+		covered += machine.pci.d[i].iommu >= 0;
+	test_note(t, "%zu functions, %u bridges, %zu covered by an IOMMU unit", machine.pci.n, bridges, covered);
+}
+
+/* Sizing wrote all ones to every BAR: each must hold its address again. */
+static void t_bars(struct test_ctx *t)
+{
+	if (!platform->hardware) {
+		test_skip(t, "no PCI on this platform (%s)", platform->name);
+		return;
+	}
+	unsigned checked = 0, wrong = 0;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		for (size_t k = 0; k < d->nbars; k++) {
+			const struct pci_bar *b = &d->bar[k];
+			uint16_t reg = (uint16_t)(PCI_BAR0 + 4 * b->index);
+			uint64_t now = pci_read32(&machine.cfg, d->addr, reg) & (b->io ? ~3u : ~0xfu);
+			if (b->mem64)
+				now |= (uint64_t)pci_read32(&machine.cfg, d->addr, reg + 4) << 32;
+			checked++;
+			if (now != b->base) {
+				wrong++;
+				report(t, false, "%02x:%02x.%x BAR%u holds 0x%llx, was 0x%llx", d->addr.bus, d->addr.dev,
+				       d->addr.fn, b->index, (unsigned long long)now, (unsigned long long)b->base);
+			}
+		}
+	}
+	report(t, checked > 0 && wrong == 0, "all %u sized BARs hold their addresses again", checked);
+	test_note(t, "%u BARs sized and restored", checked);
+}
+
+static const struct test_case acpi_cases[] = {
+	{ "acpi.tables", "root table and every table's checksum", t_tables, true },
+	{ "acpi.mcfg", "MCFG regions, ECAM agrees with CF8/CFC", t_mcfg, true },
+	{ "acpi.dmar", "DMAR units, scopes, RMRRs, INCLUDE_PCI_ALL", t_dmar, true },
+	{ "acpi.ivrs", "IVRS blocks, device entries, IVMDs", t_ivrs, true },
+};
+
+const struct test_group acpi_group = {
+	.name = "acpi",
+	.summary = "firmware tables checked",
+	.cases = acpi_cases,
+	.n = sizeof(acpi_cases) / sizeof(acpi_cases[0]),
+};
+
+static const struct test_case pci_cases[] = {
+	{ "pci.enumerate", "every bus scanned, bridges consistent, capability lists sane", t_enumerate, true },
+	{ "pci.bars", "BAR sizing gave every BAR back", t_bars, true },
+};
+
+const struct test_group pci_group = {
+	.name = "pci",
+	.summary = "PCI enumeration",
+	.cases = pci_cases,
+	.n = sizeof(pci_cases) / sizeof(pci_cases[0]),
+};
