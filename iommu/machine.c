@@ -82,7 +82,10 @@ static void info_records(void)
 	}
 }
 
-static const struct acpi_header *table(const char *sig) { return acpi_find(monitor_acpi(), sig, 0); }
+static const struct acpi_header *table(const char *sig)
+{
+	return acpi_find(monitor_acpi(), sig, 0);
+}
 
 /* The first instance of `sig` that parses without an error: a corrupt one
  * is reported here (and by its acpi.* check) and not used. */
@@ -106,8 +109,8 @@ static const struct acpi_header *usable(const char *sig)
 		}
 		if (!errors)
 			return h;
-		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' and 'run acpi' say what)\n", sig,
-		       i, (unsigned long long)(uintptr_t)h, errors, sig[0] == 'D' ? "dmar" : "ivrs");
+		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' and 'run acpi' say what)\n",
+		       sig, i, (unsigned long long)(uintptr_t)h, errors, sig[0] == 'D' ? "dmar" : "ivrs");
 	}
 }
 
@@ -132,12 +135,17 @@ void machine_discover(void)
 	for (size_t i = 0; i < machine.pci.n; i++)
 		covered += machine.pci.d[i].iommu >= 0;
 	printf("  pci        %zu functions through %s%s in %.1f ms\n", machine.pci.n,
-	       machine.cfg.n ? "ECAM" : machine.cfg.legacy ? "CF8/CFC" : "nothing",
+	       machine.cfg.n	    ? "ECAM"
+	       : machine.cfg.legacy ? "CF8/CFC"
+				    : "nothing",
 	       machine.cfg.n && machine.cfg.legacy ? " (CF8/CFC where ECAM does not reach)" : "",
 	       cycles_to_ns(t1 - t0) / 1e6);
 	printf("  iommu      %zu units (%s%s%s), covering %zu of the functions\n", machine.units.n,
 	       machine.units.have_dmar ? "DMAR" : "", machine.units.have_dmar && machine.units.have_ivrs ? ", " : "",
-	       machine.units.have_ivrs ? "IVRS" : machine.units.have_dmar ? "" : "no DMAR or IVRS", covered);
+	       machine.units.have_ivrs	 ? "IVRS"
+	       : machine.units.have_dmar ? ""
+					 : "no DMAR or IVRS",
+	       covered);
 	info_records();
 }
 
@@ -153,7 +161,10 @@ static void bar_str(const struct pci_bar *b, char *out, size_t n)
 		s >>= 20, unit = "M";
 	else if (s >= 1024 && !(s & 1023))
 		s >>= 10, unit = "K";
-	snprintf(out, n, "%u:%s%s0x%llx/%llu%s", b->index, b->io ? "io " : b->mem64 ? "m64 " : "m32 ",
+	snprintf(out, n, "%u:%s%s0x%llx/%llu%s", b->index,
+		 b->io	    ? "io "
+		 : b->mem64 ? "m64 "
+			    : "m32 ",
 		 b->prefetch ? "pf " : "", (unsigned long long)b->base, (unsigned long long)s, unit);
 }
 
@@ -202,8 +213,8 @@ static void pci_details(const struct pci_dev *d)
 	}
 	for (size_t k = 0; k < d->ncaps; k++) {
 		const struct pci_cap *c = &d->cap[k];
-		printf("  cap %s 0x%03x %-14s (id 0x%02x%s)\n", c->ext ? "ext" : "   ", c->offset, pci_cap_name(c->id, c->ext),
-		       c->id, c->ext ? "" : "");
+		printf("  cap %s 0x%03x %-14s (id 0x%02x%s)\n", c->ext ? "ext" : "   ", c->offset,
+		       pci_cap_name(c->id, c->ext), c->id, c->ext ? "" : "");
 	}
 	if (!pci_has_ecam(&machine.cfg, d->addr))
 		printf("  (no ECAM for this function: extended capabilities not read)\n");

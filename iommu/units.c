@@ -148,7 +148,10 @@ bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 	return r->cap != ~0ull;
 }
 
-static unsigned bits(uint64_t v, unsigned hi, unsigned lo) { return (unsigned)((v >> lo) & ((1ull << (hi - lo + 1)) - 1)); }
+static unsigned bits(uint64_t v, unsigned hi, unsigned lo)
+{
+	return (unsigned)((v >> lo) & ((1ull << (hi - lo + 1)) - 1));
+}
 
 void units_describe(const struct iommu_unit *u)
 {
@@ -169,15 +172,16 @@ void units_describe(const struct iommu_unit *u)
 		       bits(r.cap, 35, 35) ? " 1G" : "", bits(r.cap, 39, 39) ? ", PSI" : "",
 		       bits(r.cap, 7, 7) ? ", caching mode" : "", bits(r.cap, 4, 4) ? ", RWBF" : "",
 		       bits(r.cap, 55, 55) ? ", DRD" : "");
-		printf("      ECAP: IRO 0x%x%s%s%s%s%s%s%s%s\n", bits(r.ecap, 17, 8) * 16, bits(r.ecap, 0, 0) ? ", coherent" : "",
-		       bits(r.ecap, 1, 1) ? ", QI" : "", bits(r.ecap, 2, 2) ? ", device-TLB" : "",
-		       bits(r.ecap, 3, 3) ? ", IR" : "", bits(r.ecap, 4, 4) ? ", EIM" : "",
-		       bits(r.ecap, 6, 6) ? ", pass-through" : "", bits(r.ecap, 7, 7) ? ", snoop control" : "",
-		       bits(r.ecap, 43, 43) ? ", scalable mode" : "");
+		printf("      ECAP: IRO 0x%x%s%s%s%s%s%s%s%s\n", bits(r.ecap, 17, 8) * 16,
+		       bits(r.ecap, 0, 0) ? ", coherent" : "", bits(r.ecap, 1, 1) ? ", QI" : "",
+		       bits(r.ecap, 2, 2) ? ", device-TLB" : "", bits(r.ecap, 3, 3) ? ", IR" : "",
+		       bits(r.ecap, 4, 4) ? ", EIM" : "", bits(r.ecap, 6, 6) ? ", pass-through" : "",
+		       bits(r.ecap, 7, 7) ? ", snoop control" : "", bits(r.ecap, 43, 43) ? ", scalable mode" : "");
 	} else {
 		printf("      EFR 0x%016llx:%s%s%s%s%s%s%s%s, HATS %u\n", (unsigned long long)r.cap,
-		       bits(r.cap, 0, 0) ? " prefetch" : "", bits(r.cap, 1, 1) ? " PPR" : "", bits(r.cap, 2, 2) ? " XT" : "",
-		       bits(r.cap, 3, 3) ? " NX" : "", bits(r.cap, 4, 4) ? " GT" : "", bits(r.cap, 6, 6) ? " IA" : "",
-		       bits(r.cap, 7, 7) ? " GA" : "", bits(r.cap, 9, 9) ? " PC" : "", bits(r.cap, 11, 10));
+		       bits(r.cap, 0, 0) ? " prefetch" : "", bits(r.cap, 1, 1) ? " PPR" : "",
+		       bits(r.cap, 2, 2) ? " XT" : "", bits(r.cap, 3, 3) ? " NX" : "", bits(r.cap, 4, 4) ? " GT" : "",
+		       bits(r.cap, 6, 6) ? " IA" : "", bits(r.cap, 7, 7) ? " GA" : "", bits(r.cap, 9, 9) ? " PC" : "",
+		       bits(r.cap, 11, 10));
 	}
 }

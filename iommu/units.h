@@ -33,7 +33,10 @@ struct iommu_units {
 	struct ivrs ivrs;
 };
 
-static inline const char *iommu_type_name(enum iommu_type t) { return t == IOMMU_VTD ? "vtd" : "amdvi"; }
+static inline const char *iommu_type_name(enum iommu_type t)
+{
+	return t == IOMMU_VTD ? "vtd" : "amdvi";
+}
 
 /* Parses the tables given (either may be NULL), lists the units and sets
  * each device's `iommu`. */

@@ -12,7 +12,10 @@
 #define PCI_BAR_MEM_TYPE_64 0x4
 #define PCI_BAR_PREFETCH 0x8
 
-bool pci_is_bridge(const struct pci_dev *d) { return (d->header_type & PCI_HEADER_TYPE_MASK) == 1; }
+bool pci_is_bridge(const struct pci_dev *d)
+{
+	return (d->header_type & PCI_HEADER_TYPE_MASK) == 1;
+}
 
 /* Sizes every BAR: all ones written, the read-back's low zeros are the
  * size, the original put back. Decoding is off meanwhile (a half-written
@@ -78,7 +81,8 @@ static void add_cap(struct pci_list *l, struct pci_dev *d, uint16_t id, uint16_t
 static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
 {
 	if (pci_read16(c, d->addr, PCI_STATUS) & PCI_STATUS_CAP_LIST) {
-		uint16_t ptr_reg = (d->header_type & PCI_HEADER_TYPE_MASK) == 2 ? PCI_CB_CAPABILITY_LIST : PCI_CAPABILITY_LIST;
+		uint16_t ptr_reg =
+		    (d->header_type & PCI_HEADER_TYPE_MASK) == 2 ? PCI_CB_CAPABILITY_LIST : PCI_CAPABILITY_LIST;
 		uint8_t ptr = pci_read8(c, d->addr, ptr_reg) & 0xfc;
 		for (int n = 0; ptr; n++) {
 			if (ptr < 0x40 || n == 48) { /* 48 = (256 - 64) / 4: more means a loop */

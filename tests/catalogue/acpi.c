@@ -74,7 +74,8 @@ static void t_mcfg(struct test_ctx *t)
 		uint32_t e = pci_read32(&machine.cfg, a, 0), l = pci_read32(&legacy, a, 0);
 		if (e != l) {
 			differ++;
-			report(t, false, "%02x:%02x.%x reads %08x through ECAM, %08x through CF8", a.bus, a.dev, a.fn, e, l);
+			report(t, false, "%02x:%02x.%x reads %08x through ECAM, %08x through CF8", a.bus, a.dev, a.fn,
+			       e, l);
 		}
 	}
 	report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions", compared);
@@ -90,8 +91,9 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 		const struct dmar_struct *s = &d->s[i];
 		if (s->type == DMAR_DRHD) {
 			(*units)++;
-			report(t, s->base && !(s->base & 0xfff), "DRHD at 0x%x: register base 0x%llx is non-zero and 4 KiB aligned",
-			       s->offset, (unsigned long long)s->base);
+			report(t, s->base && !(s->base & 0xfff),
+			       "DRHD at 0x%x: register base 0x%llx is non-zero and 4 KiB aligned", s->offset,
+			       (unsigned long long)s->base);
 			if ((s->flags & DMAR_DRHD_INCLUDE_PCI_ALL) && s->segment < 8)
 				all_per_seg[s->segment]++;
 		}
@@ -116,7 +118,8 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 			(*unresolved)++;
 			report(t, false, "%s at 0x%x: %s scope bus %02x path %02x.%x%s names no device that is there",
 			       dmar_type_name(s->type), s->offset, dmar_scope_name(sc->type), sc->start_bus,
-			       sc->npath ? sc->path[0].dev : 0, sc->npath ? sc->path[0].fn : 0, sc->npath > 1 ? "..." : "");
+			       sc->npath ? sc->path[0].dev : 0, sc->npath ? sc->path[0].fn : 0,
+			       sc->npath > 1 ? "..." : "");
 		}
 	}
 	for (unsigned seg = 0; seg < 8; seg++)
@@ -175,11 +178,13 @@ static void t_ivrs(struct test_ctx *t)
 		if (!ivrs_preferred(v, i))
 			continue;
 		units++;
-		report(t, b->base && !(b->base & 0x3fff), "IVHD %02xh at 0x%x: base 0x%llx is non-zero and 16 KiB aligned",
-		       b->type, b->offset, (unsigned long long)b->base);
+		report(t, b->base && !(b->base & 0x3fff),
+		       "IVHD %02xh at 0x%x: base 0x%llx is non-zero and 16 KiB aligned", b->type, b->offset,
+		       (unsigned long long)b->base);
 		for (size_t k = 0; k < b->nentries; k++) {
 			const struct ivrs_entry *e = &v->e[b->first_entry + k];
-			struct pci_addr a = { b->segment, (uint8_t)(e->devid >> 8), (e->devid >> 3) & 31, e->devid & 7 };
+			struct pci_addr a = { b->segment, (uint8_t)(e->devid >> 8), (e->devid >> 3) & 31,
+					      e->devid & 7 };
 			if (e->type == IVHD_SELECT && pci_find(&machine.pci, a) < 0)
 				absent++;
 		}
@@ -236,8 +241,9 @@ static void t_bars(struct test_ctx *t)
 			checked++;
 			if (now != b->base) {
 				wrong++;
-				report(t, false, "%02x:%02x.%x BAR%u holds 0x%llx, was 0x%llx", d->addr.bus, d->addr.dev,
-				       d->addr.fn, b->index, (unsigned long long)now, (unsigned long long)b->base);
+				report(t, false, "%02x:%02x.%x BAR%u holds 0x%llx, was 0x%llx", d->addr.bus,
+				       d->addr.dev, d->addr.fn, b->index, (unsigned long long)now,
+				       (unsigned long long)b->base);
 			}
 		}
 	}
