@@ -263,10 +263,26 @@ static enum cmd_status cmd_acpi(int argc, char **argv)
 		return CMD_OK;
 	}
 	if (argc == 2 && strcmp(argv[1], "dmar") == 0) {
-		if (!machine.units.have_dmar)
-			printf("  no DMAR table\n");
-		else
-			dmar_print(&machine.units.dmar);
+		if (!machine.units.have_dmar) {
+			printf("  no usable DMAR table ('run acpi.dmar' checks every one)\n");
+			return CMD_OK;
+		}
+		const struct dmar *d = &machine.units.dmar;
+		dmar_print(d);
+		printf("  device scopes resolved through the bridges:\n");
+		for (size_t i = 0; i < d->n; i++) {
+			for (size_t k = 0; k < d->s[i].nscopes; k++) {
+				const struct dmar_scope *sc = &d->scopes[d->s[i].first_scope + k];
+				if (sc->type != DMAR_SCOPE_ENDPOINT && sc->type != DMAR_SCOPE_BRIDGE)
+					continue;
+				int idx = dmar_scope_device(sc, d->s[i].segment, &machine.pci);
+				char bdf[16] = "not there";
+				if (idx >= 0)
+					pci_addr_str(machine.pci.d[idx].addr, bdf, sizeof(bdf));
+				printf("    %s at 0x%03x %-8s scope at 0x%03x -> %s\n", dmar_type_name(d->s[i].type),
+				       d->s[i].offset, dmar_scope_name(sc->type), sc->offset, bdf);
+			}
+		}
 		return CMD_OK;
 	}
 	if (argc == 2 && strcmp(argv[1], "ivrs") == 0) {
