@@ -28,6 +28,10 @@ bool files_append(struct platform_file *f, const void *buf, size_t n);
 void files_close(struct platform_file *f);
 const char *files_describe(void);
 
+/* devices.c */
+const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
+void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
+
 /* syscalls.c */
 void heap_init(void);
 /* Gives the heap's pages back: nothing may allocate afterwards. */

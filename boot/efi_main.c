@@ -192,6 +192,8 @@ static struct platform efi_platform = {
 	.file_append = files_append,
 	.file_close = files_close,
 	.volume_describe = files_describe,
+	.device_claim = device_claim,
+	.device_release = device_release,
 	.load_options = load_options,
 	.exit = firmware_exit,
 };

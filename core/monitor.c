@@ -252,6 +252,8 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
 		else
 			results_close();
+		if (mon.ext && mon.ext->release)
+			mon.ext->release();
 		timing_fini();
 		fflush(stdout);
 		const char *why = platform->exit(kinds[i].kind, v);

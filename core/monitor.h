@@ -31,6 +31,7 @@ struct monitor_ext {
 	const struct command *commands;
 	size_t ncommands;
 	void (*discover)(void);
+	void (*release)(void); /* before exit: devices and IOMMUs as found */
 };
 
 /* Runs one line: several commands may be separated by ';', '#' starts a

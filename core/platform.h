@@ -63,6 +63,13 @@ struct platform {
 	/* One line describing where files go, e.g. "boot volume (USB)". */
 	const char *(*volume_describe)(void);
 
+	/* Take a PCI function from the firmware's driver before the monitor
+	 * drives it, and hand it back after (UEFI: DisconnectController and
+	 * ConnectController). NULL, or why it may not be taken (it holds the
+	 * boot volume, ...). */
+	const char *(*device_claim)(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
+	void (*device_release)(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
+
 	/* Commands passed by whoever started us (UEFI load options), or NULL. */
 	const char *(*load_options)(void);
 

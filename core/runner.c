@@ -17,7 +17,7 @@ struct result_row {
 };
 
 struct measure_row {
-	char test[40], path[14], variant[24], unit[8];
+	char test[40], path[14], variant[40], unit[8];
 	struct stats s;
 };
 
@@ -227,13 +227,13 @@ static void print_table(size_t first_result, size_t first_measure)
 	}
 	if (first_measure == run.nmeasures)
 		return;
-	printf("\n  %-22s %-10s %-14s %7s %8s %8s %8s %8s %10s\n", "measure", "path", "variant", "n", "min", "p50",
-	       "p99", "max", "stddev");
+	printf("\n  %-18s %-6s %-26s %6s %9s %9s %9s %9s\n", "measure", "path", "variant", "n", "min", "p50", "p99",
+	       "max");
 	for (size_t i = first_measure; i < run.nmeasures; i++) {
 		const struct measure_row *m = &run.measures[i];
-		printf("  %-22s %-10s %-14s %7zu %8llu %8llu %8llu %8llu %10.1f\n", m->test, m->path, m->variant,
-		       m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50, (unsigned long long)m->s.p99,
-		       (unsigned long long)m->s.max, m->s.stddev);
+		printf("  %-18s %-6s %-26s %6zu %9llu %9llu %9llu %9llu\n", m->test, m->path, m->variant, m->s.n,
+		       (unsigned long long)m->s.min, (unsigned long long)m->s.p50, (unsigned long long)m->s.p99,
+		       (unsigned long long)m->s.max);
 	}
 	printf("  (figures in cycles of the TSC at %.3f MHz, calibrated against %s; platform %s)\n",
 	       (double)timing.tsc_hz / 1e6, timing.source, timing.platform);

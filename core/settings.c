@@ -125,7 +125,9 @@ static const char *check_samples(const char *v)
 	return parse_u64(v, &n) && n >= 10 && n <= 1000000 ? NULL : "must be a count from 10 to 1000000";
 }
 
-static struct setting table[] = {
+#define MAX_SETTINGS 32
+
+static struct setting table[MAX_SETTINGS] = {
 	{ "countdown", "10", "seconds before an unattended config runs (any key: menu)", check_countdown, NULL },
 	{ "console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console },
 	{ "uart", "spcr", "direct UART: spcr, io:PORT, mmio:ADDR or mmio32:ADDR (,BAUD)", check_uart, apply_uart },
@@ -135,7 +137,8 @@ static struct setting table[] = {
 	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },
 };
 
-#define NSETTINGS (sizeof(table) / sizeof(table[0]))
+static size_t nsettings; /* counted by settings_init */
+#define NSETTINGS nsettings
 
 static struct setting *find(const char *key)
 {
@@ -145,8 +148,23 @@ static struct setting *find(const char *key)
 	return NULL;
 }
 
+void setting_add(const char *key, const char *def, const char *help, const char *(*check)(const char *v),
+		 const char *(*apply)(const char *v))
+{
+	struct setting *s = find(key);
+	if (!s) {
+		if (nsettings == MAX_SETTINGS)
+			return;
+		s = &table[nsettings++];
+	}
+	*s = (struct setting){ .key = key, .def = def, .help = help, .check = check, .apply = apply };
+	snprintf(s->value, sizeof(s->value), "%s", def);
+}
+
 void settings_init(void)
 {
+	for (nsettings = 0; nsettings < MAX_SETTINGS && table[nsettings].key; nsettings++)
+		;
 	for (size_t i = 0; i < NSETTINGS; i++)
 		snprintf(table[i].value, sizeof(table[i].value), "%s", table[i].def);
 }

@@ -14,6 +14,10 @@ bool setting_bool(const char *key);
 /* Prints one key, or all when key is NULL; false for an unknown key. */
 bool settings_show(const char *key);
 
+/* Layers above core/ add their own keys (at boot, before any script). */
+void setting_add(const char *key, const char *def, const char *help, const char *(*check)(const char *v),
+		 const char *(*apply)(const char *v));
+
 /* Parsers shared with commands and tests. */
 bool parse_u64(const char *s, unsigned long long *out); /* decimal or 0x hex, whole string */
 

@@ -93,18 +93,23 @@ enum calib_err calibrate_refclock(struct refclock *rc, uint64_t ticks, unsigned 
 	return CALIB_OK;
 }
 
+/* The shortest round: a Stall can only be stretched (by an interrupt, or
+ * a host that deschedules the virtual CPU), never cut short, so the
+ * fewest cycles are the best estimate. */
 uint64_t calibrate_stall(uint32_t us, unsigned rounds)
 {
-	uint64_t v[16];
+	uint64_t best = ~0ull;
 	if (rounds == 0 || rounds > 16 || us == 0)
 		return 0;
 	for (unsigned i = 0; i < rounds; i++) {
 		uint64_t t0 = cycles_begin();
 		platform->stall_us(us);
 		uint64_t t1 = cycles_end();
-		v[i] = (t1 - t0) * 1000000ull / us;
+		uint64_t hz = (t1 - t0) * 1000000ull / us;
+		if (hz < best)
+			best = hz;
 	}
-	return median(v, rounds);
+	return best;
 }
 
 static void identify_cpu(void)
@@ -233,7 +238,7 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 
 	/* A rough figure first, so the deadlines below mean something. */
 	timing.tsc_hz = calibrate_stall(2000, 1);
-	timing.stall_hz = calibrate_stall(10000, 5);
+	timing.stall_hz = calibrate_stall(10000, 7);
 	timing.tsc_hz = timing.stall_hz;
 	timing.source = "stall";
 	timing.ref_hz = 0;

@@ -118,7 +118,8 @@ const char *calib_err_name(enum calib_err e);
  * timing.tsc_hz (set a rough estimate first). */
 enum calib_err calibrate_refclock(struct refclock *rc, uint64_t ticks, unsigned rounds, uint64_t *hz);
 
-/* Estimate against the platform's Stall service: `us` per round. */
+/* Estimate against the platform's Stall service: `us` per round, the
+ * shortest of `rounds`. */
 uint64_t calibrate_stall(uint32_t us, unsigned rounds);
 
 /* Identify the CPU and platform; calibrate against the best reference the

@@ -6,7 +6,9 @@
 
 #include "../core/acpi.h"
 #include "../core/results.h"
+#include "../core/settings.h"
 #include "../core/timing.h"
+#include "../pci/dma.h"
 
 struct machine machine;
 
@@ -114,8 +116,95 @@ static const struct acpi_header *usable(const char *sig)
 	}
 }
 
+static void engine_close(void)
+{
+	if (machine.engine)
+		machine.engine->close(machine.engine);
+	machine.engine = NULL;
+}
+
+/* "auto": the first NVMe controller with a driver, else the first edu */
+static int pick_device(const char *want, const char **why)
+{
+	if (strcmp(want, "auto") != 0) {
+		struct pci_addr a;
+		pci_parse_addr(want, &a);
+		int i = pci_find(&machine.pci, a);
+		if (i < 0)
+			*why = "no PCI function there";
+		else if (!dma_has_driver(&machine.pci.d[i]))
+			*why = "no DMA engine driver for that function (edu and NVMe have one)";
+		return i >= 0 && dma_has_driver(&machine.pci.d[i]) ? i : -1;
+	}
+	int edu = -1;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		if (!dma_has_driver(&machine.pci.d[i]))
+			continue;
+		if (machine.pci.d[i].class == 0x010802)
+			return (int)i;
+		if (edu < 0)
+			edu = (int)i;
+	}
+	if (edu < 0)
+		*why = "no function with a DMA engine driver (edu, NVMe) on this machine";
+	return edu;
+}
+
+struct dma_engine *machine_engine(const char **why)
+{
+	if (machine.engine)
+		return machine.engine;
+	int i = pick_device(setting_get("device"), why);
+	if (i < 0)
+		return NULL;
+	machine.engine = dma_open(&machine.cfg, &machine.pci.d[i], why);
+	return machine.engine;
+}
+
+static const char *check_device(const char *v)
+{
+	struct pci_addr a;
+	return strcmp(v, "auto") == 0 || pci_parse_addr(v, &a) ? NULL : "must be auto or a PCI address (0000:01:00.0)";
+}
+
+static const char *apply_device(const char *v)
+{
+	static const char *why;
+	why = NULL;
+	if (pick_device(v, &why) < 0)
+		return why ? why : "no such device";
+	engine_close(); /* the next DMA opens the new one */
+	return NULL;
+}
+
+static const char *check_samples(const char *v)
+{
+	unsigned long long n;
+	return parse_u64(v, &n) && n >= 1 && n <= 100000 ? NULL : "must be a count from 1 to 100000";
+}
+
+static const char *check_scratch(const char *v)
+{
+	struct pci_addr a;
+	return strcmp(v, "none") == 0 || pci_parse_addr(v, &a) ? NULL : "must be none or a PCI address";
+}
+
+static const char *apply_scratch(const char *v)
+{
+	(void)v;
+	engine_close(); /* reopened with the new permission */
+	return NULL;
+}
+
 void machine_discover(void)
 {
+	setting_add("device", "auto", "device under test for DMA: auto (first NVMe, else edu) or a PCI address",
+		    check_device, apply_device);
+	setting_add("dma.samples", "200", "DMAs per size and direction in dma.latency", check_samples, NULL);
+	setting_add("nvme.scratch", "none",
+		    "NVMe controller whose media may be written (DMA to it uses Write, not Compare)", check_scratch,
+		    apply_scratch);
+	engine_close();
 	if (machine.discovered) {
 		units_free(&machine.units);
 		pci_list_free(&machine.pci);
@@ -345,4 +434,5 @@ const struct monitor_ext machine_ext = {
 	.commands = commands,
 	.ncommands = sizeof(commands) / sizeof(commands[0]),
 	.discover = machine_discover,
+	.release = engine_close,
 };

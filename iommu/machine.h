@@ -16,9 +16,15 @@ struct machine {
 	struct pci_cfg cfg;
 	struct pci_list pci;
 	struct iommu_units units;
+	struct dma_engine *engine;
 };
 
 extern struct machine machine;
+
+struct dma_engine;
+/* The DMA engine of the device under test (`set device`), opened on first
+ * use and kept until exit; NULL with *why when there is none. */
+struct dma_engine *machine_engine(const char **why);
 extern const struct monitor_ext machine_ext;
 
 void machine_discover(void);

@@ -113,5 +113,19 @@ else
 	done
 fi
 
+# Figures from the boot tests, printed for people and never asserted.
+dmalog=build/boot-tests/dma/run
+if [ -f "$dmalog/records.jsonl" ]; then
+	echo "== benchmark: DMA under qemu-tcg (emulated devices on this host, not silicon; never asserted)"
+	grep -h 'DMAs/s' "$dmalog/console.txt" | sed 's/^ */  /'
+	awk -F'[,:]' '/"kind":"measure","test":"dma.latency"/ {
+		for (i = 1; i < NF; i++) {
+			k = $i; gsub(/"/, "", k); v = $(i + 1); gsub(/"/, "", v)
+			if (k == "variant") variant = v; if (k == "p50_ns") p50 = v; if (k == "p99_ns") p99 = v; if (k == "n") n = v
+		}
+		printf "  %-30s n %4s  p50 %9.1f us  p99 %9.1f us\n", variant, n, p50 / 1000, p99 / 1000
+	}' "$dmalog/records.jsonl"
+fi
+
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

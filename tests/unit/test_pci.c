@@ -64,7 +64,7 @@ static void m_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 			nv = 0;
 		} else {
 			uint32_t flags = old & ((old & 1) ? 0x3 : 0xf);
-			nv = ((uint32_t)v & (uint32_t)~(size - 1) & ((old & 1) ? ~3u : ~0xfu)) | flags;
+			nv = ((uint32_t)v & (uint32_t) ~(size - 1) & ((old & 1) ? ~3u : ~0xfu)) | flags;
 		}
 		memcpy(d->cfg + reg, &nv, 4);
 		return;
@@ -128,8 +128,8 @@ static void build(void)
 	cap(rp, 0x40, 0x10, 0x00); /* PCIe */
 	struct fdev *ep = add(1, 0, 0, 0x1b36, 0x0010, 0x010802, 0);
 	bar(ep, 0, 0xe000000000ull, 0x4000, 0x4 | 0x8); /* 64-bit prefetchable, 16 KiB */
-	bar(ep, 2, 0xc0000000, 0x100000, 0);	       /* 32-bit, 1 MiB */
-	bar(ep, 4, 0x6000, 0x20, 0x1);		       /* I/O, 32 bytes */
+	bar(ep, 2, 0xc0000000, 0x100000, 0);		/* 32-bit, 1 MiB */
+	bar(ep, 4, 0x6000, 0x20, 0x1);			/* I/O, 32 bytes */
 	cap(ep, 0x40, 0x10, 0x50);
 	cap(ep, 0x50, 0x11, 0x60);
 	cap(ep, 0x60, 0x05, 0x00);
@@ -300,7 +300,7 @@ static void vtd_mapping(void **state)
 	int target = dmar_scope_device(sc, 0, &list);
 	assert_true(target >= 0);
 	assert_int_equal(list.d[target].addr.bus, 1); /* two hops: through the root port to bus 1 */
-	assert_int_equal(dev_at(1, 0, 0)->iommu, 0); /* the endpoint unit comes first and names it */
+	assert_int_equal(dev_at(1, 0, 0)->iommu, 0);  /* the endpoint unit comes first and names it */
 	units_free(&u);
 	pci_list_free(&list);
 }
@@ -337,9 +337,12 @@ static void amdvi_mapping(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(finds_every_function), cmocka_unit_test(bars_sized_and_restored),
-		cmocka_unit_test(capabilities_and_loops), cmocka_unit_test(addresses),
-		cmocka_unit_test(vtd_mapping),		 cmocka_unit_test(amdvi_mapping),
+		cmocka_unit_test(finds_every_function),
+		cmocka_unit_test(bars_sized_and_restored),
+		cmocka_unit_test(capabilities_and_loops),
+		cmocka_unit_test(addresses),
+		cmocka_unit_test(vtd_mapping),
+		cmocka_unit_test(amdvi_mapping),
 	};
 	return cmocka_run_group_tests_name("pci", tests, setup, NULL);
 }

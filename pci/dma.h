@@ -1,0 +1,73 @@
+/* The DMA engine interface: "move N bytes between this IOVA and the device,
+ * tell me when it finished or failed", with the cycle counter read at
+ * submission and when completion is seen. Drivers (edu, NVMe) sit behind it
+ * and reach their devices only through register windows. */
+#ifndef IOMMON_DMA_H
+#define IOMMON_DMA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pci.h"
+
+enum dma_dir {
+	DMA_TO_DEVICE,	 /* the device reads RAM */
+	DMA_FROM_DEVICE, /* the device writes RAM */
+};
+
+enum dma_status {
+	DMA_OK,
+	DMA_BAD_REQUEST,  /* refused before the device saw it: length, alignment, address */
+	DMA_DEVICE_ERROR, /* the device said no (decoded in `error`) */
+	DMA_TIMEOUT,	  /* no completion before the deadline */
+};
+
+struct dma_result {
+	enum dma_status status;
+	uint64_t t_submit, t_done; /* cycles: doorbell written, completion seen */
+	uint64_t driver_cycles;	   /* spent in the driver, the wait excluded */
+	char error[96];
+};
+
+struct dma_caps {
+	uint64_t max_len;
+	unsigned addr_bits; /* IOVAs the device can emit */
+	uint64_t align;	    /* required alignment of the IOVA */
+	uint64_t len_unit;  /* lengths are whole multiples of this (NVMe: the LBA size) */
+	bool reads_ram, writes_ram;
+	/* true: what goes to the device comes back (a scratch buffer); false:
+	 * the device compares what it reads against its own data (NVMe
+	 * Compare), so a mismatch is a device error */
+	bool roundtrip;
+	uint32_t fixed_latency_us; /* a model's built-in delay (edu: 100 ms), 0 if none */
+	const char *how;	   /* which command moves the data, for the records */
+};
+
+struct dma_engine {
+	const char *kind; /* "edu", "nvme" */
+	struct pci_addr addr;
+	struct dma_caps caps;
+	enum dma_status (*transfer)(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
+				    struct dma_result *r);
+	void (*close)(struct dma_engine *e); /* the device as found */
+	void *priv;
+	bool withhold_doorbell; /* test knob: never tell the device, so it never completes */
+};
+
+const char *dma_status_name(enum dma_status s);
+
+/* Checks a request against the engine's capabilities; DMA_OK or
+ * DMA_BAD_REQUEST with the reason in r->error. */
+enum dma_status dma_check_request(const struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
+				  struct dma_result *r);
+
+/* The engine for this PCI function, opened (NULL with *why if none). */
+struct dma_engine *dma_open(struct pci_cfg *c, const struct pci_dev *d, const char **why);
+/* Is there a driver for this function at all? */
+bool dma_has_driver(const struct pci_dev *d);
+
+/* Drivers */
+struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *d, const char **why);
+struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *d, const char **why);
+
+#endif

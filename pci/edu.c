@@ -1,0 +1,128 @@
+/* QEMU's edu device (PCI 1234:11e8): a 4 KiB buffer and a DMA engine that
+ * copies between it and RAM. Every DMA completes 100 ms of virtual time
+ * after it starts: useful for correctness, never for latency. Register
+ * layout from QEMU's hw/misc/edu.c and docs/specs/edu.txt. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/timing.h"
+#include "dma.h"
+
+#define EDU_ID 0x00
+#define EDU_ID_MAGIC 0xed /* low byte; the upper bytes are the version */
+#define EDU_IRQ_STATUS 0x24
+#define EDU_IRQ_ACK 0x64
+#define EDU_DMA_SRC 0x80
+#define EDU_DMA_DST 0x88
+#define EDU_DMA_COUNT 0x90
+#define EDU_DMA_CMD 0x98
+#define EDU_CMD_START 0x1
+#define EDU_CMD_TO_RAM 0x2
+#define EDU_CMD_IRQ 0x4
+#define EDU_IRQ_DMA 0x100
+#define EDU_BUFFER 0x40000 /* the device's buffer, in its own address space */
+#define EDU_BUFFER_SIZE 4096
+/* QEMU 7.2's range check wants the transfer to end strictly before the
+ * buffer's end, and aborts the whole VM otherwise (an off-by-one): a DMA
+ * of all 4096 bytes kills it. One byte less is the most it takes. */
+#define EDU_MAX_TRANSFER (EDU_BUFFER_SIZE - 1)
+#define EDU_LATENCY_US 100000
+#define EDU_DEADLINE_US (EDU_LATENCY_US * 10)
+#define PCI_COMMAND_INTX_DISABLE 0x0400
+
+struct edu {
+	struct dma_engine e;
+	struct regwin bar;
+	struct pci_cfg *cfg;
+	uint16_t saved_command;
+};
+
+static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
+				    struct dma_result *r)
+{
+	struct edu *d = (struct edu *)e;
+	*r = (struct dma_result){ 0 };
+	uint64_t t0 = cycles_begin();
+	/* An offset or count outside the 4 KiB buffer aborts the whole VM in
+	 * QEMU: the length check here is what keeps it alive. */
+	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
+		return r->status;
+	bool to_ram = dir == DMA_FROM_DEVICE;
+	regwin_write64(&d->bar, EDU_DMA_SRC, to_ram ? EDU_BUFFER : iova);
+	regwin_write64(&d->bar, EDU_DMA_DST, to_ram ? iova : EDU_BUFFER);
+	regwin_write64(&d->bar, EDU_DMA_COUNT, len);
+	r->t_submit = cycles_begin(); /* just before the start bit */
+	if (!e->withhold_doorbell)
+		regwin_write64(&d->bar, EDU_DMA_CMD, EDU_CMD_START | EDU_CMD_IRQ | (to_ram ? EDU_CMD_TO_RAM : 0));
+	uint64_t setup = r->t_submit - t0;
+	/* done: the start bit cleared and the completion flag raised (a
+	 * command never started has neither) */
+	struct deadline dl = deadline_after_us(EDU_DEADLINE_US);
+	for (;;) {
+		uint32_t irq = regwin_read32(&d->bar, EDU_IRQ_STATUS);
+		if ((irq & EDU_IRQ_DMA) && !(regwin_read64(&d->bar, EDU_DMA_CMD) & EDU_CMD_START))
+			break;
+		if (deadline_passed(&dl)) {
+			r->t_done = cycles_end();
+			r->status = DMA_TIMEOUT;
+			snprintf(r->error, sizeof(r->error), "edu: no completion within %u ms", EDU_DEADLINE_US / 1000);
+			return r->status;
+		}
+		cpu_relax();
+	}
+	r->t_done = cycles_end();
+	regwin_write32(&d->bar, EDU_IRQ_ACK, EDU_IRQ_DMA);
+	r->driver_cycles = setup + (cycles_end() - r->t_done);
+	r->status = DMA_OK; /* edu ignores bus errors: a faulted DMA still completes */
+	return r->status;
+}
+
+static void edu_close(struct dma_engine *e)
+{
+	struct edu *d = (struct edu *)e;
+	pci_write16(d->cfg, e->addr, PCI_COMMAND, d->saved_command);
+	free(d);
+}
+
+struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *dev, const char **why)
+{
+	const struct pci_bar *b = dev->nbars ? &dev->bar[0] : NULL;
+	if (!b || b->index != 0 || b->io || b->size < 0x100000) {
+		*why = "edu: BAR0 is not the 1 MiB register window";
+		return NULL;
+	}
+	struct edu *d = calloc(1, sizeof(*d));
+	if (!d) {
+		*why = "out of memory";
+		return NULL;
+	}
+	d->cfg = c;
+	regwin_init_mmio(&d->bar, "edu", b->base, b->size, false);
+	d->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
+	/* its registers, bus mastering, and no INTx: completion is polled */
+	pci_write16(c, dev->addr, PCI_COMMAND,
+		    d->saved_command | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | PCI_COMMAND_INTX_DISABLE);
+	uint32_t id = regwin_read32(&d->bar, EDU_ID);
+	if ((id & 0xff) != EDU_ID_MAGIC) {
+		pci_write16(c, dev->addr, PCI_COMMAND, d->saved_command);
+		free(d);
+		*why = "edu: the identification register does not read 0x...ed";
+		return NULL;
+	}
+	d->e = (struct dma_engine){
+		.kind = "edu",
+		.addr = dev->addr,
+		.caps = { .max_len = EDU_MAX_TRANSFER,
+			  .addr_bits = 28, /* QEMU's default dma_mask */
+			  .align = 1,
+			  .len_unit = 1,
+			  .reads_ram = true,
+			  .writes_ram = true,
+			  .roundtrip = true,
+			  .fixed_latency_us = EDU_LATENCY_US,
+			  .how = "edu DMA command (copy to/from its 4 KiB buffer)" },
+		.transfer = edu_transfer,
+		.close = edu_close,
+	};
+	return &d->e;
+}

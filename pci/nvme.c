@@ -1,0 +1,442 @@
+/* NVMe as a DMA engine: a minimal, careful driver (NVM Express Base
+ * Specification 1.4). One admin queue pair, one I/O queue pair, PRP lists
+ * for transfers over two pages, completion by polling the phase bit.
+ * Device -> RAM is Read; RAM -> device is Compare (the controller reads
+ * host memory and changes nothing), or Write only on a controller named
+ * in `nvme.scratch`. On close the controller is left as the firmware had
+ * it: disabled, or re-initialised by the firmware's own driver. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/settings.h"
+#include "../core/timing.h"
+#include "dma.h"
+
+/* Controller registers (1.4, 3.1) */
+#define NVME_CAP 0x00
+#define NVME_CC 0x14
+#define NVME_CSTS 0x1c
+#define NVME_AQA 0x24
+#define NVME_ASQ 0x28
+#define NVME_ACQ 0x30
+#define NVME_INTMS 0x0c
+#define NVME_DOORBELLS 0x1000
+#define CC_EN 0x1
+#define CC_IOSQES_64 (6u << 16)
+#define CC_IOCQES_16 (4u << 20)
+#define CSTS_RDY 0x1
+#define CSTS_CFS 0x2
+
+/* Opcodes: admin (5.) and NVM command set (6.) */
+#define ADMIN_DELETE_SQ 0x00
+#define ADMIN_CREATE_SQ 0x01
+#define ADMIN_DELETE_CQ 0x04
+#define ADMIN_CREATE_CQ 0x05
+#define ADMIN_IDENTIFY 0x06
+#define NVM_WRITE 0x01
+#define NVM_READ 0x02
+#define NVM_COMPARE 0x05
+#define ID_ONCS_COMPARE 0x1
+
+#define PAGE 4096u
+#define ADMIN_DEPTH 16
+#define IO_DEPTH 64
+#define MAX_TRANSFER (1u << 20) /* 256 pages: one PRP list page */
+#define CMD_DEADLINE_US 2000000 /* a read of 1 MiB from any real disk */
+
+struct nvme_queue {
+	uint8_t *sq, *cq; /* one page each */
+	uint16_t depth, tail, head, qid;
+	bool phase;
+};
+
+struct nvme {
+	struct dma_engine e;
+	struct regwin bar;
+	struct pci_cfg *cfg;
+	uint32_t dstrd; /* doorbell stride in bytes */
+	uint64_t timeout_us; /* CAP.TO */
+	uint16_t cid;
+	struct nvme_queue admin, io;
+	uint8_t *prp_list; /* one page */
+	uint8_t *identify; /* one page */
+	uint32_t nsid, lba_size;
+	uint64_t nsze;
+	bool compare, scratch;
+	/* as found */
+	uint16_t saved_command;
+	uint32_t saved_cc, saved_aqa;
+	uint64_t saved_asq, saved_acq;
+	bool was_enabled, claimed;
+};
+
+static const char *status_text(unsigned sct, unsigned sc)
+{
+	if (sct == 0) {
+		switch (sc) {
+		case 0x00:
+			return "success";
+		case 0x01:
+			return "invalid command opcode";
+		case 0x02:
+			return "invalid field in command";
+		case 0x04:
+			return "data transfer error";
+		case 0x06:
+			return "internal error";
+		case 0x0b:
+			return "invalid namespace or format";
+		case 0x13:
+			return "PRP offset invalid";
+		case 0x80:
+			return "LBA out of range";
+		case 0x81:
+			return "capacity exceeded";
+		case 0x82:
+			return "namespace not ready";
+		}
+	} else if (sct == 1) {
+		switch (sc) {
+		case 0x01:
+			return "invalid completion queue";
+		case 0x02:
+			return "invalid queue identifier";
+		case 0x03:
+			return "invalid queue size";
+		}
+	} else if (sct == 2) {
+		switch (sc) {
+		case 0x81:
+			return "unrecovered read error";
+		case 0x85:
+			return "compare failure";
+		case 0x86:
+			return "access denied";
+		}
+	}
+	return "(see the NVMe specification's status tables)";
+}
+
+static void *page(void)
+{
+	void *p = platform->alloc_pages(1, 0);
+	if (p)
+		memset(p, 0, PAGE);
+	return p;
+}
+
+static void doorbell(struct nvme *n, uint16_t qid, bool cq, uint16_t value)
+{
+	regwin_write32(&n->bar, NVME_DOORBELLS + (2u * qid + (cq ? 1 : 0)) * n->dstrd, value);
+}
+
+/* Waits for CSTS.RDY to equal `ready`, for at most CAP.TO. */
+static bool wait_ready(struct nvme *n, bool ready, const char **why)
+{
+	struct deadline dl = deadline_after_us(n->timeout_us);
+	for (;;) {
+		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
+		if (csts == 0xffffffffu) {
+			*why = "nvme: the controller reads all ones (gone or not decoding)";
+			return false;
+		}
+		if (ready && (csts & CSTS_CFS)) {
+			*why = "nvme: controller fatal status while enabling";
+			return false;
+		}
+		if (!!(csts & CSTS_RDY) == ready)
+			return true;
+		if (deadline_passed(&dl)) {
+			*why = ready ? "nvme: not ready within CAP.TO after enabling" : "nvme: still ready after CAP.TO after disabling";
+			return false;
+		}
+		cpu_relax();
+	}
+}
+
+/* Puts one command in the queue and rings (unless withheld); the
+ * completion is then polled by `complete`. *t_ring: the cycle counter just
+ * before the doorbell (emulated controllers may finish inside the write). */
+static uint16_t submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[64], bool ring, uint64_t *t_ring)
+{
+	uint16_t cid = ++n->cid;
+	uint8_t *slot = q->sq + (size_t)q->tail * 64;
+	memcpy(slot, cmd, 64);
+	memcpy(slot + 2, &cid, 2);
+	if (t_ring)
+		*t_ring = cycles_begin();
+	if (ring) {
+		q->tail = (uint16_t)((q->tail + 1) % q->depth);
+		doorbell(n, q->qid, false, q->tail);
+	}
+	return cid;
+}
+
+/* Polls the next completion entry's phase bit; DMA_OK, DMA_DEVICE_ERROR
+ * (decoded into err) or DMA_TIMEOUT. */
+static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us,
+				uint32_t *dw0, char *err, size_t errn)
+{
+	volatile uint8_t *e = q->cq + (size_t)q->head * 16;
+	struct deadline dl = deadline_after_us(deadline_us);
+	uint32_t dw3;
+	for (;;) {
+		dw3 = *(volatile uint32_t *)(e + 12);
+		if (((dw3 >> 16) & 1) == q->phase)
+			break;
+		if (deadline_passed(&dl)) {
+			snprintf(err, errn, "nvme: no completion for command %u within %llu ms", cid,
+				 (unsigned long long)deadline_us / 1000);
+			return DMA_TIMEOUT;
+		}
+		cpu_relax();
+	}
+	if (dw0)
+		*dw0 = *(volatile uint32_t *)e;
+	q->head = (uint16_t)((q->head + 1) % q->depth);
+	if (q->head == 0)
+		q->phase = !q->phase;
+	doorbell(n, q->qid, true, q->head);
+	unsigned sc = (dw3 >> 17) & 0xff, sct = (dw3 >> 25) & 0x7;
+	if ((dw3 & 0xffff) != cid) {
+		snprintf(err, errn, "nvme: completion for command %u while waiting for %u", dw3 & 0xffff, cid);
+		return DMA_DEVICE_ERROR;
+	}
+	if (sc || sct) {
+		snprintf(err, errn, "nvme: status type %u code 0x%02x: %s", sct, sc, status_text(sct, sc));
+		return DMA_DEVICE_ERROR;
+	}
+	return DMA_OK;
+}
+
+static enum dma_status admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10,
+			     uint32_t cdw11, const char **why)
+{
+	static char err[96];
+	uint8_t cmd[64] = { opcode };
+	memcpy(cmd + 4, &nsid, 4);
+	memcpy(cmd + 24, &prp1, 8);
+	memcpy(cmd + 40, &cdw10, 4);
+	memcpy(cmd + 44, &cdw11, 4);
+	uint16_t cid = submit(n, &n->admin, cmd, true, NULL);
+	enum dma_status s = complete(n, &n->admin, cid, n->timeout_us, NULL, err, sizeof(err));
+	if (s != DMA_OK)
+		*why = err;
+	return s;
+}
+
+/* PRP1 = the IOVA; PRP2 = the next page, or a list of the pages after the
+ * first (1.4, 4.3). */
+static uint64_t prp2_for(struct nvme *n, uint64_t iova, uint64_t len)
+{
+	uint64_t first = PAGE - (iova & (PAGE - 1));
+	if (len <= first)
+		return 0;
+	if (len - first <= PAGE)
+		return (iova & ~(uint64_t)(PAGE - 1)) + PAGE;
+	uint64_t *list = (uint64_t *)n->prp_list;
+	uint64_t addr = (iova & ~(uint64_t)(PAGE - 1)) + PAGE;
+	size_t k = 0;
+	for (uint64_t left = len - first; left > 0; left -= left < PAGE ? left : PAGE)
+		list[k++] = addr, addr += PAGE;
+	return (uint64_t)(uintptr_t)n->prp_list;
+}
+
+static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
+				     struct dma_result *r)
+{
+	struct nvme *n = (struct nvme *)e;
+	*r = (struct dma_result){ 0 };
+	uint64_t t0 = cycles_begin();
+	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
+		return r->status;
+	uint64_t nlb = len / n->lba_size;
+	if (nlb > n->nsze) {
+		r->status = DMA_BAD_REQUEST;
+		snprintf(r->error, sizeof(r->error), "nvme: %llu blocks, the namespace has %llu", (unsigned long long)nlb,
+			 (unsigned long long)n->nsze);
+		return r->status;
+	}
+	uint8_t op = dir == DMA_FROM_DEVICE ? NVM_READ : n->scratch ? NVM_WRITE : NVM_COMPARE;
+	uint8_t cmd[64] = { op };
+	uint64_t prp2 = prp2_for(n, iova, len), slba = 0;
+	uint32_t cdw12 = (uint32_t)(nlb - 1);
+	memcpy(cmd + 4, &n->nsid, 4);
+	memcpy(cmd + 24, &iova, 8);
+	memcpy(cmd + 32, &prp2, 8);
+	memcpy(cmd + 40, &slba, 8);
+	memcpy(cmd + 48, &cdw12, 4);
+	uint16_t cid = submit(n, &n->io, cmd, !e->withhold_doorbell, &r->t_submit);
+	uint64_t setup = r->t_submit - t0;
+	r->status = complete(n, &n->io, cid, e->withhold_doorbell ? 1000000 : CMD_DEADLINE_US, NULL, r->error,
+			     sizeof(r->error));
+	r->t_done = cycles_end();
+	r->driver_cycles = setup;
+	return r->status;
+}
+
+static void free_queues(struct nvme *n)
+{
+	void *pages[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->prp_list, n->identify };
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
+		if (pages[i])
+			platform->free_pages(pages[i], 1);
+}
+
+/* The controller as found: queues gone, disabled, its registers back; the
+ * firmware's driver re-initialises it when it gets it back. */
+static void give_back(struct nvme *n)
+{
+	const char *why;
+	regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
+	if (!wait_ready(n, false, &why))
+		printf("warning: %s\n", why);
+	regwin_write32(&n->bar, NVME_AQA, n->saved_aqa);
+	regwin_write64(&n->bar, NVME_ASQ, n->saved_asq);
+	regwin_write64(&n->bar, NVME_ACQ, n->saved_acq);
+	regwin_write32(&n->bar, NVME_CC, n->saved_cc & ~CC_EN);
+	pci_write16(n->cfg, n->e.addr, PCI_COMMAND, n->saved_command);
+	if (n->claimed && platform->device_release)
+		platform->device_release(n->e.addr.seg, n->e.addr.bus, n->e.addr.dev, n->e.addr.fn);
+	free_queues(n);
+	free(n);
+}
+
+static void nvme_close(struct dma_engine *e)
+{
+	struct nvme *n = (struct nvme *)e;
+	const char *why;
+	if (admin(n, ADMIN_DELETE_SQ, 0, 0, n->io.qid, 0, &why) != DMA_OK ||
+	    admin(n, ADMIN_DELETE_CQ, 0, 0, n->io.qid, 0, &why) != DMA_OK)
+		printf("warning: %s (the controller is disabled all the same)\n", why);
+	give_back(n);
+}
+
+static bool start(struct nvme *n, const char **why)
+{
+	uint64_t cap = regwin_read64(&n->bar, NVME_CAP);
+	if (cap == ~0ull) {
+		*why = "nvme: CAP reads all ones";
+		return false;
+	}
+	n->timeout_us = ((cap >> 24) & 0xff) * 500000ull;
+	if (n->timeout_us == 0)
+		n->timeout_us = 500000;
+	n->dstrd = 4u << ((cap >> 32) & 0xf);
+	unsigned mqes = (unsigned)(cap & 0xffff) + 1, mpsmin = (cap >> 48) & 0xf;
+	if (mpsmin != 0 || !((cap >> 37) & 1)) {
+		*why = "nvme: needs 4 KiB pages and the NVM command set";
+		return false;
+	}
+	n->saved_cc = regwin_read32(&n->bar, NVME_CC);
+	n->saved_aqa = regwin_read32(&n->bar, NVME_AQA);
+	n->saved_asq = regwin_read64(&n->bar, NVME_ASQ);
+	n->saved_acq = regwin_read64(&n->bar, NVME_ACQ);
+	n->was_enabled = n->saved_cc & CC_EN;
+
+	regwin_write32(&n->bar, NVME_CC, n->saved_cc & ~CC_EN);
+	if (!wait_ready(n, false, why))
+		return false;
+	n->admin = (struct nvme_queue){ .sq = page(), .cq = page(), .depth = ADMIN_DEPTH, .phase = true };
+	n->io = (struct nvme_queue){ .sq = page(), .cq = page(), .qid = 1, .phase = true,
+				     .depth = (uint16_t)(mqes < IO_DEPTH ? mqes : IO_DEPTH) };
+	n->prp_list = page();
+	n->identify = page();
+	if (!n->admin.sq || !n->admin.cq || !n->io.sq || !n->io.cq || !n->prp_list || !n->identify) {
+		*why = "nvme: no memory for the queues";
+		return false;
+	}
+	regwin_write32(&n->bar, NVME_INTMS, 0xffffffffu); /* polled: no interrupts */
+	regwin_write32(&n->bar, NVME_AQA, (ADMIN_DEPTH - 1) << 16 | (ADMIN_DEPTH - 1));
+	regwin_write64(&n->bar, NVME_ASQ, (uint64_t)(uintptr_t)n->admin.sq);
+	regwin_write64(&n->bar, NVME_ACQ, (uint64_t)(uintptr_t)n->admin.cq);
+	regwin_write32(&n->bar, NVME_CC, CC_EN | CC_IOSQES_64 | CC_IOCQES_16);
+	if (!wait_ready(n, true, why))
+		return false;
+
+	uint64_t idp = (uint64_t)(uintptr_t)n->identify;
+	if (admin(n, ADMIN_IDENTIFY, 0, idp, 1, 0, why) != DMA_OK)
+		return false;
+	uint16_t oncs;
+	uint32_t nn;
+	memcpy(&oncs, n->identify + 520, 2);
+	memcpy(&nn, n->identify + 516, 4);
+	uint8_t mdts = n->identify[77];
+	n->compare = oncs & ID_ONCS_COMPARE;
+	/* the first namespace with blocks */
+	for (uint32_t ns = 1; ns <= nn && ns <= 16 && !n->nsid; ns++) {
+		memset(n->identify, 0, PAGE);
+		if (admin(n, ADMIN_IDENTIFY, ns, idp, 0, 0, why) != DMA_OK)
+			continue;
+		uint64_t nsze;
+		memcpy(&nsze, n->identify, 8);
+		uint8_t lbaf = n->identify[26] & 0xf;
+		uint8_t lbads = n->identify[128 + 4 * lbaf + 2];
+		if (nsze && lbads >= 9 && lbads <= 12) {
+			n->nsid = ns;
+			n->nsze = nsze;
+			n->lba_size = 1u << lbads;
+		}
+	}
+	if (!n->nsid) {
+		*why = "nvme: no namespace with 512-byte to 4 KiB blocks";
+		return false;
+	}
+	uint64_t cq = (uint64_t)(uintptr_t)n->io.cq, sq = (uint64_t)(uintptr_t)n->io.sq;
+	uint32_t qsize = (uint32_t)(n->io.depth - 1) << 16;
+	if (admin(n, ADMIN_CREATE_CQ, 0, cq, qsize | 1, 0x1 /* contiguous, no interrupts */, why) != DMA_OK ||
+	    admin(n, ADMIN_CREATE_SQ, 0, sq, qsize | 1, 1u << 16 | 0x1 /* CQ 1, contiguous */, why) != DMA_OK)
+		return false;
+
+	uint64_t max = MAX_TRANSFER;
+	if (mdts && (PAGE << mdts) < max)
+		max = PAGE << mdts;
+	const char *scratch = setting_get("nvme.scratch");
+	struct pci_addr s;
+	n->scratch = scratch && pci_parse_addr(scratch, &s) && s.seg == n->e.addr.seg && s.bus == n->e.addr.bus &&
+		     s.dev == n->e.addr.dev && s.fn == n->e.addr.fn;
+	n->e.caps = (struct dma_caps){ .max_len = max,
+				       .addr_bits = 64,
+				       .align = 4, /* PRP1 offsets are dword aligned */
+				       .len_unit = n->lba_size,
+				       .reads_ram = n->compare || n->scratch,
+				       .writes_ram = true,
+				       .roundtrip = n->scratch,
+				       .how = n->scratch ? "NVMe Write/Read of LBA 0 (scratch device)"
+							 : n->compare ? "NVMe Read and Compare of LBA 0 (media untouched)"
+								      : "NVMe Read of LBA 0 (no Compare: reads only)" };
+	return true;
+}
+
+struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const char **why)
+{
+	const struct pci_bar *b = dev->nbars ? &dev->bar[0] : NULL;
+	if (!b || b->index != 0 || b->io || b->size < 0x2000) {
+		*why = "nvme: BAR0 is not a register window";
+		return NULL;
+	}
+	if (platform->device_claim) {
+		const char *no = platform->device_claim(dev->addr.seg, dev->addr.bus, dev->addr.dev, dev->addr.fn);
+		if (no) {
+			*why = no;
+			return NULL;
+		}
+	}
+	struct nvme *n = calloc(1, sizeof(*n));
+	if (!n) {
+		*why = "out of memory";
+		return NULL;
+	}
+	n->claimed = platform->device_claim != NULL;
+	n->cfg = c;
+	n->e = (struct dma_engine){ .kind = "nvme", .addr = dev->addr, .transfer = nvme_transfer, .close = nvme_close };
+	regwin_init_mmio(&n->bar, "nvme", b->base, b->size, false);
+	n->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
+	pci_write16(c, dev->addr, PCI_COMMAND, n->saved_command | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | 0x0400);
+	if (!start(n, why)) {
+		give_back(n);
+		return NULL;
+	}
+	return &n->e;
+}
