@@ -11,11 +11,11 @@
 #define DMABUF_GUARD_BYTE 0xa5
 
 struct dmabuf {
-	uint8_t *region;    /* the pages */
+	uint8_t *region; /* the pages */
 	size_t pages;
-	uint8_t *data;      /* the buffer inside them */
+	uint8_t *data; /* the buffer inside them */
 	size_t len;
-	uint64_t phys;      /* physical address of data (identity-mapped firmware) */
+	uint64_t phys; /* physical address of data (identity-mapped firmware) */
 };
 
 /* `len` bytes starting `offset` bytes into a page, with at least one guard

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/cpu.h"
+
 int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struct pci_list *pci)
 {
 	if (sc->npath == 0)
@@ -74,10 +76,15 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 	if (dmar) {
 		dmar_parse(dmar, dmar_len, &u->dmar);
 		u->have_dmar = true;
-		for (size_t i = 0; i < u->dmar.n && u->n < IOMMU_MAX_UNITS; i++) {
+		for (size_t i = 0; i < u->dmar.n; i++) {
 			const struct dmar_struct *st = &u->dmar.s[i];
 			if (st->type != DMAR_DRHD)
 				continue;
+			if (u->n == IOMMU_MAX_UNITS) {
+				diag_add(&u->dmar.diag, DIAG_WARNING, "more than %d units: the rest are not used",
+					 IOMMU_MAX_UNITS);
+				break;
+			}
 			struct iommu_unit *unit = &u->u[u->n];
 			snprintf(unit->name, sizeof(unit->name), "dmar%zu", u->n);
 			unit->type = IOMMU_VTD;
@@ -92,9 +99,14 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 		ivrs_parse(ivrs, ivrs_len, &u->ivrs);
 		u->have_ivrs = true;
 		size_t first = u->n;
-		for (size_t i = 0; i < u->ivrs.n && u->n < IOMMU_MAX_UNITS; i++) {
+		for (size_t i = 0; i < u->ivrs.n; i++) {
 			if (!ivrs_preferred(&u->ivrs, i))
 				continue;
+			if (u->n == IOMMU_MAX_UNITS) {
+				diag_add(&u->ivrs.diag, DIAG_WARNING, "more than %d units: the rest are not used",
+					 IOMMU_MAX_UNITS);
+				break;
+			}
 			const struct ivrs_block *b = &u->ivrs.b[i];
 			struct iommu_unit *unit = &u->u[u->n];
 			snprintf(unit->name, sizeof(unit->name), "amdvi%zu", u->n - first);
@@ -131,9 +143,20 @@ void units_free(struct iommu_units *u)
 #define VTD_ECAP 0x10
 #define AMDVI_EFR 0x30
 
+/* MAXPHYADDR (CPUID 0x80000008 EAX[7:0]); 36 bits when not reported */
+static unsigned phys_bits(void)
+{
+	if (cpuid(0x80000000, 0).eax < 0x80000008)
+		return 36;
+	unsigned b = cpuid(0x80000008, 0).eax & 0xff;
+	return b >= 32 && b <= 52 ? b : 36;
+}
+
 bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 {
-	if (u->base == 0 || (u->base & 0xfff) || u->base >> 52)
+	/* an address from a table, so only a plausible register page: an
+	 * address past the CPU's reach would fault */
+	if (u->base == 0 || (u->base & 0xfff) || (u->base + 0x1000) >> phys_bits())
 		return false;
 	struct regwin w;
 	regwin_init_mmio(&w, u->name, u->base, 0x1000, false);

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "../core/platform.h"
 #include "pci.h"
 
 #define CF8_ENABLE 0x80000000u
@@ -9,6 +10,12 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; m && i < m->n; i++) {
 		const struct mcfg_region *r = &m->r[i];
+		bool dup = false; /* a bus covered twice would be scanned twice */
+		for (size_t k = 0; k < c->n; k++)
+			dup |= c->ecam[k].segment == r->segment && r->start_bus <= c->ecam[k].end_bus &&
+			       c->ecam[k].start_bus <= r->end_bus;
+		if (dup)
+			continue;
 		struct pci_ecam *e = &c->ecam[c->n++];
 		e->segment = r->segment;
 		e->start_bus = r->start_bus;
@@ -58,9 +65,12 @@ uint32_t pci_read32(struct pci_cfg *c, struct pci_addr a, uint16_t off)
 	struct pci_ecam *e = ecam_for(c, a);
 	if (e)
 		return regwin_read32(&e->win, ecam_off(e, a, off & ~3));
-	if (cf8_select(c, a, off))
-		return regwin_read32(&c->cf8, 4);
-	return 0xffffffffu;
+	/* select and data as one: a firmware timer callback in between could
+	 * move CF8 under us */
+	uint64_t irq = platform->irq_save();
+	uint32_t v = cf8_select(c, a, off) ? regwin_read32(&c->cf8, 4) : 0xffffffffu;
+	platform->irq_restore(irq);
+	return v;
 }
 
 uint16_t pci_read16(struct pci_cfg *c, struct pci_addr a, uint16_t off)
@@ -76,10 +86,14 @@ uint8_t pci_read8(struct pci_cfg *c, struct pci_addr a, uint16_t off)
 void pci_write32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v)
 {
 	struct pci_ecam *e = ecam_for(c, a);
-	if (e)
+	if (e) {
 		regwin_write32(&e->win, ecam_off(e, a, off & ~3), v);
-	else if (cf8_select(c, a, off))
+		return;
+	}
+	uint64_t irq = platform->irq_save();
+	if (cf8_select(c, a, off))
 		regwin_write32(&c->cf8, 4, v);
+	platform->irq_restore(irq);
 }
 
 /* A 16-bit write as such: a read-modify-write of the dword could clear
@@ -87,8 +101,12 @@ void pci_write32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v)
 void pci_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v)
 {
 	struct pci_ecam *e = ecam_for(c, a);
-	if (e)
+	if (e) {
 		regwin_write16(&e->win, ecam_off(e, a, off & ~1), v);
-	else if (cf8_select(c, a, off))
+		return;
+	}
+	uint64_t irq = platform->irq_save();
+	if (cf8_select(c, a, off))
 		regwin_write16(&c->cf8, 4 + (off & 2), v);
+	platform->irq_restore(irq);
 }

@@ -35,7 +35,8 @@ enum dma_status dma_check_request(const struct dma_engine *e, enum dma_dir dir, 
 		snprintf(r->error, sizeof(r->error), "IOVA 0x%llx+%llu beyond the device's %u address bits",
 			 (unsigned long long)iova, (unsigned long long)len, c->addr_bits);
 	else if ((dir == DMA_TO_DEVICE && !c->reads_ram) || (dir == DMA_FROM_DEVICE && !c->writes_ram))
-		snprintf(r->error, sizeof(r->error), "the device cannot %s RAM", dir == DMA_TO_DEVICE ? "read" : "write");
+		snprintf(r->error, sizeof(r->error), "the device cannot %s RAM",
+			 dir == DMA_TO_DEVICE ? "read" : "write");
 	else
 		r->status = DMA_OK;
 	return r->status;
@@ -46,7 +47,7 @@ static const struct {
 	uint32_t class, class_mask;
 	struct dma_engine *(*open)(struct pci_cfg *c, const struct pci_dev *d, const char **why);
 } drivers[] = {
-	{ 0x1234, 0x11e8, 0, 0, edu_open },		 /* QEMU edu */
+	{ 0x1234, 0x11e8, 0, 0, edu_open },		   /* QEMU edu */
 	{ 0xffff, 0xffff, 0x010802, 0xffffff, nvme_open }, /* any NVMe controller */
 };
 
@@ -62,7 +63,10 @@ static int driver_for(const struct pci_dev *d)
 	return -1;
 }
 
-bool dma_has_driver(const struct pci_dev *d) { return driver_for(d) >= 0; }
+bool dma_has_driver(const struct pci_dev *d)
+{
+	return driver_for(d) >= 0;
+}
 
 struct dma_engine *dma_open(struct pci_cfg *c, const struct pci_dev *d, const char **why)
 {

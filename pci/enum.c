@@ -24,7 +24,9 @@ bool pci_is_bridge(const struct pci_dev *d)
 static void size_bars(struct pci_cfg *c, struct pci_dev *d)
 {
 	unsigned nbars = pci_is_bridge(d) ? 2 : (d->header_type & PCI_HEADER_TYPE_MASK) == 0 ? 6 : 0;
-	if (!nbars)
+	/* Host bridges are left alone: on some chipsets turning their decoding
+	 * off stops the path to DRAM we are running from. */
+	if (!nbars || (d->class >> 8) == 0x0600)
 		return;
 	uint64_t irq = platform->irq_save();
 	uint16_t cmd = pci_read16(c, d->addr, PCI_COMMAND);
@@ -55,6 +57,9 @@ static void size_bars(struct pci_cfg *c, struct pci_dev *d)
 				mask |= (uint64_t)hi_mask << 32;
 				i++;
 			} else {
+				/* a 64-bit BAR in the last slot has no upper half: malformed,
+				 * taken as 32-bit */
+				b.mem64 = false;
 				mask |= 0xffffffff00000000ull;
 			}
 			b.base = base;
@@ -76,19 +81,22 @@ static void add_cap(struct pci_list *l, struct pci_dev *d, uint16_t id, uint16_t
 		d->cap[d->ncaps++] = (struct pci_cap){ .id = id, .offset = off, .ext = ext, .version = ver };
 }
 
-/* Capability lists come from the device: a loop or a pointer into the
- * header ends the walk, and is counted. */
+/* Capability lists come from the device: a pointer into the header or
+ * back to a capability already seen ends the walk, and is counted. */
 static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
 {
 	if (pci_read16(c, d->addr, PCI_STATUS) & PCI_STATUS_CAP_LIST) {
 		uint16_t ptr_reg =
 		    (d->header_type & PCI_HEADER_TYPE_MASK) == 2 ? PCI_CB_CAPABILITY_LIST : PCI_CAPABILITY_LIST;
 		uint8_t ptr = pci_read8(c, d->addr, ptr_reg) & 0xfc;
-		for (int n = 0; ptr; n++) {
-			if (ptr < 0x40 || n == 48) { /* 48 = (256 - 64) / 4: more means a loop */
+		uint64_t seen = 0; /* one bit per dword of the 256-byte space */
+		while (ptr) {
+			uint64_t bit = 1ull << (ptr >> 2);
+			if (ptr < 0x40 || (seen & bit)) { /* into the header, or a loop */
 				l->cap_loops++;
 				break;
 			}
+			seen |= bit;
 			uint16_t hdr = pci_read16(c, d->addr, ptr);
 			add_cap(l, d, hdr & 0xff, ptr, false, 0);
 			ptr = (uint8_t)(hdr >> 8) & 0xfc;
@@ -97,14 +105,17 @@ static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
 	if (!pci_has_ecam(c, d->addr) || !pci_find_cap(d, 0x10, false))
 		return; /* extended capabilities live in PCI Express config space */
 	uint16_t off = 0x100;
-	for (int n = 0; off; n++) {
+	uint64_t eseen[16] = { 0 }; /* one bit per dword of 0x000-0xfff */
+	while (off) {
 		uint32_t hdr = pci_read32(c, d->addr, off);
 		if (hdr == 0 || hdr == 0xffffffffu)
 			break;
-		if (off < 0x100 || n == 960) {
+		unsigned dw = off >> 2;
+		if (off < 0x100 || (eseen[dw >> 6] & (1ull << (dw & 63)))) {
 			l->cap_loops++;
 			break;
 		}
+		eseen[dw >> 6] |= 1ull << (dw & 63);
 		add_cap(l, d, hdr & 0xffff, off, true, (hdr >> 16) & 0xf);
 		off = (uint16_t)(hdr >> 20) & 0xffc;
 	}

@@ -55,7 +55,7 @@ struct nvme {
 	struct dma_engine e;
 	struct regwin bar;
 	struct pci_cfg *cfg;
-	uint32_t dstrd; /* doorbell stride in bytes */
+	uint32_t dstrd;	     /* doorbell stride in bytes */
 	uint64_t timeout_us; /* CAP.TO */
 	uint16_t cid;
 	struct nvme_queue admin, io;
@@ -148,7 +148,8 @@ static bool wait_ready(struct nvme *n, bool ready, const char **why)
 		if (!!(csts & CSTS_RDY) == ready)
 			return true;
 		if (deadline_passed(&dl)) {
-			*why = ready ? "nvme: not ready within CAP.TO after enabling" : "nvme: still ready after CAP.TO after disabling";
+			*why = ready ? "nvme: not ready within CAP.TO after enabling"
+				     : "nvme: still ready after CAP.TO after disabling";
 			return false;
 		}
 		cpu_relax();
@@ -175,8 +176,8 @@ static uint16_t submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[6
 
 /* Polls the next completion entry's phase bit; DMA_OK, DMA_DEVICE_ERROR
  * (decoded into err) or DMA_TIMEOUT. */
-static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us,
-				uint32_t *dw0, char *err, size_t errn)
+static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, uint32_t *dw0,
+				char *err, size_t errn)
 {
 	volatile uint8_t *e = q->cq + (size_t)q->head * 16;
 	struct deadline dl = deadline_after_us(deadline_us);
@@ -254,8 +255,8 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	uint64_t nlb = len / n->lba_size;
 	if (nlb > n->nsze) {
 		r->status = DMA_BAD_REQUEST;
-		snprintf(r->error, sizeof(r->error), "nvme: %llu blocks, the namespace has %llu", (unsigned long long)nlb,
-			 (unsigned long long)n->nsze);
+		snprintf(r->error, sizeof(r->error), "nvme: %llu blocks, the namespace has %llu",
+			 (unsigned long long)nlb, (unsigned long long)n->nsze);
 		return r->status;
 	}
 	uint8_t op = dir == DMA_FROM_DEVICE ? NVM_READ : n->scratch ? NVM_WRITE : NVM_COMPARE;
@@ -339,7 +340,10 @@ static bool start(struct nvme *n, const char **why)
 	if (!wait_ready(n, false, why))
 		return false;
 	n->admin = (struct nvme_queue){ .sq = page(), .cq = page(), .depth = ADMIN_DEPTH, .phase = true };
-	n->io = (struct nvme_queue){ .sq = page(), .cq = page(), .qid = 1, .phase = true,
+	n->io = (struct nvme_queue){ .sq = page(),
+				     .cq = page(),
+				     .qid = 1,
+				     .phase = true,
 				     .depth = (uint16_t)(mqes < IO_DEPTH ? mqes : IO_DEPTH) };
 	n->prp_list = page();
 	n->identify = page();
@@ -403,9 +407,9 @@ static bool start(struct nvme *n, const char **why)
 				       .reads_ram = n->compare || n->scratch,
 				       .writes_ram = true,
 				       .roundtrip = n->scratch,
-				       .how = n->scratch ? "NVMe Write/Read of LBA 0 (scratch device)"
-							 : n->compare ? "NVMe Read and Compare of LBA 0 (media untouched)"
-								      : "NVMe Read of LBA 0 (no Compare: reads only)" };
+				       .how = n->scratch   ? "NVMe Write/Read of LBA 0 (scratch device)"
+					      : n->compare ? "NVMe Read and Compare of LBA 0 (media untouched)"
+							   : "NVMe Read of LBA 0 (no Compare: reads only)" };
 	return true;
 }
 

@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-6}
 fixtures=${IOMMON_ACPI_FIXTURES:-../shared/data/acpi-real}
 status=0
+if ! ls build/fuzz/fuzz_* >/dev/null 2>&1; then
+	echo "FAIL fuzz: no fuzz targets were built (clang and libclang-rt-14-dev: make deps)"
+	exit 1
+fi
 for bin in build/fuzz/fuzz_*; do
 	[ -x "$bin" ] || continue
 	name=$(basename "$bin")

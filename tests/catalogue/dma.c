@@ -35,8 +35,9 @@ static bool dma(struct test_ctx *t, struct dma_engine *e, enum dma_dir dir, stru
 	if (damaged)
 		report(t, false, "%zu guard bytes around the %zu-byte buffer were written", damaged, b->len);
 	if (r->status != DMA_OK)
-		report(t, false, "%s of %zu bytes at 0x%llx: %s: %s", dir == DMA_TO_DEVICE ? "to device" : "from device",
-		       b->len, (unsigned long long)b->phys, dma_status_name(r->status), r->error);
+		report(t, false, "%s of %zu bytes at 0x%llx: %s: %s",
+		       dir == DMA_TO_DEVICE ? "to device" : "from device", b->len, (unsigned long long)b->phys,
+		       dma_status_name(r->status), r->error);
 	return r->status == DMA_OK && !damaged;
 }
 
@@ -75,8 +76,8 @@ static void t_integrity(struct test_ctx *t)
 				ok = dma(t, e, DMA_TO_DEVICE, &a, &r) && dma(t, e, DMA_FROM_DEVICE, &b, &r);
 				long bad = ok ? dmabuf_check_pattern(&b, seed) : -1;
 				if (ok && bad >= 0)
-					report(t, false, "%zu bytes at offset %zu came back different from byte %ld", len,
-					       off, bad);
+					report(t, false, "%zu bytes at offset %zu came back different from byte %ld",
+					       len, off, bad);
 				ok = ok && bad < 0;
 			} else {
 				/* read the medium twice into two patterned buffers: both
@@ -95,7 +96,8 @@ static void t_integrity(struct test_ctx *t)
 					a.data[len / 2] ^= 0x5a;
 					e->transfer(e, DMA_TO_DEVICE, a.phys, len, &r);
 					if (r.status != DMA_DEVICE_ERROR) {
-						report(t, false, "compare of a changed buffer gave '%s', not a miscompare",
+						report(t, false,
+						       "compare of a changed buffer gave '%s', not a miscompare",
 						       dma_status_name(r.status));
 						ok = false;
 					}
@@ -242,7 +244,8 @@ static const struct test_case cases[] = {
 	{ "dma.integrity", "data in and out intact at 4 B..1 MiB and several offsets, guards untouched", t_integrity,
 	  true },
 	{ "dma.latency", "per-DMA latency and driver cost by size and direction (IOMMU as found)", t_latency, true },
-	{ "dma.bad_input", "absurd lengths, addresses, alignment, a device never told: named errors", t_bad_input, true },
+	{ "dma.bad_input", "absurd lengths, addresses, alignment, a device never told: named errors", t_bad_input,
+	  true },
 };
 
 const struct test_group dma_group = {

@@ -88,20 +88,36 @@ static void dmar_valid(void **state)
 	dmar_free(&d);
 }
 
+/* The table cut at every length, its length field saying so, in a buffer
+ * of exactly that size: whole structures parse clean, a cut inside one is
+ * an error, nothing is read past the end. */
 static void dmar_truncated_everywhere(void **state)
 {
 	(void)state;
 	build_dmar();
 	size_t full = tl;
-	/* every shorter buffer: parses what fits, says so, never crashes */
+	struct dmar whole;
+	dmar_parse(t, full, &whole);
 	for (size_t cut = 0; cut < full; cut++) {
+		uint8_t *copy = malloc(cut ? cut : 1);
+		memcpy(copy, t, cut);
+		if (cut >= 8)
+			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
 		struct dmar d;
-		int rc = dmar_parse(t, cut, &d);
+		int rc = dmar_parse(copy, cut, &d);
+		bool boundary = cut == 48;
+		for (size_t i = 0; i < whole.n; i++)
+			boundary |= cut == whole.s[i].offset + whole.s[i].length;
 		if (cut < 48)
 			assert_int_equal(rc, -1);
-		assert_true(d.diag.errors > 0); /* the length field says more than is there */
+		else if (boundary)
+			assert_int_equal(d.diag.errors, 0);
+		else
+			assert_true(d.diag.errors > 0);
 		dmar_free(&d);
+		free(copy);
 	}
+	dmar_free(&whole);
 }
 
 static void dmar_zero_length_structure(void **state)
@@ -222,12 +238,26 @@ static void ivrs_truncated_everywhere(void **state)
 	(void)state;
 	build_ivrs();
 	size_t full = tl;
+	struct ivrs whole;
+	ivrs_parse(t, full, &whole);
 	for (size_t cut = 0; cut < full; cut++) {
+		uint8_t *copy = malloc(cut ? cut : 1);
+		memcpy(copy, t, cut);
+		if (cut >= 8)
+			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
 		struct ivrs v;
-		ivrs_parse(t, cut, &v);
-		assert_true(v.diag.errors > 0);
+		ivrs_parse(copy, cut, &v);
+		bool boundary = cut == 48;
+		for (size_t i = 0; i < whole.n; i++)
+			boundary |= cut == whole.b[i].offset + whole.b[i].length;
+		if (cut >= 48 && boundary)
+			assert_int_equal(v.diag.errors, 0);
+		else
+			assert_true(v.diag.errors > 0);
 		ivrs_free(&v);
+		free(copy);
 	}
+	ivrs_free(&whole);
 }
 
 static void ivrs_unknown_entry_and_zero_block(void **state)
@@ -275,6 +305,37 @@ static void ivrs_acpi_hid_entry(void **state)
 	ivrs_free(&v);
 }
 
+/* Alias and extended ranges open a range like a plain start; an end with
+ * no start before it covers nothing. */
+static void ivrs_range_forms(void **state)
+{
+	(void)state;
+	header("IVRS", 12);
+	size_t h = tl;
+	put8(0x10), put8(0), put16(0), put16(2), put16(0x40), put64(0xfeb80000), put16(0), put16(0), put32(0);
+	put8(IVHD_RANGE_END), put16(0x0050), put8(0); /* no start: nothing */
+	put8(IVHD_ALIAS_RANGE), put16(0x0100), put8(0), put8(0), put16(0x00f8), put8(0);
+	put8(IVHD_RANGE_END), put16(0x0107), put8(0);
+	put8(IVHD_EXT_RANGE), put16(0x0200), put8(0), put32(0x80000000);
+	put8(IVHD_RANGE_END), put16(0x0203), put8(0);
+	uint16_t l = (uint16_t)(tl - h);
+	memcpy(t + h + 2, &l, 2);
+	seal();
+	struct ivrs v;
+	ivrs_parse(t, tl, &v);
+	assert_int_equal(v.diag.errors + v.diag.warnings, 0);
+	const struct ivrs_block *b = &v.b[0];
+	assert_false(ivrs_covers(&v, b, 0x0000));
+	assert_false(ivrs_covers(&v, b, 0x0050));
+	assert_true(ivrs_covers(&v, b, 0x0104));
+	assert_false(ivrs_covers(&v, b, 0x0108));
+	assert_true(ivrs_covers(&v, b, 0x0203));
+	assert_false(ivrs_covers(&v, b, 0x0204));
+	assert_int_equal(v.e[b->first_entry + 1].source, 0x00f8);
+	assert_int_equal(v.e[b->first_entry + 3].ext, 0x80000000);
+	ivrs_free(&v);
+}
+
 static void mcfg_entries(void **state)
 {
 	(void)state;
@@ -306,6 +367,7 @@ int main(void)
 		cmocka_unit_test(ivrs_truncated_everywhere),
 		cmocka_unit_test(ivrs_unknown_entry_and_zero_block),
 		cmocka_unit_test(ivrs_acpi_hid_entry),
+		cmocka_unit_test(ivrs_range_forms),
 		cmocka_unit_test(mcfg_entries),
 	};
 	return cmocka_run_group_tests_name("dmar_ivrs", tests, NULL, NULL);
