@@ -130,6 +130,8 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	json_u64(&j, "region_overhead", timing.overhead);
 	json_str(&j, "platform", timing.platform);
 	json_bool(&j, "model", m->model);
+	if (m->note)
+		json_str(&j, "note", m->note);
 	record_emit(&j);
 
 	struct measure_row *rows = grow(run.measures, &run.capmeasures, run.nmeasures, sizeof(*rows));

@@ -48,6 +48,7 @@ struct measure {
 	const char *variant;
 	const char *unit; /* "cycles" */
 	bool model;	  /* produced on a hardware model */
+	const char *note; /* what a reader must know about these figures, or NULL */
 };
 /* Computes statistics over `samples` (sorted in place) and emits a
  * `measure` record. */

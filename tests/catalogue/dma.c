@@ -110,7 +110,8 @@ static void t_integrity(struct test_ctx *t)
 		}
 	}
 	report(t, done > 0, "%u size/offset combinations moved intact, every guard byte untouched", done);
-	test_note(t, "%s: %u combinations up to %llu bytes", e->kind, done, (unsigned long long)e->caps.max_len);
+	test_note(t, "%s: %u combinations up to %llu bytes%s", e->kind, done, (unsigned long long)e->caps.max_len,
+		  e->caps.fixed_latency_us ? " (a model: fixed delay per DMA)" : "");
 }
 
 static void latency(struct test_ctx *t, struct dma_engine *e, enum dma_dir dir, size_t len, size_t n)
@@ -153,7 +154,16 @@ static void latency(struct test_ctx *t, struct dma_engine *e, enum dma_dir dir, 
 		double secs = cycles_to_ns(total) / 1e9;
 		printf("    %s: %zu DMAs, %.1f DMAs/s, %.2f MB/s%s\n", variant, ok, ok / secs, ok * len / secs / 1e6,
 		       e->caps.fixed_latency_us ? " (the model's fixed delay, not a measurement of hardware)" : "");
-		struct measure m = { .path = "dma", .backend = "none", .variant = variant, .unit = "cycles" };
+		char note[96];
+		if (e->caps.fixed_latency_us)
+			snprintf(note, sizeof(note),
+				 "%s completes every DMA %u ms after it starts: a model's delay, not a latency",
+				 e->kind, e->caps.fixed_latency_us / 1000);
+		struct measure m = { .path = "dma",
+				     .backend = "none",
+				     .variant = variant,
+				     .unit = "cycles",
+				     .note = e->caps.fixed_latency_us ? note : NULL };
 		test_measure(t, &m, lat, ok);
 		m.variant = dvariant;
 		test_measure(t, &m, drv, ok);
