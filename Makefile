@@ -112,12 +112,18 @@ $(BUILD)/iommon.img: $(BUILD)/iommon.efi tools/mkimage.sh tools/iommon.cfg
 deps:
 	@tools/deps.sh
 
+# The default machine for make run and make console: q35 with an NVMe
+# controller on a zero-filled null backend, so the default plan has a DMA
+# engine to drive (reads and compares only: nothing is written).
+RUN_DEVICES := -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
+	-device nvme,drive=nvm0,serial=iommon0
+
 run: deps $(BUILD)/iommon.img
-	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench
+	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench --qemu "$(RUN_DEVICES)"
 
 # The same boot with the serial console on your terminal.
 console: deps $(BUILD)/iommon.img
-	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive
+	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
 
 test: deps
 	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(UNIT_BIN) $(FUZZ_BIN)

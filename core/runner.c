@@ -229,11 +229,11 @@ static void print_table(size_t first_result, size_t first_measure)
 	}
 	if (first_measure == run.nmeasures)
 		return;
-	printf("\n  %-18s %-6s %-26s %6s %9s %9s %9s %9s\n", "measure", "path", "variant", "n", "min", "p50", "p99",
+	printf("\n  %-18s %-6s %-30s %6s %9s %9s %9s %9s\n", "measure", "path", "variant", "n", "min", "p50", "p99",
 	       "max");
 	for (size_t i = first_measure; i < run.nmeasures; i++) {
 		const struct measure_row *m = &run.measures[i];
-		printf("  %-18s %-6s %-26s %6zu %9llu %9llu %9llu %9llu\n", m->test, m->path, m->variant, m->s.n,
+		printf("  %-18s %-6s %-30s %6zu %9llu %9llu %9llu %9llu\n", m->test, m->path, m->variant, m->s.n,
 		       (unsigned long long)m->s.min, (unsigned long long)m->s.p50, (unsigned long long)m->s.p99,
 		       (unsigned long long)m->s.max);
 	}

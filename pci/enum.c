@@ -172,6 +172,9 @@ static void scan_bus(struct pci_cfg *c, struct pci_list *l, uint16_t seg, uint8_
 /* Every bus of every ECAM region, and of segment 0 through CF8 where no
  * ECAM covers it: servers have root buses that no bridge leads to. The
  * bridges' bus ranges then give each device its parent. */
+static void assign_parents(struct pci_list *l);
+static void drop_ghosts(struct pci_cfg *c, struct pci_list *l);
+
 void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -182,6 +185,46 @@ void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
 		for (unsigned bus = 0; bus < 256; bus++)
 			if (!pci_has_ecam(c, (struct pci_addr){ 0, (uint8_t)bus, 0, 0 }))
 				scan_bus(c, l, 0, (uint8_t)bus);
+	assign_parents(l);
+	drop_ghosts(c, l);
+}
+
+/* Below a PCIe root or downstream port the link has one device, number 0
+ * (PCIe Base 7.3.1): a function answering at another number is device 0
+ * decoding every number, unless device 0 uses ARI, whose functions 8 and
+ * up appear there. Such ghosts are dropped. */
+static bool one_child_port(struct pci_cfg *c, const struct pci_dev *p)
+{
+	const struct pci_cap *e = pci_find_cap(p, 0x10, false);
+	if (!e)
+		return false;
+	unsigned type = (pci_read16(c, p->addr, e->offset + 2) >> 4) & 0xf;
+	return type == 4 || type == 6; /* root port, downstream port */
+}
+
+static void drop_ghosts(struct pci_cfg *c, struct pci_list *l)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pci_dev *d = &l->d[i];
+		bool ghost = false;
+		if (d->addr.dev != 0 && d->parent >= 0 && one_child_port(c, &l->d[d->parent])) {
+			int dev0 = pci_find(l, (struct pci_addr){ d->addr.seg, d->addr.bus, 0, 0 });
+			ghost = dev0 < 0 || !pci_find_cap(&l->d[dev0], 0x000e, true); /* ARI */
+		}
+		if (!ghost)
+			l->d[kept++] = l->d[i];
+		else
+			l->ghosts++;
+	}
+	if (kept != l->n) {
+		l->n = kept;
+		assign_parents(l);
+	}
+}
+
+static void assign_parents(struct pci_list *l)
+{
 	for (size_t i = 0; i < l->n; i++) {
 		struct pci_dev *d = &l->d[i];
 		int best = -1;

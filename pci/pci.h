@@ -95,6 +95,7 @@ struct pci_list {
 	struct pci_dev *d;
 	size_t n;
 	unsigned cap_loops; /* capability lists cut short because they looped */
+	unsigned ghosts;    /* functions dropped: device 0 answering below a one-child port */
 };
 
 /* Finds every device on every bus each mechanism reaches. Interrupts are

@@ -244,6 +244,9 @@ static void t_enumerate(struct test_ctx *t)
 	size_t covered = 0;
 	for (size_t i = 0; i < machine.pci.n; i++)
 		covered += machine.pci.d[i].iommu >= 0;
+	if (machine.pci.ghosts)
+		printf("    note: %u functions answering below a one-child PCIe port were device 0 again: dropped\n",
+		       machine.pci.ghosts);
 	test_note(t, "%zu functions, %u bridges, %zu covered by an IOMMU unit", machine.pci.n, bridges, covered);
 }
 

@@ -17,7 +17,11 @@ static void requests_checked(void **state)
 {
 	(void)state;
 	struct dma_engine e = { .kind = "test",
-				.caps = { .max_len = 8192, .addr_bits = 28, .align = 4, .len_unit = 512, .reads_ram = false,
+				.caps = { .max_len = 8192,
+					  .addr_bits = 28,
+					  .align = 4,
+					  .len_unit = 512,
+					  .reads_ram = false,
 					  .writes_ram = true } };
 	struct dma_result r;
 	assert_int_equal(dma_check_request(&e, DMA_FROM_DEVICE, 0x1000, 512, &r), DMA_OK);

@@ -129,6 +129,7 @@ static void build(void)
 	struct fdev *rp = add(0, 0x1c, 0, 0x8086, 0x2940, 0x060400, 1);
 	rp->cfg[0x18] = 0, rp->cfg[0x19] = 1, rp->cfg[0x1a] = 1;
 	cap(rp, 0x40, 0x10, 0x00); /* PCIe */
+	rp->cfg[0x42] = 4 << 4;	   /* device/port type: root port */
 	struct fdev *ep = add(1, 0, 0, 0x1b36, 0x0010, 0x010802, 0);
 	bar(ep, 0, 0xe000000000ull, 0x4000, 0x4 | 0x8); /* 64-bit prefetchable, 16 KiB */
 	bar(ep, 2, 0xc0000000, 0x100000, 0);		/* 32-bit, 1 MiB */
@@ -138,6 +139,9 @@ static void build(void)
 	cap(ep, 0x60, 0x05, 0x00);
 	ext_cap(ep, 0x100, 0x0001, 0x148);
 	ext_cap(ep, 0x148, 0x000f, 0x000); /* AER, ATS */
+	/* the endpoint again at device 3: it decodes every device number */
+	struct fdev *ghost = add(1, 3, 0, 0x1b36, 0x0010, 0x010802, 0);
+	(void)ghost;
 	struct fdev *mf0 = add(0, 0x1f, 0, 0x8086, 0x2918, 0x060100, 0x80);
 	(void)mf0;
 	struct fdev *mf2 = add(0, 0x1f, 2, 0x8086, 0x2922, 0x010601, 0);
@@ -174,6 +178,8 @@ static void finds_every_function(void **state)
 	(void)state;
 	build();
 	assert_int_equal(list.n, 5);
+	assert_int_equal(list.ghosts, 1); /* 01:03.0 below a root port: device 0 again */
+	assert_int_equal(pci_find(&list, (struct pci_addr){ 0, 1, 3, 0 }), -1);
 	const struct pci_dev *ep = dev_at(1, 0, 0);
 	assert_int_equal(ep->vendor, 0x1b36);
 	assert_int_equal(ep->class, 0x010802);
