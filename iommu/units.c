@@ -1,6 +1,7 @@
 #include "units.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/cpu.h"
@@ -28,7 +29,7 @@ int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struc
 
 /* VT-d spec 8.3: a device belongs to the unit whose scope names it or a
  * bridge above it; failing that, to its segment's INCLUDE_PCI_ALL unit. */
-static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci, size_t dev)
+static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci, size_t dev, const int *target)
 {
 	int all = -1;
 	for (size_t i = 0; i < u->n; i++) {
@@ -43,13 +44,11 @@ static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci,
 		const struct dmar_struct *st = &u->dmar.s[unit->src];
 		for (size_t k = 0; k < st->nscopes; k++) {
 			const struct dmar_scope *sc = &u->dmar.scopes[st->first_scope + k];
-			if (sc->type != DMAR_SCOPE_ENDPOINT && sc->type != DMAR_SCOPE_BRIDGE)
-				continue;
-			int target = dmar_scope_device(sc, unit->segment, pci);
-			if (target < 0)
+			int to = target[st->first_scope + k];
+			if (to < 0)
 				continue;
 			for (int d = (int)dev; d >= 0; d = pci->d[d].parent) {
-				if (d == target && (d == (int)dev || sc->type == DMAR_SCOPE_BRIDGE))
+				if (d == to && (d == (int)dev || sc->type == DMAR_SCOPE_BRIDGE))
 					return (int)i;
 			}
 		}
@@ -119,12 +118,24 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 			u->n++;
 		}
 	}
+	/* each scope resolved once, not once per device */
+	int *target = u->dmar.nscopes ? malloc(u->dmar.nscopes * sizeof(*target)) : NULL;
+	for (size_t k = 0; target && k < u->dmar.nscopes; k++) {
+		const struct dmar_scope *sc = &u->dmar.scopes[k];
+		target[k] = -1;
+		if (pci && (sc->type == DMAR_SCOPE_ENDPOINT || sc->type == DMAR_SCOPE_BRIDGE))
+			for (size_t s = 0; s < u->dmar.n; s++)
+				if (k >= u->dmar.s[s].first_scope &&
+				    k < u->dmar.s[s].first_scope + u->dmar.s[s].nscopes)
+					target[k] = dmar_scope_device(sc, u->dmar.s[s].segment, pci);
+	}
 	for (size_t i = 0; pci && i < pci->n; i++) {
-		int vtd = vtd_unit_for(u, pci, i);
+		int vtd = target || !u->dmar.nscopes ? vtd_unit_for(u, pci, i, target) : -1;
 		pci->d[i].iommu = vtd >= 0 ? vtd : amdvi_unit_for(u, pci, i);
 		if (pci->d[i].iommu >= 0)
 			u->u[pci->d[i].iommu].ndevices++;
 	}
+	free(target);
 }
 
 void units_free(struct iommu_units *u)
