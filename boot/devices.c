@@ -3,6 +3,7 @@
  * and the firmware never drive one controller at the same time, and the
  * firmware re-initialises it afterwards. The function holding the boot
  * volume is never taken. */
+#include <stdio.h>
 #include <string.h>
 
 #include "boot.h"
@@ -59,11 +60,17 @@ const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn)
 		return NULL; /* no firmware driver knows it: nothing to take */
 	if (h == boot_controller())
 		return "this controller holds the boot volume: the monitor will not take it";
+	for (size_t i = 0; i < nclaimed; i++)
+		if (claimed[i].handle == h)
+			return NULL; /* already ours */
 	if (nclaimed == MAX_CLAIMED)
 		return "too many devices taken from the firmware";
 	EFI_STATUS st = BS->DisconnectController(h, NULL, NULL);
-	if (EFI_ERROR(st) && st != EFI_NOT_FOUND)
+	if (EFI_ERROR(st) && st != EFI_NOT_FOUND) {
+		/* some child drivers may have stopped already: start them again */
+		BS->ConnectController(h, NULL, NULL, TRUE);
 		return "the firmware's driver would not let go of it (DisconnectController failed)";
+	}
 	claimed[nclaimed].seg = seg;
 	claimed[nclaimed].bus = bus;
 	claimed[nclaimed].dev = dev;
@@ -78,7 +85,10 @@ void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn)
 	for (size_t i = 0; i < nclaimed; i++) {
 		if (claimed[i].seg != seg || claimed[i].bus != bus || claimed[i].dev != dev || claimed[i].fn != fn)
 			continue;
-		BS->ConnectController(claimed[i].handle, NULL, NULL, TRUE);
+		EFI_STATUS st = BS->ConnectController(claimed[i].handle, NULL, NULL, TRUE);
+		if (EFI_ERROR(st) && st != EFI_NOT_FOUND)
+			printf("warning: the firmware did not take %02x:%02x.%x back (ConnectController: 0x%llx)\n",
+			       bus, dev, fn, (unsigned long long)st);
 		claimed[i] = claimed[--nclaimed];
 		return;
 	}

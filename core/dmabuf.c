@@ -56,7 +56,7 @@ long dmabuf_check_pattern(const struct dmabuf *b, uint32_t seed)
 	return -1;
 }
 
-size_t dmabuf_guards_damaged(const struct dmabuf *b)
+size_t dmabuf_guards_damaged(struct dmabuf *b)
 {
 	size_t bad = 0, total = b->pages * PAGE;
 	size_t start = (size_t)(b->data - b->region), end = start + b->len;

@@ -28,6 +28,6 @@ void dmabuf_pattern(struct dmabuf *b, uint32_t seed);
 /* First byte that differs from the pattern, or -1. */
 long dmabuf_check_pattern(const struct dmabuf *b, uint32_t seed);
 /* Resets the guard bytes; returns how many were not intact before. */
-size_t dmabuf_guards_damaged(const struct dmabuf *b);
+size_t dmabuf_guards_damaged(struct dmabuf *b);
 
 #endif

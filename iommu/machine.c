@@ -154,10 +154,21 @@ struct dma_engine *machine_engine(const char **why)
 {
 	if (machine.engine)
 		return machine.engine;
-	int i = pick_device(setting_get("device"), why);
+	const char *want = setting_get("device");
+	int i = pick_device(want, why);
 	if (i < 0)
 		return NULL;
 	machine.engine = dma_open(&machine.cfg, &machine.pci.d[i], why);
+	/* auto: a device that refuses (the boot disk) gives way to the next */
+	for (size_t k = 0; !machine.engine && strcmp(want, "auto") == 0 && k < machine.pci.n; k++) {
+		if (k == (size_t)i || !dma_has_driver(&machine.pci.d[k]))
+			continue;
+		char bdf[16];
+		pci_addr_str(machine.pci.d[i].addr, bdf, sizeof(bdf));
+		printf("    %s: %s; trying the next device\n", bdf, *why);
+		i = (int)k;
+		machine.engine = dma_open(&machine.cfg, &machine.pci.d[k], why);
+	}
 	return machine.engine;
 }
 
@@ -183,10 +194,20 @@ static const char *check_samples(const char *v)
 	return parse_u64(v, &n) && n >= 1 && n <= 100000 ? NULL : "must be a count from 1 to 100000";
 }
 
+/* "none", or "BDF,SERIAL": the address and the serial number the engine
+ * line shows, so a config moved to another server cannot write there. */
 static const char *check_scratch(const char *v)
 {
+	if (strcmp(v, "none") == 0)
+		return NULL;
+	const char *comma = strchr(v, ',');
+	char bdf[24];
 	struct pci_addr a;
-	return strcmp(v, "none") == 0 || pci_parse_addr(v, &a) ? NULL : "must be none or a PCI address";
+	if (!comma || comma == v || (size_t)(comma - v) >= sizeof(bdf) || !comma[1])
+		return "must be none, or ADDRESS,SERIAL (the serial 'run dma' shows for the controller)";
+	memcpy(bdf, v, (size_t)(comma - v));
+	bdf[comma - v] = '\0';
+	return pci_parse_addr(bdf, &a) ? NULL : "the address before the comma is not a PCI address";
 }
 
 static const char *apply_scratch(const char *v)
@@ -202,8 +223,8 @@ void machine_discover(void)
 		    check_device, apply_device);
 	setting_add("dma.samples", "200", "DMAs per size and direction in dma.latency", check_samples, NULL);
 	setting_add("nvme.scratch", "none",
-		    "NVMe controller whose media may be written (DMA to it uses Write, not Compare)", check_scratch,
-		    apply_scratch);
+		    "ADDRESS,SERIAL of an NVMe controller whose LBA 0 may be overwritten (DMA to it uses Write)",
+		    check_scratch, apply_scratch);
 	engine_close();
 	if (machine.discovered) {
 		units_free(&machine.units);

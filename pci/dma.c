@@ -31,6 +31,9 @@ enum dma_status dma_check_request(const struct dma_engine *e, enum dma_dir dir, 
 	else if (c->len_unit > 1 && len % c->len_unit)
 		snprintf(r->error, sizeof(r->error), "length %llu is not a multiple of %llu", (unsigned long long)len,
 			 (unsigned long long)c->len_unit);
+	else if (iova + len - 1 < iova)
+		snprintf(r->error, sizeof(r->error), "IOVA 0x%llx+%llu wraps around", (unsigned long long)iova,
+			 (unsigned long long)len);
 	else if (c->addr_bits < 64 && (iova >> c->addr_bits || (iova + len - 1) >> c->addr_bits))
 		snprintf(r->error, sizeof(r->error), "IOVA 0x%llx+%llu beyond the device's %u address bits",
 			 (unsigned long long)iova, (unsigned long long)len, c->addr_bits);

@@ -26,6 +26,7 @@ struct dma_result {
 	enum dma_status status;
 	uint64_t t_submit, t_done; /* cycles: doorbell written, completion seen */
 	uint64_t driver_cycles;	   /* spent in the driver, the wait excluded */
+	uint16_t device_status;	   /* the device's own code (NVMe: type << 8 | code) */
 	char error[96];
 };
 

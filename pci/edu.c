@@ -48,6 +48,7 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
 		return r->status;
 	bool to_ram = dir == DMA_FROM_DEVICE;
+	regwin_write32(&d->bar, EDU_IRQ_ACK, EDU_IRQ_DMA); /* a stale flag must not read as our completion */
 	regwin_write64(&d->bar, EDU_DMA_SRC, to_ram ? EDU_BUFFER : iova);
 	regwin_write64(&d->bar, EDU_DMA_DST, to_ram ? iova : EDU_BUFFER);
 	regwin_write64(&d->bar, EDU_DMA_COUNT, len);
@@ -65,6 +66,9 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 		if (deadline_passed(&dl)) {
 			r->t_done = cycles_end();
 			r->status = DMA_TIMEOUT;
+			if (!e->withhold_doorbell) /* it may still run: no more bus mastering */
+				pci_write16(d->cfg, e->addr, PCI_COMMAND,
+					    pci_read16(d->cfg, e->addr, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
 			snprintf(r->error, sizeof(r->error), "edu: no completion within %u ms", EDU_DEADLINE_US / 1000);
 			return r->status;
 		}
@@ -103,6 +107,8 @@ struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *dev, const 
 	pci_write16(c, dev->addr, PCI_COMMAND,
 		    d->saved_command | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | PCI_COMMAND_INTX_DISABLE);
 	uint32_t id = regwin_read32(&d->bar, EDU_ID);
+	if ((id & 0xff) == EDU_ID_MAGIC)
+		regwin_write32(&d->bar, EDU_IRQ_ACK, regwin_read32(&d->bar, EDU_IRQ_STATUS));
 	if ((id & 0xff) != EDU_ID_MAGIC) {
 		pci_write16(c, dev->addr, PCI_COMMAND, d->saved_command);
 		free(d);

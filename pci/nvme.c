@@ -20,7 +20,6 @@
 #define NVME_AQA 0x24
 #define NVME_ASQ 0x28
 #define NVME_ACQ 0x30
-#define NVME_INTMS 0x0c
 #define NVME_DOORBELLS 0x1000
 #define CC_EN 0x1
 #define CC_IOSQES_64 (6u << 16)
@@ -64,11 +63,15 @@ struct nvme {
 	uint32_t nsid, lba_size;
 	uint64_t nsze;
 	bool compare, scratch;
+	char serial[21], model[41]; /* Identify controller, trimmed */
+	char how[256];
 	/* as found */
 	uint16_t saved_command;
 	uint32_t saved_cc, saved_aqa;
 	uint64_t saved_asq, saved_acq;
 	bool was_enabled, claimed;
+	bool saved; /* the registers above hold what was found */
+	bool dead;  /* stopped after a timeout */
 };
 
 static const char *status_text(unsigned sct, unsigned sc)
@@ -118,6 +121,17 @@ static const char *status_text(unsigned sct, unsigned sc)
 	return "(see the NVMe specification's status tables)";
 }
 
+/* Identify strings are ASCII padded with spaces (1.4, figure 247). */
+static void copy_trimmed(char *out, const uint8_t *in, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		out[k++] = in[i] >= 0x20 && in[i] < 0x7f ? (char)in[i] : '?';
+	while (k && out[k - 1] == ' ')
+		k--;
+	out[k] = '\0';
+}
+
 static void *page(void)
 {
 	void *p = platform->alloc_pages(1, 0);
@@ -161,7 +175,8 @@ static bool wait_ready(struct nvme *n, bool ready, const char **why)
  * before the doorbell (emulated controllers may finish inside the write). */
 static uint16_t submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[64], bool ring, uint64_t *t_ring)
 {
-	uint16_t cid = ++n->cid;
+	n->cid = n->cid >= 0xfffe ? 1 : n->cid + 1; /* 0xffff is reserved */
+	uint16_t cid = n->cid;
 	uint8_t *slot = q->sq + (size_t)q->tail * 64;
 	memcpy(slot, cmd, 64);
 	memcpy(slot + 2, &cid, 2);
@@ -177,33 +192,35 @@ static uint16_t submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[6
 /* Polls the next completion entry's phase bit; DMA_OK, DMA_DEVICE_ERROR
  * (decoded into err) or DMA_TIMEOUT. */
 static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, uint32_t *dw0,
-				char *err, size_t errn)
+				char *err, size_t errn, uint16_t *status)
 {
-	volatile uint8_t *e = q->cq + (size_t)q->head * 16;
 	struct deadline dl = deadline_after_us(deadline_us);
 	uint32_t dw3;
 	for (;;) {
+		volatile uint8_t *e = q->cq + (size_t)q->head * 16;
 		dw3 = *(volatile uint32_t *)(e + 12);
-		if (((dw3 >> 16) & 1) == q->phase)
-			break;
-		if (deadline_passed(&dl)) {
-			snprintf(err, errn, "nvme: no completion for command %u within %llu ms", cid,
-				 (unsigned long long)deadline_us / 1000);
-			return DMA_TIMEOUT;
+		if (((dw3 >> 16) & 1) != q->phase) {
+			if (deadline_passed(&dl)) {
+				snprintf(err, errn, "nvme: no completion for command %u within %llu ms", cid,
+					 (unsigned long long)deadline_us / 1000);
+				return DMA_TIMEOUT;
+			}
+			cpu_relax();
+			continue;
 		}
-		cpu_relax();
+		if (dw0)
+			*dw0 = *(volatile uint32_t *)e;
+		q->head = (uint16_t)((q->head + 1) % q->depth);
+		if (q->head == 0)
+			q->phase = !q->phase;
+		doorbell(n, q->qid, true, q->head);
+		if ((dw3 & 0xffff) == cid)
+			break;
+		/* a late completion of a command given up on: not ours, skip it */
 	}
-	if (dw0)
-		*dw0 = *(volatile uint32_t *)e;
-	q->head = (uint16_t)((q->head + 1) % q->depth);
-	if (q->head == 0)
-		q->phase = !q->phase;
-	doorbell(n, q->qid, true, q->head);
 	unsigned sc = (dw3 >> 17) & 0xff, sct = (dw3 >> 25) & 0x7;
-	if ((dw3 & 0xffff) != cid) {
-		snprintf(err, errn, "nvme: completion for command %u while waiting for %u", dw3 & 0xffff, cid);
-		return DMA_DEVICE_ERROR;
-	}
+	if (status)
+		*status = (uint16_t)(sct << 8 | sc);
 	if (sc || sct) {
 		snprintf(err, errn, "nvme: status type %u code 0x%02x: %s", sct, sc, status_text(sct, sc));
 		return DMA_DEVICE_ERROR;
@@ -221,7 +238,7 @@ static enum dma_status admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint
 	memcpy(cmd + 40, &cdw10, 4);
 	memcpy(cmd + 44, &cdw11, 4);
 	uint16_t cid = submit(n, &n->admin, cmd, true, NULL);
-	enum dma_status s = complete(n, &n->admin, cid, n->timeout_us, NULL, err, sizeof(err));
+	enum dma_status s = complete(n, &n->admin, cid, n->timeout_us, NULL, err, sizeof(err), NULL);
 	if (s != DMA_OK)
 		*why = err;
 	return s;
@@ -250,6 +267,12 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	struct nvme *n = (struct nvme *)e;
 	*r = (struct dma_result){ 0 };
 	uint64_t t0 = cycles_begin();
+	if (n->dead) {
+		r->status = DMA_DEVICE_ERROR;
+		snprintf(r->error, sizeof(r->error),
+			 "nvme: stopped after a command timed out ('set device' reopens it)");
+		return r->status;
+	}
 	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
 		return r->status;
 	uint64_t nlb = len / n->lba_size;
@@ -271,9 +294,17 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	uint16_t cid = submit(n, &n->io, cmd, !e->withhold_doorbell, &r->t_submit);
 	uint64_t setup = r->t_submit - t0;
 	r->status = complete(n, &n->io, cid, e->withhold_doorbell ? 1000000 : CMD_DEADLINE_US, NULL, r->error,
-			     sizeof(r->error));
+			     sizeof(r->error), &r->device_status);
 	r->t_done = cycles_end();
 	r->driver_cycles = setup;
+	if (r->status == DMA_TIMEOUT && !e->withhold_doorbell) {
+		/* The command may still run and write into a buffer about to be
+		 * freed: no more bus mastering, the controller stopped. */
+		pci_write16(n->cfg, e->addr, PCI_COMMAND,
+			    pci_read16(n->cfg, e->addr, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
+		regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
+		n->dead = true;
+	}
 	return r->status;
 }
 
@@ -290,17 +321,23 @@ static void free_queues(struct nvme *n)
 static void give_back(struct nvme *n)
 {
 	const char *why;
-	regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
-	if (!wait_ready(n, false, &why))
-		printf("warning: %s\n", why);
-	regwin_write32(&n->bar, NVME_AQA, n->saved_aqa);
-	regwin_write64(&n->bar, NVME_ASQ, n->saved_asq);
-	regwin_write64(&n->bar, NVME_ACQ, n->saved_acq);
-	regwin_write32(&n->bar, NVME_CC, n->saved_cc & ~CC_EN);
-	pci_write16(n->cfg, n->e.addr, PCI_COMMAND, n->saved_command);
+	bool stopped = true;
+	if (n->saved) {
+		regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
+		stopped = wait_ready(n, false, &why);
+		if (!stopped)
+			printf("warning: %s; bus mastering stays off and its queue pages are not freed\n", why);
+		regwin_write32(&n->bar, NVME_AQA, n->saved_aqa);
+		regwin_write64(&n->bar, NVME_ASQ, n->saved_asq);
+		regwin_write64(&n->bar, NVME_ACQ, n->saved_acq);
+		regwin_write32(&n->bar, NVME_CC, n->saved_cc & ~CC_EN);
+	}
+	pci_write16(n->cfg, n->e.addr, PCI_COMMAND,
+		    stopped ? n->saved_command : (uint16_t)(n->saved_command & ~PCI_COMMAND_MASTER));
 	if (n->claimed && platform->device_release)
 		platform->device_release(n->e.addr.seg, n->e.addr.bus, n->e.addr.dev, n->e.addr.fn);
-	free_queues(n);
+	if (stopped)
+		free_queues(n);
 	free(n);
 }
 
@@ -335,6 +372,7 @@ static bool start(struct nvme *n, const char **why)
 	n->saved_asq = regwin_read64(&n->bar, NVME_ASQ);
 	n->saved_acq = regwin_read64(&n->bar, NVME_ACQ);
 	n->was_enabled = n->saved_cc & CC_EN;
+	n->saved = true;
 
 	regwin_write32(&n->bar, NVME_CC, n->saved_cc & ~CC_EN);
 	if (!wait_ready(n, false, why))
@@ -351,7 +389,6 @@ static bool start(struct nvme *n, const char **why)
 		*why = "nvme: no memory for the queues";
 		return false;
 	}
-	regwin_write32(&n->bar, NVME_INTMS, 0xffffffffu); /* polled: no interrupts */
 	regwin_write32(&n->bar, NVME_AQA, (ADMIN_DEPTH - 1) << 16 | (ADMIN_DEPTH - 1));
 	regwin_write64(&n->bar, NVME_ASQ, (uint64_t)(uintptr_t)n->admin.sq);
 	regwin_write64(&n->bar, NVME_ACQ, (uint64_t)(uintptr_t)n->admin.cq);
@@ -367,6 +404,8 @@ static bool start(struct nvme *n, const char **why)
 	memcpy(&oncs, n->identify + 520, 2);
 	memcpy(&nn, n->identify + 516, 4);
 	uint8_t mdts = n->identify[77];
+	copy_trimmed(n->serial, n->identify + 4, 20);
+	copy_trimmed(n->model, n->identify + 24, 40);
 	n->compare = oncs & ID_ONCS_COMPARE;
 	/* the first namespace with blocks */
 	for (uint32_t ns = 1; ns <= nn && ns <= 16 && !n->nsid; ns++) {
@@ -377,14 +416,19 @@ static bool start(struct nvme *n, const char **why)
 		memcpy(&nsze, n->identify, 8);
 		uint8_t lbaf = n->identify[26] & 0xf;
 		uint8_t lbads = n->identify[128 + 4 * lbaf + 2];
-		if (nsze && lbads >= 9 && lbads <= 12) {
+		uint16_t ms;
+		memcpy(&ms, n->identify + 128 + 4 * lbaf, 2);
+		uint8_t dps = n->identify[29] & 7;
+		/* metadata (inline or through MPTR) would move more bytes than the
+		 * buffer holds, or to address 0: such namespaces are not used */
+		if (nsze && lbads >= 9 && lbads <= 12 && ms == 0 && dps == 0) {
 			n->nsid = ns;
 			n->nsze = nsze;
 			n->lba_size = 1u << lbads;
 		}
 	}
 	if (!n->nsid) {
-		*why = "nvme: no namespace with 512-byte to 4 KiB blocks";
+		*why = "nvme: no namespace with 512-byte to 4 KiB blocks and no metadata";
 		return false;
 	}
 	uint64_t cq = (uint64_t)(uintptr_t)n->io.cq, sq = (uint64_t)(uintptr_t)n->io.sq;
@@ -394,12 +438,19 @@ static bool start(struct nvme *n, const char **why)
 		return false;
 
 	uint64_t max = MAX_TRANSFER;
-	if (mdts && (PAGE << mdts) < max)
-		max = PAGE << mdts;
+	if (mdts && mdts < 8 && ((uint64_t)PAGE << mdts) < max)
+		max = (uint64_t)PAGE << mdts;
+	/* Writes only where the user named this controller by address AND
+	 * serial number: a config carried to another server, where another
+	 * disk sits at that address, writes nothing. */
 	const char *scratch = setting_get("nvme.scratch");
+	const char *comma = scratch ? strchr(scratch, ',') : NULL;
+	char bdf[24] = "";
 	struct pci_addr s;
-	n->scratch = scratch && pci_parse_addr(scratch, &s) && s.seg == n->e.addr.seg && s.bus == n->e.addr.bus &&
-		     s.dev == n->e.addr.dev && s.fn == n->e.addr.fn;
+	if (comma && (size_t)(comma - scratch) < sizeof(bdf))
+		memcpy(bdf, scratch, (size_t)(comma - scratch));
+	n->scratch = comma && pci_parse_addr(bdf, &s) && s.seg == n->e.addr.seg && s.bus == n->e.addr.bus &&
+		     s.dev == n->e.addr.dev && s.fn == n->e.addr.fn && strcmp(comma + 1, n->serial) == 0;
 	n->e.caps = (struct dma_caps){ .max_len = max,
 				       .addr_bits = 64,
 				       .align = 4, /* PRP1 offsets are dword aligned */
@@ -407,9 +458,12 @@ static bool start(struct nvme *n, const char **why)
 				       .reads_ram = n->compare || n->scratch,
 				       .writes_ram = true,
 				       .roundtrip = n->scratch,
-				       .how = n->scratch   ? "NVMe Write/Read of LBA 0 (scratch device)"
-					      : n->compare ? "NVMe Read and Compare of LBA 0 (media untouched)"
-							   : "NVMe Read of LBA 0 (no Compare: reads only)" };
+				       .how = n->how };
+	snprintf(n->how, sizeof(n->how), "%s, serial %s, model %s, namespace %u (%u-byte blocks)",
+		 n->scratch   ? "NVMe Write/Read of LBA 0 (named scratch: its data is overwritten)"
+		 : n->compare ? "NVMe Read and Compare of LBA 0 (media untouched)"
+			      : "NVMe Read of LBA 0 (no Compare: reads only)",
+		 n->serial, n->model, n->nsid, n->lba_size);
 	return true;
 }
 
@@ -429,6 +483,8 @@ struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const
 	}
 	struct nvme *n = calloc(1, sizeof(*n));
 	if (!n) {
+		if (platform->device_release)
+			platform->device_release(dev->addr.seg, dev->addr.bus, dev->addr.dev, dev->addr.fn);
 		*why = "out of memory";
 		return NULL;
 	}

@@ -9,6 +9,8 @@
 #                         @DATA@ the folder tests/boot/data
 #   config LINE           a line of iommon.cfg (none given: the image's own)
 #   no-config             boot without iommon.cfg
+#   sparse NAME SIZE      a zero-filled file NAME (truncate's SIZE) in the test
+#                         folder, @TEST@ in qemu lines (a disk that keeps data)
 #   put DEST LINE         append LINE to file DEST on the disk copy
 #   move SRC DEST         rename a file on the disk copy
 #   key wait ERE | key send TEXT | key sleep S | key stop
@@ -39,6 +41,8 @@ while IFS= read -r l || [ -n "$l" ]; do
 		rest=${l#put }; dest=${rest%% *}; local=$out/put/$(echo "$dest" | tr / _)
 		[ -f "$local" ] || puts="$puts --put $local=$dest"
 		printf '%s\r\n' "${rest#* }" >>"$local" ;;
+	"sparse "*)
+		rest=${l#sparse }; rm -f "$out/${rest%% *}"; truncate -s "${rest#* }" "$out/${rest%% *}" ;;
 	"move "*)
 		rest=${l#move }; moves="$moves --move ${rest%% *}=${rest#* }" ;;
 	esac
@@ -46,7 +50,7 @@ done <"$test"
 [ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
 run="$out/run"
 data=$(cd "$(dirname "$test")" && pwd)/data
-qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g; s|@DATA@|$data|g")
+qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g; s|@DATA@|$data|g; s|@TEST@|$out|g")
 
 set -- --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
