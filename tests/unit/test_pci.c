@@ -12,7 +12,7 @@
 struct fdev {
 	uint8_t bus, dev, fn;
 	uint8_t cfg[4096];
-	uint64_t bar_size[6]; /* 0: not implemented */
+	uint64_t bar_size[6]; /* 0: the BAR does not exist */
 	unsigned bar_writes;
 };
 
