@@ -33,6 +33,7 @@
 #define ADMIN_DELETE_CQ 0x04
 #define ADMIN_CREATE_CQ 0x05
 #define ADMIN_IDENTIFY 0x06
+#define NVM_FLUSH 0x00
 #define NVM_WRITE 0x01
 #define NVM_READ 0x02
 #define NVM_COMPARE 0x05
@@ -345,6 +346,19 @@ static void nvme_close(struct dma_engine *e)
 {
 	struct nvme *n = (struct nvme *)e;
 	const char *why;
+	if (n->dead) { /* stopped after a timeout: nothing more to ask of it */
+		give_back(n);
+		return;
+	}
+	if (n->scratch) {
+		/* what was written reaches the medium before the controller stops */
+		uint8_t cmd[64] = { NVM_FLUSH };
+		char err[96];
+		memcpy(cmd + 4, &n->nsid, 4);
+		uint16_t cid = submit(n, &n->io, cmd, true, NULL);
+		if (complete(n, &n->io, cid, CMD_DEADLINE_US, NULL, err, sizeof(err), NULL) != DMA_OK)
+			printf("warning: flush before giving the controller back: %s\n", err);
+	}
 	if (admin(n, ADMIN_DELETE_SQ, 0, 0, n->io.qid, 0, &why) != DMA_OK ||
 	    admin(n, ADMIN_DELETE_CQ, 0, 0, n->io.qid, 0, &why) != DMA_OK)
 		printf("warning: %s (the controller is disabled all the same)\n", why);
