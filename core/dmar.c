@@ -25,40 +25,22 @@ const char *dmar_scope_name(unsigned type)
 	return type >= 1 && type <= 5 ? scope_names[type] : "unknown";
 }
 
-/* Where each structure's device scopes begin, and whether it has any. */
+/* Per known structure: the fixed part it needs, and where its device
+ * scopes begin (0: it has none). VT-d spec 8.3-8.8. */
+static const struct {
+	uint8_t min_length, scopes_at;
+} layout[] = {
+	[DMAR_DRHD] = { 16, 16 }, [DMAR_RMRR] = { 24, 24 }, [DMAR_ATSR] = { 8, 8 },
+	[DMAR_RHSA] = { 20, 0 },  [DMAR_ANDD] = { 8, 0 },   [DMAR_SATC] = { 8, 8 },
+};
+
 static size_t scopes_at(unsigned type)
 {
-	switch (type) {
-	case DMAR_DRHD:
-		return 16;
-	case DMAR_RMRR:
-		return 24;
-	case DMAR_ATSR:
-	case DMAR_SATC:
-		return 8;
-	default:
-		return 0;
-	}
+	return layout[type].scopes_at;
 }
-
-/* The fixed part each known structure needs before its scopes or name. */
 static size_t min_length(unsigned type)
 {
-	switch (type) {
-	case DMAR_DRHD:
-		return 16;
-	case DMAR_RMRR:
-		return 24;
-	case DMAR_ATSR:
-	case DMAR_SATC:
-		return 8;
-	case DMAR_RHSA:
-		return 20;
-	case DMAR_ANDD:
-		return 8;
-	default:
-		return 4;
-	}
+	return layout[type].min_length;
 }
 
 static bool add_scope(struct dmar *d, const struct dmar_scope *sc)

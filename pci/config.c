@@ -83,30 +83,36 @@ uint8_t pci_read8(struct pci_cfg *c, struct pci_addr a, uint16_t off)
 	return (uint8_t)(pci_read32(c, a, off & ~3) >> (8 * (off & 3)));
 }
 
-void pci_write32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v)
+/* Writes of 4 or 2 bytes; a 16-bit write goes out as such: a
+ * read-modify-write of the dword could clear write-1-to-clear status bits
+ * next to it. */
+static void cfg_write(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v, unsigned width)
 {
 	struct pci_ecam *e = ecam_for(c, a);
 	if (e) {
-		regwin_write32(&e->win, ecam_off(e, a, off & ~3), v);
+		uint64_t o = ecam_off(e, a, off & ~(width - 1));
+		if (width == 4)
+			regwin_write32(&e->win, o, v);
+		else
+			regwin_write16(&e->win, o, (uint16_t)v);
 		return;
 	}
 	uint64_t irq = platform->irq_save();
-	if (cf8_select(c, a, off))
-		regwin_write32(&c->cf8, 4, v);
+	if (cf8_select(c, a, off)) {
+		if (width == 4)
+			regwin_write32(&c->cf8, 4, v);
+		else
+			regwin_write16(&c->cf8, 4 + (off & 2), (uint16_t)v);
+	}
 	platform->irq_restore(irq);
 }
 
-/* A 16-bit write as such: a read-modify-write of the dword could clear
- * write-1-to-clear status bits next to it. */
+void pci_write32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v)
+{
+	cfg_write(c, a, off, v, 4);
+}
+
 void pci_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v)
 {
-	struct pci_ecam *e = ecam_for(c, a);
-	if (e) {
-		regwin_write16(&e->win, ecam_off(e, a, off & ~1), v);
-		return;
-	}
-	uint64_t irq = platform->irq_save();
-	if (cf8_select(c, a, off))
-		regwin_write16(&c->cf8, 4 + (off & 2), v);
-	platform->irq_restore(irq);
+	cfg_write(c, a, off, v, 2);
 }
