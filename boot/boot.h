@@ -32,6 +32,11 @@ const char *files_describe(void);
 const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 
+/* irq.c */
+int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
+void irq_remove(int vector);
+uint64_t memory_top(void);
+
 /* syscalls.c */
 void heap_init(void);
 /* Gives the heap's pages back: nothing may allocate afterwards. */

@@ -25,6 +25,20 @@ static inline void mfence(void)
 {
 	__asm__ volatile("mfence" ::: "memory");
 }
+static inline void sfence(void)
+{
+	__asm__ volatile("sfence" ::: "memory");
+}
+/* Writes the cache lines holding [p, p + n) back to memory, for hardware
+ * that does not snoop the caches; ordered before what follows. */
+static inline void cache_flush(const void *p, uint64_t n)
+{
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + n;
+	mfence();
+	for (; a < end; a += 64)
+		__asm__ volatile("clflush (%0)" ::"r"(a) : "memory");
+	mfence();
+}
 static inline void cpu_relax(void)
 {
 	__asm__ volatile("pause" ::: "memory");

@@ -49,6 +49,17 @@ struct platform {
 	uint64_t (*irq_save)(void);
 	void (*irq_restore)(uint64_t state);
 
+	/* A handler for interrupts from hardware the monitor programs itself
+	 * (an IOMMU's fault event): fn(ctx) runs on a free vector, and the
+	 * platform sends the end-of-interrupt. Returns the vector and the local
+	 * APIC id an MSI must name, or -1 with *why. NULL: no interrupts here. */
+	int (*irq_install)(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
+	void (*irq_remove)(int vector);
+
+	/* End of the highest RAM range in the firmware's memory map (0 when
+	 * unknown): what an identity map must cover. */
+	uint64_t (*memory_top)(void);
+
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);
 

@@ -9,6 +9,7 @@
 #include "../core/settings.h"
 #include "../core/timing.h"
 #include "../pci/dma.h"
+#include "vtd.h"
 
 struct machine machine;
 
@@ -123,6 +124,65 @@ static void engine_close(void)
 	machine.engine = NULL;
 }
 
+static struct vtd vtd;
+
+struct iommu *machine_iommu(struct pci_addr dev, const char **why)
+{
+	int i = pci_find(&machine.pci, dev);
+	int u = i >= 0 ? machine.pci.d[i].iommu : -1;
+	if (u < 0) {
+		*why = "no IOMMU unit covers the device under test";
+		return NULL;
+	}
+	const struct iommu_unit *unit = &machine.units.u[u];
+	if (unit->type != IOMMU_VTD) {
+		*why = "the unit covering the device is AMD-Vi: no backend for it yet";
+		return NULL;
+	}
+	if (vtd.io.taken && strcmp(vtd.io.name, unit->name) == 0)
+		return &vtd.io;
+	if ((*why = machine_iommu_give_back()) != NULL)
+		return NULL;
+	const char *lv = setting_get("vtd.levels"), *by = setting_get("vtd.bystanders");
+	vtd.want_levels = strcmp(lv, "auto") == 0 ? 0 : (unsigned)atoi(lv);
+	vtd.want_bystanders = strcmp(by, "passthrough") == 0 ? VTD_BYSTANDERS_PT
+			      : strcmp(by, "identity") == 0  ? VTD_BYSTANDERS_IDENTITY
+							     : VTD_BYSTANDERS_AUTO;
+	*why = vtd_open(&vtd, unit, &machine.units.dmar, &machine.pci);
+	return *why ? NULL : &vtd.io;
+}
+
+const char *machine_iommu_give_back(void)
+{
+	if (!vtd.io.taken)
+		return NULL;
+	const char *e = vtd.io.ops->give_back(&vtd.io);
+	printf("    %s given back: %s%s%s\n", vtd.io.name, vtd.restore_note, e ? "; " : "", e ? e : "");
+	return e;
+}
+
+static const char *check_levels(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "3") == 0 || strcmp(v, "4") == 0
+		       ? NULL
+		       : "must be auto, 3 or 4 (second-level walk depth; auto: the deepest the unit offers)";
+}
+
+static const char *check_bystanders(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "passthrough") == 0 || strcmp(v, "identity") == 0
+		       ? NULL
+		       : "must be auto, passthrough or identity";
+}
+
+/* Before exit: the IOMMU as found first (the devices then reach memory
+ * untranslated again), then the device under test back to its driver. */
+static void machine_release(void)
+{
+	machine_iommu_give_back();
+	engine_close();
+}
+
 /* "auto": the first NVMe controller with a driver, else the first edu */
 static int pick_device(const char *want, const char **why)
 {
@@ -225,7 +285,12 @@ void machine_discover(void)
 	setting_add("nvme.scratch", "none",
 		    "ADDRESS,SERIAL of an NVMe controller whose LBA 0 may be overwritten (DMA to it uses Write)",
 		    check_scratch, apply_scratch);
-	engine_close();
+	setting_add("vtd.levels", "auto", "VT-d second-level walk: auto (deepest SAGAW offers), 3 or 4", check_levels,
+		    NULL);
+	setting_add("vtd.bystanders", "auto",
+		    "VT-d devices not under test: auto (pass-through if ECAP.PT, else identity), passthrough, identity",
+		    check_bystanders, NULL);
+	machine_release();
 	if (machine.discovered) {
 		units_free(&machine.units);
 		pci_list_free(&machine.pci);
@@ -455,5 +520,5 @@ const struct monitor_ext machine_ext = {
 	.commands = commands,
 	.ncommands = sizeof(commands) / sizeof(commands[0]),
 	.discover = machine_discover,
-	.release = engine_close,
+	.release = machine_release,
 };

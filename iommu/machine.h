@@ -25,6 +25,13 @@ struct dma_engine;
 /* The DMA engine of the device under test (`set device`), opened on first
  * use and kept until exit; NULL with *why when there is none. */
 struct dma_engine *machine_engine(const char **why);
+/* The IOMMU unit that covers `dev`, opened (not taken over) with the
+ * backend's settings; NULL with *why when none covers it or there is no
+ * driver for its kind. One unit is open at a time; `exit` gives it back. */
+struct iommu *machine_iommu(struct pci_addr dev, const char **why);
+/* Gives the open unit back, printing what its registers say. NULL or what
+ * went wrong. */
+const char *machine_iommu_give_back(void);
 extern const struct monitor_ext machine_ext;
 
 void machine_discover(void);

@@ -44,6 +44,14 @@ struct dma_caps {
 	const char *how;	   /* which command moves the data, for the records */
 };
 
+/* Memory the driver itself hands to its device (queues, PRP lists):
+ * whoever puts the device behind an IOMMU must map it, at its physical
+ * address, before the next transfer. */
+struct dma_range {
+	uint64_t phys, len;
+};
+#define DMA_MAX_OWN 8
+
 struct dma_engine {
 	const char *kind; /* "edu", "nvme" */
 	struct pci_addr addr;
@@ -53,6 +61,12 @@ struct dma_engine {
 	void (*close)(struct dma_engine *e); /* the device as found */
 	void *priv;
 	bool withhold_doorbell; /* test knob: never tell the device, so it never completes */
+	struct dma_range own[DMA_MAX_OWN];
+	size_t nown;
+	/* Called on every turn of the driver's completion wait (NULL: none),
+	 * so a test can watch other hardware while the DMA runs. */
+	void (*on_wait)(void *ctx);
+	void *on_wait_ctx;
 };
 
 const char *dma_status_name(enum dma_status s);

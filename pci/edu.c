@@ -63,6 +63,8 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 		uint32_t irq = regwin_read32(&d->bar, EDU_IRQ_STATUS);
 		if ((irq & EDU_IRQ_DMA) && !(regwin_read64(&d->bar, EDU_DMA_CMD) & EDU_CMD_START))
 			break;
+		if (e->on_wait)
+			e->on_wait(e->on_wait_ctx);
 		if (deadline_passed(&dl)) {
 			r->t_done = cycles_end();
 			r->status = DMA_TIMEOUT;

@@ -201,6 +201,8 @@ static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t c
 		volatile uint8_t *e = q->cq + (size_t)q->head * 16;
 		dw3 = *(volatile uint32_t *)(e + 12);
 		if (((dw3 >> 16) & 1) != q->phase) {
+			if (n->e.on_wait)
+				n->e.on_wait(n->e.on_wait_ctx);
 			if (deadline_passed(&dl)) {
 				snprintf(err, errn, "nvme: no completion for command %u within %llu ms", cid,
 					 (unsigned long long)deadline_us / 1000);
@@ -403,6 +405,9 @@ static bool start(struct nvme *n, const char **why)
 		*why = "nvme: no memory for the queues";
 		return false;
 	}
+	const void *own[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->prp_list, n->identify };
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		n->e.own[n->e.nown++] = (struct dma_range){ (uint64_t)(uintptr_t)own[i], PAGE };
 	regwin_write32(&n->bar, NVME_AQA, (ADMIN_DEPTH - 1) << 16 | (ADMIN_DEPTH - 1));
 	regwin_write64(&n->bar, NVME_ASQ, (uint64_t)(uintptr_t)n->admin.sq);
 	regwin_write64(&n->bar, NVME_ACQ, (uint64_t)(uintptr_t)n->admin.cq);

@@ -8,6 +8,7 @@ extern const struct test_group timer_group;
 extern const struct test_group acpi_group;
 extern const struct test_group pci_group;
 extern const struct test_group dma_group;
+extern const struct test_group vtd_group;
 
 extern const struct test_group *const catalogue[];
 

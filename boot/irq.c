@@ -1,0 +1,138 @@
+/* Interrupts for hardware the monitor programs itself, through the
+ * firmware's CPU architecture protocol (UEFI PI spec, DXE volume, "CPU
+ * Architectural Protocol"): a handler registered on a free vector, and the
+ * local APIC's end-of-interrupt sent for it, since the firmware sends none
+ * for handlers it did not install. Also the top of RAM from the memory map. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/cpu.h"
+#include "boot.h"
+
+#define CPU_ARCH_GUID { 0x26baccb1, 0x6f42, 0x11d4, { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } }
+
+typedef void(EFIAPI *cpu_interrupt_handler)(INTN vector, void *context);
+
+/* The protocol's layout; only RegisterInterruptHandler is called. */
+struct cpu_arch {
+	void *flush_data_cache, *enable_interrupt, *disable_interrupt, *get_interrupt_state, *init;
+	EFI_STATUS(EFIAPI *register_interrupt_handler)(struct cpu_arch *self, INTN vector, cpu_interrupt_handler h);
+	void *get_timer_value, *set_memory_attributes;
+	UINT32 number_of_timers, dma_buffer_alignment;
+};
+
+/* Vectors tried, lowest priority class first above everything OVMF uses
+ * (its timer is 0x20, legacy PIC bases 0x68/0x70, HPET default 0x40). */
+#define FIRST_VECTOR 0xd0
+#define LAST_VECTOR 0xdf
+
+static struct cpu_arch *cpu;
+static struct {
+	void (*fn)(void *ctx);
+	void *ctx;
+} slots[LAST_VECTOR - FIRST_VECTOR + 1];
+
+#define MSR_APIC_BASE 0x1b
+#define MSR_X2APIC_EOI 0x80b
+
+static uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
+}
+
+static void apic_eoi(void)
+{
+	uint64_t base = rdmsr(MSR_APIC_BASE);
+	if (base & (1u << 10)) /* x2APIC */
+		wrmsr(MSR_X2APIC_EOI, 0);
+	else
+		*(volatile uint32_t *)(uintptr_t)((base & 0xffffff000ull) + 0xb0) = 0;
+}
+
+static void EFIAPI dispatch(INTN vector, void *context)
+{
+	(void)context;
+	unsigned i = (unsigned)vector - FIRST_VECTOR;
+	if (i < sizeof(slots) / sizeof(slots[0]) && slots[i].fn)
+		slots[i].fn(slots[i].ctx);
+	apic_eoi();
+}
+
+static uint32_t apic_id(void)
+{
+	if (rdmsr(MSR_APIC_BASE) & (1u << 10))
+		return (uint32_t)rdmsr(0x802);
+	return cpuid(1, 0).ebx >> 24;
+}
+
+int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **why)
+{
+	if (!cpu) {
+		EFI_GUID g = CPU_ARCH_GUID;
+		if (EFI_ERROR(BS->LocateProtocol(&g, NULL, (void **)&cpu))) {
+			cpu = NULL;
+			*why = "the firmware has no CPU architecture protocol";
+			return -1;
+		}
+	}
+	*apic = apic_id();
+	if (*apic > 0xff) {
+		*why = "the boot CPU's APIC id does not fit an MSI address without remapping";
+		return -1;
+	}
+	for (unsigned v = FIRST_VECTOR; v <= LAST_VECTOR; v++) {
+		unsigned i = v - FIRST_VECTOR;
+		if (slots[i].fn)
+			continue;
+		slots[i].fn = fn, slots[i].ctx = ctx;
+		EFI_STATUS st = cpu->register_interrupt_handler(cpu, (INTN)v, dispatch);
+		if (!EFI_ERROR(st))
+			return (int)v;
+		slots[i].fn = NULL;
+	}
+	*why = "every vector from 0xd0 to 0xdf is taken";
+	return -1;
+}
+
+/* The source must already be masked: an interrupt arriving after this would
+ * find no handler and get no end-of-interrupt. */
+void irq_remove(int vector)
+{
+	unsigned i = (unsigned)vector - FIRST_VECTOR;
+	if (!cpu || i >= sizeof(slots) / sizeof(slots[0]) || !slots[i].fn)
+		return;
+	cpu->register_interrupt_handler(cpu, (INTN)vector, NULL);
+	slots[i].fn = NULL;
+}
+
+uint64_t memory_top(void)
+{
+	UINTN size = 0, key, dsize;
+	UINT32 dver;
+	BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
+	size += 8 * sizeof(EFI_MEMORY_DESCRIPTOR) + 4096;
+	uint8_t *buf = malloc(size);
+	if (!buf || EFI_ERROR(BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &dsize, &dver))) {
+		free(buf);
+		return 0;
+	}
+	uint64_t top = 0;
+	for (UINTN off = 0; off + dsize <= size; off += dsize) {
+		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(buf + off);
+		if (d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace || d->Type == EfiReservedMemoryType ||
+		    d->Type == EfiUnusableMemory)
+			continue;
+		uint64_t end = d->PhysicalStart + d->NumberOfPages * 4096ull;
+		if (end > top)
+			top = end;
+	}
+	free(buf);
+	return top;
+}

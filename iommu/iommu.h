@@ -1,0 +1,88 @@
+/* The iommu interface: what every backend (VT-d, and the Calgary and DART
+ * drivers to come) offers the test catalogue. A backend takes one unit over
+ * from the firmware, puts one device (the device under test) in a domain of
+ * its own while every other device keeps working, maps and unmaps pages in
+ * that domain, invalidates its caches by named kinds, and reads and clears
+ * the faults it recorded. */
+#ifndef IOMMON_IOMMU_H
+#define IOMMON_IOMMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../pci/pci.h"
+
+/* What the device may do to the page: R = read RAM (DMA to the device),
+ * W = write RAM (DMA from the device). */
+enum iommu_perm { IOMMU_R = 1, IOMMU_W = 2, IOMMU_RW = 3 };
+
+/* How the device under test reaches memory. */
+enum iommu_mode {
+	IOMMU_TRANSLATE,   /* through its own domain: only what is mapped */
+	IOMMU_PASSTHROUGH, /* untranslated, the way the bystanders are */
+};
+
+struct iommu_fault {
+	uint16_t sid;	   /* requester id: bus << 8 | devfn */
+	uint8_t reason;	   /* the hardware's own code */
+	bool read;	   /* the device was reading RAM */
+	uint64_t addr;	   /* the page address the device used */
+	const char *why;   /* the reason in words */
+	uint64_t t_seen;   /* cycle counter when the record was read */
+};
+
+/* An invalidation the backend offers, e.g. "queued-page". */
+struct iommu_inval_kind {
+	const char *name;
+	const char *granularity; /* "page", "domain", "global" */
+	const char *interface;	 /* "register", "queued", ... */
+};
+
+struct iommu;
+
+struct iommu_ops {
+	/* Record what the firmware left, then own the unit: every device
+	 * untranslated or identity-mapped, translation on. NULL or why not. */
+	const char *(*take)(struct iommu *io);
+	/* The unit as found. Safe to call when not taken. Returns NULL, or what
+	 * could not be put back. */
+	const char *(*give_back)(struct iommu *io);
+	/* The device under test gets an empty domain of its own (or is passed
+	 * through); NULL or why not. */
+	const char *(*attach)(struct iommu *io, struct pci_addr dev, enum iommu_mode mode);
+	/* Translation on or off for the whole unit (the "no IOMMU" baseline). */
+	const char *(*enable)(struct iommu *io, bool on);
+	/* [iova, iova + size) -> [phys, ...) in leaves of `page` bytes (one of
+	 * io->page_sizes). Table writes reach memory before it returns; caches
+	 * are invalidated only where the hardware requires it for a new entry
+	 * (VT-d caching mode). */
+	const char *(*map)(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page);
+	/* Clears the leaves; the caches are left alone (see invalidate). */
+	const char *(*unmap)(struct iommu *io, uint64_t iova, uint64_t size);
+	/* Kind `kind` (an index into io->kinds) covering [iova, iova + size)
+	 * of the device's domain, waiting until the hardware says it is done. */
+	const char *(*invalidate)(struct iommu *io, size_t kind, uint64_t iova, uint64_t size);
+	/* Reads and clears every recorded fault; *overflow when some were lost. */
+	size_t (*faults)(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow);
+	/* Is there a recorded fault, without reading it (cheap, for polling)? */
+	bool (*fault_pending)(struct iommu *io);
+};
+
+struct iommu {
+	const struct iommu_ops *ops;
+	const char *backend; /* "vtd" */
+	char name[16];	     /* the unit: "dmar0" */
+	uint64_t page_sizes; /* bit n set: leaves of 2^n bytes */
+	unsigned addr_bits;  /* IOVAs the domain can hold */
+	const struct iommu_inval_kind *kinds;
+	size_t nkinds;
+	bool model; /* a register-level model, not hardware */
+	/* The fault event interrupt, when the platform could install one:
+	 * the count and the cycle counter at the last one. */
+	bool irq;
+	volatile uint64_t irq_count, irq_tsc;
+	bool taken;
+};
+
+#endif

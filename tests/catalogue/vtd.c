@@ -1,0 +1,839 @@
+/* Group `vtd`: the device under test (`set device`) behind the VT-d unit
+ * that covers it, taken over from the firmware for each case and given back
+ * after it. The cases speak the iommu and DMA engine interfaces only, so
+ * they run with edu and NVMe alike.
+ *
+ * Every buffer a DMA may touch is one of ours, guarded; IOVAs are placed at
+ * the top of what both the unit and the device can address, far from the
+ * physical pages they map. The device's own queues (NVMe) are mapped at
+ * their physical addresses so the driver keeps working. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/dmabuf.h"
+#include "../../core/settings.h"
+#include "../../core/timing.h"
+#include "../../iommu/iommu.h"
+#include "../../iommu/machine.h"
+#include "../../iommu/vtd.h"
+#include "../../pci/dma.h"
+#include "catalogue.h"
+
+#define PAGE 4096ull
+
+struct env {
+	struct test_ctx *t;
+	struct dma_engine *e;
+	struct iommu *io;
+	uint64_t limit;	   /* buffers below this (the device's reach) */
+	unsigned bits;	   /* IOVAs below 2^bits */
+	size_t len;	   /* the transfer size the cases use */
+	const char *label; /* "nvme", "edu" */
+	uint64_t t_take;
+};
+
+/* ---- set-up and tear-down ---------------------------------------------- */
+
+/* The device under test in an empty domain with its own queues mapped. */
+static const char *translate(struct env *v)
+{
+	const char *e = v->io->ops->attach(v->io, v->e->addr, IOMMU_TRANSLATE);
+	for (size_t i = 0; !e && i < v->e->nown; i++)
+		e = v->io->ops->map(v->io, v->e->own[i].phys, v->e->own[i].phys, v->e->own[i].len, IOMMU_RW, PAGE);
+	return e;
+}
+
+static bool setup(struct test_ctx *t, struct env *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->t = t;
+	if (!platform->hardware) {
+		test_skip(t, "no IOMMU on this platform");
+		return false;
+	}
+	const char *why = "no engine";
+	v->e = machine_engine(&why);
+	if (!v->e) {
+		test_skip(t, "no DMA engine: %s", why);
+		return false;
+	}
+	v->io = machine_iommu(v->e->addr, &why);
+	if (!v->io) {
+		test_skip(t, "%s", why);
+		return false;
+	}
+	v->label = v->e->kind;
+	v->bits = v->e->caps.addr_bits < v->io->addr_bits ? v->e->caps.addr_bits : v->io->addr_bits;
+	v->limit = v->e->caps.addr_bits < 64 ? 1ull << v->e->caps.addr_bits : 0;
+	v->len = v->e->caps.max_len < PAGE ? v->e->caps.max_len : PAGE;
+	if (v->e->caps.len_unit > 1)
+		v->len -= v->len % v->e->caps.len_unit;
+	uint64_t t0 = cycles_begin();
+	why = v->io->ops->take(v->io);
+	v->t_take = cycles_end() - t0;
+	if (!why)
+		why = translate(v);
+	if (why) {
+		report(t, false, "taking %s over for %s: %s", v->io->name, v->label, why);
+		machine_iommu_give_back();
+		return false;
+	}
+	return true;
+}
+
+static void teardown(struct env *v)
+{
+	if (!v->io)
+		return;
+	v->e->on_wait = NULL;
+	const char *e = machine_iommu_give_back();
+	report(v->t, e == NULL, "%s given back as the firmware left it%s%s", v->io->name, e ? ": " : "", e ? e : "");
+}
+
+/* ---- IOVAs and DMA ----------------------------------------------------- */
+
+static bool overlaps_own(const struct env *v, uint64_t base, uint64_t size)
+{
+	for (size_t i = 0; i < v->e->nown; i++)
+		if (base < v->e->own[i].phys + v->e->own[i].len && v->e->own[i].phys < base + size)
+			return true;
+	return false;
+}
+
+/* An IOVA window of `size` bytes aligned to `size`, as high as the device
+ * and the unit reach, clear of the device's own queues; `slot` picks the
+ * next window down. A window larger than the device's reach starts at 0. */
+static uint64_t window(const struct env *v, uint64_t size, unsigned slot)
+{
+	uint64_t top = 1ull << v->bits;
+	if (size >= top)
+		return 0;
+	for (uint64_t base = top - size * (slot + 1); base + size <= top && base < top; base -= size) {
+		if (!overlaps_own(v, base, size))
+			return base;
+		if (base < size)
+			break;
+	}
+	return 0;
+}
+
+static bool dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r)
+{
+	v->e->transfer(v->e, dir, iova, len, r);
+	return r->status == DMA_OK;
+}
+
+/* The device's data source: a roundtrip engine (edu) gets a pattern first,
+ * from a mapped page; a medium (NVMe) has its own. */
+static bool load_device(struct env *v, uint32_t seed)
+{
+	if (!v->e->caps.roundtrip)
+		return true;
+	struct dmabuf s;
+	if (!dmabuf_alloc(&s, v->len, 0, v->limit))
+		return false;
+	dmabuf_pattern(&s, seed);
+	uint64_t iova = window(v, PAGE, 8);
+	const char *e = v->io->ops->map(v->io, iova, s.phys & ~(PAGE - 1), PAGE, IOMMU_R, PAGE);
+	struct dma_result r;
+	bool ok = !e && dma(v, DMA_TO_DEVICE, iova + (s.phys & (PAGE - 1)), v->len, &r);
+	if (!e) {
+		v->io->ops->unmap(v->io, iova, PAGE);
+		v->io->ops->invalidate(v->io, 0, iova, PAGE);
+	}
+	dmabuf_free(&s);
+	return ok;
+}
+
+static bool changed(const struct dmabuf *b, uint32_t seed)
+{
+	return dmabuf_check_pattern(b, seed) >= 0;
+}
+
+/* The first usable invalidation of a granularity, for the cases that just
+ * need one. */
+static size_t kind_for(const struct iommu *io, const char *gran)
+{
+	for (size_t k = 0; k < io->nkinds; k++) {
+		if (strcmp(io->kinds[k].granularity, gran) != 0)
+			continue;
+		if (strcmp(io->backend, "vtd") == 0 && !vtd_kind_usable((const struct vtd *)io, k))
+			continue;
+		return k;
+	}
+	return (size_t)-1;
+}
+
+static const char *invalidate(struct env *v, const char *gran, uint64_t iova, uint64_t size)
+{
+	size_t k = kind_for(v->io, gran);
+	if (k == (size_t)-1)
+		k = kind_for(v->io, "domain");
+	return v->io->ops->invalidate(v->io, k, iova, size);
+}
+
+static size_t samples(const struct env *v)
+{
+	return v->e->caps.fixed_latency_us ? 3 : (size_t)setting_long("dma.samples");
+}
+
+static const char *note_for(const struct env *v, char *buf, size_t n)
+{
+	if (!v->e->caps.fixed_latency_us)
+		return NULL;
+	snprintf(buf, n, "%s completes every DMA %u ms after it starts: a model's delay, not a latency", v->label,
+		 v->e->caps.fixed_latency_us / 1000);
+	return buf;
+}
+
+/* ---- translation at each leaf size ------------------------------------- */
+
+static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	if (!(v.io->page_sizes & page)) {
+		teardown(&v);
+		test_skip(t, "%s has no %s leaves (CAP.SLLPS)", v.io->name, name);
+		return;
+	}
+	struct dmabuf a = { 0 }, b = { 0 };
+	if (!dmabuf_alloc(&a, v.len, 0, v.limit) || !dmabuf_alloc(&b, v.len, 0, v.limit)) {
+		report(t, false, "no memory for two buffers");
+		goto out;
+	}
+	/* one leaf over each buffer's surroundings: the IOVA keeps the offset
+	 * within the leaf, the leaf maps the aligned frame around the buffer */
+	uint64_t wa = window(&v, page, 0), wb = window(&v, page, 1);
+	if (wb == wa) /* a leaf larger than the device's reach: one leaf, both buffers */
+		wb = wa;
+	uint64_t fa = a.phys & ~(page - 1), fb = b.phys & ~(page - 1);
+	uint64_t ia = wa + (a.phys - fa), ib = wb + (b.phys - fb);
+	const char *e = v.io->ops->map(v.io, wa, fa, page, IOMMU_RW, page);
+	if (!e && wb != wa)
+		e = v.io->ops->map(v.io, wb, fb, page, IOMMU_RW, page);
+	if (!e && wb == wa && fb != fa)
+		e = "the two buffers lie in different frames of a leaf larger than the device's reach";
+	if (e) {
+		report(t, false, "mapping %s leaves: %s", name, e);
+		goto out;
+	}
+	printf("    %s leaves: IOVA 0x%llx -> 0x%llx, IOVA 0x%llx -> 0x%llx\n", name, (unsigned long long)ia,
+	       (unsigned long long)a.phys, (unsigned long long)ib, (unsigned long long)b.phys);
+	if (strcmp(v.io->backend, "vtd") == 0) {
+		const struct vtd *vt = (const struct vtd *)v.io;
+		uint64_t ph;
+		unsigned perm, level;
+		bool found = vtd_walk(vt, &vt->dut, ia, &ph, &perm, &level);
+		report(t, found && ph == a.phys && (1ull << (12 + 9 * (level - 1))) == page,
+		       "the tables translate 0x%llx to 0x%llx through a %s leaf (%u-level walk)",
+		       (unsigned long long)ia, (unsigned long long)(found ? ph : 0), name, vt->levels);
+	}
+	struct dma_result r;
+	uint32_t seed = (uint32_t)page;
+	if (v.e->caps.roundtrip) {
+		dmabuf_pattern(&a, seed);
+		memset(b.data, 0, v.len);
+		bool ok = dma(&v, DMA_TO_DEVICE, ia, v.len, &r);
+		report(t, ok, "to the device from IOVA 0x%llx: %s", (unsigned long long)ia,
+		       ok ? "done" : r.error);
+		ok = ok && dma(&v, DMA_FROM_DEVICE, ib, v.len, &r);
+		report(t, ok && dmabuf_check_pattern(&b, seed) < 0,
+		       "from the device to IOVA 0x%llx: the pattern arrived in the buffer at 0x%llx",
+		       (unsigned long long)ib, (unsigned long long)b.phys);
+	} else {
+		dmabuf_pattern(&a, seed);
+		bool ok = dma(&v, DMA_FROM_DEVICE, ia, v.len, &r);
+		report(t, ok && changed(&a, seed), "from the device to IOVA 0x%llx: the data arrived at 0x%llx (%s)",
+		       (unsigned long long)ia, (unsigned long long)a.phys, ok ? "written" : r.error);
+		if (v.e->caps.reads_ram) {
+			ok = dma(&v, DMA_TO_DEVICE, ia, v.len, &r);
+			report(t, ok, "to the device from IOVA 0x%llx: it read the buffer back and it matched (%s)",
+			       (unsigned long long)ia, ok ? "compare ok" : r.error);
+			a.data[v.len / 2] ^= 0x5a;
+			v.e->transfer(v.e, DMA_TO_DEVICE, ia, v.len, &r);
+			report(t, r.status == DMA_DEVICE_ERROR,
+			       "with one byte of the buffer changed, the device sees the change (%s)",
+			       r.status == DMA_DEVICE_ERROR ? "miscompare" : dma_status_name(r.status));
+		}
+	}
+	report(t, dmabuf_guards_damaged(&a) + dmabuf_guards_damaged(&b) == 0, "every guard byte untouched");
+	test_note(t, "%s through %s leaves at IOVA 0x%llx", v.label, name, (unsigned long long)ia);
+out:
+	teardown(&v);
+	dmabuf_free(&a);
+	dmabuf_free(&b);
+}
+
+static void t_translate_4k(struct test_ctx *t)
+{
+	translate_size(t, 1ull << 12, "4 KiB");
+}
+static void t_translate_2m(struct test_ctx *t)
+{
+	translate_size(t, 1ull << 21, "2 MiB");
+}
+static void t_translate_1g(struct test_ctx *t)
+{
+	translate_size(t, 1ull << 30, "1 GiB");
+}
+
+/* ---- faults ------------------------------------------------------------ */
+
+struct watch {
+	struct iommu *io;
+	uint64_t t_fault; /* first poll that saw a fault recorded */
+};
+
+static void watch_faults(void *ctx)
+{
+	struct watch *w = ctx;
+	if (!w->t_fault && w->io->ops->fault_pending(w->io))
+		w->t_fault = rdtsc();
+}
+
+/* One forbidden DMA: the fault must name the device, the page and the
+ * reason, memory must be unchanged, and the interrupt must come. */
+static void fault_case(struct test_ctx *t, bool write)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	struct dmabuf a = { 0 };
+	if (!dmabuf_alloc(&a, v.len, 0, v.limit)) {
+		report(t, false, "no memory");
+		teardown(&v);
+		return;
+	}
+	uint64_t w0 = window(&v, PAGE, 0);
+	uint64_t iova = w0 + (a.phys & (PAGE - 1));
+	const char *e = NULL;
+	if (write) /* read-only page: the device may read it, not write it */
+		e = v.io->ops->map(v.io, w0, a.phys & ~(PAGE - 1), PAGE, IOMMU_R, PAGE);
+	if (e) {
+		report(t, false, "mapping read-only: %s", e);
+		goto out;
+	}
+	size_t n = write ? (v.e->caps.fixed_latency_us ? 2 : 20) : (v.e->caps.fixed_latency_us ? 2 : 20);
+	uint64_t *rec = malloc(n * sizeof(*rec)), *irq = malloc(n * sizeof(*irq));
+	size_t nrec = 0, nirq = 0, good = 0;
+	uint16_t sid = (uint16_t)(v.e->addr.bus << 8 | v.e->addr.dev << 3 | v.e->addr.fn);
+	struct iommu_fault f[4];
+	bool ovf;
+	v.io->ops->faults(v.io, f, 4, &ovf); /* nothing old counts */
+	for (size_t i = 0; rec && irq && i < n; i++) {
+		uint32_t seed = 77 + (uint32_t)i;
+		dmabuf_pattern(&a, seed);
+		struct watch w = { v.io, 0 };
+		v.e->on_wait = watch_faults, v.e->on_wait_ctx = &w;
+		uint64_t irqs = v.io->irq_count;
+		struct dma_result r;
+		v.e->transfer(v.e, write ? DMA_FROM_DEVICE : DMA_TO_DEVICE, iova, v.len, &r);
+		v.e->on_wait = NULL;
+		if (!w.t_fault && v.io->ops->fault_pending(v.io))
+			w.t_fault = rdtsc(); /* seen only after completion: an upper bound */
+		/* the interrupt may trail the completion a little */
+		struct deadline dl = deadline_after_us(10000);
+		while (v.io->irq && v.io->irq_count == irqs && !deadline_passed(&dl))
+			cpu_relax();
+		size_t nf = v.io->ops->faults(v.io, f, 4, &ovf);
+		bool right = nf >= 1 && f[0].sid == sid && f[0].addr == (iova & ~(PAGE - 1)) &&
+			     f[0].read == !write && f[0].reason == (write ? 5 : 6);
+		bool intact = !changed(&a, seed) && dmabuf_guards_damaged(&a) == 0;
+		if (i == 0) {
+			if (nf)
+				printf("    fault: sid %04x %s at 0x%llx, reason %u (%s); DMA status %s\n", f[0].sid,
+				       f[0].read ? "read" : "write", (unsigned long long)f[0].addr, f[0].reason,
+				       f[0].why, dma_status_name(r.status));
+			report(t, nf >= 1, "the %s of IOVA 0x%llx was recorded as a fault", write ? "write" : "read",
+			       (unsigned long long)iova);
+			report(t, right,
+			       "the record names the device (sid %04x), the page 0x%llx, a %s and reason %u (%s)",
+			       sid, (unsigned long long)(iova & ~(PAGE - 1)), write ? "write" : "read", write ? 5 : 6,
+			       write ? "no write permission" : "not present");
+			if (write)
+				report(t, intact, "the read-only buffer is unchanged, guards intact");
+			if (v.io->irq)
+				report(t, v.io->irq_count > irqs, "the fault event interrupt came (%llu so far)",
+				       (unsigned long long)v.io->irq_count);
+		}
+		good += right && (!write || intact);
+		if (w.t_fault && r.t_submit)
+			rec[nrec++] = w.t_fault - r.t_submit;
+		if (v.io->irq && v.io->irq_count > irqs && r.t_submit)
+			irq[nirq++] = v.io->irq_tsc - r.t_submit;
+	}
+	report(t, good == n, "%zu of %zu forbidden DMAs faulted as expected", good, n);
+	char variant[64], nb[128];
+	const char *note = note_for(&v, nb, sizeof(nb));
+	struct measure m = { .path = "fault", .backend = v.io->backend, .unit = "cycles", .model = v.io->model };
+	m.note = note ? note : "from the doorbell to the first poll that saw FSTS.PPF (one poll loop of resolution)";
+	snprintf(variant, sizeof(variant), "%s-%s-record", v.label, write ? "write-ro" : "read-np");
+	m.variant = variant;
+	if (nrec)
+		test_measure(t, &m, rec, nrec);
+	m.note = note ? note : "from the doorbell to the interrupt handler's first instruction stamp";
+	snprintf(variant, sizeof(variant), "%s-%s-interrupt", v.label, write ? "write-ro" : "read-np");
+	if (nirq)
+		test_measure(t, &m, irq, nirq);
+	if (!v.io->irq)
+		printf("    no fault interrupt on this platform: only the record path is timed\n");
+	test_note(t, "%s: %zu faults, reason %u, %s", v.label, n, write ? 5 : 6,
+		  v.io->irq ? "interrupt each time" : "polled");
+	free(rec), free(irq);
+	if (write)
+		v.io->ops->unmap(v.io, w0, PAGE);
+out:
+	teardown(&v);
+	dmabuf_free(&a);
+}
+
+static void t_write_read_only(struct test_ctx *t)
+{
+	fault_case(t, true);
+}
+static void t_read_not_present(struct test_ctx *t)
+{
+	fault_case(t, false);
+}
+
+/* ---- stale translations and invalidation -------------------------------- */
+
+/* Map IOVA -> A, DMA (the IOTLB learns it), repoint the entry to B without
+ * telling the unit, DMA again: which buffer did the device write? Then
+ * invalidate with `kind` (or none) and DMA once more. */
+struct stale {
+	int before; /* after the repoint, before invalidating: 'A', 'B', '?' */
+	int after;  /* after invalidating: 'A', 'B', '?' */
+	uint64_t inval_cycles;
+	const char *err;
+};
+
+static int which(const struct dmabuf *a, uint32_t sa, const struct dmabuf *b, uint32_t sb)
+{
+	bool ca = changed(a, sa), cb = changed(b, sb);
+	return ca && !cb ? 'A' : cb && !ca ? 'B' : ca ? '2' : '0';
+}
+
+static void stale_probe(struct env *v, size_t kind, struct stale *s)
+{
+	memset(s, 0, sizeof(*s));
+	struct dmabuf a = { 0 }, b = { 0 };
+	if (!dmabuf_alloc(&a, v->len, 0, v->limit) || !dmabuf_alloc(&b, v->len, 0, v->limit)) {
+		s->err = "no memory";
+		dmabuf_free(&a);
+		dmabuf_free(&b);
+		return;
+	}
+	uint64_t w0 = window(v, PAGE, 2);
+	uint64_t iova = w0 + (a.phys & (PAGE - 1));
+	struct dma_result r;
+	const char *e = load_device(v, 5) ? NULL : "loading the device's data failed";
+	if (!e && (a.phys & (PAGE - 1)) != (b.phys & (PAGE - 1)))
+		e = "the two buffers sit at different offsets in their pages";
+	if (!e)
+		e = v->io->ops->map(v->io, w0, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+	if (!e) {
+		dmabuf_pattern(&a, 1);
+		if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+			e = r.error;
+		else if (!changed(&a, 1))
+			e = "the first DMA did not reach A";
+	}
+	/* repoint without invalidating */
+	if (!e)
+		e = v->io->ops->unmap(v->io, w0, PAGE);
+	if (!e)
+		e = v->io->ops->map(v->io, w0, b.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+	if (!e) {
+		dmabuf_pattern(&a, 2), dmabuf_pattern(&b, 3);
+		if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+			e = r.error;
+		s->before = which(&a, 2, &b, 3);
+	}
+	if (!e && kind != (size_t)-1) {
+		uint64_t t0 = cycles_begin();
+		e = v->io->ops->invalidate(v->io, kind, w0, PAGE);
+		s->inval_cycles = cycles_end() - t0;
+		if (!e) {
+			dmabuf_pattern(&a, 4), dmabuf_pattern(&b, 5);
+			if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+				e = r.error;
+			s->after = which(&a, 4, &b, 5);
+		}
+	}
+	if (dmabuf_guards_damaged(&a) + dmabuf_guards_damaged(&b))
+		e = e ? e : "guard bytes around A or B were written";
+	v->io->ops->unmap(v->io, w0, PAGE);
+	invalidate(v, "page", w0, PAGE);
+	s->err = e;
+	dmabuf_free(&a);
+	dmabuf_free(&b);
+}
+
+static const char *landed(int c)
+{
+	return c == 'A' ? "A (the old page: stale)" : c == 'B' ? "B (the new page)" : c == '2' ? "both" : "neither";
+}
+
+static void t_stale_iotlb(struct test_ctx *t)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	struct stale s;
+	stale_probe(&v, (size_t)-1, &s);
+	report(t, !s.err, "map A, DMA, repoint to B without invalidating, DMA%s%s", s.err ? ": " : "",
+	       s.err ? s.err : "");
+	if (!s.err) {
+		report(t, s.before == 'A' || s.before == 'B', "the second DMA landed in exactly one page: %s",
+		       landed(s.before));
+		printf("    finding: %s the stale translation (the spec allows either)\n",
+		       s.before == 'A' ? "the unit USED" : "the unit did not use");
+		test_note(t, "%s: stale IOTLB entry %s", v.label, s.before == 'A' ? "used (finding)" : "not used");
+	}
+	teardown(&v);
+}
+
+/* Invalidation of one kind: after it the DMA must reach B, and its cost
+ * end to end is measured. */
+static void invalidate_case(struct test_ctx *t, const char *kind_name)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	size_t k = (size_t)-1;
+	for (size_t i = 0; i < v.io->nkinds; i++)
+		if (strcmp(v.io->kinds[i].name, kind_name) == 0)
+			k = i;
+	if (k == (size_t)-1 ||
+	    (strcmp(v.io->backend, "vtd") == 0 && !vtd_kind_usable((const struct vtd *)v.io, k))) {
+		teardown(&v);
+		test_skip(t, "%s does not offer %s invalidation", v.io->name, kind_name);
+		return;
+	}
+	struct stale s;
+	stale_probe(&v, k, &s);
+	report(t, !s.err, "map A, DMA, repoint to B, %s invalidation, DMA%s%s", kind_name, s.err ? ": " : "",
+	       s.err ? s.err : "");
+	if (!s.err) {
+		printf("    before the invalidation the DMA landed in %s\n", landed(s.before));
+		report(t, s.after == 'B', "after %s invalidation the DMA reached %s", kind_name, landed(s.after));
+	}
+	/* the cost: the same invalidation, again and again, end to end */
+	size_t n = v.e->caps.fixed_latency_us ? 20 : 200;
+	uint64_t *c = malloc(n * sizeof(*c));
+	size_t got = 0;
+	uint64_t w0 = window(&v, PAGE, 3);
+	struct dmabuf p = { 0 };
+	const char *e = dmabuf_alloc(&p, PAGE, 0, v.limit) ? NULL : "no memory";
+	bool mapped = !e && !(e = v.io->ops->map(v.io, w0, p.phys, PAGE, IOMMU_R, PAGE));
+	for (size_t i = 0; c && !e && i < n; i++) {
+		struct timed tr;
+		timed_begin(&tr);
+		e = v.io->ops->invalidate(v.io, k, w0, PAGE);
+		c[got] = timed_end(&tr);
+		got += !e;
+	}
+	report(t, c && got == n, "%zu %s invalidations timed%s%s", got, kind_name, e ? ": " : "", e ? e : "");
+	if (got) {
+		struct measure m = { .path = "invalidation",
+				     .backend = v.io->backend,
+				     .variant = kind_name,
+				     .unit = "cycles",
+				     .model = v.io->model,
+				     .note = "one 4 KiB page's invalidation, from the first register write to done" };
+		test_measure(t, &m, c, got);
+	}
+	free(c);
+	if (mapped)
+		v.io->ops->unmap(v.io, w0, PAGE);
+	dmabuf_free(&p);
+	test_note(t, "%s: after %s the DMA reached the new page", v.label, kind_name);
+	teardown(&v);
+}
+
+static void t_inv_reg_page(struct test_ctx *t)
+{
+	invalidate_case(t, "register-page");
+}
+static void t_inv_reg_domain(struct test_ctx *t)
+{
+	invalidate_case(t, "register-domain");
+}
+static void t_inv_reg_global(struct test_ctx *t)
+{
+	invalidate_case(t, "register-global");
+}
+static void t_inv_q_page(struct test_ctx *t)
+{
+	invalidate_case(t, "queued-page");
+}
+static void t_inv_q_domain(struct test_ctx *t)
+{
+	invalidate_case(t, "queued-domain");
+}
+static void t_inv_q_global(struct test_ctx *t)
+{
+	invalidate_case(t, "queued-global");
+}
+
+/* A descriptor the unit must refuse: IQE reported, cleared, queue back. */
+static void t_queue_error(struct test_ctx *t)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	struct vtd *vt = (struct vtd *)v.io;
+	if (!vt->qi) {
+		teardown(&v);
+		test_skip(t, "%s has no queued invalidation", v.io->name);
+		return;
+	}
+	unsigned seen = 0;
+	uint64_t irqs = v.io->irq_count;
+	const char *e = vtd_queue_error_probe(vt, &seen);
+	report(t, seen == 1, "a descriptor of type 0 raised one queue error (FSTS.IQE), seen and cleared");
+	report(t, e == NULL, "the queue works again: a wait descriptor completes%s%s", e ? ": " : "", e ? e : "");
+	report(t, !(regwin_read32(&vt->w, VTD_REG_FSTS) & VTD_FSTS_IQE), "FSTS.IQE is clear again");
+	if (v.io->irq)
+		printf("    fault event interrupts during the queue error: %llu\n",
+		       (unsigned long long)(v.io->irq_count - irqs));
+	/* and translation still invalidates through the recovered queue */
+	struct stale s;
+	size_t k = (size_t)-1;
+	for (size_t i = 0; i < v.io->nkinds; i++)
+		if (strcmp(v.io->kinds[i].name, "queued-global") == 0)
+			k = i;
+	stale_probe(&v, k, &s);
+	report(t, !s.err && s.after == 'B', "after the recovery a queued invalidation still takes effect (%s)",
+	       s.err ? s.err : landed(s.after));
+	test_note(t, "queue error reported, cleared, queue recovered");
+	teardown(&v);
+}
+
+/* ---- latency ----------------------------------------------------------- */
+
+static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, size_t n, uint64_t page_iova,
+		       bool cold)
+{
+	uint64_t *lat = malloc(n * sizeof(*lat));
+	size_t got = 0;
+	struct dma_result r;
+	const char *err = NULL;
+	for (size_t i = 0; lat && i < n && !err; i++) {
+		if (cold)
+			err = invalidate(v, "page", page_iova, PAGE);
+		if (!err && !dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+			err = r.error;
+		if (!err)
+			lat[got++] = r.t_done - r.t_submit;
+	}
+	report(v->t, !err && got == n, "%zu DMAs %s%s%s", got, variant_tail, err ? ": " : "", err ? err : "");
+	if (got) {
+		char variant[64], nb[128];
+		snprintf(variant, sizeof(variant), "%s-from-device-%zu-%s", v->label, v->len, variant_tail);
+		struct measure m = { .path = "translation",
+				     .backend = v->io->backend,
+				     .variant = variant,
+				     .unit = "cycles",
+				     .model = v->io->model,
+				     .note = note_for(v, nb, sizeof(nb)) };
+		test_measure(v->t, &m, lat, got);
+	}
+	free(lat);
+}
+
+static void t_latency(struct test_ctx *t)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	size_t n = samples(&v);
+	struct dmabuf a = { 0 };
+	if (!dmabuf_alloc(&a, v.len, 0, v.limit)) {
+		report(t, false, "no memory");
+		teardown(&v);
+		return;
+	}
+	/* translation off: the unit does nothing, IOVA = physical */
+	const char *e = v.io->ops->enable(v.io, false);
+	report(t, !e, "translation off for the baseline%s%s", e ? ": " : "", e ? e : "");
+	if (!e)
+		lat_series(&v, "off", a.phys, n, 0, false);
+	e = v.io->ops->enable(v.io, true);
+	report(t, !e, "translation back on%s%s", e ? ": " : "", e ? e : "");
+	/* pass-through context */
+	e = v.io->ops->attach(v.io, v.e->addr, IOMMU_PASSTHROUGH);
+	if (!e)
+		lat_series(&v, "passthrough", a.phys, n, 0, false);
+	else
+		printf("    pass-through not measured: %s\n", e);
+	e = translate(&v);
+	report(t, !e, "back in its own domain%s%s", e ? ": " : "", e ? e : "");
+	/* translated, warm and cold */
+	uint64_t w0 = window(&v, PAGE, 0), iova = w0 + (a.phys & (PAGE - 1));
+	if (!e)
+		e = v.io->ops->map(v.io, w0, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+	struct dma_result r;
+	if (!e && dma(&v, DMA_FROM_DEVICE, iova, v.len, &r)) { /* warms the IOTLB */
+		lat_series(&v, "iotlb-warm", iova, n, w0, false);
+		lat_series(&v, "iotlb-cold", iova, n, w0, true);
+	} else {
+		report(t, false, "mapping the buffer: %s", e ? e : r.error);
+	}
+	report(t, dmabuf_guards_damaged(&a) == 0, "guard bytes intact");
+	test_note(t, "%s: off, pass-through, warm and cold IOTLB, %zu DMAs each", v.label, n);
+	teardown(&v);
+	dmabuf_free(&a);
+}
+
+/* ---- map and unmap cost ------------------------------------------------- */
+
+static void t_map_cost(struct test_ctx *t)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	const size_t n = 512;
+	uint64_t *mc = malloc(n * sizeof(*mc)), *uc = malloc(n * sizeof(*uc));
+	struct dmabuf a = { 0 };
+	if (!mc || !uc || !dmabuf_alloc(&a, PAGE, 0, v.limit)) {
+		report(t, false, "no memory");
+		free(mc), free(uc);
+		teardown(&v);
+		return;
+	}
+	uint64_t base = window(&v, n * PAGE, 0);
+	const char *e = NULL;
+	size_t got = 0;
+	/* 512 pages one by one (all to the same frame: nothing DMAs here) */
+	for (size_t i = 0; i < n && !e; i++) {
+		struct timed tr;
+		timed_begin(&tr);
+		e = v.io->ops->map(v.io, base + i * PAGE, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+		mc[i] = timed_end(&tr);
+		got += !e;
+	}
+	report(t, !e, "%zu pages mapped one at a time%s%s", got, e ? ": " : "", e ? e : "");
+	size_t ugot = 0;
+	for (size_t i = 0; i < got && !e; i++) {
+		struct timed tr;
+		timed_begin(&tr);
+		e = v.io->ops->unmap(v.io, base + i * PAGE, PAGE);
+		uc[i] = timed_end(&tr);
+		ugot += !e;
+	}
+	report(t, ugot == got, "%zu pages unmapped one at a time%s%s", ugot, e ? ": " : "", e ? e : "");
+	const char *cm = strcmp(v.io->backend, "vtd") == 0 && ((struct vtd *)v.io)->cm
+				 ? "table update, cache-line flush and (caching mode) a page-selective invalidation"
+				 : "table update and cache-line flush";
+	struct measure m = { .path = "map",
+			     .backend = v.io->backend,
+			     .variant = "4k-one-page",
+			     .unit = "cycles",
+			     .model = v.io->model,
+			     .note = cm };
+	if (got)
+		test_measure(t, &m, mc, got);
+	m.path = "unmap";
+	m.note = "table update and cache-line flush; no invalidation";
+	if (ugot)
+		test_measure(t, &m, uc, ugot);
+	free(mc), free(uc);
+	dmabuf_free(&a);
+	test_note(t, "%zu pages mapped and unmapped", got);
+	teardown(&v);
+}
+
+/* ---- taking over and the bystanders ------------------------------------- */
+
+static void t_takeover(struct test_ctx *t)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	struct vtd *vt = (struct vtd *)v.io;
+	uint32_t gsts = regwin_read32(&vt->w, VTD_REG_GSTS);
+	report(t, (gsts & VTD_GCMD_TE) != 0, "translation is on (GSTS 0x%08x)", gsts);
+	report(t, regwin_read64(&vt->w, VTD_REG_RTADDR) == (uint64_t)(uintptr_t)vt->root,
+	       "the root table is ours (RTADDR 0x%llx)", (unsigned long long)(uintptr_t)vt->root);
+	printf("    taken over in %.2f ms: %u-level walk, bystanders %s, DMA %s, fault interrupt %s\n",
+	       cycles_to_ns(v.t_take) / 1e6, vt->levels,
+	       vt->bystanders_pt ? "passed through" : "in an identity domain", vt->coherent ? "coherent" : "not coherent "
+	       "(table writes flushed)", v.io->irq ? "on" : "off (polled)");
+	if (!vt->bystanders_pt)
+		printf("    identity domain over [0, 0x%llx) in the largest leaves\n", (unsigned long long)vt->ident_top);
+	/* every other DMA-capable function on this unit keeps working */
+	size_t others = 0, fine = 0;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		if (!dma_has_driver(d) || memcmp(&d->addr, &v.e->addr, sizeof(d->addr)) == 0 ||
+		    d->iommu < 0 || strcmp(machine.units.u[d->iommu].name, v.io->name) != 0)
+			continue;
+		const char *why = NULL;
+		struct dma_engine *o = dma_open(&machine.cfg, d, &why);
+		char bdf[16];
+		pci_addr_str(d->addr, bdf, sizeof(bdf));
+		if (!o) {
+			printf("    bystander %s not opened: %s\n", bdf, why);
+			continue;
+		}
+		others++;
+		struct dmabuf b;
+		uint64_t limit = o->caps.addr_bits < 64 ? 1ull << o->caps.addr_bits : 0;
+		size_t len = o->caps.max_len < PAGE ? o->caps.max_len : PAGE;
+		if (o->caps.len_unit > 1)
+			len -= len % o->caps.len_unit;
+		if (dmabuf_alloc(&b, len, 0, limit)) {
+			dmabuf_pattern(&b, 9);
+			struct dma_result r;
+			o->transfer(o, DMA_FROM_DEVICE, b.phys, len, &r);
+			bool ok = r.status == DMA_OK && dmabuf_guards_damaged(&b) == 0 &&
+				  (o->caps.roundtrip || changed(&b, 9));
+			report(t, ok, "bystander %s (%s) DMAs to its physical buffer while %s translates: %s", bdf,
+			       o->kind, v.io->name, r.status == DMA_OK ? "arrived" : r.error);
+			fine += ok;
+			dmabuf_free(&b);
+		}
+		o->close(o);
+	}
+	test_note(t, "%s taken in %.1f ms; %zu of %zu bystander engines fine", v.io->name,
+		  cycles_to_ns(v.t_take) / 1e6, fine, others);
+	teardown(&v);
+}
+
+static const struct test_case cases[] = {
+	{ "vtd.takeover", "take the unit over; bystander devices keep DMAing; give it back as found", t_takeover,
+	  true },
+	{ "vtd.translate_4k", "DMA both ways through 4 KiB leaves at an IOVA far from the page", t_translate_4k, true },
+	{ "vtd.translate_2m", "DMA both ways through a 2 MiB leaf", t_translate_2m, true },
+	{ "vtd.translate_1g", "DMA both ways through a 1 GiB leaf", t_translate_1g, true },
+	{ "vtd.write_read_only", "a device write to a read-only page faults: reason, sid, address, interrupt",
+	  t_write_read_only, true },
+	{ "vtd.read_not_present", "a device read of a non-present IOVA faults: reason, sid, address, interrupt",
+	  t_read_not_present, true },
+	{ "vtd.stale_iotlb", "repoint a mapping without invalidating: is the stale translation used? (finding)",
+	  t_stale_iotlb, true },
+	{ "vtd.invalidate_register_page", "page-selective IOTLB invalidation by register: DMA reaches the new page",
+	  t_inv_reg_page, true },
+	{ "vtd.invalidate_register_domain", "domain-selective IOTLB invalidation by register", t_inv_reg_domain,
+	  true },
+	{ "vtd.invalidate_register_global", "global IOTLB invalidation by register", t_inv_reg_global, true },
+	{ "vtd.invalidate_queued_page", "page-selective invalidation through the queue", t_inv_q_page, true },
+	{ "vtd.invalidate_queued_domain", "domain-selective invalidation through the queue", t_inv_q_domain, true },
+	{ "vtd.invalidate_queued_global", "global invalidation through the queue", t_inv_q_global, true },
+	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error,
+	  true },
+	{ "vtd.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", t_latency, true },
+	{ "vtd.map_cost", "CPU cycles per 4 KiB page to map and to unmap", t_map_cost, true },
+};
+
+const struct test_group vtd_group = {
+	.name = "vtd",
+	.summary = "Intel VT-d: translation, faults, invalidation, timed",
+	.cases = cases,
+	.n = sizeof(cases) / sizeof(cases[0]),
+};
