@@ -220,22 +220,37 @@ bool runner_selector_known(const char *s)
 	return false;
 }
 
+/* Columns as wide as their widest entry, so the table stays a table. */
+static int widest(int w, const char *s)
+{
+	int n = (int)strlen(s);
+	return n > w ? n : w;
+}
+
 static void print_table(size_t first_result, size_t first_measure)
 {
-	printf("\n  %-28s %-6s %s\n", "test", "result", "detail");
+	int wt = 4, wm = 7, wp = 4, wv = 7;
+	for (size_t i = first_result; i < run.nresults; i++)
+		wt = widest(wt, run.results[i].tc->name);
+	for (size_t i = first_measure; i < run.nmeasures; i++) {
+		wm = widest(wm, run.measures[i].test);
+		wp = widest(wp, run.measures[i].path);
+		wv = widest(wv, run.measures[i].variant);
+	}
+	printf("\n  %-*s %-6s %s\n", wt, "test", "result", "detail");
 	for (size_t i = first_result; i < run.nresults; i++) {
 		const struct result_row *r = &run.results[i];
-		printf("  %-28s %-6s %s\n", r->tc->name, verdict_names[r->verdict], r->detail);
+		printf("  %-*s %-6s %s\n", wt, r->tc->name, verdict_names[r->verdict], r->detail);
 	}
 	if (first_measure == run.nmeasures)
 		return;
-	printf("\n  %-18s %-6s %-30s %6s %9s %9s %9s %9s\n", "measure", "path", "variant", "n", "min", "p50", "p99",
-	       "max");
+	printf("\n  %-*s %-*s %-*s %6s %9s %9s %9s %9s %9s\n", wm, "measure", wp, "path", wv, "variant", "n", "min",
+	       "p50", "p99", "max", "p50 us");
 	for (size_t i = first_measure; i < run.nmeasures; i++) {
 		const struct measure_row *m = &run.measures[i];
-		printf("  %-18s %-6s %-30s %6zu %9llu %9llu %9llu %9llu\n", m->test, m->path, m->variant, m->s.n,
-		       (unsigned long long)m->s.min, (unsigned long long)m->s.p50, (unsigned long long)m->s.p99,
-		       (unsigned long long)m->s.max);
+		printf("  %-*s %-*s %-*s %6zu %9llu %9llu %9llu %9llu %9.2f\n", wm, m->test, wp, m->path, wv, m->variant,
+		       m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
+		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, cycles_to_ns(m->s.p50) / 1e3);
 	}
 	printf("  (figures in cycles of the TSC at %.3f MHz, calibrated against %s; platform %s)\n",
 	       (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
