@@ -112,10 +112,11 @@ $(BUILD)/iommon.img: $(BUILD)/iommon.efi tools/mkimage.sh tools/iommon.cfg
 deps:
 	@tools/deps.sh
 
-# The default machine for make run and make console: q35 with an NVMe
-# controller on a zero-filled null backend, so the default plan has a DMA
-# engine to drive (reads and compares only: nothing is written).
-RUN_DEVICES := -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
+# The default machine for make run and make console: q35 with a VT-d unit
+# and an NVMe controller on a zero-filled null backend, so the default plan
+# has an IOMMU to take over and a DMA engine to drive through it (reads and
+# compares only: nothing is written).
+RUN_DEVICES := -device intel-iommu -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
 	-device nvme,drive=nvm0,serial=iommon0
 
 run: deps $(BUILD)/iommon.img

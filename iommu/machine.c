@@ -181,6 +181,19 @@ static void machine_release(void)
 {
 	machine_iommu_give_back();
 	engine_close();
+	if (!vtd.found_valid)
+		return;
+	/* what automation checks: the unit's registers as the firmware left them */
+	char note[200], buf[RECORD_MAX];
+	bool same = vtd_as_found(&vtd, note, sizeof(note));
+	printf("  %s at exit: %s\n", vtd.io.name, note);
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "info");
+	json_str(&j, "what", "iommu-exit");
+	json_str(&j, "name", vtd.io.name);
+	json_bool(&j, "as_found", same);
+	json_str(&j, "registers", note);
+	record_emit(&j);
 }
 
 /* "auto": the first NVMe controller with a driver, else the first edu */
