@@ -17,7 +17,7 @@ WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN)
 
 CORE_SRC := $(wildcard core/*.c pci/*.c iommu/*.c)
-CAT_SRC  := $(wildcard tests/catalogue/*.c)
+CAT_SRC  := $(wildcard tests/catalogue/*.c tests/models/*.c)
 BOOT_SRC := $(wildcard boot/*.c)
 SHARED_SRC := $(CORE_SRC) $(CAT_SRC)
 

@@ -1,0 +1,381 @@
+/* The VT-d register-level model (see vtd_model.h). Register layout and
+ * semantics from the VT-d specification, chapters 6, 9, 10 and 11. */
+#include "vtd_model.h"
+
+#include <string.h>
+
+#define R_VER 0x00
+#define R_CAP 0x08
+#define R_ECAP 0x10
+#define R_GCMD 0x18
+#define R_GSTS 0x1c
+#define R_RTADDR 0x20
+#define R_CCMD 0x28
+#define R_FSTS 0x34
+#define R_FECTL 0x38
+#define R_FEDATA 0x3c
+#define R_FEADDR 0x40
+#define R_FEUADDR 0x44
+#define R_IQH 0x80
+#define R_IQT 0x88
+#define R_IQA 0x90
+#define R_ICS 0x9c
+
+#define TE (1u << 31)
+#define SRTP (1u << 30)
+#define WBF (1u << 27)
+#define QIE (1u << 26)
+#define PERSISTENT (TE | QIE | (1u << 25) | (1u << 29) | (1u << 28) | (1u << 23))
+
+#define CTX_SLOTS (sizeof(((struct vtd_model *)0)->ctx_cache) / sizeof(((struct vtd_model *)0)->ctx_cache[0]))
+
+static bool is32(uint64_t off)
+{
+	switch (off) {
+	case R_VER:
+	case R_GCMD:
+	case R_GSTS:
+	case R_FSTS:
+	case R_FECTL:
+	case R_FEDATA:
+	case R_FEADDR:
+	case R_FEUADDR:
+	case R_ICS:
+		return true;
+	}
+	return false;
+}
+
+static void tlb_flush(struct vtd_model *m, int g, uint16_t did, uint64_t addr, unsigned am)
+{
+	uint64_t first = addr >> 12, n = 1ull << am;
+	for (unsigned i = 0; i < VTDM_CACHE; i++) {
+		struct vtdm_tlb *t = &m->tlb[i];
+		if (!t->valid)
+			continue;
+		if (g == 1 || (g == 2 && t->did == did) ||
+		    (g == 3 && t->did == did && t->page >= (first & ~(n - 1)) && t->page < (first & ~(n - 1)) + n))
+			t->valid = false;
+	}
+	if (g == 3)
+		m->last_psi_addr = addr, m->last_psi_am = am;
+	m->iotlb_invalidations++;
+}
+
+static void ctx_flush(struct vtd_model *m, int g, uint16_t sid)
+{
+	for (unsigned i = 0; i < CTX_SLOTS; i++)
+		if (g != 3 || i == sid % CTX_SLOTS)
+			m->ctx_cache[i].valid = false;
+	m->ctx_invalidations++;
+}
+
+static void update_ppf(struct vtd_model *m)
+{
+	bool any = false;
+	for (unsigned i = 0; i < VTDM_NFR; i++)
+		any |= m->frcd[i][1] >> 63;
+	m->fsts = any ? m->fsts | 2u : m->fsts & ~2u;
+}
+
+static void queue_run(struct vtd_model *m)
+{
+	uint64_t *q = (uint64_t *)(uintptr_t)(m->iqa & ~0xfffull);
+	uint64_t entries = 256ull << (m->iqa & 7);
+	while (m->iqh != m->iqt && !(m->fsts & (1u << 4))) {
+		uint64_t *d = q + 2 * (m->iqh >> 4);
+		uint64_t lo = d[0], hi = d[1];
+		bool ok = true;
+		switch (lo & 0xf) {
+		case 1:
+			ctx_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 32));
+			break;
+		case 2:
+			tlb_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 16), hi & ~0xfffull, (unsigned)(hi & 0x3f));
+			break;
+		case 5:
+			if ((lo & 0x30) == 0x30 || !(lo & 0x30)) {
+				ok = false; /* both SW and IF, or neither: refused */
+			} else if (lo & 0x20) {
+				*(volatile uint32_t *)(uintptr_t)(hi & ~3ull) = (uint32_t)(lo >> 32);
+				m->waits++;
+			}
+			break;
+		default:
+			ok = false;
+		}
+		if (!ok) {
+			m->fsts |= 1u << 4; /* IQE: the head stays at the bad descriptor */
+			m->queue_errors++;
+			return;
+		}
+		m->iqh = ((m->iqh >> 4) + 1) % entries << 4;
+	}
+}
+
+static uint64_t reg64(struct vtd_model *m, uint64_t off)
+{
+	if (off == R_CAP)
+		return m->cap;
+	if (off == R_ECAP)
+		return m->ecap;
+	if (off == R_RTADDR)
+		return m->rtaddr;
+	if (off == R_CCMD)
+		return m->ccmd;
+	if (off == R_IQH)
+		return m->iqh;
+	if (off == R_IQT)
+		return m->iqt;
+	if (off == R_IQA)
+		return m->iqa;
+	if (off == VTDM_IRO)
+		return 0; /* IVA is write-only */
+	if (off == VTDM_IRO + 8)
+		return m->iotlb;
+	if (off >= VTDM_FRO && off < VTDM_FRO + 16 * VTDM_NFR)
+		return m->frcd[(off - VTDM_FRO) / 16][(off & 8) >> 3];
+	return 0;
+}
+
+static uint32_t reg32(struct vtd_model *m, uint64_t off)
+{
+	switch (off) {
+	case R_VER:
+		return 0x10;
+	case R_GSTS:
+		return m->gsts;
+	case R_FSTS:
+		return m->fsts;
+	case R_FECTL:
+		return m->fectl;
+	case R_FEDATA:
+		return m->fedata;
+	case R_FEADDR:
+		return m->feaddr;
+	case R_FEUADDR:
+		return m->feuaddr;
+	}
+	return 0; /* GCMD reads as 0, as on hardware */
+}
+
+static uint64_t model_read(void *ctx, uint64_t off, unsigned width)
+{
+	struct vtd_model *m = ctx;
+	if (m->all_ones)
+		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	if (is32(off)) {
+		m->bad_width += width != 4;
+		return reg32(m, off);
+	}
+	if (is32(off & ~7ull) || (width == 8 && (off & 7))) {
+		m->bad_width++;
+		return 0;
+	}
+	uint64_t v = reg64(m, off & ~7ull);
+	return width == 8 ? v : (uint32_t)(v >> (8 * (off & 4)));
+}
+
+static void gcmd(struct vtd_model *m, uint32_t v)
+{
+	uint32_t changed = (v ^ m->gsts) & PERSISTENT;
+	unsigned asks = __builtin_popcount(changed) + !!(v & SRTP) + !!(v & WBF);
+	m->oneshot_writes += asks > 1;
+	uint32_t next = m->gsts;
+	if (changed & TE) {
+		next ^= TE;
+		ctx_flush(m, 1, 0);
+	}
+	if (changed & QIE) {
+		if (v & QIE) {
+			m->iqh = 0;
+			next |= QIE;
+		} else if (m->iqh == m->iqt) {
+			next &= ~QIE;
+		}
+	}
+	if (v & SRTP) {
+		m->root = m->rtaddr;
+		next |= SRTP;
+		ctx_flush(m, 1, 0);
+		tlb_flush(m, 1, 0, 0, 0);
+	}
+	m->gsts = (next & ~m->stuck_gsts) | (m->gsts & m->stuck_gsts);
+}
+
+static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
+{
+	struct vtd_model *m = ctx;
+	m->writes++;
+	if (is32(off)) {
+		m->bad_width += width != 4;
+		uint32_t v = (uint32_t)val;
+		switch (off) {
+		case R_GCMD:
+			gcmd(m, v);
+			break;
+		case R_FSTS:
+			m->fsts &= ~(v & 0x71u);
+			break;
+		case R_FECTL:
+			m->fectl = v & (1u << 31);
+			break;
+		case R_FEDATA:
+			m->fedata = v;
+			break;
+		case R_FEADDR:
+			m->feaddr = v;
+			break;
+		case R_FEUADDR:
+			m->feuaddr = v;
+			break;
+		}
+		return;
+	}
+	uint64_t base = off & ~7ull;
+	if (is32(base) || (width == 8 && (off & 7))) {
+		m->bad_width++;
+		return;
+	}
+	uint64_t v = val;
+	if (width == 4) { /* one half of a 64-bit register */
+		uint64_t cur = reg64(m, base);
+		v = off & 4 ? (cur & 0xffffffffull) | val << 32 : (cur & ~0xffffffffull) | (uint32_t)val;
+	}
+	if (base == R_RTADDR) {
+		m->rtaddr = v;
+	} else if (base == R_CCMD && (v >> 63)) {
+		if (m->gsts & QIE) {
+			m->reg_while_queued++;
+			m->ccmd = v; /* ICC stays set: the invalidation never runs */
+		} else if (m->ignore_ccmd) {
+			m->ccmd = v;
+		} else {
+			int g = (int)((v >> 61) & 3);
+			ctx_flush(m, g, (uint16_t)(v >> 16));
+			m->ccmd = (v & ~(1ull << 63) & ~(3ull << 59)) | (uint64_t)g << 59;
+		}
+	} else if (base == R_IQT) {
+		m->iqt = v & 0x7fff0;
+		if (m->gsts & QIE)
+			queue_run(m);
+	} else if (base == R_IQA) {
+		m->iqa = v;
+	} else if (base == VTDM_IRO) {
+		m->iva = v;
+	} else if (base == VTDM_IRO + 8 && (v >> 63)) {
+		if (m->gsts & QIE) {
+			m->reg_while_queued++;
+			m->iotlb = v;
+		} else {
+			int g = (int)((v >> 60) & 3);
+			tlb_flush(m, g, (uint16_t)(v >> 32), m->iva & ~0xfffull, (unsigned)(m->iva & 0x3f));
+			m->iotlb = (v & ~(1ull << 63) & ~(3ull << 57)) | (uint64_t)g << 57;
+		}
+	} else if (base >= VTDM_FRO && base < VTDM_FRO + 16 * VTDM_NFR && (base & 8)) {
+		unsigned i = (unsigned)(base - VTDM_FRO) / 16;
+		if (v >> 63)
+			m->frcd[i][1] &= ~(1ull << 63);
+		update_ppf(m);
+	}
+}
+
+static const struct regwin_model_ops ops = { model_read, model_write };
+
+void vtdm_init(struct vtd_model *m, uint64_t cap, uint64_t ecap)
+{
+	memset(m, 0, sizeof(*m));
+	/* the model's own fault-recording and IOTLB register offsets */
+	cap &= ~(0x3ffull << 24) & ~(0xffull << 40);
+	cap |= (uint64_t)(VTDM_FRO / 16) << 24 | (uint64_t)(VTDM_NFR - 1) << 40;
+	ecap &= ~(0x3ffull << 8);
+	ecap |= (uint64_t)(VTDM_IRO / 16) << 8;
+	m->cap = cap, m->ecap = ecap;
+	m->fectl = 1u << 31;
+	regwin_init_model(&m->win, "vtd-model", VTDM_WINDOW, false, &ops, m);
+}
+
+static bool fault(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, unsigned reason)
+{
+	for (unsigned k = 0; k < VTDM_NFR; k++) {
+		unsigned i = (m->next_frcd + k) % VTDM_NFR;
+		if (m->frcd[i][1] >> 63)
+			continue;
+		m->frcd[i][0] = iova & ~0xfffull;
+		m->frcd[i][1] = sid | (uint64_t)reason << 32 | (uint64_t)!write << 62 | 1ull << 63;
+		if (!(m->fsts & 2u))
+			m->fsts = (m->fsts & ~0xff00u) | i << 8;
+		m->next_frcd = (i + 1) % VTDM_NFR;
+		update_ppf(m);
+		return false;
+	}
+	m->fsts |= 1u; /* PFO */
+	return false;
+}
+
+bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys)
+{
+	if (!(m->gsts & TE)) {
+		*phys = iova;
+		return true;
+	}
+	unsigned slot = sid % CTX_SLOTS;
+	uint64_t lo, hi;
+	if (m->ctx_cache[slot].valid && (uint16_t)(m->ctx_cache[slot].hi >> 48) == sid) {
+		lo = m->ctx_cache[slot].lo, hi = m->ctx_cache[slot].hi & 0xffffffffffffull;
+	} else {
+		const uint64_t *root = (const uint64_t *)(uintptr_t)(m->root & ~0xfffull);
+		uint64_t re = root[2 * (sid >> 8)];
+		if (!(re & 1))
+			return fault(m, sid, iova, write, 1);
+		const uint64_t *ce = (const uint64_t *)(uintptr_t)(re & ~0xfffull) + 2 * (sid & 0xff);
+		lo = ce[0], hi = ce[1];
+		if (!(lo & 1))
+			return fault(m, sid, iova, write, 2);
+		unsigned aw = hi & 7, tt = (lo >> 2) & 3;
+		unsigned sagaw = (m->cap >> 8) & 0x1f;
+		if (aw > 4 || !(sagaw & (1u << aw)) || tt == 1 || tt == 3 || (tt == 2 && !(m->ecap & (1u << 6))) ||
+		    (hi & 0xffffffffff000080ull) || (lo & 0xff0))
+			return fault(m, sid, iova, write, 3);
+		m->ctx_cache[slot].valid = true;
+		m->ctx_cache[slot].lo = lo;
+		m->ctx_cache[slot].hi = hi | (uint64_t)sid << 48;
+	}
+	if (((lo >> 2) & 3) == 2) {
+		*phys = iova;
+		return true;
+	}
+	uint16_t did = (uint16_t)(hi >> 8);
+	unsigned levels = (hi & 7) == 2 ? 4 : 3;
+	if (iova >> (levels == 4 ? 48 : 39))
+		return fault(m, sid, iova, write, 4);
+	for (unsigned i = 0; i < VTDM_CACHE; i++) {
+		struct vtdm_tlb *t = &m->tlb[i];
+		if (t->valid && t->sid == sid && t->page == iova >> 12) {
+			if (!(t->perm & (write ? 2 : 1)))
+				return fault(m, sid, iova, write, write ? 5 : 6);
+			*phys = t->phys << 12 | (iova & 0xfff);
+			return true;
+		}
+	}
+	const uint64_t *t = (const uint64_t *)(uintptr_t)(lo & ~0xfffull);
+	for (unsigned l = levels; l >= 1; l--) {
+		unsigned shift = 12 + 9 * (l - 1);
+		uint64_t e = t[(iova >> shift) & 511];
+		if (!(e & 3))
+			return fault(m, sid, iova, write, write ? 5 : 6);
+		if (l == 1 || (e & 0x80)) {
+			if ((l == 4 && (e & 0x80)) || (e & (1ull << 11)))
+				return fault(m, sid, iova, write, 12);
+			if (!(e & (write ? 2 : 1)))
+				return fault(m, sid, iova, write, write ? 5 : 6);
+			uint64_t mask = (1ull << shift) - 1;
+			*phys = ((e & 0x000ffffffffff000ull) & ~mask) | (iova & mask);
+			struct vtdm_tlb *c = &m->tlb[m->tlb_next++ % VTDM_CACHE];
+			*c = (struct vtdm_tlb){ true, sid, did, iova >> 12, *phys >> 12, (unsigned)(e & 3) };
+			return true;
+		}
+		t = (const uint64_t *)(uintptr_t)(e & 0x000ffffffffff000ull);
+	}
+	return fault(m, sid, iova, write, 7);
+}

@@ -1,0 +1,66 @@
+/* A register-level model of one VT-d remapping unit in legacy mode, for
+ * the driver's host tests: the registers and their side effects, root,
+ * context and second-level walks from memory (addresses are pointers), a
+ * translation cache that keeps serving an entry until the invalidation
+ * that covers it runs, fault recording, and the invalidation queue.
+ *
+ * It is strict where hardware is: a 32-bit register accessed with 64 bits,
+ * a GCMD write that sets a one-shot bit by accident, a register-based
+ * invalidation while the queue is on, an access outside the window — each
+ * is counted, and the tests fail a driver that does any of them. */
+#ifndef IOMMON_VTD_MODEL_H
+#define IOMMON_VTD_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../core/regwin.h"
+
+#define VTDM_NFR 4
+#define VTDM_CACHE 16
+#define VTDM_WINDOW 0x1000
+#define VTDM_FRO 0x400
+#define VTDM_IRO 0x500
+
+struct vtdm_tlb {
+	bool valid;
+	uint16_t sid, did;
+	uint64_t page, phys; /* 4 KiB frames */
+	unsigned perm;
+};
+
+struct vtd_model {
+	uint64_t cap, ecap;
+	uint32_t gsts, fsts, fectl, fedata, feaddr, feuaddr;
+	uint64_t rtaddr, root, ccmd, iotlb, iva, iqh, iqt, iqa;
+	uint64_t frcd[VTDM_NFR][2];
+	unsigned next_frcd;
+	struct vtdm_tlb tlb[VTDM_CACHE]; /* the IOTLB, keyed by source and page */
+	struct {
+		bool valid;
+		uint64_t lo, hi;
+	} ctx_cache[65536 / 64]; /* a few slots: sid % size */
+	unsigned tlb_next;
+	/* faults injected */
+	uint32_t stuck_gsts;  /* GSTS bits that never change */
+	bool all_ones;	      /* nothing answers */
+	bool ignore_ccmd;     /* ICC never clears */
+	/* what the driver did wrong */
+	unsigned bad_width;	   /* 32-bit register with a 64-bit access or the reverse */
+	unsigned oneshot_writes;   /* GCMD write with SRTP/WBF set that was not asked for */
+	unsigned reg_while_queued; /* register invalidation with QIE on */
+	unsigned writes;	   /* every write, for "touched nothing" checks */
+	unsigned ctx_invalidations, iotlb_invalidations, waits, queue_errors;
+	uint64_t last_psi_addr;
+	unsigned last_psi_am;
+	struct regwin win;
+};
+
+/* A unit with QEMU 7.2's identity (CAP, ECAP below) unless changed after. */
+void vtdm_init(struct vtd_model *m, uint64_t cap, uint64_t ecap);
+
+/* A DMA by `sid` at `iova`: the physical address, or a fault recorded the
+ * way the hardware records it (returns false). */
+bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys);
+
+#endif

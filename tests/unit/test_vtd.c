@@ -1,0 +1,335 @@
+/* The VT-d driver against the register-level model: take-over and give
+ * back, translation at every leaf size, faults decoded, stale entries
+ * until each kind of invalidation, the queue error, refusals, and named
+ * errors when the hardware never answers. The model also fails the driver
+ * for wrong access widths, stray one-shot GCMD bits, or register-based
+ * invalidation while the queue is on. */
+#include "unit.h"
+
+#include "../../core/timing.h"
+#include "../../iommu/vtd.h"
+#include "../host/platform_host.h"
+#include "../models/vtd_model.h"
+
+#define QEMU_CAP 0x00d2008c22260206ull
+#define QEMU_ECAP 0x0000000000f00f4aull
+#define ECAP_PT (1ull << 6)
+#define CAP_CM (1ull << 7)
+#define SAGAW_48 (4ull << 8)
+
+static struct vtd_model m;
+static struct vtd v;
+
+static int setup(void **state)
+{
+	(void)state;
+	platform = &host_platform;
+	timing.tsc_hz = 3000000000ull; /* deadlines near their real length on any host */
+	return 0;
+}
+
+static void open_unit(uint64_t cap, uint64_t ecap)
+{
+	vtdm_init(&m, cap, ecap);
+	memset(&v, 0, sizeof(v));
+	assert_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+}
+
+/* The driver kept every rule the model checks. */
+static void assert_clean(void)
+{
+	assert_int_equal(m.bad_width, 0);
+	assert_int_equal(m.oneshot_writes, 0);
+	assert_int_equal(m.reg_while_queued, 0);
+	assert_int_equal(m.win.out_of_window, 0);
+}
+
+static void take_and_attach(uint16_t sid)
+{
+	assert_null(v.io.ops->take(&v.io));
+	struct pci_addr a = { .bus = (uint8_t)(sid >> 8), .dev = (uint8_t)((sid >> 3) & 31), .fn = (uint8_t)(sid & 7) };
+	assert_null(v.io.ops->attach(&v.io, a, IOMMU_TRANSLATE));
+}
+
+static void translates_every_leaf_size(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	assert_int_equal(v.levels, 3);
+	assert_int_equal(v.io.page_sizes, (1ull << 12) | (1ull << 21) | (1ull << 30));
+	take_and_attach(0x0100);
+	assert_true(m.gsts & VTD_GCMD_TE);
+	assert_int_equal(m.root, (uint64_t)(uintptr_t)v.root);
+	uint64_t phys;
+	/* a bystander passes through */
+	assert_true(vtdm_translate(&m, 0x0008, 0x12345678, true, &phys));
+	assert_int_equal(phys, 0x12345678);
+	/* the device under test sees only what is mapped */
+	assert_null(v.io.ops->map(&v.io, 0x7ffffff000ull, 0x3e091000, 4096, IOMMU_RW, 4096));
+	assert_non_null(strstr(v.io.ops->map(&v.io, 0x7fffe00000ull, 0x40000000, 2u << 20, IOMMU_R, 2u << 20),
+			       "smaller pages already map"));
+	assert_null(v.io.ops->map(&v.io, 0x7fffc00000ull, 0x40000000, 2u << 20, IOMMU_R, 2u << 20));
+	assert_null(v.io.ops->map(&v.io, 0x7f80000000ull, 0x80000000, 1u << 30, IOMMU_W, 1u << 30));
+	assert_true(vtdm_translate(&m, 0x0100, 0x7ffffff123ull, true, &phys));
+	assert_int_equal(phys, 0x3e091123);
+	assert_true(vtdm_translate(&m, 0x0100, 0x7fffc01234ull, false, &phys));
+	assert_int_equal(phys, 0x40001234);
+	assert_true(vtdm_translate(&m, 0x0100, 0x7f80345678ull, true, &phys));
+	assert_int_equal(phys, 0x80345678);
+	/* the software walk agrees, with the leaf level */
+	uint64_t wp;
+	unsigned perm, level;
+	assert_true(vtd_walk(&v, &v.dut, 0x7fffc01234ull, &wp, &perm, &level));
+	assert_int_equal(wp, 0x40001234);
+	assert_int_equal(level, 2);
+	assert_int_equal(perm, IOMMU_R);
+	/* overlapping leaves and bad sizes are refused by name */
+	assert_non_null(strstr(v.io.ops->map(&v.io, 0x7fffc00000ull, 0, 4096, IOMMU_RW, 4096), "larger page"));
+	assert_non_null(strstr(v.io.ops->map(&v.io, 0x1000, 0, 8192, IOMMU_RW, 8192), "no leaves of that size"));
+	assert_non_null(strstr(v.io.ops->map(&v.io, 1ull << 39, 0, 4096, IOMMU_RW, 4096), "MGAW"));
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_false(m.gsts & VTD_GCMD_TE);
+	assert_clean();
+}
+
+static void faults_decoded_and_cleared(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	take_and_attach(0x0318);
+	assert_null(v.io.ops->map(&v.io, 0x5000, 0x9000, 4096, IOMMU_R, 4096));
+	uint64_t phys;
+	assert_false(vtdm_translate(&m, 0x0318, 0x5abc, true, &phys));	 /* write to read-only */
+	assert_false(vtdm_translate(&m, 0x0318, 0x77000, false, &phys)); /* not present */
+	assert_true(v.io.ops->fault_pending(&v.io));
+	struct iommu_fault f[4];
+	bool ovf;
+	size_t n = v.io.ops->faults(&v.io, f, 4, &ovf);
+	assert_int_equal(n, 2);
+	assert_false(ovf);
+	assert_int_equal(f[0].sid, 0x0318);
+	assert_int_equal(f[0].reason, 5);
+	assert_false(f[0].read);
+	assert_int_equal(f[0].addr, 0x5000);
+	assert_int_equal(f[1].reason, 6);
+	assert_true(f[1].read);
+	assert_int_equal(f[1].addr, 0x77000);
+	assert_non_null(strstr(f[0].why, "write permission"));
+	assert_false(v.io.ops->fault_pending(&v.io));
+	/* more faults than records: overflow is reported and cleared */
+	for (unsigned i = 0; i < VTDM_NFR + 2; i++)
+		vtdm_translate(&m, 0x0318, 0x100000 + i * 4096ull, false, &phys);
+	n = v.io.ops->faults(&v.io, f, 4, &ovf);
+	assert_int_equal(n, VTDM_NFR);
+	assert_true(ovf);
+	assert_int_equal(m.fsts & 3u, 0);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
+/* Each kind: the stale entry is served until that invalidation runs. */
+static void stale_until_each_invalidation(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	for (size_t k = 0; k < v.io.nkinds; k++) {
+		take_and_attach(0x0100);
+		uint64_t iova = 0x7ffff7000ull, phys;
+		assert_null(v.io.ops->map(&v.io, iova, 0xa000, 4096, IOMMU_RW, 4096));
+		assert_true(vtdm_translate(&m, 0x0100, iova, true, &phys));
+		assert_null(v.io.ops->unmap(&v.io, iova, 4096));
+		assert_null(v.io.ops->map(&v.io, iova, 0xb000, 4096, IOMMU_RW, 4096));
+		assert_true(vtdm_translate(&m, 0x0100, iova, true, &phys));
+		assert_int_equal(phys, 0xa000); /* stale */
+		assert_null(v.io.ops->invalidate(&v.io, k, iova, 4096));
+		assert_true(vtdm_translate(&m, 0x0100, iova, true, &phys));
+		assert_int_equal(phys, 0xb000);
+		if (strcmp(v.io.kinds[k].granularity, "page") == 0) {
+			assert_int_equal(m.last_psi_addr, iova);
+			assert_int_equal(m.last_psi_am, 0);
+		}
+		assert_null(v.io.ops->give_back(&v.io));
+	}
+	assert_true(m.waits > 0);
+	assert_clean();
+}
+
+/* A range across an alignment boundary needs a mask that covers it all. */
+static void page_invalidation_covers_the_range(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	take_and_attach(0x0100);
+	uint64_t phys;
+	for (uint64_t p = 7; p <= 9; p++) {
+		assert_null(v.io.ops->map(&v.io, p << 12, 0xa000, 4096, IOMMU_RW, 4096));
+		assert_true(vtdm_translate(&m, 0x0100, p << 12, false, &phys));
+		assert_null(v.io.ops->unmap(&v.io, p << 12, 4096));
+		assert_null(v.io.ops->map(&v.io, p << 12, 0xb000, 4096, IOMMU_RW, 4096));
+	}
+	assert_null(v.io.ops->invalidate(&v.io, 0, 7 << 12, 3 << 12));
+	for (uint64_t p = 7; p <= 9; p++) {
+		assert_true(vtdm_translate(&m, 0x0100, p << 12, false, &phys));
+		assert_int_equal(phys, 0xb000);
+	}
+	assert_int_equal(m.last_psi_addr, 0);
+	assert_int_equal(m.last_psi_am, 4);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
+static void refuses_a_unit_in_use(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	m.gsts = VTD_GCMD_TE | VTD_GCMD_SRTP;
+	m.rtaddr = m.root = 0x1234000;
+	unsigned writes = m.writes;
+	const char *why = v.io.ops->take(&v.io);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "translation is already on (root table at 0x1234000)"));
+	assert_int_equal(m.writes, writes);
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	m.gsts = VTD_GCMD_QIE;
+	why = v.io.ops->take(&v.io);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "queued invalidation"));
+	assert_int_equal(m.writes, 0);
+}
+
+static void gives_back_what_the_firmware_left(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	m.gsts = VTD_GCMD_SRTP; /* a root pointer latched, translation off */
+	m.rtaddr = m.root = 0xabc000;
+	m.fedata = 0x55, m.feaddr = 0xfee01000;
+	take_and_attach(0x0100);
+	assert_true(m.fectl == 0 || v.vector < 0); /* unmasked only with a handler */
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_int_equal(m.rtaddr, 0xabc000);
+	assert_int_equal(m.root, 0xabc000);
+	assert_int_equal(m.fedata, 0x55);
+	assert_int_equal(m.feaddr, 0xfee01000);
+	assert_int_equal(m.fectl, VTD_FECTL_IM);
+	char note[200];
+	assert_true(vtd_as_found(&v, note, sizeof(note)));
+	/* a second take-over in the session compares against the firmware's
+	 * state, not the last give-back's */
+	assert_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+	assert_true(v.found_valid);
+	m.fedata = 0x66; /* as if someone else changed it meanwhile */
+	assert_false(vtd_as_found(&v, note, sizeof(note)));
+	assert_non_null(strstr(note, "FEDATA 0x66 (was 0x55)"));
+	assert_clean();
+}
+
+static void hardware_that_never_answers(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	m.stuck_gsts = VTD_GCMD_TE;
+	const char *why = v.io.ops->take(&v.io);
+	assert_non_null(why);
+	assert_string_equal(why, "vtd: GSTS.TES not set within 100 ms of enabling translation");
+	assert_false(v.io.taken); /* and everything put back */
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	m.ignore_ccmd = true;
+	why = v.io.ops->take(&v.io);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "CCMD.ICC still set 100 ms"));
+	assert_false(v.io.taken);
+	vtdm_init(&m, QEMU_CAP, QEMU_ECAP);
+	m.all_ones = true;
+	memset(&v, 0, sizeof(v));
+	assert_non_null(strstr(vtd_init(&v, &m.win, "model0", NULL, NULL, 0), "all ones"));
+}
+
+static void identity_domain_without_pass_through(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP & ~ECAP_PT);
+	take_and_attach(0x0100);
+	assert_false(v.bystanders_pt);
+	uint64_t phys;
+	assert_true(vtdm_translate(&m, 0x0008, 0x12345678, true, &phys));
+	assert_int_equal(phys, 0x12345678);
+	assert_true(vtdm_translate(&m, 0x0008, v.ident_top - 8, false, &phys));
+	assert_false(vtdm_translate(&m, 0x0008, v.ident_top + 0x1000, false, &phys));
+	struct pci_addr a = { .bus = 1 };
+	assert_non_null(strstr(v.io.ops->attach(&v.io, a, IOMMU_PASSTHROUGH), "no pass-through"));
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
+static void queue_error_recovered(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	take_and_attach(0x0100);
+	unsigned seen = 0;
+	assert_null(vtd_queue_error_probe(&v, &seen));
+	assert_int_equal(seen, 1);
+	assert_int_equal(m.queue_errors, 1);
+	assert_false(m.fsts & VTD_FSTS_IQE);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_false(m.gsts & VTD_GCMD_QIE);
+	assert_clean();
+}
+
+static void caching_mode_invalidates_new_entries(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP | CAP_CM, QEMU_ECAP);
+	take_and_attach(0x0100);
+	unsigned before = m.iotlb_invalidations;
+	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(m.iotlb_invalidations, before + 1);
+	assert_int_equal(m.last_psi_addr, 0x7000);
+	assert_null(v.io.ops->give_back(&v.io));
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	take_and_attach(0x0100);
+	before = m.iotlb_invalidations;
+	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(m.iotlb_invalidations, before);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
+static void walk_depth_from_sagaw(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP | SAGAW_48 | (47ull - 38) << 16, QEMU_ECAP);
+	assert_int_equal(v.levels, 4);
+	assert_int_equal(v.io.addr_bits, 48);
+	take_and_attach(0x0100);
+	uint64_t phys;
+	assert_null(v.io.ops->map(&v.io, 0xfffffffff000ull, 0x5000, 4096, IOMMU_RW, 4096));
+	assert_true(vtdm_translate(&m, 0x0100, 0xfffffffff010ull, false, &phys));
+	assert_int_equal(phys, 0x5010);
+	assert_null(v.io.ops->give_back(&v.io));
+	/* asked for a depth the unit lacks: named */
+	vtdm_init(&m, (QEMU_CAP & ~(0x1full << 8)) | SAGAW_48, QEMU_ECAP);
+	memset(&v, 0, sizeof(v));
+	v.want_levels = 3;
+	assert_non_null(strstr(vtd_init(&v, &m.win, "model0", NULL, NULL, 0), "3-level walk was asked for"));
+	assert_clean();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(translates_every_leaf_size),
+		cmocka_unit_test(faults_decoded_and_cleared),
+		cmocka_unit_test(stale_until_each_invalidation),
+		cmocka_unit_test(page_invalidation_covers_the_range),
+		cmocka_unit_test(refuses_a_unit_in_use),
+		cmocka_unit_test(gives_back_what_the_firmware_left),
+		cmocka_unit_test(hardware_that_never_answers),
+		cmocka_unit_test(identity_domain_without_pass_through),
+		cmocka_unit_test(queue_error_recovered),
+		cmocka_unit_test(caching_mode_invalidates_new_entries),
+		cmocka_unit_test(walk_depth_from_sagaw),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
