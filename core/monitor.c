@@ -203,7 +203,7 @@ static enum cmd_status cmd_countdown(int argc, char **argv)
 	}
 	/* keys typed before the question do not answer it (a line that never
 	 * stops talking is not allowed to hold us here) */
-	for (int i = 0; i < 256 && platform->getc() >= 0; i++)
+	for (int i = 0; i < 256 && runner_getc() >= 0; i++)
 		;
 	printf("unattended run in %llu s: Enter starts it now, any other key opens the menu\n", secs);
 	for (unsigned long long left = secs; left > 0; left--) {
@@ -211,7 +211,7 @@ static enum cmd_status cmd_countdown(int argc, char **argv)
 		fflush(stdout);
 		struct deadline dl = deadline_after_us(1000000);
 		while (!deadline_passed(&dl)) {
-			int c = platform->getc();
+			int c = runner_getc();
 			if (c == '\r' || c == '\n') {
 				printf("\n");
 				return CMD_OK;
@@ -479,7 +479,7 @@ enum cmd_status monitor_exec_script(const char *text, const char *name)
 static int wait_key(void)
 {
 	for (;;) {
-		int c = platform->getc();
+		int c = runner_getc();
 		if (c >= 0)
 			return c;
 		platform->idle_us(10000);

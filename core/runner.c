@@ -76,8 +76,8 @@ void test_skip(struct test_ctx *t, const char *fmt, ...)
 
 void test_note(struct test_ctx *t, const char *fmt, ...)
 {
-	if (t->failures)
-		return; /* the first failure stays the detail */
+	if (t->failures || t->skipped)
+		return; /* the first failure, or the reason for the skip, stays the detail */
 	va_list ap;
 	va_start(ap, fmt);
 	vdetail(t, fmt, ap);
@@ -146,12 +146,18 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	r->s = s;
 }
 
-static enum verdict run_one(const struct test_case *tc)
+/* Runs one test, or records it as not run when the run is being stopped. */
+static enum verdict run_one(const struct test_case *tc, bool stopping)
 {
 	struct test_ctx t = { .tc = tc };
-	printf("  %s: %s\n", tc->name, tc->summary);
 	uint64_t t0 = cycles_begin();
-	tc->fn(&t);
+	if (stopping) {
+		t.skipped = true;
+		snprintf(t.detail, sizeof(t.detail), "not run: the operator stopped the run");
+	} else {
+		printf("  %s: %s\n", tc->name, tc->summary);
+		tc->fn(&t);
+	}
 	uint64_t cycles = cycles_end() - t0;
 
 	enum verdict v;
@@ -188,6 +194,47 @@ static enum verdict run_one(const struct test_case *tc)
 		snprintf(r->detail, sizeof(r->detail), "%s", t.detail);
 	}
 	return v;
+}
+
+static struct {
+	bool stop, said;
+	unsigned char ahead[64];
+	unsigned head, tail; /* typed ahead, in order */
+} keys;
+
+bool runner_stop_requested(void)
+{
+	for (int i = 0; i < 16 && !keys.stop; i++) {
+		int c = platform->getc();
+		if (c < 0)
+			break;
+		if (c == 0x03 || c == 0x1b)
+			keys.stop = true;
+		else if (keys.tail - keys.head < sizeof(keys.ahead))
+			keys.ahead[keys.tail++ % sizeof(keys.ahead)] = (unsigned char)c;
+	}
+	if (keys.stop && !keys.said) {
+		keys.said = true;
+		printf("  stop requested: the current test ends early, the rest are skipped\n");
+	}
+	return keys.stop;
+}
+
+bool test_stopped(struct test_ctx *t)
+{
+	if (!runner_stop_requested())
+		return false;
+	if (!t->skipped && !t->failures)
+		snprintf(t->detail, sizeof(t->detail), "stopped by the operator");
+	t->skipped = true;
+	return true;
+}
+
+int runner_getc(void)
+{
+	if (keys.head != keys.tail)
+		return keys.ahead[keys.head++ % sizeof(keys.ahead)];
+	return platform->getc();
 }
 
 static bool group_of(const struct test_case *tc, const char *group)
@@ -260,6 +307,7 @@ size_t runner_run(int nsel, char **sel)
 {
 	struct tally this_run = { 0 };
 	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
+	keys.stop = keys.said = false; /* a stop ends one run, not the session */
 	uint64_t t0 = cycles_begin();
 	for (const struct test_group *const *g = catalogue; *g; g++) {
 		for (size_t i = 0; i < (*g)->n; i++) {
@@ -267,7 +315,7 @@ size_t runner_run(int nsel, char **sel)
 			if (!selected(tc, nsel, sel))
 				continue;
 			ran++;
-			switch (run_one(tc)) {
+			switch (run_one(tc, runner_stop_requested())) {
 			case VERDICT_PASS:
 				this_run.passed++;
 				break;

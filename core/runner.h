@@ -42,6 +42,16 @@ void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(p
 /* The one-line detail shown in the table when the test passes. */
 void test_note(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Has the operator asked to stop the run (Ctrl-C or Esc at the console)?
+ * Long loops ask; a test that stops early returns through its own clean-up
+ * (an IOMMU given back) and is recorded as skipped. Other keys typed
+ * meanwhile are kept for the prompt (runner_getc). */
+bool runner_stop_requested(void);
+/* True, with the test marked skipped, when the run is being stopped. */
+bool test_stopped(struct test_ctx *t);
+/* The console's next byte: first what runner_stop_requested set aside. */
+int runner_getc(void);
+
 struct measure {
 	const char *path;    /* translation | fault | invalidation | map | unmap | dma | timer */
 	const char *backend; /* "none", "vtd", ... */

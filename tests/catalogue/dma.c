@@ -51,7 +51,7 @@ static void t_integrity(struct test_ctx *t)
 	static const size_t offsets[] = { 0, 4, 512, 4032 };
 	uint64_t limit = e->caps.addr_bits < 64 ? 1ull << e->caps.addr_bits : 0;
 	unsigned done = 0;
-	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]) && !test_stopped(t); si++) {
 		size_t len = sizes[si];
 		if (len > e->caps.max_len || (e->caps.len_unit > 1 && len % e->caps.len_unit))
 			continue;
@@ -111,6 +111,8 @@ static void t_integrity(struct test_ctx *t)
 			dmabuf_free(&b);
 		}
 	}
+	if (t->skipped)
+		return;
 	report(t, done > 0, "%u size/offset combinations moved intact, every guard byte untouched", done);
 	test_note(t, "%s: %u combinations up to %llu bytes%s", e->kind, done, (unsigned long long)e->caps.max_len,
 		  e->caps.fixed_latency_us ? " (a model: fixed delay per DMA)" : "");
@@ -136,7 +138,7 @@ static void latency(struct test_ctx *t, struct dma_engine *e, enum dma_dir dir, 
 	}
 	size_t ok = 0;
 	uint64_t t0 = cycles_begin();
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !test_stopped(t); i++) {
 		if (e->transfer(e, dir, b.phys, len, &r) != DMA_OK) {
 			report(t, false, "DMA %zu of %zu: %s", i, n, r.error);
 			break;

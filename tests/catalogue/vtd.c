@@ -327,6 +327,10 @@ static void fault_case(struct test_ctx *t, bool write)
 	bool ovf;
 	v.io->ops->faults(v.io, f, 4, &ovf); /* nothing old counts */
 	for (size_t i = 0; rec && irq && i < n; i++) {
+		if (test_stopped(t)) {
+			n = i;
+			break;
+		}
 		uint32_t seed = 77 + (uint32_t)i;
 		dmabuf_pattern(&a, seed);
 		struct watch w = { v.io, 0 };
@@ -535,6 +539,10 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 	const char *e = dmabuf_alloc(&p, PAGE, 0, v.limit) ? NULL : "no memory";
 	bool mapped = !e && !(e = v.io->ops->map(v.io, w0, p.phys, PAGE, IOMMU_R, PAGE));
 	for (size_t i = 0; c && !e && i < n; i++) {
+		if (test_stopped(t)) {
+			n = i;
+			break;
+		}
 		struct timed tr;
 		timed_begin(&tr);
 		e = v.io->ops->invalidate(v.io, k, w0, PAGE);
@@ -628,6 +636,10 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 	struct dma_result r;
 	const char *err = NULL;
 	for (size_t i = 0; lat && i < n && !err; i++) {
+		if (test_stopped(v->t)) {
+			n = i;
+			break;
+		}
 		if (cold)
 			err = invalidate(v, "page", page_iova, PAGE);
 		if (!err && !dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
@@ -701,7 +713,7 @@ static void t_map_cost(struct test_ctx *t)
 	struct env v;
 	if (!setup(t, &v))
 		return;
-	const size_t n = 512;
+	size_t n = 512;
 	uint64_t *mc = malloc(n * sizeof(*mc)), *uc = malloc(n * sizeof(*uc));
 	struct dmabuf a = { 0 };
 	if (!mc || !uc || !dmabuf_alloc(&a, PAGE, 0, v.limit)) {
@@ -715,6 +727,10 @@ static void t_map_cost(struct test_ctx *t)
 	size_t got = 0;
 	/* 512 pages one by one (all to the same frame: nothing DMAs here) */
 	for (size_t i = 0; i < n && !e; i++) {
+		if (test_stopped(t)) {
+			n = i;
+			break;
+		}
 		struct timed tr;
 		timed_begin(&tr);
 		e = v.io->ops->map(v.io, base + i * PAGE, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
