@@ -21,6 +21,7 @@
 #include "../core/cpu.h"
 #include "../core/platform.h"
 #include "../core/timing.h"
+#include "../pci/dma.h"
 
 #define PAGE 4096ull
 
@@ -585,6 +586,7 @@ static void free_tables(struct vtd *v)
 {
 	domain_free(&v->ident);
 	domain_free(&v->dut);
+	domain_free(&v->alt);
 	if (v->root)
 		platform->free_pages(v->root, 1);
 	if (v->iq)
@@ -853,6 +855,21 @@ static const char *op_give_back(struct iommu *io)
 
 /* ---- the device under test --------------------------------------------- */
 
+/* A present context entry changes through not-present (spec 6.5.3.3):
+ * cleared, then the device's context-cache entry and the old domain's IOTLB
+ * invalidated. */
+static const char *ctx_clear(struct vtd *v, uint16_t sid)
+{
+	uint64_t *c = v->ctx + 2 * (size_t)sid;
+	uint16_t did = (uint16_t)(c[1] >> 8);
+	c[0] = 0;
+	push(v, c, 16);
+	const char *e = ctx_invalidate(v, G_PAGE, did, sid);
+	if (!e && v->has_dut && sid == sid_of(v->dut_addr))
+		v->alt_cached = false;
+	return e ? e : iotlb_invalidate(v, v->qi_on, G_DOMAIN, did, 0, 0);
+}
+
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
 	struct vtd *v = (struct vtd *)io;
@@ -861,36 +878,30 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	if (mode == IOMMU_PASSTHROUGH && !v->pt)
 		return "vtd: the unit has no pass-through (ECAP.PT clear)";
 	uint16_t sid = sid_of(dev);
-	uint16_t old_did = v->has_dut && v->dut_mode == IOMMU_TRANSLATE ? v->dut.did : v->ident.did;
 	const char *e;
+	if (v->has_dut && sid_of(v->dut_addr) != sid) {
+		/* the previous device under test back among the bystanders */
+		uint16_t prev = sid_of(v->dut_addr);
+		if ((e = ctx_clear(v, prev)) != NULL)
+			return e;
+		ctx_write(v, prev, &v->ident, v->bystanders_pt);
+		push(v, v->ctx + 2 * (size_t)prev, 16);
+		if ((e = ctx_invalidate(v, G_PAGE, v->ident.did, prev)) != NULL)
+			return e;
+	}
+	if ((e = ctx_clear(v, sid)) != NULL)
+		return e;
+	/* nothing points at the old tables any more: a fresh, empty domain
+	 * with the RMRRs that name the device (the same one when only the
+	 * mode changes back) */
 	if (mode == IOMMU_TRANSLATE && (!v->has_dut || sid != sid_of(v->dut_addr) || v->dut_mode != mode)) {
-		/* a fresh, empty domain with the RMRRs that name the device */
 		if ((e = domain_init(v, &v->dut, 2)) != NULL || (e = rmrr_map(v, &v->dut, &dev)) != NULL)
 			return e;
 	}
-	if (v->has_dut && sid_of(v->dut_addr) != sid) {
-		/* the previous device under test back among the bystanders */
-		uint64_t *c = v->ctx + 2 * (size_t)sid_of(v->dut_addr);
-		c[0] = 0;
-		push(v, c, 16);
-		if ((e = ctx_invalidate(v, G_PAGE, old_did, sid_of(v->dut_addr))) != NULL)
-			return e;
-		ctx_write(v, sid_of(v->dut_addr), &v->ident, v->bystanders_pt);
-		push(v, c, 16);
-	}
-	/* a present entry changes through not-present (spec 6.5.3.3): clear,
-	 * invalidate the device's context and the old domain's IOTLB, then
-	 * write the new one (and invalidate again: caching mode caches
-	 * not-present entries too) */
 	uint64_t *c = v->ctx + 2 * (size_t)sid;
-	uint16_t cur_did = (uint16_t)(c[1] >> 8);
-	c[0] = 0;
-	push(v, c, 16);
-	if ((e = ctx_invalidate(v, G_PAGE, cur_did, sid)) != NULL ||
-	    (e = iotlb_invalidate(v, v->qi_on, G_DOMAIN, cur_did, 0, 0)) != NULL)
-		return e;
 	ctx_write(v, sid, mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);
 	push(v, c, 16);
+	/* caching mode may have cached the not-present entry */
 	if ((e = ctx_invalidate(v, G_PAGE, (uint16_t)(c[1] >> 8), sid)) != NULL)
 		return e;
 	v->has_dut = true;
@@ -929,6 +940,47 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 	if (!io->taken || !v->has_dut)
 		return "vtd: no device under test in a domain";
 	return domain_unmap(v, &v->dut, iova, size);
+}
+
+const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep)
+{
+	if (!v->io.taken || !v->has_dut || v->dut_mode != IOMMU_TRANSLATE)
+		return "vtd: no device under test in a domain";
+	uint16_t old = v->dut.did, next = old == 2 ? 3 : 2;
+	uint16_t sid = sid_of(v->dut_addr);
+	/* the tables about to be reused must not be what a cached context
+	 * entry still leads to (a second swap with no invalidation between) */
+	const char *e = v->alt_cached ? ctx_invalidate(v, G_PAGE, v->alt.did, sid) : NULL;
+	if (!e)
+		e = domain_init(v, &v->alt, next);
+	for (size_t i = 0; !e && i < nkeep; i++)
+		e = domain_map(v, &v->alt, keep[i].phys, keep[i].phys, keep[i].len, IOMMU_RW, PAGE);
+	if (!e)
+		e = domain_map(v, &v->alt, iova & ~(PAGE - 1), phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+	if (!e)
+		e = rmrr_map(v, &v->alt, &v->dut_addr);
+	if (e)
+		return e;
+	ctx_write(v, sid, &v->alt, false); /* and no context-cache invalidation */
+	push(v, v->ctx + 2 * (size_t)sid, 16);
+	struct vtd_domain t = v->dut;
+	v->dut = v->alt;
+	v->alt = t;
+	v->alt_cached = true;
+	return iotlb_invalidate(v, v->qi_on, G_DOMAIN, old, 0, 0);
+}
+
+const char *vtd_context_invalidate(struct vtd *v, bool queued)
+{
+	if (!v->io.taken || !v->has_dut)
+		return "vtd: no device under test";
+	const char *e = qi_enable(v, queued);
+	if (!e)
+		e = ctx_invalidate(v, G_PAGE, v->alt.did, sid_of(v->dut_addr));
+	v->alt_cached = v->alt_cached && e;
+	/* what a stale context entry put in the IOTLB carries the old domain
+	 * id: that domain is the one to invalidate (spec 6.5.3.3) */
+	return e ? e : iotlb_invalidate(v, queued, G_DOMAIN, v->alt.did, 0, 0);
 }
 
 static const struct iommu_ops vtd_ops = {
@@ -1016,6 +1068,7 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 	/* domain ids: 0 is reserved in caching mode, and we need 1 and 2 */
 	v->ident.did = 1;
 	v->dut.did = 2;
+	v->alt.did = 3;
 	return NULL;
 }
 

@@ -86,7 +86,8 @@ struct vtd {
 	unsigned want_levels; /* 0: the deepest walk SAGAW offers */
 	/* the tables */
 	uint64_t *root, *ctx; /* one page; 256 context tables, one per bus */
-	struct vtd_domain ident, dut;
+	struct vtd_domain ident, dut, alt; /* alt: the second domain of the context-cache probe */
+	bool alt_cached;		   /* a context-cache entry may still lead to alt's tables */
 	bool bystanders_pt;
 	uint64_t ident_top; /* the identity domain covers [0, ident_top) */
 	bool has_dut;
@@ -128,6 +129,18 @@ bool vtd_walk(const struct vtd *v, const struct vtd_domain *d, uint64_t iova, ui
  * queue error it raises is reported, cleared and the queue recovered.
  * Returns NULL when that happened, else what went wrong. Test support. */
 const char *vtd_queue_error_probe(struct vtd *v, unsigned *iqe_seen);
+
+/* Test support for the context cache. vtd_context_swap moves the device
+ * under test to a second domain in which `iova` maps to `phys` (and `keep`
+ * is identity-mapped as before) by rewriting its context entry WITHOUT
+ * invalidating the context cache; the old domain's IOTLB entries are
+ * invalidated, so only a cached context entry can still lead to the old
+ * tables. vtd_context_invalidate then invalidates the device's context
+ * entry (device-selective) and the old domain's IOTLB (where a stale
+ * context entry put its translations), by register or through the queue. */
+struct dma_range;
+const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep);
+const char *vtd_context_invalidate(struct vtd *v, bool queued);
 
 /* The state registers now against what the firmware left: true when they
  * agree; `out` says which differ. */

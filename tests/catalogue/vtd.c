@@ -424,7 +424,10 @@ static int which(const struct dmabuf *a, uint32_t sa, const struct dmabuf *b, ui
 	return ca && !cb ? 'A' : cb && !ca ? 'B' : ca ? '2' : '0';
 }
 
-static void stale_probe(struct env *v, size_t kind, struct stale *s)
+/* `context`: repoint by moving the device to another domain (its context
+ * entry) instead of changing the page entry; `kind` is then 0 for the
+ * register interface and 1 for the queue. */
+static void stale_probe(struct env *v, size_t kind, bool context, struct stale *s)
 {
 	memset(s, 0, sizeof(*s));
 	struct dmabuf a = { 0 }, b = { 0 };
@@ -451,10 +454,13 @@ static void stale_probe(struct env *v, size_t kind, struct stale *s)
 			e = "the first DMA did not reach A";
 	}
 	/* repoint without invalidating */
-	if (!e)
+	if (!e && context) {
+		e = vtd_context_swap((struct vtd *)v->io, w0, b.phys, v->e->own, v->e->nown);
+	} else if (!e) {
 		e = v->io->ops->unmap(v->io, w0, PAGE);
-	if (!e)
-		e = v->io->ops->map(v->io, w0, b.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+		if (!e)
+			e = v->io->ops->map(v->io, w0, b.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+	}
 	if (!e) {
 		dmabuf_pattern(&a, 2), dmabuf_pattern(&b, 3);
 		if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
@@ -463,7 +469,8 @@ static void stale_probe(struct env *v, size_t kind, struct stale *s)
 	}
 	if (!e && kind != (size_t)-1) {
 		uint64_t t0 = cycles_begin();
-		e = v->io->ops->invalidate(v->io, kind, w0, PAGE);
+		e = context ? vtd_context_invalidate((struct vtd *)v->io, kind == 1)
+			    : v->io->ops->invalidate(v->io, kind, w0, PAGE);
 		s->inval_cycles = cycles_end() - t0;
 		if (!e) {
 			dmabuf_pattern(&a, 4), dmabuf_pattern(&b, 5);
@@ -492,7 +499,7 @@ static void t_stale_iotlb(struct test_ctx *t)
 	if (!setup(t, &v))
 		return;
 	struct stale s;
-	stale_probe(&v, (size_t)-1, &s);
+	stale_probe(&v, (size_t)-1, false, &s);
 	report(t, !s.err, "map A, DMA, repoint to B without invalidating, DMA%s%s", s.err ? ": " : "",
 	       s.err ? s.err : "");
 	if (!s.err) {
@@ -523,7 +530,7 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 		return;
 	}
 	struct stale s;
-	stale_probe(&v, k, &s);
+	stale_probe(&v, k, false, &s);
 	report(t, !s.err, "map A, DMA, repoint to B, %s invalidation, DMA%s%s", kind_name, s.err ? ": " : "",
 	       s.err ? s.err : "");
 	if (!s.err) {
@@ -592,6 +599,87 @@ static void t_inv_q_global(struct test_ctx *t)
 	invalidate_case(t, "queued-global");
 }
 
+/* The context cache: the device moved to another domain without telling
+ * the unit. Which tables does its next DMA use? */
+static void t_stale_context(struct test_ctx *t)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	struct stale s;
+	stale_probe(&v, (size_t)-1, true, &s);
+	report(t, !s.err, "map A, DMA, move the device to a domain mapping B (IOTLB invalidated, context cache not), DMA%s%s",
+	       s.err ? ": " : "", s.err ? s.err : "");
+	if (!s.err) {
+		report(t, s.before == 'A' || s.before == 'B', "the second DMA landed in exactly one page: %s",
+		       landed(s.before));
+		printf("    finding: the unit %s the stale context entry\n", s.before == 'A' ? "USED" : "did not use");
+		test_note(t, "%s: stale context entry %s", v.label, s.before == 'A' ? "used (finding)" : "not used");
+	}
+	teardown(&v);
+}
+
+/* The same move, then a device-selective context-cache invalidation and the
+ * old domain's IOTLB: the DMA must reach B. */
+static void context_case(struct test_ctx *t, bool queued)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	struct vtd *vt = (struct vtd *)v.io;
+	if (queued && !vt->qi) {
+		teardown(&v);
+		test_skip(t, "%s has no queued invalidation", v.io->name);
+		return;
+	}
+	const char *name = queued ? "queued-context" : "register-context";
+	struct stale s;
+	stale_probe(&v, queued, true, &s);
+	report(t, !s.err, "map A, DMA, move the device to a domain mapping B, %s invalidation, DMA%s%s", name,
+	       s.err ? ": " : "", s.err ? s.err : "");
+	if (!s.err) {
+		printf("    before the invalidation the DMA landed in %s\n", landed(s.before));
+		report(t, s.after == 'B', "after %s invalidation the DMA reached %s", name, landed(s.after));
+	}
+	size_t n = v.e->caps.fixed_latency_us ? 20 : 200, got = 0;
+	uint64_t *c = malloc(n * sizeof(*c));
+	const char *e = c ? NULL : "no memory";
+	for (size_t i = 0; !e && i < n; i++) {
+		if (test_stopped(t)) {
+			n = i;
+			break;
+		}
+		struct timed tr;
+		timed_begin(&tr);
+		e = vtd_context_invalidate(vt, queued);
+		c[got] = timed_end(&tr);
+		got += !e;
+	}
+	report(t, got == n, "%zu %s invalidations timed%s%s", got, name, e ? ": " : "", e ? e : "");
+	if (got) {
+		struct measure m = { .path = "invalidation",
+				     .backend = v.io->backend,
+				     .variant = name,
+				     .unit = "cycles",
+				     .model = v.io->model,
+				     .note = "device-selective context-cache invalidation, then the old domain's IOTLB, "
+					     "as a context change requires" };
+		test_measure(t, &m, c, got);
+	}
+	free(c);
+	test_note(t, "%s: after %s the DMA reached the new domain", v.label, name);
+	teardown(&v);
+}
+
+static void t_inv_ctx_reg(struct test_ctx *t)
+{
+	context_case(t, false);
+}
+static void t_inv_ctx_q(struct test_ctx *t)
+{
+	context_case(t, true);
+}
+
 /* A descriptor the unit must refuse: IQE reported, cleared, queue back. */
 static void t_queue_error(struct test_ctx *t)
 {
@@ -619,7 +707,7 @@ static void t_queue_error(struct test_ctx *t)
 	for (size_t i = 0; i < v.io->nkinds; i++)
 		if (strcmp(v.io->kinds[i].name, "queued-global") == 0)
 			k = i;
-	stale_probe(&v, k, &s);
+	stale_probe(&v, k, false, &s);
 	report(t, !s.err && s.after == 'B', "after the recovery a queued invalidation still takes effect (%s)",
 	       s.err ? s.err : landed(s.after));
 	test_note(t, "queue error reported, cleared, queue recovered");
@@ -845,6 +933,12 @@ static const struct test_case cases[] = {
 	{ "vtd.invalidate_queued_page", "page-selective invalidation through the queue", t_inv_q_page, true },
 	{ "vtd.invalidate_queued_domain", "domain-selective invalidation through the queue", t_inv_q_domain, true },
 	{ "vtd.invalidate_queued_global", "global invalidation through the queue", t_inv_q_global, true },
+	{ "vtd.stale_context", "move the device to another domain without a context-cache invalidation (finding)",
+	  t_stale_context, true },
+	{ "vtd.invalidate_context_register", "device-selective context-cache invalidation by register (CCMD)",
+	  t_inv_ctx_reg, true },
+	{ "vtd.invalidate_context_queued", "device-selective context-cache invalidation through the queue",
+	  t_inv_ctx_q, true },
 	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error,
 	  true },
 	{ "vtd.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", t_latency, true },

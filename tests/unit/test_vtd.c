@@ -178,6 +178,32 @@ static void page_invalidation_covers_the_range(void **state)
 	assert_clean();
 }
 
+/* A device moved to another domain keeps using the cached context entry,
+ * and what it translates through it, until the context cache and the old
+ * domain's IOTLB are invalidated: by register and through the queue. */
+static void context_stale_until_invalidated(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	for (int queued = 0; queued <= 1; queued++) {
+		take_and_attach(0x0100);
+		uint64_t iova = 0x7ffff7000ull, phys;
+		assert_null(v.io.ops->map(&v.io, iova, 0xa000, 4096, IOMMU_RW, 4096));
+		assert_true(vtdm_translate(&m, 0x0100, iova, true, &phys));
+		assert_null(vtd_context_swap(&v, iova, 0xb000, NULL, 0));
+		assert_true(vtdm_translate(&m, 0x0100, iova, true, &phys));
+		assert_int_equal(phys, 0xa000); /* the cached context still leads to the old tables */
+		unsigned ctx_before = m.ctx_invalidations;
+		assert_null(vtd_context_invalidate(&v, queued));
+		assert_true(m.ctx_invalidations > ctx_before);
+		assert_true(vtdm_translate(&m, 0x0100, iova, true, &phys));
+		assert_int_equal(phys, 0xb000);
+		assert_int_equal(!!(m.gsts & VTD_GCMD_QIE), queued);
+		assert_null(v.io.ops->give_back(&v.io));
+	}
+	assert_clean();
+}
+
 static void refuses_a_unit_in_use(void **state)
 {
 	(void)state;
@@ -323,6 +349,7 @@ int main(void)
 		cmocka_unit_test(faults_decoded_and_cleared),
 		cmocka_unit_test(stale_until_each_invalidation),
 		cmocka_unit_test(page_invalidation_covers_the_range),
+		cmocka_unit_test(context_stale_until_invalidated),
 		cmocka_unit_test(refuses_a_unit_in_use),
 		cmocka_unit_test(gives_back_what_the_firmware_left),
 		cmocka_unit_test(hardware_that_never_answers),
