@@ -56,7 +56,7 @@ struct iommu_ops {
 	/* [iova, iova + size) -> [phys, ...) in leaves of `page` bytes (one of
 	 * io->page_sizes). Table writes reach memory before it returns; caches
 	 * are invalidated only where the hardware requires it for a new entry
-	 * (VT-d caching mode). */
+	 * (VT-d caching mode). On an error, the leaves before it stay mapped. */
 	const char *(*map)(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page);
 	/* Clears the leaves; the caches are left alone (see invalidate). */
 	const char *(*unmap)(struct iommu *io, uint64_t iova, uint64_t size);

@@ -212,11 +212,16 @@ static const char *qi_submit(struct vtd *v, const uint64_t (*desc)[2], size_t n,
 	}
 	w64(v, VTD_REG_IQT, (uint64_t)v->iq_tail << 4);
 	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
+	unsigned recoveries = 0;
 	while (*v->wait_status != seq) {
 		uint32_t f = r32(v, VTD_REG_FSTS);
 		if (f != 0xffffffffu && (f & VTD_FSTS_IQE)) {
 			if (iqe)
 				*iqe = true;
+			/* one bad descriptor per submission is ours to expect; a
+			 * unit that keeps refusing the replacement is broken */
+			if (++recoveries > n + 1)
+				return "vtd: the queue keeps reporting errors (FSTS.IQE) after recovery";
 			qi_recover(v);
 			dl = deadline_after_us(VTD_DEADLINE_US);
 			continue;
@@ -694,8 +699,13 @@ static void irq_setup(struct vtd *v)
 static void irq_teardown(struct vtd *v)
 {
 	w32(v, VTD_REG_FECTL, VTD_FECTL_IM);
-	if (v->vector >= 0 && platform->irq_remove)
+	if (v->vector >= 0 && platform->irq_remove) {
+		/* a message already on its way still finds its handler (and its
+		 * end-of-interrupt) before the handler goes */
+		(void)r32(v, VTD_REG_FECTL);
+		platform->stall_us(1000);
 		platform->irq_remove(v->vector);
+	}
 	v->vector = -1;
 	v->io.irq = false;
 }

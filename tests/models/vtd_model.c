@@ -85,8 +85,8 @@ static void queue_run(struct vtd_model *m)
 	while (m->iqh != m->iqt && !(m->fsts & (1u << 4))) {
 		uint64_t *d = q + 2 * (m->iqh >> 4);
 		uint64_t lo = d[0], hi = d[1];
-		bool ok = true;
-		switch (lo & 0xf) {
+		bool ok = !m->refuse_queue;
+		switch (ok ? lo & 0xf : 0) {
 		case 1:
 			ctx_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 32));
 			break;

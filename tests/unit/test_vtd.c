@@ -265,6 +265,15 @@ static void hardware_that_never_answers(void **state)
 	assert_non_null(why);
 	assert_non_null(strstr(why, "CCMD.ICC still set 100 ms"));
 	assert_false(v.io.taken);
+	/* a queue that refuses everything: a named error, not a loop */
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	take_and_attach(0x0100);
+	m.refuse_queue = true;
+	why = v.io.ops->invalidate(&v.io, 5, 0, 0);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "keeps reporting errors"));
+	m.refuse_queue = false;
+	v.io.ops->give_back(&v.io);
 	vtdm_init(&m, QEMU_CAP, QEMU_ECAP);
 	m.all_ones = true;
 	memset(&v, 0, sizeof(v));
