@@ -9,7 +9,7 @@
 #include "../core/cpu.h"
 #include "boot.h"
 
-#define CPU_ARCH_GUID { 0x26baccb1, 0x6f42, 0x11d4, { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } }
+static EFI_GUID cpu_arch_guid = { 0x26baccb1, 0x6f42, 0x11d4, { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } };
 
 typedef void(EFIAPI *cpu_interrupt_handler)(INTN vector, void *context);
 
@@ -75,8 +75,7 @@ static uint32_t apic_id(void)
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **why)
 {
 	if (!cpu) {
-		EFI_GUID g = CPU_ARCH_GUID;
-		if (EFI_ERROR(BS->LocateProtocol(&g, NULL, (void **)&cpu))) {
+		if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&cpu))) {
 			cpu = NULL;
 			*why = "the firmware has no CPU architecture protocol";
 			return -1;
@@ -126,8 +125,8 @@ uint64_t memory_top(void)
 	uint64_t top = 0;
 	for (UINTN off = 0; off + dsize <= size; off += dsize) {
 		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(buf + off);
-		if (d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace || d->Type == EfiReservedMemoryType ||
-		    d->Type == EfiUnusableMemory)
+		if (d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace ||
+		    d->Type == EfiReservedMemoryType || d->Type == EfiUnusableMemory)
 			continue;
 		uint64_t end = d->PhysicalStart + d->NumberOfPages * 4096ull;
 		if (end > top)

@@ -295,8 +295,8 @@ static void print_table(size_t first_result, size_t first_measure)
 	       "p50", "p99", "max", "p50 us");
 	for (size_t i = first_measure; i < run.nmeasures; i++) {
 		const struct measure_row *m = &run.measures[i];
-		printf("  %-*s %-*s %-*s %6zu %9llu %9llu %9llu %9llu %9.2f\n", wm, m->test, wp, m->path, wv, m->variant,
-		       m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
+		printf("  %-*s %-*s %-*s %6zu %9llu %9llu %9llu %9llu %9.2f\n", wm, m->test, wp, m->path, wv,
+		       m->variant, m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
 		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, cycles_to_ns(m->s.p50) / 1e3);
 	}
 	printf("  (figures in cycles of the TSC at %.3f MHz, calibrated against %s; platform %s)\n",

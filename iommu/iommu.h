@@ -24,12 +24,12 @@ enum iommu_mode {
 };
 
 struct iommu_fault {
-	uint16_t sid;	   /* requester id: bus << 8 | devfn */
-	uint8_t reason;	   /* the hardware's own code */
-	bool read;	   /* the device was reading RAM */
-	uint64_t addr;	   /* the page address the device used */
-	const char *why;   /* the reason in words */
-	uint64_t t_seen;   /* cycle counter when the record was read */
+	uint16_t sid;	 /* requester id: bus << 8 | devfn */
+	uint8_t reason;	 /* the hardware's own code */
+	bool read;	 /* the device was reading RAM */
+	uint64_t addr;	 /* the page address the device used */
+	const char *why; /* the reason in words */
+	uint64_t t_seen; /* cycle counter when the record was read */
 };
 
 /* An invalidation the backend offers, e.g. "queued-page". */

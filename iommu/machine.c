@@ -164,15 +164,15 @@ const char *machine_iommu_give_back(void)
 static const char *check_levels(const char *v)
 {
 	return strcmp(v, "auto") == 0 || strcmp(v, "3") == 0 || strcmp(v, "4") == 0
-		       ? NULL
-		       : "must be auto, 3 or 4 (second-level walk depth; auto: the deepest the unit offers)";
+		   ? NULL
+		   : "must be auto, 3 or 4 (second-level walk depth; auto: the deepest the unit offers)";
 }
 
 static const char *check_bystanders(const char *v)
 {
 	return strcmp(v, "auto") == 0 || strcmp(v, "passthrough") == 0 || strcmp(v, "identity") == 0
-		       ? NULL
-		       : "must be auto, passthrough or identity";
+		   ? NULL
+		   : "must be auto, passthrough or identity";
 }
 
 /* Before exit: the IOMMU as found first (the devices then reach memory

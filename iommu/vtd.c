@@ -120,22 +120,39 @@ bool vtd_kind_usable(const struct vtd *v, size_t k)
 
 static const char *qi_enable(struct vtd *v, bool on);
 
+/* A register-based invalidation (CCMD, or IOTLB after IVA): the command
+ * written, its busy bit 63 polled clear, and the granularity the unit
+ * reports having used (bits gr_hi..gr_lo) checked: 0 means it refused. */
+static const char *reg_invalidate(struct vtd *v, uint64_t off, uint64_t cmd, unsigned gr_hi, unsigned gr_lo,
+				  const char *reg, const char *busy)
+{
+	static char err[112];
+	w64(v, off, cmd);
+	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
+	uint64_t r;
+	while ((r = r64(v, off)) >> 63) {
+		if (r == ~0ull) {
+			snprintf(err, sizeof(err), "vtd: %s reads all ones (the unit does not answer)", reg);
+			return err;
+		}
+		if (deadline_passed(&dl)) {
+			snprintf(err, sizeof(err), "vtd: %s.%s still set 100 ms after an invalidation was written", reg,
+				 busy);
+			return err;
+		}
+		cpu_relax();
+	}
+	if (bits(r, gr_hi, gr_lo) == 0) {
+		snprintf(err, sizeof(err), "vtd: the %s invalidation was refused (granularity granted 0)", reg);
+		return err;
+	}
+	return NULL;
+}
+
 static const char *ccmd(struct vtd *v, enum gran g, uint16_t did, uint16_t sid)
 {
 	uint64_t cmd = 1ull << 63 | (uint64_t)g << 61 | (uint64_t)sid << 16 | did;
-	w64(v, VTD_REG_CCMD, cmd);
-	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
-	uint64_t r;
-	while ((r = r64(v, VTD_REG_CCMD)) >> 63) {
-		if (r == ~0ull)
-			return "vtd: CCMD reads all ones (the unit does not answer)";
-		if (deadline_passed(&dl))
-			return "vtd: CCMD.ICC still set 100 ms after a context-cache invalidation";
-		cpu_relax();
-	}
-	if (bits(r, 60, 59) == 0)
-		return "vtd: the context-cache invalidation was refused (CCMD.CAIG = 0)";
-	return NULL;
+	return reg_invalidate(v, VTD_REG_CCMD, cmd, 60, 59, "CCMD", "ICC");
 }
 
 /* The smallest aligned power-of-two block of pages covering the range: its
@@ -159,19 +176,7 @@ static const char *iotlb_reg(struct vtd *v, enum gran g, uint16_t did, uint64_t 
 		cmd |= 1ull << 48;
 	if (g == G_PAGE)
 		w64(v, v->iro, addr | am);
-	w64(v, v->iro + 8, cmd);
-	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
-	uint64_t r;
-	while ((r = r64(v, v->iro + 8)) >> 63) {
-		if (r == ~0ull)
-			return "vtd: the IOTLB register reads all ones (the unit does not answer)";
-		if (deadline_passed(&dl))
-			return "vtd: IOTLB.IVT still set 100 ms after an IOTLB invalidation";
-		cpu_relax();
-	}
-	if (bits(r, 58, 57) == 0)
-		return "vtd: the IOTLB invalidation was refused (IOTLB.IAIG = 0)";
-	return NULL;
+	return reg_invalidate(v, v->iro + 8, cmd, 58, 57, "IOTLB", "IVT");
 }
 
 /* Recovers from a queue error: the descriptor at the head is replaced by a
@@ -267,8 +272,7 @@ static const char *ctx_invalidate(struct vtd *v, enum gran g, uint16_t did, uint
 	return qi_submit(v, d, 1, NULL);
 }
 
-static const char *iotlb_invalidate(struct vtd *v, bool queued, enum gran g, uint16_t did, uint64_t iova,
-				    uint64_t size)
+static const char *iotlb_invalidate(struct vtd *v, bool queued, enum gran g, uint16_t did, uint64_t iova, uint64_t size)
 {
 	const char *e = qi_enable(v, queued);
 	if (!e)
@@ -560,8 +564,7 @@ static const char *build_tables(struct vtd *v)
 	const char *e;
 	if ((e = domain_init(v, &v->ident, 1)) != NULL || (e = domain_init(v, &v->dut, 2)) != NULL)
 		return e;
-	bool pt = v->want_bystanders == VTD_BYSTANDERS_PT ||
-		  (v->want_bystanders == VTD_BYSTANDERS_AUTO && v->pt);
+	bool pt = v->want_bystanders == VTD_BYSTANDERS_PT || (v->want_bystanders == VTD_BYSTANDERS_AUTO && v->pt);
 	if (pt && !v->pt)
 		return "vtd: pass-through was asked for but the unit has none (ECAP.PT clear)";
 	v->bystanders_pt = pt;

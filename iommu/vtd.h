@@ -85,7 +85,7 @@ struct vtd {
 	enum vtd_bystanders want_bystanders;
 	unsigned want_levels; /* 0: the deepest walk SAGAW offers */
 	/* the tables */
-	uint64_t *root, *ctx; /* one page; 256 context tables, one per bus */
+	uint64_t *root, *ctx;		   /* one page; 256 context tables, one per bus */
 	struct vtd_domain ident, dut, alt; /* alt: the second domain of the context-cache probe */
 	bool alt_cached;		   /* a context-cache entry may still lead to alt's tables */
 	bool bystanders_pt;

@@ -240,8 +240,7 @@ static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 		dmabuf_pattern(&a, seed);
 		memset(b.data, 0, v.len);
 		bool ok = dma(&v, DMA_TO_DEVICE, ia, v.len, &r);
-		report(t, ok, "to the device from IOVA 0x%llx: %s", (unsigned long long)ia,
-		       ok ? "done" : r.error);
+		report(t, ok, "to the device from IOVA 0x%llx: %s", (unsigned long long)ia, ok ? "done" : r.error);
 		ok = ok && dma(&v, DMA_FROM_DEVICE, ib, v.len, &r);
 		report(t, ok && dmabuf_check_pattern(&b, seed) < 0,
 		       "from the device to IOVA 0x%llx: the pattern arrived in the buffer at 0x%llx",
@@ -346,8 +345,8 @@ static void fault_case(struct test_ctx *t, bool write)
 		while (v.io->irq && v.io->irq_count == irqs && !deadline_passed(&dl))
 			cpu_relax();
 		size_t nf = v.io->ops->faults(v.io, f, 4, &ovf);
-		bool right = nf >= 1 && f[0].sid == sid && f[0].addr == (iova & ~(PAGE - 1)) &&
-			     f[0].read == !write && f[0].reason == (write ? 5 : 6);
+		bool right = nf >= 1 && f[0].sid == sid && f[0].addr == (iova & ~(PAGE - 1)) && f[0].read == !write &&
+			     f[0].reason == (write ? 5 : 6);
 		bool intact = !changed(&a, seed) && dmabuf_guards_damaged(&a) == 0;
 		if (i == 0) {
 			if (nf)
@@ -357,8 +356,8 @@ static void fault_case(struct test_ctx *t, bool write)
 			report(t, nf >= 1, "the %s of IOVA 0x%llx was recorded as a fault", write ? "write" : "read",
 			       (unsigned long long)iova);
 			report(t, right,
-			       "the record names the device (sid %04x), the page 0x%llx, a %s and reason %u (%s)",
-			       sid, (unsigned long long)(iova & ~(PAGE - 1)), write ? "write" : "read", write ? 5 : 6,
+			       "the record names the device (sid %04x), the page 0x%llx, a %s and reason %u (%s)", sid,
+			       (unsigned long long)(iova & ~(PAGE - 1)), write ? "write" : "read", write ? 5 : 6,
 			       write ? "no write permission" : "not present");
 			if (write)
 				report(t, intact, "the read-only buffer is unchanged, guards intact");
@@ -523,8 +522,7 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 	for (size_t i = 0; i < v.io->nkinds; i++)
 		if (strcmp(v.io->kinds[i].name, kind_name) == 0)
 			k = i;
-	if (k == (size_t)-1 ||
-	    (strcmp(v.io->backend, "vtd") == 0 && !vtd_kind_usable((const struct vtd *)v.io, k))) {
+	if (k == (size_t)-1 || (strcmp(v.io->backend, "vtd") == 0 && !vtd_kind_usable((const struct vtd *)v.io, k))) {
 		teardown(&v);
 		test_skip(t, "%s does not offer %s invalidation", v.io->name, kind_name);
 		return;
@@ -574,29 +572,15 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 	teardown(&v);
 }
 
-static void t_inv_reg_page(struct test_ctx *t)
+/* vtd.invalidate_<interface>_<granularity>: the kind named by the test. */
+static void t_invalidate(struct test_ctx *t)
 {
-	invalidate_case(t, "register-page");
-}
-static void t_inv_reg_domain(struct test_ctx *t)
-{
-	invalidate_case(t, "register-domain");
-}
-static void t_inv_reg_global(struct test_ctx *t)
-{
-	invalidate_case(t, "register-global");
-}
-static void t_inv_q_page(struct test_ctx *t)
-{
-	invalidate_case(t, "queued-page");
-}
-static void t_inv_q_domain(struct test_ctx *t)
-{
-	invalidate_case(t, "queued-domain");
-}
-static void t_inv_q_global(struct test_ctx *t)
-{
-	invalidate_case(t, "queued-global");
+	char kind[32];
+	const char *p = strstr(t->tc->name, "invalidate_");
+	snprintf(kind, sizeof(kind), "%s", p ? p + strlen("invalidate_") : "");
+	for (char *c = kind; *c; c++)
+		*c = *c == '_' ? '-' : *c;
+	invalidate_case(t, kind);
 }
 
 /* The context cache: the device moved to another domain without telling
@@ -608,7 +592,8 @@ static void t_stale_context(struct test_ctx *t)
 		return;
 	struct stale s;
 	stale_probe(&v, (size_t)-1, true, &s);
-	report(t, !s.err, "map A, DMA, move the device to a domain mapping B (IOTLB invalidated, context cache not), DMA%s%s",
+	report(t, !s.err,
+	       "map A, DMA, move the device to a domain mapping B (IOTLB invalidated, context cache not), DMA%s%s",
 	       s.err ? ": " : "", s.err ? s.err : "");
 	if (!s.err) {
 		report(t, s.before == 'A' || s.before == 'B', "the second DMA landed in exactly one page: %s",
@@ -662,8 +647,9 @@ static void context_case(struct test_ctx *t, bool queued)
 				     .variant = name,
 				     .unit = "cycles",
 				     .model = v.io->model,
-				     .note = "device-selective context-cache invalidation, then the old domain's IOTLB, "
-					     "as a context change requires" };
+				     .note =
+					 "device-selective context-cache invalidation, then the old domain's IOTLB, "
+					 "as a context change requires" };
 		test_measure(t, &m, c, got);
 	}
 	free(c);
@@ -671,13 +657,9 @@ static void context_case(struct test_ctx *t, bool queued)
 	teardown(&v);
 }
 
-static void t_inv_ctx_reg(struct test_ctx *t)
+static void t_invalidate_context(struct test_ctx *t)
 {
-	context_case(t, false);
-}
-static void t_inv_ctx_q(struct test_ctx *t)
-{
-	context_case(t, true);
+	context_case(t, strstr(t->tc->name, "queued") != NULL);
 }
 
 /* A descriptor the unit must refuse: IQE reported, cleared, queue back. */
@@ -716,8 +698,7 @@ static void t_queue_error(struct test_ctx *t)
 
 /* ---- latency ----------------------------------------------------------- */
 
-static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, size_t n, uint64_t page_iova,
-		       bool cold)
+static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, size_t n, uint64_t page_iova, bool cold)
 {
 	uint64_t *lat = malloc(n * sizeof(*lat));
 	size_t got = 0;
@@ -836,8 +817,8 @@ static void t_map_cost(struct test_ctx *t)
 	}
 	report(t, ugot == got, "%zu pages unmapped one at a time%s%s", ugot, e ? ": " : "", e ? e : "");
 	const char *cm = strcmp(v.io->backend, "vtd") == 0 && ((struct vtd *)v.io)->cm
-				 ? "table update, cache-line flush and (caching mode) a page-selective invalidation"
-				 : "table update and cache-line flush";
+			     ? "table update, cache-line flush and (caching mode) a page-selective invalidation"
+			     : "table update and cache-line flush";
 	struct measure m = { .path = "map",
 			     .backend = v.io->backend,
 			     .variant = "4k-one-page",
@@ -869,17 +850,20 @@ static void t_takeover(struct test_ctx *t)
 	report(t, regwin_read64(&vt->w, VTD_REG_RTADDR) == (uint64_t)(uintptr_t)vt->root,
 	       "the root table is ours (RTADDR 0x%llx)", (unsigned long long)(uintptr_t)vt->root);
 	printf("    taken over in %.2f ms: %u-level walk, bystanders %s, DMA %s, fault interrupt %s\n",
-	       cycles_to_ns(v.t_take) / 1e6, vt->levels,
-	       vt->bystanders_pt ? "passed through" : "in an identity domain", vt->coherent ? "coherent" : "not coherent "
-	       "(table writes flushed)", v.io->irq ? "on" : "off (polled)");
+	       cycles_to_ns(v.t_take) / 1e6, vt->levels, vt->bystanders_pt ? "passed through" : "in an identity domain",
+	       vt->coherent ? "coherent"
+			    : "not coherent "
+			      "(table writes flushed)",
+	       v.io->irq ? "on" : "off (polled)");
 	if (!vt->bystanders_pt)
-		printf("    identity domain over [0, 0x%llx) in the largest leaves\n", (unsigned long long)vt->ident_top);
+		printf("    identity domain over [0, 0x%llx) in the largest leaves\n",
+		       (unsigned long long)vt->ident_top);
 	/* every other DMA-capable function on this unit keeps working */
 	size_t others = 0, fine = 0;
 	for (size_t i = 0; i < machine.pci.n; i++) {
 		const struct pci_dev *d = &machine.pci.d[i];
-		if (!dma_has_driver(d) || memcmp(&d->addr, &v.e->addr, sizeof(d->addr)) == 0 ||
-		    d->iommu < 0 || strcmp(machine.units.u[d->iommu].name, v.io->name) != 0)
+		if (!dma_has_driver(d) || memcmp(&d->addr, &v.e->addr, sizeof(d->addr)) == 0 || d->iommu < 0 ||
+		    strcmp(machine.units.u[d->iommu].name, v.io->name) != 0)
 			continue;
 		const char *why = NULL;
 		struct dma_engine *o = dma_open(&machine.cfg, d, &why);
@@ -908,8 +892,8 @@ static void t_takeover(struct test_ctx *t)
 		}
 		o->close(o);
 	}
-	test_note(t, "%s taken in %.1f ms; %zu of %zu bystander engines fine", v.io->name,
-		  cycles_to_ns(v.t_take) / 1e6, fine, others);
+	test_note(t, "%s taken in %.1f ms; %zu of %zu bystander engines fine", v.io->name, cycles_to_ns(v.t_take) / 1e6,
+		  fine, others);
 	teardown(&v);
 }
 
@@ -926,21 +910,19 @@ static const struct test_case cases[] = {
 	{ "vtd.stale_iotlb", "repoint a mapping without invalidating: is the stale translation used? (finding)",
 	  t_stale_iotlb, true },
 	{ "vtd.invalidate_register_page", "page-selective IOTLB invalidation by register: DMA reaches the new page",
-	  t_inv_reg_page, true },
-	{ "vtd.invalidate_register_domain", "domain-selective IOTLB invalidation by register", t_inv_reg_domain,
-	  true },
-	{ "vtd.invalidate_register_global", "global IOTLB invalidation by register", t_inv_reg_global, true },
-	{ "vtd.invalidate_queued_page", "page-selective invalidation through the queue", t_inv_q_page, true },
-	{ "vtd.invalidate_queued_domain", "domain-selective invalidation through the queue", t_inv_q_domain, true },
-	{ "vtd.invalidate_queued_global", "global invalidation through the queue", t_inv_q_global, true },
+	  t_invalidate, true },
+	{ "vtd.invalidate_register_domain", "domain-selective IOTLB invalidation by register", t_invalidate, true },
+	{ "vtd.invalidate_register_global", "global IOTLB invalidation by register", t_invalidate, true },
+	{ "vtd.invalidate_queued_page", "page-selective invalidation through the queue", t_invalidate, true },
+	{ "vtd.invalidate_queued_domain", "domain-selective invalidation through the queue", t_invalidate, true },
+	{ "vtd.invalidate_queued_global", "global invalidation through the queue", t_invalidate, true },
 	{ "vtd.stale_context", "move the device to another domain without a context-cache invalidation (finding)",
 	  t_stale_context, true },
 	{ "vtd.invalidate_context_register", "device-selective context-cache invalidation by register (CCMD)",
-	  t_inv_ctx_reg, true },
+	  t_invalidate_context, true },
 	{ "vtd.invalidate_context_queued", "device-selective context-cache invalidation through the queue",
-	  t_inv_ctx_q, true },
-	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error,
-	  true },
+	  t_invalidate_context, true },
+	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error, true },
 	{ "vtd.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", t_latency, true },
 	{ "vtd.map_cost", "CPU cycles per 4 KiB page to map and to unmap", t_map_cost, true },
 };

@@ -42,10 +42,10 @@ struct vtd_model {
 	} ctx_cache[65536 / 64]; /* a few slots: sid % size */
 	unsigned tlb_next;
 	/* faults injected */
-	uint32_t stuck_gsts;  /* GSTS bits that never change */
-	bool all_ones;	      /* nothing answers */
-	bool ignore_ccmd;     /* ICC never clears */
-	bool refuse_queue;    /* every descriptor raises a queue error */
+	uint32_t stuck_gsts; /* GSTS bits that never change */
+	bool all_ones;	     /* nothing answers */
+	bool ignore_ccmd;    /* ICC never clears */
+	bool refuse_queue;   /* every descriptor raises a queue error */
 	/* what the driver did wrong */
 	unsigned bad_width;	   /* 32-bit register with a 64-bit access or the reverse */
 	unsigned oneshot_writes;   /* GCMD write with SRTP/WBF set that was not asked for */

@@ -263,7 +263,7 @@ static void hardware_that_never_answers(void **state)
 	m.ignore_ccmd = true;
 	why = v.io.ops->take(&v.io);
 	assert_non_null(why);
-	assert_non_null(strstr(why, "CCMD.ICC still set 100 ms"));
+	assert_non_null(strstr(why, "CCMD.ICC still set 100 ms after an invalidation"));
 	assert_false(v.io.taken);
 	/* a queue that refuses everything: a named error, not a loop */
 	open_unit(QEMU_CAP, QEMU_ECAP);
