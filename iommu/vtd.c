@@ -540,7 +540,7 @@ static const char *rmrr_map(struct vtd *v, struct vtd_domain *d, const struct pc
 		bool wanted = only == NULL;
 		for (size_t k = 0; !wanted && k < s->nscopes && v->pci; k++) {
 			int idx = dmar_scope_device(&v->dmar->scopes[s->first_scope + k], s->segment, v->pci);
-			wanted = idx >= 0 && memcmp(&v->pci->d[idx].addr, only, sizeof(*only)) == 0;
+			wanted = idx >= 0 && pci_addr_eq(v->pci->d[idx].addr, *only);
 		}
 		if (!wanted)
 			continue;

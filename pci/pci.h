@@ -16,6 +16,12 @@ struct pci_addr {
 	uint8_t bus, dev, fn;
 };
 
+/* Field by field: the struct has a padding byte memcmp would read. */
+static inline bool pci_addr_eq(struct pci_addr a, struct pci_addr b)
+{
+	return a.seg == b.seg && a.bus == b.bus && a.dev == b.dev && a.fn == b.fn;
+}
+
 static inline uint16_t pci_rid(struct pci_addr a)
 {
 	return (uint16_t)(a.bus << 8 | a.dev << 3 | a.fn);

@@ -862,7 +862,7 @@ static void t_takeover(struct test_ctx *t)
 	size_t others = 0, fine = 0;
 	for (size_t i = 0; i < machine.pci.n; i++) {
 		const struct pci_dev *d = &machine.pci.d[i];
-		if (!dma_has_driver(d) || memcmp(&d->addr, &v.e->addr, sizeof(d->addr)) == 0 || d->iommu < 0 ||
+		if (!dma_has_driver(d) || pci_addr_eq(d->addr, v.e->addr) || d->iommu < 0 ||
 		    strcmp(machine.units.u[d->iommu].name, v.io->name) != 0)
 			continue;
 		const char *why = NULL;

@@ -297,6 +297,39 @@ static void identity_domain_without_pass_through(void **state)
 	assert_clean();
 }
 
+/* An RMRR naming the device under test is identity-mapped in its domain;
+ * with identity bystanders every RMRR is in the identity domain too, even
+ * above the top of RAM; one naming another device stays out of the
+ * device's domain. */
+static void rmrr_ranges_identity_mapped(void **state)
+{
+	(void)state;
+	struct pci_dev devs[2] = { { .addr = { 0, 1, 0, 0 } }, { .addr = { 0, 2, 0, 0 } } };
+	struct pci_list pci = { .d = devs, .n = 2 };
+	struct dmar_scope sc[2] = { { .type = DMAR_SCOPE_ENDPOINT, .start_bus = 1, .npath = 1 },
+				    { .type = DMAR_SCOPE_ENDPOINT, .start_bus = 2, .npath = 1 } };
+	struct dmar_struct rm[2] = {
+		{ .type = DMAR_RMRR, .base = 0x7e000000, .limit = 0x7e003fff, .first_scope = 0, .nscopes = 1 },
+		{ .type = DMAR_RMRR, .base = 0x1000000000ull, .limit = 0x1000000fffull, .first_scope = 1, .nscopes = 1 },
+	};
+	struct dmar d = { .s = rm, .n = 2, .scopes = sc, .nscopes = 2 };
+	vtdm_init(&m, QEMU_CAP, QEMU_ECAP & ~ECAP_PT);
+	memset(&v, 0, sizeof(v));
+	assert_null(vtd_init(&v, &m.win, "model0", &d, &pci, 0));
+	take_and_attach(0x0100);
+	uint64_t phys;
+	/* the device under test (01:00.0): its RMRR, nothing else */
+	assert_true(vtdm_translate(&m, 0x0100, 0x7e003ff0, true, &phys));
+	assert_int_equal(phys, 0x7e003ff0);
+	assert_false(vtdm_translate(&m, 0x0100, 0x7e004000, true, &phys));
+	assert_false(vtdm_translate(&m, 0x0100, 0x1000000000ull, false, &phys));
+	/* a bystander (02:00.0) reaches its RMRR above RAM through the identity domain */
+	assert_true(vtdm_translate(&m, 0x0200, 0x1000000800ull, false, &phys));
+	assert_int_equal(phys, 0x1000000800ull);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
 static void queue_error_recovered(void **state)
 {
 	(void)state;
@@ -363,6 +396,7 @@ int main(void)
 		cmocka_unit_test(gives_back_what_the_firmware_left),
 		cmocka_unit_test(hardware_that_never_answers),
 		cmocka_unit_test(identity_domain_without_pass_through),
+		cmocka_unit_test(rmrr_ranges_identity_mapped),
 		cmocka_unit_test(queue_error_recovered),
 		cmocka_unit_test(caching_mode_invalidates_new_entries),
 		cmocka_unit_test(walk_depth_from_sagaw),
