@@ -235,7 +235,9 @@ static const char *qi_submit(struct vtd *v, const uint64_t (*desc)[2], size_t n,
 			return "vtd: the invalidation wait descriptor's status was not written within 100 ms";
 		cpu_relax();
 	}
-	return iqe && *iqe ? "vtd: the queue reported an error (FSTS.IQE); cleared and recovered" : NULL;
+	/* the refused descriptor was replaced: what it asked for never ran */
+	return recoveries ? "vtd: the unit refused a descriptor (FSTS.IQE); queue recovered, invalidation not done"
+			  : NULL;
 }
 
 static const char *qi_enable(struct vtd *v, bool on)
@@ -254,7 +256,10 @@ static const char *qi_enable(struct vtd *v, bool on)
 		v->qi_on = e == NULL;
 		return e;
 	}
-	/* the last descriptor was a wait and head == tail: the unit may stop */
+	/* the unit may stop only when it has fetched everything (head ==
+	 * tail) and the last descriptor was a wait */
+	if ((r64(v, VTD_REG_IQH) & 0x7fff0) != (r64(v, VTD_REG_IQT) & 0x7fff0))
+		return "vtd: the invalidation queue is not drained (IQH != IQT): it stays on";
 	const char *e = gcmd_set(v, VTD_GCMD_QIE, false, "vtd: GSTS.QIES still set 100 ms after clearing QIE");
 	v->qi_on = e != NULL;
 	return e;
@@ -274,13 +279,13 @@ static const char *ctx_invalidate(struct vtd *v, enum gran g, uint16_t did, uint
 
 static const char *iotlb_invalidate(struct vtd *v, bool queued, enum gran g, uint16_t did, uint64_t iova, uint64_t size)
 {
+	if (g == G_PAGE && !v->psi)
+		return "vtd: the unit has no page-selective invalidation (CAP.PSI clear)";
 	const char *e = qi_enable(v, queued);
 	if (!e)
 		e = write_buffer_flush(v);
 	if (e)
 		return e;
-	if (g == G_PAGE && !v->psi)
-		return "vtd: the unit has no page-selective invalidation (CAP.PSI clear)";
 	uint64_t addr = 0, end = iova + size;
 	unsigned am = 0;
 	do {
@@ -525,6 +530,7 @@ static void ctx_write(struct vtd *v, uint16_t sid, const struct vtd_domain *d, b
 	uint64_t hi = (uint64_t)(pt ? v->max_aw : v->aw) | (uint64_t)(pt ? v->ident.did : d->did) << 8;
 	uint64_t lo = 1 | (pt ? 2ull << 2 : (uint64_t)(uintptr_t)d->top);
 	c[1] = hi;
+	__asm__ volatile("" ::: "memory"); /* the domain before the present bit */
 	c[0] = lo;
 }
 
@@ -684,12 +690,15 @@ static void irq_setup(struct vtd *v)
 {
 	v->vector = -1;
 	v->io.irq = false;
-	if (!platform->irq_install)
+	if (!platform->irq_install) {
+		w32(v, VTD_REG_FECTL, VTD_FECTL_IM);
 		return;
+	}
 	const char *why = NULL;
 	v->vector = platform->irq_install(fault_irq, v, &v->apic_id, &why);
 	if (v->vector < 0) {
 		printf("    %s: no fault interrupt (%s); faults are polled\n", v->io.name, why ? why : "?");
+		w32(v, VTD_REG_FECTL, VTD_FECTL_IM); /* no message to wherever FEADDR pointed */
 		return;
 	}
 	w32(v, VTD_REG_FEDATA, (uint32_t)v->vector);
@@ -742,24 +751,29 @@ static const char *op_take(struct iommu *io)
 	if (io->taken)
 		return NULL;
 	record(v);
-	const struct vtd_found *f = &v->found;
-	static char why[160];
-	if (f->gsts == 0xffffffffu)
+	static char why[176];
+	/* what the unit does now, not only what it did when first seen */
+	uint32_t gsts = r32(v, VTD_REG_GSTS);
+	if (gsts == 0xffffffffu)
 		return "vtd: GSTS reads all ones (the unit does not answer)";
-	if (f->gsts & VTD_GCMD_TE) {
+	if (gsts & VTD_GCMD_TE) {
 		snprintf(why, sizeof(why),
 			 "vtd: translation is already on (root table at 0x%llx): the firmware's tables are live "
 			 "and iommon does not swap them under running DMA",
-			 (unsigned long long)f->rtaddr);
+			 (unsigned long long)r64(v, VTD_REG_RTADDR));
 		return why;
 	}
-	if (f->gsts & (VTD_GCMD_QIE | VTD_GCMD_IRE)) {
+	if (gsts & (VTD_GCMD_QIE | VTD_GCMD_IRE)) {
 		snprintf(why, sizeof(why),
 			 "vtd: the firmware left %s on; iommon does not take over a queue or an interrupt "
 			 "remapping table in use",
-			 f->gsts & VTD_GCMD_IRE ? "interrupt remapping" : "queued invalidation");
+			 gsts & VTD_GCMD_IRE ? "interrupt remapping" : "queued invalidation");
 		return why;
 	}
+	/* protected memory regions block pass-through DMA to them, silently
+	 * (spec 10.4.16): not iommon's to lift */
+	if ((bits(v->cap, 5, 5) || bits(v->cap, 6, 6)) && (r32(v, VTD_REG_PMEN) >> 31))
+		return "vtd: the firmware left protected memory regions on (PMEN.EPM); iommon does not lift them";
 	io->taken = true; /* from here on give_back puts things back */
 	v->qi_on = false;
 	v->has_dut = false;
@@ -844,9 +858,9 @@ static const char *op_give_back(struct iommu *io)
 	w32(v, VTD_REG_FEADDR, f->feaddr);
 	w32(v, VTD_REG_FEUADDR, f->feuaddr);
 	w32(v, VTD_REG_FECTL, f->fectl & VTD_FECTL_IM);
-	if (v->qi) {
+	if (v->qi && !v->qi_on) {
+		w64(v, VTD_REG_IQA, f->iqa); /* an IQA write resets IQH and IQT: IQT after it */
 		w64(v, VTD_REG_IQT, f->iqt);
-		w64(v, VTD_REG_IQA, f->iqa);
 	}
 	if (f->rtaddr != r64(v, VTD_REG_RTADDR)) {
 		/* the firmware's pointer back, latched as it was */
@@ -856,6 +870,17 @@ static const char *op_give_back(struct iommu *io)
 			e = invalidate_all(v);
 			err = err ? err : e;
 		}
+	}
+	uint32_t gsts = r32(v, VTD_REG_GSTS);
+	if (gsts == 0xffffffffu || (gsts & (VTD_GCMD_TE | VTD_GCMD_QIE))) {
+		/* the unit may still walk the tables or fetch from the queue:
+		 * their pages are left to it rather than given to the firmware */
+		printf("    %s: translation or the queue did not stop (GSTS 0x%08x): its %zu table pages are kept\n",
+		       io->name, gsts, 259 + v->ident.npages + v->dut.npages + v->alt.npages);
+		*v = (struct vtd){ .io = v->io, .w = v->w, .found = v->found, .found_valid = true };
+		v->io.taken = false;
+		snprintf(v->restore_note, sizeof(v->restore_note), "the unit did not stop (GSTS 0x%08x)", gsts);
+		return err ? err : "vtd: the unit did not stop";
 	}
 	free_tables(v);
 	io->taken = false;
@@ -868,6 +893,29 @@ static const char *op_give_back(struct iommu *io)
 
 /* ---- the device under test --------------------------------------------- */
 
+/* After a context swap the device's cached context entry may still name the
+ * old domain, and have filled the IOTLB under its id: both invalidated
+ * before that domain's tables or id are used again. */
+static const char *alt_forget(struct vtd *v)
+{
+	const char *e = ctx_invalidate(v, G_PAGE, v->alt.did, sid_of(v->dut_addr));
+	if (!e)
+		e = iotlb_invalidate(v, v->qi_on, G_DOMAIN, v->alt.did, 0, 0);
+	v->alt_cached = v->alt_cached && e;
+	return e;
+}
+
+/* A context entry just made present (spec 6.1): in caching mode the unit may
+ * hold the not-present entry, cached under domain 0, and the new domain's
+ * IOTLB; otherwise the write buffer is all there is to flush. */
+static const char *ctx_present(struct vtd *v, uint16_t sid, uint16_t did)
+{
+	if (!v->cm)
+		return write_buffer_flush(v);
+	const char *e = ctx_invalidate(v, G_PAGE, 0, sid);
+	return e ? e : iotlb_invalidate(v, v->qi_on, G_DOMAIN, did, 0, 0);
+}
+
 /* A present context entry changes through not-present (spec 6.5.3.3):
  * cleared, then the device's context-cache entry and the old domain's IOTLB
  * invalidated. */
@@ -878,9 +926,11 @@ static const char *ctx_clear(struct vtd *v, uint16_t sid)
 	c[0] = 0;
 	push(v, c, 16);
 	const char *e = ctx_invalidate(v, G_PAGE, did, sid);
-	if (!e && v->has_dut && sid == sid_of(v->dut_addr))
-		v->alt_cached = false;
-	return e ? e : iotlb_invalidate(v, v->qi_on, G_DOMAIN, did, 0, 0);
+	if (!e)
+		e = iotlb_invalidate(v, v->qi_on, G_DOMAIN, did, 0, 0);
+	if (!e && v->alt_cached && v->has_dut && sid == sid_of(v->dut_addr))
+		e = alt_forget(v);
+	return e;
 }
 
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
@@ -899,7 +949,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 			return e;
 		ctx_write(v, prev, &v->ident, v->bystanders_pt);
 		push(v, v->ctx + 2 * (size_t)prev, 16);
-		if ((e = ctx_invalidate(v, G_PAGE, v->ident.did, prev)) != NULL)
+		if ((e = ctx_present(v, prev, v->ident.did)) != NULL)
 			return e;
 	}
 	if ((e = ctx_clear(v, sid)) != NULL)
@@ -914,8 +964,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	uint64_t *c = v->ctx + 2 * (size_t)sid;
 	ctx_write(v, sid, mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);
 	push(v, c, 16);
-	/* caching mode may have cached the not-present entry */
-	if ((e = ctx_invalidate(v, G_PAGE, (uint16_t)(c[1] >> 8), sid)) != NULL)
+	if ((e = ctx_present(v, sid, (uint16_t)(c[1] >> 8))) != NULL)
 		return e;
 	v->has_dut = true;
 	v->dut_addr = dev;
@@ -928,8 +977,14 @@ static const char *op_enable(struct iommu *io, bool on)
 	struct vtd *v = (struct vtd *)io;
 	if (!io->taken)
 		return "vtd: the unit is not taken over";
-	return gcmd_set(v, VTD_GCMD_TE, on,
-			on ? "vtd: GSTS.TES not set within 100 ms" : "vtd: GSTS.TES still set after 100 ms");
+	if (!on)
+		return gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling");
+	/* spec 10.4.4: the root pointer is set again before translation is
+	 * re-enabled, and the caches invalidated after it */
+	const char *e = set_root(v, (uint64_t)(uintptr_t)v->root);
+	if (!e)
+		e = invalidate_all(v);
+	return e ? e : gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within 100 ms of enabling");
 }
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
@@ -963,7 +1018,7 @@ const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const 
 	uint16_t sid = sid_of(v->dut_addr);
 	/* the tables about to be reused must not be what a cached context
 	 * entry still leads to (a second swap with no invalidation between) */
-	const char *e = v->alt_cached ? ctx_invalidate(v, G_PAGE, v->alt.did, sid) : NULL;
+	const char *e = v->alt_cached ? alt_forget(v) : NULL;
 	if (!e)
 		e = domain_init(v, &v->alt, next);
 	for (size_t i = 0; !e && i < nkeep; i++)
@@ -988,12 +1043,7 @@ const char *vtd_context_invalidate(struct vtd *v, bool queued)
 	if (!v->io.taken || !v->has_dut)
 		return "vtd: no device under test";
 	const char *e = qi_enable(v, queued);
-	if (!e)
-		e = ctx_invalidate(v, G_PAGE, v->alt.did, sid_of(v->dut_addr));
-	v->alt_cached = v->alt_cached && e;
-	/* what a stale context entry put in the IOTLB carries the old domain
-	 * id: that domain is the one to invalidate (spec 6.5.3.3) */
-	return e ? e : iotlb_invalidate(v, queued, G_DOMAIN, v->alt.did, 0, 0);
+	return e ? e : alt_forget(v);
 }
 
 static const struct iommu_ops vtd_ops = {
@@ -1057,7 +1107,9 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 	unsigned sagaw = bits(v->cap, 12, 8);
 	if (!(sagaw & 6))
 		return "vtd: the unit offers neither a 3- nor a 4-level walk (CAP.SAGAW)";
-	v->max_aw = sagaw & 4 ? 2 : 1;
+	/* pass-through entries name the largest AGAW supported (5-level too);
+	 * our own tables use a 3- or 4-level walk */
+	v->max_aw = sagaw & 8 ? 3 : sagaw & 4 ? 2 : 1;
 	if (v->want_levels == 3 || v->want_levels == 4) {
 		unsigned aw = v->want_levels == 4 ? 2 : 1;
 		if (!(sagaw & (1u << aw)))
@@ -1065,7 +1117,7 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 						   : "vtd: a 3-level walk was asked for; SAGAW offers none";
 		v->aw = aw;
 	} else {
-		v->aw = v->max_aw;
+		v->aw = sagaw & 4 ? 2 : 1;
 	}
 	v->levels = v->aw == 2 ? 4 : 3;
 	unsigned width = v->levels == 4 ? 48 : 39;
@@ -1076,7 +1128,7 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 	v->io.page_sizes = 1ull << 12;
 	if (bits(v->cap, 34, 34))
 		v->io.page_sizes |= 1ull << 21;
-	if (bits(v->cap, 35, 35) && v->levels >= 3)
+	if (bits(v->cap, 35, 35))
 		v->io.page_sizes |= 1ull << 30;
 	/* domain ids: 0 is reserved in caching mode, and we need 1 and 2 */
 	v->ident.did = 1;

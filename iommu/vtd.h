@@ -23,6 +23,7 @@
 #define VTD_REG_FEDATA 0x3c
 #define VTD_REG_FEADDR 0x40
 #define VTD_REG_FEUADDR 0x44
+#define VTD_REG_PMEN 0x64
 #define VTD_REG_IQH 0x80
 #define VTD_REG_IQT 0x88
 #define VTD_REG_IQA 0x90

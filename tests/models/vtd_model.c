@@ -62,12 +62,38 @@ static void tlb_flush(struct vtd_model *m, int g, uint16_t did, uint64_t addr, u
 	m->iotlb_invalidations++;
 }
 
-static void ctx_flush(struct vtd_model *m, int g, uint16_t sid)
+static const uint64_t *ctx_in_memory(struct vtd_model *m, uint16_t sid)
 {
-	for (unsigned i = 0; i < CTX_SLOTS; i++)
-		if (g != 3 || i == sid % CTX_SLOTS)
-			m->ctx_cache[i].valid = false;
+	const uint64_t *root = (const uint64_t *)(uintptr_t)(m->root & ~0xfffull);
+	if (!root || !(root[2 * (sid >> 8)] & 1))
+		return NULL;
+	return (const uint64_t *)(uintptr_t)(root[2 * (sid >> 8)] & ~0xfffull) + 2 * (sid & 0xff);
+}
+
+/* Global and domain-selective (as global, like QEMU) drop everything;
+ * device-selective drops the source's entry only when the domain id given
+ * is the one it was cached under. In caching mode the model assumes the
+ * worst of a device-selective invalidation that finds the entry not
+ * present in memory: a request arrived meanwhile and the not-present entry
+ * is now cached, under domain 0. */
+static void ctx_flush(struct vtd_model *m, int g, uint16_t did, uint16_t sid)
+{
 	m->ctx_invalidations++;
+	if (g != 3) {
+		for (unsigned i = 0; i < CTX_SLOTS; i++)
+			m->ctx_cache[i].valid = false;
+		return;
+	}
+	unsigned i = sid % CTX_SLOTS;
+	uint16_t cached_did = (uint16_t)(m->ctx_cache[i].hi >> 8);
+	if (m->ctx_cache[i].valid && (uint16_t)(m->ctx_cache[i].hi >> 48) == sid && cached_did == did)
+		m->ctx_cache[i].valid = false;
+	const uint64_t *ce = ctx_in_memory(m, sid);
+	if ((m->cap & (1u << 7)) && ce && !(ce[0] & 1) && !m->ctx_cache[i].valid) {
+		m->ctx_cache[i].valid = true;
+		m->ctx_cache[i].lo = 0;
+		m->ctx_cache[i].hi = (uint64_t)sid << 48; /* domain 0 */
+	}
 }
 
 static void update_ppf(struct vtd_model *m)
@@ -88,7 +114,7 @@ static void queue_run(struct vtd_model *m)
 		bool ok = !m->refuse_queue;
 		switch (ok ? lo & 0xf : 0) {
 		case 1:
-			ctx_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 32));
+			ctx_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 16), (uint16_t)(lo >> 32));
 			break;
 		case 2:
 			tlb_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 16), hi & ~0xfffull, (unsigned)(hi & 0x3f));
@@ -182,10 +208,8 @@ static void gcmd(struct vtd_model *m, uint32_t v)
 	unsigned asks = __builtin_popcount(changed) + !!(v & SRTP) + !!(v & WBF);
 	m->oneshot_writes += asks > 1;
 	uint32_t next = m->gsts;
-	if (changed & TE) {
+	if (changed & TE) /* caches are left as they are: software invalidates */
 		next ^= TE;
-		ctx_flush(m, 1, 0);
-	}
 	if (changed & QIE) {
 		if (v & QIE) {
 			m->iqh = 0;
@@ -194,11 +218,9 @@ static void gcmd(struct vtd_model *m, uint32_t v)
 			next &= ~QIE;
 		}
 	}
-	if (v & SRTP) {
+	if (v & SRTP) { /* the caches too stay until software invalidates */
 		m->root = m->rtaddr;
 		next |= SRTP;
-		ctx_flush(m, 1, 0);
-		tlb_flush(m, 1, 0, 0, 0);
 	}
 	m->gsts = (next & ~m->stuck_gsts) | (m->gsts & m->stuck_gsts);
 }
@@ -252,7 +274,7 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 			m->ccmd = v;
 		} else {
 			int g = (int)((v >> 61) & 3);
-			ctx_flush(m, g, (uint16_t)(v >> 16));
+			ctx_flush(m, g, (uint16_t)v, (uint16_t)(v >> 16));
 			m->ccmd = (v & ~(1ull << 63) & ~(3ull << 59)) | (uint64_t)g << 59;
 		}
 	} else if (base == R_IQT) {
@@ -261,6 +283,7 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 			queue_run(m);
 	} else if (base == R_IQA) {
 		m->iqa = v;
+		m->iqh = m->iqt = 0; /* as Intel's units do */
 	} else if (base == VTDM_IRO) {
 		m->iva = v;
 	} else if (base == VTDM_IRO + 8 && (v >> 63)) {
@@ -323,6 +346,8 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
 	uint64_t lo, hi;
 	if (m->ctx_cache[slot].valid && (uint16_t)(m->ctx_cache[slot].hi >> 48) == sid) {
 		lo = m->ctx_cache[slot].lo, hi = m->ctx_cache[slot].hi & 0xffffffffffffull;
+		if (!(lo & 1))
+			return fault(m, sid, iova, write, 2); /* a cached not-present entry */
 	} else {
 		const uint64_t *root = (const uint64_t *)(uintptr_t)(m->root & ~0xfffull);
 		uint64_t re = root[2 * (sid >> 8)];
@@ -334,8 +359,9 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
 			return fault(m, sid, iova, write, 2);
 		unsigned aw = hi & 7, tt = (lo >> 2) & 3;
 		unsigned sagaw = (m->cap >> 8) & 0x1f;
+		unsigned largest = sagaw & 8 ? 3 : sagaw & 4 ? 2 : 1;
 		if (aw > 4 || !(sagaw & (1u << aw)) || tt == 1 || tt == 3 || (tt == 2 && !(m->ecap & (1u << 6))) ||
-		    (hi & 0xffffffffff000080ull) || (lo & 0xff0))
+		    (tt == 2 && aw != largest) || (hi & 0xffffffffff000080ull) || (lo & 0xff0))
 			return fault(m, sid, iova, write, 3);
 		m->ctx_cache[slot].valid = true;
 		m->ctx_cache[slot].lo = lo;
@@ -351,7 +377,7 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
 		return fault(m, sid, iova, write, 4);
 	for (unsigned i = 0; i < VTDM_CACHE; i++) {
 		struct vtdm_tlb *t = &m->tlb[i];
-		if (t->valid && t->sid == sid && t->page == iova >> 12) {
+		if (t->valid && t->did == did && t->page == iova >> 12) { /* tagged by domain, as on hardware */
 			if (!(t->perm & (write ? 2 : 1)))
 				return fault(m, sid, iova, write, write ? 5 : 6);
 			*phys = t->phys << 12 | (iova & 0xfff);

@@ -310,7 +310,11 @@ static void rmrr_ranges_identity_mapped(void **state)
 				    { .type = DMAR_SCOPE_ENDPOINT, .start_bus = 2, .npath = 1 } };
 	struct dmar_struct rm[2] = {
 		{ .type = DMAR_RMRR, .base = 0x7e000000, .limit = 0x7e003fff, .first_scope = 0, .nscopes = 1 },
-		{ .type = DMAR_RMRR, .base = 0x1000000000ull, .limit = 0x1000000fffull, .first_scope = 1, .nscopes = 1 },
+		{ .type = DMAR_RMRR,
+		  .base = 0x1000000000ull,
+		  .limit = 0x1000000fffull,
+		  .first_scope = 1,
+		  .nscopes = 1 },
 	};
 	struct dmar d = { .s = rm, .n = 2, .scopes = sc, .nscopes = 2 };
 	vtdm_init(&m, QEMU_CAP, QEMU_ECAP & ~ECAP_PT);
@@ -354,12 +358,39 @@ static void caching_mode_invalidates_new_entries(void **state)
 	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
 	assert_int_equal(m.iotlb_invalidations, before + 1);
 	assert_int_equal(m.last_psi_addr, 0x7000);
+	/* the model cached the device's entry as not present while it changed
+	 * (under domain 0): only the caching-mode flush lets it translate */
+	uint64_t phys;
+	assert_true(vtdm_translate(&m, 0x0100, 0x7008, true, &phys));
+	assert_int_equal(phys, 0xa008);
 	assert_null(v.io.ops->give_back(&v.io));
 	open_unit(QEMU_CAP, QEMU_ECAP);
 	take_and_attach(0x0100);
 	before = m.iotlb_invalidations;
 	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
 	assert_int_equal(m.iotlb_invalidations, before);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
+/* Translation off and on again: the root pointer is set again and the
+ * caches invalidated before it is back (spec 10.4.4), so what changed
+ * while it was off is what the device sees. */
+static void reenabling_translation_starts_clean(void **state)
+{
+	(void)state;
+	open_unit(QEMU_CAP, QEMU_ECAP);
+	take_and_attach(0x0100);
+	uint64_t phys;
+	assert_null(v.io.ops->map(&v.io, 0x9000, 0xa000, 4096, IOMMU_RW, 4096));
+	assert_true(vtdm_translate(&m, 0x0100, 0x9000, false, &phys));
+	assert_null(v.io.ops->enable(&v.io, false));
+	assert_false(m.gsts & VTD_GCMD_TE);
+	assert_null(v.io.ops->unmap(&v.io, 0x9000, 4096));
+	assert_null(v.io.ops->map(&v.io, 0x9000, 0xb000, 4096, IOMMU_RW, 4096));
+	assert_null(v.io.ops->enable(&v.io, true));
+	assert_true(vtdm_translate(&m, 0x0100, 0x9000, false, &phys));
+	assert_int_equal(phys, 0xb000);
 	assert_null(v.io.ops->give_back(&v.io));
 	assert_clean();
 }
@@ -399,6 +430,7 @@ int main(void)
 		cmocka_unit_test(rmrr_ranges_identity_mapped),
 		cmocka_unit_test(queue_error_recovered),
 		cmocka_unit_test(caching_mode_invalidates_new_entries),
+		cmocka_unit_test(reenabling_translation_starts_clean),
 		cmocka_unit_test(walk_depth_from_sagaw),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
