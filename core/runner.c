@@ -182,7 +182,7 @@ static enum verdict run_one(const struct test_case *tc, bool stopping)
 	json_str(&j, "detail", t.detail);
 	json_double(&j, "ms", cycles_to_ns(cycles) / 1e6, 3);
 	json_str(&j, "platform", timing.platform);
-	json_bool(&j, "model", false);
+	json_bool(&j, "model", t.model);
 	record_emit(&j);
 
 	struct result_row *rows = grow(run.results, &run.capresults, run.nresults, sizeof(*rows));

@@ -23,13 +23,22 @@ enum iommu_mode {
 	IOMMU_PASSTHROUGH, /* untranslated, the way the bystanders are */
 };
 
+/* What a fault was, as far as the hardware says. */
+enum iommu_fault_kind {
+	IOMMU_FAULT_OTHER,	  /* something else, or the hardware does not say */
+	IOMMU_FAULT_WRITE_DENIED, /* a write to a page mapped without write permission */
+	IOMMU_FAULT_NOT_PRESENT,  /* an IOVA with no valid entry (or no read permission) */
+};
+
 struct iommu_fault {
-	uint16_t sid;	 /* requester id: bus << 8 | devfn */
-	uint8_t reason;	 /* the hardware's own code */
-	bool read;	 /* the device was reading RAM */
-	uint64_t addr;	 /* the page address the device used */
-	const char *why; /* the reason in words */
-	uint64_t t_seen; /* cycle counter when the record was read */
+	enum iommu_fault_kind kind;
+	uint16_t sid;		      /* requester id: bus << 8 | devfn */
+	uint32_t reason;	      /* the hardware's own code or register value */
+	bool read;		      /* the device was reading RAM */
+	uint64_t addr;		      /* the page address the device used */
+	bool sid_known, addr_known, dir_known; /* which of the above the hardware records */
+	const char *why;	      /* the reason in words */
+	uint64_t t_seen;	      /* cycle counter when the record was read */
 };
 
 /* An invalidation the backend offers, e.g. "queued-page". */
@@ -67,6 +76,8 @@ struct iommu_ops {
 	size_t (*faults)(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow);
 	/* Is there a recorded fault, without reading it (cheap, for polling)? */
 	bool (*fault_pending)(struct iommu *io);
+	/* IOVAs the backend keeps for itself (NULL: none). */
+	bool (*reserved)(struct iommu *io, uint64_t iova, uint64_t size);
 };
 
 struct iommu {
@@ -75,9 +86,12 @@ struct iommu {
 	char name[16];	     /* the unit: "dmar0" */
 	uint64_t page_sizes; /* bit n set: leaves of 2^n bytes */
 	unsigned addr_bits;  /* IOVAs the domain can hold */
-	const struct iommu_inval_kind *kinds;
+	const struct iommu_inval_kind *kinds; /* only those this unit can do */
 	size_t nkinds;
-	bool model; /* a register-level model, not hardware */
+	bool perm_bits;	     /* entries can be read-only (DART's cannot) */
+	bool passthrough;    /* the device under test can bypass translation */
+	const char *variant; /* named in every record: "calioc2", "dart-u4-invalid", ... (NULL: none) */
+	bool model;	     /* a register-level model, not hardware */
 	/* The fault event interrupt, when the platform could install one:
 	 * the count and the cycle counter at the last one. */
 	bool irq;

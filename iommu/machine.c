@@ -9,6 +9,7 @@
 #include "../core/settings.h"
 #include "../core/timing.h"
 #include "../pci/dma.h"
+#include "../tests/models/models.h"
 #include "vtd.h"
 
 struct machine machine;
@@ -179,6 +180,7 @@ static const char *check_bystanders(const char *v)
  * untranslated again), then the device under test back to its driver. */
 static void machine_release(void)
 {
+	model_detach();
 	machine_iommu_give_back();
 	engine_close();
 	if (!vtd.found_valid)
@@ -523,10 +525,34 @@ static enum cmd_status cmd_iommu(int argc, char **argv)
 	return CMD_OK;
 }
 
+static enum cmd_status cmd_model(int argc, char **argv)
+{
+	if (argc == 1) {
+		printf("  %s\n", model_describe());
+		printf("  models: calgary, calioc2, dart-u3, dart-u4 (or none); faults: none, split-queue-stuck,\n"
+		       "  softstop-fault, softstop-forever (CalIOC2), flush-deaf, flush-stuck (DART), all-ones\n");
+		return CMD_OK;
+	}
+	if (argc > 3) {
+		cmd_error("usage: model [calgary|calioc2|dart-u3|dart-u4|none [fault]]");
+		return CMD_ERROR;
+	}
+	const char *e = model_attach(argv[1], argc == 3 ? argv[2] : "none");
+	if (e) {
+		cmd_error("%s", e);
+		return CMD_ERROR;
+	}
+	printf("  %s\n", model_describe());
+	return CMD_OK;
+}
+
 static const struct command commands[] = {
 	{ "pci", "pci [bdf]", "PCI functions, or one function's details and capabilities", cmd_pci },
 	{ "acpi", "acpi [dmar|ivrs|mcfg]", "ACPI tables and checksums, or one table decoded", cmd_acpi },
 	{ "iommu", "iommu", "IOMMU units: type, registers, devices in scope", cmd_iommu },
+	{ "model", "model [kind [fault]]",
+	  "attach a register-level model (calgary, calioc2, dart-u3, dart-u4) for 'run calgary' / 'run dart'",
+	  cmd_model },
 };
 
 const struct monitor_ext machine_ext = {

@@ -311,9 +311,13 @@ static const char *iotlb_invalidate(struct vtd *v, bool queued, enum gran g, uin
 	return e;
 }
 
-static const char *op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size)
+static const char *op_invalidate(struct iommu *io, size_t usable, uint64_t iova, uint64_t size)
 {
 	struct vtd *v = (struct vtd *)io;
+	size_t kind = NKINDS;
+	for (size_t k = 0; usable < io->nkinds && k < NKINDS; k++)
+		if (strcmp(kinds[k].name, io->kinds[usable].name) == 0)
+			kind = k;
 	if (!vtd_kind_usable(v, kind))
 		return "vtd: this unit cannot do that kind of invalidation";
 	static const enum gran g[] = { G_PAGE, G_DOMAIN, G_GLOBAL };
@@ -659,8 +663,15 @@ static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, b
 			continue;
 		uint32_t hi_lo = r32(v, off + 8);
 		uint64_t lo = r64(v, off);
+		unsigned reason = hi_hi & 0xff;
 		if (n < max)
-			out[n++] = (struct iommu_fault){ .sid = (uint16_t)hi_lo,
+			out[n++] = (struct iommu_fault){ .kind = reason == 5   ? IOMMU_FAULT_WRITE_DENIED
+								 : reason == 6 ? IOMMU_FAULT_NOT_PRESENT
+									       : IOMMU_FAULT_OTHER,
+							 .sid_known = true,
+							 .addr_known = true,
+							 .dir_known = true,
+							 .sid = (uint16_t)hi_lo,
 							 .reason = (uint8_t)hi_hi,
 							 .read = (hi_hi >> 30) & 1,
 							 .addr = lo & ~0xfffull,
@@ -1077,8 +1088,7 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 	v->dmar = dmar, v->pci = pci, v->segment = segment;
 	v->io.ops = &vtd_ops;
 	v->io.backend = "vtd";
-	v->io.kinds = kinds;
-	v->io.nkinds = NKINDS;
+	v->io.kinds = v->kinds;
 	v->io.model = w->space == REGWIN_MODEL;
 	snprintf(v->io.name, sizeof(v->io.name), "%s", name);
 
@@ -1125,6 +1135,11 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 		width = v->mgaw;
 	v->mgaw = width;
 	v->io.addr_bits = width;
+	for (size_t k = 0; k < NKINDS; k++)
+		if (vtd_kind_usable(v, k))
+			v->kinds[v->io.nkinds++] = kinds[k];
+	v->io.perm_bits = true;
+	v->io.passthrough = v->pt;
 	v->io.page_sizes = 1ull << 12;
 	if (bits(v->cap, 34, 34))
 		v->io.page_sizes |= 1ull << 21;

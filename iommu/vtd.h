@@ -82,6 +82,7 @@ struct vtd {
 	/* from CAP/ECAP */
 	unsigned mgaw, levels, aw, max_aw, fro, nfr, iro, mamv;
 	bool coherent, rwbf, cm, pt, qi, psi, drain_r, drain_w;
+	struct iommu_inval_kind kinds[6]; /* the kinds this unit can do */
 	/* settings for the next take */
 	enum vtd_bystanders want_bystanders;
 	unsigned want_levels; /* 0: the deepest walk SAGAW offers */

@@ -9,6 +9,8 @@ extern const struct test_group acpi_group;
 extern const struct test_group pci_group;
 extern const struct test_group dma_group;
 extern const struct test_group vtd_group;
+extern const struct test_group calgary_group;
+extern const struct test_group dart_group;
 
 extern const struct test_group *const catalogue[];
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,19 +53,25 @@ static const char *host_console_describe(void)
 	return "stdout";
 }
 
+/* Pages from mmap, so that part of an allocation can be given back (as
+ * UEFI's FreePages allows), and from the low 2 GiB when a limit is asked
+ * for (hardware models read tables at addresses their registers hold). */
 static void *host_alloc_pages(size_t pages, uint64_t limit)
 {
-	(void)limit;
-	void *p = aligned_alloc(4096, pages * 4096);
-	if (p)
-		memset(p, 0, pages * 4096);
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (limit ? MAP_32BIT : 0);
+	void *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (limit && (uint64_t)(uintptr_t)p + pages * 4096 > limit) {
+		munmap(p, pages * 4096);
+		return NULL;
+	}
 	return p;
 }
 
 static void host_free_pages(void *p, size_t pages)
 {
-	(void)pages;
-	free(p);
+	munmap(p, pages * 4096);
 }
 
 static uint64_t now_ns(void)

@@ -1,0 +1,169 @@
+/* The PowerPC DART driver (U3 and U4) against the register-level model. */
+#include "unit.h"
+
+#include "../../core/timing.h"
+#include "../../iommu/dart.h"
+#include "../host/platform_host.h"
+#include "../models/dart_model.h"
+
+static struct dart_model m;
+static struct dart d;
+
+static int setup(void **state)
+{
+	(void)state;
+	platform = &host_platform;
+	timing.tsc_hz = 3000000000ull;
+	return 0;
+}
+
+static void open_dart(bool u4, bool dummy)
+{
+	dartm_init(&m, u4);
+	assert_null(dart_init(&d, &m.win, u4, u4 ? "dart-u4" : "dart-u3", 512, dummy));
+	assert_null(d.io.ops->take(&d.io));
+}
+
+static void assert_clean(void)
+{
+	assert_int_equal(m.bad_width, 0);
+	assert_int_equal(m.reserved_writes, 0);
+	assert_int_equal(m.win.out_of_window, 0);
+}
+
+static void table_programmed_and_translating(void **state)
+{
+	(void)state;
+	for (int u4 = 0; u4 <= 1; u4++) {
+		open_dart(u4, false);
+		uint64_t base = (uint64_t)(uintptr_t)d.table;
+		if (u4) {
+			assert_int_equal(m.base, base >> 12);
+			assert_int_equal(m.size, 512);
+			assert_true(m.cntl & 0x80000000u);
+		} else {
+			assert_int_equal(m.cntl & 0xfffff000u, base);
+			assert_int_equal(m.cntl & 0x1ffu, 0); /* 512 & 0x1FF, as Linux wrote it */
+			assert_true(m.cntl & 0x200u);
+		}
+		assert_int_equal(d.io.addr_bits, 31);
+		uint64_t phys;
+		assert_null(d.io.ops->map(&d.io, 0x10000, 0x12345000, 4096, IOMMU_R, 4096));
+		assert_true(dartm_translate(&m, 0x10010, true, &phys)); /* valid means read and write */
+		assert_int_equal(phys, 0x12345010);
+		const uint8_t *raw = (const uint8_t *)&d.table[0x10]; /* big-endian: VALID first */
+		assert_int_equal(raw[0], 0x80);
+		assert_int_equal(raw[3], 0x45);
+		/* an invalid entry: refused, EXCP set, read and cleared */
+		assert_false(dartm_translate(&m, 0x20000, false, &phys));
+		assert_true(d.io.ops->fault_pending(&d.io));
+		struct iommu_fault f[2];
+		bool ovf;
+		assert_int_equal(d.io.ops->faults(&d.io, f, 2, &ovf), 1);
+		assert_int_equal(f[0].reason, 0x80000020u);
+		assert_false(d.io.ops->fault_pending(&d.io));
+		/* the last entry is kept free; 36-bit physical reach */
+		assert_non_null(
+		    strstr(d.io.ops->map(&d.io, (512 * 1024 - 1) * 4096ull, 0, 4096, IOMMU_RW, 4096), "reserved"));
+		assert_non_null(strstr(d.io.ops->map(&d.io, 0x30000, 1ull << 36, 4096, IOMMU_RW, 4096), "36 bits"));
+		assert_null(d.io.ops->give_back(&d.io));
+		assert_int_equal(m.cntl, 0);
+		assert_clean();
+	}
+}
+
+static void stale_until_invalidated(void **state)
+{
+	(void)state;
+	for (int u4 = 0; u4 <= 1; u4++) {
+		open_dart(u4, false);
+		assert_int_equal(d.io.nkinds, u4 ? 2u : 1u);
+		for (size_t k = 0; k < d.io.nkinds; k++) {
+			uint64_t phys;
+			assert_null(d.io.ops->map(&d.io, 0x50000, 0xa000, 4096, IOMMU_RW, 4096));
+			assert_true(dartm_translate(&m, 0x50000, false, &phys));
+			assert_null(d.io.ops->unmap(&d.io, 0x50000, 4096));
+			assert_null(d.io.ops->map(&d.io, 0x50000, 0xb000, 4096, IOMMU_RW, 4096));
+			assert_true(dartm_translate(&m, 0x50000, false, &phys));
+			assert_int_equal(phys, 0xa000);
+			unsigned flushes = m.flushes, ione = m.ione;
+			assert_null(d.io.ops->invalidate(&d.io, k, 0x50000, 4096));
+			assert_true(m.flushes + m.ione > flushes + ione);
+			assert_true(dartm_translate(&m, 0x50000, false, &phys));
+			assert_int_equal(phys, 0xb000);
+			assert_null(d.io.ops->unmap(&d.io, 0x50000, 4096));
+			assert_null(d.io.ops->invalidate(&d.io, k, 0x50000, 4096));
+		}
+		assert_null(d.io.ops->give_back(&d.io));
+		assert_clean();
+	}
+}
+
+static void dummy_page_absorbs(void **state)
+{
+	(void)state;
+	open_dart(true, true);
+	uint64_t phys;
+	assert_true(dartm_translate(&m, 0x60000, true, &phys)); /* nothing mapped, yet it "works" */
+	assert_int_equal(phys, (uint64_t)(uintptr_t)d.dummy);
+	assert_false(d.io.ops->fault_pending(&d.io));
+	assert_string_equal(d.io.variant, "dart-u4-dummy");
+	assert_null(d.io.ops->give_back(&d.io));
+	assert_clean();
+}
+
+static void flush_escalation(void **state)
+{
+	(void)state;
+	open_dart(false, false);
+	m.deaf_sets = 1;
+	assert_null(d.io.ops->invalidate(&d.io, 0, 0, 0));
+	assert_int_equal(d.flush_retries, 1);
+	m.flush_stuck = true;
+	const char *e = d.io.ops->invalidate(&d.io, 0, 0, 0);
+	assert_non_null(e);
+	assert_non_null(strstr(e, "FLUSHTLB never cleared after 5 attempts"));
+	m.flush_stuck = false;
+	assert_null(d.io.ops->invalidate(&d.io, 0, 0, 0));
+	assert_null(d.io.ops->give_back(&d.io));
+	/* U4's invalidate-one escalates the same way */
+	open_dart(true, false);
+	m.flush_stuck = true; /* the model holds IONE too while stuck */
+	e = d.io.ops->invalidate(&d.io, 1, 0x1000, 4096);
+	assert_non_null(e);
+	assert_non_null(strstr(e, "IONE never cleared"));
+	m.flush_stuck = false;
+	assert_null(d.io.ops->give_back(&d.io));
+	assert_clean();
+}
+
+static void refusals_and_give_back(void **state)
+{
+	(void)state;
+	dartm_init(&m, true);
+	m.base = 0x1234, m.size = 8;
+	assert_null(dart_init(&d, &m.win, true, "dart-u4", 512, false));
+	assert_null(d.io.ops->take(&d.io));
+	assert_null(d.io.ops->give_back(&d.io));
+	assert_int_equal(m.base, 0x1234);
+	assert_int_equal(m.size, 8);
+	m.cntl = 0x80000000u; /* left translating */
+	assert_non_null(strstr(d.io.ops->take(&d.io), "already translates"));
+	dartm_init(&m, false);
+	m.all_ones = true;
+	assert_non_null(strstr(dart_init(&d, &m.win, false, "dart-u3", 512, false), "all ones"));
+	dartm_init(&m, false);
+	assert_non_null(strstr(dart_init(&d, &m.win, false, "dart-u3", 1024, false), "at most 512"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(table_programmed_and_translating),
+		cmocka_unit_test(stale_until_invalidated),
+		cmocka_unit_test(dummy_page_absorbs),
+		cmocka_unit_test(flush_escalation),
+		cmocka_unit_test(refusals_and_give_back),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
