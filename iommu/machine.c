@@ -10,6 +10,7 @@
 #include "../core/timing.h"
 #include "../pci/dma.h"
 #include "../tests/models/models.h"
+#include "calgary.h"
 #include "vtd.h"
 
 struct machine machine;
@@ -502,12 +503,47 @@ static enum cmd_status cmd_iommu(int argc, char **argv)
 		cmd_error("usage: iommu");
 		return CMD_ERROR;
 	}
-	if (machine.units.n == 0) {
-		printf("  no IOMMU: the firmware describes none (no DMAR or IVRS table%s)\n",
+	if (machine.units.n == 0)
+		printf("  no VT-d or AMD-Vi unit: the firmware describes none (no DMAR or IVRS table%s)\n",
 		       machine.units.have_dmar || machine.units.have_ivrs ? " with a unit in it" : "");
-		printf("  (Calgary and DART are found by other means; they are not on this machine's ACPI)\n");
-		return CMD_OK;
+	/* Calgary and DART are not in ACPI: Calgary is a PCI function (IBM
+	 * 1014:02a1, CalIOC2 1014:0308) whose registers the EBDA names; DART
+	 * is found in a device tree, which a UEFI x86 machine does not have */
+	size_t calgaries = 0;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		if (d->vendor != 0x1014 || (d->device != 0x02a1 && d->device != 0x0308))
+			continue;
+		char bdf[16];
+		pci_addr_str(d->addr, bdf, sizeof(bdf));
+		printf("  %s at %s\n", d->device == 0x02a1 ? "Calgary" : "CalIOC2", bdf);
+		calgaries++;
 	}
+	if (calgaries && platform->hardware) {
+		/* the EBDA: its segment in the BIOS data area at 0x40E, its size
+		 * in KiB in its first byte; only inside conventional memory */
+		struct regwin low;
+		regwin_init_mmio(&low, "bda", 0, 0xa0000, false);
+		uint64_t ebda = (uint64_t)regwin_read16(&low, 0x40e) << 4;
+		size_t len = ebda >= 0x80000 && ebda < 0xa0000 ? (size_t)regwin_read8(&low, ebda) * 1024 : 0;
+		uint32_t bbar[8];
+		const char *why = "no EBDA (BDA word 0x40E outside 0x80000-0x9FFFF)";
+		size_t n = 0;
+		if (ebda >= 0x80000 && ebda < 0xa0000 && len && ebda + len <= 0xa0000)
+			n = calgary_rio_bbars((const uint8_t *)(uintptr_t)ebda, len, bbar, 8, &why);
+		for (size_t k = 0; k < n; k++)
+			printf("  Calgary register window (BBAR) at 0x%08x, from the EBDA's Rio Grande table\n",
+			       bbar[k]);
+		if (!n)
+			printf("  no Calgary register window found: %s\n", why ? why : "no Calgary in the Rio table");
+		printf("  (iommon drives Calgary on its model only: 'model calgary' or 'model calioc2')\n");
+	}
+	if (!calgaries)
+		printf("  no Calgary or CalIOC2: no PCI function 1014:02a1 or 1014:0308\n");
+	printf("  no DART: DARTs are described by a device tree (PowerMac G5, Apple Silicon), not by ACPI\n");
+	printf("  %s\n", model_describe());
+	if (machine.units.n == 0)
+		return CMD_OK;
 	for (size_t i = 0; i < machine.units.n; i++) {
 		const struct iommu_unit *u = &machine.units.u[i];
 		printf("  %-7s %-5s segment %u base 0x%llx%s, %zu devices\n", u->name, iommu_type_name(u->type),

@@ -135,6 +135,10 @@ static void teardown(struct env *v)
 	const char *e = give_back(v);
 	report(v->t, e == NULL, "%s given back as %s%s%s", v->io->name, v->machine ? "the firmware left it" : "found",
 	       e ? ": " : "", e ? e : "");
+	if (v->io->model) { /* the model fails a driver that does what the hardware forbids */
+		char what[160];
+		report(v->t, model_violations(what, sizeof(what)) == 0, "the model saw %s", what);
+	}
 }
 
 /* ---- IOVAs and DMA ----------------------------------------------------- */
@@ -579,7 +583,8 @@ static void t_stale_iotlb(struct test_ctx *t)
 		       landed(s.before));
 		printf("    finding: %s the stale translation (the spec allows either)\n",
 		       s.before == 'A' ? "the unit USED" : "the unit did not use");
-		test_note(t, "%s: stale cached translation %s", v.label, s.before == 'A' ? "used (finding)" : "not used");
+		test_note(t, "%s: stale cached translation %s", v.label,
+			  s.before == 'A' ? "used (finding)" : "not used");
 	}
 	teardown(&v);
 }

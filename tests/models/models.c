@@ -130,6 +130,27 @@ bool model_bench(const char *backend, struct iommu **io, struct dma_engine **e, 
 	return true;
 }
 
+unsigned model_violations(char *out, size_t n)
+{
+	unsigned width, reserved, protocol, stray;
+	if (!mdl.attached) {
+		snprintf(out, n, "no model");
+		return 0;
+	}
+	if (mdl.calgary) {
+		width = mdl.cm.bad_width, reserved = mdl.cm.reserved_writes, protocol = mdl.cm.protocol_errors;
+		stray = mdl.cm.win.out_of_window + mdl.cal.w.out_of_window;
+	} else {
+		width = mdl.dm.bad_width, reserved = mdl.dm.reserved_writes, protocol = 0;
+		stray = mdl.dm.win.out_of_window + mdl.dart.w.out_of_window;
+	}
+	snprintf(out, n,
+		 "%u outside the window, %u of the wrong width, %u reserved fields written, %u flushes "
+		 "outside the quiet state",
+		 stray, width, reserved, protocol);
+	return stray + width + reserved + protocol;
+}
+
 const char *model_describe(void)
 {
 	static char line[160];

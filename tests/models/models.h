@@ -7,6 +7,7 @@
 #define IOMMON_MODELS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../../iommu/iommu.h"
@@ -38,6 +39,11 @@ const char *model_attach(const char *kind, const char *fault);
 bool model_bench(const char *backend, struct iommu **io, struct dma_engine **e, const char **why);
 /* Detaches (the model's unit given back first). */
 void model_detach(void);
+/* What the driver did that the hardware forbids, since the model was
+ * attached: accesses outside the window or of the wrong width, reserved
+ * fields written, flushes outside the quiet state. 0 when none; `out`
+ * says which. */
+unsigned model_violations(char *out, size_t n);
 /* One line describing what is attached, for `model` without arguments. */
 const char *model_describe(void);
 
