@@ -6,24 +6,32 @@
 
 #define PAGE 4096u
 
-bool dmabuf_alloc(struct dmabuf *b, size_t len, size_t offset, uint64_t limit)
+bool dmabuf_alloc_in(struct dmabuf *b, size_t len, size_t offset, uint64_t limit, size_t frame)
 {
 	memset(b, 0, sizeof(*b));
-	if (len == 0 || offset >= PAGE || len > (1u << 30))
+	if (len == 0 || frame < PAGE || (frame & (frame - 1)) || offset >= frame || len > (1u << 30))
 		return false;
-	/* a guard page before when the buffer starts on a page, one after */
-	size_t before = offset ? 0 : PAGE;
-	size_t pages = (before + offset + len + PAGE - 1) / PAGE + 1;
+	/* a guard page before when the buffer starts on a page, one after;
+	 * room to slide the start to `offset` into a `frame`-aligned frame */
+	size_t before = offset % PAGE ? 0 : PAGE;
+	size_t pages = (before + frame + offset + len + PAGE - 1) / PAGE + 1;
 	uint8_t *r = platform->alloc_pages(pages, limit);
 	if (!r)
 		return false;
+	uintptr_t start = (uintptr_t)r + before;
+	start += (offset - (start & (frame - 1))) & (frame - 1);
 	b->region = r;
 	b->pages = pages;
-	b->data = r + before + offset;
+	b->data = (uint8_t *)start;
 	b->len = len;
-	b->phys = (uint64_t)(uintptr_t)b->data;
+	b->phys = (uint64_t)start;
 	memset(r, DMABUF_GUARD_BYTE, pages * PAGE);
 	return true;
+}
+
+bool dmabuf_alloc(struct dmabuf *b, size_t len, size_t offset, uint64_t limit)
+{
+	return offset < PAGE && dmabuf_alloc_in(b, len, offset, limit, PAGE);
 }
 
 void dmabuf_free(struct dmabuf *b)
@@ -69,4 +77,21 @@ size_t dmabuf_guards_damaged(struct dmabuf *b)
 		}
 	}
 	return bad;
+}
+
+void *pages_alloc_aligned(size_t pages, size_t align, uint64_t limit)
+{
+	size_t extra = align > PAGE ? align / PAGE - 1 : 0;
+	uint8_t *raw = platform->alloc_pages(pages + extra, limit);
+	if (!raw)
+		return NULL;
+	uintptr_t start = ((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1);
+	size_t before = (start - (uintptr_t)raw) / PAGE;
+	/* the pages around it go back at once (UEFI frees parts of an allocation) */
+	if (before)
+		platform->free_pages(raw, before);
+	if (extra - before)
+		platform->free_pages((uint8_t *)start + pages * PAGE, extra - before);
+	memset((void *)start, 0, pages * PAGE);
+	return (void *)start;
 }

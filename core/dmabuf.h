@@ -22,7 +22,15 @@ struct dmabuf {
  * page after and the rest of the pages around it guarded. The region lies
  * wholly below `limit` (0: anywhere). NULL-free on failure. */
 bool dmabuf_alloc(struct dmabuf *b, size_t len, size_t offset, uint64_t limit);
+/* The same, `offset` bytes into a `frame`-aligned frame (a power of two
+ * from 4 KiB): buffers an IOMMU with larger pages maps at one offset. */
+bool dmabuf_alloc_in(struct dmabuf *b, size_t len, size_t offset, uint64_t limit, size_t frame);
 void dmabuf_free(struct dmabuf *b);
+
+/* Zeroed pages aligned to `align` bytes (a power of two), below `limit`:
+ * tables an IOMMU wants on their own size. NULL when none could be had.
+ * Given back with the platform's free_pages and the same page count. */
+void *pages_alloc_aligned(size_t pages, size_t align, uint64_t limit);
 /* Fills data with a pattern that depends on seed and position. */
 void dmabuf_pattern(struct dmabuf *b, uint32_t seed);
 /* First byte that differs from the pattern, or -1. */

@@ -204,13 +204,15 @@ static struct {
 
 bool runner_stop_requested(void)
 {
-	for (int i = 0; i < 16 && !keys.stop; i++) {
+	/* with the set-aside buffer full, the rest stays where it is (a
+	 * script piped in is not to lose its lines) */
+	for (int i = 0; i < 16 && !keys.stop && keys.tail - keys.head < sizeof(keys.ahead); i++) {
 		int c = platform->getc();
 		if (c < 0)
 			break;
 		if (c == 0x03 || c == 0x1b)
 			keys.stop = true;
-		else if (keys.tail - keys.head < sizeof(keys.ahead))
+		else
 			keys.ahead[keys.tail++ % sizeof(keys.ahead)] = (unsigned char)c;
 	}
 	if (keys.stop && !keys.said) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../core/cpu.h"
+#include "../core/dmabuf.h"
 #include "../core/platform.h"
 #include "../core/timing.h"
 
@@ -318,17 +319,10 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	p->entries = 8192ull << c->size_code;
 	size_t pages = (size_t)(p->entries * 8 / PAGE);
 	/* aligned to its own size and below 4 GiB, as Linux placed it */
-	uint8_t *raw = platform->alloc_pages(pages * 2, 1ull << 32);
-	if (!raw)
+	p->table = pages_alloc_aligned(pages, pages * PAGE, 1ull << 32);
+	if (!p->table)
 		return "calgary: no memory below 4 GiB for the TCE table";
-	uintptr_t aligned = ((uintptr_t)raw + pages * PAGE - 1) & ~(uintptr_t)(pages * PAGE - 1);
-	size_t before = (aligned - (uintptr_t)raw) / PAGE;
-	if (before)
-		platform->free_pages(raw, before);
-	if (pages - before)
-		platform->free_pages((uint8_t *)aligned + pages * PAGE, pages - before);
-	p->table = (uint64_t *)aligned;
-	memset(p->table, 0, pages * PAGE);
+	uintptr_t aligned = (uintptr_t)p->table;
 	cache_flush(p->table, pages * PAGE);
 	regwin_write64(&c->w, TAR(n), (regwin_read64(&c->w, TAR(n)) & ~TAR_SW_MASK) | (uint64_t)aligned | c->size_code);
 	(void)regwin_read64(&c->w, TAR(n));

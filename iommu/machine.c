@@ -170,6 +170,11 @@ static const char *check_levels(const char *v)
 		   : "must be auto, 3 or 4 (second-level walk depth; auto: the deepest the unit offers)";
 }
 
+static const char *check_on_off(const char *v)
+{
+	return strcmp(v, "on") == 0 || strcmp(v, "off") == 0 ? NULL : "must be on or off";
+}
+
 static const char *check_bystanders(const char *v)
 {
 	return strcmp(v, "auto") == 0 || strcmp(v, "passthrough") == 0 || strcmp(v, "identity") == 0
@@ -306,6 +311,9 @@ void machine_discover(void)
 	setting_add("vtd.bystanders", "auto",
 		    "VT-d devices not under test: auto (pass-through if ECAP.PT, else identity), passthrough, identity",
 		    check_bystanders, NULL);
+	setting_add("calgary.fence", "off",
+		    "Calgary: on an error, disable the faulting PHB's slots as Linux did (on) or leave them (off)",
+		    check_on_off, NULL);
 	machine_release();
 	if (machine.discovered) {
 		units_free(&machine.units);
@@ -565,12 +573,14 @@ static enum cmd_status cmd_model(int argc, char **argv)
 {
 	if (argc == 1) {
 		printf("  %s\n", model_describe());
-		printf("  models: calgary, calioc2, dart-u3, dart-u4 (or none); faults: none, split-queue-stuck,\n"
-		       "  softstop-fault, softstop-forever (CalIOC2), flush-deaf, flush-stuck (DART), all-ones\n");
+		printf("  models: calgary, calioc2, dart-u3, dart-u4, apple-t8103, apple-t6000, apple-t8110 (or none)\n"
+		       "  faults: none, split-queue-stuck, softstop-fault, softstop-forever (CalIOC2), flush-deaf,\n"
+		       "  flush-stuck (DART), busy-stuck, locked (Apple DART), all-ones\n");
 		return CMD_OK;
 	}
 	if (argc > 3) {
-		cmd_error("usage: model [calgary|calioc2|dart-u3|dart-u4|none [fault]]");
+		cmd_error(
+		    "usage: model [calgary|calioc2|dart-u3|dart-u4|apple-t8103|apple-t6000|apple-t8110|none [fault]]");
 		return CMD_ERROR;
 	}
 	const char *e = model_attach(argv[1], argc == 3 ? argv[2] : "none");
@@ -587,7 +597,7 @@ static const struct command commands[] = {
 	{ "acpi", "acpi [dmar|ivrs|mcfg]", "ACPI tables and checksums, or one table decoded", cmd_acpi },
 	{ "iommu", "iommu", "IOMMU units: type, registers, devices in scope", cmd_iommu },
 	{ "model", "model [kind [fault]]",
-	  "attach a register-level model (calgary, calioc2, dart-u3, dart-u4) for 'run calgary' / 'run dart'",
+	  "attach a register-level model (calgary, calioc2, dart-u3, dart-u4, apple-*) for 'run calgary|dart|apple'",
 	  cmd_model },
 };
 

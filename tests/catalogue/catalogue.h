@@ -11,6 +11,7 @@ extern const struct test_group dma_group;
 extern const struct test_group vtd_group;
 extern const struct test_group calgary_group;
 extern const struct test_group dart_group;
+extern const struct test_group apple_group;
 
 extern const struct test_group *const catalogue[];
 

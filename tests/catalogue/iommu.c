@@ -22,6 +22,7 @@
 #include "../../iommu/machine.h"
 #include "../../iommu/vtd.h"
 #include "../../pci/dma.h"
+#include "../models/apple_dart_model.h"
 #include "../models/calgary_model.h"
 #include "../models/dart_model.h"
 #include "../models/models.h"
@@ -38,6 +39,7 @@ struct env {
 	unsigned bits;	   /* IOVAs below 2^bits */
 	size_t len;	   /* the transfer size the cases use */
 	const char *label; /* "nvme", "edu" */
+	uint64_t pg;	   /* the unit's smallest page: what the cases map */
 	uint64_t t_take;
 };
 
@@ -102,6 +104,7 @@ static bool setup(struct test_ctx *t, struct env *v)
 		return false;
 	const char *why;
 	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
+	v->pg = v->io->page_sizes & -v->io->page_sizes;
 	v->bits = v->e->caps.addr_bits < v->io->addr_bits ? v->e->caps.addr_bits : v->io->addr_bits;
 	/* buffers in the lower half of what both reach, IOVAs in the upper
 	 * half: a translation that does nothing cannot pass for one that works.
@@ -208,16 +211,16 @@ static bool load_device(struct env *v, uint32_t seed)
 	if (!v->e->caps.roundtrip)
 		return true;
 	struct dmabuf s;
-	if (!dmabuf_alloc(&s, v->len, 0, v->limit))
+	if (!dmabuf_alloc_in(&s, v->len, 0, v->limit, v->pg))
 		return false;
 	dmabuf_pattern(&s, seed);
-	uint64_t iova = window(v, PAGE, 8);
-	const char *e = v->io->ops->map(v->io, iova, s.phys & ~(PAGE - 1), PAGE, IOMMU_R, PAGE);
+	uint64_t iova = window(v, v->pg, 8);
+	const char *e = v->io->ops->map(v->io, iova, s.phys & ~(v->pg - 1), v->pg, IOMMU_R, v->pg);
 	struct dma_result r;
-	bool ok = !e && dma(v, DMA_TO_DEVICE, iova + (s.phys & (PAGE - 1)), v->len, &r);
+	bool ok = !e && dma(v, DMA_TO_DEVICE, iova + (s.phys & (v->pg - 1)), v->len, &r);
 	if (!e) {
-		v->io->ops->unmap(v->io, iova, PAGE);
-		invalidate(v, "page", iova, PAGE);
+		v->io->ops->unmap(v->io, iova, v->pg);
+		invalidate(v, "page", iova, v->pg);
 	}
 	dmabuf_free(&s);
 	return ok;
@@ -249,13 +252,19 @@ static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 	struct env v;
 	if (!setup(t, &v))
 		return;
+	char base_name[32];
+	if (page == 0) { /* the unit's own page size */
+		page = v.pg;
+		snprintf(base_name, sizeof(base_name), "%llu KiB", (unsigned long long)page >> 10);
+		name = base_name;
+	}
 	if (!(v.io->page_sizes & page)) {
 		teardown(&v);
 		test_skip(t, "%s has no %s leaves (CAP.SLLPS)", v.io->name, name);
 		return;
 	}
 	struct dmabuf a = { 0 }, b = { 0 };
-	if (!dmabuf_alloc(&a, v.len, 0, v.limit) || !dmabuf_alloc(&b, v.len, 0, v.limit)) {
+	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg) || !dmabuf_alloc_in(&b, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory for two buffers");
 		goto out;
 	}
@@ -325,6 +334,10 @@ static void t_translate_4k(struct test_ctx *t)
 {
 	translate_size(t, 1ull << 12, "4 KiB");
 }
+static void t_translate_base(struct test_ctx *t)
+{
+	translate_size(t, 0, NULL);
+}
 static void t_translate_2m(struct test_ctx *t)
 {
 	translate_size(t, 1ull << 21, "2 MiB");
@@ -361,16 +374,16 @@ static void fault_case(struct test_ctx *t, bool write)
 		return;
 	}
 	struct dmabuf a = { 0 };
-	if (!dmabuf_alloc(&a, v.len, 0, v.limit)) {
+	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
 		teardown(&v);
 		return;
 	}
-	uint64_t w0 = window(&v, PAGE, 0);
-	uint64_t iova = w0 + (a.phys & (PAGE - 1));
+	uint64_t w0 = window(&v, v.pg, 0);
+	uint64_t iova = w0 + (a.phys & (v.pg - 1));
 	const char *e = NULL;
 	if (write) /* read-only page: the device may read it, not write it */
-		e = v.io->ops->map(v.io, w0, a.phys & ~(PAGE - 1), PAGE, IOMMU_R, PAGE);
+		e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_R, v.pg);
 	if (e) {
 		report(t, false, "mapping read-only: %s", e);
 		goto out;
@@ -406,7 +419,7 @@ static void fault_case(struct test_ctx *t, bool write)
 		 * record cannot be checked (Calgary's CSR names no address) */
 		enum iommu_fault_kind want = write ? IOMMU_FAULT_WRITE_DENIED : IOMMU_FAULT_NOT_PRESENT;
 		bool right = nf >= 1 && (!f[0].sid_known || f[0].sid == sid) &&
-			     (!f[0].addr_known || f[0].addr == (iova & ~(PAGE - 1))) &&
+			     (!f[0].addr_known || f[0].addr == (iova & ~(v.pg - 1))) &&
 			     (!f[0].dir_known || f[0].read == !write) &&
 			     (f[0].kind == want || f[0].kind == IOMMU_FAULT_OTHER);
 		if (is_backend(&v, "vtd"))
@@ -425,7 +438,7 @@ static void fault_case(struct test_ctx *t, bool write)
 				report(
 				    t, right,
 				    "the record names the device (sid %04x), the page 0x%llx, a %s and reason %u (%s)",
-				    sid, (unsigned long long)(iova & ~(PAGE - 1)), write ? "write" : "read",
+				    sid, (unsigned long long)(iova & ~(v.pg - 1)), write ? "write" : "read",
 				    write ? 5 : 6, write ? "no write permission" : "not present");
 			else
 				report(t, right, "the record is right in what %s records:%s%s%s%s", v.io->backend,
@@ -467,7 +480,7 @@ static void fault_case(struct test_ctx *t, bool write)
 		test_note(t, "%s: %zu faults, each seen in its error register (polled)", v.label, n);
 	free(rec), free(irq);
 	if (write)
-		v.io->ops->unmap(v.io, w0, PAGE);
+		v.io->ops->unmap(v.io, w0, v.pg);
 out:
 	teardown(&v);
 	dmabuf_free(&a);
@@ -507,21 +520,21 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 {
 	memset(s, 0, sizeof(*s));
 	struct dmabuf a = { 0 }, b = { 0 };
-	if (!dmabuf_alloc(&a, v->len, 0, v->limit) || !dmabuf_alloc(&b, v->len, 0, v->limit)) {
+	if (!dmabuf_alloc_in(&a, v->len, 0, v->limit, v->pg) || !dmabuf_alloc_in(&b, v->len, 0, v->limit, v->pg)) {
 		s->err = "no memory";
 		dmabuf_free(&a);
 		dmabuf_free(&b);
 		return;
 	}
-	uint64_t w0 = window(v, PAGE, 2);
-	uint64_t iova = w0 + (a.phys & (PAGE - 1));
+	uint64_t w0 = window(v, v->pg, 2);
+	uint64_t iova = w0 + (a.phys & (v->pg - 1));
 	struct dma_result r;
 	/* the device's data differs from every prefill pattern below (seeds 1..5) */
 	const char *e = load_device(v, 0xd06) ? NULL : "loading the device's data failed";
-	if (!e && (a.phys & (PAGE - 1)) != (b.phys & (PAGE - 1)))
+	if (!e && (a.phys & (v->pg - 1)) != (b.phys & (v->pg - 1)))
 		e = "the two buffers sit at different offsets in their pages";
 	if (!e)
-		e = v->io->ops->map(v->io, w0, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+		e = v->io->ops->map(v->io, w0, a.phys & ~(v->pg - 1), v->pg, IOMMU_RW, v->pg);
 	if (!e) {
 		dmabuf_pattern(&a, 1);
 		if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
@@ -533,9 +546,9 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 	if (!e && context) {
 		e = vtd_context_swap((struct vtd *)v->io, w0, b.phys, v->e->own, v->e->nown);
 	} else if (!e) {
-		e = v->io->ops->unmap(v->io, w0, PAGE);
+		e = v->io->ops->unmap(v->io, w0, v->pg);
 		if (!e)
-			e = v->io->ops->map(v->io, w0, b.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+			e = v->io->ops->map(v->io, w0, b.phys & ~(v->pg - 1), v->pg, IOMMU_RW, v->pg);
 	}
 	if (!e) {
 		dmabuf_pattern(&a, 2), dmabuf_pattern(&b, 3);
@@ -546,7 +559,7 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 	if (!e && kind != (size_t)-1) {
 		uint64_t t0 = cycles_begin();
 		e = context ? vtd_context_invalidate((struct vtd *)v->io, kind == 1)
-			    : v->io->ops->invalidate(v->io, kind, w0, PAGE);
+			    : v->io->ops->invalidate(v->io, kind, w0, v->pg);
 		s->inval_cycles = cycles_end() - t0;
 		if (!e) {
 			dmabuf_pattern(&a, 4), dmabuf_pattern(&b, 5);
@@ -557,8 +570,8 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 	}
 	if (dmabuf_guards_damaged(&a) + dmabuf_guards_damaged(&b))
 		e = e ? e : "guard bytes around A or B were written";
-	v->io->ops->unmap(v->io, w0, PAGE);
-	invalidate(v, "page", w0, PAGE);
+	v->io->ops->unmap(v->io, w0, v->pg);
+	invalidate(v, "page", w0, v->pg);
 	s->err = e;
 	dmabuf_free(&a);
 	dmabuf_free(&b);
@@ -617,10 +630,10 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 	size_t n = v.e->caps.fixed_latency_us ? 20 : 200;
 	uint64_t *c = malloc(n * sizeof(*c));
 	size_t got = 0;
-	uint64_t w0 = window(&v, PAGE, 3);
+	uint64_t w0 = window(&v, v.pg, 3);
 	struct dmabuf p = { 0 };
-	const char *e = dmabuf_alloc(&p, PAGE, 0, v.limit) ? NULL : "no memory";
-	bool mapped = !e && !(e = v.io->ops->map(v.io, w0, p.phys, PAGE, IOMMU_R, PAGE));
+	const char *e = dmabuf_alloc_in(&p, v.pg, 0, v.limit, v.pg) ? NULL : "no memory";
+	bool mapped = !e && !(e = v.io->ops->map(v.io, w0, p.phys, v.pg, IOMMU_R, v.pg));
 	for (size_t i = 0; c && !e && i < n; i++) {
 		if (test_stopped(t)) {
 			n = i;
@@ -628,7 +641,7 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 		}
 		struct timed tr;
 		timed_begin(&tr);
-		e = v.io->ops->invalidate(v.io, k, w0, PAGE);
+		e = v.io->ops->invalidate(v.io, k, w0, v.pg);
 		c[got] = timed_end(&tr);
 		got += !e;
 	}
@@ -651,7 +664,7 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 	}
 	free(c);
 	if (mapped)
-		v.io->ops->unmap(v.io, w0, PAGE);
+		v.io->ops->unmap(v.io, w0, v.pg);
 	dmabuf_free(&p);
 	test_note(t, "%s: after %s the DMA reached the new page", v.label, kind_name);
 	teardown(&v);
@@ -795,7 +808,7 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 			break;
 		}
 		if (cold)
-			err = invalidate(v, "page", page_iova, PAGE);
+			err = invalidate(v, "page", page_iova, v->pg);
 		if (!err && !dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
 			err = r.error;
 		if (!err)
@@ -823,7 +836,7 @@ static void t_latency(struct test_ctx *t)
 		return;
 	size_t n = samples(&v);
 	struct dmabuf a = { 0 };
-	if (!dmabuf_alloc(&a, v.len, 0, v.limit)) {
+	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
 		teardown(&v);
 		return;
@@ -844,9 +857,9 @@ static void t_latency(struct test_ctx *t)
 	e = translate(&v);
 	report(t, !e, "back in its own domain%s%s", e ? ": " : "", e ? e : "");
 	/* translated, warm and cold */
-	uint64_t w0 = window(&v, PAGE, 0), iova = w0 + (a.phys & (PAGE - 1));
+	uint64_t w0 = window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
 	if (!e)
-		e = v.io->ops->map(v.io, w0, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+		e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
 	struct dma_result r;
 	if (!e && dma(&v, DMA_FROM_DEVICE, iova, v.len, &r)) { /* warms the IOTLB */
 		lat_series(&v, "iotlb-warm", iova, n, w0, false);
@@ -870,13 +883,13 @@ static void t_map_cost(struct test_ctx *t)
 	size_t n = 512;
 	uint64_t *mc = malloc(n * sizeof(*mc)), *uc = malloc(n * sizeof(*uc));
 	struct dmabuf a = { 0 };
-	if (!mc || !uc || !dmabuf_alloc(&a, PAGE, 0, v.limit)) {
+	if (!mc || !uc || !dmabuf_alloc_in(&a, v.pg, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
 		free(mc), free(uc);
 		teardown(&v);
 		return;
 	}
-	uint64_t base = window(&v, n * PAGE, 0);
+	uint64_t base = window(&v, n * v.pg, 0);
 	const char *e = NULL;
 	size_t got = 0;
 	/* 512 pages one by one (all to the same frame: nothing DMAs here) */
@@ -887,7 +900,7 @@ static void t_map_cost(struct test_ctx *t)
 		}
 		struct timed tr;
 		timed_begin(&tr);
-		e = v.io->ops->map(v.io, base + i * PAGE, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+		e = v.io->ops->map(v.io, base + i * v.pg, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
 		mc[i] = timed_end(&tr);
 		got += !e;
 	}
@@ -896,7 +909,7 @@ static void t_map_cost(struct test_ctx *t)
 	for (size_t i = 0; i < got && !e; i++) {
 		struct timed tr;
 		timed_begin(&tr);
-		e = v.io->ops->unmap(v.io, base + i * PAGE, PAGE);
+		e = v.io->ops->unmap(v.io, base + i * v.pg, v.pg);
 		uc[i] = timed_end(&tr);
 		ugot += !e;
 	}
@@ -999,23 +1012,23 @@ static void t_flush_on_wrap(struct test_ctx *t)
 	const unsigned W = 32, N = 96;
 	struct dmabuf a = { 0 };
 	uint64_t *fl = malloc(N * sizeof(*fl));
-	if (!fl || !dmabuf_alloc(&a, v.len, 0, v.limit)) {
+	if (!fl || !dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
 		free(fl);
 		teardown(&v);
 		return;
 	}
-	uint64_t base = window(&v, W * PAGE, 0);
+	uint64_t base = window(&v, W * v.pg, 0);
 	unsigned exposed = 0, freed = 0, flushes = 0, errors = 0;
 	const char *e = NULL;
 	for (unsigned i = 0; i < N && !e && !test_stopped(t); i++) {
-		uint64_t io = base + (i % W) * PAGE, iova = io + (a.phys & (PAGE - 1));
+		uint64_t io = base + (i % W) * v.pg, iova = io + (a.phys & (v.pg - 1));
 		struct dma_result r;
-		e = v.io->ops->map(v.io, io, a.phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+		e = v.io->ops->map(v.io, io, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
 		if (!e && !dma(&v, DMA_FROM_DEVICE, iova, v.len, &r))
 			e = r.error;
 		if (!e)
-			e = v.io->ops->unmap(v.io, io, PAGE);
+			e = v.io->ops->unmap(v.io, io, v.pg);
 		/* the freed page, probed: does the device still get through? */
 		v.e->transfer(v.e, DMA_FROM_DEVICE, iova, v.len, &r);
 		freed++;
@@ -1026,7 +1039,7 @@ static void t_flush_on_wrap(struct test_ctx *t)
 		if (i % W == W - 1) { /* the allocator wraps: the one flush */
 			struct timed tr;
 			timed_begin(&tr);
-			const char *fe = v.io->ops->invalidate(v.io, 0, base, W * PAGE);
+			const char *fe = v.io->ops->invalidate(v.io, 0, base, W * v.pg);
 			fl[flushes++] = timed_end(&tr);
 			errors += fe != NULL;
 		}
@@ -1036,7 +1049,7 @@ static void t_flush_on_wrap(struct test_ctx *t)
 	report(t, errors == 0, "%u flushes, one per wrap, all completed", flushes);
 	/* after the wrap's flush no freed page may be reachable */
 	struct dma_result r;
-	v.e->transfer(v.e, DMA_FROM_DEVICE, base + (a.phys & (PAGE - 1)), v.len, &r);
+	v.e->transfer(v.e, DMA_FROM_DEVICE, base + (a.phys & (v.pg - 1)), v.len, &r);
 	struct iommu_fault f[2];
 	bool ovf;
 	size_t nf = v.io->ops->faults(v.io, f, 2, &ovf);
@@ -1074,12 +1087,12 @@ static void t_flush_on_map(struct test_ctx *t)
 	struct dmabuf a = { 0 }, b = { 0 };
 	const size_t n = 64;
 	uint64_t *mc = malloc(n * sizeof(*mc));
-	if (!mc || !dmabuf_alloc(&a, v.len, 0, v.limit) || !dmabuf_alloc(&b, v.len, 0, v.limit)) {
+	if (!mc || !dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg) || !dmabuf_alloc_in(&b, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
 		goto out;
 	}
 	size_t one = kind_for(v.io, "page"), kind = one != (size_t)-1 ? one : kind_for(v.io, "global");
-	uint64_t io = window(&v, PAGE, 0), iova = io + (a.phys & (PAGE - 1));
+	uint64_t io = window(&v, v.pg, 0), iova = io + (a.phys & (v.pg - 1));
 	const char *e = NULL;
 	size_t got = 0;
 	bool right = true;
@@ -1090,9 +1103,9 @@ static void t_flush_on_map(struct test_ctx *t)
 		dmabuf_pattern(&a, seed), dmabuf_pattern(&b, seed + 1000);
 		struct timed tr;
 		timed_begin(&tr);
-		e = v.io->ops->map(v.io, io, to->phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE);
+		e = v.io->ops->map(v.io, io, to->phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
 		if (!e)
-			e = v.io->ops->invalidate(v.io, kind, io, PAGE);
+			e = v.io->ops->invalidate(v.io, kind, io, v.pg);
 		mc[got] = timed_end(&tr);
 		got += !e;
 		if (!e && !dma(&v, DMA_FROM_DEVICE, iova, v.len, &r))
@@ -1100,7 +1113,7 @@ static void t_flush_on_map(struct test_ctx *t)
 		right = right && !e && changed(to, i % 2 ? seed + 1000 : seed) &&
 			!changed(i % 2 ? &a : &b, i % 2 ? seed : seed + 1000);
 		if (!e)
-			e = v.io->ops->unmap(v.io, io, PAGE); /* no invalidation: the next map's takes care */
+			e = v.io->ops->unmap(v.io, io, v.pg); /* no invalidation: the next map's takes care */
 	}
 	report(t, !e, "%zu maps, each followed by a %s invalidation%s%s", got, v.io->kinds[kind].name, e ? ": " : "",
 	       e ? e : "");
@@ -1140,7 +1153,7 @@ static void t_dummy_hides_faults(struct test_ctx *t)
 		return;
 	}
 	bool was = d->dummy_scheme;
-	uint64_t iova = window(&v, PAGE, 0);
+	uint64_t iova = window(&v, v.pg, 0);
 	struct dma_result r;
 	struct iommu_fault f[2];
 	bool ovf;
@@ -1190,7 +1203,8 @@ static void t_flush_faults(struct test_ctx *t)
 		return;
 	struct calgary_model *cm = model_calgary();
 	struct dart_model *dm = model_dart();
-	if (!cm && !dm) {
+	struct apple_dart_model *am = model_apple();
+	if (!cm && !dm && !am) {
 		teardown(&v);
 		test_skip(t, "fault injection needs a model attached");
 		return;
@@ -1218,6 +1232,13 @@ static void t_flush_faults(struct test_ctx *t)
 			report(t, e && strstr(e, "abandoned"), "SoftStopFault every time: '%s' after %.2f ms",
 			       e ? e : "no error", cycles_to_ns(cycles_end() - t0) / 1e6);
 		}
+	} else if (am) {
+		am->busy_stuck = true;
+		t0 = cycles_begin();
+		e = v.io->ops->invalidate(v.io, 0, 0, 0);
+		am->busy_stuck = false;
+		report(t, e && strstr(e, "still busy"), "an invalidation that never finishes: '%s' after %.3f ms",
+		       e ? e : "no error", cycles_to_ns(cycles_end() - t0) / 1e6);
 	} else {
 		dm->deaf_sets = 1;
 		e = v.io->ops->invalidate(v.io, 0, 0, 0);
@@ -1281,6 +1302,28 @@ const struct test_group dart_group = {
 	.summary = "PowerPC DART U3/U4 (on the register-level model unless the machine has one)",
 	.cases = dart_cases,
 	.n = sizeof(dart_cases) / sizeof(dart_cases[0]),
+};
+
+static const struct test_case apple_cases[] = {
+	{ "apple.translate_16k", "DMA both ways through the stream's two-level table at the DART's page size",
+	  t_translate_base },
+	{ "apple.write_read_only", "a device write to a no-write page faults: ERROR names the address",
+	  t_write_read_only },
+	{ "apple.read_not_present", "a device read of an unmapped IOVA faults (no PTE)", t_read_not_present },
+	{ "apple.stale_tlb", "rewrite an entry without invalidating: is the cached one used? (finding)",
+	  t_stale_iotlb },
+	{ "apple.invalidate_stream", "the stream's TLB invalidation: DMA reaches the new page", t_invalidate },
+	{ "apple.invalidate_all", "every stream's TLB invalidated: DMA reaches the new page", t_invalidate },
+	{ "apple.flush_faults", "an invalidation that never finishes: named after its 100 us", t_flush_faults },
+	{ "apple.latency", "DMA latency: bypass, warm and cold TLB", t_latency },
+	{ "apple.map_cost", "CPU cycles per page to map and to unmap (two-level table, cache-line flush)", t_map_cost },
+};
+
+const struct test_group apple_group = {
+	.name = "apple",
+	.summary = "Apple DART, T8020 (t8103, t6000) and T8110 layouts (on the register-level model)",
+	.cases = apple_cases,
+	.n = sizeof(apple_cases) / sizeof(apple_cases[0]),
 };
 
 static const struct test_case cases[] = {

@@ -55,5 +55,7 @@ struct dart;
 struct calgary_model *model_calgary(void);
 struct dart_model *model_dart(void);
 struct dart *model_dart_driver(void);
+struct apple_dart_model;
+struct apple_dart_model *model_apple(void);
 
 #endif
