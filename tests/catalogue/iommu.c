@@ -918,8 +918,8 @@ static void t_map_cost(struct test_ctx *t)
 			     ? "table update, cache-line flush and (caching mode) a page-selective invalidation"
 			     : "table update and cache-line flush";
 	char variant[64];
-	snprintf(variant, sizeof(variant), "%s%s4k-one-page", v.io->variant ? v.io->variant : "",
-		 v.io->variant ? "-" : "");
+	snprintf(variant, sizeof(variant), "%s%s%lluk-one-page", v.io->variant ? v.io->variant : "",
+		 v.io->variant ? "-" : "", (unsigned long long)v.pg >> 10);
 	struct measure m = { .path = "map",
 			     .backend = v.io->backend,
 			     .variant = variant,
@@ -1353,7 +1353,7 @@ static const struct test_case cases[] = {
 	  t_invalidate_context, true },
 	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error, true },
 	{ "vtd.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", t_latency, true },
-	{ "vtd.map_cost", "CPU cycles per 4 KiB page to map and to unmap", t_map_cost, true },
+	{ "vtd.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", t_map_cost, true },
 };
 
 const struct test_group vtd_group = {
