@@ -25,10 +25,6 @@ static inline void mfence(void)
 {
 	__asm__ volatile("mfence" ::: "memory");
 }
-static inline void sfence(void)
-{
-	__asm__ volatile("sfence" ::: "memory");
-}
 /* Writes the cache lines holding [p, p + n) back to memory, for hardware
  * that does not snoop the caches; ordered before what follows. */
 static inline void cache_flush(const void *p, uint64_t n)
