@@ -31,6 +31,7 @@
 #define A_CONFIG_LOCK (1u << 15)
 #define A_TCR_TRANSLATE (1u << 7)
 #define A_TCR_BYPASS (1u << 8)
+#define A_TCR_BYPASS_DAPF (1u << 12)
 #define A_TTBR_VALID (1u << 31)
 /* T8110 layout */
 #define B_PARAMS3 0x08
@@ -48,6 +49,7 @@
 #define B_TLB_BUSY (1u << 31)
 #define B_TCR_TRANSLATE 1u
 #define B_TCR_BYPASS 2u
+#define B_TCR_BYPASS_DAPF 4u
 #define B_TTBR_VALID 1u
 
 #define PTE_VALID 1ull
@@ -69,6 +71,24 @@ static uint32_t r32(struct apple_dart *d, uint64_t off)
 static void w32(struct apple_dart *d, uint64_t off, uint32_t v)
 {
 	regwin_write32(&d->w, off, v);
+}
+
+/* The stream-enable word holding this stream, and its bit: T8110 has a
+ * word per 32 streams. */
+static uint64_t enable_off(struct apple_dart *d, bool disable)
+{
+	return t8110(d) ? (disable ? B_DISABLE : B_ENABLE) + 4 * (d->sid / 32) : A_ENABLE;
+}
+
+static uint32_t enable_bit(struct apple_dart *d)
+{
+	return 1u << (d->sid % 32);
+}
+
+static uint32_t bypass_bits(struct apple_dart *d)
+{
+	/* the DART and its prefetcher (DAPF) both bypassed, as Linux did */
+	return t8110(d) ? B_TCR_BYPASS | B_TCR_BYPASS_DAPF : A_TCR_BYPASS | A_TCR_BYPASS_DAPF;
 }
 
 static uint64_t tcr_off(struct apple_dart *d)
@@ -207,6 +227,8 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 	uint64_t pg = 1ull << d->page_shift;
 	if (!d->l1 || (iova | size) & (pg - 1))
 		return "apple-dart: unmap not aligned, or no stream attached";
+	if ((iova + size - 1) >> io->addr_bits || iova + size < iova)
+		return "apple-dart: unmap beyond TTBR 0's reach";
 	for (uint64_t off = 0; off < size; off += pg) {
 		const char *err;
 		uint64_t *e = pte_for(d, iova + off, false, &err);
@@ -242,7 +264,15 @@ static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, b
 		*overflow = true;
 		return 0;
 	}
+	unsigned stream = b ? (e >> 20) & 0xff : (e >> 24) & 0xf;
 	uint32_t code = e & (b ? 0x7fffu : 0xfffu);
+	if (stream != d->sid) { /* another stream's fault: not the device under test's */
+		out[0] = (struct iommu_fault){ .kind = IOMMU_FAULT_OTHER,
+					       .reason = e,
+					       .why = "a fault on another stream than the device under test's",
+					       .t_seen = rdtsc() };
+		return 1;
+	}
 	bool rd = code & (b ? 1u << 5 : 1u << 4), wr = code & (b ? 1u << 4 : 1u << 3);
 	bool missing = code & (b ? 0xfu : 0x7u);
 	out[0] = (struct iommu_fault){ .kind = wr	       ? IOMMU_FAULT_WRITE_DENIED
@@ -288,7 +318,7 @@ static const char *op_take(struct iommu *io)
 	d->found_tcr = r32(d, tcr_off(d));
 	for (unsigned i = 0; i < 4; i++)
 		d->found_ttbr[i] = b ? (i ? 0 : r32(d, B_TTBR(d->sid))) : r32(d, A_TTBR(d->sid, i));
-	d->found_enabled = r32(d, b ? B_ENABLE : A_ENABLE);
+	d->found_enabled = r32(d, enable_off(d, false));
 	d->found_mask = b ? r32(d, B_ERROR_MASK) : 0;
 	d->l1 = pages_alloc_aligned(granule_pages(d), (size_t)1 << d->page_shift, 1ull << 36);
 	if (!d->l1)
@@ -316,18 +346,22 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	if (!io->taken)
 		return "apple-dart: not taken over";
 	bool b = t8110(d);
+	if (mode == IOMMU_PASSTHROUGH && !d->bypass)
+		return "apple-dart: this DART cannot bypass (PARAMS2)";
+	/* the stream on (T8110: a write-1-to-set word; T8020: the bitmap) */
+	if (b)
+		w32(d, enable_off(d, false), enable_bit(d));
+	else
+		w32(d, A_ENABLE, r32(d, A_ENABLE) | enable_bit(d));
 	if (mode == IOMMU_PASSTHROUGH)
-		return d->bypass ? set_tcr(d, b ? B_TCR_BYPASS : A_TCR_BYPASS)
-				 : "apple-dart: this DART cannot bypass (PARAMS2)";
+		return set_tcr(d, bypass_bits(d));
 	uint64_t l1 = (uint64_t)(uintptr_t)d->l1;
 	if (b) {
 		w32(d, B_TTBR(d->sid), (uint32_t)((l1 >> 14) << 2) | B_TTBR_VALID);
-		w32(d, B_ENABLE, 1u << d->sid);
 	} else {
 		w32(d, A_TTBR(d->sid, 0), (uint32_t)(l1 >> 12) | A_TTBR_VALID);
 		for (unsigned i = 1; i < 4; i++)
 			w32(d, A_TTBR(d->sid, i), 0);
-		w32(d, A_ENABLE, r32(d, A_ENABLE) | 1u << d->sid);
 	}
 	return set_tcr(d, b ? B_TCR_TRANSLATE : A_TCR_TRANSLATE);
 }
@@ -338,7 +372,7 @@ static const char *op_enable(struct iommu *io, bool on)
 	bool b = t8110(d);
 	if (!on && !d->bypass)
 		return "apple-dart: translation cannot be turned off for the stream (no bypass)";
-	return set_tcr(d, on ? (b ? B_TCR_TRANSLATE : A_TCR_TRANSLATE) : (b ? B_TCR_BYPASS : A_TCR_BYPASS));
+	return set_tcr(d, on ? (b ? B_TCR_TRANSLATE : A_TCR_TRANSLATE) : bypass_bits(d));
 }
 
 static const char *op_give_back(struct iommu *io)
@@ -350,8 +384,8 @@ static const char *op_give_back(struct iommu *io)
 	w32(d, tcr_off(d), d->found_tcr);
 	if (b) {
 		w32(d, B_TTBR(d->sid), d->found_ttbr[0]);
-		if (!(d->found_enabled & 1u << d->sid))
-			w32(d, B_DISABLE, 1u << d->sid);
+		if (!(d->found_enabled & enable_bit(d)))
+			w32(d, enable_off(d, true), enable_bit(d));
 		w32(d, B_ERROR_MASK, d->found_mask);
 	} else {
 		for (unsigned i = 0; i < 4; i++)
@@ -359,9 +393,14 @@ static const char *op_give_back(struct iommu *io)
 		w32(d, A_ENABLE, d->found_enabled);
 	}
 	const char *err = tlb(d, false); /* nothing of ours cached */
+	if (err) {
+		/* the DART may still hold our entries: the tables are left to it */
+		printf("    %s: the TLB did not confirm the invalidation; the stream's tables are kept\n", io->name);
+		d->l1 = NULL, d->l2 = NULL, d->nl2 = d->capl2 = 0;
+	}
 	tables_free(d);
 	io->taken = false;
-	if (!err && (r32(d, tcr_off(d)) != d->found_tcr || r32(d, b ? B_ENABLE : A_ENABLE) != d->found_enabled))
+	if (!err && (r32(d, tcr_off(d)) != d->found_tcr || r32(d, enable_off(d, false)) != d->found_enabled))
 		err = "apple-dart: the stream's registers differ from what was found";
 	return err;
 }

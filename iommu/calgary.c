@@ -31,6 +31,10 @@
 #define P_MEM1_HI 0x1a0
 #define P_MEM1_SIZE 0x1c0
 #define P_AER 0x200
+#define P_MEM2_LO 0x2b0
+#define P_MEM2_HI 0x2c0
+#define P_MEM2_SIZE_HI 0x2d0
+#define P_MEM2_SIZE_LO 0x2e0
 #define P_CSMR 0x290
 #define P_MCK 0x800
 #define P_ERR0 0x810
@@ -43,6 +47,7 @@
 #define SLOT_DISABLE 0x1c000000u
 #define DAC_DISABLE 0x01000000u
 #define MCSR_ENABLE 0x00100000u
+#define MEM2_ENABLE 0x00400000u
 #define CONFIG_OURS (TCE_ENABLE | DAC_DISABLE | MCSR_ENABLE)
 #define TAR_SW_MASK 0x0000ffffffff800full
 #define TAR_ADDR 0x0000ffffffff8000ull
@@ -65,20 +70,34 @@ static void w32(struct calgary *c, uint64_t off, uint32_t v)
 
 /* ---- reserved IOVAs ---------------------------------------------------- */
 
+/* A peripheral window: IO addresses from (high << 32 | low) up to the limit
+ * register | 0xFFFFF, plus one; reserved only when the limit lies above the
+ * start (as Linux computed it). */
+static bool in_window(struct calgary *c, uint64_t lo_off, uint64_t hi_off, uint64_t limit_hi_off, uint64_t limit_lo_off,
+		      uint64_t iova, uint64_t end)
+{
+	uint64_t start = (uint64_t)r32(c, hi_off) << 32 | r32(c, lo_off);
+	uint64_t limit = (limit_hi_off ? (uint64_t)r32(c, limit_hi_off) << 32 : 0) | r32(c, limit_lo_off);
+	limit = (limit | 0xfffff) + 1;
+	return limit > start && iova < limit && start < end;
+}
+
 bool calgary_iova_reserved(const struct calgary *c, unsigned phb, uint64_t iova, uint64_t size)
 {
+	struct calgary *cc = (struct calgary *)c;
 	uint64_t end = iova + size;
-	/* page 0 and the 32 emergency pages */
-	if (iova < 33 * PAGE)
+	/* page 0 and the emergency pages: the first 128 KiB */
+	if (iova < 32 * PAGE)
 		return true;
 	/* the legacy hole: 640 KiB..1 MiB on Calgary, all of the first MiB on CalIOC2 */
 	if (iova < 0x100000 && end > (c->ioc2 ? 0 : 0xa0000))
 		return true;
-	/* the peripheral window, never translated */
-	struct calgary *cc = (struct calgary *)c;
-	uint64_t lo = r32(cc, PHB(phb, P_MEM1_LO)), hi = r32(cc, PHB(phb, P_MEM1_HI));
-	uint64_t base = hi << 32 | lo, wend = base + ((uint64_t)r32(cc, PHB(phb, P_MEM1_SIZE)) | 0xfffff) + 1;
-	return lo | hi ? iova < wend && base < end : false;
+	/* the peripheral windows, never translated (MEM_2 only when enabled) */
+	if (in_window(cc, PHB(phb, P_MEM1_LO), PHB(phb, P_MEM1_HI), 0, PHB(phb, P_MEM1_SIZE), iova, end))
+		return true;
+	return (r32(cc, PHB(phb, P_CONFIG)) & MEM2_ENABLE) &&
+	       in_window(cc, PHB(phb, P_MEM2_LO), PHB(phb, P_MEM2_HI), PHB(phb, P_MEM2_SIZE_HI),
+			 PHB(phb, P_MEM2_SIZE_LO), iova, end);
 }
 
 /* ---- the flush ("blast") ------------------------------------------------ */
@@ -118,7 +137,7 @@ static const char *flush_calioc2(struct calgary *c, unsigned n)
 	bool stopped = false, quiet = false;
 	unsigned tries;
 	for (tries = 0; tries < CALGARY_SOFTSTOP_TRIES && !stopped; tries++) {
-		w32(c, PHB(n, P_PMCR), PMCR_SOFTSTOP);
+		w32(c, PHB(n, P_PMCR), r32(c, PHB(n, P_PMCR)) | PMCR_SOFTSTOP);
 		quiet = splitq_quiet(c, n);
 		stopped = !(r32(c, PHB(n, P_PMDR)) & PMDR_SOFTSTOPFAULT);
 		c->softstop_retries += !stopped;
@@ -222,13 +241,13 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 		return "calgary: TCEs map 4 KiB pages only";
 	if ((iova | phys | size) & (PAGE - 1) || !size)
 		return "calgary: address or size not 4 KiB aligned";
-	if ((iova + size) / PAGE > p->entries)
+	if (iova > p->entries * PAGE || size > p->entries * PAGE - iova)
 		return "calgary: IOVA beyond the TCE table";
 	if (calgary_iova_reserved(c, (unsigned)c->cur, iova, size))
 		return "calgary: IOVA in a reserved range (page 0, emergency pages, legacy hole, peripheral window)";
 	if (!(perm & IOMMU_RW))
 		return "calgary: a TCE needs read or write permission";
-	if (phys + size - 1 > TCE_RPN)
+	if (phys + size - 1 > 0xffffffffffffull)
 		return "calgary: physical address beyond the TCE's reach (48 bits)";
 	for (uint64_t off = 0; off < size; off += PAGE)
 		put_tce(c, (unsigned)c->cur, (iova + off) / PAGE,
@@ -242,7 +261,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 	if (c->cur < 0)
 		return "calgary: no device under test";
 	struct calgary_phb *p = &c->phb[c->cur];
-	if ((iova | size) & (PAGE - 1) || (iova + size) / PAGE > p->entries)
+	if ((iova | size) & (PAGE - 1) || iova > p->entries * PAGE || size > p->entries * PAGE - iova)
 		return "calgary: unmap outside the TCE table or not 4 KiB aligned";
 	for (uint64_t off = 0; off < size; off += PAGE)
 		put_tce(c, (unsigned)c->cur, (iova + off) / PAGE, 0);
@@ -293,6 +312,8 @@ static const char *phb_disable(struct calgary *c, unsigned n)
 	(void)r32(c, PHB(n, P_CONFIG));
 	regwin_write64(&c->w, TAR(n), (regwin_read64(&c->w, TAR(n)) & ~TAR_SW_MASK) | (p->found_tar & TAR_SW_MASK));
 	(void)regwin_read64(&c->w, TAR(n));
+	if (c->ioc2 && p->used)
+		w32(c, PHB(n, P_SAVIOR), p->found_savior);
 	if (p->table)
 		platform->free_pages(p->table, (size_t)(p->entries * 8 / PAGE));
 	p->table = NULL;
@@ -315,6 +336,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		return NULL;
 	if (c->cur >= 0)
 		phb_disable(c, (unsigned)c->cur);
+	c->cur = -1; /* until this PHB is ready */
 	struct calgary_phb *p = &c->phb[n];
 	p->entries = 8192ull << c->size_code;
 	size_t pages = (size_t)(p->entries * 8 / PAGE);
@@ -326,8 +348,10 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	cache_flush(p->table, pages * PAGE);
 	regwin_write64(&c->w, TAR(n), (regwin_read64(&c->w, TAR(n)) & ~TAR_SW_MASK) | (uint64_t)aligned | c->size_code);
 	(void)regwin_read64(&c->w, TAR(n));
-	if (c->ioc2)
-		w32(c, PHB(n, P_SAVIOR), r32(c, PHB(n, P_SAVIOR)) | SAVIOR_L2);
+	if (c->ioc2) {
+		p->found_savior = r32(c, PHB(n, P_SAVIOR));
+		w32(c, PHB(n, P_SAVIOR), p->found_savior | SAVIOR_L2);
+	}
 	w32(c, PHB(n, P_CONFIG), r32(c, PHB(n, P_CONFIG)) | CONFIG_OURS);
 	(void)r32(c, PHB(n, P_CONFIG));
 	w32(c, PHB(n, P_CSR), 0);

@@ -17,7 +17,7 @@ struct calgary_phb {
 	uint64_t *table;    /* TCEs, big-endian */
 	uint64_t entries;   /* 8192 << size code */
 	uint64_t found_tar; /* as the firmware left them */
-	uint32_t found_config;
+	uint32_t found_config, found_savior;
 	bool used; /* we programmed it */
 };
 

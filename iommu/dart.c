@@ -25,6 +25,7 @@
 #define U4_ENABLE 0x80000000u
 #define U4_IONE 0x40000000u
 #define U4_FLUSHTLB 0x20000000u
+#define U4_IDLE 0x10000000u
 #define U4_IONE_MASK 0x07ffffffu
 #define ENTRY_VALID 0x80000000u
 #define ENTRY_RPN 0x00ffffffu
@@ -43,6 +44,12 @@ static uint32_t enable_bit(const struct dart *d)
 	return d->u4 ? U4_ENABLE : U3_ENABLE;
 }
 
+/* CNTL bits that report or command, never to be written back as read */
+static uint32_t volatile_bits(const struct dart *d)
+{
+	return d->u4 ? U4_IONE | U4_FLUSHTLB | U4_IDLE | U4_IONE_MASK : U3_FLUSHTLB;
+}
+
 static uint64_t entries(const struct dart *d)
 {
 	return (uint64_t)d->pages * 1024;
@@ -56,9 +63,10 @@ static uint64_t entries(const struct dart *d)
 static const char *busy_bit(struct dart *d, uint32_t bit, uint32_t extra, const char *what)
 {
 	static char err[128];
-	uint32_t base = r32(d, CNTL) & ~(d->u4 ? U4_IONE | U4_FLUSHTLB | U4_IONE_MASK : U3_FLUSHTLB);
-	if (base == (0xffffffffu & ~(d->u4 ? U4_IONE | U4_FLUSHTLB | U4_IONE_MASK : U3_FLUSHTLB)))
+	uint32_t raw = r32(d, CNTL);
+	if (raw == 0xffffffffu)
 		return "dart: CNTL reads all ones (the DART does not answer)";
+	uint32_t base = raw & ~volatile_bits(d);
 	for (unsigned k = 0; k < DART_FLUSH_ATTEMPTS; k++) {
 		w32(d, CNTL, base | bit | extra);
 		for (unsigned i = 0; i < (1u << k); i++)
@@ -119,7 +127,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 		return "dart: entries map 4 KiB pages only";
 	if ((iova | phys | size) & (PAGE - 1) || !size)
 		return "dart: address or size not 4 KiB aligned";
-	if ((iova + size) / PAGE > entries(d) - 1)
+	if (iova > (entries(d) - 1) * PAGE || size > (entries(d) - 1) * PAGE - iova)
 		return "dart: IOVA beyond the table (its last entry is reserved)";
 	if ((phys + size - 1) >> 36)
 		return "dart: physical address beyond the entries' 36 bits";
@@ -133,7 +141,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 	struct dart *d = (struct dart *)io;
 	if (!io->taken)
 		return "dart: not taken over";
-	if ((iova | size) & (PAGE - 1) || (iova + size) / PAGE > entries(d))
+	if ((iova | size) & (PAGE - 1) || iova > entries(d) * PAGE || size > entries(d) * PAGE - iova)
 		return "dart: unmap outside the table or not 4 KiB aligned";
 	for (uint64_t off = 0; off < size; off += PAGE)
 		put(d, (iova + off) / PAGE, unmapped(d));
@@ -142,11 +150,13 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 
 /* ---- exceptions --------------------------------------------------------- */
 
+/* EXCP's format is [unverified]: anything but 0 (and all ones: nothing
+ * answering) is taken as an exception. */
 static bool op_fault_pending(struct iommu *io)
 {
 	struct dart *d = (struct dart *)io;
 	uint32_t x = r32(d, d->u4 ? U4_EXCP : U3_EXCP);
-	return x != 0xffffffffu && (x >> 31);
+	return x != 0 && x != 0xffffffffu;
 }
 
 /* EXCP's format is [unverified]: its value is reported, not decoded. */
@@ -157,7 +167,7 @@ static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, b
 	if (!op_fault_pending(io))
 		return 0;
 	uint32_t x = r32(d, d->u4 ? U4_EXCP : U3_EXCP);
-	w32(d, d->u4 ? U4_EXCP : U3_EXCP, 0);
+	w32(d, d->u4 ? U4_EXCP : U3_EXCP, 0); /* how EXCP clears is [unverified]: writing 0 */
 	if (max == 0) {
 		*overflow = true;
 		return 0;
@@ -235,7 +245,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 static const char *op_enable(struct iommu *io, bool on)
 {
 	struct dart *d = (struct dart *)io;
-	uint32_t c = r32(d, CNTL) & ~(d->u4 ? U4_IONE | U4_FLUSHTLB : U3_FLUSHTLB);
+	uint32_t c = r32(d, CNTL) & ~volatile_bits(d);
 	w32(d, CNTL, on ? c | enable_bit(d) : c & ~enable_bit(d));
 	return on ? invalidate_all(d) : NULL;
 }
@@ -245,16 +255,16 @@ static const char *op_give_back(struct iommu *io)
 	struct dart *d = (struct dart *)io;
 	if (!io->taken)
 		return NULL;
-	w32(d, CNTL, r32(d, CNTL) & ~enable_bit(d));
+	w32(d, CNTL, r32(d, CNTL) & ~volatile_bits(d) & ~enable_bit(d));
 	const char *err = invalidate_all(d); /* nothing of ours left cached */
 	if (d->u4) {
 		w32(d, U4_BASE, d->found_base);
 		w32(d, U4_SIZE, d->found_size);
 	}
-	w32(d, CNTL, d->found_cntl);
+	w32(d, CNTL, d->found_cntl & ~volatile_bits(d));
 	release(d);
 	io->taken = false;
-	if (!err && (r32(d, CNTL) != d->found_cntl ||
+	if (!err && ((r32(d, CNTL) & ~volatile_bits(d)) != (d->found_cntl & ~volatile_bits(d)) ||
 		     (d->u4 && (r32(d, U4_BASE) != d->found_base || r32(d, U4_SIZE) != d->found_size))))
 		err = "dart: registers differ from what was found";
 	return err;
@@ -290,9 +300,14 @@ const char *dart_init(struct dart *d, const struct regwin *w, bool u4, const cha
 	memset(d, 0, sizeof(*d));
 	d->w = *w;
 	d->u4 = u4;
-	d->pages = pages ? pages : 512;
+	/* U3's size field is 9 bits: Linux's 512 pages wrote 0 there, and that
+	 * 0 reads as 512 only by a reading the spec marks unverified; 511
+	 * pages need no such reading */
+	d->pages = pages ? pages : u4 ? 512 : 511;
 	if (!u4 && d->pages > 512)
 		return "dart: a U3 table holds at most 512 pages";
+	if (u4 && d->pages > 0x1fff)
+		return "dart: a U4 table holds at most 8191 pages (SIZE is 13 bits)";
 	d->io.ops = &dart_ops;
 	d->io.backend = "dart";
 	snprintf(d->io.name, sizeof(d->io.name), "%s", name);

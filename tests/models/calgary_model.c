@@ -73,6 +73,10 @@ static int decode(uint64_t off, unsigned *phb, unsigned *width)
 			case P_PMDR:
 			case P_PMCR:
 			case P_SAVIOR:
+			case 0x2b0: /* MEM_2: low, high, limit high, limit low */
+			case 0x2c0:
+			case 0x2d0:
+			case 0x2e0:
 				return (int)(0x10000 + r);
 			}
 			if (r >= P_ERR0 && r <= P_ERR6 && !(r & 0xf))
@@ -133,6 +137,8 @@ static uint64_t read_reg(struct calgary_model *m, uint64_t off, unsigned width)
 		if (p->stop == CALM_SOFTSTOP) /* reading it under SoftStop forces HardStop */
 			p->stop = CALM_HARDSTOP;
 		return p->pmcr;
+	case 0x10000 + P_SAVIOR:
+		return p->savior;
 	}
 	return 0;
 }
@@ -176,6 +182,8 @@ static void write_reg(struct calgary_model *m, uint64_t off, unsigned width, uin
 			p->stop = CALM_RUNNING;
 		break;
 	case 0x10000 + P_SAVIOR:
+		p->savior = (uint32_t)v;
+		break;
 	case 0x10000 + P_MEM1_LO:
 	case 0x10000 + P_MEM1_HI:
 	case 0x10000 + P_MEM1_SIZE:
@@ -212,7 +220,7 @@ void calm_init(struct calgary_model *m, bool ioc2)
 		p->aer = 0x3; /* arbitration on, as the firmware leaves it [value unverified] */
 		/* a peripheral window the TCEs never see, high in IO space */
 		p->mem1_lo = 0xe0000000u + 0x1000000u * n;
-		p->mem1_size = 0x00f00000u; /* (size | 0xFFFFF) + 1 = 16 MiB */
+		p->mem1_size = 0xe0f00000u + 0x1000000u * n; /* the limit: (limit | 0xFFFFF) + 1 ends it at 16 MiB */
 	}
 	regwin_init_model(&m->win, ioc2 ? "calioc2-model" : "calgary-model", CALM_WINDOW, true, &ops, m);
 }
@@ -226,8 +234,11 @@ static bool fault(struct calm_phb *p)
 bool calm_translate(struct calgary_model *m, unsigned phb, uint64_t iova, bool write, uint64_t *phys)
 {
 	struct calm_phb *p = &m->phb[phb];
+	if (p->config & 0x1c000000u) /* SLOT_DISABLE: the PHB is fenced, nothing gets through */
+		return false;
+	/* the peripheral window: from (high << 32 | low) up to (limit | 0xFFFFF) + 1 */
 	uint64_t mem1 = (uint64_t)p->mem1_hi << 32 | p->mem1_lo, mem1_end = ((uint64_t)p->mem1_size | 0xfffff) + 1;
-	if (!(p->config & TCE_ENABLE) || (iova >= mem1 && iova < mem1 + mem1_end)) {
+	if (!(p->config & TCE_ENABLE) || (mem1_end > mem1 && iova >= mem1 && iova < mem1_end)) {
 		*phys = iova; /* untranslated */
 		return true;
 	}

@@ -23,7 +23,7 @@
 struct calm_phb {
 	uint64_t tar;
 	uint32_t config, csr, plssr, aer, pmcr, pmdr;
-	uint32_t mem1_lo, mem1_hi, mem1_size;
+	uint32_t mem1_lo, mem1_hi, mem1_size, savior;
 	uint8_t start_bus, end_bus;
 	enum { CALM_RUNNING, CALM_SOFTSTOP, CALM_HARDSTOP } stop;
 	struct {

@@ -66,7 +66,9 @@ static uint32_t cntl_read(struct dart_model *m)
 		}
 		m->cntl &= ~busy;
 	}
-	return m->cntl;
+	/* U4 reports IDLE when nothing is in progress: a status bit a driver
+	 * must not write back */
+	return m->cntl | (m->u4 && !(m->cntl & busy) ? U4_IDLE : 0);
 }
 
 static void cntl_write(struct dart_model *m, uint32_t v)

@@ -148,7 +148,7 @@ const char *model_attach(const char *kind, const char *fault)
 		dartm_init(&mdl.dm, strcmp(kind, "dart-u4") == 0);
 		mdl.dm.deaf_sets = strcmp(fault, "flush-deaf") == 0 ? 1 : 0;
 		mdl.dm.flush_stuck = strcmp(fault, "flush-stuck") == 0;
-		e = dart_init(&mdl.dart, &mdl.dm.win, mdl.dm.u4, kind, 512, false);
+		e = dart_init(&mdl.dart, &mdl.dm.win, mdl.dm.u4, kind, 0, false);
 		model_engine_init(&mdl.eng, "model-engine", at, 32, dart_translate, &mdl.dm);
 		mdl.dm.all_ones = strcmp(fault, "all-ones") == 0;
 	}

@@ -112,6 +112,20 @@ static void refusals_and_deadlines(void **state)
 	assert_non_null(strstr(e, "still busy 100 us"));
 	m.busy_stuck = false;
 	assert_null(d.io.ops->give_back(&d.io));
+	/* bypass: the stream enabled, the DART and its prefetcher bypassed */
+	for (int l = ADM_T8103; l <= ADM_T8110; l++) {
+		open_dart((enum adm_layout)l, 14);
+		struct pci_addr dev = { 0 };
+		uint64_t phys;
+		assert_null(d.io.ops->attach(&d.io, dev, IOMMU_PASSTHROUGH));
+		assert_true(adm_translate(&m, 1, 0x123456, true, &phys));
+		assert_int_equal(phys, 0x123456);
+		assert_int_equal(m.tcr[1], l == ADM_T8110 ? 6u : (1u << 8 | 1u << 12));
+		assert_null(d.io.ops->give_back(&d.io));
+		assert_int_equal(m.tcr[1], 0);
+		assert_int_equal(m.enabled, 0);
+		assert_clean();
+	}
 	adm_init(&m, ADM_T8103, 13);
 	assert_non_null(strstr(apple_dart_init(&d, &m.win, APPLE_T8103, "dart", 1), "page size"));
 	adm_init(&m, ADM_T8103, 14);

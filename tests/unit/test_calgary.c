@@ -103,6 +103,15 @@ static void reserved_iovas_refused(void **state)
 	assert_non_null(strstr(c.io.ops->map(&c.io, 0xa0000, 0xa000, 4096, IOMMU_RW, 4096), "reserved"));
 	assert_null(c.io.ops->map(&c.io, 0x40000, 0xa000, 4096, IOMMU_RW, 4096)); /* below 640 KiB: usable */
 	assert_non_null(strstr(c.io.ops->map(&c.io, 1ull << 28, 0xa000, 4096, IOMMU_RW, 4096), "beyond"));
+	/* the peripheral window: from its base to (limit | 0xFFFFF) + 1 */
+	m.phb[0].mem1_lo = 0x08000000u, m.phb[0].mem1_size = 0x080fffffu;
+	assert_non_null(strstr(c.io.ops->map(&c.io, 0x080ff000, 0xa000, 4096, IOMMU_RW, 4096), "reserved"));
+	assert_null(c.io.ops->map(&c.io, 0x08100000, 0xa000, 4096, IOMMU_RW, 4096));
+	uint64_t phys;
+	assert_true(calm_translate(&m, 0, 0x08000010, true, &phys)); /* the model passes it untranslated */
+	assert_int_equal(phys, 0x08000010);
+	m.phb[0].mem1_size = 0x07000000u; /* a limit below the base: no window */
+	assert_null(c.io.ops->map(&c.io, 0x08000000, 0xa000, 4096, IOMMU_RW, 4096));
 	assert_null(c.io.ops->give_back(&c.io));
 	open_chip(true); /* CalIOC2 keeps the whole first MiB */
 	assert_non_null(strstr(c.io.ops->map(&c.io, 0x40000, 0xa000, 4096, IOMMU_RW, 4096), "reserved"));
@@ -152,7 +161,9 @@ static void fence_and_give_back(void **state)
 	struct iommu_fault f[2];
 	bool ovf;
 	assert_int_equal(c.io.ops->faults(&c.io, f, 2, &ovf), 1);
-	assert_true(m.phb[0].config & 0x1c000000u); /* fenced */
+	assert_true(m.phb[0].config & 0x1c000000u); /* fenced: nothing gets through */
+	assert_null(c.io.ops->map(&c.io, 0x500000, 0xa000, 4096, IOMMU_RW, 4096));
+	assert_false(calm_translate(&m, 0, 0x500000, false, &phys));
 	assert_null(c.io.ops->give_back(&c.io));
 	assert_int_equal(m.phb[0].tar, 0x18000);
 	assert_int_equal(m.phb[0].config, 0);
