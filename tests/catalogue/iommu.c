@@ -26,27 +26,15 @@
 #include "../models/calgary_model.h"
 #include "../models/dart_model.h"
 #include "../models/models.h"
+#include "bench.h"
 #include "catalogue.h"
 
 #define PAGE 4096ull
 
-struct env {
-	struct test_ctx *t;
-	bool machine; /* the machine's own unit (given back through machine.c) */
-	struct dma_engine *e;
-	struct iommu *io;
-	uint64_t limit;	   /* buffers below this (the device's reach) */
-	unsigned bits;	   /* IOVAs below 2^bits */
-	size_t len;	   /* the transfer size the cases use */
-	const char *label; /* "nvme", "edu" */
-	uint64_t pg;	   /* the unit's smallest page: what the cases map */
-	uint64_t t_take;
-};
-
 /* ---- set-up and tear-down ---------------------------------------------- */
 
 /* The device under test in an empty domain with its own queues mapped. */
-static const char *translate(struct env *v)
+const char *bench_translate(struct env *v)
 {
 	const char *e = v->io->ops->attach(v->io, v->e->addr, IOMMU_TRANSLATE);
 	for (size_t i = 0; !e && i < v->e->nown; i++)
@@ -54,18 +42,15 @@ static const char *translate(struct env *v)
 	return e;
 }
 
-static bool is_backend(const struct env *v, const char *name)
-{
-	return strcmp(v->io->backend, name) == 0;
-}
-
 /* The bench a case runs on: VT-d on the machine, or the attached model. */
-static bool bench(struct test_ctx *t, struct env *v)
+static bool bench(struct test_ctx *t, struct env *v, const char *on)
 {
 	const char *why = "no engine";
-	if (strncmp(t->tc->name, "vtd.", 4) != 0) {
-		char backend[16];
-		snprintf(backend, sizeof(backend), "%.*s", (int)strcspn(t->tc->name, "."), t->tc->name);
+	char backend[16];
+	snprintf(backend, sizeof(backend), "%.*s", (int)strcspn(t->tc->name, "."), t->tc->name);
+	if (on)
+		snprintf(backend, sizeof(backend), "%s", on);
+	if (strcmp(backend, "vtd") != 0) {
 		if (!model_bench(backend, &v->io, &v->e, &why)) {
 			test_skip(t, "%s", why);
 			return false;
@@ -96,11 +81,11 @@ static const char *give_back(struct env *v)
 	return v->machine ? machine_iommu_give_back() : v->io->ops->give_back(v->io);
 }
 
-static bool setup(struct test_ctx *t, struct env *v)
+bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 {
 	memset(v, 0, sizeof(*v));
 	v->t = t;
-	if (!bench(t, v))
+	if (!bench(t, v, backend))
 		return false;
 	const char *why;
 	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
@@ -119,7 +104,7 @@ static bool setup(struct test_ctx *t, struct env *v)
 	why = v->io->ops->take(v->io);
 	v->t_take = cycles_end() - t0;
 	if (!why)
-		why = translate(v);
+		why = bench_translate(v);
 	if (why) {
 		report(t, false, "taking %s over for %s: %s", v->io->name, v->label, why);
 		give_back(v);
@@ -130,7 +115,7 @@ static bool setup(struct test_ctx *t, struct env *v)
 	return true;
 }
 
-static void teardown(struct env *v)
+void bench_teardown(struct env *v)
 {
 	if (!v->io)
 		return;
@@ -161,7 +146,7 @@ static bool overlaps_own(const struct env *v, uint64_t base, uint64_t size)
 /* An IOVA window of `size` bytes aligned to `size`, as high as the device
  * and the unit reach, clear of the device's own queues; `slot` picks the
  * next window down. A window larger than the device's reach starts at 0. */
-static uint64_t window(const struct env *v, uint64_t size, unsigned slot)
+uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot)
 {
 	uint64_t top = 1ull << v->bits;
 	if (size >= top)
@@ -178,7 +163,7 @@ static uint64_t window(const struct env *v, uint64_t size, unsigned slot)
 	return 0;
 }
 
-static bool dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r)
+bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r)
 {
 	v->e->transfer(v->e, dir, iova, len, r);
 	return r->status == DMA_OK;
@@ -186,7 +171,7 @@ static bool dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, stru
 
 /* The first usable invalidation of a granularity, for the cases that just
  * need one. */
-static size_t kind_for(const struct iommu *io, const char *gran)
+size_t bench_kind_for(const struct iommu *io, const char *gran)
 {
 	for (size_t k = 0; k < io->nkinds; k++)
 		if (strcmp(io->kinds[k].granularity, gran) == 0)
@@ -195,12 +180,12 @@ static size_t kind_for(const struct iommu *io, const char *gran)
 }
 
 /* The narrowest invalidation the unit offers that covers the range. */
-static const char *invalidate(struct env *v, const char *gran, uint64_t iova, uint64_t size)
+const char *bench_invalidate(struct env *v, const char *gran, uint64_t iova, uint64_t size)
 {
 	static const char *const wider[] = { "page", "domain", "global" };
-	size_t k = kind_for(v->io, gran);
+	size_t k = bench_kind_for(v->io, gran);
 	for (size_t i = 0; k == (size_t)-1 && i < 3; i++)
-		k = kind_for(v->io, wider[i]);
+		k = bench_kind_for(v->io, wider[i]);
 	return v->io->ops->invalidate(v->io, k, iova, size);
 }
 
@@ -214,21 +199,16 @@ static bool load_device(struct env *v, uint32_t seed)
 	if (!dmabuf_alloc_in(&s, v->len, 0, v->limit, v->pg))
 		return false;
 	dmabuf_pattern(&s, seed);
-	uint64_t iova = window(v, v->pg, 8);
+	uint64_t iova = bench_window(v, v->pg, 8);
 	const char *e = v->io->ops->map(v->io, iova, s.phys & ~(v->pg - 1), v->pg, IOMMU_R, v->pg);
 	struct dma_result r;
-	bool ok = !e && dma(v, DMA_TO_DEVICE, iova + (s.phys & (v->pg - 1)), v->len, &r);
+	bool ok = !e && bench_dma(v, DMA_TO_DEVICE, iova + (s.phys & (v->pg - 1)), v->len, &r);
 	if (!e) {
 		v->io->ops->unmap(v->io, iova, v->pg);
-		invalidate(v, "page", iova, v->pg);
+		bench_invalidate(v, "page", iova, v->pg);
 	}
 	dmabuf_free(&s);
 	return ok;
-}
-
-static bool changed(const struct dmabuf *b, uint32_t seed)
-{
-	return dmabuf_check_pattern(b, seed) >= 0;
 }
 
 static size_t samples(const struct env *v)
@@ -250,7 +230,7 @@ static const char *note_for(const struct env *v, char *buf, size_t n)
 static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	char base_name[32];
 	if (page == 0) { /* the unit's own page size */
@@ -259,7 +239,7 @@ static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 		name = base_name;
 	}
 	if (!(v.io->page_sizes & page)) {
-		teardown(&v);
+		bench_teardown(&v);
 		test_skip(t, "%s has no %s leaves (CAP.SLLPS)", v.io->name, name);
 		return;
 	}
@@ -271,7 +251,7 @@ static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 	/* one leaf over each buffer's surroundings: the IOVA keeps the offset
 	 * within the leaf, the leaf maps the aligned frame around the buffer */
 	/* a leaf larger than the device's reach gives both the same window */
-	uint64_t wa = window(&v, page, 0), wb = window(&v, page, 1);
+	uint64_t wa = bench_window(&v, page, 0), wb = bench_window(&v, page, 1);
 	uint64_t fa = a.phys & ~(page - 1), fb = b.phys & ~(page - 1);
 	uint64_t ia = wa + (a.phys - fa), ib = wb + (b.phys - fb);
 	const char *e = v.io->ops->map(v.io, wa, fa, page, IOMMU_RW, page);
@@ -286,7 +266,7 @@ static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 	printf("    %s leaves: IOVA 0x%llx -> 0x%llx, IOVA 0x%llx -> 0x%llx%s\n", name, (unsigned long long)ia,
 	       (unsigned long long)a.phys, (unsigned long long)ib, (unsigned long long)b.phys,
 	       page >> v.bits ? " (one leaf covers all the device reaches: IOVA = physical here)" : "");
-	if (is_backend(&v, "vtd")) {
+	if (bench_is(&v, "vtd")) {
 		const struct vtd *vt = (const struct vtd *)v.io;
 		uint64_t ph;
 		unsigned perm, level;
@@ -300,19 +280,20 @@ static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 	if (v.e->caps.roundtrip) {
 		dmabuf_pattern(&a, seed);
 		memset(b.data, 0, v.len);
-		bool ok = dma(&v, DMA_TO_DEVICE, ia, v.len, &r);
+		bool ok = bench_dma(&v, DMA_TO_DEVICE, ia, v.len, &r);
 		report(t, ok, "to the device from IOVA 0x%llx: %s", (unsigned long long)ia, ok ? "done" : r.error);
-		ok = ok && dma(&v, DMA_FROM_DEVICE, ib, v.len, &r);
+		ok = ok && bench_dma(&v, DMA_FROM_DEVICE, ib, v.len, &r);
 		report(t, ok && dmabuf_check_pattern(&b, seed) < 0,
 		       "from the device to IOVA 0x%llx: the pattern arrived in the buffer at 0x%llx",
 		       (unsigned long long)ib, (unsigned long long)b.phys);
 	} else {
 		dmabuf_pattern(&a, seed);
-		bool ok = dma(&v, DMA_FROM_DEVICE, ia, v.len, &r);
-		report(t, ok && changed(&a, seed), "from the device to IOVA 0x%llx: the data arrived at 0x%llx (%s)",
-		       (unsigned long long)ia, (unsigned long long)a.phys, ok ? "written" : r.error);
+		bool ok = bench_dma(&v, DMA_FROM_DEVICE, ia, v.len, &r);
+		report(t, ok && bench_changed(&a, seed),
+		       "from the device to IOVA 0x%llx: the data arrived at 0x%llx (%s)", (unsigned long long)ia,
+		       (unsigned long long)a.phys, ok ? "written" : r.error);
 		if (v.e->caps.reads_ram) {
-			ok = dma(&v, DMA_TO_DEVICE, ia, v.len, &r);
+			ok = bench_dma(&v, DMA_TO_DEVICE, ia, v.len, &r);
 			report(t, ok, "to the device from IOVA 0x%llx: it read the buffer back and it matched (%s)",
 			       (unsigned long long)ia, ok ? "compare ok" : r.error);
 			a.data[v.len / 2] ^= 0x5a;
@@ -325,7 +306,7 @@ static void translate_size(struct test_ctx *t, uint64_t page, const char *name)
 	report(t, dmabuf_guards_damaged(&a) + dmabuf_guards_damaged(&b) == 0, "every guard byte untouched");
 	test_note(t, "%s through %s leaves at IOVA 0x%llx", v.label, name, (unsigned long long)ia);
 out:
-	teardown(&v);
+	bench_teardown(&v);
 	dmabuf_free(&a);
 	dmabuf_free(&b);
 }
@@ -366,20 +347,20 @@ static void watch_faults(void *ctx)
 static void fault_case(struct test_ctx *t, bool write)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	if (write && !v.io->perm_bits) {
-		teardown(&v);
+		bench_teardown(&v);
 		test_skip(t, "%s entries are valid or not: no page can be read-only", v.io->backend);
 		return;
 	}
 	struct dmabuf a = { 0 };
 	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
-		teardown(&v);
+		bench_teardown(&v);
 		return;
 	}
-	uint64_t w0 = window(&v, v.pg, 0);
+	uint64_t w0 = bench_window(&v, v.pg, 0);
 	uint64_t iova = w0 + (a.phys & (v.pg - 1));
 	const char *e = NULL;
 	if (write) /* read-only page: the device may read it, not write it */
@@ -422,9 +403,9 @@ static void fault_case(struct test_ctx *t, bool write)
 			     (!f[0].addr_known || f[0].addr == (iova & ~(v.pg - 1))) &&
 			     (!f[0].dir_known || f[0].read == !write) &&
 			     (f[0].kind == want || f[0].kind == IOMMU_FAULT_OTHER);
-		if (is_backend(&v, "vtd"))
+		if (bench_is(&v, "vtd"))
 			right = right && f[0].reason == (write ? 5u : 6u);
-		bool intact = !changed(&a, seed) && dmabuf_guards_damaged(&a) == 0;
+		bool intact = !bench_changed(&a, seed) && dmabuf_guards_damaged(&a) == 0;
 		if (i == 0) {
 			if (nf)
 				printf("    fault: %s%s at %s, code 0x%x (%s); DMA status %s\n",
@@ -434,7 +415,7 @@ static void fault_case(struct test_ctx *t, bool write)
 				       f[0].reason, f[0].why, dma_status_name(r.status));
 			report(t, nf >= 1, "the %s of IOVA 0x%llx was recorded as a fault", write ? "write" : "read",
 			       (unsigned long long)iova);
-			if (is_backend(&v, "vtd"))
+			if (bench_is(&v, "vtd"))
 				report(
 				    t, right,
 				    "the record names the device (sid %04x), the page 0x%llx, a %s and reason %u (%s)",
@@ -473,7 +454,7 @@ static void fault_case(struct test_ctx *t, bool write)
 		test_measure(t, &m, irq, nirq);
 	if (!v.io->irq)
 		printf("    no fault interrupt on this platform: only the record path is timed\n");
-	if (is_backend(&v, "vtd"))
+	if (bench_is(&v, "vtd"))
 		test_note(t, "%s: %zu faults, reason %u, %s", v.label, n, write ? 5 : 6,
 			  v.io->irq ? "interrupt each time" : "polled");
 	else
@@ -482,7 +463,7 @@ static void fault_case(struct test_ctx *t, bool write)
 	if (write)
 		v.io->ops->unmap(v.io, w0, v.pg);
 out:
-	teardown(&v);
+	bench_teardown(&v);
 	dmabuf_free(&a);
 }
 
@@ -509,7 +490,7 @@ struct stale {
 
 static int which(const struct dmabuf *a, uint32_t sa, const struct dmabuf *b, uint32_t sb)
 {
-	bool ca = changed(a, sa), cb = changed(b, sb);
+	bool ca = bench_changed(a, sa), cb = bench_changed(b, sb);
 	return ca && !cb ? 'A' : cb && !ca ? 'B' : ca ? '2' : '0';
 }
 
@@ -526,7 +507,7 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 		dmabuf_free(&b);
 		return;
 	}
-	uint64_t w0 = window(v, v->pg, 2);
+	uint64_t w0 = bench_window(v, v->pg, 2);
 	uint64_t iova = w0 + (a.phys & (v->pg - 1));
 	struct dma_result r;
 	/* the device's data differs from every prefill pattern below (seeds 1..5) */
@@ -537,9 +518,9 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 		e = v->io->ops->map(v->io, w0, a.phys & ~(v->pg - 1), v->pg, IOMMU_RW, v->pg);
 	if (!e) {
 		dmabuf_pattern(&a, 1);
-		if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+		if (!bench_dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
 			e = r.error;
-		else if (!changed(&a, 1))
+		else if (!bench_changed(&a, 1))
 			e = "the first DMA did not reach A";
 	}
 	/* repoint without invalidating */
@@ -552,7 +533,7 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 	}
 	if (!e) {
 		dmabuf_pattern(&a, 2), dmabuf_pattern(&b, 3);
-		if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+		if (!bench_dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
 			e = r.error;
 		s->before = which(&a, 2, &b, 3);
 	}
@@ -563,7 +544,7 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 		s->inval_cycles = cycles_end() - t0;
 		if (!e) {
 			dmabuf_pattern(&a, 4), dmabuf_pattern(&b, 5);
-			if (!dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+			if (!bench_dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
 				e = r.error;
 			s->after = which(&a, 4, &b, 5);
 		}
@@ -571,7 +552,7 @@ static void stale_probe(struct env *v, size_t kind, bool context, struct stale *
 	if (dmabuf_guards_damaged(&a) + dmabuf_guards_damaged(&b))
 		e = e ? e : "guard bytes around A or B were written";
 	v->io->ops->unmap(v->io, w0, v->pg);
-	invalidate(v, "page", w0, v->pg);
+	bench_invalidate(v, "page", w0, v->pg);
 	s->err = e;
 	dmabuf_free(&a);
 	dmabuf_free(&b);
@@ -585,7 +566,7 @@ static const char *landed(int c)
 static void t_stale_iotlb(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct stale s;
 	stale_probe(&v, (size_t)-1, false, &s);
@@ -599,7 +580,7 @@ static void t_stale_iotlb(struct test_ctx *t)
 		test_note(t, "%s: stale cached translation %s", v.label,
 			  s.before == 'A' ? "used (finding)" : "not used");
 	}
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* Invalidation of one kind: after it the DMA must reach B, and its cost
@@ -607,14 +588,14 @@ static void t_stale_iotlb(struct test_ctx *t)
 static void invalidate_case(struct test_ctx *t, const char *kind_name)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	size_t k = (size_t)-1;
 	for (size_t i = 0; i < v.io->nkinds; i++)
 		if (strcmp(v.io->kinds[i].name, kind_name) == 0)
 			k = i;
 	if (k == (size_t)-1) {
-		teardown(&v);
+		bench_teardown(&v);
 		test_skip(t, "%s does not offer %s invalidation", v.io->name, kind_name);
 		return;
 	}
@@ -630,7 +611,7 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 	size_t n = v.e->caps.fixed_latency_us ? 20 : 200;
 	uint64_t *c = malloc(n * sizeof(*c));
 	size_t got = 0;
-	uint64_t w0 = window(&v, v.pg, 3);
+	uint64_t w0 = bench_window(&v, v.pg, 3);
 	struct dmabuf p = { 0 };
 	const char *e = dmabuf_alloc_in(&p, v.pg, 0, v.limit, v.pg) ? NULL : "no memory";
 	bool mapped = !e && !(e = v.io->ops->map(v.io, w0, p.phys, v.pg, IOMMU_R, v.pg));
@@ -667,7 +648,7 @@ static void invalidate_case(struct test_ctx *t, const char *kind_name)
 		v.io->ops->unmap(v.io, w0, v.pg);
 	dmabuf_free(&p);
 	test_note(t, "%s: after %s the DMA reached the new page", v.label, kind_name);
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* vtd.invalidate_<interface>_<granularity>: the kind named by the test. */
@@ -686,7 +667,7 @@ static void t_invalidate(struct test_ctx *t)
 static void t_stale_context(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct stale s;
 	stale_probe(&v, (size_t)-1, true, &s);
@@ -699,7 +680,7 @@ static void t_stale_context(struct test_ctx *t)
 		printf("    finding: the unit %s the stale context entry\n", s.before == 'A' ? "USED" : "did not use");
 		test_note(t, "%s: stale context entry %s", v.label, s.before == 'A' ? "used (finding)" : "not used");
 	}
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* The same move, then a device-selective context-cache invalidation and the
@@ -707,11 +688,11 @@ static void t_stale_context(struct test_ctx *t)
 static void context_case(struct test_ctx *t, bool queued)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct vtd *vt = (struct vtd *)v.io;
 	if (queued && !vt->qi) {
-		teardown(&v);
+		bench_teardown(&v);
 		test_skip(t, "%s has no queued invalidation", v.io->name);
 		return;
 	}
@@ -752,7 +733,7 @@ static void context_case(struct test_ctx *t, bool queued)
 	}
 	free(c);
 	test_note(t, "%s: after %s the DMA reached the new domain", v.label, name);
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 static void t_invalidate_context(struct test_ctx *t)
@@ -764,11 +745,11 @@ static void t_invalidate_context(struct test_ctx *t)
 static void t_queue_error(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct vtd *vt = (struct vtd *)v.io;
 	if (!vt->qi) {
-		teardown(&v);
+		bench_teardown(&v);
 		test_skip(t, "%s has no queued invalidation", v.io->name);
 		return;
 	}
@@ -791,7 +772,7 @@ static void t_queue_error(struct test_ctx *t)
 	report(t, !s.err && s.after == 'B', "after the recovery a queued invalidation still takes effect (%s)",
 	       s.err ? s.err : landed(s.after));
 	test_note(t, "queue error reported, cleared, queue recovered");
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* ---- latency ----------------------------------------------------------- */
@@ -808,8 +789,8 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 			break;
 		}
 		if (cold)
-			err = invalidate(v, "page", page_iova, v->pg);
-		if (!err && !dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+			err = bench_invalidate(v, "page", page_iova, v->pg);
+		if (!err && !bench_dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
 			err = r.error;
 		if (!err)
 			lat[got++] = r.t_done - r.t_submit;
@@ -832,13 +813,13 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 static void t_latency(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	size_t n = samples(&v);
 	struct dmabuf a = { 0 };
 	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
-		teardown(&v);
+		bench_teardown(&v);
 		return;
 	}
 	/* translation off: the unit does nothing, IOVA = physical */
@@ -854,14 +835,14 @@ static void t_latency(struct test_ctx *t)
 		lat_series(&v, "passthrough", a.phys, n, 0, false);
 	else
 		printf("    pass-through not measured: %s\n", e);
-	e = translate(&v);
+	e = bench_translate(&v);
 	report(t, !e, "back in its own domain%s%s", e ? ": " : "", e ? e : "");
 	/* translated, warm and cold */
-	uint64_t w0 = window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
+	uint64_t w0 = bench_window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
 	if (!e)
 		e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
 	struct dma_result r;
-	if (!e && dma(&v, DMA_FROM_DEVICE, iova, v.len, &r)) { /* warms the IOTLB */
+	if (!e && bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r)) { /* warms the IOTLB */
 		lat_series(&v, "iotlb-warm", iova, n, w0, false);
 		lat_series(&v, "iotlb-cold", iova, n, w0, true);
 	} else {
@@ -869,7 +850,7 @@ static void t_latency(struct test_ctx *t)
 	}
 	report(t, dmabuf_guards_damaged(&a) == 0, "guard bytes intact");
 	test_note(t, "%s: off, pass-through (where offered), warm and cold cache, %zu DMAs each", v.label, n);
-	teardown(&v);
+	bench_teardown(&v);
 	dmabuf_free(&a);
 }
 
@@ -878,7 +859,7 @@ static void t_latency(struct test_ctx *t)
 static void t_map_cost(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	size_t n = 512;
 	uint64_t *mc = malloc(n * sizeof(*mc)), *uc = malloc(n * sizeof(*uc));
@@ -886,10 +867,10 @@ static void t_map_cost(struct test_ctx *t)
 	if (!mc || !uc || !dmabuf_alloc_in(&a, v.pg, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
 		free(mc), free(uc);
-		teardown(&v);
+		bench_teardown(&v);
 		return;
 	}
-	uint64_t base = window(&v, n * v.pg, 0);
+	uint64_t base = bench_window(&v, n * v.pg, 0);
 	const char *e = NULL;
 	size_t got = 0;
 	/* 512 pages one by one (all to the same frame: nothing DMAs here) */
@@ -914,7 +895,7 @@ static void t_map_cost(struct test_ctx *t)
 		ugot += !e;
 	}
 	report(t, ugot == got, "%zu pages unmapped one at a time%s%s", ugot, e ? ": " : "", e ? e : "");
-	const char *cm = is_backend(&v, "vtd") && ((struct vtd *)v.io)->cm
+	const char *cm = bench_is(&v, "vtd") && ((struct vtd *)v.io)->cm
 			     ? "table update, cache-line flush and (caching mode) a page-selective invalidation"
 			     : "table update and cache-line flush";
 	char variant[64];
@@ -935,7 +916,7 @@ static void t_map_cost(struct test_ctx *t)
 	free(mc), free(uc);
 	dmabuf_free(&a);
 	test_note(t, "%zu pages mapped and unmapped", got);
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* ---- taking over and the bystanders ------------------------------------- */
@@ -943,7 +924,7 @@ static void t_map_cost(struct test_ctx *t)
 static void t_takeover(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct vtd *vt = (struct vtd *)v.io;
 	uint32_t gsts = regwin_read32(&vt->w, VTD_REG_GSTS);
@@ -985,7 +966,7 @@ static void t_takeover(struct test_ctx *t)
 			struct dma_result r;
 			o->transfer(o, DMA_FROM_DEVICE, b.phys, len, &r);
 			bool ok = r.status == DMA_OK && dmabuf_guards_damaged(&b) == 0 &&
-				  (o->caps.roundtrip || changed(&b, 9));
+				  (o->caps.roundtrip || bench_changed(&b, 9));
 			report(t, ok, "bystander %s (%s) DMAs to its physical buffer while %s translates: %s", bdf,
 			       o->kind, v.io->name, r.status == DMA_OK ? "arrived" : r.error);
 			fine += ok;
@@ -995,7 +976,7 @@ static void t_takeover(struct test_ctx *t)
 	}
 	test_note(t, "%s taken in %.1f ms; %zu of %zu bystander engines fine", v.io->name, cycles_to_ns(v.t_take) / 1e6,
 		  fine, others);
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* ---- Calgary and DART: their own strategies and faults ----------------- */
@@ -1007,7 +988,7 @@ static void t_takeover(struct test_ctx *t)
 static void t_flush_on_wrap(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	const unsigned W = 32, N = 96;
 	struct dmabuf a = { 0 };
@@ -1015,17 +996,17 @@ static void t_flush_on_wrap(struct test_ctx *t)
 	if (!fl || !dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
 		free(fl);
-		teardown(&v);
+		bench_teardown(&v);
 		return;
 	}
-	uint64_t base = window(&v, W * v.pg, 0);
+	uint64_t base = bench_window(&v, W * v.pg, 0);
 	unsigned exposed = 0, freed = 0, flushes = 0, errors = 0;
 	const char *e = NULL;
 	for (unsigned i = 0; i < N && !e && !test_stopped(t); i++) {
 		uint64_t io = base + (i % W) * v.pg, iova = io + (a.phys & (v.pg - 1));
 		struct dma_result r;
 		e = v.io->ops->map(v.io, io, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
-		if (!e && !dma(&v, DMA_FROM_DEVICE, iova, v.len, &r))
+		if (!e && !bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r))
 			e = r.error;
 		if (!e)
 			e = v.io->ops->unmap(v.io, io, v.pg);
@@ -1073,7 +1054,7 @@ static void t_flush_on_wrap(struct test_ctx *t)
 	test_note(t, "%s: %u of %u freed pages exposed until the wrap's flush", v.label, exposed, freed);
 	free(fl);
 	dmabuf_free(&a);
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* Linux's DART scheme: invalidate on map (U4: one entry; U3: all), never on
@@ -1082,7 +1063,7 @@ static void t_flush_on_wrap(struct test_ctx *t)
 static void t_flush_on_map(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct dmabuf a = { 0 }, b = { 0 };
 	const size_t n = 64;
@@ -1091,8 +1072,8 @@ static void t_flush_on_map(struct test_ctx *t)
 		report(t, false, "no memory");
 		goto out;
 	}
-	size_t one = kind_for(v.io, "page"), kind = one != (size_t)-1 ? one : kind_for(v.io, "global");
-	uint64_t io = window(&v, v.pg, 0), iova = io + (a.phys & (v.pg - 1));
+	size_t one = bench_kind_for(v.io, "page"), kind = one != (size_t)-1 ? one : bench_kind_for(v.io, "global");
+	uint64_t io = bench_window(&v, v.pg, 0), iova = io + (a.phys & (v.pg - 1));
 	const char *e = NULL;
 	size_t got = 0;
 	bool right = true;
@@ -1108,10 +1089,10 @@ static void t_flush_on_map(struct test_ctx *t)
 			e = v.io->ops->invalidate(v.io, kind, io, v.pg);
 		mc[got] = timed_end(&tr);
 		got += !e;
-		if (!e && !dma(&v, DMA_FROM_DEVICE, iova, v.len, &r))
+		if (!e && !bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r))
 			e = r.error;
-		right = right && !e && changed(to, i % 2 ? seed + 1000 : seed) &&
-			!changed(i % 2 ? &a : &b, i % 2 ? seed : seed + 1000);
+		right = right && !e && bench_changed(to, i % 2 ? seed + 1000 : seed) &&
+			!bench_changed(i % 2 ? &a : &b, i % 2 ? seed : seed + 1000);
 		if (!e)
 			e = v.io->ops->unmap(v.io, io, v.pg); /* no invalidation: the next map's takes care */
 	}
@@ -1135,7 +1116,7 @@ out:
 	free(mc);
 	dmabuf_free(&a);
 	dmabuf_free(&b);
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* The dummy-page scheme Linux used: a DMA to an unmapped IOVA lands in the
@@ -1144,16 +1125,16 @@ out:
 static void t_dummy_hides_faults(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct dart *d = model_dart_driver();
 	if (!d || &d->io != v.io) {
-		teardown(&v);
+		bench_teardown(&v);
 		test_skip(t, "needs the DART driver's entry scheme (the attached DART model)");
 		return;
 	}
 	bool was = d->dummy_scheme;
-	uint64_t iova = window(&v, v.pg, 0);
+	uint64_t iova = bench_window(&v, v.pg, 0);
 	struct dma_result r;
 	struct iommu_fault f[2];
 	bool ovf;
@@ -1191,7 +1172,7 @@ static void t_dummy_hides_faults(struct test_ctx *t)
 	dart_set_scheme(d, was);
 	v.io->ops->take(v.io);
 	test_note(t, "dummy page: fault hidden; invalid entries: fault in EXCP");
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 /* Faults injected into the model's flush handshake: each gives its named
@@ -1199,13 +1180,13 @@ static void t_dummy_hides_faults(struct test_ctx *t)
 static void t_flush_faults(struct test_ctx *t)
 {
 	struct env v;
-	if (!setup(t, &v))
+	if (!bench_setup(t, &v, NULL))
 		return;
 	struct calgary_model *cm = model_calgary();
 	struct dart_model *dm = model_dart();
 	struct apple_dart_model *am = model_apple();
 	if (!cm && !dm && !am) {
-		teardown(&v);
+		bench_teardown(&v);
 		test_skip(t, "fault injection needs a model attached");
 		return;
 	}
@@ -1254,7 +1235,7 @@ static void t_flush_faults(struct test_ctx *t)
 	e = v.io->ops->invalidate(v.io, 0, 0, 0);
 	report(t, !e, "the next flush works again (%s)", e ? e : "ok");
 	test_note(t, "%s: every injected fault named, the unit carries on", v.label);
-	teardown(&v);
+	bench_teardown(&v);
 }
 
 static const struct test_case calgary_cases[] = {
