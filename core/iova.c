@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PAGE 4096ull
-
 static bool bit(const struct iova_bitmap *a, size_t i)
 {
 	return a->bits[i / 64] >> (i % 64) & 1;
@@ -18,13 +16,14 @@ static void set(struct iova_bitmap *a, size_t i, bool on)
 		a->bits[i / 64] &= ~(1ull << (i % 64));
 }
 
-bool iova_bitmap_init(struct iova_bitmap *a, uint64_t base, size_t pages)
+bool iova_bitmap_init(struct iova_bitmap *a, uint64_t base, size_t pages, uint64_t page)
 {
 	memset(a, 0, sizeof(*a));
 	a->bits = calloc((pages + 63) / 64, sizeof(uint64_t));
 	if (!a->bits)
 		return false;
 	a->base = base;
+	a->page = page;
 	a->pages = pages;
 	return true;
 }
@@ -67,12 +66,12 @@ uint64_t iova_bitmap_alloc(struct iova_bitmap *a, size_t n, bool *wrapped)
 		set(a, k, true);
 	a->used += n;
 	a->next = at + n;
-	return a->base + at * PAGE;
+	return a->base + at * a->page;
 }
 
 void iova_bitmap_free(struct iova_bitmap *a, uint64_t iova, size_t n)
 {
-	size_t first = (size_t)((iova - a->base) / PAGE);
+	size_t first = (size_t)((iova - a->base) / a->page);
 	for (size_t k = first; k < first + n && k < a->pages; k++) {
 		if (bit(a, k))
 			a->used--;
@@ -89,11 +88,12 @@ static unsigned order(size_t n, size_t *rounded)
 	return o;
 }
 
-void iova_cached_init(struct iova_cached *a, uint64_t base, size_t pages)
+void iova_cached_init(struct iova_cached *a, uint64_t base, size_t pages, uint64_t page)
 {
 	memset(a, 0, sizeof(*a));
 	a->base = a->bump = base;
-	a->end = base + pages * PAGE;
+	a->page = page;
+	a->end = base + pages * page;
 }
 
 uint64_t iova_cached_alloc(struct iova_cached *a, size_t n)
@@ -108,10 +108,11 @@ uint64_t iova_cached_alloc(struct iova_cached *a, size_t n)
 	}
 	a->misses++;
 	/* aligned to its size, so freed ranges are interchangeable */
-	uint64_t iova = (a->bump + r * PAGE - 1) & ~(r * PAGE - 1);
-	if (iova + r * PAGE > a->end)
+	uint64_t span = r * a->page;
+	uint64_t iova = (a->bump + span - 1) & ~(span - 1);
+	if (iova + span > a->end)
 		return 0;
-	a->bump = iova + r * PAGE;
+	a->bump = iova + span;
 	return iova;
 }
 

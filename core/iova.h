@@ -4,7 +4,8 @@
  *   around (the moment a deferred-flush scheme invalidates);
  * - a cached free list: freed ranges go on a list per size and are handed
  *   out again first (LIFO), new ones come from a bump pointer.
- * Both manage [base, base + pages * 4096) in 4 KiB pages. */
+ * Both manage [base, base + pages * page) in pages of `page` bytes (a
+ * power of two: the IOMMU's own page). */
 #ifndef IOMMON_IOVA_H
 #define IOMMON_IOVA_H
 
@@ -13,13 +14,13 @@
 #include <stdint.h>
 
 struct iova_bitmap {
-	uint64_t base;
+	uint64_t base, page;
 	size_t pages, next, used;
 	uint64_t *bits;
 	unsigned wraps;
 };
 
-bool iova_bitmap_init(struct iova_bitmap *a, uint64_t base, size_t pages);
+bool iova_bitmap_init(struct iova_bitmap *a, uint64_t base, size_t pages, uint64_t page);
 void iova_bitmap_fini(struct iova_bitmap *a);
 /* `n` contiguous pages from the next-fit position; 0 when full. *wrapped
  * is set when the search went past the end and started again at the base. */
@@ -30,7 +31,7 @@ void iova_bitmap_free(struct iova_bitmap *a, uint64_t iova, size_t n);
 #define IOVA_CACHE_DEPTH 64
 
 struct iova_cached {
-	uint64_t base, end, bump;
+	uint64_t base, end, bump, page;
 	struct {
 		uint64_t iova[IOVA_CACHE_DEPTH];
 		size_t n;
@@ -38,7 +39,7 @@ struct iova_cached {
 	unsigned hits, misses;
 };
 
-void iova_cached_init(struct iova_cached *a, uint64_t base, size_t pages);
+void iova_cached_init(struct iova_cached *a, uint64_t base, size_t pages, uint64_t page);
 /* `n` pages (rounded up to a power of two up to 128); 0 when exhausted. */
 uint64_t iova_cached_alloc(struct iova_cached *a, size_t n);
 void iova_cached_free(struct iova_cached *a, uint64_t iova, size_t n);

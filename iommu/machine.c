@@ -9,6 +9,7 @@
 #include "../core/settings.h"
 #include "../core/timing.h"
 #include "../pci/dma.h"
+#include "../tests/catalogue/catalogue.h"
 #include "../tests/models/models.h"
 #include "calgary.h"
 #include "vtd.h"
@@ -311,6 +312,7 @@ void machine_discover(void)
 	setting_add("vtd.bystanders", "auto",
 		    "VT-d devices not under test: auto (pass-through if ECAP.PT, else identity), passthrough, identity",
 		    check_bystanders, NULL);
+	price_settings();
 	setting_add("calgary.fence", "off",
 		    "Calgary: on an error, disable the faulting PHB's slots as Linux did (on) or leave them (off)",
 		    check_on_off, NULL);

@@ -12,6 +12,10 @@ extern const struct test_group vtd_group;
 extern const struct test_group calgary_group;
 extern const struct test_group dart_group;
 extern const struct test_group apple_group;
+extern const struct test_group price_group;
+
+/* The price group's settings (sizes, count, strategies, batch). */
+void price_settings(void);
 
 extern const struct test_group *const catalogue[];
 

@@ -198,6 +198,11 @@ unsigned model_violations(char *out, size_t n)
 	return stray + width + reserved + protocol;
 }
 
+const char *model_attached_kind(void)
+{
+	return mdl.attached ? mdl.kind : NULL;
+}
+
 const char *model_describe(void)
 {
 	static char line[160];

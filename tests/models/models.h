@@ -44,6 +44,8 @@ void model_detach(void);
  * fields written, flushes outside the quiet state. 0 when none; `out`
  * says which. */
 unsigned model_violations(char *out, size_t n);
+/* The kind attached ("calgary", ...), or NULL. */
+const char *model_attached_kind(void);
 /* One line describing what is attached, for `model` without arguments. */
 const char *model_describe(void);
 

@@ -7,7 +7,7 @@ static void next_fit_wraps(void **state)
 {
 	(void)state;
 	struct iova_bitmap a;
-	assert_true(iova_bitmap_init(&a, 0x100000, 8));
+	assert_true(iova_bitmap_init(&a, 0x100000, 8, 4096));
 	bool w;
 	uint64_t p[8];
 	for (int i = 0; i < 8; i++) {
@@ -39,7 +39,7 @@ static void cached_reuses_freed(void **state)
 {
 	(void)state;
 	struct iova_cached a;
-	iova_cached_init(&a, 0x200000, 64);
+	iova_cached_init(&a, 0x200000, 64, 4096);
 	uint64_t x = iova_cached_alloc(&a, 1), y = iova_cached_alloc(&a, 2), z = iova_cached_alloc(&a, 3);
 	assert_int_equal(x, 0x200000);
 	assert_int_equal(y, 0x202000); /* aligned to its size */

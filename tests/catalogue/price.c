@@ -1,0 +1,512 @@
+/* Group `price`: the seed paper's question — what DMA isolation costs and
+ * which mapping strategies buy it back — asked on bare metal, on every
+ * backend. A stream of DMAs (the device reads from the device into RAM) is
+ * run under each strategy:
+ *   none         translation off: the baseline
+ *   passthrough  the device bypasses translation (where the unit can)
+ *   strict       map before each DMA; unmap and invalidate after
+ *   deferred     unmap without invalidating; invalidate every N unmaps or
+ *                when the next-fit allocator wraps (Calgary's scheme)
+ *   persistent   map once, reuse, never unmap
+ * and on VT-d, strict with each invalidation kind the unit offers.
+ * Figures per strategy: CPU cycles per DMA in map, unmap and invalidate,
+ * DMA latency, DMAs/s and MB/s, overhead against the baseline, and for
+ * deferred the exposure: freed pages a DMA could still reach. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/iova.h"
+#include "../../core/json.h"
+#include "../../core/results.h"
+#include "../../core/settings.h"
+#include "../../core/stats.h"
+#include "../../core/timing.h"
+#include "../models/models.h"
+#include "bench.h"
+#include "catalogue.h"
+
+enum kind { S_NONE, S_PASSTHROUGH, S_STRICT, S_DEFERRED, S_PERSISTENT };
+
+struct strategy {
+	char name[40];
+	enum kind kind;
+	size_t inval; /* strict: the invalidation kind; (size_t)-1: the narrowest */
+};
+
+struct figures {
+	char variant[64];
+	size_t size, n;
+	uint64_t map, unmap, inval; /* p50 CPU cycles per DMA */
+	double lat_p50, lat_p99;    /* ns */
+	double per_dma_ns, dmas_s, mb_s, overhead;
+	unsigned pending_max, probes, reachable, wraps;
+	bool ran;
+	char why[96];
+};
+
+#define MAX_ROWS 64
+
+static struct {
+	struct figures row[MAX_ROWS];
+	size_t n;
+} table;
+
+/* ---- settings ---------------------------------------------------------- */
+
+static bool parse_sizes(const char *v, size_t *out, size_t max, size_t *n)
+{
+	*n = 0;
+	for (const char *p = v; *p;) {
+		unsigned long long x;
+		char item[24];
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof(item) || *n == max)
+			return false;
+		memcpy(item, p, len);
+		item[len] = '\0';
+		if (!parse_u64(item, &x) || x < 512 || x > (1u << 20))
+			return false;
+		out[(*n)++] = (size_t)x;
+		p += len + (p[len] == ',');
+	}
+	return *n > 0;
+}
+
+static const char *check_sizes(const char *v)
+{
+	size_t s[8], n;
+	return parse_sizes(v, s, 8, &n) ? NULL : "must be up to 8 sizes from 512 to 1048576 bytes, comma-separated";
+}
+
+static const char *check_count(const char *v)
+{
+	unsigned long long n;
+	return parse_u64(v, &n) && n >= 2 && n <= 100000 ? NULL : "must be a count from 2 to 100000";
+}
+
+static const char *check_batch(const char *v)
+{
+	unsigned long long n;
+	return parse_u64(v, &n) && n >= 1 && n <= 4096 ? NULL : "must be from 1 to 4096 unmaps";
+}
+
+static const char *const strategy_names[] = { "none", "passthrough", "strict", "deferred", "persistent", NULL };
+
+static const char *check_strategies(const char *v)
+{
+	if (strcmp(v, "all") == 0)
+		return NULL;
+	for (const char *p = v; *p;) {
+		size_t len = strcspn(p, ","), i;
+		for (i = 0; strategy_names[i]; i++)
+			if (strlen(strategy_names[i]) == len && strncmp(strategy_names[i], p, len) == 0)
+				break;
+		if (!strategy_names[i] || len == 0)
+			return "must be all, or a comma-separated list of none, passthrough, strict, deferred, "
+			       "persistent";
+		p += len + (p[len] == ',');
+	}
+	return NULL;
+}
+
+static bool wanted(const char *name)
+{
+	const char *v = setting_get("price.strategies");
+	if (!v || strcmp(v, "all") == 0)
+		return true;
+	size_t len = strlen(name);
+	for (const char *p = v; *p;) {
+		size_t l = strcspn(p, ",");
+		if (l == len && strncmp(p, name, len) == 0)
+			return true;
+		p += l + (p[l] == ',');
+	}
+	return false;
+}
+
+void price_settings(void)
+{
+	setting_add("price.sizes", "4096,65536", "DMA sizes for the price group (bytes, comma-separated)", check_sizes,
+		    NULL);
+	setting_add("price.count", "100", "DMAs per strategy and size in the price group", check_count, NULL);
+	setting_add("price.strategies", "all",
+		    "price group strategies: all, or some of none,passthrough,strict,deferred,persistent",
+		    check_strategies, NULL);
+	setting_add("price.batch", "32", "deferred strategy: invalidate after this many unmaps (or at the wrap)",
+		    check_batch, NULL);
+}
+
+/* ---- one stream of DMAs under one strategy ------------------------------- */
+
+static void pick(uint64_t *v, size_t n, uint64_t *p50)
+{
+	struct stats s;
+	stats_compute(v, n, &s);
+	*p50 = n ? s.p50 : 0;
+}
+
+static void emit(struct env *v, const char *path, const char *variant, uint64_t *x, size_t n, const char *note)
+{
+	if (!n)
+		return;
+	struct measure m = { .path = path,
+			     .backend = v->io->backend,
+			     .variant = variant,
+			     .unit = "cycles",
+			     .model = v->io->model,
+			     .note = note };
+	test_measure(v->t, &m, x, n);
+}
+
+static void run(struct env *v, const struct strategy *st, size_t size, size_t n, struct figures *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->size = size;
+	snprintf(f->variant, sizeof(f->variant), "%.24s%s%.32s-%zu", v->io->variant ? v->io->variant : "",
+		 v->io->variant ? "-" : "", st->name, size);
+	size_t pages = (size + v->pg - 1) / v->pg, batch = (size_t)setting_long("price.batch");
+	size_t space = 64 * pages > batch * pages * 2 ? 64 * pages : batch * pages * 2;
+	uint64_t *map = calloc(n, 8), *unmap = calloc(n, 8), *inval = calloc(n, 8), *lat = calloc(n, 8);
+	struct dmabuf b = { 0 };
+	struct iova_bitmap alloc = { 0 };
+	uint64_t *pend = calloc(batch + 1, 8);
+	uint64_t base = bench_window(v, space * v->pg, 0);
+	const char *e = NULL;
+	if (!map || !unmap || !inval || !lat || !pend || !dmabuf_alloc_in(&b, size, 0, v->limit, v->pg) ||
+	    !iova_bitmap_init(&alloc, base, space, v->pg))
+		e = "no memory";
+	size_t deferred_kind = bench_kind_for(v->io, "domain");
+	if (deferred_kind == (size_t)-1)
+		deferred_kind = bench_kind_for(v->io, "global");
+	uint64_t frame = b.phys & ~(v->pg - 1), persistent = 0;
+	/* the strategy's set-up, outside the timed stream */
+	if (!e && st->kind == S_NONE)
+		e = v->io->ops->enable(v->io, false);
+	if (!e && st->kind == S_PASSTHROUGH)
+		e = v->io->ops->attach(v->io, v->e->addr, IOMMU_PASSTHROUGH);
+	if (!e && st->kind == S_PERSISTENT) {
+		bool w;
+		persistent = iova_bitmap_alloc(&alloc, pages, &w);
+		e = persistent ? v->io->ops->map(v->io, persistent, frame, pages * v->pg, IOMMU_RW, v->pg) : "no IOVA";
+	}
+	size_t npend = 0, got = 0;
+	uint64_t probing = 0; /* cycles spent probing the exposure: not the strategy's */
+	uint64_t t_start = cycles_begin();
+	for (size_t i = 0; !e && i < n && !test_stopped(v->t); i++) {
+		uint64_t iova = b.phys, c0 = cycles_begin(), c1 = c0, c2, c3;
+		bool wrapped = false;
+		if (st->kind == S_PERSISTENT)
+			iova = persistent + (b.phys - frame);
+		if (st->kind == S_STRICT || st->kind == S_DEFERRED) {
+			uint64_t io = iova_bitmap_alloc(&alloc, pages, &wrapped);
+			if (!io) {
+				e = "the IOVA space is full";
+				break;
+			}
+			e = v->io->ops->map(v->io, io, frame, pages * v->pg, IOMMU_RW, v->pg);
+			iova = io + (b.phys - frame);
+			c1 = cycles_end();
+		}
+		struct dma_result r;
+		if (!e && !bench_dma(v, DMA_FROM_DEVICE, iova, size, &r))
+			e = r.error;
+		c2 = cycles_begin();
+		uint64_t io = iova - (b.phys - frame);
+		if (!e && (st->kind == S_STRICT || st->kind == S_DEFERRED)) {
+			e = v->io->ops->unmap(v->io, io, pages * v->pg);
+			iova_bitmap_free(&alloc, io, pages);
+		}
+		c3 = cycles_end();
+		uint64_t c4 = c3;
+		if (!e && st->kind == S_STRICT) {
+			e = st->inval == (size_t)-1 ? bench_invalidate(v, "page", io, pages * v->pg)
+						    : v->io->ops->invalidate(v->io, st->inval, io, pages * v->pg);
+			c4 = cycles_end();
+		}
+		if (!e && st->kind == S_DEFERRED) {
+			pend[npend++] = io;
+			if (npend > f->pending_max)
+				f->pending_max = (unsigned)npend;
+			if (npend >= batch || wrapped) {
+				/* the exposure, confirmed: does the oldest freed page
+				 * still take a DMA? (untimed; into our own buffer) */
+				struct dma_result pr;
+				uint64_t p0 = cycles_begin();
+				v->e->transfer(v->e, DMA_FROM_DEVICE, pend[0] + (b.phys - frame), size, &pr);
+				f->probes++;
+				f->reachable += pr.status == DMA_OK;
+				struct iommu_fault junk[2];
+				bool ovf;
+				v->io->ops->faults(v->io, junk, 2, &ovf);
+				uint64_t c5 = cycles_begin();
+				probing += c5 - p0;
+				e = v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
+				c4 = c3 + (cycles_end() - c5);
+				f->wraps += wrapped;
+				npend = 0;
+			}
+		}
+		bool maps = st->kind == S_STRICT || st->kind == S_DEFERRED;
+		map[got] = maps ? c1 - c0 : 0, unmap[got] = maps ? c3 - c2 : 0, inval[got] = c4 - c3;
+		lat[got] = r.t_done - r.t_submit;
+		got += !e;
+	}
+	uint64_t total = cycles_end() - t_start - probing;
+	/* the strategy undone: nothing it mapped stays reachable */
+	if (st->kind == S_NONE && !e)
+		e = v->io->ops->enable(v->io, true);
+	else if (st->kind == S_NONE)
+		v->io->ops->enable(v->io, true);
+	if (st->kind == S_PASSTHROUGH) {
+		const char *e2 = bench_translate(v);
+		e = e ? e : e2;
+	}
+	if (st->kind == S_PERSISTENT && persistent)
+		v->io->ops->unmap(v->io, persistent, pages * v->pg);
+	if (st->kind != S_NONE && st->kind != S_PASSTHROUGH && deferred_kind != (size_t)-1)
+		v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
+	f->n = got;
+	f->ran = got > 0 && !e;
+	if (e)
+		snprintf(f->why, sizeof(f->why), "%s", e);
+	if (got) {
+		pick(map, got, &f->map);
+		pick(unmap, got, &f->unmap);
+		pick(inval, got, &f->inval);
+		struct stats s;
+		uint64_t *l2 = malloc(got * 8);
+		if (l2) {
+			memcpy(l2, lat, got * 8);
+			stats_compute(l2, got, &s);
+			f->lat_p50 = cycles_to_ns(s.p50), f->lat_p99 = cycles_to_ns(s.p99);
+			free(l2);
+		}
+		f->per_dma_ns = cycles_to_ns(total) / (double)got;
+		f->dmas_s = f->per_dma_ns > 0 ? 1e9 / f->per_dma_ns : 0;
+		f->mb_s = f->dmas_s * (double)size / 1e6;
+		char note[160];
+		snprintf(note, sizeof(note), "%.40s: CPU cycles per DMA%s", st->name,
+			 v->io->model ? "; on a register-level model, not the hardware's time" : "");
+		emit(v, "map", f->variant, map, got, note);
+		emit(v, "unmap", f->variant, unmap, got, note);
+		emit(v, "invalidation", f->variant, inval, got, note);
+		emit(v, "dma", f->variant, lat, got, "DMA latency: the doorbell to the completion seen");
+	}
+	free(map), free(unmap), free(inval), free(lat), free(pend);
+	iova_bitmap_fini(&alloc);
+	dmabuf_free(&b);
+}
+
+/* The record automation reads, one per strategy and size. */
+static void record(struct env *v, const char *test, const struct figures *f)
+{
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "info");
+	json_str(&j, "what", "price");
+	json_str(&j, "test", test);
+	json_str(&j, "backend", v->io->backend);
+	json_str(&j, "variant", f->variant);
+	json_u64(&j, "size", f->size);
+	json_u64(&j, "n", f->n);
+	json_u64(&j, "map_cycles", f->map);
+	json_u64(&j, "unmap_cycles", f->unmap);
+	json_u64(&j, "invalidation_cycles", f->inval);
+	json_double(&j, "latency_p50_ns", f->lat_p50, 1);
+	json_double(&j, "latency_p99_ns", f->lat_p99, 1);
+	json_double(&j, "dmas_per_s", f->dmas_s, 1);
+	json_double(&j, "mb_per_s", f->mb_s, 2);
+	json_double(&j, "overhead_pct", f->overhead, 1);
+	json_u64(&j, "exposure_pending_max", f->pending_max);
+	json_u64(&j, "exposure_probes", f->probes);
+	json_u64(&j, "exposure_reachable", f->reachable);
+	json_str(&j, "platform", timing.platform);
+	json_bool(&j, "model", v->io->model);
+	record_emit(&j);
+}
+
+/* Every strategy at every size on the bench `v` holds: rows added to the
+ * table, overhead against that size's baseline. */
+static void strategies(struct env *v, const char *test)
+{
+	size_t sizes[8], nsizes;
+	parse_sizes(setting_get("price.sizes"), sizes, 8, &nsizes);
+	size_t n = v->e->caps.fixed_latency_us ? 3 : (size_t)setting_long("price.count");
+	struct strategy list[16];
+	size_t ns = 0;
+	static const enum kind kinds[] = { S_NONE, S_PASSTHROUGH, S_STRICT, S_DEFERRED, S_PERSISTENT };
+	for (size_t k = 0; k < 5; k++) {
+		if (!wanted(strategy_names[k]))
+			continue;
+		if (kinds[k] == S_PASSTHROUGH && !v->io->passthrough)
+			continue;
+		struct strategy s = { .kind = kinds[k], .inval = (size_t)-1 };
+		snprintf(s.name, sizeof(s.name), "%s", strategy_names[k]);
+		list[ns++] = s;
+		/* VT-d: strict with every invalidation kind and interface */
+		for (size_t i = 0; kinds[k] == S_STRICT && bench_is(v, "vtd") && i < v->io->nkinds && ns < 16; i++) {
+			struct strategy x = { .kind = S_STRICT, .inval = i };
+			snprintf(x.name, sizeof(x.name), "strict-%s", v->io->kinds[i].name);
+			list[ns++] = x;
+		}
+	}
+	for (size_t si = 0; si < nsizes && !v->t->skipped; si++) {
+		size_t size = sizes[si] > v->e->caps.max_len ? v->e->caps.max_len : sizes[si];
+		if (v->e->caps.len_unit > 1)
+			size -= size % v->e->caps.len_unit;
+		double baseline = 0;
+		for (size_t k = 0; k < ns && table.n < MAX_ROWS && !v->t->skipped; k++) {
+			struct figures *f = &table.row[table.n];
+			run(v, &list[k], size, n, f);
+			if (list[k].kind == S_NONE && f->ran)
+				baseline = f->per_dma_ns;
+			f->overhead = baseline > 0 && f->ran ? (f->per_dma_ns / baseline - 1) * 100 : 0;
+			report(v->t, f->ran || v->t->skipped, "%s: %zu DMAs of %zu bytes%s%s", f->variant, f->n, size,
+			       f->ran ? "" : ": ", f->ran ? "" : f->why);
+			if (f->ran)
+				record(v, v->t->tc->name, f);
+			table.n++;
+		}
+	}
+	(void)test;
+}
+
+static void print_table(size_t first)
+{
+	printf("\n  %-36s %9s %9s %9s %9s %9s %9s %8s %9s %s\n", "backend-strategy-size", "map", "unmap", "inval",
+	       "p50 us", "p99 us", "DMAs/s", "MB/s", "overhead", "exposure");
+	for (size_t i = first; i < table.n; i++) {
+		const struct figures *f = &table.row[i];
+		if (!f->ran)
+			continue;
+		char exp[48] = "-";
+		if (f->probes)
+			snprintf(exp, sizeof(exp), "%u pending, %u/%u reached", f->pending_max, f->reachable,
+				 f->probes);
+		printf("  %-36s %9llu %9llu %9llu %9.2f %9.2f %9.0f %8.1f %8.1f%% %s\n", f->variant,
+		       (unsigned long long)f->map, (unsigned long long)f->unmap, (unsigned long long)f->inval,
+		       f->lat_p50 / 1e3, f->lat_p99 / 1e3, f->dmas_s, f->mb_s, f->overhead, exp);
+	}
+	printf("  (map, unmap, inval: CPU cycles per DMA, p50; overhead: time per DMA against 'none' at that size;\n"
+	       "   exposure: freed pages awaiting invalidation at most, and how many probes still reached one)\n");
+}
+
+/* ---- the cases ------------------------------------------------------------ */
+
+static void t_strategies(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "vtd"))
+		return;
+	size_t first = table.n;
+	strategies(&v, t->tc->name);
+	bench_teardown(&v);
+	print_table(first);
+	test_note(t, "%s: %zu strategy and size rows", v.label, table.n - first);
+}
+
+/* The same strategies on the register-level models, one after another. */
+static void t_models(struct test_ctx *t)
+{
+	static const char *const kinds[] = { "calgary", "calioc2", "dart-u3", "dart-u4", "apple-t8110" };
+	char before[16];
+	snprintf(before, sizeof(before), "%s", model_attached_kind() ? model_attached_kind() : "none");
+	size_t first = table.n;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && !t->skipped; k++) {
+		const char *e = model_attach(kinds[k], "none");
+		report(t, !e, "model %s attached%s%s", kinds[k], e ? ": " : "", e ? e : "");
+		if (e)
+			continue;
+		struct env v;
+		struct iommu *io;
+		struct dma_engine *eng;
+		const char *why;
+		model_bench(kinds[k][0] == 'c' ? "calgary" : kinds[k][0] == 'd' ? "dart" : "apple", &io, &eng, &why);
+		if (!bench_setup(t, &v, io->backend))
+			continue;
+		strategies(&v, t->tc->name);
+		bench_teardown(&v);
+	}
+	model_attach(before, "none"); /* as it was */
+	print_table(first);
+	test_note(t, "%zu strategy and size rows on 5 models", table.n - first);
+}
+
+/* CPU cycles per allocation and free: next fit over a bitmap, and the
+ * cached free list. */
+static void t_allocators(struct test_ctx *t)
+{
+	const size_t n = 4096, space = 1024;
+	static const size_t runs[] = { 1, 16 };
+	uint64_t *c = malloc(n * 8), *fr = malloc(n * 8);
+	if (!c || !fr) {
+		report(t, false, "no memory");
+		free(c), free(fr);
+		return;
+	}
+	for (size_t ri = 0; ri < 2; ri++) {
+		size_t pages = runs[ri];
+		struct iova_bitmap bm;
+		struct iova_cached ca;
+		bool ok = iova_bitmap_init(&bm, 1ull << 32, space, 4096);
+		iova_cached_init(&ca, 1ull << 32, space * 64, 4096);
+		for (int which = 0; ok && which < 2; which++) {
+			size_t got = 0;
+			/* a window of live mappings, as a driver with DMAs in flight has */
+			uint64_t live[8] = { 0 };
+			for (size_t i = 0; i < n; i++) {
+				bool w;
+				uint64_t t0 = cycles_begin();
+				uint64_t a = which ? iova_cached_alloc(&ca, pages) : iova_bitmap_alloc(&bm, pages, &w);
+				c[got] = cycles_end() - t0;
+				if (!a)
+					break;
+				uint64_t old = live[i % 8];
+				live[i % 8] = a;
+				t0 = cycles_begin();
+				if (old) {
+					if (which)
+						iova_cached_free(&ca, old, pages);
+					else
+						iova_bitmap_free(&bm, old, pages);
+				}
+				fr[got] = cycles_end() - t0;
+				got++;
+			}
+			report(t, got == n, "%s: %zu allocations of %zu page%s with 8 live%s",
+			       which ? "cached free list" : "bitmap next fit", got, pages, pages == 1 ? "" : "s",
+			       which ? "" : (bm.wraps ? ", wrapping" : ""));
+			char variant[48], note[96];
+			snprintf(variant, sizeof(variant), "alloc-%s-%zu", which ? "cached" : "next-fit", pages);
+			snprintf(note, sizeof(note), "%s over %zu pages: %u wraps",
+				 which ? "cached free list" : "next fit", space, which ? 0u : bm.wraps);
+			struct measure m = {
+				.path = "map", .backend = "none", .variant = variant, .unit = "cycles", .note = note
+			};
+			test_measure(t, &m, c, got);
+			snprintf(variant, sizeof(variant), "free-%s-%zu", which ? "cached" : "next-fit", pages);
+			m.path = "unmap";
+			test_measure(t, &m, fr, got);
+		}
+		iova_bitmap_fini(&bm);
+	}
+	free(c), free(fr);
+	test_note(t, "bitmap next fit and cached free list, 1 and 16 pages");
+}
+
+static const struct test_case cases[] = {
+	{ "price.strategies",
+	  "each mapping strategy on the machine's VT-d unit: cost per DMA, latency, overhead, exposure", t_strategies,
+	  true },
+	{ "price.models", "the same strategies on the Calgary, CalIOC2, DART and Apple DART models", t_models, true },
+	{ "price.allocators", "CPU cycles per IOVA allocation and free: bitmap next fit and cached free list",
+	  t_allocators, true },
+};
+
+const struct test_group price_group = {
+	.name = "price",
+	.summary = "the price of safety: mapping strategies and their cost per DMA, on every backend",
+	.cases = cases,
+	.n = sizeof(cases) / sizeof(cases[0]),
+};
