@@ -4,7 +4,7 @@
 set -eu
 
 pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev \
-      qemu-system-x86 ovmf mtools gdisk xz-utils"
+      qemu-system-x86 ovmf mtools gdisk xz-utils gnuplot-nox"
 
 missing=""
 for p in $pkgs; do

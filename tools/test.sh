@@ -114,6 +114,19 @@ else
 	done
 fi
 
+# The price boot test's records rendered as plots: the host tool must
+# turn a real results file into two valid PNGs.
+pricelog=build/boot-tests/price/run
+if [ -f "$pricelog/records.jsonl" ]; then
+	if out=$(tools/price-plot.sh "$pricelog/records.jsonl" build/boot-tests/price/plots 2>&1); then
+		note PASS price.plot "${out#price-plot: }"
+	else
+		note FAIL price.plot "$out"
+	fi
+else
+	note SKIP price.plot "no price boot test results to plot"
+fi
+
 # Figures from the boot tests, printed for people and never asserted.
 dmalog=build/boot-tests/dma/run
 if [ -f "$dmalog/records.jsonl" ]; then
