@@ -37,7 +37,7 @@ set style fill solid 0.6 border -1
 set boxwidth 0.6
 set xtics rotate by 60 right
 set grid ytics
-set bmargin 14
+set bmargin 20
 set output "$out/price-latency.png"
 set title "DMA latency per strategy: p50 (bar) to p99 (line)\n$note"
 set ylabel "microseconds (log)"

@@ -45,7 +45,7 @@ struct figures {
 	char why[96];
 };
 
-#define MAX_ROWS 64
+#define MAX_ROWS 256 /* 5 models x 5 strategies x 8 sizes at the most */
 
 static struct {
 	struct figures row[MAX_ROWS];
@@ -326,13 +326,26 @@ static void record(struct env *v, const char *test, const struct figures *f)
 	record_emit(&j);
 }
 
+/* What a case measures: the settings, or the default plan's reduced form. */
+struct plan {
+	size_t sizes[8], nsizes, count;
+	bool kinds; /* VT-d's strict-<kind> variants too */
+};
+
+static struct plan from_settings(void)
+{
+	struct plan p = { .kinds = true };
+	parse_sizes(setting_get("price.sizes"), p.sizes, 8, &p.nsizes);
+	p.count = (size_t)setting_long("price.count");
+	return p;
+}
+
 /* Every strategy at every size on the bench `v` holds: rows added to the
  * table, overhead against that size's baseline. */
-static void strategies(struct env *v, const char *test)
+static void strategies(struct env *v, const struct plan *p)
 {
-	size_t sizes[8], nsizes;
-	parse_sizes(setting_get("price.sizes"), sizes, 8, &nsizes);
-	size_t n = v->e->caps.fixed_latency_us ? 3 : (size_t)setting_long("price.count");
+	const size_t *sizes = p->sizes, nsizes = p->nsizes;
+	size_t n = v->e->caps.fixed_latency_us ? 3 : p->count;
 	struct strategy list[16];
 	size_t ns = 0;
 	static const enum kind kinds[] = { S_NONE, S_PASSTHROUGH, S_STRICT, S_DEFERRED, S_PERSISTENT };
@@ -345,7 +358,8 @@ static void strategies(struct env *v, const char *test)
 		snprintf(s.name, sizeof(s.name), "%s", strategy_names[k]);
 		list[ns++] = s;
 		/* VT-d: strict with every invalidation kind and interface */
-		for (size_t i = 0; kinds[k] == S_STRICT && bench_is(v, "vtd") && i < v->io->nkinds && ns < 16; i++) {
+		for (size_t i = 0;
+		     p->kinds && kinds[k] == S_STRICT && bench_is(v, "vtd") && i < v->io->nkinds && ns < 16; i++) {
 			struct strategy x = { .kind = S_STRICT, .inval = i };
 			snprintf(x.name, sizeof(x.name), "strict-%s", v->io->kinds[i].name);
 			list[ns++] = x;
@@ -369,7 +383,6 @@ static void strategies(struct env *v, const char *test)
 			table.n++;
 		}
 	}
-	(void)test;
 }
 
 static void print_table(size_t first)
@@ -394,16 +407,30 @@ static void print_table(size_t first)
 
 /* ---- the cases ------------------------------------------------------------ */
 
-static void t_strategies(struct test_ctx *t)
+static void on_vtd(struct test_ctx *t, const struct plan *p)
 {
 	struct env v;
 	if (!bench_setup(t, &v, "vtd"))
 		return;
-	size_t first = table.n;
-	strategies(&v, t->tc->name);
+	table.n = 0; /* each case its own table */
+	size_t first = 0;
+	strategies(&v, p);
 	bench_teardown(&v);
 	print_table(first);
 	test_note(t, "%s: %zu strategy and size rows", v.label, table.n - first);
+}
+
+static void t_strategies(struct test_ctx *t)
+{
+	struct plan p = from_settings();
+	on_vtd(t, &p);
+}
+
+/* The default plan's reduced form: 4 KiB, 50 DMAs, the five strategies. */
+static void t_quick(struct test_ctx *t)
+{
+	struct plan p = { .sizes = { 4096 }, .nsizes = 1, .count = 50, .kinds = false };
+	on_vtd(t, &p);
 }
 
 /* The same strategies on the register-level models, one after another. */
@@ -412,7 +439,8 @@ static void t_models(struct test_ctx *t)
 	static const char *const kinds[] = { "calgary", "calioc2", "dart-u3", "dart-u4", "apple-t8110" };
 	char before[16];
 	snprintf(before, sizeof(before), "%s", model_attached_kind() ? model_attached_kind() : "none");
-	size_t first = table.n;
+	table.n = 0;
+	size_t first = 0;
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && !t->skipped; k++) {
 		const char *e = model_attach(kinds[k], "none");
 		report(t, !e, "model %s attached%s%s", kinds[k], e ? ": " : "", e ? e : "");
@@ -425,7 +453,8 @@ static void t_models(struct test_ctx *t)
 		model_bench(kinds[k][0] == 'c' ? "calgary" : kinds[k][0] == 'd' ? "dart" : "apple", &io, &eng, &why);
 		if (!bench_setup(t, &v, io->backend))
 			continue;
-		strategies(&v, t->tc->name);
+		struct plan p = from_settings();
+		strategies(&v, &p);
 		bench_teardown(&v);
 	}
 	model_attach(before, "none"); /* as it was */
@@ -496,12 +525,14 @@ static void t_allocators(struct test_ctx *t)
 }
 
 static const struct test_case cases[] = {
+	{ "price.quick", "the default plan's reduced form: the five strategies on VT-d, 4 KiB, 50 DMAs", t_quick,
+	  true },
 	{ "price.strategies",
 	  "each mapping strategy on the machine's VT-d unit: cost per DMA, latency, overhead, exposure", t_strategies,
-	  true },
-	{ "price.models", "the same strategies on the Calgary, CalIOC2, DART and Apple DART models", t_models, true },
+	  false },
+	{ "price.models", "the same strategies on the Calgary, CalIOC2, DART and Apple DART models", t_models, false },
 	{ "price.allocators", "CPU cycles per IOVA allocation and free: bitmap next fit and cached free list",
-	  t_allocators, true },
+	  t_allocators, false },
 };
 
 const struct test_group price_group = {
