@@ -211,7 +211,7 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 	uint64_t probing = 0; /* cycles spent probing the exposure: not the strategy's */
 	uint64_t t_start = cycles_begin();
 	for (size_t i = 0; !e && i < n && !test_stopped(v->t); i++) {
-		uint64_t iova = b.phys, c0 = cycles_begin(), c1 = c0, c2, c3, wrap_inval = 0;
+		uint64_t iova = b.phys, c0 = cycles_begin(), c1 = c0, c2, c3, wrap_inval = 0, wrap_probe = 0;
 		bool wrapped = false;
 		if (st->kind == S_PERSISTENT)
 			iova = persistent + (b.phys - frame);
@@ -224,14 +224,16 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 			if (wrapped && st->kind == S_DEFERRED && npend) {
 				/* the allocator starts over among freed IOVAs: their
 				 * stale translations go before one is used again */
-				probing += probe(v, f, pend[0] + (b.phys - frame), size);
+				wrap_probe = probe(v, f, pend[0] + (b.phys - frame), size);
+				probing += wrap_probe;
 				uint64_t w0 = cycles_begin();
 				e = v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
 				wrap_inval = cycles_end() - w0;
 				npend = 0;
 				f->wraps++;
 			}
-			e = v->io->ops->map(v->io, io, frame, pages * v->pg, IOMMU_RW, v->pg);
+			if (!e)
+				e = v->io->ops->map(v->io, io, frame, pages * v->pg, IOMMU_RW, v->pg);
 			iova = io + (b.phys - frame);
 			c1 = cycles_end();
 		}
@@ -265,7 +267,7 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 		}
 		bool maps = st->kind == S_STRICT || st->kind == S_DEFERRED;
 		/* a wrap's invalidation belongs to invalidation, not to map */
-		map[got] = maps ? c1 - c0 - wrap_inval : 0, unmap[got] = maps ? c3 - c2 : 0,
+		map[got] = maps ? c1 - c0 - wrap_inval - wrap_probe : 0, unmap[got] = maps ? c3 - c2 : 0,
 		inval[got] = c4 - c3 + wrap_inval;
 		lat[got] = r.t_done - r.t_submit;
 		got += !e;
