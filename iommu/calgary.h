@@ -29,7 +29,7 @@ struct calgary {
 	int cur;	    /* the PHB of the device under test, -1 before attach */
 	unsigned size_code; /* TCE table size: 8192 << n entries */
 	bool fence;	    /* on an error, disable the PHB's slots as Linux did */
-	unsigned splitq_timeouts, softstop_retries;
+	unsigned softstop_retries;
 	unsigned dumps; /* error dumps printed since the take-over */
 	struct iommu_inval_kind kind;
 	char variant[16];

@@ -40,7 +40,7 @@ struct figures {
 	uint64_t map, unmap, inval; /* p50 CPU cycles per DMA */
 	double lat_p50, lat_p99;    /* ns */
 	double per_dma_ns, dmas_s, mb_s, overhead;
-	unsigned pending_max, probes, reachable, wraps;
+	unsigned pending_max, probes, reachable;
 	bool ran;
 	char why[96];
 };
@@ -230,7 +230,6 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 				e = v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
 				wrap_inval = cycles_end() - w0;
 				npend = 0;
-				f->wraps++;
 			}
 			if (!e)
 				e = v->io->ops->map(v->io, io, frame, pages * v->pg, IOMMU_RW, v->pg);
