@@ -13,7 +13,13 @@
 #                         folder, @TEST@ in qemu lines (a disk that keeps data)
 #   put DEST LINE         append LINE to file DEST on the disk copy
 #   move SRC DEST         rename a file on the disk copy
-#   key wait ERE | key send TEXT | key sleep S | key stop
+#   file DEST COMMAND     the standard output of the shell COMMAND (run in
+#                         tests/boot/data) becomes file DEST on the disk copy,
+#                         byte for byte (BOMs, NULs, CR-only lines, 2 MiB files)
+#   stick-readonly        the USB stick is write-protected
+#   fill-volume N         the stick's file system is filled to N bytes free
+#   reboot                the guest may reset; QEMU boots it again
+#   key wait ERE | key send TEXT | key sleep S | key monitor CMD | key stop
 #                         drive the serial console; a wait that is never
 #                         satisfied fails the test
 #   status N              QEMU's exit status (124 = killed at the timeout)
@@ -26,7 +32,7 @@ test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cfg="" qemu="" timeout=90 puts="" moves=""
+cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
@@ -45,6 +51,13 @@ while IFS= read -r l || [ -n "$l" ]; do
 		rest=${l#sparse }; rm -f "$out/${rest%% *}"; truncate -s "${rest#* }" "$out/${rest%% *}" ;;
 	"move "*)
 		rest=${l#move }; moves="$moves --move ${rest%% *}=${rest#* }" ;;
+	"file "*)
+		rest=${l#file }; nfile=$((nfile + 1)); local=$out/put/file$nfile
+		(cd "$(dirname "$test")/data" && sh -c "${rest#* }") >"$local"
+		puts="$puts --put $local=${rest%% *}" ;;
+	"stick-readonly") flags="$flags --stick-readonly" ;;
+	"fill-volume "*) flags="$flags --fill-volume ${l#fill-volume }" ;;
+	"reboot") flags="$flags --reboot" ;;
 	esac
 done <"$test"
 [ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
@@ -56,7 +69,7 @@ set -- --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
 # shellcheck disable=SC2086
-set -- "$@" $moves $puts
+set -- "$@" $moves $puts $flags
 "$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
 status=$(cat "$run/status" 2>/dev/null || echo none)
 

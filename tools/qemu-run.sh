@@ -6,10 +6,16 @@
 #   --cfg FILE        iommon.cfg for this boot ("none" removes it)
 #   --put LOCAL=DEST  copy a file onto the disk copy (repeatable)
 #   --move SRC=DEST   rename a file on the disk copy (repeatable)
+#   --stick-readonly  the USB stick is write-protected (the firmware sees
+#                     read-only media)
+#   --fill-volume N   fill the stick's file system until N bytes are free
+#   --reboot          let the guest reset (a watchdog reset, `exit reset`):
+#                     QEMU then boots the same disk and firmware variables again
 #   --vars FILE       keep the firmware's variables in FILE across boots
 #                     (default: a fresh copy each boot)
 #   --qemu "ARGS"     extra QEMU arguments (devices under test)
 #   --keys FILE       console script: "wait ERE", "send TEXT", "sleep S",
+#                     "monitor CMD" (a QEMU monitor command, e.g. device_del),
 #                     "stop" (end QEMU now: what was to be seen was seen)
 #   --timeout S       kill QEMU after S seconds (default 120)
 #   --out DIR         keep serial.log, records.jsonl, results/, status
@@ -22,13 +28,16 @@
 set -eu
 
 image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0
-puts="" moves=""
+puts="" moves="" readonly="" fill="" reboot=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
 	--cfg) cfg=$2; shift 2 ;;
 	--put) puts="$puts $2"; shift 2 ;;
 	--move) moves="$moves $2"; shift 2 ;;
+	--stick-readonly) readonly=",readonly=on"; shift ;;
+	--fill-volume) fill=$2; shift 2 ;;
+	--reboot) reboot=1; shift ;;
 	--vars) vars_keep=$2; shift 2 ;;
 	--qemu) extra=$2; shift 2 ;;
 	--keys) keys=$2; shift 2 ;;
@@ -75,17 +84,31 @@ elif [ -n "$cfg" ]; then
 	mcopy -o -i "$part" "$cfg" ::/iommon.cfg
 fi
 
-machine="-machine q35 -accel $accel -m 1024 -smp 1 -display none -vga none -no-reboot -nodefaults -monitor none"
+if [ -n "$fill" ]; then
+	# one file as large as the free space less N bytes (FAT32 clusters here
+	# are 512 bytes: what is left is within a cluster of N)
+	free=$(minfo -i "$part" :: 2>/dev/null | sed -n 's/^free clusters=\([0-9]*\).*/\1/p')
+	csize=$(minfo -i "$part" :: 2>/dev/null | awk '/cluster size:/ {print $3}')
+	spc=$(minfo -i "$part" :: 2>/dev/null | awk '/sector size:/ {print $3}')
+	bytes=$((free * csize * spc - fill))
+	[ "$bytes" -gt 0 ] && head -c "$bytes" /dev/zero >"$out/filler.bin" && mcopy -o -i "$part" "$out/filler.bin" ::/filler.bin
+	rm -f "$out/filler.bin"
+fi
+noreboot=-no-reboot
+[ $reboot = 1 ] && noreboot=""
+machine="-machine q35 -accel $accel -m 1024 -smp 1 -display none -vga none $noreboot -nodefaults"
 firmware="-drive if=pflash,format=raw,unit=0,readonly=on,file=$code -drive if=pflash,format=raw,unit=1,file=$varsfile"
-stick="-drive if=none,id=stick,format=raw,file=$out/disk.img -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on"
+stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on"
 exitdev="-device isa-debug-exit,iobase=0xf4,iosize=4"
 if [ $interactive = 1 ]; then
 	echo "qemu-run: serial console on this terminal; Ctrl-C ends QEMU; disk copy in $out"
 	# shellcheck disable=SC2086
-	exec qemu-system-x86_64 $machine $firmware $stick $exitdev -serial stdio $extra
+	exec qemu-system-x86_64 $machine -monitor none $firmware $stick $exitdev -serial stdio $extra
 fi
 
-mkfifo "$out/serial.in" "$out/serial.out"
+mkfifo "$out/serial.in" "$out/serial.out" "$out/monitor.in" "$out/monitor.out"
+cat <"$out/monitor.out" >"$out/monitor.log" &
+monreader=$!
 : >"$out/serial.log"
 if [ $bench = 1 ]; then
 	tee -a "$out/serial.log" <"$out/serial.out" &
@@ -96,11 +119,12 @@ reader=$!
 
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-timeout -k 2 "$timeout" qemu-system-x86_64 $machine $firmware $stick $exitdev -serial pipe:"$out/serial" $extra \
+timeout -k 2 "$timeout" qemu-system-x86_64 $machine -monitor pipe:"$out/monitor" $firmware $stick $exitdev \
+	-serial pipe:"$out/serial" $extra \
 	>"$out/qemu.stderr" 2>&1 &
 qemu=$!
 # read-write: never blocks, even if QEMU never opened its end
-exec 3<>"$out/serial.in"
+exec 3<>"$out/serial.in" 4<>"$out/monitor.in"
 
 elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}'; }
 alive() { kill -0 "$qemu" 2>/dev/null; }
@@ -139,6 +163,7 @@ if [ -n "$keys" ]; then
 		case $line in
 		"wait "*) wait_for "${line#wait }" || break ;;
 		"send "*) send "$(printf '%b' "${line#send }")" ;;
+		"monitor "*) printf '%s\n' "${line#monitor }" >&4 ;;
 		"sleep "*) sleep "${line#sleep }" ;;
 		stop) echo "qemu-run: stopped by the key script" >>"$out/notes"; kill "$qemu" 2>/dev/null; break ;;
 		""|"#"*) ;;
@@ -161,15 +186,16 @@ fi
 
 status=0
 wait "$qemu" || status=$?
-exec 3>&-
+exec 3>&- 4>&-
 # the reader ends by itself when QEMU closes the pipe; give it 2 s
 i=0
 while kill -0 "$reader" 2>/dev/null && [ $i -lt 20 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-kill "$reader" 2>/dev/null || true
+kill "$reader" "$monreader" 2>/dev/null || true
 wait "$reader" 2>/dev/null || true
+wait "$monreader" 2>/dev/null || true
 
 plain >"$out/console.txt"
 grep '^{' "$out/console.txt" >"$out/records.jsonl" || true
