@@ -53,7 +53,8 @@ while IFS= read -r l || [ -n "$l" ]; do
 		rest=${l#move }; moves="$moves --move ${rest%% *}=${rest#* }" ;;
 	"file "*)
 		rest=${l#file }; nfile=$((nfile + 1)); local=$out/put/file$nfile
-		(cd "$(dirname "$test")/data" && sh -c "${rest#* }") >"$local"
+		(cd "$(dirname "$test")/data" && sh -c "${rest#* }") >"$local" ||
+			{ echo "FAIL $name: the command for $(echo "$rest" | cut -d' ' -f1) failed"; exit 1; }
 		puts="$puts --put $local=${rest%% *}" ;;
 	"stick-readonly") flags="$flags --stick-readonly" ;;
 	"fill-volume "*) flags="$flags --fill-volume ${l#fill-volume }" ;;
