@@ -86,7 +86,7 @@ static struct outcome {
 	size_t records, size;
 	char data[sizeof(vol.data)];
 	bool path_empty;
-} *got;
+} * got;
 
 static void do_script(void *a)
 {
@@ -248,8 +248,10 @@ int main(void)
 	if (got == MAP_FAILED)
 		return 1;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(room_enough),	   cmocka_unit_test(volume_fills_mid_run),
-		cmocka_unit_test(write_protected), cmocka_unit_test(cut_back_fails),
+		cmocka_unit_test(room_enough),
+		cmocka_unit_test(volume_fills_mid_run),
+		cmocka_unit_test(write_protected),
+		cmocka_unit_test(cut_back_fails),
 		cmocka_unit_test(host_platform_cuts_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
