@@ -193,13 +193,12 @@ static bool wait_over(struct nvme_wait *w)
 		w->check = deadline_after_us(WAIT_CHECK_US);
 		if (regwin_read32(&n->bar, NVME_CSTS) == 0xffffffffu) {
 			snprintf(n->werr, sizeof(n->werr),
-				 "nvme: the controller reads all ones while waiting for %s (removed, or not decoding)",
+				 "nvme: the controller reads all ones (removed, or not decoding) while waiting: %s",
 				 w->what);
 			return true;
 		}
 		if (runner_stop_requested()) {
-			snprintf(n->werr, sizeof(n->werr), "nvme: stopped by the operator while waiting for %s",
-				 w->what);
+			snprintf(n->werr, sizeof(n->werr), "nvme: stopped by the operator while waiting: %s", w->what);
 			return true;
 		}
 	}
@@ -207,11 +206,11 @@ static bool wait_over(struct nvme_wait *w)
 		return false;
 	if (w->cut)
 		snprintf(n->werr, sizeof(n->werr),
-			 "nvme: not answering: waiting for %s used up the device's budget of %llu s for waits "
+			 "nvme: not answering: waiting (%s) used up the device's budget of %llu s for waits "
 			 "(CAP.TO %llu ms each); given up",
 			 w->what, NVME_BUDGET_US / 1000000, (unsigned long long)n->timeout_us / 1000);
 	else
-		snprintf(n->werr, sizeof(n->werr), "nvme: no answer to %s within %llu ms", w->what,
+		snprintf(n->werr, sizeof(n->werr), "nvme: no %s within %llu ms", w->what,
 			 (unsigned long long)w->us / 1000);
 	return true;
 }
@@ -221,7 +220,7 @@ static bool wait_over(struct nvme_wait *w)
 static bool wait_ready(struct nvme *n, bool ready, const char **why)
 {
 	struct nvme_wait w;
-	wait_begin(&w, n, ready ? "ready after enabling (CSTS.RDY)" : "not ready after disabling (CSTS.RDY)",
+	wait_begin(&w, n, ready ? "ready (CSTS.RDY set) after enabling" : "not ready (CSTS.RDY clear) after disabling",
 		   n->timeout_us, true);
 	bool ok = false;
 	for (;;) {
@@ -274,7 +273,7 @@ static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t c
 {
 	struct nvme_wait w;
 	char what[48];
-	snprintf(what, sizeof(what), "the completion of command %u", cid);
+	snprintf(what, sizeof(what), "completion for command %u", cid);
 	wait_begin(&w, n, what, deadline_us, budgeted);
 	uint32_t dw3;
 	for (;;) {

@@ -392,7 +392,7 @@ static void operator_stops_a_wait(void **state)
 	const char *why;
 	assert_null(open_it(&why));
 	assert_non_null(why);
-	assert_non_null(strstr(why, "stopped by the operator while waiting for ready"));
+	assert_non_null(strstr(why, "stopped by the operator while waiting: ready"));
 	assert_true(runner_stop_requested());
 }
 
