@@ -157,6 +157,7 @@ struct nvme_wait {
 	struct deadline end, check;
 	uint64_t t0, us;
 	bool budgeted, cut; /* cut: `end` is the budget's, not the wait's own */
+	bool live;	    /* the controller is meant to be ready meanwhile (a command runs) */
 };
 
 static uint64_t cycles_to_us(uint64_t cycles)
@@ -191,14 +192,22 @@ static bool wait_over(struct nvme_wait *w)
 	struct nvme *n = w->n;
 	if (deadline_passed(&w->check)) {
 		w->check = deadline_after_us(WAIT_CHECK_US);
-		if (regwin_read32(&n->bar, NVME_CSTS) == 0xffffffffu) {
-			snprintf(n->werr, sizeof(n->werr),
-				 "nvme: the controller reads all ones (removed, or not decoding) while waiting: %s",
-				 w->what);
-			return true;
-		}
-		if (runner_stop_requested()) {
-			snprintf(n->werr, sizeof(n->werr), "nvme: stopped by the operator while waiting: %s", w->what);
+		/* a surprise removal: configuration reads return all ones, and
+		 * the registers all ones (or nothing at all) */
+		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
+		const char *gone = NULL;
+		if (pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff)
+			gone = "removed (configuration space reads all ones)";
+		else if (csts == 0xffffffffu)
+			gone = "registers read all ones (removed, or not decoding)";
+		else if (w->live && (csts & CSTS_CFS))
+			gone = "fatal status (CSTS.CFS)";
+		else if (w->live && !(csts & CSTS_RDY))
+			gone = "no longer ready (CSTS.RDY clear: reset or removed)";
+		else if (runner_stop_requested())
+			gone = "stopped by the operator";
+		if (gone) {
+			snprintf(n->werr, sizeof(n->werr), "nvme: %s, waiting for %s", gone, w->what);
 			return true;
 		}
 	}
@@ -206,12 +215,12 @@ static bool wait_over(struct nvme_wait *w)
 		return false;
 	if (w->cut)
 		snprintf(n->werr, sizeof(n->werr),
-			 "nvme: not answering: waiting (%s) used up the device's budget of %llu s for waits "
+			 "nvme: not answering, waiting for %s: the device's budget of %llu s for waits is spent "
 			 "(CAP.TO %llu ms each); given up",
 			 w->what, NVME_BUDGET_US / 1000000, (unsigned long long)n->timeout_us / 1000);
 	else
-		snprintf(n->werr, sizeof(n->werr), "nvme: no %s within %llu ms", w->what,
-			 (unsigned long long)w->us / 1000);
+		snprintf(n->werr, sizeof(n->werr), "nvme: no %s for %s within %llu ms",
+			 w->live ? "completion" : "answer", w->what, (unsigned long long)w->us / 1000);
 	return true;
 }
 
@@ -220,8 +229,8 @@ static bool wait_over(struct nvme_wait *w)
 static bool wait_ready(struct nvme *n, bool ready, const char **why)
 {
 	struct nvme_wait w;
-	wait_begin(&w, n, ready ? "ready (CSTS.RDY set) after enabling" : "not ready (CSTS.RDY clear) after disabling",
-		   n->timeout_us, true);
+	wait_begin(&w, n, ready ? "CSTS.RDY to set after enabling" : "CSTS.RDY to clear after disabling", n->timeout_us,
+		   true);
 	bool ok = false;
 	for (;;) {
 		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
@@ -273,8 +282,9 @@ static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t c
 {
 	struct nvme_wait w;
 	char what[48];
-	snprintf(what, sizeof(what), "completion for command %u", cid);
+	snprintf(what, sizeof(what), "command %u", cid);
 	wait_begin(&w, n, what, deadline_us, budgeted);
+	w.live = true;
 	uint32_t dw3;
 	for (;;) {
 		volatile uint8_t *e = q->cq + (size_t)q->head * 16;
@@ -353,7 +363,7 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	if (n->dead) {
 		r->status = DMA_DEVICE_ERROR;
 		snprintf(r->error, sizeof(r->error),
-			 "nvme: stopped after a command timed out ('set device' reopens it)");
+			 "nvme: stopped after a command did not complete ('set device' reopens it)");
 		return r->status;
 	}
 	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
@@ -405,7 +415,13 @@ static void give_back(struct nvme *n)
 {
 	const char *why;
 	bool stopped = true;
-	if (n->saved) {
+	if (n->saved && pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff) {
+		/* removed: nothing answers to be put back; a function that only
+		 * stopped answering configuration reads might still DMA */
+		printf("warning: nvme: the function no longer answers (removed?); its registers are not put back and "
+		       "its queue pages are not freed\n");
+		stopped = false;
+	} else if (n->saved) {
 		regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
 		stopped = wait_ready(n, false, &why);
 		if (!stopped)
