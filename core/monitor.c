@@ -250,7 +250,7 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		printf("verdict: %s (%u passed, %u failed, %u skipped, %u plan errors)\n", words[v], t.passed, t.failed,
 		       t.skipped, mon.plan_errors);
 		if (results_failure())
-			printf("  the results file is not complete: %s\n", results_failure());
+			printf("  the results were not saved completely: %s\n", results_failure());
 		if (kinds[i].kind == EXIT_QEMU)
 			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
 		else
