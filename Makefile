@@ -95,6 +95,8 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz
 FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c
 FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c
 FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c
+FUZZ_SRC_fuzz_vtd_caps := iommu/vtd_caps.c
+FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
 
 .SECONDEXPANSION:
 $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)
