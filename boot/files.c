@@ -135,7 +135,7 @@ static UINT64 file_size(EFI_FILE_HANDLE f)
 
 struct platform_file *files_create(const char *path, const char **why)
 {
-	static char err[96];
+	static char err[160];
 	if (!vol.root) {
 		*why = "the boot volume has no file system we can open";
 		return NULL;
@@ -181,9 +181,10 @@ struct platform_file *files_create(const char *path, const char **why)
 	}
 	/* Open(CREATE) opens a file that appeared meanwhile: appending to
 	 * it would overwrite its start. */
-	if (file_size(f) != 0) {
+	UINT64 size = file_size(f);
+	if (size != 0) {
 		f->Close(f);
-		*why = "exists";
+		*why = size == ~0ull ? "the firmware will not say whether the new file is empty" : "exists";
 		return NULL;
 	}
 	struct platform_file *pf = malloc(sizeof(*pf));
