@@ -69,6 +69,11 @@ $(BUILD)/host/petool: tools/petool.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) $< -o $@
 
+# The results file's checker: every line one whole JSON object, valid UTF-8.
+$(BUILD)/host/jsonlcheck: tools/jsonlcheck.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) $< -o $@
+
 # The monitor itself on the host (stdin/stdout console, a folder as volume).
 $(BUILD)/host/iommon: $(HOST_OBJ) $(BUILD)/host/tests/host/main_host.o
 	$(CC) $(HOST_LDFLAGS) $^ -lm -o $@
@@ -90,6 +95,8 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz
 FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c
 FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c
 FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c
+FUZZ_SRC_fuzz_vtd_caps := iommu/vtd_caps.c
+FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
 
 .SECONDEXPANSION:
 $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)
@@ -127,7 +134,7 @@ console: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
 
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(UNIT_BIN) $(FUZZ_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(UNIT_BIN) $(FUZZ_BIN)
 	@tools/test.sh
 
 clean:

@@ -24,7 +24,7 @@ void files_init(void);
 void files_fini(void);
 char *files_read(const char *path, size_t *len);
 struct platform_file *files_create(const char *path, const char **why);
-bool files_append(struct platform_file *f, const void *buf, size_t n);
+bool files_append(struct platform_file *f, const void *buf, size_t n, const char **why);
 void files_close(struct platform_file *f);
 const char *files_describe(void);
 

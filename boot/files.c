@@ -9,6 +9,7 @@
 
 struct platform_file {
 	EFI_FILE_HANDLE h;
+	UINT64 size; /* what was written whole: where a failed write is cut back to */
 };
 
 static struct {
@@ -84,7 +85,35 @@ char *files_read(const char *path, size_t *len)
 	return buf;
 }
 
-/* Opens `path` creating it (and its directories) when missing. */
+/* The firmware's reason in words, for the console and the verdict line. */
+static const char *status_words(EFI_STATUS st)
+{
+	static char other[48];
+	switch (st) {
+	case EFI_WRITE_PROTECTED:
+		return "the medium is write-protected";
+	case EFI_VOLUME_FULL:
+		return "the volume is full";
+	case EFI_DEVICE_ERROR:
+		return "device error";
+	case EFI_VOLUME_CORRUPTED:
+		return "the file system is corrupted";
+	case EFI_NO_MEDIA:
+		return "no medium in the drive";
+	case EFI_MEDIA_CHANGED:
+		return "the medium was changed";
+	case EFI_ACCESS_DENIED:
+		return "access denied (a read-only file or folder)";
+	case EFI_OUT_OF_RESOURCES:
+		return "the firmware ran out of resources";
+	case EFI_NOT_FOUND:
+		return "not found";
+	}
+	snprintf(other, sizeof(other), "firmware status 0x%llx", (unsigned long long)st);
+	return other;
+}
+
+/* Opens `path` creating it when missing. */
 static EFI_STATUS open_create(const char *path, UINT64 attrs, EFI_FILE_HANDLE *out)
 {
 	CHAR16 name[128];
@@ -93,8 +122,20 @@ static EFI_STATUS open_create(const char *path, UINT64 attrs, EFI_FILE_HANDLE *o
 			      attrs);
 }
 
+/* The file's size, or ~0 when the firmware will not say. */
+static UINT64 file_size(EFI_FILE_HANDLE f)
+{
+	EFI_FILE_INFO *info = LibFileInfo(f);
+	if (!info)
+		return ~0ull;
+	UINT64 size = info->FileSize;
+	FreePool(info);
+	return size;
+}
+
 struct platform_file *files_create(const char *path, const char **why)
 {
+	static char err[160];
 	if (!vol.root) {
 		*why = "the boot volume has no file system we can open";
 		return NULL;
@@ -102,9 +143,17 @@ struct platform_file *files_create(const char *path, const char **why)
 	CHAR16 name[128];
 	to_efi_path(name, 128, path);
 	EFI_FILE_HANDLE f;
-	if (!EFI_ERROR(vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0))) {
+	/* Only NOT_FOUND says the name is free: after any other failure the
+	 * file may be there, and Open(CREATE) would write over it. */
+	EFI_STATUS st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0);
+	if (!EFI_ERROR(st)) {
 		f->Close(f);
 		*why = "exists";
+		return NULL;
+	}
+	if (st != EFI_NOT_FOUND) {
+		snprintf(err, sizeof(err), "cannot tell whether %s exists: %s", path, status_words(st));
+		*why = err;
 		return NULL;
 	}
 	/* each directory on the way */
@@ -116,14 +165,26 @@ struct platform_file *files_create(const char *path, const char **why)
 		memcpy(dir, path, n);
 		dir[n] = '\0';
 		EFI_FILE_HANDLE d;
-		if (EFI_ERROR(open_create(dir, EFI_FILE_DIRECTORY, &d))) {
-			*why = "cannot create the results folder (read-only medium?)";
+		st = open_create(dir, EFI_FILE_DIRECTORY, &d);
+		if (EFI_ERROR(st)) {
+			snprintf(err, sizeof(err), "cannot create the folder %s: %s", dir, status_words(st));
+			*why = err;
 			return NULL;
 		}
 		d->Close(d);
 	}
-	if (EFI_ERROR(open_create(path, 0, &f))) {
-		*why = "cannot create the file (read-only medium or full?)";
+	st = open_create(path, 0, &f);
+	if (EFI_ERROR(st)) {
+		snprintf(err, sizeof(err), "cannot create the file: %s", status_words(st));
+		*why = err;
+		return NULL;
+	}
+	/* Open(CREATE) opens a file that appeared meanwhile: appending to
+	 * it would overwrite its start. */
+	UINT64 size = file_size(f);
+	if (size != 0) {
+		f->Close(f);
+		*why = size == ~0ull ? "the firmware will not say whether the new file is empty" : "exists";
 		return NULL;
 	}
 	struct platform_file *pf = malloc(sizeof(*pf));
@@ -133,15 +194,48 @@ struct platform_file *files_create(const char *path, const char **why)
 		return NULL;
 	}
 	pf->h = f;
+	pf->size = 0;
 	return pf;
 }
 
-bool files_append(struct platform_file *f, const void *buf, size_t n)
+/* Cuts the file back to `size` (SetInfo) after a write that failed or
+ * fell short, so that no partial line stays on the medium. */
+static bool cut_back(EFI_FILE_HANDLE h, UINT64 size)
 {
-	UINTN len = n;
-	if (EFI_ERROR(f->h->Write(f->h, &len, (void *)buf)) || len != n)
+	EFI_FILE_INFO *info = LibFileInfo(h);
+	if (!info)
 		return false;
-	return !EFI_ERROR(f->h->Flush(f->h));
+	bool ok = true;
+	if (info->FileSize != size) {
+		info->FileSize = size;
+		ok = !EFI_ERROR(h->SetInfo(h, &GenericFileInfo, info->Size, info));
+	}
+	FreePool(info);
+	ok = ok && !EFI_ERROR(h->SetPosition(h, size)) && !EFI_ERROR(h->Flush(h));
+	return ok && file_size(h) == size;
+}
+
+bool files_append(struct platform_file *f, const void *buf, size_t n, const char **why)
+{
+	static char err[160];
+	char reason[64];
+	UINTN len = n;
+	EFI_STATUS st = f->h->Write(f->h, &len, (void *)buf);
+	if (!EFI_ERROR(st) && len == n)
+		st = f->h->Flush(f->h);
+	if (!EFI_ERROR(st) && len == n) {
+		f->size += n;
+		return true;
+	}
+	if (EFI_ERROR(st))
+		snprintf(reason, sizeof(reason), "%s", status_words(st));
+	else
+		snprintf(reason, sizeof(reason), "the firmware wrote %llu of %zu bytes", (unsigned long long)len, n);
+	bool cut = cut_back(f->h, f->size);
+	snprintf(err, sizeof(err), "%s%s", reason,
+		 cut ? "" : "; cutting the partial line off failed too, so the file may end in one");
+	*why = err;
+	return false;
 }
 
 void files_close(struct platform_file *f)

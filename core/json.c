@@ -42,7 +42,12 @@ static void put_string(struct json *j, const char *s)
 			put(j, "\\t", 2);
 			break;
 		default:
-			if (*p < 0x20 || *p == 0x7f) {
+			/* Bytes 0x80 and up come from firmware strings (vendor,
+			 * device names) in no known encoding: each becomes the code
+			 * point of the same value (as Latin-1 would read it), so
+			 * every record is ASCII and valid UTF-8 whatever the
+			 * firmware put there. */
+			if (*p < 0x20 || *p >= 0x7f) {
 				snprintf(esc, sizeof(esc), "\\u%04x", *p);
 				puts_(j, esc);
 			} else {

@@ -49,7 +49,7 @@ unsigned monitor_plan_errors(void)
 int monitor_verdict(void)
 {
 	struct tally t = runner_session();
-	if (mon.plan_errors || t.passed + t.failed + t.skipped == 0)
+	if (mon.plan_errors || results_failure() || t.passed + t.failed + t.skipped == 0)
 		return 2;
 	return t.failed ? 1 : 0;
 }
@@ -85,10 +85,11 @@ static enum cmd_status cmd_run(int argc, char **argv)
 		cmd_error("run needs a test, a group, 'default' or 'all' (try 'list')");
 		return CMD_ERROR;
 	}
-	if (mon.unattended && !results_path()[0]) {
+	if (mon.unattended && !results_path()[0] && !results_failure()) {
 		const char *why = results_save();
 		if (why)
-			printf("warning: %s; results go to the console only\n", why);
+			printf("error: %s; results go to the console only, and the verdict is 'plan could not run'\n",
+			       why);
 		else
 			printf("saving results to %s\n", results_path());
 	}
@@ -248,6 +249,8 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		struct tally t = runner_session();
 		printf("verdict: %s (%u passed, %u failed, %u skipped, %u plan errors)\n", words[v], t.passed, t.failed,
 		       t.skipped, mon.plan_errors);
+		if (results_failure())
+			printf("  the results were not saved completely: %s\n", results_failure());
 		if (kinds[i].kind == EXIT_QEMU)
 			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
 		else

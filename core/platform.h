@@ -66,10 +66,15 @@ struct platform {
 	/* The boot volume. Paths use '/' and are relative to its root. */
 	/* Whole file into a malloc'd, NUL-terminated buffer; NULL if absent. */
 	char *(*file_read)(const char *path, size_t *len);
-	/* Create a file that must not exist yet (results never overwrite). */
+	/* Create a file that must not exist yet (results never overwrite):
+	 * NULL with *why "exists" when it does, or with the firmware's reason
+	 * in words; a file whose existence cannot be ruled out is not opened. */
 	struct platform_file *(*file_create)(const char *path, const char **why);
-	/* Append and flush to the medium before returning. */
-	bool (*file_append)(struct platform_file *f, const void *buf, size_t n);
+	/* Append and flush to the medium before returning: all n bytes, or
+	 * false with *why (the firmware's reason in words, "volume full", ...)
+	 * and the file cut back to its size before the call, so that no part
+	 * of buf stays; *why says so when even that failed. */
+	bool (*file_append)(struct platform_file *f, const void *buf, size_t n, const char **why);
 	void (*file_close)(struct platform_file *f);
 	/* One line describing where files go, e.g. "boot volume (USB)". */
 	const char *(*volume_describe)(void);

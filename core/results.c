@@ -15,6 +15,11 @@ static struct {
 	size_t n, cap;
 	struct platform_file *file;
 	char path[64];
+	size_t saved; /* records in the file, each a whole line */
+	/* why saving failed (the file could not be created, or a record could
+	 * not be written whole), "" while it has not: the verdict becomes
+	 * "plan could not run" */
+	char failed[420];
 } res;
 
 void record_begin(struct json *j, char *buf, size_t cap, const char *kind)
@@ -29,19 +34,25 @@ static void append_file(const char *line)
 		return;
 	size_t len = strlen(line);
 	char *tmp = malloc(len + 1);
+	const char *why = "out of memory";
 	bool ok = tmp != NULL;
 	if (ok) {
 		memcpy(tmp, line, len);
 		tmp[len] = '\n';
-		ok = platform->file_append(res.file, tmp, len + 1);
+		ok = platform->file_append(res.file, tmp, len + 1, &why);
 		free(tmp);
 	}
 	if (!ok) {
-		printf("error: writing %s failed; results are no longer saved\n", res.path);
+		snprintf(res.failed, sizeof(res.failed), "writing %s failed: %s", res.path, why);
+		printf("error: results file: %s; it holds the %zu records before this one, the rest go to the "
+		       "console only; the verdict is 'plan could not run'\n",
+		       res.failed, res.saved);
 		platform->file_close(res.file);
 		res.file = NULL;
 		res.path[0] = '\0';
+		return;
 	}
+	res.saved++;
 }
 
 static void store(const char *line)
@@ -89,9 +100,11 @@ const char *results_path(void)
 
 const char *results_save(void)
 {
-	static char why[128];
+	static char why[400];
 	if (res.file)
 		return NULL;
+	if (res.failed[0]) /* once failed, never a second file with the same records */
+		return res.failed;
 	struct wallclock wc;
 	char stem[32];
 	if (platform->wallclock(&wc))
@@ -113,11 +126,18 @@ const char *results_save(void)
 	if (!res.file) {
 		res.path[0] = '\0';
 		snprintf(why, sizeof(why), "cannot create a results file on %s: %s", platform->volume_describe(), err);
+		snprintf(res.failed, sizeof(res.failed), "%s", why);
 		return why;
 	}
+	res.saved = 0;
 	for (size_t i = 0; i < res.n && res.file; i++)
 		append_file(res.lines[i]);
-	return res.file ? NULL : "writing the results file failed";
+	return res.file ? NULL : res.failed;
+}
+
+const char *results_failure(void)
+{
+	return res.failed[0] ? res.failed : NULL;
 }
 
 void results_close(void)

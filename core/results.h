@@ -25,6 +25,10 @@ size_t results_count(void);
  * so far, then keep appending. Returns NULL or what went wrong. */
 const char *results_save(void);
 const char *results_path(void); /* "" when not saving */
+/* NULL, or why the results file could not be created or a record could
+ * not be written whole (the file then ends at the last whole record and
+ * saving stops): the run's verdict is "plan could not run". */
+const char *results_failure(void);
 void results_close(void);
 
 #endif

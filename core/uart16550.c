@@ -38,6 +38,12 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 	u->saved[3] = rd(u, UART_RBR_THR);
 	u->saved[4] = rd(u, UART_IER);
 	wr(u, UART_LCR, u->saved[1]);
+	/* FCR is write-only. IIR[7:6] reads 11 when the FIFOs are on; the
+	 * trigger level and DMA mode cannot be read back, so close puts back
+	 * the FIFOs on or off with the 1-byte trigger and DMA mode 0, which is
+	 * what EDK II's 16550 serial library programs. */
+	u->saved[5] = (rd(u, UART_IIR_FCR) & UART_IIR_FIFOS) == UART_IIR_FIFOS ? UART_FCR_FIFOE : 0;
+	u->fcr_written = false;
 	u->saved_valid = true;
 	u->baud = baud;
 	u->tx_timeouts = 0;
@@ -50,8 +56,9 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 		wr(u, UART_RBR_THR, div & 0xff);
 		wr(u, UART_IER, div >> 8);
 		wr(u, UART_LCR, UART_LCR_8N1);
-		wr(u, UART_IIR_FCR, 0x07); /* FIFOs on and cleared */
-		wr(u, UART_MCR, 0x03);	   /* DTR, RTS */
+		wr(u, UART_IIR_FCR, UART_FCR_FIFOE | UART_FCR_CLEAR); /* FIFOs on and cleared */
+		u->fcr_written = true;
+		wr(u, UART_MCR, 0x03); /* DTR, RTS */
 	}
 	return NULL;
 }
@@ -75,6 +82,8 @@ void uart_close(struct uart16550 *u)
 	wr(u, UART_IER, u->saved[4]);
 	wr(u, UART_LCR, u->saved[1]);
 	wr(u, UART_MCR, u->saved[2]);
+	if (u->fcr_written)
+		wr(u, UART_IIR_FCR, u->saved[5]);
 	wr(u, UART_IER, u->saved[0]);
 	u->saved_valid = false;
 }

@@ -13,8 +13,9 @@ struct uart16550 {
 	struct regwin win;
 	unsigned stride;  /* bytes between registers: 1 or 4 */
 	unsigned width;	  /* access width: 1 or 4 */
-	uint8_t saved[8]; /* IER, LCR, MCR, DLL, DLM, FCR(written) as found */
+	uint8_t saved[8]; /* IER, LCR, MCR, DLL, DLM as found; FCR to put back (see uart_open) */
 	bool saved_valid;
+	bool fcr_written;     /* uart_open programmed FCR: close puts the FIFOs back as found */
 	uint32_t baud;	      /* as programmed; 0: the firmware's, unknown */
 	unsigned tx_timeouts; /* characters dropped because THR never emptied */
 	bool dead;	      /* stopped trying after repeated timeouts */
@@ -43,6 +44,9 @@ enum {
 };
 #define UART_LCR_DLAB 0x80
 #define UART_LCR_8N1 0x03
+#define UART_IIR_FIFOS 0xc0 /* both set: FIFOs enabled */
+#define UART_FCR_FIFOE 0x01
+#define UART_FCR_CLEAR 0x06 /* clear both FIFOs (self-clearing) */
 #define UART_LSR_DR 0x01
 #define UART_LSR_THRE 0x20
 #define UART_LSR_TEMT 0x40

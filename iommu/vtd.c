@@ -22,6 +22,7 @@
 #include "../core/platform.h"
 #include "../core/timing.h"
 #include "../pci/dma.h"
+#include "vtd_caps.h"
 
 #define PAGE 4096ull
 
@@ -1095,55 +1096,24 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 	v->ver = r32(v, VTD_REG_VER);
 	v->cap = r64(v, VTD_REG_CAP);
 	v->ecap = r64(v, VTD_REG_ECAP);
-	if (v->ver == 0xffffffffu || v->cap == ~0ull || v->ecap == ~0ull)
-		return "vtd: the registers read all ones (nothing answers at the base)";
-	if (bits(v->ecap, 43, 43) && !bits(v->cap, 12, 8))
-		return "vtd: the unit only supports scalable mode; iommon drives legacy mode";
-	v->mgaw = bits(v->cap, 21, 16) + 1;
-	v->fro = bits(v->cap, 33, 24) * 16;
-	v->nfr = bits(v->cap, 47, 40) + 1;
-	v->iro = bits(v->ecap, 17, 8) * 16;
-	v->mamv = bits(v->cap, 53, 48);
-	v->coherent = bits(v->ecap, 0, 0);
-	v->qi = bits(v->ecap, 1, 1);
-	v->pt = bits(v->ecap, 6, 6);
-	v->rwbf = bits(v->cap, 4, 4);
-	v->cm = bits(v->cap, 7, 7);
-	v->psi = bits(v->cap, 39, 39);
-	v->drain_w = bits(v->cap, 54, 54);
-	v->drain_r = bits(v->cap, 55, 55);
-	if (!v->fro || v->fro + 16ull * v->nfr > w->size || !v->iro || v->iro + 16 > w->size)
-		return "vtd: the fault-recording or IOTLB registers lie outside the register window";
-	unsigned sagaw = bits(v->cap, 12, 8);
-	if (!(sagaw & 6))
-		return "vtd: the unit offers neither a 3- nor a 4-level walk (CAP.SAGAW)";
-	/* pass-through entries name the largest AGAW supported (5-level too);
-	 * our own tables use a 3- or 4-level walk */
-	v->max_aw = sagaw & 8 ? 3 : sagaw & 4 ? 2 : 1;
-	if (v->want_levels == 3 || v->want_levels == 4) {
-		unsigned aw = v->want_levels == 4 ? 2 : 1;
-		if (!(sagaw & (1u << aw)))
-			return v->want_levels == 4 ? "vtd: a 4-level walk was asked for; SAGAW offers none"
-						   : "vtd: a 3-level walk was asked for; SAGAW offers none";
-		v->aw = aw;
-	} else {
-		v->aw = sagaw & 4 ? 2 : 1;
-	}
-	v->levels = v->aw == 2 ? 4 : 3;
-	unsigned width = v->levels == 4 ? 48 : 39;
-	if (v->mgaw < width)
-		width = v->mgaw;
-	v->mgaw = width;
-	v->io.addr_bits = width;
+	struct vtd_caps c;
+	const char *bad = vtd_decode_caps(v->ver, v->cap, v->ecap, w->size, v->want_levels, &c);
+	if (bad)
+		return bad;
+	v->mgaw = c.mgaw, v->levels = c.levels, v->aw = c.aw, v->max_aw = c.max_aw;
+	v->fro = c.fro, v->nfr = c.nfr, v->iro = c.iro, v->mamv = c.mamv;
+	v->coherent = c.coherent, v->qi = c.qi, v->pt = c.pt, v->rwbf = c.rwbf, v->cm = c.cm, v->psi = c.psi;
+	v->drain_w = c.drain_w, v->drain_r = c.drain_r;
+	v->io.addr_bits = c.mgaw;
 	for (size_t k = 0; k < NKINDS; k++)
 		if (vtd_kind_usable(v, k))
 			v->kinds[v->io.nkinds++] = kinds[k];
 	v->io.perm_bits = true;
 	v->io.passthrough = v->pt;
 	v->io.page_sizes = 1ull << 12;
-	if (bits(v->cap, 34, 34))
+	if (c.sp_2m)
 		v->io.page_sizes |= 1ull << 21;
-	if (bits(v->cap, 35, 35))
+	if (c.sp_1g)
 		v->io.page_sizes |= 1ull << 30;
 	/* domain ids: 0 is reserved in caching mode, and we need 1 and 2 */
 	v->ident.did = 1;

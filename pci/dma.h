@@ -83,6 +83,11 @@ bool dma_has_driver(const struct pci_dev *d);
 
 /* Drivers */
 struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *d, const char **why);
+struct dma_engine *edu_open_window(struct pci_cfg *c, const struct pci_dev *d, const struct regwin *bar,
+				   const char **why);
 struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *d, const char **why);
+/* The same on a register window the caller opened (a model, under test). */
+struct dma_engine *nvme_open_window(struct pci_cfg *c, const struct pci_dev *d, const struct regwin *bar,
+				    const char **why);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../core/runner.h"
 #include "../core/timing.h"
 #include "dma.h"
 
@@ -28,6 +29,12 @@
 #define EDU_MAX_TRANSFER (EDU_BUFFER_SIZE - 1)
 #define EDU_LATENCY_US 100000
 #define EDU_DEADLINE_US (EDU_LATENCY_US * 10)
+#define EDU_DEADLINE_TEXT "1000 ms"
+/* A DMA still running this long is not a healthy one: from then on, every
+ * EDU_CHECK_US, the console (Ctrl-C, Esc) and the ID register (all ones:
+ * removed) are asked. */
+#define EDU_SLOW_US (EDU_LATENCY_US * 2)
+#define EDU_CHECK_US 10000
 #define PCI_COMMAND_INTX_DISABLE 0x0400
 
 struct edu {
@@ -35,6 +42,7 @@ struct edu {
 	struct regwin bar;
 	struct pci_cfg *cfg;
 	uint16_t saved_command;
+	bool dead; /* bus mastering off after a DMA that did not finish */
 };
 
 static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
@@ -43,6 +51,12 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 	struct edu *d = (struct edu *)e;
 	*r = (struct dma_result){ 0 };
 	uint64_t t0 = cycles_begin();
+	if (d->dead) {
+		r->status = DMA_DEVICE_ERROR;
+		snprintf(r->error, sizeof(r->error),
+			 "edu: stopped after a DMA did not finish ('set device' reopens it)");
+		return r->status;
+	}
 	/* An offset or count outside the 4 KiB buffer aborts the whole VM in
 	 * QEMU: the length check here is what keeps it alive. */
 	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
@@ -58,20 +72,32 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 	uint64_t setup = r->t_submit - t0;
 	/* done: the start bit cleared and the completion flag raised (a
 	 * command never started has neither) */
-	struct deadline dl = deadline_after_us(EDU_DEADLINE_US);
+	struct deadline dl = deadline_after_us(EDU_DEADLINE_US), check = deadline_after_us(EDU_SLOW_US);
 	for (;;) {
 		uint32_t irq = regwin_read32(&d->bar, EDU_IRQ_STATUS);
-		if ((irq & EDU_IRQ_DMA) && !(regwin_read64(&d->bar, EDU_DMA_CMD) & EDU_CMD_START))
+		if (irq != 0xffffffffu && (irq & EDU_IRQ_DMA) && !(regwin_read64(&d->bar, EDU_DMA_CMD) & EDU_CMD_START))
 			break;
 		if (e->on_wait)
 			e->on_wait(e->on_wait_ctx);
-		if (deadline_passed(&dl)) {
+		const char *why = NULL;
+		if (deadline_passed(&check)) {
+			check = deadline_after_us(EDU_CHECK_US);
+			if (regwin_read32(&d->bar, EDU_ID) == 0xffffffffu)
+				why = "edu: the device reads all ones while a DMA runs (removed, or not decoding)";
+			else if (runner_stop_requested())
+				why = "edu: stopped by the operator while a DMA ran";
+		}
+		if (!why && deadline_passed(&dl))
+			why = "edu: no completion within " EDU_DEADLINE_TEXT;
+		if (why) {
 			r->t_done = cycles_end();
 			r->status = DMA_TIMEOUT;
-			if (!e->withhold_doorbell) /* it may still run: no more bus mastering */
+			if (!e->withhold_doorbell) { /* it may still run: no more bus mastering */
 				pci_write16(d->cfg, e->addr, PCI_COMMAND,
 					    pci_read16(d->cfg, e->addr, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
-			snprintf(r->error, sizeof(r->error), "edu: no completion within %u ms", EDU_DEADLINE_US / 1000);
+				d->dead = true;
+			}
+			snprintf(r->error, sizeof(r->error), "%s", why);
 			return r->status;
 		}
 		cpu_relax();
@@ -97,13 +123,21 @@ struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *dev, const 
 		*why = "edu: BAR0 is not the 1 MiB register window";
 		return NULL;
 	}
+	struct regwin bar;
+	regwin_init_mmio(&bar, "edu", b->base, b->size, false);
+	return edu_open_window(c, dev, &bar, why);
+}
+
+struct dma_engine *edu_open_window(struct pci_cfg *c, const struct pci_dev *dev, const struct regwin *bar,
+				   const char **why)
+{
 	struct edu *d = calloc(1, sizeof(*d));
 	if (!d) {
 		*why = "out of memory";
 		return NULL;
 	}
 	d->cfg = c;
-	regwin_init_mmio(&d->bar, "edu", b->base, b->size, false);
+	d->bar = *bar;
 	d->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
 	/* its registers, bus mastering, and no INTx: completion is polled */
 	pci_write16(c, dev->addr, PCI_COMMAND,

@@ -4,28 +4,33 @@
  * Device -> RAM is Read; RAM -> device is Compare (the controller reads
  * host memory and changes nothing), or Write only on a controller named
  * in `nvme.scratch`. On close the controller is left as the firmware had
- * it: disabled, or re-initialised by the firmware's own driver. */
+ * it: its registers (CC, AQA/ASQ/ACQ, INTMS) and command register as
+ * found, enabled again if it was enabled, and then re-initialised by the
+ * firmware's own driver when one had it.
+ *
+ * Every wait on the controller (a ready change, an admin command) has
+ * CAP.TO as its deadline, and all of them together have one budget per
+ * device (NVME_BUDGET_US): a controller that stops answering is given up
+ * within it, not after 16 waits of 127.5 s. Waits that run long ask
+ * whether the operator pressed Ctrl-C or Esc, and notice a controller
+ * that reads all ones (removed). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/runner.h"
 #include "../core/settings.h"
 #include "../core/timing.h"
 #include "dma.h"
+#include "nvme.h"
 
-/* Controller registers (1.4, 3.1) */
-#define NVME_CAP 0x00
-#define NVME_CC 0x14
-#define NVME_CSTS 0x1c
-#define NVME_AQA 0x24
-#define NVME_ASQ 0x28
-#define NVME_ACQ 0x30
-#define NVME_DOORBELLS 0x1000
-#define CC_EN 0x1
+#define CC_EN NVME_CC_EN
 #define CC_IOSQES_64 (6u << 16)
 #define CC_IOCQES_16 (4u << 20)
-#define CSTS_RDY 0x1
-#define CSTS_CFS 0x2
+#define CSTS_RDY NVME_CSTS_RDY
+#define CSTS_CFS NVME_CSTS_CFS
+#define PCI_CAP_MSIX 0x11
+#define MSIX_ENABLE 0x8000 /* Message Control */
 
 /* Opcodes: admin (5.) and NVM command set (6.) */
 #define ADMIN_DELETE_SQ 0x00
@@ -37,13 +42,19 @@
 #define NVM_WRITE 0x01
 #define NVM_READ 0x02
 #define NVM_COMPARE 0x05
-#define ID_ONCS_COMPARE 0x1
 
-#define PAGE 4096u
+#define PAGE NVME_PAGE
 #define ADMIN_DEPTH 16
 #define IO_DEPTH 64
 #define MAX_TRANSFER (1u << 20) /* 256 pages: one PRP list page */
 #define CMD_DEADLINE_US 2000000 /* a read of 1 MiB from any real disk */
+/* All of one device's controller waits together, from open to close: a
+ * healthy controller needs milliseconds; CAP.TO may claim 127.5 s each. */
+#define NVME_BUDGET_US 60000000ull
+/* A wait this long is not a healthy one: from then on, every
+ * WAIT_CHECK_US, the console (Ctrl-C, Esc) and CSTS (all ones) are asked. */
+#define WAIT_SLOW_US 100000
+#define WAIT_CHECK_US 10000
 
 struct nvme_queue {
 	uint8_t *sq, *cq; /* one page each */
@@ -57,6 +68,8 @@ struct nvme {
 	struct pci_cfg *cfg;
 	uint32_t dstrd;	     /* doorbell stride in bytes */
 	uint64_t timeout_us; /* CAP.TO */
+	uint64_t waited_us;  /* spent in budgeted waits, against NVME_BUDGET_US */
+	char werr[160];	     /* why the last wait ended without an answer */
 	uint16_t cid;
 	struct nvme_queue admin, io;
 	uint8_t *prp_list; /* one page */
@@ -68,9 +81,10 @@ struct nvme {
 	char how[256];
 	/* as found */
 	uint16_t saved_command;
-	uint32_t saved_cc, saved_aqa;
+	uint32_t saved_cc, saved_aqa, saved_intms;
 	uint64_t saved_asq, saved_acq;
 	bool was_enabled, claimed;
+	bool msix;  /* MSI-X on: INTMS/INTMC must not be touched (1.4, 3.1.3) */
 	bool saved; /* the registers above hold what was found */
 	bool dead;  /* stopped after a timeout */
 };
@@ -122,17 +136,6 @@ static const char *status_text(unsigned sct, unsigned sc)
 	return "(see the NVMe specification's status tables)";
 }
 
-/* Identify strings are ASCII padded with spaces (1.4, figure 247). */
-static void copy_trimmed(char *out, const uint8_t *in, size_t n)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		out[k++] = in[i] >= 0x20 && in[i] < 0x7f ? (char)in[i] : '?';
-	while (k && out[k - 1] == ' ')
-		k--;
-	out[k] = '\0';
-}
-
 static void *page(void)
 {
 	void *p = platform->alloc_pages(1, 0);
@@ -146,29 +149,111 @@ static void doorbell(struct nvme *n, uint16_t qid, bool cq, uint16_t value)
 	regwin_write32(&n->bar, NVME_DOORBELLS + (2u * qid + (cq ? 1 : 0)) * n->dstrd, value);
 }
 
-/* Waits for CSTS.RDY to equal `ready`, for at most CAP.TO. */
+/* One wait on the controller. Budgeted waits (ready changes, admin
+ * commands) are cut to what is left of the device's budget. */
+struct nvme_wait {
+	struct nvme *n;
+	const char *what;
+	struct deadline end, check;
+	uint64_t t0, us;
+	bool budgeted, cut; /* cut: `end` is the budget's, not the wait's own */
+	bool live;	    /* the controller is meant to be ready meanwhile (a command runs) */
+};
+
+static uint64_t cycles_to_us(uint64_t cycles)
+{
+	uint64_t hz = timing.tsc_hz ? timing.tsc_hz : 10000000000ull;
+	return cycles / (hz / 1000000 ? hz / 1000000 : 1);
+}
+
+static void wait_begin(struct nvme_wait *w, struct nvme *n, const char *what, uint64_t us, bool budgeted)
+{
+	*w = (struct nvme_wait){ .n = n, .what = what, .us = us, .budgeted = budgeted };
+	uint64_t left = n->waited_us < NVME_BUDGET_US ? NVME_BUDGET_US - n->waited_us : 0;
+	if (budgeted && us > left) {
+		w->us = left;
+		w->cut = true;
+	}
+	w->t0 = rdtsc();
+	w->end = deadline_after_us(w->us);
+	w->check = deadline_after_us(WAIT_SLOW_US);
+}
+
+static void wait_end(struct nvme_wait *w)
+{
+	if (w->budgeted)
+		w->n->waited_us += cycles_to_us(rdtsc() - w->t0);
+}
+
+/* Called on each turn of a wait that has not seen its answer: true when
+ * it must end, with the named error in n->werr. */
+static bool wait_over(struct nvme_wait *w)
+{
+	struct nvme *n = w->n;
+	if (deadline_passed(&w->check)) {
+		w->check = deadline_after_us(WAIT_CHECK_US);
+		/* a surprise removal: configuration reads return all ones, and
+		 * the registers all ones (or nothing at all) */
+		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
+		const char *gone = NULL;
+		if (pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff)
+			gone = "removed (configuration space reads all ones)";
+		else if (csts == 0xffffffffu)
+			gone = "registers read all ones (removed, or not decoding)";
+		else if (w->live && (csts & CSTS_CFS))
+			gone = "fatal status (CSTS.CFS)";
+		else if (w->live && !(csts & CSTS_RDY))
+			gone = "no longer ready (CSTS.RDY clear: reset or removed)";
+		else if (runner_stop_requested())
+			gone = "stopped by the operator";
+		if (gone) {
+			snprintf(n->werr, sizeof(n->werr), "nvme: %s, waiting for %s", gone, w->what);
+			return true;
+		}
+	}
+	if (!deadline_passed(&w->end))
+		return false;
+	if (w->cut)
+		snprintf(n->werr, sizeof(n->werr),
+			 "nvme: not answering, waiting for %s: the device's budget of %llu s for waits is spent "
+			 "(CAP.TO %llu ms each); given up",
+			 w->what, NVME_BUDGET_US / 1000000, (unsigned long long)n->timeout_us / 1000);
+	else
+		snprintf(n->werr, sizeof(n->werr), "nvme: no %s for %s within %llu ms",
+			 w->live ? "completion" : "answer", w->what, (unsigned long long)w->us / 1000);
+	return true;
+}
+
+/* Waits for CSTS.RDY to equal `ready`, for at most CAP.TO (and what is
+ * left of the budget). */
 static bool wait_ready(struct nvme *n, bool ready, const char **why)
 {
-	struct deadline dl = deadline_after_us(n->timeout_us);
+	struct nvme_wait w;
+	wait_begin(&w, n, ready ? "CSTS.RDY to set after enabling" : "CSTS.RDY to clear after disabling", n->timeout_us,
+		   true);
+	bool ok = false;
 	for (;;) {
 		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
 		if (csts == 0xffffffffu) {
 			*why = "nvme: the controller reads all ones (gone or not decoding)";
-			return false;
+			break;
 		}
 		if (ready && (csts & CSTS_CFS)) {
 			*why = "nvme: controller fatal status while enabling";
-			return false;
+			break;
 		}
-		if (!!(csts & CSTS_RDY) == ready)
-			return true;
-		if (deadline_passed(&dl)) {
-			*why = ready ? "nvme: not ready within CAP.TO after enabling"
-				     : "nvme: still ready after CAP.TO after disabling";
-			return false;
+		if (!!(csts & CSTS_RDY) == ready) {
+			ok = true;
+			break;
+		}
+		if (wait_over(&w)) {
+			*why = n->werr;
+			break;
 		}
 		cpu_relax();
 	}
+	wait_end(&w);
+	return ok;
 }
 
 /* Puts one command in the queue and rings (unless withheld); the
@@ -192,10 +277,14 @@ static uint16_t submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[6
 
 /* Polls the next completion entry's phase bit; DMA_OK, DMA_DEVICE_ERROR
  * (decoded into err) or DMA_TIMEOUT. */
-static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, uint32_t *dw0,
-				char *err, size_t errn, uint16_t *status)
+static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, bool budgeted,
+				uint32_t *dw0, char *err, size_t errn, uint16_t *status)
 {
-	struct deadline dl = deadline_after_us(deadline_us);
+	struct nvme_wait w;
+	char what[48];
+	snprintf(what, sizeof(what), "command %u", cid);
+	wait_begin(&w, n, what, deadline_us, budgeted);
+	w.live = true;
 	uint32_t dw3;
 	for (;;) {
 		volatile uint8_t *e = q->cq + (size_t)q->head * 16;
@@ -203,9 +292,9 @@ static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t c
 		if (((dw3 >> 16) & 1) != q->phase) {
 			if (n->e.on_wait)
 				n->e.on_wait(n->e.on_wait_ctx);
-			if (deadline_passed(&dl)) {
-				snprintf(err, errn, "nvme: no completion for command %u within %llu ms", cid,
-					 (unsigned long long)deadline_us / 1000);
+			if (wait_over(&w)) {
+				wait_end(&w);
+				snprintf(err, errn, "%s", n->werr);
 				return DMA_TIMEOUT;
 			}
 			cpu_relax();
@@ -221,6 +310,7 @@ static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t c
 			break;
 		/* a late completion of a command given up on: not ours, skip it */
 	}
+	wait_end(&w);
 	unsigned sc = (dw3 >> 17) & 0xff, sct = (dw3 >> 25) & 0x7;
 	if (status)
 		*status = (uint16_t)(sct << 8 | sc);
@@ -234,14 +324,14 @@ static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t c
 static enum dma_status admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10,
 			     uint32_t cdw11, const char **why)
 {
-	static char err[96];
+	static char err[160];
 	uint8_t cmd[64] = { opcode };
 	memcpy(cmd + 4, &nsid, 4);
 	memcpy(cmd + 24, &prp1, 8);
 	memcpy(cmd + 40, &cdw10, 4);
 	memcpy(cmd + 44, &cdw11, 4);
 	uint16_t cid = submit(n, &n->admin, cmd, true, NULL);
-	enum dma_status s = complete(n, &n->admin, cid, n->timeout_us, NULL, err, sizeof(err), NULL);
+	enum dma_status s = complete(n, &n->admin, cid, n->timeout_us, true, NULL, err, sizeof(err), NULL);
 	if (s != DMA_OK)
 		*why = err;
 	return s;
@@ -273,7 +363,7 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	if (n->dead) {
 		r->status = DMA_DEVICE_ERROR;
 		snprintf(r->error, sizeof(r->error),
-			 "nvme: stopped after a command timed out ('set device' reopens it)");
+			 "nvme: stopped after a command did not complete ('set device' reopens it)");
 		return r->status;
 	}
 	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
@@ -296,7 +386,7 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	memcpy(cmd + 48, &cdw12, 4);
 	uint16_t cid = submit(n, &n->io, cmd, !e->withhold_doorbell, &r->t_submit);
 	uint64_t setup = r->t_submit - t0;
-	r->status = complete(n, &n->io, cid, e->withhold_doorbell ? 1000000 : CMD_DEADLINE_US, NULL, r->error,
+	r->status = complete(n, &n->io, cid, e->withhold_doorbell ? 1000000 : CMD_DEADLINE_US, false, NULL, r->error,
 			     sizeof(r->error), &r->device_status);
 	r->t_done = cycles_end();
 	r->driver_cycles = setup;
@@ -325,7 +415,13 @@ static void give_back(struct nvme *n)
 {
 	const char *why;
 	bool stopped = true;
-	if (n->saved) {
+	if (n->saved && pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff) {
+		/* removed: nothing answers to be put back; a function that only
+		 * stopped answering configuration reads might still DMA */
+		printf("warning: nvme: the function no longer answers (removed?); its registers are not put back and "
+		       "its queue pages are not freed\n");
+		stopped = false;
+	} else if (n->saved) {
 		regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
 		stopped = wait_ready(n, false, &why);
 		if (!stopped)
@@ -334,6 +430,21 @@ static void give_back(struct nvme *n)
 		regwin_write64(&n->bar, NVME_ASQ, n->saved_asq);
 		regwin_write64(&n->bar, NVME_ACQ, n->saved_acq);
 		regwin_write32(&n->bar, NVME_CC, n->saved_cc & ~CC_EN);
+		/* Enabled as found, on the admin queue it had: the queues' own
+		 * state (heads, tails, I/O queues) went with the reset and is
+		 * not ours to rebuild; a firmware driver that gets the
+		 * controller back re-initialises it, and until a doorbell is
+		 * written the controller fetches nothing. */
+		if (stopped && n->was_enabled) {
+			regwin_write32(&n->bar, NVME_CC, n->saved_cc);
+			if (!wait_ready(n, true, &why))
+				printf("warning: %s; putting the controller back enabled as found\n", why);
+		}
+		/* The reset cleared the mask; INTMS sets what was set. */
+		if (stopped && !n->msix) {
+			regwin_write32(&n->bar, NVME_INTMC, ~n->saved_intms);
+			regwin_write32(&n->bar, NVME_INTMS, n->saved_intms);
+		}
 	}
 	pci_write16(n->cfg, n->e.addr, PCI_COMMAND,
 		    stopped ? n->saved_command : (uint16_t)(n->saved_command & ~PCI_COMMAND_MASTER));
@@ -355,10 +466,10 @@ static void nvme_close(struct dma_engine *e)
 	if (n->scratch) {
 		/* what was written reaches the medium before the controller stops */
 		uint8_t cmd[64] = { NVM_FLUSH };
-		char err[96];
+		char err[160];
 		memcpy(cmd + 4, &n->nsid, 4);
 		uint16_t cid = submit(n, &n->io, cmd, true, NULL);
-		if (complete(n, &n->io, cid, CMD_DEADLINE_US, NULL, err, sizeof(err), NULL) != DMA_OK)
+		if (complete(n, &n->io, cid, CMD_DEADLINE_US, true, NULL, err, sizeof(err), NULL) != DMA_OK)
 			printf("warning: flush before giving the controller back: %s\n", err);
 	}
 	if (admin(n, ADMIN_DELETE_SQ, 0, 0, n->io.qid, 0, &why) != DMA_OK ||
@@ -369,24 +480,20 @@ static void nvme_close(struct dma_engine *e)
 
 static bool start(struct nvme *n, const char **why)
 {
-	uint64_t cap = regwin_read64(&n->bar, NVME_CAP);
-	if (cap == ~0ull) {
-		*why = "nvme: CAP reads all ones";
+	struct nvme_cap cap;
+	*why = nvme_decode_cap(regwin_read64(&n->bar, NVME_CAP), &cap);
+	if (*why)
 		return false;
-	}
-	n->timeout_us = ((cap >> 24) & 0xff) * 500000ull;
-	if (n->timeout_us == 0)
-		n->timeout_us = 500000;
-	n->dstrd = 4u << ((cap >> 32) & 0xf);
-	unsigned mqes = (unsigned)(cap & 0xffff) + 1, mpsmin = (cap >> 48) & 0xf;
-	if (mpsmin != 0 || !((cap >> 37) & 1)) {
-		*why = "nvme: needs 4 KiB pages and the NVM command set";
-		return false;
-	}
+	n->timeout_us = cap.timeout_us;
+	n->dstrd = cap.dstrd;
+	unsigned mqes = cap.mqes;
+	/* as found, before the first write */
 	n->saved_cc = regwin_read32(&n->bar, NVME_CC);
 	n->saved_aqa = regwin_read32(&n->bar, NVME_AQA);
 	n->saved_asq = regwin_read64(&n->bar, NVME_ASQ);
 	n->saved_acq = regwin_read64(&n->bar, NVME_ACQ);
+	if (!n->msix)
+		n->saved_intms = regwin_read32(&n->bar, NVME_INTMS);
 	n->was_enabled = n->saved_cc & CC_EN;
 	n->saved = true;
 
@@ -418,36 +525,31 @@ static bool start(struct nvme *n, const char **why)
 	uint64_t idp = (uint64_t)(uintptr_t)n->identify;
 	if (admin(n, ADMIN_IDENTIFY, 0, idp, 1, 0, why) != DMA_OK)
 		return false;
-	uint16_t oncs;
-	uint32_t nn;
-	memcpy(&oncs, n->identify + 520, 2);
-	memcpy(&nn, n->identify + 516, 4);
-	uint8_t mdts = n->identify[77];
-	copy_trimmed(n->serial, n->identify + 4, 20);
-	copy_trimmed(n->model, n->identify + 24, 40);
-	n->compare = oncs & ID_ONCS_COMPARE;
+	struct nvme_id_ctrl id;
+	nvme_decode_id_ctrl(n->identify, MAX_TRANSFER, &id);
+	memcpy(n->serial, id.serial, sizeof(n->serial));
+	memcpy(n->model, id.model, sizeof(n->model));
+	n->compare = id.compare;
 	/* the first namespace with blocks */
-	for (uint32_t ns = 1; ns <= nn && ns <= 16 && !n->nsid; ns++) {
+	const char *ns_why = "nvme: the controller has no namespace";
+	for (uint32_t ns = 1; ns <= id.nn && ns <= 16 && !n->nsid; ns++) {
 		memset(n->identify, 0, PAGE);
-		if (admin(n, ADMIN_IDENTIFY, ns, idp, 0, 0, why) != DMA_OK)
+		enum dma_status st = admin(n, ADMIN_IDENTIFY, ns, idp, 0, 0, why);
+		if (st == DMA_TIMEOUT) /* not answering: no second wait for the next namespace */
+			return false;
+		struct nvme_id_ns idns;
+		if (st != DMA_OK)
+			ns_why = *why;
+		else
+			ns_why = nvme_decode_id_ns(n->identify, &idns);
+		if (ns_why)
 			continue;
-		uint64_t nsze;
-		memcpy(&nsze, n->identify, 8);
-		uint8_t lbaf = n->identify[26] & 0xf;
-		uint8_t lbads = n->identify[128 + 4 * lbaf + 2];
-		uint16_t ms;
-		memcpy(&ms, n->identify + 128 + 4 * lbaf, 2);
-		uint8_t dps = n->identify[29] & 7;
-		/* metadata (inline or through MPTR) would move more bytes than the
-		 * buffer holds, or to address 0: such namespaces are not used */
-		if (nsze && lbads >= 9 && lbads <= 12 && ms == 0 && dps == 0) {
-			n->nsid = ns;
-			n->nsze = nsze;
-			n->lba_size = 1u << lbads;
-		}
+		n->nsid = ns;
+		n->nsze = idns.nsze;
+		n->lba_size = idns.lba_size;
 	}
 	if (!n->nsid) {
-		*why = "nvme: no namespace with 512-byte to 4 KiB blocks and no metadata";
+		*why = ns_why;
 		return false;
 	}
 	uint64_t cq = (uint64_t)(uintptr_t)n->io.cq, sq = (uint64_t)(uintptr_t)n->io.sq;
@@ -456,9 +558,7 @@ static bool start(struct nvme *n, const char **why)
 	    admin(n, ADMIN_CREATE_SQ, 0, sq, qsize | 1, 1u << 16 | 0x1 /* CQ 1, contiguous */, why) != DMA_OK)
 		return false;
 
-	uint64_t max = MAX_TRANSFER;
-	if (mdts && mdts < 8 && ((uint64_t)PAGE << mdts) < max)
-		max = (uint64_t)PAGE << mdts;
+	uint64_t max = id.max_transfer;
 	/* Writes only where the user named this controller by address AND
 	 * serial number: a config carried to another server, where another
 	 * disk sits at that address, writes nothing. */
@@ -493,6 +593,14 @@ struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const
 		*why = "nvme: BAR0 is not a register window";
 		return NULL;
 	}
+	struct regwin bar;
+	regwin_init_mmio(&bar, "nvme", b->base, b->size, false);
+	return nvme_open_window(c, dev, &bar, why);
+}
+
+struct dma_engine *nvme_open_window(struct pci_cfg *c, const struct pci_dev *dev, const struct regwin *bar,
+				    const char **why)
+{
 	if (platform->device_claim) {
 		const char *no = platform->device_claim(dev->addr.seg, dev->addr.bus, dev->addr.dev, dev->addr.fn);
 		if (no) {
@@ -510,7 +618,9 @@ struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const
 	n->claimed = platform->device_claim != NULL;
 	n->cfg = c;
 	n->e = (struct dma_engine){ .kind = "nvme", .addr = dev->addr, .transfer = nvme_transfer, .close = nvme_close };
-	regwin_init_mmio(&n->bar, "nvme", b->base, b->size, false);
+	n->bar = *bar;
+	const struct pci_cap *msix = pci_find_cap(dev, PCI_CAP_MSIX, false);
+	n->msix = msix && (pci_read16(c, dev->addr, (uint16_t)(msix->offset + 2)) & MSIX_ENABLE);
 	n->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
 	pci_write16(c, dev->addr, PCI_COMMAND, n->saved_command | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | 0x0400);
 	if (!start(n, why)) {

@@ -27,6 +27,8 @@
 #   reject FILE ERE       FILE has no match
 #   count FILE N ERE      FILE has exactly N matching lines
 #   results-same          the saved results file holds exactly the console's records
+#   results-prefix        the saved results file holds the console's first records,
+#                         each line whole, and not all of them (the volume filled)
 set -u
 test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
@@ -114,6 +116,15 @@ while IFS= read -r l || [ -n "$l" ]; do
 		[ $# = 1 ] || fail "$# results files were saved, expected 1"
 		[ -s "$run/records.jsonl" ] || fail "the console showed no records"
 		cmp -s "$1" "$run/records.jsonl" || fail "the results file differs from the console's records (diff $1 $run/records.jsonl)" ;;
+	"results-prefix")
+		set -- "$run"/results/*.jsonl
+		[ -f "$1" ] || fail "no results file was saved on the boot disk"
+		[ $# = 1 ] || fail "$# results files were saved, expected 1"
+		n=$(wc -l <"$1")
+		[ "$n" -gt 0 ] || fail "the results file holds no whole record"
+		[ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' ')" = 0a ] || fail "the results file ends in a partial line"
+		head -n "$n" "$run/records.jsonl" | cmp -s - "$1" || fail "the results file is not the console's first $n records"
+		[ "$(wc -l <"$run/records.jsonl")" -gt "$n" ] || fail "the results file holds every record: the volume never filled" ;;
 	esac
 done <"$test"
 echo "PASS $name"

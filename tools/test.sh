@@ -114,6 +114,28 @@ else
 	done
 fi
 
+# Every record the boot tests produced, on the console and in the results
+# files saved on the stick: each line one whole JSON object, valid UTF-8.
+set -- build/boot-tests/*/run/records.jsonl build/boot-tests/*/run/results/*.jsonl
+files=""
+for f in "$@"; do [ -f "$f" ] && files="$files $f"; done
+if [ -z "$files" ]; then
+	note SKIP results.checked "no boot test left records"
+elif out=$(build/host/jsonlcheck $files 2>&1); then # word splitting wanted: paths have no spaces
+	note PASS results.checked "${out#jsonlcheck: }"
+else
+	note FAIL results.checked "$(printf '%s\n' "$out" | head -3 | tr '\n' ';')"
+fi
+# The checker must be able to fail: a record cut short, as a full volume
+# used to leave, and a firmware byte copied raw.
+printf '{"kind":"info","what":"platform","firmware":"EDK II"}\n{"kind":"result","test":"dma.read' >"$log/cut.jsonl"
+printf '{"kind":"info","what":"platform","firmware":"Soci\351t\351"}\n' >"$log/latin1.jsonl"
+if build/host/jsonlcheck "$log/cut.jsonl" >/dev/null 2>&1 || build/host/jsonlcheck "$log/latin1.jsonl" >/dev/null 2>&1; then
+	note FAIL results.checker-fails "jsonlcheck accepted a record cut short or a raw Latin-1 byte"
+else
+	note PASS results.checker-fails "a record cut short and a raw Latin-1 byte are refused"
+fi
+
 # The price boot test's records rendered as plots: the host tool must
 # turn a real results file into two valid PNGs.
 pricelog=build/boot-tests/price/run

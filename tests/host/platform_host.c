@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,9 +176,19 @@ static struct platform_file *host_file_create(const char *path, const char **why
 	return f;
 }
 
-static bool host_file_append(struct platform_file *f, const void *buf, size_t n)
+static bool host_file_append(struct platform_file *f, const void *buf, size_t n, const char **why)
 {
-	return write(f->fd, buf, n) == (ssize_t)n && fsync(f->fd) == 0;
+	static char err[160];
+	off_t before = lseek(f->fd, 0, SEEK_END);
+	ssize_t got = write(f->fd, buf, n);
+	if (got == (ssize_t)n && fsync(f->fd) == 0)
+		return true;
+	int e = got < 0 ? errno : got == (ssize_t)n ? errno : ENOSPC; /* a short write: the volume filled */
+	bool cut = before >= 0 && ftruncate(f->fd, before) == 0 && lseek(f->fd, before, SEEK_SET) == before;
+	snprintf(err, sizeof(err), "%s%s", e == ENOSPC ? "the volume is full" : strerror(e),
+		 cut ? "" : "; cutting the partial line off failed too, so the file may end in one");
+	*why = err;
+	return false;
 }
 
 static void host_file_close(struct platform_file *f)

@@ -31,6 +31,22 @@ static void escaping(void **state)
 	assert_string_equal(json_end(&j), "{\"s\":\"a\\\"b\\\\c\\nd\\te\\u0001\"}");
 }
 
+/* A firmware string with bytes of 0x80 and up (an SMBIOS vendor in
+ * Latin-1, a truncated UTF-8 sequence, 0xff padding) still makes an ASCII
+ * record: each such byte is escaped, never copied. */
+static void high_bytes_escaped(void **state)
+{
+	(void)state;
+	char buf[256];
+	struct json j;
+	json_begin(&j, buf, sizeof(buf));
+	json_str(&j, "firmware", "Soci\xe9t\xe9 \xc3 \xff\x80");
+	const char *line = json_end(&j);
+	assert_string_equal(line, "{\"firmware\":\"Soci\\u00e9t\\u00e9 \\u00c3 \\u00ff\\u0080\"}");
+	for (const unsigned char *p = (const unsigned char *)line; *p; p++)
+		assert_true(*p >= 0x20 && *p < 0x7f);
+}
+
 static void not_finite(void **state)
 {
 	(void)state;
@@ -77,8 +93,8 @@ static void overflow(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fields), cmocka_unit_test(escaping), cmocka_unit_test(not_finite),
-		cmocka_unit_test(array),  cmocka_unit_test(overflow),
+		cmocka_unit_test(fields),     cmocka_unit_test(escaping), cmocka_unit_test(high_bytes_escaped),
+		cmocka_unit_test(not_finite), cmocka_unit_test(array),	  cmocka_unit_test(overflow),
 	};
 	return cmocka_run_group_tests_name("json", tests, NULL, NULL);
 }

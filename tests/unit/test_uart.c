@@ -8,7 +8,8 @@
 
 struct model16550 {
 	bool present, thre_stuck;
-	uint8_t ier, lcr, mcr, scr, dll, dlm, fcr;
+	uint8_t ier, lcr, mcr, scr, dll, dlm, fcr; /* fcr: as last written, write-only */
+	unsigned fcr_writes;
 	uint8_t rx[8];
 	unsigned nrx;
 	char tx[256];
@@ -34,6 +35,8 @@ static uint64_t m_read(void *ctx, uint64_t off, unsigned width)
 		return 0;
 	case UART_IER:
 		return dlab ? m->dlm : m->ier;
+	case UART_IIR_FCR: /* IIR: FIFOs enabled in bits 7:6, no interrupt pending */
+		return (m->fcr & 0x01 ? 0xc0 : 0x00) | 0x01;
 	case UART_LCR:
 		return m->lcr;
 	case UART_MCR:
@@ -67,8 +70,9 @@ static void m_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 		else
 			m->ier = b;
 		break;
-	case UART_IIR_FCR:
-		m->fcr = b;
+	case UART_IIR_FCR: /* FCR: the clear bits act and read as nothing */
+		m->fcr = b & ~0x06;
+		m->fcr_writes++;
 		break;
 	case UART_LCR:
 		m->lcr = b;
@@ -127,6 +131,35 @@ static void programs_and_restores(void **state)
 	assert_int_equal(m.mcr, 0x0b);
 }
 
+/* FCR cannot be read: the FIFOs are put back on or off as IIR showed
+ * them, with the trigger level EDK II's 16550 library programs (1 byte). */
+static void fifo_control_put_back(void **state)
+{
+	(void)state;
+	struct model16550 m = { .present = true, .lcr = 0x03, .dll = 1, .fcr = 0xc1 /* on, 14-byte trigger */ };
+	struct uart16550 u;
+	attach(&u, &m);
+	assert_null(uart_open(&u, 115200));
+	assert_int_equal(m.fcr, 0x01 | 0x00); /* ours: on (and cleared) */
+	uart_close(&u);
+	assert_int_equal(m.fcr, 0x01);
+
+	/* a UART whose firmware left the FIFOs off gets them off again */
+	m = (struct model16550){ .present = true, .lcr = 0x03, .dll = 1, .fcr = 0x00 };
+	attach(&u, &m);
+	assert_null(uart_open(&u, 115200));
+	assert_int_equal(m.fcr & 0x01, 0x01);
+	uart_close(&u);
+	assert_int_equal(m.fcr, 0x00);
+
+	/* with the firmware's baud kept, FCR is never written, so never put back */
+	m = (struct model16550){ .present = true, .lcr = 0x03, .dll = 1, .fcr = 0xc1 };
+	attach(&u, &m);
+	assert_null(uart_open(&u, 0));
+	uart_close(&u);
+	assert_int_equal(m.fcr_writes, 0);
+}
+
 static void keeps_firmware_baud(void **state)
 {
 	(void)state;
@@ -179,8 +212,11 @@ static void stuck_transmitter(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(programs_and_restores), cmocka_unit_test(keeps_firmware_baud),
-		cmocka_unit_test(absent_uart),		 cmocka_unit_test(bad_baud),
+		cmocka_unit_test(programs_and_restores),
+		cmocka_unit_test(keeps_firmware_baud),
+		cmocka_unit_test(fifo_control_put_back),
+		cmocka_unit_test(absent_uart),
+		cmocka_unit_test(bad_baud),
 		cmocka_unit_test(stuck_transmitter),
 	};
 	return cmocka_run_group_tests_name("uart16550", tests, setup, NULL);

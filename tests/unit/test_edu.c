@@ -1,0 +1,192 @@
+/* The edu driver against a model of QEMU's edu device: a DMA that never
+ * finishes stops the device once (not once per transfer), a device that
+ * reads all ones is named, and Ctrl-C ends a long wait. Time is simulated
+ * (the counter frequency set to 1 MHz: a cycle stands for a microsecond);
+ * nothing here measures how long anything took. */
+#include "unit.h"
+
+#include "../../core/runner.h"
+#include "../../core/timing.h"
+#include "../../pci/dma.h"
+#include "../host/platform_host.h"
+
+static struct {
+	uint64_t src, dst, count, cmd;
+	uint32_t irq;
+	bool mute, removed;
+	unsigned starts, reads;
+} m;
+
+static uint8_t cfg[4096];
+
+static uint64_t bar_read(void *ctx, uint64_t off, unsigned width)
+{
+	(void)ctx;
+	m.reads++;
+	if (m.removed)
+		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	switch (off) {
+	case 0x00:
+		return 0x010000ed;
+	case 0x24:
+		return m.irq;
+	case 0x98:
+		return m.cmd;
+	}
+	return 0;
+}
+
+static void bar_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
+{
+	(void)ctx, (void)width;
+	switch (off) {
+	case 0x64:
+		m.irq &= ~(uint32_t)v;
+		return;
+	case 0x80:
+		m.src = v;
+		return;
+	case 0x88:
+		m.dst = v;
+		return;
+	case 0x90:
+		m.count = v;
+		return;
+	case 0x98:
+		m.cmd = v;
+		if (v & 1) {
+			m.starts++;
+			if (!m.mute) {
+				m.cmd &= ~1ull;
+				m.irq |= 0x100;
+			}
+		}
+		return;
+	}
+}
+
+static const struct regwin_model_ops bar_ops = { bar_read, bar_write };
+
+static uint64_t cfg_read(void *ctx, uint64_t off, unsigned width)
+{
+	(void)ctx;
+	if (m.removed || off >> 12 != 1 << 8)
+		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	uint64_t v = 0;
+	memcpy(&v, cfg + (off & 0xfff), width);
+	return v;
+}
+
+static void cfg_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
+{
+	(void)ctx;
+	if (!m.removed && off >> 12 == 1 << 8)
+		memcpy(cfg + (off & 0xfff), &v, width);
+}
+
+static const struct regwin_model_ops cfg_ops = { cfg_read, cfg_write };
+
+static struct pci_cfg pcfg;
+static struct pci_dev dev;
+static struct regwin bar;
+static int key_after = -1; /* register reads before Ctrl-C is typed */
+static struct platform fake;
+
+static int test_getc(void)
+{
+	if (key_after >= 0 && m.reads >= (unsigned)key_after) {
+		key_after = -1;
+		return 0x03;
+	}
+	return -1;
+}
+
+static struct dma_engine *fresh(void)
+{
+	memset(&m, 0, sizeof(m));
+	memset(cfg, 0, sizeof(cfg));
+	pci_cfg_init(&pcfg, NULL, false);
+	pcfg.n = 1;
+	pcfg.ecam[0] = (struct pci_ecam){ .segment = 0, .start_bus = 0, .end_bus = 1 };
+	regwin_init_model(&pcfg.ecam[0].win, "ecam", 2u << 20, false, &cfg_ops, NULL);
+	dev = (struct pci_dev){ .addr = { 0, 1, 0, 0 }, .vendor = 0x1234, .device = 0x11e8 };
+	regwin_init_model(&bar, "edu", 0x100000, false, &bar_ops, NULL);
+	const char *why = NULL;
+	struct dma_engine *e = edu_open_window(&pcfg, &dev, &bar, &why);
+	assert_non_null(e);
+	return e;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	fake = host_platform;
+	fake.getc = test_getc;
+	platform = &fake;
+	timing.tsc_hz = 1000000;
+	return 0;
+}
+
+static void healthy(void **state)
+{
+	(void)state;
+	struct dma_engine *e = fresh();
+	struct dma_result r;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_OK);
+	assert_int_equal(e->transfer(e, DMA_TO_DEVICE, 0x1000, 64, &r), DMA_OK);
+	assert_int_equal(m.starts, 2);
+	e->close(e);
+}
+
+/* A DMA that never finishes: one timeout, bus mastering off, and the next
+ * transfer refused at once instead of waiting out another deadline. */
+static void mute_stops_once(void **state)
+{
+	(void)state;
+	struct dma_engine *e = fresh();
+	m.mute = true;
+	struct dma_result r;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_TIMEOUT);
+	assert_non_null(strstr(r.error, "no completion within 1000 ms"));
+	assert_int_equal(cfg[PCI_COMMAND] & PCI_COMMAND_MASTER, 0);
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_DEVICE_ERROR);
+	assert_non_null(strstr(r.error, "stopped after a DMA did not finish"));
+	assert_int_equal(m.starts, 1);
+	e->close(e);
+}
+
+static void removed_named(void **state)
+{
+	(void)state;
+	struct dma_engine *e = fresh();
+	m.mute = true;
+	m.removed = true;
+	struct dma_result r;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_TIMEOUT);
+	assert_non_null(strstr(r.error, "reads all ones"));
+	e->close(e);
+}
+
+static void operator_stops(void **state)
+{
+	(void)state;
+	struct dma_engine *e = fresh();
+	m.mute = true;
+	key_after = 10;
+	struct dma_result r;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_TIMEOUT);
+	assert_non_null(strstr(r.error, "stopped by the operator"));
+	assert_true(runner_stop_requested());
+	e->close(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(healthy),
+		cmocka_unit_test(mute_stops_once),
+		cmocka_unit_test(removed_named),
+		cmocka_unit_test(operator_stops),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
