@@ -72,14 +72,25 @@ static uint32_t apic_id(void)
 	return cpuid(1, 0).ebx >> 24;
 }
 
+static bool cpu_locate(void)
+{
+	if (!cpu && EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&cpu)))
+		cpu = NULL;
+	return cpu != NULL;
+}
+
+EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context))
+{
+	if (!cpu_locate())
+		return EFI_UNSUPPORTED;
+	return cpu->register_interrupt_handler(cpu, (INTN)vector, handler);
+}
+
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **why)
 {
-	if (!cpu) {
-		if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&cpu))) {
-			cpu = NULL;
-			*why = "the firmware has no CPU architecture protocol";
-			return -1;
-		}
+	if (!cpu_locate()) {
+		*why = "the firmware has no CPU architecture protocol";
+		return -1;
 	}
 	*apic = apic_id();
 	if (*apic > 0xff) {
