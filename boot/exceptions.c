@@ -55,9 +55,8 @@ static const char *const vector_names[32] = {
 
 /* Vectors that push an error code (Intel SDM vol. 3A, table 6-1; AMD APM
  * vol. 2, 8.2). */
-#define ERROR_CODE_VECTORS                                                                                     \
-	(1u << 8 | 1u << 10 | 1u << 11 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 17 | 1u << 21 | 1u << 29 |   \
-	 1u << 30)
+#define ERROR_CODE_VECTORS \
+	(1u << 8 | 1u << 10 | 1u << 11 | 1u << 12 | 1u << 13 | 1u << 14 | 1u << 17 | 1u << 21 | 1u << 29 | 1u << 30)
 
 #define RFLAGS_TF (1u << 8)
 #define RFLAGS_IF (1u << 9)
@@ -111,7 +110,8 @@ static void EFIAPI on_exception(INTN vector, void *context)
 	char what[200];
 	describe(v, c, what, sizeof(what));
 	int len = snprintf(line, sizeof(line), "\r\ncrash: %s, %s: resetting at once\r\n", what,
-			   ex.landed ? "while handling an earlier crash" : "and the firmware did not let us leave the handler");
+			   ex.landed ? "while handling an earlier crash"
+				     : "and the firmware did not let us leave the handler");
 	if (len > 0)
 		console_write(line, (size_t)len < sizeof(line) ? (size_t)len : sizeof(line) - 1);
 	RT->ResetSystem(EfiResetCold, EFI_ABORTED, 0, NULL);
@@ -125,7 +125,8 @@ bool exceptions_install(void)
 	for (unsigned v = 0; v < 32; v++) {
 		EFI_STATUS st = cpu_register(v, on_exception);
 		if (st == EFI_UNSUPPORTED) {
-			printf("warning: CPU exceptions are left to the firmware: it has no CPU architecture protocol\n");
+			printf(
+			    "warning: CPU exceptions are left to the firmware: it has no CPU architecture protocol\n");
 			return false;
 		}
 		if (!EFI_ERROR(st))

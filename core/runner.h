@@ -35,7 +35,7 @@ struct test_ctx {
 	const struct test_case *tc;
 	unsigned checks, failures;
 	bool skipped;
-	bool model; /* ran on a register-level model, not hardware */
+	bool model;	  /* ran on a register-level model, not hardware */
 	char detail[160]; /* first failure, the skip reason, or the test's note */
 };
 

@@ -18,14 +18,14 @@
 static const char *const phase_names[] = { "test", "ran", "resume", "early" };
 
 static struct {
-	bool active;	   /* a plan (script) is running */
-	unsigned run;	   /* its run commands so far */
-	struct crumb cur;  /* what the note says, or will say */
-	bool pending;	   /* a note read at boot waits for its plan */
+	bool active;	  /* a plan (script) is running */
+	unsigned run;	  /* its run commands so far */
+	struct crumb cur; /* what the note says, or will say */
+	bool pending;	  /* a note read at boot waits for its plan */
 	struct crumb found;
-	bool replaying;	   /* before the resumed run */
-	unsigned armed;	   /* watchdog seconds armed now, 0: off */
-	unsigned started;  /* the budget the running test started with */
+	bool replaying;	  /* before the resumed run */
+	unsigned armed;	  /* watchdog seconds armed now, 0: off */
+	unsigned started; /* the budget the running test started with */
 	bool said_note, said_watchdog;
 } sv;
 
@@ -51,12 +51,12 @@ int crumb_format(const struct crumb *c, char *buf, size_t cap)
 {
 	size_t n = 0;
 	int k;
-#define PUT(...)                                                                                 \
-	do {                                                                                     \
-		k = snprintf(buf + n, cap - n, __VA_ARGS__);                                      \
-		if (k < 0 || (size_t)k >= cap - n)                                                \
-			return -1;                                                                \
-		n += (size_t)k;                                                                   \
+#define PUT(...)                                             \
+	do {                                                 \
+		k = snprintf(buf + n, cap - n, __VA_ARGS__); \
+		if (k < 0 || (size_t)k >= cap - n)           \
+			return -1;                           \
+		n += (size_t)k;                              \
 	} while (0)
 	PUT("%s", CRUMB_HEADER);
 	PUT("source=%s\nplan=%016llx\nrun=%u\nphase=%s\n", c->source, (unsigned long long)c->plan, c->run,
@@ -131,8 +131,20 @@ static bool results_value(const char *v)
 	       strcmp(v + len - 6, ".jsonl") == 0 && v[dir] != '.';
 }
 
-enum crumb_key { K_SOURCE, K_PLAN, K_RUN, K_PHASE, K_TEST, K_RESULTS, K_TALLY, K_SESSION, K_BUDGET, K_RESUMES, K_CRASH };
-static const char *const key_names[] = { "source", "plan",    "run",    "phase",   "test", "results",
+enum crumb_key {
+	K_SOURCE,
+	K_PLAN,
+	K_RUN,
+	K_PHASE,
+	K_TEST,
+	K_RESULTS,
+	K_TALLY,
+	K_SESSION,
+	K_BUDGET,
+	K_RESUMES,
+	K_CRASH
+};
+static const char *const key_names[] = { "source", "plan",    "run",	"phase",   "test", "results",
 					 "tally",  "session", "budget", "resumes", "crash" };
 #define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
 
@@ -222,7 +234,8 @@ const char *crumb_parse(const char *text, struct crumb *c)
 			return why;
 		}
 		if (!key_value((enum crumb_key)k, eq + 1, c)) {
-			snprintf(why, sizeof(why), "line %u: '%s' has a bad value '%.40s'", lineno, key_names[k], eq + 1);
+			snprintf(why, sizeof(why), "line %u: '%s' has a bad value '%.40s'", lineno, key_names[k],
+				 eq + 1);
 			return why;
 		}
 		seen |= 1u << k;
@@ -282,8 +295,8 @@ static const char *check_watchdog(const char *v)
 	if (strcmp(v, "auto") == 0 || strcmp(v, "off") == 0)
 		return NULL;
 	return parse_u64(v, &n) && n <= WATCHDOG_MAX_S
-		       ? NULL
-		       : "must be auto (600 s per test in unattended plans, off at the menu), off, or seconds 0..86400";
+		   ? NULL
+		   : "must be auto (600 s per test in unattended plans, off at the menu), off, or seconds 0..86400";
 }
 
 static const char *check_crash(const char *v)
@@ -297,9 +310,10 @@ void survive_init(void)
 		    "seconds a test may take before the firmware resets the machine: auto (600 unattended, off at the "
 		    "menu), off, or 1..86400",
 		    check_watchdog, NULL);
-	setting_add("crash", "reset",
-		    "after a CPU exception or abort, once what is held is given back: reset (a plan resumes) or firmware",
-		    check_crash, NULL);
+	setting_add(
+	    "crash", "reset",
+	    "after a CPU exception or abort, once what is held is given back: reset (a plan resumes) or firmware",
+	    check_crash, NULL);
 }
 
 unsigned survive_budget(void)
@@ -407,7 +421,8 @@ static void crashed_detail(const struct crumb *f, char *out, size_t cap)
 			 "loss nobody asked for)",
 			 f->budget);
 	else
-		snprintf(out, cap, "the machine reset while the test ran (no watchdog was armed: a reset or power loss)");
+		snprintf(out, cap,
+			 "the machine reset while the test ran (no watchdog was armed: a reset or power loss)");
 }
 
 bool survive_plan_begin(const char *text, const char *name)
@@ -424,9 +439,10 @@ bool survive_plan_begin(const char *text, const char *name)
 	sv.pending = false;
 	struct crumb *f = &sv.found;
 	if (strcmp(f->source, name) != 0 || f->plan != sv.cur.plan) {
-		printf("warning: the breadcrumb is of plan %s as it was; %s is not that plan now: cleared, %s runs from "
-		       "the start\n",
-		       f->source, name, name);
+		printf(
+		    "warning: the breadcrumb is of plan %s as it was; %s is not that plan now: cleared, %s runs from "
+		    "the start\n",
+		    f->source, name, name);
 		note_clear();
 		return true;
 	}

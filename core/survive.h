@@ -33,17 +33,17 @@ enum crumb_phase {
 };
 
 struct crumb {
-	char source[24];     /* the plan: "iommon.cfg" or "options" */
-	uint64_t plan;	     /* FNV-1a 64 of the plan's text */
-	unsigned run;	     /* the plan's run command, 1 = the first */
+	char source[24]; /* the plan: "iommon.cfg" or "options" */
+	uint64_t plan;	 /* FNV-1a 64 of the plan's text */
+	unsigned run;	 /* the plan's run command, 1 = the first */
 	enum crumb_phase phase;
-	char test[48];	      /* CRUMB_TEST: the test */
-	char results[64];     /* the results file, "" when none was written */
+	char test[48];	       /* CRUMB_TEST: the test */
+	char results[64];      /* the results file, "" when none was written */
 	struct tally this_run; /* what run `run` had counted before the test */
 	struct tally session;  /* what the whole plan had counted before it */
-	unsigned budget;      /* watchdog seconds the test had, 0: none */
-	unsigned resumes;     /* resumes of this plan so far */
-	char crash[200];      /* what the crash path saw, "" for a plain reset */
+	unsigned budget;       /* watchdog seconds the test had, 0: none */
+	unsigned resumes;      /* resumes of this plan so far */
+	char crash[200];       /* what the crash path saw, "" for a plain reset */
 };
 
 #define CRUMB_MAX 1024

@@ -3,6 +3,7 @@
  * Never run by `run all`, `run default` or a group name: only by a case's
  * full name (`run selftest.hang`). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../../core/monitor.h"
 #include "../../core/survive.h"
@@ -73,6 +74,18 @@ static void t_pagefault(struct test_ctx *t)
 	fault(t, 0x00007ffffffff000ull, "the unmapped address");
 }
 
+/* The C library giving up (a failed assert ends here too). */
+static void t_abort(struct test_ctx *t)
+{
+	if (!platform->exceptions_caught) {
+		test_skip(t, "abort() is not taken to the crash path on this platform");
+		return;
+	}
+	printf("    calling abort()\n");
+	fflush(stdout);
+	abort();
+}
+
 static const struct test_case cases[] = {
 	{ "selftest.hang", "hang with interrupts enabled until the firmware watchdog resets the machine", t_hang,
 	  false },
@@ -80,6 +93,8 @@ static const struct test_case cases[] = {
 	  false },
 	{ "selftest.pagefault", "read an unmapped address (#PF, CR2): the crash path must give back and reset",
 	  t_pagefault, false },
+	{ "selftest.abort", "call abort(), as a failed assert does: the crash path must give back and reset", t_abort,
+	  false },
 };
 
 const struct test_group selftest_group = {

@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
