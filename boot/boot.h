@@ -36,6 +36,8 @@ void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 /* irq.c */
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 void irq_remove(int vector);
+/* The crash path leaves a handler of ours mid-way: its end-of-interrupt. */
+void irq_abandon(void);
 uint64_t memory_top(void);
 /* A handler for any vector through the CPU architecture protocol (NULL
  * removes it); EFI_UNSUPPORTED when the firmware has no such protocol. */

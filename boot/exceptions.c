@@ -99,6 +99,7 @@ static void EFIAPI on_exception(INTN vector, void *context)
 	unsigned v = (unsigned)vector & 31, n = ++ex.entries;
 	if (n == 1 || (n == 2 && ex.landed)) {
 		describe(v, c, ex.what, sizeof(ex.what));
+		irq_abandon();
 		ex.landed = false;
 		c->Rip = (uintptr_t)crash_landing;
 		/* as if called: the return address slot below a 16-byte boundary */

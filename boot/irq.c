@@ -56,13 +56,28 @@ static void apic_eoi(void)
 		*(volatile uint32_t *)(uintptr_t)((base & 0xffffff000ull) + 0xb0) = 0;
 }
 
+static volatile bool dispatching;
+
 static void EFIAPI dispatch(INTN vector, void *context)
 {
 	(void)context;
 	unsigned i = (unsigned)vector - FIRST_VECTOR;
+	dispatching = true;
 	if (i < sizeof(slots) / sizeof(slots[0]) && slots[i].fn)
 		slots[i].fn(slots[i].ctx);
+	dispatching = false;
 	apic_eoi();
+}
+
+/* A CPU exception inside a handler of ours never reaches its end-of-
+ * interrupt: the vector would stay in service and block every interrupt
+ * of lower priority (the firmware's timer, and so its watchdog). */
+void irq_abandon(void)
+{
+	if (dispatching) {
+		dispatching = false;
+		apic_eoi();
+	}
 }
 
 static uint32_t apic_id(void)

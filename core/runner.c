@@ -188,8 +188,15 @@ static enum verdict run_one(const struct test_case *tc, bool stopping)
 	} else {
 		printf("  %s: %s\n", tc->name, tc->summary);
 		run.current = tc;
+		timed_masked_max = 0;
 		tc->fn(&t);
 		run.current = NULL;
+		double masked_ms = cycles_to_ns(timed_masked_max) / 1e6;
+		if (masked_ms * 1000 > TIMED_MASK_BOUND_US)
+			printf(
+			    "    warning: a timed region kept interrupts masked for %.0f ms, past the %u ms bound: the "
+			    "watchdog could not fire meanwhile\n",
+			    masked_ms, TIMED_MASK_BOUND_US / 1000);
 	}
 	uint64_t cycles = cycles_end() - t0;
 

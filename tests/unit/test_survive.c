@@ -113,16 +113,19 @@ static void crumb_refuses_what_it_did_not_write(void **state)
 		assert_non_null(parse_with("run", bad_runs[i]));
 	assert_null(parse_with("run", "7"));
 	assert_non_null(parse_with("budget", "86401"));
-	assert_non_null(parse_with("plan", "0123456789abcde"));	  /* 15 digits */
-	assert_non_null(parse_with("plan", "0123456789ABCDEF"));	  /* we write lower case */
-	assert_non_null(parse_with("tally", "1,2,3"));		  /* four counts */
-	assert_non_null(parse_with("tally", "1,2,3,4"));		  /* crashed among failed: 4 > 2 */
+	assert_non_null(parse_with("plan", "0123456789abcde"));	 /* 15 digits */
+	assert_non_null(parse_with("plan", "0123456789ABCDEF")); /* we write lower case */
+	assert_non_null(parse_with("tally", "1,2,3"));		 /* four counts */
+	assert_non_null(parse_with("tally", "1,2,3,4"));	 /* crashed among failed: 4 > 2 */
 	assert_non_null(parse_with("session", "1,,3,0"));
 	assert_non_null(parse_with("phase", "running"));
 	/* only files the monitor could have made: never a path elsewhere */
-	static const char *const bad_paths[] = { "../iommon.cfg",	  "/etc/passwd.jsonl",
-						 "iommon/results/../../EFI/BOOT/BOOTX64.EFI", "iommon/results/a/b.jsonl",
-						 "iommon/results/x.txt",	  "iommon/results/.jsonl",
+	static const char *const bad_paths[] = { "../iommon.cfg",
+						 "/etc/passwd.jsonl",
+						 "iommon/results/../../EFI/BOOT/BOOTX64.EFI",
+						 "iommon/results/a/b.jsonl",
+						 "iommon/results/x.txt",
+						 "iommon/results/.jsonl",
 						 "IOMMON/RESULTS/x.jsonl" };
 	for (size_t i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++)
 		assert_non_null(parse_with("results", bad_paths[i]));
@@ -305,7 +308,9 @@ static void resume_after_a_crashed_test(void **state)
 
 	const char *text = slurp(file);
 	assert_non_null(text);
-	assert_null(strstr(text, "test-st\n")); /* the cut record was dropped */
+	/* the cut record was dropped, not glued to the next */
+	assert_null(strstr(text, "test-st{"));
+	assert_null(strstr(text, "}{"));
 	assert_true(strncmp(text, "{\"kind\":\"info\",\"what\":\"platform\"}\n{", 35) == 0);
 	assert_int_equal(count(text, "\"verdict\":\"crashed\""), 1);
 	assert_non_null(strstr(text, "\"what\":\"resume\",\"plan\":\"t.cfg\",\"run\":2,\"phase\":\"test\""));
@@ -402,7 +407,7 @@ static void breadcrumbs_and_budget(void **state)
 	assert_non_null(strstr(out, "{\"kind\":\"info\",\"what\":\"test-start\",\"test\":\"timer.counter\",\"run\":1,"
 				    "\"watchdog_s\":7}"));
 	assert_int_equal(host_watchdog_armed(), 0); /* disarmed when the run ended */
-	assert_string_equal(host_note_text(), ""); /* cleared when the plan ended */
+	assert_string_equal(host_note_text(), "");  /* cleared when the plan ended */
 
 	assert_null(setting_set("watchdog", "auto"));
 	assert_int_equal(survive_budget(), 0); /* the menu: off */
@@ -432,6 +437,58 @@ static void do_crashed(void *name)
 	runner_record_crashed(runner_find(name), "a reset");
 }
 
+static unsigned armed_inside[3];
+
+static void t_long(struct test_ctx *t)
+{
+	armed_inside[0] = host_watchdog_armed();
+	test_budget(t, 900); /* it knows it is long */
+	armed_inside[1] = host_watchdog_armed();
+	test_budget(t, 1); /* never less than it started with */
+	armed_inside[2] = host_watchdog_armed();
+	report(t, true, "ran");
+}
+
+static void t_masks(struct test_ctx *t)
+{
+	struct timed r;
+	timed_begin(&r);
+	platform->stall_us(TIMED_MASK_BOUND_US + 50000);
+	timed_end(&r);
+	report(t, true, "ran");
+}
+
+static const struct test_case own_cases[] = {
+	{ "own.long", "extends its budget", t_long, false },
+	{ "own.masks", "masks for too long", t_masks, false },
+};
+static const struct test_group own_group = { "own", "tests of the runner", own_cases, 2, false };
+static const struct test_group *const own_catalogue[] = { &own_group, NULL };
+
+/* A test that knows it is long extends its watchdog budget, never below
+ * the one it started with; one that masks interrupts past the bound is
+ * named on the console. */
+static void budget_extension_and_masked_regions(void **state)
+{
+	(void)state;
+	results_close();
+	runner_init(own_catalogue);
+	struct script s = { "set watchdog 7\nrun own.long\n", "b.cfg", CMD_OK };
+	capture_stdout(do_script, &s);
+	assert_int_equal(armed_inside[0], 7);
+	assert_int_equal(armed_inside[1], 900);
+	assert_int_equal(armed_inside[2], 7);
+	assert_int_equal(host_watchdog_armed(), 0);
+	const char *out = capture_stdout(do_line, "run own.masks");
+	assert_non_null(strstr(out, "warning: a timed region kept interrupts masked for"));
+	assert_non_null(strstr(out, "past the 250 ms bound"));
+	out = capture_stdout(do_line, "run own.long");
+	assert_null(strstr(out, "masked"));
+	runner_init(catalogue);
+	assert_null(setting_set("watchdog", "auto"));
+	results_close();
+}
+
 /* A crashed test counts as failed: the verdict is fail, the closing line
  * keeps its three counts. */
 static void crashed_counts_as_failed(void **state)
@@ -458,6 +515,7 @@ int main(void)
 		cmocka_unit_test(resume_after_a_finished_run),
 		cmocka_unit_test(bad_breadcrumbs_are_not_trusted),
 		cmocka_unit_test(crashed_counts_as_failed),
+		cmocka_unit_test(budget_extension_and_masked_regions),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
