@@ -27,6 +27,7 @@ static struct {
 	unsigned armed;	  /* watchdog seconds armed now, 0: off */
 	unsigned started; /* the budget the running test started with */
 	bool said_note, said_watchdog;
+	bool started_up; /* discovery is over: the plan or the menu comes next */
 } sv;
 
 /* ---- the breadcrumb's text ------------------------------------------------ */
@@ -376,6 +377,7 @@ void survive_boot(void)
 	char buf[CRUMB_MAX];
 	const char *why = NULL;
 	sv.pending = false;
+	sv.started_up = true;
 	if (!platform->note_get)
 		return;
 	int n = platform->note_get(buf, sizeof(buf), &why);
@@ -579,6 +581,10 @@ void survive_crash(const char *what)
 	if (platform->watchdog)
 		platform->watchdog(WATCHDOG_CRASH_S); /* a give-back that hangs is reset */
 	const char *test = runner_current();
+	/* while the monitor starts, a reset would only crash the same way
+	 * again, and no `set crash` can have been read yet */
+	bool starting = !sv.started_up;
+	bool to_firmware = d == 1 && (starting || strcmp(setting_get("crash"), "firmware") == 0);
 	if (d == 1) {
 		printf("\ncrash: %s\ncrash: test running: %s\n", what, test ? test : "none");
 		if (sv.active) {
@@ -594,7 +600,7 @@ void survive_crash(const char *what)
 		json_str(&j, "what", "crash");
 		json_str(&j, "test", test ? test : "");
 		json_str(&j, "reason", what);
-		json_str(&j, "then", setting_get("crash"));
+		json_str(&j, "then", to_firmware ? "firmware" : "reset");
 		record_emit(&j);
 		printf("crash: giving back what is held\n");
 		monitor_release();
@@ -602,8 +608,9 @@ void survive_crash(const char *what)
 	} else {
 		printf("\ncrash: %s, while handling an earlier crash: nothing more is given back\n", what);
 	}
-	if (d == 1 && strcmp(setting_get("crash"), "firmware") == 0) {
-		printf("crash: returning to the firmware (set crash firmware)\n");
+	if (to_firmware) {
+		printf("crash: returning to the firmware (%s)\n",
+		       starting ? "the monitor was starting: a reset would crash again" : "set crash firmware");
 		fflush(stdout);
 		results_close();
 		if (platform->watchdog)
