@@ -161,8 +161,8 @@ static bool key_value(enum crumb_key k, const char *v, struct crumb *c)
 		c->plan = strtoull(v, NULL, 16);
 		return true;
 	}
-	case K_RUN:
-		return number(v, RUN_MAX, &c->run) && c->run >= 1;
+	case K_RUN: /* 0: the plan had not reached a run command (phase early) */
+		return number(v, RUN_MAX, &c->run);
 	case K_PHASE:
 		for (unsigned i = 0; i < sizeof(phase_names) / sizeof(phase_names[0]); i++)
 			if (strcmp(v, phase_names[i]) == 0) {
@@ -252,6 +252,8 @@ const char *crumb_parse(const char *text, struct crumb *c)
 		}
 	if (c->phase != CRUMB_TEST && (seen & (1u << K_TEST)))
 		return "'test' given for a phase other than test";
+	if (c->run == 0 && c->phase != CRUMB_EARLY)
+		return "'run' is 0 but the plan had begun its runs";
 	return NULL;
 }
 
@@ -398,9 +400,10 @@ void survive_boot(void)
 	}
 	sv.pending = true;
 	const struct crumb *f = &sv.found;
-	printf("breadcrumb: plan %s did not finish: run #%u, %s%s%s%s\n", f->source, f->run,
-	       f->phase == CRUMB_TEST ? "during test " : phase_names[f->phase], f->test, f->crash[0] ? ": " : "",
-	       f->crash);
+	static const char *const when[] = { "during test ", "after it ended", "while it was being resumed",
+					    "before its first test" };
+	printf("breadcrumb: plan %s did not finish: run #%u, %s%s%s%s\n", f->source, f->run, when[f->phase], f->test,
+	       f->crash[0] ? ": " : "", f->crash);
 }
 
 void survive_boot_end(void)

@@ -43,6 +43,15 @@ static void discover_that_faults(void)
 	*(volatile int *)unmapped = 1;
 }
 
+static enum cmd_status cmd_boom(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	*(volatile int *)unmapped = 1;
+	return CMD_OK;
+}
+
+static const struct command boom[] = { { "boom", "boom", "fault", cmd_boom } };
+
 static struct monitor_ext ext;
 
 /* Runs the monitor in a child with `opts` as its load options; returns
@@ -58,6 +67,8 @@ static const char *run_child(const char *opts, int *status)
 	if (pid == 0) {
 		dup2(fd[1], 1);
 		close(fd[0]);
+		if (!freopen("/dev/null", "r", stdin)) /* the menu: nobody types, the monitor leaves */
+			_exit(98);
 		struct sigaction sa = { 0 };
 		sa.sa_sigaction = on_segv;
 		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
@@ -99,7 +110,8 @@ static void fault_then_fault_in_release(void **state)
 	unlink(nvram);
 	ext = (struct monitor_ext){ .release = release_that_faults };
 	int status;
-	const char *out = run_child("countdown 0; run timer.counter selftest.fault; run timer.stall; exit qemu", &status);
+	const char *out =
+	    run_child("countdown 0; run timer.counter selftest.fault; run timer.stall; exit qemu", &status);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 0);
 	assert_non_null(strstr(out, "\ncrash: host signal 11 at address 0x0\ncrash: test running: selftest.fault\n"));
@@ -165,12 +177,38 @@ static void crash_while_starting(void **state)
 	assert_int_equal(access(nvram, F_OK), -1); /* no plan: no note */
 }
 
+/* A plan that takes the monitor down outside any test (before its first
+ * one) is not run again on the next boot: that would only repeat the crash,
+ * reset after reset. The menu opens instead. */
+static void crash_before_the_first_test(void **state)
+{
+	(void)state;
+	unlink(nvram);
+	ext = (struct monitor_ext){ .commands = boom, .ncommands = 1 };
+	int status;
+	const char *out = run_child("countdown 0; boom; run timer.counter; exit qemu", &status);
+	assert_true(WIFEXITED(status));
+	assert_non_null(strstr(out, "crash: test running: none"));
+	assert_non_null(strstr(out, "crash: resetting the machine; the plan goes on"));
+	assert_int_equal(access(nvram, F_OK), 0);
+
+	out = run_child("countdown 0; boom; run timer.counter; exit qemu", &status);
+	assert_non_null(strstr(out, "breadcrumb: plan options did not finish: run #0, before its first test: host "
+				    "signal 11 at address 0x8"));
+	assert_non_null(strstr(out, "error: options: the monitor itself went down before the plan's first test: host "
+				    "signal 11 at address 0x8; not running it again (cleared): the menu opens"));
+	assert_null(strstr(out, "options:1> boom"));
+	assert_non_null(strstr(out, "iommon> "));
+	assert_int_equal(access(nvram, F_OK), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fault_then_fault_in_release),
 		cmocka_unit_test(crash_firmware),
 		cmocka_unit_test(crash_while_starting),
+		cmocka_unit_test(crash_before_the_first_test),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

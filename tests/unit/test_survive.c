@@ -109,6 +109,16 @@ static void crumb_refuses_what_it_did_not_write(void **state)
 	assert_non_null(strstr(crumb_parse("iommon-breadcrumb 1\nsource=iommon.cfg", &c), "no end"));
 	/* numbers: decimal digits only, in range */
 	static const char *const bad_runs[] = { " 1", "-1", "+1", "010", "0x10", "0", "1 ", "99999999999", "", "1e3" };
+	/* run 0 only before the plan's first run command (phase early) */
+	struct crumb early = sample;
+	early.phase = CRUMB_EARLY;
+	early.run = 0;
+	early.test[0] = '\0';
+	char text[CRUMB_MAX];
+	assert_true(crumb_format(&early, text, sizeof(text)) > 0);
+	assert_null(crumb_parse(text, &c));
+	assert_int_equal(c.phase, CRUMB_EARLY);
+	assert_int_equal(c.run, 0);
 	for (size_t i = 0; i < sizeof(bad_runs) / sizeof(bad_runs[0]); i++)
 		assert_non_null(parse_with("run", bad_runs[i]));
 	assert_null(parse_with("run", "7"));
