@@ -254,6 +254,9 @@ const char *crumb_parse(const char *text, struct crumb *c)
 		return "'test' given for a phase other than test";
 	if (c->run == 0 && c->phase != CRUMB_EARLY)
 		return "'run' is 0 but the plan had begun its runs";
+	const struct tally *r = &c->this_run, *p = &c->session;
+	if (r->passed > p->passed || r->failed > p->failed || r->skipped > p->skipped || r->crashed > p->crashed)
+		return "the run's counts ('tally') exceed the plan's ('session')";
 	return NULL;
 }
 
@@ -587,7 +590,8 @@ void survive_crash(const char *what)
 	/* while the monitor starts, a reset would only crash the same way
 	 * again, and no `set crash` can have been read yet */
 	bool starting = !sv.started_up;
-	bool to_firmware = d == 1 && (starting || strcmp(setting_get("crash"), "firmware") == 0);
+	const char *then = setting_get("crash");
+	bool to_firmware = d == 1 && (starting || (then && strcmp(then, "firmware") == 0));
 	if (d == 1) {
 		printf("\ncrash: %s\ncrash: test running: %s\n", what, test ? test : "none");
 		if (sv.active) {

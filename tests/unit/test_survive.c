@@ -128,6 +128,7 @@ static void crumb_refuses_what_it_did_not_write(void **state)
 	assert_non_null(parse_with("tally", "1,2,3"));		 /* four counts */
 	assert_non_null(parse_with("tally", "1,2,3,4"));	 /* crashed among failed: 4 > 2 */
 	assert_non_null(parse_with("session", "1,,3,0"));
+	assert_non_null(parse_with("session", "0,5,6,2")); /* fewer passes than the run had */
 	assert_non_null(parse_with("phase", "running"));
 	/* only files the monitor could have made: never a path elsewhere */
 	static const char *const bad_paths[] = { "../iommon.cfg",
