@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "crumb.h"
 #include "runner.h"
 
 /* The watchdog budget of a test in an unattended plan when `set watchdog`
@@ -19,40 +20,8 @@
  * QEMU TCG) 250 times over, and twice the 5 minutes UEFI gives a boot
  * option; an NVMe controller's CAP.TO wait (127.5 s at most) fits in it. */
 #define WATCHDOG_DEFAULT_S 600
-#define WATCHDOG_MAX_S 86400
 /* The crash path's own budget: a give-back that hangs is reset. */
 #define WATCHDOG_CRASH_S 60
-
-/* The breadcrumb, as the note (UEFI variable IommonBreadcrumb) holds it:
- * "iommon-breadcrumb 1" then key=value lines. */
-enum crumb_phase {
-	CRUMB_TEST,   /* `test` was running */
-	CRUMB_RAN,    /* run command `run` had ended */
-	CRUMB_RESUME, /* a resume had begun: no test had started since */
-	CRUMB_EARLY,  /* the plan crashed the monitor before its first test */
-};
-
-struct crumb {
-	char source[24]; /* the plan: "iommon.cfg" or "options" */
-	uint64_t plan;	 /* FNV-1a 64 of the plan's text */
-	unsigned run;	 /* the plan's run command, 1 = the first */
-	enum crumb_phase phase;
-	char test[48];	       /* CRUMB_TEST: the test */
-	char results[64];      /* the results file, "" when none was written */
-	struct tally this_run; /* what run `run` had counted before the test */
-	struct tally session;  /* what the whole plan had counted before it */
-	unsigned budget;       /* watchdog seconds the test had, 0: none */
-	unsigned resumes;      /* resumes of this plan so far */
-	char crash[200];       /* what the crash path saw, "" for a plain reset */
-};
-
-#define CRUMB_MAX 1024
-
-/* Text for the note; -1 when it does not fit in cap. */
-int crumb_format(const struct crumb *c, char *buf, size_t cap);
-/* NULL, or what is wrong with the text (the first bad line). */
-const char *crumb_parse(const char *text, struct crumb *c);
-uint64_t plan_hash(const char *name, const char *text);
 
 /* Boot flow (monitor_main): the settings (watchdog, crash); read the note
  * a crashed run left; after the plan (or when there was none), a note that
