@@ -244,4 +244,3 @@ const char *crumb_parse(const char *text, struct crumb *c)
 		return "the run's counts ('tally') exceed the plan's ('session')";
 	return NULL;
 }
-

@@ -103,6 +103,8 @@ void survive_extend(unsigned seconds)
 	unsigned b = seconds > sv.started ? seconds : sv.started;
 	if (b > WATCHDOG_MAX_S)
 		b = WATCHDOG_MAX_S;
+	if (b != sv.armed)
+		printf("    watchdog: %u s from now (the test knows it is long)\n", b);
 	arm(b);
 	if (sv.active && sv.cur.phase == CRUMB_TEST && sv.cur.budget != b) {
 		sv.cur.budget = b;
