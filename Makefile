@@ -97,6 +97,7 @@ FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c
 FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c
 FUZZ_SRC_fuzz_vtd_caps := iommu/vtd_caps.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
+FUZZ_SRC_fuzz_crumb := core/crumb.c
 
 .SECONDEXPANSION:
 $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)

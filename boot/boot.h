@@ -24,6 +24,7 @@ void files_init(void);
 void files_fini(void);
 char *files_read(const char *path, size_t *len);
 struct platform_file *files_create(const char *path, const char **why);
+struct platform_file *files_reopen(const char *path, const char **why);
 bool files_append(struct platform_file *f, const void *buf, size_t n, const char **why);
 void files_close(struct platform_file *f);
 const char *files_describe(void);
@@ -35,7 +36,22 @@ void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 /* irq.c */
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 void irq_remove(int vector);
+/* The crash path leaves a handler of ours mid-way: its end-of-interrupt. */
+void irq_abandon(void);
 uint64_t memory_top(void);
+/* A handler for any vector through the CPU architecture protocol (NULL
+ * removes it); EFI_UNSUPPORTED when the firmware has no such protocol. */
+EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context));
+
+/* breadcrumb.c */
+int breadcrumb_get(char *buf, size_t cap, const char **why);
+const char *breadcrumb_set(const char *text);
+const char *watchdog_arm(unsigned seconds);
+
+/* exceptions.c: handlers for vectors 0-31 through the CPU architecture
+ * protocol; removed, the firmware's own handling returns. */
+bool exceptions_install(void);
+void exceptions_remove(void);
 
 /* syscalls.c */
 void heap_init(void);

@@ -132,6 +132,7 @@ static const char *load_options(void)
 
 void boot_release(void)
 {
+	exceptions_remove(); /* the firmware's own handling from here */
 	console_restore();
 	files_fini();
 	if (idle_timer)
@@ -197,6 +198,10 @@ static struct platform efi_platform = {
 	.volume_describe = files_describe,
 	.device_claim = device_claim,
 	.device_release = device_release,
+	.file_reopen = files_reopen,
+	.note_get = breadcrumb_get,
+	.note_set = breadcrumb_set,
+	.watchdog = watchdog_arm,
 	.load_options = load_options,
 	.exit = firmware_exit,
 };
@@ -205,13 +210,16 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	InitializeLib(image, systab);
 	boot_image = image;
-	/* The firmware's 5-minute watchdog would reset a long unattended run. */
+	/* The firmware's 5-minute watchdog would reset the menu while it waits
+	 * for a person; each test of an unattended plan arms its own budget
+	 * (core/survive.c). */
 	BS->SetWatchdogTimer(0, 0, 0, NULL);
 	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&boot_loaded_image)))
 		return EFI_LOAD_ERROR;
 	heap_init();
 	console_init();
 	files_init();
+	efi_platform.exceptions_caught = exceptions_install();
 	efi_platform.name = firmware_name();
 	monitor_main(&efi_platform, catalogue, &machine_ext);
 	return EFI_SUCCESS;

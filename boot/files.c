@@ -245,3 +245,58 @@ void files_close(struct platform_file *f)
 	f->h->Close(f->h);
 	free(f);
 }
+
+/* An existing file opened to add to its end (a results file after a
+ * reset). A record the reset cut short (no final newline) is dropped
+ * first, so that every line stays one whole record. */
+struct platform_file *files_reopen(const char *path, const char **why)
+{
+	if (!vol.root) {
+		*why = "the boot volume has no file system we can open";
+		return NULL;
+	}
+	CHAR16 name[128];
+	to_efi_path(name, 128, path);
+	EFI_FILE_HANDLE f;
+	EFI_STATUS st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0);
+	if (EFI_ERROR(st)) {
+		*why = status_words(st);
+		return NULL;
+	}
+	EFI_FILE_INFO *info = LibFileInfo(f);
+	if (!info) {
+		f->Close(f);
+		*why = "the file's size could not be read";
+		return NULL;
+	}
+	UINT64 size = info->FileSize, keep = size;
+	char tail[2048];
+	UINT64 from = size > sizeof(tail) ? size - sizeof(tail) : 0;
+	UINTN got = (UINTN)(size - from);
+	bool ok = !EFI_ERROR(f->SetPosition(f, from)) && !EFI_ERROR(f->Read(f, &got, tail));
+	if (ok && got && tail[got - 1] != '\n') {
+		keep = from;
+		for (UINTN i = got; i-- > 0;)
+			if (tail[i] == '\n') {
+				keep = from + i + 1;
+				break;
+			}
+		info->FileSize = keep;
+		ok = !EFI_ERROR(f->SetInfo(f, &GenericFileInfo, info->Size, info));
+	}
+	FreePool(info);
+	if (!ok || EFI_ERROR(f->SetPosition(f, keep))) {
+		f->Close(f);
+		*why = "the end of the file could not be reached or a cut record dropped";
+		return NULL;
+	}
+	struct platform_file *pf = malloc(sizeof(*pf));
+	if (!pf) {
+		f->Close(f);
+		*why = "out of memory";
+		return NULL;
+	}
+	pf->h = f;
+	pf->size = keep; /* a failed append is cut back to here */
+	return pf;
+}

@@ -56,13 +56,28 @@ static void apic_eoi(void)
 		*(volatile uint32_t *)(uintptr_t)((base & 0xffffff000ull) + 0xb0) = 0;
 }
 
+static volatile bool dispatching;
+
 static void EFIAPI dispatch(INTN vector, void *context)
 {
 	(void)context;
 	unsigned i = (unsigned)vector - FIRST_VECTOR;
+	dispatching = true;
 	if (i < sizeof(slots) / sizeof(slots[0]) && slots[i].fn)
 		slots[i].fn(slots[i].ctx);
+	dispatching = false;
 	apic_eoi();
+}
+
+/* A CPU exception inside a handler of ours never reaches its end-of-
+ * interrupt: the vector would stay in service and block every interrupt
+ * of lower priority (the firmware's timer, and so its watchdog). */
+void irq_abandon(void)
+{
+	if (dispatching) {
+		dispatching = false;
+		apic_eoi();
+	}
 }
 
 static uint32_t apic_id(void)
@@ -72,14 +87,25 @@ static uint32_t apic_id(void)
 	return cpuid(1, 0).ebx >> 24;
 }
 
+static bool cpu_locate(void)
+{
+	if (!cpu && EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&cpu)))
+		cpu = NULL;
+	return cpu != NULL;
+}
+
+EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context))
+{
+	if (!cpu_locate())
+		return EFI_UNSUPPORTED;
+	return cpu->register_interrupt_handler(cpu, (INTN)vector, handler);
+}
+
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **why)
 {
-	if (!cpu) {
-		if (EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&cpu))) {
-			cpu = NULL;
-			*why = "the firmware has no CPU architecture protocol";
-			return -1;
-		}
+	if (!cpu_locate()) {
+		*why = "the firmware has no CPU architecture protocol";
+		return -1;
 	}
 	*apic = apic_id();
 	if (*apic > 0xff) {

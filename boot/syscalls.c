@@ -5,6 +5,10 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/survive.h"
 #include "boot.h"
 
 /* The heap is one block of pages taken at start: sbrk cannot grow into
@@ -107,11 +111,18 @@ int getpid(void)
 	return 1;
 }
 
+/* exit() lands here (the monitor itself never calls it): the crash path,
+ * which gives back what is held before it resets or leaves. */
 void _exit(int status)
 {
-	/* abort() and exit() land here: give the machine back to the firmware */
-	boot_release();
-	BS->Exit(boot_image, status ? EFI_ABORTED : EFI_SUCCESS, 0, NULL);
-	for (;;)
-		__asm__ volatile("hlt");
+	char what[64];
+	snprintf(what, sizeof(what), "exit(%d) called (the C library gave up)", status);
+	survive_crash(what);
+}
+
+/* newlib's abort() (and so every failed assert, which prints its message
+ * first) would raise SIGABRT and end in _exit(1); taking it here names it. */
+void abort(void)
+{
+	survive_crash("abort() called (a failed assert, or the C library gave up)");
 }

@@ -8,6 +8,7 @@
 #include "acpi.h"
 #include "results.h"
 #include "settings.h"
+#include "survive.h"
 #include "timing.h"
 
 #define MAX_ARGS 16
@@ -46,6 +47,17 @@ unsigned monitor_plan_errors(void)
 	return mon.plan_errors;
 }
 
+void monitor_plan_error(void)
+{
+	mon.plan_errors++;
+}
+
+void monitor_release(void)
+{
+	if (mon.ext && mon.ext->release)
+		mon.ext->release();
+}
+
 int monitor_verdict(void)
 {
 	struct tally t = runner_session();
@@ -63,7 +75,7 @@ static enum cmd_status cmd_list(int argc, char **argv)
 	const struct test_group *const *cat = runner_catalogue();
 	bool any = false;
 	for (const struct test_group *const *g = cat; *g; g++) {
-		if (argc > 1 && strcmp(argv[1], (*g)->name) != 0)
+		if ((*g)->hidden || (argc > 1 && strcmp(argv[1], (*g)->name) != 0))
 			continue;
 		any = true;
 		printf("  %s: %s\n", (*g)->name, (*g)->summary);
@@ -100,6 +112,8 @@ static enum cmd_status cmd_run(int argc, char **argv)
 			unknown++;
 		}
 	}
+	if (!survive_run_begin(argc - 1, argv + 1)) /* it ran before a reset */
+		return unknown || runner_count(argc - 1, argv + 1) == 0 ? CMD_ERROR : CMD_OK;
 	size_t ran = runner_run(argc - 1, argv + 1);
 	return unknown || ran == 0 ? CMD_ERROR : CMD_OK;
 }
@@ -202,6 +216,10 @@ static enum cmd_status cmd_countdown(int argc, char **argv)
 		cmd_error("usage: countdown [seconds 0..3600]");
 		return CMD_ERROR;
 	}
+	if (survive_replaying()) {
+		printf("resume: the countdown is not repeated\n");
+		return CMD_OK;
+	}
 	/* keys typed before the question do not answer it (a line that never
 	 * stops talking is not allowed to hold us here) */
 	for (int i = 0; i < 256 && runner_getc() >= 0; i++)
@@ -251,12 +269,12 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		       t.skipped, mon.plan_errors);
 		if (results_failure())
 			printf("  the results were not saved completely: %s\n", results_failure());
+		survive_plan_end(); /* the plan is over: nothing to resume */
 		if (kinds[i].kind == EXIT_QEMU)
 			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
 		else
 			results_close();
-		if (mon.ext && mon.ext->release)
-			mon.ext->release();
+		monitor_release();
 		timing_fini();
 		fflush(stdout);
 		const char *why = platform->exit(kinds[i].kind, v);
@@ -439,6 +457,8 @@ static enum cmd_status exec_line(const char *line, const char *where)
 
 enum cmd_status monitor_exec_script(const char *text, const char *name)
 {
+	if (!survive_plan_begin(text, name)) /* it took the monitor down while resuming */
+		return CMD_MENU;
 	bool was = mon.unattended;
 	mon.unattended = true;
 	enum cmd_status worst = CMD_OK;
@@ -474,6 +494,7 @@ enum cmd_status monitor_exec_script(const char *text, const char *name)
 		p = nl ? nl + 1 : p + len;
 	}
 	mon.unattended = was;
+	survive_plan_end();
 	return worst;
 }
 
@@ -601,6 +622,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	platform = p;
 	mon.ext = ext;
 	settings_init();
+	survive_init();
 	runner_init(catalogue);
 	printf("\niommon %s - bare-metal IOMMU test monitor\n", IOMMON_VERSION);
 
@@ -615,6 +637,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	info_record();
 	if (mon.ext && mon.ext->discover)
 		mon.ext->discover();
+	survive_boot();
 
 	const char *opts = platform->load_options();
 	if (opts && *opts) {
@@ -633,6 +656,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 			printf("no iommon.cfg on %s: opening the menu\n", platform->volume_describe());
 		}
 	}
+	survive_boot_end();
 	menu_loop();
 	return 0;
 }

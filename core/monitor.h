@@ -48,6 +48,11 @@ void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * could not run (a bad command or unknown test in a script, or no test). */
 int monitor_verdict(void);
 unsigned monitor_plan_errors(void);
+/* A plan error found outside a command (a resumed plan's crash). */
+void monitor_plan_error(void);
+/* The layers above give back what they hold: devices and IOMMUs as found
+ * (before exit, and on the crash path). */
+void monitor_release(void);
 
 const struct acpi *monitor_acpi(void);
 void monitor_print_menu(void);

@@ -89,6 +89,23 @@ struct platform {
 	/* Commands passed by whoever started us (UEFI load options), or NULL. */
 	const char *(*load_options)(void);
 
+	/* Crash survival (README "A run that survives a crash"). */
+	/* Open an existing file to add to its end (a results file after a
+	 * reset); a record cut short by the reset is dropped first. */
+	struct platform_file *(*file_reopen)(const char *path, const char **why);
+	/* A short text that survives a reset (UEFI: a non-volatile variable).
+	 * get: its length, 0 when there is none, -1 with *why when it could
+	 * not be read or is longer than cap - 1. set: NULL or "" deletes it;
+	 * returns NULL or why it could not be written. */
+	int (*note_get)(char *buf, size_t cap, const char **why);
+	const char *(*note_set)(const char *text);
+	/* The firmware watchdog: reset the machine unless called again within
+	 * `seconds`; 0 disarms it. NULL or why it could not be armed. */
+	const char *(*watchdog)(unsigned seconds);
+	/* CPU exceptions are caught: they name the test and give back what is
+	 * held (monitor_crash) instead of stopping in the firmware's handler. */
+	bool exceptions_caught;
+
 	/* Give the machine back and leave. Returns only when it could not
 	 * (e.g. EXIT_QEMU with no isa-debug-exit device), with a message. */
 	const char *(*exit)(enum exit_kind how, int status);

@@ -140,6 +140,23 @@ const char *results_failure(void)
 	return res.failed[0] ? res.failed : NULL;
 }
 
+const char *results_reopen(const char *path)
+{
+	static char why[200];
+	if (res.file)
+		return "a results file is open already";
+	const char *err = "this platform cannot reopen a file";
+	res.file = platform->file_reopen ? platform->file_reopen(path, &err) : NULL;
+	if (!res.file) {
+		snprintf(why, sizeof(why), "cannot reopen it on %s: %s", platform->volume_describe(), err);
+		return why;
+	}
+	snprintf(res.path, sizeof(res.path), "%s", path);
+	for (size_t i = 0; i < res.n && res.file; i++)
+		append_file(res.lines[i]);
+	return res.file ? NULL : "writing the results file failed";
+}
+
 void results_close(void)
 {
 	if (res.file)

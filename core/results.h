@@ -24,6 +24,10 @@ size_t results_count(void);
 /* Start saving: create a new iommon/results/<run>.jsonl, write every record
  * so far, then keep appending. Returns NULL or what went wrong. */
 const char *results_save(void);
+/* Go on saving into an existing results file (a plan resumed after a
+ * reset): this boot's records so far are appended, then every later one.
+ * Returns NULL or what went wrong. */
+const char *results_reopen(const char *path);
 const char *results_path(void); /* "" when not saving */
 /* NULL, or why the results file could not be created or a record could
  * not be written whole (the file then ends at the last whole record and

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "results.h"
+#include "survive.h"
 #include "timing.h"
 
 static const struct test_group *const *catalogue;
@@ -27,9 +28,16 @@ static struct {
 	struct measure_row *measures;
 	size_t nmeasures, capmeasures;
 	struct tally session;
+	const struct test_case *current;
+	struct {
+		bool pending;
+		char after[48];
+		struct tally before;
+		size_t row; /* the crashed test's row: the resumed run's table starts there */
+	} resume;
 } run;
 
-static const char *const verdict_names[] = { "pass", "fail", "skip" };
+static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed" };
 
 void runner_init(const struct test_group *const *cat)
 {
@@ -146,6 +154,29 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	r->s = s;
 }
 
+static void add_row(const struct test_case *tc, enum verdict v, const char *detail)
+{
+	struct result_row *rows = grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
+	if (rows) {
+		run.results = rows;
+		struct result_row *r = &rows[run.nresults++];
+		r->tc = tc;
+		r->verdict = v;
+		snprintf(r->detail, sizeof(r->detail), "%s", detail);
+	}
+}
+
+const char *runner_current(void)
+{
+	return run.current ? run.current->name : NULL;
+}
+
+void test_budget(struct test_ctx *t, unsigned seconds)
+{
+	(void)t;
+	survive_extend(seconds);
+}
+
 /* Runs one test, or records it as not run when the run is being stopped. */
 static enum verdict run_one(const struct test_case *tc, bool stopping)
 {
@@ -156,7 +187,16 @@ static enum verdict run_one(const struct test_case *tc, bool stopping)
 		snprintf(t.detail, sizeof(t.detail), "not run: the operator stopped the run");
 	} else {
 		printf("  %s: %s\n", tc->name, tc->summary);
+		run.current = tc;
+		timed_masked_max = 0;
 		tc->fn(&t);
+		run.current = NULL;
+		double masked_ms = cycles_to_ns(timed_masked_max) / 1e6;
+		if (masked_ms * 1000 > TIMED_MASK_BOUND_US)
+			printf(
+			    "    warning: a timed region kept interrupts masked for %.0f ms, past the %u ms bound: the "
+			    "watchdog could not fire meanwhile\n",
+			    masked_ms, TIMED_MASK_BOUND_US / 1000);
 	}
 	uint64_t cycles = cycles_end() - t0;
 
@@ -184,16 +224,49 @@ static enum verdict run_one(const struct test_case *tc, bool stopping)
 	json_str(&j, "platform", timing.platform);
 	json_bool(&j, "model", t.model);
 	record_emit(&j);
-
-	struct result_row *rows = grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
-	if (rows) {
-		run.results = rows;
-		struct result_row *r = &rows[run.nresults++];
-		r->tc = tc;
-		r->verdict = v;
-		snprintf(r->detail, sizeof(r->detail), "%s", t.detail);
-	}
+	add_row(tc, v, t.detail);
 	return v;
+}
+
+void runner_record_crashed(const struct test_case *tc, const char *detail)
+{
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "result");
+	json_str(&j, "test", tc->name);
+	json_str(&j, "verdict", verdict_names[VERDICT_CRASHED]);
+	json_u64(&j, "checks", 0);
+	json_u64(&j, "failures", 1);
+	json_str(&j, "detail", detail);
+	json_double(&j, "ms", 0, 3); /* unknown: the clock did not survive the reset */
+	json_str(&j, "platform", timing.platform);
+	json_bool(&j, "model", false);
+	record_emit(&j);
+	run.resume.row = run.nresults;
+	add_row(tc, VERDICT_CRASHED, detail);
+	run.session.failed++;
+	run.session.crashed++;
+}
+
+void runner_seed(struct tally session)
+{
+	run.session = session;
+}
+
+void runner_resume(const char *after, struct tally before)
+{
+	run.resume.pending = true;
+	snprintf(run.resume.after, sizeof(run.resume.after), "%s", after);
+	run.resume.before = before;
+}
+
+const struct test_case *runner_find(const char *name)
+{
+	for (const struct test_group *const *g = catalogue; *g; g++)
+		for (size_t i = 0; i < (*g)->n; i++)
+			if (strcmp((*g)->cases[i].name, name) == 0)
+				return &(*g)->cases[i];
+	return NULL;
 }
 
 static struct {
@@ -245,14 +318,35 @@ static bool group_of(const struct test_case *tc, const char *group)
 	return strncmp(tc->name, group, len) == 0 && tc->name[len] == '.';
 }
 
-static bool selected(const struct test_case *tc, int nsel, char **sel)
+static bool selected(const struct test_group *g, const struct test_case *tc, int nsel, char **sel)
 {
 	for (int i = 0; i < nsel; i++) {
-		if (strcmp(sel[i], "all") == 0 || strcmp(sel[i], tc->name) == 0 || group_of(tc, sel[i]) ||
+		if (strcmp(sel[i], tc->name) == 0)
+			return true;
+		if (g->hidden)
+			continue;
+		if (strcmp(sel[i], "all") == 0 || group_of(tc, sel[i]) ||
 		    (strcmp(sel[i], "default") == 0 && tc->in_default_plan))
 			return true;
 	}
 	return false;
+}
+
+static const struct test_group *group_of_case(const struct test_case *tc)
+{
+	for (const struct test_group *const *g = catalogue; *g; g++)
+		if (tc >= (*g)->cases && tc < (*g)->cases + (*g)->n)
+			return *g;
+	return NULL;
+}
+
+size_t runner_count(int nsel, char **sel)
+{
+	size_t n = 0;
+	for (const struct test_group *const *g = catalogue; *g; g++)
+		for (size_t i = 0; i < (*g)->n; i++)
+			n += selected(*g, &(*g)->cases[i], nsel, sel);
+	return n;
 }
 
 bool runner_selector_known(const char *s)
@@ -260,7 +354,7 @@ bool runner_selector_known(const char *s)
 	if (strcmp(s, "all") == 0 || strcmp(s, "default") == 0)
 		return true;
 	for (const struct test_group *const *g = catalogue; *g; g++) {
-		if (strcmp((*g)->name, s) == 0)
+		if (!(*g)->hidden && strcmp((*g)->name, s) == 0)
 			return true;
 		for (size_t i = 0; i < (*g)->n; i++)
 			if (strcmp((*g)->cases[i].name, s) == 0)
@@ -307,17 +401,47 @@ static void print_table(size_t first_result, size_t first_measure)
 
 size_t runner_run(int nsel, char **sel)
 {
-	struct tally this_run = { 0 };
+	struct tally this_run = { 0 }, session0 = run.session;
 	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
 	keys.stop = keys.said = false; /* a stop ends one run, not the session */
+	/* a resumed run: the tests up to the crashed one were recorded before
+	 * the reset (the crashed one on this boot), and are counted, not run */
+	const char *after = NULL;
+	if (run.resume.pending) {
+		run.resume.pending = false;
+		const struct test_case *tc = runner_find(run.resume.after);
+		if (tc && selected(group_of_case(tc), tc, nsel, sel)) {
+			after = tc->name;
+			this_run = run.resume.before;
+			this_run.failed++;
+			this_run.crashed++;
+			session0.passed -= this_run.passed, session0.failed -= this_run.failed;
+			session0.skipped -= this_run.skipped, session0.crashed -= this_run.crashed;
+			first_result = run.resume.row;
+		} else {
+			printf("warning: resume: %s is not in this run; running all of it\n", run.resume.after);
+		}
+	}
 	uint64_t t0 = cycles_begin();
 	for (const struct test_group *const *g = catalogue; *g; g++) {
 		for (size_t i = 0; i < (*g)->n; i++) {
 			const struct test_case *tc = &(*g)->cases[i];
-			if (!selected(tc, nsel, sel))
+			if (!selected(*g, tc, nsel, sel))
 				continue;
 			ran++;
-			switch (run_one(tc, runner_stop_requested())) {
+			if (after) {
+				if (strcmp(tc->name, after) == 0)
+					after = NULL;
+				continue;
+			}
+			bool stopping = runner_stop_requested();
+			if (!stopping) {
+				struct tally now = session0;
+				now.passed += this_run.passed, now.failed += this_run.failed;
+				now.skipped += this_run.skipped, now.crashed += this_run.crashed;
+				survive_test_start(tc, this_run, now);
+			}
+			switch (run_one(tc, stopping)) {
 			case VERDICT_PASS:
 				this_run.passed++;
 				break;
@@ -327,12 +451,17 @@ size_t runner_run(int nsel, char **sel)
 			case VERDICT_SKIP:
 				this_run.skipped++;
 				break;
+			case VERDICT_CRASHED:
+				break;
 			}
 		}
 	}
+	run.session = session0;
 	run.session.passed += this_run.passed;
 	run.session.failed += this_run.failed;
 	run.session.skipped += this_run.skipped;
+	run.session.crashed += this_run.crashed;
+	survive_run_end(run.session);
 	if (ran)
 		print_table(first_result, first_measure);
 
@@ -342,6 +471,7 @@ size_t runner_run(int nsel, char **sel)
 	json_u64(&j, "passed", this_run.passed);
 	json_u64(&j, "failed", this_run.failed);
 	json_u64(&j, "skipped", this_run.skipped);
+	json_u64(&j, "crashed", this_run.crashed); /* among the failed */
 	json_str(&j, "verdict", ran == 0 ? "none" : this_run.failed ? "fail" : "pass");
 	json_double(&j, "ms", cycles_to_ns(cycles_end() - t0) / 1e6, 1);
 	json_str(&j, "platform", timing.platform);

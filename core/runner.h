@@ -24,15 +24,18 @@ struct test_group {
 	const char *summary;
 	const struct test_case *cases;
 	size_t n;
+	bool hidden; /* run only by a case's full name: never by all, default or the group's name; not listed */
 };
 
-enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP };
+/* CRASHED: the test never finished (the machine reset, or a CPU exception
+ * or abort ended the monitor); recorded on the next boot, counted as failed. */
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED };
 
 struct test_ctx {
 	const struct test_case *tc;
 	unsigned checks, failures;
 	bool skipped;
-	bool model; /* ran on a register-level model, not hardware */
+	bool model;	  /* ran on a register-level model, not hardware */
 	char detail[160]; /* first failure, the skip reason, or the test's note */
 };
 
@@ -42,6 +45,10 @@ void report(struct test_ctx *t, bool ok, const char *fmt, ...) __attribute__((fo
 void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The one-line detail shown in the table when the test passes. */
 void test_note(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The test knows it is long: the watchdog gives it `seconds` from now
+ * (never less than the budget it started with). */
+void test_budget(struct test_ctx *t, unsigned seconds);
 
 /* Has the operator asked to stop the run (Ctrl-C or Esc at the console)?
  * Long loops ask; a test that stops early returns through its own clean-up
@@ -67,6 +74,7 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 
 struct tally {
 	unsigned passed, failed, skipped;
+	unsigned crashed; /* among the failed */
 };
 
 void runner_init(const struct test_group *const *catalogue);
@@ -78,6 +86,19 @@ bool runner_selector_known(const char *sel);
 size_t runner_run(int nsel, char **sel);
 /* Totals since boot. */
 struct tally runner_session(void);
+
+/* Crash survival (survive.c). */
+const struct test_case *runner_find(const char *name);
+const char *runner_current(void); /* the test running, or NULL */
+/* How many tests the selectors name (nothing is run). */
+size_t runner_count(int nsel, char **sel);
+/* The session's totals carried over from the boot before a reset. */
+void runner_seed(struct tally session);
+/* A test that never finished: its `result` record, counted as failed. */
+void runner_record_crashed(const struct test_case *tc, const char *detail);
+/* The next runner_run goes on after `after`: the tests before it and it
+ * were recorded before the reset; `before` is what that run had counted. */
+void runner_resume(const char *after, struct tally before);
 /* The human table of every result and measure since boot. */
 void runner_print_results(void);
 

@@ -8,6 +8,7 @@
 #include "stats.h"
 
 struct timing timing;
+uint64_t timed_masked_max;
 
 #define PMTIMER_HZ 3579545u
 #define HPET_GCAP_ID 0x000

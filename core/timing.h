@@ -69,7 +69,14 @@ static inline bool deadline_passed(const struct deadline *d)
 	return (int64_t)(rdtsc() - d->end) >= 0;
 }
 
-/* A timed region: interrupts masked inside it, and only there. */
+/* A timed region: interrupts masked inside it, and only there. Each one
+ * wraps a single operation whose waits have deadlines (VT-d's longest is
+ * 100 ms), so the firmware's timer, and with it the watchdog, is held off
+ * for no longer than TIMED_MASK_BOUND_US; the runner warns about a test
+ * whose longest region (timed_masked_max, cycles) went past it. */
+#define TIMED_MASK_BOUND_US 250000
+extern uint64_t timed_masked_max;
+
 struct timed {
 	uint64_t irq;
 	uint64_t t0;
@@ -85,6 +92,8 @@ static inline uint64_t timed_end(struct timed *r)
 {
 	uint64_t t1 = cycles_end();
 	platform->irq_restore(r->irq);
+	if (t1 - r->t0 > timed_masked_max)
+		timed_masked_max = t1 - r->t0;
 	return t1 - r->t0;
 }
 

@@ -13,6 +13,7 @@ extern const struct test_group calgary_group;
 extern const struct test_group dart_group;
 extern const struct test_group apple_group;
 extern const struct test_group price_group;
+extern const struct test_group selftest_group; /* hidden: crashes and hangs on purpose */
 
 /* The price group's settings (sizes, count, strategies, batch). */
 void price_settings(void);

@@ -21,6 +21,7 @@
 #include "../../core/results.h"
 #include "../../core/settings.h"
 #include "../../core/stats.h"
+#include "../../core/survive.h"
 #include "../../core/timing.h"
 #include "../models/models.h"
 #include "bench.h"
@@ -384,6 +385,12 @@ static void strategies(struct env *v, const struct plan *p)
 			list[ns++] = x;
 		}
 	}
+	/* the settings can make this long (price.count up to its limit, eight
+	 * sizes of up to 1 MiB): the watchdog gets its budget plus 10 ms a DMA
+	 * (a 1 MiB read at 100 MB/s), or twice a fixed-latency engine's delay */
+	uint64_t per_dma_us = v->e->caps.fixed_latency_us ? 2 * (uint64_t)v->e->caps.fixed_latency_us : 10000;
+	uint64_t need_s = survive_budget() + (uint64_t)nsizes * ns * n * per_dma_us / 1000000;
+	test_budget(v->t, need_s > WATCHDOG_MAX_S ? WATCHDOG_MAX_S : (unsigned)need_s);
 	for (size_t si = 0; si < nsizes && !v->t->skipped; si++) {
 		size_t size = sizes[si] > v->e->caps.max_len ? v->e->caps.max_len : sizes[si];
 		if (v->e->caps.len_unit > 1)

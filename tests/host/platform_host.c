@@ -197,6 +197,125 @@ static void host_file_close(struct platform_file *f)
 	free(f);
 }
 
+/* A record cut short by a crash (no final newline) is dropped before
+ * anything is appended: every line stays one whole record. */
+static struct platform_file *host_file_reopen(const char *path, const char **why)
+{
+	char full[512];
+	join(full, sizeof(full), path);
+	int fd = open(full, O_RDWR);
+	if (fd < 0) {
+		*why = errno == ENOENT ? "no such file" : strerror(errno);
+		return NULL;
+	}
+	off_t size = lseek(fd, 0, SEEK_END), keep = size;
+	char tail[2048];
+	off_t from = size > (off_t)sizeof(tail) ? size - (off_t)sizeof(tail) : 0;
+	ssize_t got = size ? pread(fd, tail, (size_t)(size - from), from) : 0;
+	if (got > 0 && tail[got - 1] != '\n') {
+		keep = from;
+		for (ssize_t i = got - 1; i >= 0; i--)
+			if (tail[i] == '\n') {
+				keep = from + i + 1;
+				break;
+			}
+	}
+	if (got < 0 || (keep != size && ftruncate(fd, keep) != 0) || lseek(fd, 0, SEEK_END) < 0) {
+		*why = strerror(errno);
+		close(fd);
+		return NULL;
+	}
+	struct platform_file *f = malloc(sizeof(*f));
+	if (!f) {
+		close(fd);
+		*why = "out of memory";
+		return NULL;
+	}
+	f->fd = fd;
+	return f;
+}
+
+/* The note that outlives a reset: in memory, or in the file
+ * $IOMMON_NVRAM when set (so the host monitor resumes across processes). */
+static char host_note[1024];
+
+static int host_note_get(char *buf, size_t cap, const char **why)
+{
+	const char *file = getenv("IOMMON_NVRAM");
+	size_t len = 0;
+	if (file && *file) {
+		FILE *f = fopen(file, "rb");
+		if (!f)
+			return 0;
+		len = fread(buf, 1, cap, f);
+		fclose(f);
+		if (len == cap) {
+			*why = "longer than the buffer";
+			return -1;
+		}
+		buf[len] = '\0';
+	} else {
+		len = strlen(host_note);
+		if (len >= cap) {
+			*why = "longer than the buffer";
+			return -1;
+		}
+		memcpy(buf, host_note, len + 1);
+	}
+	if (strlen(buf) != len) {
+		*why = "it holds NUL bytes";
+		return -1;
+	}
+	return (int)len;
+}
+
+static const char *host_note_set(const char *text)
+{
+	const char *file = getenv("IOMMON_NVRAM");
+	if (!text)
+		text = "";
+	if (file && *file) {
+		if (!*text)
+			return unlink(file) == 0 || errno == ENOENT ? NULL : strerror(errno);
+		FILE *f = fopen(file, "wb");
+		bool ok = f && fwrite(text, 1, strlen(text), f) == strlen(text);
+		if (f && fclose(f) != 0)
+			ok = false;
+		return ok ? NULL : strerror(errno);
+	}
+	if (strlen(text) >= sizeof(host_note))
+		return "too long for the note";
+	strcpy(host_note, text);
+	return NULL;
+}
+
+void host_note_put(const char *text)
+{
+	host_note_set(text);
+}
+
+const char *host_note_text(void)
+{
+	static char buf[1024];
+	const char *why;
+	return host_note_get(buf, sizeof(buf), &why) > 0 ? buf : "";
+}
+
+/* The host's watchdog is SIGALRM: its default action ends the process. */
+static unsigned host_watchdog_s;
+
+static const char *host_watchdog(unsigned seconds)
+{
+	host_watchdog_s = seconds;
+	alarm(seconds);
+	return NULL;
+}
+
+unsigned host_watchdog_armed(void)
+{
+	return host_watchdog_s;
+}
+
 static const char *host_volume_describe(void)
 {
 	static char d[300];
@@ -233,6 +352,10 @@ struct platform host_platform = {
 	.file_append = host_file_append,
 	.file_close = host_file_close,
 	.volume_describe = host_volume_describe,
+	.file_reopen = host_file_reopen,
+	.note_get = host_note_get,
+	.note_set = host_note_set,
+	.watchdog = host_watchdog,
 	.load_options = host_load_options,
 	.exit = host_exit,
 };

@@ -8,5 +8,10 @@
 extern struct platform host_platform;
 /* Commands the host monitor was given on its command line. */
 void host_set_load_options(const char *opts);
+/* The note that outlives a reset (in memory, or $IOMMON_NVRAM): for tests. */
+void host_note_put(const char *text);
+const char *host_note_text(void);
+/* Seconds the watchdog (SIGALRM) was last armed with, 0: off. */
+unsigned host_watchdog_armed(void);
 
 #endif
