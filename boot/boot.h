@@ -35,7 +35,12 @@ void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 /* irq.c */
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 void irq_remove(int vector);
+
+/* memmap.c */
+struct mem_range;
+size_t memory_map(const struct mem_range **map);
 uint64_t memory_top(void);
+unsigned phys_bits(void);
 
 /* syscalls.c */
 void heap_init(void);

@@ -602,6 +602,11 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	printf("\niommon %s - bare-metal IOMMU test monitor\n", IOMMON_VERSION);
 
 	acpi_init(&mon.acpi, platform->acpi_rsdp());
+	for (size_t i = 0; i < mon.acpi.diag.n; i++)
+		printf("error: ACPI: %s\n", mon.acpi.diag.msg[i].text);
+	if (mon.acpi.diag.errors > mon.acpi.diag.n)
+		printf("error: ACPI: %zu more root entries refused or dropped\n",
+		       (size_t)mon.acpi.diag.errors - mon.acpi.diag.n);
 	if (!mon.acpi.present)
 		printf("warning: ACPI: %s\n", mon.acpi.error);
 	const char *why = platform->console_route("auto", "spcr");

@@ -97,13 +97,19 @@ struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *dev, const 
 		*why = "edu: BAR0 is not the 1 MiB register window";
 		return NULL;
 	}
+	struct regwin bar;
+	char source[40], bdf[16];
+	pci_addr_str(dev->addr, bdf, sizeof(bdf));
+	snprintf(source, sizeof(source), "BAR0 of %s", bdf);
+	if ((*why = regwin_open_mmio(&bar, "edu", b->base, b->size, false, source)) != NULL)
+		return NULL;
 	struct edu *d = calloc(1, sizeof(*d));
 	if (!d) {
 		*why = "out of memory";
 		return NULL;
 	}
 	d->cfg = c;
-	regwin_init_mmio(&d->bar, "edu", b->base, b->size, false);
+	d->bar = bar;
 	d->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
 	/* its registers, bus mastering, and no INTx: completion is polled */
 	pci_write16(c, dev->addr, PCI_COMMAND,

@@ -493,6 +493,13 @@ struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const
 		*why = "nvme: BAR0 is not a register window";
 		return NULL;
 	}
+	/* BAR0 checked before the firmware's driver lets go of the device */
+	struct regwin bar;
+	char source[40], bdf[16];
+	pci_addr_str(dev->addr, bdf, sizeof(bdf));
+	snprintf(source, sizeof(source), "BAR0 of %s", bdf);
+	if ((*why = regwin_open_mmio(&bar, "nvme", b->base, b->size, false, source)) != NULL)
+		return NULL;
 	if (platform->device_claim) {
 		const char *no = platform->device_claim(dev->addr.seg, dev->addr.bus, dev->addr.dev, dev->addr.fn);
 		if (no) {
@@ -510,7 +517,7 @@ struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const
 	n->claimed = platform->device_claim != NULL;
 	n->cfg = c;
 	n->e = (struct dma_engine){ .kind = "nvme", .addr = dev->addr, .transfer = nvme_transfer, .close = nvme_close };
-	regwin_init_mmio(&n->bar, "nvme", b->base, b->size, false);
+	n->bar = bar;
 	n->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
 	pci_write16(c, dev->addr, PCI_COMMAND, n->saved_command | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | 0x0400);
 	if (!start(n, why)) {

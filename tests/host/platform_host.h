@@ -8,5 +8,10 @@
 extern struct platform host_platform;
 /* Commands the host monitor was given on its command line. */
 void host_set_load_options(const char *opts);
+/* The memory map core/memmap.c checks addresses against (NULL: none, as
+ * on a fresh host), and the physical address width (0: the host CPU's). */
+struct mem_range;
+void host_set_memory_map(const struct mem_range *map, size_t n);
+void host_set_phys_bits(unsigned bits);
 
 #endif
