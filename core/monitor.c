@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "acpi.h"
+#include "memmap.h"
 #include "results.h"
 #include "settings.h"
 #include "timing.h"
@@ -166,6 +167,10 @@ static void print_info(void)
 	if (timing.note[0])
 		printf("  note       %s\n", timing.note);
 	printf("  acpi       %s\n", mon.acpi.present ? (mon.acpi.xsdt ? "XSDT" : "RSDT") : mon.acpi.error);
+	const struct mem_range *m = NULL;
+	size_t nm = platform->memory_map ? platform->memory_map(&m) : 0;
+	printf("  memory     %zu memory map entries%s, %u physical address bits: MMIO only where the map has no RAM\n",
+	       nm, nm ? "" : " (none)", cpu_phys_bits());
 	printf("  console    %s\n", platform->console_describe());
 	printf("  files      %s\n", platform->volume_describe());
 }

@@ -262,7 +262,7 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 			/* anything but absence is the firmware's error: said on its own line */
 			if (why != not_described)
 				printf("error: timer: %s: %s; calibrating against the next source\n", order[i], why);
-			note("%s: %s; ", order[i], why == not_described ? why : "unusable (see the error above)");
+			note("%s: %s; ", order[i], why);
 			continue;
 		}
 		uint64_t hz;

@@ -34,6 +34,31 @@ static void report_diag(struct test_ctx *t, const char *table, const struct diag
 	       d->warnings);
 }
 
+static void window(struct test_ctx *t, const char *what, uint64_t base, uint64_t size)
+{
+	const char *no = memmap_mmio_refusal(base, size);
+	if (no)
+		report(t, false, "%s at 0x%llx is not a register window: %s", what, (unsigned long long)base, no);
+}
+
+/* The device windows the small tables name, whether or not the monitor
+ * opens them this run (the PM timer in system memory, HPET, SPCR). */
+static void check_windows(struct test_ctx *t, const struct acpi *a)
+{
+	struct acpi_pmtimer pm;
+	if (acpi_fadt_pmtimer(acpi_find(a, "FACP", 0), &pm) == 0 && pm.space == ACPI_SPACE_MEMORY)
+		window(t, "FADT PM timer block", pm.address, 4);
+	uint64_t base;
+	for (unsigned i = 0; acpi_find(a, "HPET", i); i++)
+		if (acpi_hpet_base(acpi_find(a, "HPET", i), &base) == 0)
+			window(t, "HPET timer block", base, 0x400);
+	struct acpi_spcr s;
+	const char *why;
+	for (unsigned i = 0; acpi_find(a, "SPCR", i); i++)
+		if (acpi_spcr_uart(acpi_find(a, "SPCR", i), &s, &why) == 0 && s.base.space_id == ACPI_SPACE_MEMORY)
+			window(t, "SPCR UART", s.base.address, 8);
+}
+
 static void t_tables(struct test_ctx *t)
 {
 	if (!need_acpi(t))
@@ -53,6 +78,7 @@ static void t_tables(struct test_ctx *t)
 		}
 	}
 	report(t, a->n > 0, "%s lists %zu tables", a->xsdt ? "XSDT" : "RSDT", a->n);
+	check_windows(t, a);
 	report(t, acpi_find(a, "FACP", 0) != NULL, "a FADT is there");
 	test_note(t, "%zu tables via %s, %u with a bad checksum", a->n, a->xsdt ? "XSDT" : "RSDT", bad);
 }
@@ -102,7 +128,9 @@ static void t_mcfg(struct test_ctx *t)
 			       e, l);
 		}
 	}
-	report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions", compared);
+	if (machine.cfg.n) /* else every region was refused, and said so above */
+		report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions",
+		       compared);
 	test_note(t, "%zu regions; ECAM matches CF8 on %u functions", machine.mcfg.n, compared);
 }
 
