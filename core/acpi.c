@@ -102,8 +102,10 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 	}
 	a->rsdp_revision = r->revision;
 	memcpy(a->oem_id, r->oem_id, 6);
-	bool ext_ok = r->revision >= 2 && r->length >= sizeof(*r) && r->length <= 4096 &&
-		      !memmap_read_refusal((uintptr_t)r, r->length) && acpi_checksum_ok(r, r->length);
+	/* the ACPI 2.0 part (length, XSDT) only where the map has it too */
+	bool ext_ok = r->revision >= 2 && !memmap_read_refusal((uintptr_t)r, sizeof(*r)) && r->length >= sizeof(*r) &&
+		      r->length <= 4096 && !memmap_read_refusal((uintptr_t)r, r->length) &&
+		      acpi_checksum_ok(r, r->length);
 	if (ext_ok && r->xsdt_address) {
 		const struct acpi_header *x = header_at(r->xsdt_address, &why);
 		if (!x)

@@ -102,10 +102,10 @@ static void the_class(void **state)
 	/* a window that starts in MMIO and runs into RAM */
 	refused(r - 0x1000, 0x2000, "conventional RAM");
 	/* every kind of RAM, and what is not RAM but not a device's either */
-	static const enum mem_type not_mmio[] = { MEM_LOADER_CODE,  MEM_LOADER_DATA,  MEM_BOOT_CODE,
-						  MEM_BOOT_DATA,    MEM_RUNTIME_CODE, MEM_RUNTIME_DATA,
-						  MEM_CONVENTIONAL, MEM_UNUSABLE,     MEM_ACPI_RECLAIM,
-						  MEM_ACPI_NVS,	    MEM_PERSISTENT,   MEM_UNACCEPTED };
+	static const enum mem_type not_mmio[] = {
+		MEM_LOADER_CODE,  MEM_LOADER_DATA, MEM_BOOT_CODE,    MEM_BOOT_DATA, MEM_RUNTIME_CODE, MEM_RUNTIME_DATA,
+		MEM_CONVENTIONAL, MEM_UNUSABLE,	   MEM_ACPI_RECLAIM, MEM_ACPI_NVS,  MEM_PERSISTENT,   MEM_UNACCEPTED
+	};
 	for (size_t i = 0; i < sizeof(not_mmio) / sizeof(not_mmio[0]); i++) {
 		map[0].type = not_mmio[i];
 		refused(r, 8, mem_type_name(not_mmio[i]));
