@@ -461,6 +461,8 @@ static void acpi_list(void)
 		       (unsigned long long)(uintptr_t)h, h->length, h->revision, h->oem_id, h->oem_table_id,
 		       a->tables[i].checksum_ok ? "ok" : "BAD (table skipped)");
 	}
+	for (size_t i = 0; i < a->diag.n; i++)
+		printf("  %s\n", a->diag.msg[i].text);
 }
 
 static enum cmd_status cmd_acpi(int argc, char **argv)

@@ -111,7 +111,7 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 			unit->base = st->base;
 			unit->include_all = st->flags & DMAR_DRHD_INCLUDE_PCI_ALL;
 			unit->src = i;
-			unit->size = 0x1000ull << (st->size < 8 ? st->size : 8);
+			unit->size = 0x1000ull << (st->size & 0xf); /* DRHD Size: 2^N pages */
 			snprintf(unit->source, sizeof(unit->source), "DMAR DRHD at 0x%x", st->offset);
 			check_window(unit);
 			u->n++;

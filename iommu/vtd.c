@@ -1156,7 +1156,7 @@ const char *vtd_open(struct vtd *v, const struct iommu_unit *u, const struct dma
 {
 	if (u->type != IOMMU_VTD)
 		return "not a VT-d unit";
-	/* the window the DRHD describes (its Size field, capped in units_build),
+	/* the window the DRHD describes (its Size field),
 	 * checked against the memory map before anything reads it */
 	if (u->refused[0])
 		return u->refused;

@@ -19,10 +19,11 @@
 struct fn {
 	uint8_t bus, devfn;
 	uint32_t mask[6];
+	size_t extent; /* bytes of cfg that may be non-zero */
 	uint8_t cfg[4096];
 };
 
-static struct fn fns[MAX_FN];
+static struct fn fns[MAX_FN]; /* zero at start: extent 0 is true */
 static size_t nfns;
 static struct fn *slot[BUSES][256]; /* by bus and device/function */
 
@@ -54,6 +55,8 @@ static void m_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 	if (reg >= 0x10 && reg < 0x28 && width == 4 && (uint32_t)v == 0xffffffffu)
 		v = f->mask[(reg - 0x10) / 4];
 	memcpy(f->cfg + reg, &v, width);
+	if (reg + width > f->extent)
+		f->extent = reg + width;
 }
 
 static const struct regwin_model_ops ops = { m_read, m_write };
@@ -73,7 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (len > size)
 			len = size;
 		memcpy(f->cfg, data, len);
-		memset(f->cfg + len, 0, sizeof(f->cfg) - len);
+		if (f->extent > len) /* what the last run left there */
+			memset(f->cfg + len, 0, f->extent - len);
+		f->extent = len;
 		data += len, size -= len;
 		slot[f->bus][f->devfn] = f; /* a later function at the same address wins */
 	}
