@@ -27,7 +27,7 @@ int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struc
 
 /* VT-d spec 8.3: a device belongs to the unit whose scope names it or a
  * bridge above it; failing that, to its segment's INCLUDE_PCI_ALL unit. */
-static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci, size_t dev, const int *target)
+static int vtd_unit_for(struct iommu_units *u, const struct pci_list *pci, size_t dev, const int *target)
 {
 	int all = -1;
 	for (size_t i = 0; i < u->n; i++) {
@@ -53,7 +53,7 @@ static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci,
 				if (d == to && (d == (int)dev || sc->type == DMAR_SCOPE_BRIDGE))
 					return (int)i;
 				if (++hops > 256) {
-					((struct iommu_units *)u)->parent_walks_cut++;
+					u->parent_walks_cut++;
 					break;
 				}
 			}
@@ -83,9 +83,14 @@ static void check_window(struct iommu_unit *unit)
 {
 	struct regwin w;
 	const char *why = units_open_window(unit, &w);
-	if (!why && (unit->base & 0xfff))
-		why = "its register base is not 4 KiB aligned";
-	snprintf(unit->refused, sizeof(unit->refused), "%s", why ? why : "");
+	if (why)
+		snprintf(unit->refused, sizeof(unit->refused), "%s", why);
+	else if (unit->base & 0xfff)
+		snprintf(unit->refused, sizeof(unit->refused),
+			 "%s gives %s registers at 0x%llx: refused, not 4 KiB aligned", unit->source, unit->name,
+			 (unsigned long long)unit->base);
+	else
+		unit->refused[0] = '\0';
 }
 
 void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, const uint8_t *ivrs, size_t ivrs_len,
