@@ -81,6 +81,15 @@ static void add_cap(struct pci_list *l, struct pci_dev *d, uint16_t id, uint16_t
 		d->cap[d->ncaps++] = (struct pci_cap){ .id = id, .offset = off, .ext = ext, .version = ver };
 }
 
+static void cap_walk_cut(struct pci_list *l, const struct pci_dev *d, const char *kind, unsigned at)
+{
+	char bdf[16];
+	pci_addr_str(d->addr, bdf, sizeof(bdf));
+	printf("error: pci: %s: the %scapability list points back to 0x%03x (into the header or a loop): cut there\n",
+	       bdf, kind, at);
+	l->cap_loops++;
+}
+
 /* Capability lists come from the device: a pointer into the header or
  * back to a capability already seen ends the walk, and is counted. */
 static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
@@ -93,7 +102,7 @@ static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
 		while (ptr) {
 			uint64_t bit = 1ull << (ptr >> 2);
 			if (ptr < 0x40 || (seen & bit)) { /* into the header, or a loop */
-				l->cap_loops++;
+				cap_walk_cut(l, d, "", ptr);
 				break;
 			}
 			seen |= bit;
@@ -112,7 +121,7 @@ static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
 			break;
 		unsigned dw = off >> 2;
 		if (off < 0x100 || (eseen[dw >> 6] & (1ull << (dw & 63)))) {
-			l->cap_loops++;
+			cap_walk_cut(l, d, "extended ", off);
 			break;
 		}
 		eseen[dw >> 6] |= 1ull << (dw & 63);
