@@ -23,6 +23,7 @@ for bin in build/fuzz/fuzz_*; do
 	case $name in
 	fuzz_dmar) [ -d "$fixtures/dmar" ] && seeds=$fixtures/dmar ;;
 	fuzz_ivrs) [ -d "$fixtures/ivrs" ] && seeds=$fixtures/ivrs ;;
+	fuzz_acpi) seeds=tests/fuzz/seeds/acpi ;;
 	esac
 	# shellcheck disable=SC2086
 	"$bin" -max_total_time="$secs" -max_len=65536 -artifact_prefix=build/fuzz/"$name"- \

@@ -5,7 +5,10 @@
  * 0xfed00000 as MMIO. Past the input the arena is poisoned: a read the map
  * did not allow is an ASan report. The first byte, when odd, has the
  * harness fix the RSDP's and the root table's checksums, so the walk gets
- * past them; even, the checksums are the fuzzer's. */
+ * past them; even, the checksums are the fuzzer's. The seed
+ * (seeds/acpi/root.bin) is such an arena: an ACPI 2.0 RSDP at its start,
+ * an RSDT at 0x40 and an XSDT at 0x80 listing a FADT at 0x100, an SSDT at
+ * 0x140 whose length runs past the arena, MMIO and an undescribed address. */
 #include <sanitizer/asan_interface.h>
 #include <stdint.h>
 #include <stdlib.h>
