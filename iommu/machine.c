@@ -54,6 +54,12 @@ static void info_records(void)
 			pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
 			json_str(&j, "parent", p);
 		}
+		if (d->range_refused) {
+			char range[8];
+			snprintf(range, sizeof(range), "%02x-%02x", d->sec_bus, d->sub_bus);
+			json_str(&j, "buses_refused", range);
+			json_str(&j, "why", d->range_refused);
+		}
 		json_u64(&j, "bars", d->nbars);
 		json_u64(&j, "caps", d->ncaps);
 		record_emit(&j);
