@@ -38,7 +38,6 @@ int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char 
 void irq_remove(int vector);
 /* The crash path leaves a handler of ours mid-way: its end-of-interrupt. */
 void irq_abandon(void);
-uint64_t memory_top(void);
 /* A handler for any vector through the CPU architecture protocol (NULL
  * removes it); EFI_UNSUPPORTED when the firmware has no such protocol. */
 EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context));
@@ -52,6 +51,12 @@ const char *watchdog_arm(unsigned seconds);
  * protocol; removed, the firmware's own handling returns. */
 bool exceptions_install(void);
 void exceptions_remove(void);
+
+/* memmap.c */
+struct mem_range;
+size_t memory_map(const struct mem_range **map);
+uint64_t memory_top(void);
+unsigned phys_bits(void);
 
 /* syscalls.c */
 void heap_init(void);

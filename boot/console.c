@@ -113,13 +113,15 @@ int console_getc(void)
 	return key.ScanCode == SCAN_ESC ? 0x1b : -1;
 }
 
+static const char no_spcr[] = "the ACPI tables have no SPCR";
+
 /* "io:0x3f8[,baud]", "mmio:0xADDR[,baud]", "mmio32:0xADDR[,baud]" or "spcr" */
 static const char *uart_from_spec(const char *spec, struct uart16550 *u, uint32_t *baud, char *desc, size_t dn)
 {
 	memset(u, 0, sizeof(*u));
 	if (strcmp(spec, "spcr") == 0) {
 		struct acpi_spcr s;
-		const char *why = "the ACPI tables have no SPCR";
+		const char *why = no_spcr;
 		const struct acpi_header *t = acpi_find(monitor_acpi(), "SPCR", 0);
 		if (!t || acpi_spcr_uart(t, &s, &why) != 0)
 			return why;
@@ -131,7 +133,10 @@ static const char *uart_from_spec(const char *spec, struct uart16550 *u, uint32_
 				return "SPCR names an I/O port beyond 0xfff8";
 			regwin_init_port(&u->win, "uart", (uint16_t)s.base.address, (uint16_t)(8 * u->stride));
 		} else {
-			regwin_init_mmio(&u->win, "uart", s.base.address, 8 * u->stride, false);
+			const char *no =
+			    regwin_open_mmio(&u->win, "uart", s.base.address, 8 * u->stride, false, "ACPI SPCR");
+			if (no)
+				return no;
 		}
 		snprintf(desc, dn, "%s:0x%llx (SPCR)", s.base.space_id == ACPI_SPACE_IO ? "io" : "mmio",
 			 (unsigned long long)s.base.address);
@@ -150,17 +155,20 @@ static const char *uart_from_spec(const char *spec, struct uart16550 *u, uint32_
 	bool wide = strncmp(spec, "mmio32:", 7) == 0;
 	u->stride = wide ? 4 : 1;
 	u->width = wide ? 4 : 1;
-	if (strncmp(spec, "io:", 3) == 0)
+	if (strncmp(spec, "io:", 3) == 0) {
 		regwin_init_port(&u->win, "uart", (uint16_t)addr, 8);
-	else
-		regwin_init_mmio(&u->win, "uart", addr, 8 * u->stride, false);
+	} else {
+		const char *no = regwin_open_mmio(&u->win, "uart", addr, 8 * u->stride, false, "set uart");
+		if (no)
+			return no;
+	}
 	snprintf(desc, dn, "%s", spec);
 	return NULL;
 }
 
 const char *console_route(const char *mode, const char *uart)
 {
-	static char msg[128];
+	static char msg[320];
 	/* At boot, leave alone a UART the firmware is already using. */
 	if (uart && mode && strcmp(mode, "auto") == 0 && strcmp(uart, "spcr") == 0 && con.firmware_redirects)
 		uart = NULL;
@@ -179,7 +187,7 @@ const char *console_route(const char *mode, const char *uart)
 		if (why && had && uart_open(&con.uart, con.uart.baud) != NULL)
 			con.have_uart = con.uart_out = false; /* the old port no longer answers either */
 		if (why) {
-			if (strcmp(uart, "spcr") == 0 && !con.have_uart && strcmp(mode ? mode : "", "auto") == 0)
+			if (why == no_spcr && !con.have_uart && strcmp(mode ? mode : "", "auto") == 0)
 				why = NULL; /* at boot, no SPCR simply means no direct UART */
 			else {
 				snprintf(msg, sizeof(msg), "%s", why);

@@ -2,7 +2,7 @@
  * firmware's CPU architecture protocol (UEFI PI spec, DXE volume, "CPU
  * Architectural Protocol"): a handler registered on a free vector, and the
  * local APIC's end-of-interrupt sent for it, since the firmware sends none
- * for handlers it did not install. Also the top of RAM from the memory map. */
+ * for handlers it did not install. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -135,29 +135,4 @@ void irq_remove(int vector)
 		return;
 	cpu->register_interrupt_handler(cpu, (INTN)vector, NULL);
 	slots[i].fn = NULL;
-}
-
-uint64_t memory_top(void)
-{
-	UINTN size = 0, key, dsize;
-	UINT32 dver;
-	BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
-	size += 8 * sizeof(EFI_MEMORY_DESCRIPTOR) + 4096;
-	uint8_t *buf = malloc(size);
-	if (!buf || EFI_ERROR(BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &dsize, &dver))) {
-		free(buf);
-		return 0;
-	}
-	uint64_t top = 0;
-	for (UINTN off = 0; off + dsize <= size; off += dsize) {
-		const EFI_MEMORY_DESCRIPTOR *d = (const EFI_MEMORY_DESCRIPTOR *)(buf + off);
-		if (d->Type == EfiMemoryMappedIO || d->Type == EfiMemoryMappedIOPortSpace ||
-		    d->Type == EfiReservedMemoryType || d->Type == EfiUnusableMemory)
-			continue;
-		uint64_t end = d->PhysicalStart + d->NumberOfPages * 4096ull;
-		if (end > top)
-			top = end;
-	}
-	free(buf);
-	return top;
 }

@@ -1,6 +1,9 @@
 #include "acpi.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "memmap.h"
 
 struct rsdp {
 	char signature[8];
@@ -23,27 +26,48 @@ bool acpi_checksum_ok(const void *p, size_t len)
 	return sum == 0;
 }
 
-static const struct acpi_header *header_at(uint64_t phys)
+/* A table is believed only where the memory map says it can be read
+ * (memmap_read_refusal): its header first, then its whole length. NULL
+ * with *why when not. */
+static const struct acpi_header *header_at(uint64_t phys, const char **why)
 {
-	if (phys == 0)
+	if ((*why = memmap_read_refusal(phys, sizeof(struct acpi_header))) != NULL)
 		return NULL;
 	const struct acpi_header *h = (const struct acpi_header *)(uintptr_t)phys;
-	if (h->length < sizeof(*h) || h->length > ACPI_TABLE_MAX)
+	if (h->length < sizeof(*h) || h->length > ACPI_TABLE_MAX) {
+		static char msg[64];
+		snprintf(msg, sizeof(msg), "its length %u is not a table's", h->length);
+		*why = msg;
+		return NULL;
+	}
+	if ((*why = memmap_read_refusal(phys, h->length)) != NULL)
 		return NULL;
 	return h;
 }
 
-static void add_table(struct acpi *a, uint64_t phys)
+static void add_table(struct acpi *a, const char *root, size_t idx, uint64_t phys)
 {
-	const struct acpi_header *h = header_at(phys);
-	if (!h || a->n == ACPI_MAX_TABLES)
+	const char *why;
+	const struct acpi_header *h = header_at(phys, &why);
+	if (!h) {
+		a->refused++;
+		diag_add(&a->diag, DIAG_ERROR, "%s entry %zu (0x%llx) refused: %s", root, idx, (unsigned long long)phys,
+			 why);
 		return;
+	}
+	if (a->n == ACPI_MAX_TABLES) {
+		a->dropped++;
+		diag_add(&a->diag, DIAG_ERROR, "%s entry %zu (%.4s at 0x%llx) dropped: more than %d tables", root, idx,
+			 h->signature, (unsigned long long)phys, ACPI_MAX_TABLES);
+		return;
+	}
 	a->tables[a->n].hdr = h;
 	a->tables[a->n].checksum_ok = acpi_checksum_ok(h, h->length);
 	a->n++;
 }
 
-/* Root table entries: 8 bytes (XSDT) or 4 (RSDT), read unaligned. */
+/* Root table entries: 8 bytes (XSDT) or 4 (RSDT), read unaligned. The
+ * count follows from the root's length, which header_at checked. */
 static bool walk_root(struct acpi *a, const struct acpi_header *root, size_t entry_size)
 {
 	if (!root || !acpi_checksum_ok(root, root->length))
@@ -53,7 +77,7 @@ static bool walk_root(struct acpi *a, const struct acpi_header *root, size_t ent
 	for (size_t i = 0; i < count; i++) {
 		uint64_t phys = 0;
 		memcpy(&phys, e + i * entry_size, entry_size);
-		add_table(a, phys);
+		add_table(a, entry_size == 8 ? "XSDT" : "RSDT", i, phys);
 	}
 	return true;
 }
@@ -66,23 +90,37 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 		strcpy(a->error, "no RSDP in the EFI configuration table");
 		return;
 	}
+	const char *why = memmap_read_refusal((uintptr_t)r, 20);
+	if (why) {
+		snprintf(a->error, sizeof(a->error), "RSDP at 0x%llx refused: %s", (unsigned long long)(uintptr_t)r,
+			 why);
+		return;
+	}
 	if (memcmp(r->signature, "RSD PTR ", 8) != 0 || !acpi_checksum_ok(r, 20)) {
 		strcpy(a->error, "RSDP signature or checksum is wrong");
 		return;
 	}
 	a->rsdp_revision = r->revision;
 	memcpy(a->oem_id, r->oem_id, 6);
-	bool ext_ok =
-	    r->revision >= 2 && r->length >= sizeof(*r) && r->length <= 4096 && acpi_checksum_ok(r, r->length);
+	/* the ACPI 2.0 part (length, XSDT) only where the map has it too */
+	bool ext_ok = r->revision >= 2 && !memmap_read_refusal((uintptr_t)r, sizeof(*r)) && r->length >= sizeof(*r) &&
+		      r->length <= 4096 && !memmap_read_refusal((uintptr_t)r, r->length) &&
+		      acpi_checksum_ok(r, r->length);
 	if (ext_ok && r->xsdt_address) {
-		const struct acpi_header *x = header_at(r->xsdt_address);
+		const struct acpi_header *x = header_at(r->xsdt_address, &why);
+		if (!x)
+			diag_add(&a->diag, DIAG_ERROR, "the RSDP's XSDT address 0x%llx is refused: %s",
+				 (unsigned long long)r->xsdt_address, why);
 		if (x && memcmp(x->signature, "XSDT", 4) == 0 && walk_root(a, x, 8)) {
 			a->xsdt = true;
 			a->present = true;
 			return;
 		}
 	}
-	const struct acpi_header *rsdt = header_at(r->rsdt_address);
+	const struct acpi_header *rsdt = r->rsdt_address ? header_at(r->rsdt_address, &why) : NULL;
+	if (r->rsdt_address && !rsdt)
+		diag_add(&a->diag, DIAG_ERROR, "the RSDP's RSDT address 0x%llx is refused: %s",
+			 (unsigned long long)r->rsdt_address, why);
 	if (rsdt && memcmp(rsdt->signature, "RSDT", 4) == 0 && walk_root(a, rsdt, 4)) {
 		a->present = true;
 		return;

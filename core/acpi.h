@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diag.h"
+
 struct acpi_header {
 	char signature[4];
 	uint32_t length;
@@ -40,7 +42,9 @@ struct acpi_table_ref {
 	bool checksum_ok;
 };
 
-#define ACPI_MAX_TABLES 64
+/* Servers list 100 and more (one SSDT per CPU package and device); more
+ * than this are dropped, each by name, in `diag`. */
+#define ACPI_MAX_TABLES 512
 
 struct acpi {
 	bool present;
@@ -49,11 +53,18 @@ struct acpi {
 	char oem_id[7];
 	size_t n;
 	struct acpi_table_ref tables[ACPI_MAX_TABLES];
-	char error[96]; /* why the root could not be used, or "" */
+	char error[160]; /* why the root could not be used, or "" */
+	/* root entries refused (memory map, length) or dropped (too many),
+	 * each named by root, index and address in `diag` */
+	unsigned refused, dropped;
+	struct diag diag;
 };
 
 bool acpi_checksum_ok(const void *p, size_t len);
-/* Reads the RSDP and its XSDT (RSDT when there is no usable XSDT). */
+/* Reads the RSDP and its XSDT (RSDT when there is no usable XSDT). Every
+ * pointer is checked against the firmware's memory map through the platform
+ * seam (memmap_read_refusal) before it is read: the RSDP, the root, and
+ * each entry's header and then its whole length. */
 void acpi_init(struct acpi *a, const void *rsdp);
 /* The idx-th table with this signature whose checksum is good, or NULL. */
 const struct acpi_header *acpi_find(const struct acpi *a, const char sig[4], unsigned idx);

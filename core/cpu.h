@@ -17,6 +17,15 @@ static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
 	return r;
 }
 
+/* MAXPHYADDR: CPUID 0x80000008 EAX[7:0], or 36 bits where the leaf is
+ * missing (Intel SDM vol. 3A, 4.1.4). */
+static inline unsigned cpuid_phys_bits(void)
+{
+	if (cpuid(0x80000000, 0).eax < 0x80000008)
+		return 36;
+	return cpuid(0x80000008, 0).eax & 0xff;
+}
+
 static inline void lfence(void)
 {
 	__asm__ volatile("lfence" ::: "memory");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "acpi.h"
+#include "memmap.h"
 #include "results.h"
 #include "settings.h"
 #include "survive.h"
@@ -181,6 +182,10 @@ static void print_info(void)
 	if (timing.note[0])
 		printf("  note       %s\n", timing.note);
 	printf("  acpi       %s\n", mon.acpi.present ? (mon.acpi.xsdt ? "XSDT" : "RSDT") : mon.acpi.error);
+	const struct mem_range *m = NULL;
+	size_t nm = platform->memory_map ? platform->memory_map(&m) : 0;
+	printf("  memory     %zu memory map entries%s, %u physical address bits: MMIO only where the map has no RAM\n",
+	       nm, nm ? "" : " (none)", cpu_phys_bits());
 	printf("  console    %s\n", platform->console_describe());
 	printf("  files      %s\n", platform->volume_describe());
 }
@@ -627,6 +632,11 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	printf("\niommon %s - bare-metal IOMMU test monitor\n", IOMMON_VERSION);
 
 	acpi_init(&mon.acpi, platform->acpi_rsdp());
+	for (size_t i = 0; i < mon.acpi.diag.n; i++)
+		printf("error: ACPI: %s\n", mon.acpi.diag.msg[i].text);
+	if (mon.acpi.diag.errors > mon.acpi.diag.n)
+		printf("error: ACPI: %zu more root entries refused or dropped\n",
+		       (size_t)mon.acpi.diag.errors - mon.acpi.diag.n);
 	if (!mon.acpi.present)
 		printf("warning: ACPI: %s\n", mon.acpi.error);
 	const char *why = platform->console_route("auto", "spcr");

@@ -18,6 +18,7 @@ struct wallclock {
 };
 
 struct platform_file;
+struct mem_range; /* core/memmap.h */
 
 struct platform {
 	const char *name; /* "uefi", "host" */
@@ -59,6 +60,14 @@ struct platform {
 	/* End of the highest RAM range in the firmware's memory map (0 when
 	 * unknown): what an identity map must cover. */
 	uint64_t (*memory_top)(void);
+
+	/* The firmware's memory map: *map is set to n entries (UEFI types,
+	 * core/memmap.h). core/memmap.c asks it before any address a table,
+	 * a BAR or a person gave is opened as MMIO or read as memory. */
+	size_t (*memory_map)(const struct mem_range **map);
+	/* The CPU's physical address width in bits (MAXPHYADDR, CPUID
+	 * 0x80000008 EAX[7:0]). */
+	unsigned (*phys_bits)(void);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

@@ -1,11 +1,26 @@
 #include "regwin.h"
 
-#include "cpu.h"
+#include <stdio.h>
 
-void regwin_init_mmio(struct regwin *w, const char *name, uint64_t base, uint64_t size, bool big_endian)
+#include "cpu.h"
+#include "memmap.h"
+
+const char *regwin_open_mmio(struct regwin *w, const char *name, uint64_t base, uint64_t size, bool big_endian,
+			     const char *source)
 {
-	*w =
-	    (struct regwin){ .name = name, .space = REGWIN_MMIO, .base = base, .size = size, .big_endian = big_endian };
+	static char msg[320];
+	/* refused: a window of no bytes, so that a caller that goes on anyway
+	 * touches nothing (every access is counted as out of the window) */
+	*w = (struct regwin){ .name = name, .space = REGWIN_MMIO, .big_endian = big_endian };
+	const char *why = memmap_mmio_refusal(base, size);
+	if (why) {
+		snprintf(msg, sizeof(msg), "%s gives %s registers at 0x%llx (+0x%llx): refused, %s", source, name,
+			 (unsigned long long)base, (unsigned long long)size, why);
+		return msg;
+	}
+	w->base = base;
+	w->size = size;
+	return NULL;
 }
 
 void regwin_init_port(struct regwin *w, const char *name, uint16_t base, uint16_t size)

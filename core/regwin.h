@@ -30,7 +30,14 @@ struct regwin {
 	unsigned out_of_window; /* accesses refused because they strayed */
 };
 
-void regwin_init_mmio(struct regwin *w, const char *name, uint64_t base, uint64_t size, bool big_endian);
+/* The one way to open an MMIO window on an address that a table, a BAR or
+ * a person gave: NULL, or a message naming `source` (the table or BAR the
+ * address came from), the window and why it was refused (memmap.h:
+ * zero, wrapping, not canonical, beyond MAXPHYADDR, or RAM by the firmware's
+ * memory map). A refused window has no bytes: nothing is ever touched
+ * through it. The message is static, valid until the next refusal. */
+const char *regwin_open_mmio(struct regwin *w, const char *name, uint64_t base, uint64_t size, bool big_endian,
+			     const char *source);
 void regwin_init_port(struct regwin *w, const char *name, uint16_t base, uint16_t size);
 void regwin_init_model(struct regwin *w, const char *name, uint64_t size, bool big_endian,
 		       const struct regwin_model_ops *ops, void *ctx);

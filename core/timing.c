@@ -159,31 +159,40 @@ static void identify_cpu(void)
 	snprintf(timing.platform, sizeof(timing.platform), "hypervisor");
 }
 
-static bool pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
+/* The reference clocks ACPI describes. NULL when `rc` is ready, else why
+ * the source cannot be used (not described, or its register window refused
+ * because the table's address is not a device's). */
+static const char not_described[] = "not described by ACPI";
+
+static const char *pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
 {
 	struct acpi_pmtimer pm;
 	if (!acpi || acpi_fadt_pmtimer(acpi_find(acpi, "FACP", 0), &pm) != 0)
-		return false;
+		return not_described;
 	*rc = (struct refclock){
 		.name = "pmtimer", .hz = PMTIMER_HZ, .width = 4, .mask = pm.bits32 ? 0xffffffffull : 0xffffffull
 	};
-	if (pm.space == ACPI_SPACE_IO)
+	if (pm.space == ACPI_SPACE_IO) {
+		if (pm.address > 0xfffc)
+			return "the FADT names an I/O port beyond 0xfffc";
 		regwin_init_port(&rc->win, "pmtimer", (uint16_t)pm.address, 4);
-	else
-		regwin_init_mmio(&rc->win, "pmtimer", pm.address, 4, false);
-	return true;
+		return NULL;
+	}
+	return regwin_open_mmio(&rc->win, "pmtimer", pm.address, 4, false, "FADT X_PM_TMR_BLK (system memory)");
 }
 
-static bool hpet_clock(const struct acpi *acpi, struct refclock *rc)
+static const char *hpet_clock(const struct acpi *acpi, struct refclock *rc)
 {
 	uint64_t base;
 	if (!acpi || acpi_hpet_base(acpi_find(acpi, "HPET", 0), &base) != 0)
-		return false;
-	regwin_init_mmio(&hpet_state.win, "hpet", base, 0x400, false);
+		return not_described;
+	const char *why = regwin_open_mmio(&hpet_state.win, "hpet", base, 0x400, false, "ACPI HPET");
+	if (why)
+		return why;
 	uint64_t cap = regwin_read64(&hpet_state.win, HPET_GCAP_ID);
 	uint64_t period_fs = cap >> 32;
 	if (cap == ~0ull || period_fs == 0 || period_fs > HPET_MAX_PERIOD_FS)
-		return false;
+		return "its capability register reads all ones or an impossible period";
 	uint64_t conf = regwin_read64(&hpet_state.win, HPET_GEN_CONF);
 	if (!(conf & HPET_ENABLE_CNF)) {
 		/* Counting is off: switch it on, and back off in timing_fini. */
@@ -197,7 +206,7 @@ static bool hpet_clock(const struct acpi *acpi, struct refclock *rc)
 				 .off = HPET_MAIN_COUNTER,
 				 .width = wide ? 8 : 4,
 				 .mask = wide ? ~0ull : 0xffffffffull };
-	return true;
+	return NULL;
 }
 
 void timing_fini(void)
@@ -249,9 +258,12 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 		if (strcmp(prefer, "auto") != 0 && strcmp(prefer, order[i]) != 0)
 			continue;
 		struct refclock rc;
-		bool have = i == 0 ? pmtimer_clock(acpi, &rc) : hpet_clock(acpi, &rc);
-		if (!have) {
-			note("%s%s: not described by ACPI; ", order[i], "");
+		const char *why = i == 0 ? pmtimer_clock(acpi, &rc) : hpet_clock(acpi, &rc);
+		if (why) {
+			/* anything but absence is the firmware's error: said on its own line */
+			if (why != not_described)
+				printf("error: timer: %s: %s; calibrating against the next source\n", order[i], why);
+			note("%s: %s; ", order[i], why);
 			continue;
 		}
 		uint64_t hz;

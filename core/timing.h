@@ -23,7 +23,7 @@ struct timing {
 	char platform[32];   /* "hardware", "qemu-tcg", "kvm", ... */
 	char hypervisor[13]; /* CPUID 0x40000000 vendor, "" on hardware */
 	char cpu[49];	     /* brand string */
-	char note[160];	     /* why a preferred source was passed over */
+	char note[320];	     /* why a preferred source was passed over */
 };
 
 extern struct timing timing;

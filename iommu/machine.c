@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/acpi.h"
+#include "../core/memmap.h"
 #include "../core/results.h"
 #include "../core/settings.h"
 #include "../core/timing.h"
@@ -53,6 +54,12 @@ static void info_records(void)
 			pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
 			json_str(&j, "parent", p);
 		}
+		if (d->range_refused) {
+			char range[8];
+			snprintf(range, sizeof(range), "%02x-%02x", d->sec_bus, d->sub_bus);
+			json_str(&j, "buses_refused", range);
+			json_str(&j, "why", d->range_refused);
+		}
 		json_u64(&j, "bars", d->nbars);
 		json_u64(&j, "caps", d->ncaps);
 		record_emit(&j);
@@ -76,8 +83,10 @@ static void info_records(void)
 		json_u64(&j, "segment", u->segment);
 		json_hex(&j, "base", u->base);
 		json_bool(&j, "include_all", u->include_all);
+		if (u->refused[0])
+			json_str(&j, "refused", u->refused);
 		struct unit_regs r;
-		if (platform->hardware && units_read_regs(u, &r)) {
+		if (platform->hardware && !u->refused[0] && units_read_regs(u, &r)) {
 			json_hex(&j, u->type == IOMMU_VTD ? "cap" : "efr", r.cap);
 			if (u->type == IOMMU_VTD)
 				json_hex(&j, "ecap", r.ecap);
@@ -331,6 +340,9 @@ void machine_discover(void)
 	units_build(&machine.units, (const uint8_t *)dmar, dmar ? dmar->length : 0, (const uint8_t *)ivrs,
 		    ivrs ? ivrs->length : 0, &machine.pci);
 	machine.discovered = true;
+	for (size_t i = 0; i < machine.units.n; i++)
+		if (machine.units.u[i].refused[0])
+			printf("error: %s; %s is not used\n", machine.units.u[i].refused, machine.units.u[i].name);
 
 	size_t covered = 0;
 	for (size_t i = 0; i < machine.pci.n; i++)
@@ -455,6 +467,8 @@ static void acpi_list(void)
 		       (unsigned long long)(uintptr_t)h, h->length, h->revision, h->oem_id, h->oem_table_id,
 		       a->tables[i].checksum_ok ? "ok" : "BAD (table skipped)");
 	}
+	for (size_t i = 0; i < a->diag.n; i++)
+		printf("  %s\n", a->diag.msg[i].text);
 }
 
 static enum cmd_status cmd_acpi(int argc, char **argv)
@@ -506,6 +520,35 @@ static enum cmd_status cmd_acpi(int argc, char **argv)
 	return CMD_ERROR;
 }
 
+/* The EBDA is RAM the BIOS keeps (its segment in the BIOS data area's word
+ * at 0x40E, its size in KiB in its first byte), not a register window: it
+ * is read as memory, and only where the memory map describes RAM there. */
+static size_t read_rio_bbars(uint32_t *bbar, size_t max, const char **why)
+{
+	const char *no = memmap_read_refusal(0x40e, 2);
+	if (no) {
+		static char msg[200];
+		snprintf(msg, sizeof(msg), "the BIOS data area cannot be read: %s", no);
+		*why = msg;
+		return 0;
+	}
+	/* the compiler must not judge a pointer into page 0: it is RAM here */
+	uintptr_t bda = 0x400;
+	__asm__("" : "+r"(bda));
+	const volatile uint8_t *p = (const volatile uint8_t *)bda;
+	uint64_t ebda = (uint64_t)(p[0x0e] | p[0x0f] << 8) << 4;
+	if (ebda < 0x80000 || ebda >= 0xa0000 || memmap_read_refusal(ebda, 1)) {
+		*why = "no EBDA (BDA word 0x40E is outside 0x80000-0x9FFFF, or the memory map has no RAM there)";
+		return 0;
+	}
+	size_t len = (size_t) * (const volatile uint8_t *)(uintptr_t)ebda * 1024;
+	if (!len || ebda + len > 0xa0000 || (no = memmap_read_refusal(ebda, len)) != NULL) {
+		*why = "the EBDA's length runs past 640 KiB or into memory the map does not give as RAM";
+		return 0;
+	}
+	return calgary_rio_bbars((const uint8_t *)(uintptr_t)ebda, len, bbar, max, why);
+}
+
 static enum cmd_status cmd_iommu(int argc, char **argv)
 {
 	(void)argv;
@@ -530,20 +573,14 @@ static enum cmd_status cmd_iommu(int argc, char **argv)
 		calgaries++;
 	}
 	if (calgaries && platform->hardware) {
-		/* the EBDA: its segment in the BIOS data area at 0x40E, its size
-		 * in KiB in its first byte; only inside conventional memory */
-		struct regwin low;
-		regwin_init_mmio(&low, "bda", 0, 0xa0000, false);
-		uint64_t ebda = (uint64_t)regwin_read16(&low, 0x40e) << 4;
-		size_t len = ebda >= 0x80000 && ebda < 0xa0000 ? (size_t)regwin_read8(&low, ebda) * 1024 : 0;
 		uint32_t bbar[8];
-		const char *why = "no EBDA (BDA word 0x40E outside 0x80000-0x9FFFF)";
-		size_t n = 0;
-		if (ebda >= 0x80000 && ebda < 0xa0000 && len && ebda + len <= 0xa0000)
-			n = calgary_rio_bbars((const uint8_t *)(uintptr_t)ebda, len, bbar, 8, &why);
-		for (size_t k = 0; k < n; k++)
-			printf("  Calgary register window (BBAR) at 0x%08x, from the EBDA's Rio Grande table\n",
-			       bbar[k]);
+		const char *why = NULL;
+		size_t n = read_rio_bbars(bbar, 8, &why);
+		for (size_t k = 0; k < n; k++) {
+			const char *no = memmap_mmio_refusal(bbar[k], 0x1000);
+			printf("  Calgary register window (BBAR) at 0x%08x, from the EBDA's Rio Grande table%s%s\n",
+			       bbar[k], no ? ": not a register window, " : "", no ? no : "");
+		}
 		if (!n)
 			printf("  no Calgary register window found: %s\n", why ? why : "no Calgary in the Rio table");
 		printf("  (iommon drives Calgary on its model only: 'model calgary' or 'model calioc2')\n");

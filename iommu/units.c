@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cpu.h"
-
 int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struct pci_list *pci)
 {
 	if (sc->npath == 0)
@@ -29,7 +27,7 @@ int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struc
 
 /* VT-d spec 8.3: a device belongs to the unit whose scope names it or a
  * bridge above it; failing that, to its segment's INCLUDE_PCI_ALL unit. */
-static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci, size_t dev, const int *target)
+static int vtd_unit_for(struct iommu_units *u, const struct pci_list *pci, size_t dev, const int *target)
 {
 	int all = -1;
 	for (size_t i = 0; i < u->n; i++) {
@@ -47,9 +45,17 @@ static int vtd_unit_for(const struct iommu_units *u, const struct pci_list *pci,
 			int to = target[st->first_scope + k];
 			if (to < 0)
 				continue;
-			for (int d = (int)dev; d >= 0; d = pci->d[d].parent) {
+			/* parents come from the bridges' bus numbers, which pci_enumerate
+			 * only trusts when they nest; the walk is bounded all the same,
+			 * since a bus tree is at most 256 deep */
+			int hops = 0;
+			for (int d = (int)dev; d >= 0 && (size_t)d < pci->n; d = pci->d[d].parent) {
 				if (d == to && (d == (int)dev || sc->type == DMAR_SCOPE_BRIDGE))
 					return (int)i;
+				if (++hops > 256) {
+					u->parent_walks_cut++;
+					break;
+				}
 			}
 		}
 	}
@@ -66,6 +72,25 @@ static int amdvi_unit_for(const struct iommu_units *u, const struct pci_list *pc
 			return (int)i;
 	}
 	return -1;
+}
+
+const char *units_open_window(const struct iommu_unit *u, struct regwin *w)
+{
+	return regwin_open_mmio(w, u->name, u->base, u->size, false, u->source);
+}
+
+static void check_window(struct iommu_unit *unit)
+{
+	struct regwin w;
+	const char *why = units_open_window(unit, &w);
+	if (why)
+		snprintf(unit->refused, sizeof(unit->refused), "%s", why);
+	else if (unit->base & 0xfff)
+		snprintf(unit->refused, sizeof(unit->refused),
+			 "%s gives %s registers at 0x%llx: refused, not 4 KiB aligned", unit->source, unit->name,
+			 (unsigned long long)unit->base);
+	else
+		unit->refused[0] = '\0';
 }
 
 void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, const uint8_t *ivrs, size_t ivrs_len,
@@ -91,6 +116,9 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 			unit->base = st->base;
 			unit->include_all = st->flags & DMAR_DRHD_INCLUDE_PCI_ALL;
 			unit->src = i;
+			unit->size = 0x1000ull << (st->size & 0xf); /* DRHD Size: 2^N pages */
+			snprintf(unit->source, sizeof(unit->source), "DMAR DRHD at 0x%x", st->offset);
+			check_window(unit);
 			u->n++;
 		}
 	}
@@ -115,6 +143,9 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 			for (size_t k = 0; k < b->nentries; k++)
 				unit->include_all |= u->ivrs.e[b->first_entry + k].type == IVHD_ALL;
 			unit->src = i;
+			unit->size = 0x1000;
+			snprintf(unit->source, sizeof(unit->source), "IVRS IVHD at 0x%x", b->offset);
+			check_window(unit);
 			u->n++;
 		}
 	}
@@ -136,6 +167,9 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 			u->u[pci->d[i].iommu].ndevices++;
 	}
 	free(target);
+	if (u->parent_walks_cut)
+		diag_add(&u->dmar.diag, DIAG_WARNING, "%u device-to-bridge walks went past 256 hops: cut",
+			 u->parent_walks_cut);
 }
 
 void units_free(struct iommu_units *u)
@@ -154,23 +188,11 @@ void units_free(struct iommu_units *u)
 #define VTD_ECAP 0x10
 #define AMDVI_EFR 0x30
 
-/* MAXPHYADDR (CPUID 0x80000008 EAX[7:0]); 36 bits when not reported */
-static unsigned phys_bits(void)
-{
-	if (cpuid(0x80000000, 0).eax < 0x80000008)
-		return 36;
-	unsigned b = cpuid(0x80000008, 0).eax & 0xff;
-	return b >= 32 && b <= 52 ? b : 36;
-}
-
 bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 {
-	/* an address from a table, so only a plausible register page: an
-	 * address past the CPU's reach would fault */
-	if (u->base == 0 || (u->base & 0xfff) || (u->base + 0x1000) >> phys_bits())
-		return false;
 	struct regwin w;
-	regwin_init_mmio(&w, u->name, u->base, 0x1000, false);
+	if ((u->base & 0xfff) || units_open_window(u, &w))
+		return false;
 	memset(r, 0, sizeof(*r));
 	if (u->type == IOMMU_VTD) {
 		r->version = regwin_read32(&w, VTD_VER);
@@ -190,8 +212,12 @@ static unsigned bits(uint64_t v, unsigned hi, unsigned lo)
 void units_describe(const struct iommu_unit *u)
 {
 	struct unit_regs r;
+	if (u->refused[0]) {
+		printf("      registers: not opened: %s\n", u->refused);
+		return;
+	}
 	if (!units_read_regs(u, &r)) {
-		printf("      registers: not readable at 0x%llx (base implausible or nothing answers)\n",
+		printf("      registers: nothing answers at 0x%llx (they read all ones)\n",
 		       (unsigned long long)u->base);
 		return;
 	}

@@ -23,6 +23,9 @@ struct iommu_unit {
 	bool include_all; /* VT-d INCLUDE_PCI_ALL, or an IVHD select-all entry */
 	size_t src;	  /* index in dmar.s or ivrs.b */
 	size_t ndevices;
+	uint64_t size;	   /* bytes of its register window */
+	char source[40];   /* the table entry that describes it: "DMAR DRHD at 0x30" */
+	char refused[256]; /* why its register window may not be opened, or "" */
 };
 
 struct iommu_units {
@@ -31,6 +34,7 @@ struct iommu_units {
 	bool have_dmar, have_ivrs;
 	struct dmar dmar;
 	struct ivrs ivrs;
+	unsigned parent_walks_cut; /* device-to-bridge walks stopped by the hop bound */
 };
 
 static inline const char *iommu_type_name(enum iommu_type t)
@@ -45,13 +49,16 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 void units_free(struct iommu_units *u);
 
 /* The unit's identity registers: VT-d VER, CAP, ECAP (spec 11.4.1-3);
- * AMD-Vi EFR at MMIO 0x30. False when its base is not a plausible
- * register page (zero, unaligned, beyond 52 bits) or reads all ones. */
+ * AMD-Vi EFR at MMIO 0x30. False when its window was refused (`refused`),
+ * its base is not page-aligned, or it reads all ones. */
 struct unit_regs {
 	uint32_t version;
 	uint64_t cap, ecap; /* AMD-Vi: cap = EFR */
 };
 bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r);
+/* Opens the unit's register window through regwin_open_mmio: NULL, or why
+ * not (the same words as `refused`). */
+const char *units_open_window(const struct iommu_unit *u, struct regwin *w);
 /* Prints the decoded registers, indented, for `iommu`. */
 void units_describe(const struct iommu_unit *u);
 

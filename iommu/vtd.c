@@ -1126,13 +1126,16 @@ const char *vtd_open(struct vtd *v, const struct iommu_unit *u, const struct dma
 {
 	if (u->type != IOMMU_VTD)
 		return "not a VT-d unit";
+	/* the window the DRHD describes (its Size field),
+	 * checked against the memory map before anything reads it */
+	if (u->refused[0])
+		return u->refused;
+	struct regwin w;
+	const char *why = units_open_window(u, &w);
+	if (why)
+		return why;
 	struct unit_regs r;
 	if (!units_read_regs(u, &r))
-		return "vtd: the register base is implausible or nothing answers there";
-	size_t pages = 1;
-	if (dmar && u->src < dmar->n && dmar->s[u->src].size)
-		pages = (size_t)1 << dmar->s[u->src].size;
-	struct regwin w;
-	regwin_init_mmio(&w, u->name, u->base, pages * PAGE, false);
+		return "vtd: the registers read all ones (nothing answers at the base)";
 	return vtd_init(v, &w, u->name, dmar, pci, u->segment);
 }

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 
 #include "../core/platform.h"
@@ -16,12 +17,24 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 			       c->ecam[k].start_bus <= r->end_bus;
 		if (dup)
 			continue;
-		struct pci_ecam *e = &c->ecam[c->n++];
+		struct pci_ecam *e = &c->ecam[c->n];
 		e->segment = r->segment;
 		e->start_bus = r->start_bus;
 		e->end_bus = r->end_bus;
-		regwin_init_mmio(&e->win, "ecam", r->base + ((uint64_t)r->start_bus << 20),
-				 (uint64_t)(r->end_bus - r->start_bus + 1) << 20, false);
+		char source[64];
+		snprintf(source, sizeof(source), "MCFG region %zu (segment %u, buses %02x-%02x)", i, r->segment,
+			 r->start_bus, r->end_bus);
+		const char *why = regwin_open_mmio(&e->win, "ecam", r->base + ((uint64_t)r->start_bus << 20),
+						   (uint64_t)(r->end_bus - r->start_bus + 1) << 20, false, source);
+		if (why) {
+			/* its buses are left to CF8/CFC, which reaches segment 0 */
+			printf("error: %s\n", why);
+			if (c->nrefused < PCI_REFUSED_MAX)
+				snprintf(c->refused[c->nrefused], sizeof(c->refused[0]), "%s", why);
+			c->nrefused++;
+			continue;
+		}
+		c->n++;
 	}
 	c->legacy = legacy_io;
 	if (legacy_io)

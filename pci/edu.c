@@ -124,7 +124,11 @@ struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *dev, const 
 		return NULL;
 	}
 	struct regwin bar;
-	regwin_init_mmio(&bar, "edu", b->base, b->size, false);
+	char source[40], bdf[16];
+	pci_addr_str(dev->addr, bdf, sizeof(bdf));
+	snprintf(source, sizeof(source), "BAR0 of %s", bdf);
+	if ((*why = regwin_open_mmio(&bar, "edu", b->base, b->size, false, source)) != NULL)
+		return NULL;
 	return edu_open_window(c, dev, &bar, why);
 }
 

@@ -81,6 +81,15 @@ static void add_cap(struct pci_list *l, struct pci_dev *d, uint16_t id, uint16_t
 		d->cap[d->ncaps++] = (struct pci_cap){ .id = id, .offset = off, .ext = ext, .version = ver };
 }
 
+static void cap_walk_cut(struct pci_list *l, const struct pci_dev *d, const char *kind, unsigned at)
+{
+	char bdf[16];
+	pci_addr_str(d->addr, bdf, sizeof(bdf));
+	printf("error: pci: %s: the %scapability list points back to 0x%03x (into the header or a loop): cut there\n",
+	       bdf, kind, at);
+	l->cap_loops++;
+}
+
 /* Capability lists come from the device: a pointer into the header or
  * back to a capability already seen ends the walk, and is counted. */
 static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
@@ -93,7 +102,7 @@ static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
 		while (ptr) {
 			uint64_t bit = 1ull << (ptr >> 2);
 			if (ptr < 0x40 || (seen & bit)) { /* into the header, or a loop */
-				l->cap_loops++;
+				cap_walk_cut(l, d, "", ptr);
 				break;
 			}
 			seen |= bit;
@@ -112,7 +121,7 @@ static void read_caps(struct pci_cfg *c, struct pci_list *l, struct pci_dev *d)
 			break;
 		unsigned dw = off >> 2;
 		if (off < 0x100 || (eseen[dw >> 6] & (1ull << (dw & 63)))) {
-			l->cap_loops++;
+			cap_walk_cut(l, d, "extended ", off);
 			break;
 		}
 		eseen[dw >> 6] |= 1ull << (dw & 63);
@@ -174,6 +183,7 @@ static void scan_bus(struct pci_cfg *c, struct pci_list *l, uint16_t seg, uint8_
  * bridges' bus ranges then give each device its parent. */
 static void assign_parents(struct pci_list *l);
 static void drop_ghosts(struct pci_cfg *c, struct pci_list *l);
+static void report_bridges(struct pci_list *l);
 
 void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
 {
@@ -187,6 +197,7 @@ void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
 				scan_bus(c, l, 0, (uint8_t)bus);
 	assign_parents(l);
 	drop_ghosts(c, l);
+	report_bridges(l);
 }
 
 /* Below a PCIe root or downstream port the link has one device, number 0
@@ -223,21 +234,73 @@ static void drop_ghosts(struct pci_cfg *c, struct pci_list *l)
 	}
 }
 
+static int nearest_bridge(const struct pci_list *l, size_t i)
+{
+	const struct pci_dev *d = &l->d[i];
+	int best = -1;
+	for (size_t k = 0; k < l->n; k++) {
+		const struct pci_dev *b = &l->d[k];
+		if (k == i || !pci_is_bridge(b) || b->range_refused || b->addr.seg != d->addr.seg || b->sec_bus == 0 ||
+		    d->addr.bus < b->sec_bus || d->addr.bus > b->sub_bus)
+			continue;
+		/* the nearest bridge: the one whose range is narrowest */
+		if (best < 0 || b->sec_bus > l->d[best].sec_bus)
+			best = (int)k;
+	}
+	return best;
+}
+
+/* Bus numbers are the firmware's (or a broken bridge's). Believed only
+ * when they nest: a bridge leads to buses above its own, and they lie
+ * inside its parent's. Then a parent always sits on a lower bus than its
+ * child, and no walk up the parents can loop. A range that breaks the
+ * rule is refused and its bridge leads nowhere; refusing one can change
+ * another's parent, so the check repeats, at most once per bridge. */
 static void assign_parents(struct pci_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
-		struct pci_dev *d = &l->d[i];
-		int best = -1;
-		for (size_t k = 0; k < l->n; k++) {
-			const struct pci_dev *b = &l->d[k];
-			if (k == i || !pci_is_bridge(b) || b->addr.seg != d->addr.seg || b->sec_bus == 0 ||
-			    d->addr.bus < b->sec_bus || d->addr.bus > b->sub_bus)
+		struct pci_dev *b = &l->d[i];
+		if (!pci_is_bridge(b) || b->sec_bus == 0 || b->range_refused)
+			continue;
+		if (b->sec_bus <= b->addr.bus)
+			b->range_refused = "its secondary bus is not above the bus it sits on";
+		else if (b->sub_bus < b->sec_bus)
+			b->range_refused = "its subordinate bus is below its secondary bus";
+	}
+	for (size_t round = 0; round <= l->n; round++) {
+		for (size_t i = 0; i < l->n; i++)
+			l->d[i].parent = nearest_bridge(l, i);
+		bool changed = false;
+		for (size_t i = 0; i < l->n; i++) {
+			struct pci_dev *b = &l->d[i];
+			if (!pci_is_bridge(b) || b->sec_bus == 0 || b->range_refused || b->parent < 0)
 				continue;
-			/* the nearest bridge: the one whose range is narrowest */
-			if (best < 0 || b->sec_bus > l->d[best].sec_bus)
-				best = (int)k;
+			const struct pci_dev *p = &l->d[b->parent];
+			if (b->sec_bus < p->sec_bus || b->sub_bus > p->sub_bus) {
+				b->range_refused = "its buses are not inside its parent bridge's";
+				changed = true;
+			}
 		}
-		d->parent = best;
+		if (!changed)
+			break;
+	}
+}
+
+static void report_bridges(struct pci_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pci_dev *b = &l->d[i];
+		if (!b->range_refused)
+			continue;
+		l->bad_bridges++;
+		char bdf[16], pbdf[16] = "";
+		pci_addr_str(b->addr, bdf, sizeof(bdf));
+		int p = nearest_bridge(l, i);
+		if (p >= 0)
+			pci_addr_str(l->d[p].addr, pbdf, sizeof(pbdf));
+		printf("error: pci: bridge %s on bus %02x claims buses %02x-%02x: %s%s%s%s; that range is not used\n",
+		       bdf, b->addr.bus, b->sec_bus, b->sub_bus, b->range_refused, p >= 0 ? " (it is below " : "", pbdf,
+		       p >= 0 ? ")" : "");
 	}
 }
 

@@ -593,8 +593,13 @@ struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const
 		*why = "nvme: BAR0 is not a register window";
 		return NULL;
 	}
+	/* BAR0 checked before the firmware's driver lets go of the device */
 	struct regwin bar;
-	regwin_init_mmio(&bar, "nvme", b->base, b->size, false);
+	char source[40], bdf[16];
+	pci_addr_str(dev->addr, bdf, sizeof(bdf));
+	snprintf(source, sizeof(source), "BAR0 of %s", bdf);
+	if ((*why = regwin_open_mmio(&bar, "nvme", b->base, b->size, false, source)) != NULL)
+		return NULL;
 	return nvme_open_window(c, dev, &bar, why);
 }
 

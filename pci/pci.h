@@ -33,11 +33,16 @@ struct pci_ecam {
 	struct regwin win; /* covers start_bus..end_bus */
 };
 
+#define PCI_REFUSED_MAX 4
+
 struct pci_cfg {
 	size_t n;
 	struct pci_ecam ecam[MCFG_MAX];
 	bool legacy; /* CF8/CFC usable for segment 0 where no ECAM covers it */
 	struct regwin cf8;
+	/* MCFG regions whose window was refused (regwin_open_mmio), and why */
+	unsigned nrefused;
+	char refused[PCI_REFUSED_MAX][256];
 };
 
 /* Configuration space windows from MCFG (may be NULL), plus CF8/CFC. */
@@ -94,18 +99,25 @@ struct pci_dev {
 	struct pci_bar bar[PCI_MAX_BARS];
 	struct pci_cap cap[PCI_MAX_CAPS];
 	int parent; /* index of the bridge above, or -1 */
-	int iommu;  /* index of the covering IOMMU unit, or -1 */
+	/* bridges: why its bus range is not believed (not above its own bus,
+	 * empty, or not inside its parent's), or NULL */
+	const char *range_refused;
+	int iommu; /* index of the covering IOMMU unit, or -1 */
 };
 
 struct pci_list {
 	struct pci_dev *d;
 	size_t n;
-	unsigned cap_loops; /* capability lists cut short because they looped */
-	unsigned ghosts;    /* functions dropped: device 0 answering below a one-child port */
+	unsigned cap_loops;   /* capability lists cut short because they looped */
+	unsigned ghosts;      /* functions dropped: device 0 answering below a one-child port */
+	unsigned bad_bridges; /* bridges whose bus range was refused (range_refused) */
 };
 
 /* Finds every device on every bus each mechanism reaches. Interrupts are
- * masked while a device's decoding is off for BAR sizing. */
+ * masked while a device's decoding is off for BAR sizing. A bridge's bus
+ * range leads to children only when its secondary bus is above the bus it
+ * sits on and its range lies inside its parent's: so every walk up the
+ * parents ends, and each refused range is printed and counted. */
 void pci_enumerate(struct pci_cfg *c, struct pci_list *out);
 void pci_list_free(struct pci_list *l);
 int pci_find(const struct pci_list *l, struct pci_addr a); /* index or -1 */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../core/acpi.h"
+#include "../../core/memmap.h"
 #include "../../iommu/machine.h"
 #include "catalogue.h"
 
@@ -33,12 +34,41 @@ static void report_diag(struct test_ctx *t, const char *table, const struct diag
 	       d->warnings);
 }
 
+static void window(struct test_ctx *t, const char *what, uint64_t base, uint64_t size)
+{
+	const char *no = memmap_mmio_refusal(base, size);
+	if (no)
+		report(t, false, "%s at 0x%llx is not a register window: %s", what, (unsigned long long)base, no);
+}
+
+/* The device windows the small tables name, whether or not the monitor
+ * opens them this run (the PM timer in system memory, HPET, SPCR). */
+static void check_windows(struct test_ctx *t, const struct acpi *a)
+{
+	struct acpi_pmtimer pm;
+	if (acpi_fadt_pmtimer(acpi_find(a, "FACP", 0), &pm) == 0 && pm.space == ACPI_SPACE_MEMORY)
+		window(t, "FADT PM timer block", pm.address, 4);
+	uint64_t base;
+	for (unsigned i = 0; acpi_find(a, "HPET", i); i++)
+		if (acpi_hpet_base(acpi_find(a, "HPET", i), &base) == 0)
+			window(t, "HPET timer block", base, 0x400);
+	struct acpi_spcr s;
+	const char *why;
+	for (unsigned i = 0; acpi_find(a, "SPCR", i); i++)
+		if (acpi_spcr_uart(acpi_find(a, "SPCR", i), &s, &why) == 0 && s.base.space_id == ACPI_SPACE_MEMORY)
+			window(t, "SPCR UART", s.base.address, 8);
+}
+
 static void t_tables(struct test_ctx *t)
 {
 	if (!need_acpi(t))
 		return;
 	const struct acpi *a = monitor_acpi();
 	unsigned bad = 0;
+	for (size_t i = 0; i < a->diag.n; i++)
+		report(t, false, "%s", a->diag.msg[i].text);
+	report(t, a->refused == 0 && a->dropped == 0, "every root entry read: %u refused, %u dropped", a->refused,
+	       a->dropped);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct acpi_header *h = a->tables[i].hdr;
 		if (!a->tables[i].checksum_ok) {
@@ -48,6 +78,7 @@ static void t_tables(struct test_ctx *t)
 		}
 	}
 	report(t, a->n > 0, "%s lists %zu tables", a->xsdt ? "XSDT" : "RSDT", a->n);
+	check_windows(t, a);
 	report(t, acpi_find(a, "FACP", 0) != NULL, "a FADT is there");
 	test_note(t, "%zu tables via %s, %u with a bad checksum", a->n, a->xsdt ? "XSDT" : "RSDT", bad);
 }
@@ -62,6 +93,25 @@ static void t_mcfg(struct test_ctx *t)
 	}
 	report_diag(t, "MCFG", &machine.mcfg.diag);
 	report(t, machine.mcfg.n > 0, "%zu ECAM regions", machine.mcfg.n);
+	for (unsigned i = 0; i < machine.cfg.nrefused && i < PCI_REFUSED_MAX; i++)
+		report(t, false, "%s", machine.cfg.refused[i]);
+	/* every instance's regions, also those of an MCFG the monitor does not use */
+	for (unsigned k = 0;; k++) {
+		const struct acpi_header *h = acpi_find(monitor_acpi(), "MCFG", k);
+		struct mcfg m;
+		if (!h)
+			break;
+		if (k == 0 || mcfg_parse((const uint8_t *)h, h->length, &m) != 0)
+			continue;
+		for (size_t i = 0; i < m.n; i++) {
+			const struct mcfg_region *r = &m.r[i];
+			uint64_t base = r->base + ((uint64_t)r->start_bus << 20);
+			const char *no = memmap_mmio_refusal(base, (uint64_t)(r->end_bus - r->start_bus + 1) << 20);
+			if (no)
+				report(t, false, "MCFG #%u region %zu (segment %u, buses %02x-%02x) at 0x%llx: %s", k,
+				       i, r->segment, r->start_bus, r->end_bus, (unsigned long long)base, no);
+		}
+	}
 	/* ECAM and the legacy mechanism must see the same segment-0 devices */
 	struct pci_cfg legacy;
 	pci_cfg_init(&legacy, NULL, true);
@@ -78,7 +128,9 @@ static void t_mcfg(struct test_ctx *t)
 			       e, l);
 		}
 	}
-	report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions", compared);
+	if (machine.cfg.n) /* else every region was refused, and said so above */
+		report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions",
+		       compared);
 	test_note(t, "%zu regions; ECAM matches CF8 on %u functions", machine.mcfg.n, compared);
 }
 
@@ -94,6 +146,10 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 			report(t, s->base && !(s->base & 0xfff),
 			       "DRHD at 0x%x: register base 0x%llx is non-zero and 4 KiB aligned", s->offset,
 			       (unsigned long long)s->base);
+			const char *no = memmap_mmio_refusal(s->base, 0x1000);
+			if (no)
+				report(t, false, "DRHD at 0x%x: register base 0x%llx is not a register window: %s",
+				       s->offset, (unsigned long long)s->base, no);
 			if ((s->flags & DMAR_DRHD_INCLUDE_PCI_ALL) && s->segment < 8)
 				all_per_seg[s->segment]++;
 		}
@@ -101,6 +157,17 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 			bool ok = !(s->base & 0xfff) && !((s->limit + 1) & 0xfff) && s->base <= s->limit;
 			report(t, ok, "RMRR 0x%llx-0x%llx is 4 KiB aligned and not empty", (unsigned long long)s->base,
 			       (unsigned long long)s->limit);
+			/* a device keeps DMAing to its RMRR behind the OS's back: RAM the
+			 * OS may hand out must not be in one (Linux says the same) */
+			uint64_t at;
+			enum mem_type mt = ok ? memmap_os_ram_in(s->base, s->limit - s->base + 1, &at) : MEM_TYPES;
+			if (mt != MEM_TYPES)
+				report(
+				    t, false,
+				    "RMRR 0x%llx-0x%llx is not reserved: the memory map says %s at 0x%llx, RAM an OS "
+				    "may hand out while the device DMAs there",
+				    (unsigned long long)s->base, (unsigned long long)s->limit, mem_type_name(mt),
+				    (unsigned long long)at);
 			for (size_t k = 0; k < i; k++) {
 				const struct dmar_struct *o = &d->s[k];
 				if (o->type == DMAR_RMRR && o->base <= s->limit && s->base <= o->limit)
@@ -235,10 +302,10 @@ static void t_enumerate(struct test_ctx *t)
 		if (!pci_is_bridge(d))
 			continue;
 		bridges++;
-		if (d->sec_bus && (d->sec_bus <= d->addr.bus || d->sub_bus < d->sec_bus)) {
+		if (d->range_refused) {
 			bad++;
-			report(t, false, "bridge %02x:%02x.%x: buses %02x-%02x do not lie below it", d->addr.bus,
-			       d->addr.dev, d->addr.fn, d->sec_bus, d->sub_bus);
+			report(t, false, "bridge %04x:%02x:%02x.%x: buses %02x-%02x refused: %s", d->addr.seg,
+			       d->addr.bus, d->addr.dev, d->addr.fn, d->sec_bus, d->sub_bus, d->range_refused);
 		}
 	}
 	size_t covered = 0;

@@ -7,6 +7,7 @@
 
 #include "../../core/acpi.h"
 #include "../../core/mcfg.h"
+#include "fuzz_platform.h" /* acpi.c checks root pointers against it */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../core/cpu.h"
+#include "../../core/memmap.h"
 #include "../../core/monitor.h"
 #include "../../core/readall.h"
 
@@ -122,6 +124,33 @@ static void host_irq_restore(uint64_t s)
 static const void *host_acpi_rsdp(void)
 {
 	return NULL;
+}
+
+/* The host has no firmware memory map: none until a test sets one. */
+static const struct mem_range *host_map;
+static size_t host_map_n;
+static unsigned host_bits;
+
+void host_set_memory_map(const struct mem_range *map, size_t n)
+{
+	host_map = map;
+	host_map_n = map ? n : 0;
+}
+
+void host_set_phys_bits(unsigned bits)
+{
+	host_bits = bits;
+}
+
+static size_t host_memory_map(const struct mem_range **map)
+{
+	*map = host_map;
+	return host_map_n;
+}
+
+static unsigned host_phys_bits(void)
+{
+	return host_bits ? host_bits : cpuid_phys_bits();
 }
 
 static const char *volume(void)
@@ -346,6 +375,8 @@ struct platform host_platform = {
 	.idle_us = host_idle_us,
 	.irq_save = host_irq_save,
 	.irq_restore = host_irq_restore,
+	.memory_map = host_memory_map,
+	.phys_bits = host_phys_bits,
 	.acpi_rsdp = host_acpi_rsdp,
 	.file_read = host_file_read,
 	.file_create = host_file_create,

@@ -13,5 +13,10 @@ void host_note_put(const char *text);
 const char *host_note_text(void);
 /* Seconds the watchdog (SIGALRM) was last armed with, 0: off. */
 unsigned host_watchdog_armed(void);
+/* The memory map core/memmap.c checks addresses against (NULL: none, as
+ * on a fresh host), and the physical address width (0: the host CPU's). */
+struct mem_range;
+void host_set_memory_map(const struct mem_range *map, size_t n);
+void host_set_phys_bits(unsigned bits);
 
 #endif

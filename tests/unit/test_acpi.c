@@ -3,8 +3,25 @@
 #include "unit.h"
 
 #include "../../core/acpi.h"
+#include "../../core/memmap.h"
+#include "../host/platform_host.h"
 
-static uint8_t mem[8192] __attribute__((aligned(16)));
+static uint8_t mem[16384] __attribute__((aligned(4096)));
+
+/* The firmware's map as the host stands it in: `mem` holds the tables
+ * (ACPI reclaim), a page above it is MMIO, and nothing else is described. */
+static struct mem_range map[2];
+
+static int setup(void **state)
+{
+	(void)state;
+	platform = &host_platform;
+	map[0] = (struct mem_range){ (uintptr_t)mem, (uintptr_t)mem + sizeof(mem), MEM_ACPI_RECLAIM };
+	map[1] = (struct mem_range){ 0xfed00000, 0xfed01000, MEM_MMIO };
+	host_set_memory_map(map, 2);
+	host_set_phys_bits(46);
+	return 0;
+}
 
 struct rsdp20 {
 	char sig[8];
@@ -161,6 +178,94 @@ static void lying_lengths(void **state)
 	assert_false(a.present);
 }
 
+/* Entries that point where no table can be: zero, MMIO, memory the map
+ * does not describe, not canonical, beyond the physical address width, and
+ * a header whose length runs out of the described memory. Each is refused
+ * by index and address before anything is read there (the old walk
+ * dereferenced them all: a fault at boot); the sound entries still count. */
+static void wild_entries(void **state)
+{
+	(void)state;
+	struct rsdp20 *r = build();
+	struct acpi_header *longone = table(6000, "SSDT", 64);
+	seal(longone);
+	longone->length = 0x100000; /* runs past the end of the described memory */
+	uint64_t tabs[9] = { (uintptr_t)(mem + 1024),
+			     0,
+			     0xfed00000,
+			     0x3ff000000000ull,
+			     0xdead000000000000ull,
+			     1ull << 46,
+			     (uintptr_t)(mem + 6000),
+			     (uintptr_t)(mem + sizeof(mem) - 8),
+			     (uintptr_t)(mem + 2048) };
+	struct acpi_header *xsdt = table(256, "XSDT", 36 + sizeof(tabs));
+	memcpy((uint8_t *)xsdt + 36, tabs, sizeof(tabs));
+	seal(xsdt);
+	struct acpi a;
+	acpi_init(&a, r);
+	assert_true(a.present);
+	assert_int_equal(a.n, 2);
+	assert_ptr_equal(acpi_find(&a, "FACP", 0), mem + 1024);
+	assert_ptr_equal(acpi_find(&a, "HPET", 0), mem + 2048);
+	assert_int_equal(a.refused, 7);
+	assert_int_equal(a.diag.errors, 7);
+	assert_non_null(strstr(a.diag.msg[0].text, "XSDT entry 1 (0x0) refused: the address is 0"));
+	assert_non_null(strstr(a.diag.msg[1].text, "XSDT entry 2 (0xfed00000) refused: the memory map says MMIO"));
+	assert_non_null(
+	    strstr(a.diag.msg[2].text, "entry 3 (0x3ff000000000) refused: 0x3ff000000000 is not described"));
+	assert_non_null(strstr(a.diag.msg[3].text, "entry 4 (0xdead000000000000) refused"));
+	assert_non_null(strstr(a.diag.msg[3].text, "not a canonical address"));
+	assert_non_null(strstr(a.diag.msg[4].text, "is past the CPU's 46 address bits (MAXPHYADDR)"));
+	assert_non_null(strstr(a.diag.msg[5].text, "entry 6"));
+	assert_non_null(strstr(a.diag.msg[5].text, "not described"));
+	assert_non_null(strstr(a.diag.msg[6].text, "entry 7"));
+
+	/* an XSDT pointer into MMIO: the RSDT is used instead, and the XSDT named */
+	r = build();
+	r->xsdt = 0xfed00000;
+	fix_checksum(r, 20, &r->checksum);
+	fix_checksum(r, sizeof(*r), &r->xchecksum);
+	acpi_init(&a, r);
+	assert_false(a.present);
+	assert_non_null(strstr(a.diag.msg[0].text, "XSDT address 0xfed00000 is refused: the memory map says MMIO"));
+
+	/* the RSDP itself outside the map */
+	host_set_memory_map(map + 1, 1);
+	acpi_init(&a, build());
+	assert_false(a.present);
+	assert_non_null(strstr(a.error, "RSDP at"));
+	host_set_memory_map(map, 2);
+}
+
+/* More root entries than the monitor keeps: every one past the limit is
+ * named (the old walk kept 64 and dropped the rest without a word). */
+static void many_entries(void **state)
+{
+	(void)state;
+	struct rsdp20 *r = build();
+	enum { N = ACPI_MAX_TABLES + 88 };
+	struct acpi_header *xsdt = table(8192, "XSDT", 36 + N * 8);
+	for (size_t i = 0; i < N; i++) {
+		uint64_t t = (uintptr_t)(mem + (i % 2 ? 2048 : 1024));
+		memcpy((uint8_t *)xsdt + 36 + 8 * i, &t, 8);
+	}
+	seal(xsdt);
+	r->xsdt = (uintptr_t)xsdt;
+	fix_checksum(r, 20, &r->checksum);
+	fix_checksum(r, sizeof(*r), &r->xchecksum);
+	struct acpi a;
+	acpi_init(&a, r);
+	assert_true(a.present);
+	assert_true(ACPI_MAX_TABLES >= 256);
+	assert_int_equal(a.n, ACPI_MAX_TABLES);
+	assert_int_equal(a.dropped, 88);
+	char want[64];
+	snprintf(want, sizeof(want), "XSDT entry %d (FACP at 0x", ACPI_MAX_TABLES);
+	assert_non_null(strstr(a.diag.msg[0].text, want));
+	assert_non_null(strstr(a.diag.msg[0].text, "dropped: more than"));
+}
+
 static void fadt_pmtimer(void **state)
 {
 	(void)state;
@@ -220,6 +325,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(finds_tables),	 cmocka_unit_test(bad_rsdp),	 cmocka_unit_test(rsdt_fallback),
 		cmocka_unit_test(lying_lengths), cmocka_unit_test(fadt_pmtimer), cmocka_unit_test(hpet_and_spcr),
+		cmocka_unit_test(wild_entries),	 cmocka_unit_test(many_entries),
 	};
-	return cmocka_run_group_tests_name("acpi", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("acpi", tests, setup, NULL);
 }

@@ -159,6 +159,12 @@ static void build(void)
 	pci_enumerate(&cfg, &list);
 }
 
+static void enumerate_into_list(void *arg)
+{
+	(void)arg;
+	pci_enumerate(&cfg, &list);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -223,10 +229,18 @@ static void bars_sized_and_restored(void **state)
 	pci_list_free(&list);
 }
 
+static void build_quietly(void *arg)
+{
+	(void)arg;
+	build();
+}
+
 static void capabilities_and_loops(void **state)
 {
 	(void)state;
-	build();
+	const char *out = capture_stdout(build_quietly, NULL);
+	/* the loop is named with the function's address, not only counted */
+	assert_non_null(strstr(out, "error: pci: 0000:00:1f.2: the capability list points back to 0x080"));
 	const struct pci_dev *ep = dev_at(1, 0, 0);
 	assert_int_equal(ep->ncaps, 5);
 	assert_non_null(pci_find_cap(ep, 0x11, false));
@@ -352,6 +366,64 @@ static void amdvi_mapping(void **state)
 	pci_list_free(&list);
 }
 
+/* Two bridges whose bus ranges each hold the other's bus: 01:00.0 leads to
+ * bus 2, where 02:00.0 leads back to bus 1. Each would be the other's
+ * parent, and the walk up the parents from 02:01.0 towards the DMAR's
+ * bridge scope (00:1c.0, elsewhere) would spin: the old code hung there,
+ * before the menu. A range not above its own bus is refused, printed with
+ * the bridge's address, and the walk ends; an alarm fails the test instead
+ * of hanging it. */
+static void looping_bridges(void **state)
+{
+	(void)state;
+	ndevs = 0;
+	add(0, 0, 0, 0x8086, 0x29c0, 0x060000, 0);
+	struct fdev *rp = add(0, 0x1c, 0, 0x8086, 0x2940, 0x060400, 1);
+	rp->cfg[0x18] = 0, rp->cfg[0x19] = 5, rp->cfg[0x1a] = 5;
+	struct fdev *a = add(1, 0, 0, 0x8086, 0x2941, 0x060400, 1);
+	a->cfg[0x18] = 1, a->cfg[0x19] = 2, a->cfg[0x1a] = 2;
+	struct fdev *b = add(2, 0, 0, 0x8086, 0x2942, 0x060400, 1);
+	b->cfg[0x18] = 2, b->cfg[0x19] = 1, b->cfg[0x1a] = 1; /* back to bus 1 */
+	add(2, 1, 0, 0x1b36, 0x0010, 0x010802, 0);
+	pci_cfg_init(&cfg, NULL, false);
+	cfg.n = 1;
+	cfg.ecam[0].end_bus = 3;
+	regwin_init_model(&cfg.ecam[0].win, "ecam", 4ull << 20, false, &ops, NULL);
+	alarm(10);
+	const char *out = capture_stdout(enumerate_into_list, NULL);
+	assert_non_null(strstr(out,
+			       "error: pci: bridge 0000:02:00.0 on bus 02 claims buses 01-01: its secondary bus "
+			       "is not above the bus it sits on (it is below 0000:01:00.0); that range is not used"));
+	assert_int_equal(list.bad_bridges, 1);
+	assert_int_equal(dev_at(1, 0, 0)->parent, -1);
+	assert_int_equal(list.d[dev_at(2, 1, 0)->parent].addr.bus, 1);
+	/* the DMAR walk from every device up its parents ends */
+	build_dmar(false);
+	struct iommu_units u;
+	units_build(&u, dmar, dmar_len, NULL, 0, &list);
+	assert_int_equal(dev_at(2, 1, 0)->iommu, 1); /* not below 00:1c.0: INCLUDE_PCI_ALL's */
+	assert_int_equal(u.parent_walks_cut, 0);
+	alarm(0);
+	units_free(&u);
+	pci_list_free(&list);
+
+	/* a range that leaves its parent's: 01:00.0 below 00:1c.0 (1-2) claims 2-5 */
+	ndevs = 0;
+	add(0, 0, 0, 0x8086, 0x29c0, 0x060000, 0);
+	rp = add(0, 0x1c, 0, 0x8086, 0x2940, 0x060400, 1);
+	rp->cfg[0x18] = 0, rp->cfg[0x19] = 1, rp->cfg[0x1a] = 2;
+	struct fdev *wide = add(1, 0, 0, 0x8086, 0x2941, 0x060400, 1);
+	wide->cfg[0x18] = 1, wide->cfg[0x19] = 2, wide->cfg[0x1a] = 5;
+	add(2, 0, 0, 0x1b36, 0x0010, 0x010802, 0);
+	out = capture_stdout(enumerate_into_list, NULL);
+	assert_non_null(strstr(out, "bridge 0000:01:00.0 on bus 01 claims buses 02-05: its buses are not inside its "
+				    "parent bridge's (it is below 0000:00:1c.0)"));
+	assert_int_equal(list.bad_bridges, 1);
+	assert_int_equal(list.d[pci_find(&list, (struct pci_addr){ 0, 2, 0, 0 })].parent,
+			 pci_find(&list, (struct pci_addr){ 0, 0, 0x1c, 0 }));
+	pci_list_free(&list);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +433,7 @@ int main(void)
 		cmocka_unit_test(addresses),
 		cmocka_unit_test(vtd_mapping),
 		cmocka_unit_test(amdvi_mapping),
+		cmocka_unit_test(looping_bridges),
 	};
 	return cmocka_run_group_tests_name("pci", tests, setup, NULL);
 }

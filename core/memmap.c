@@ -1,0 +1,164 @@
+#include "memmap.h"
+
+#include <stdio.h>
+
+#include "cpu.h"
+#include "platform.h"
+
+static const char *const names[MEM_TYPES] = {
+	[MEM_RESERVED] = "reserved",
+	[MEM_LOADER_CODE] = "loader code (RAM)",
+	[MEM_LOADER_DATA] = "loader data (RAM)",
+	[MEM_BOOT_CODE] = "boot-services code (RAM)",
+	[MEM_BOOT_DATA] = "boot-services data (RAM)",
+	[MEM_RUNTIME_CODE] = "runtime-services code (RAM)",
+	[MEM_RUNTIME_DATA] = "runtime-services data (RAM)",
+	[MEM_CONVENTIONAL] = "conventional RAM",
+	[MEM_UNUSABLE] = "unusable RAM",
+	[MEM_ACPI_RECLAIM] = "ACPI reclaim (RAM)",
+	[MEM_ACPI_NVS] = "ACPI NVS (RAM)",
+	[MEM_MMIO] = "MMIO",
+	[MEM_MMIO_PORT] = "MMIO port space",
+	[MEM_PAL_CODE] = "PAL code",
+	[MEM_PERSISTENT] = "persistent memory",
+	[MEM_UNACCEPTED] = "unaccepted RAM",
+};
+
+const char *mem_type_name(enum mem_type t)
+{
+	return t < MEM_TYPES ? names[t] : "not described";
+}
+
+unsigned cpu_phys_bits(void)
+{
+	unsigned b = platform && platform->phys_bits ? platform->phys_bits() : 0;
+	return b >= 32 && b <= 52 ? b : 36;
+}
+
+static size_t map(const struct mem_range **m)
+{
+	*m = NULL;
+	size_t n = platform && platform->memory_map ? platform->memory_map(m) : 0;
+	return *m ? n : 0;
+}
+
+enum mem_type memmap_type_at(uint64_t addr)
+{
+	const struct mem_range *m;
+	size_t n = map(&m);
+	for (size_t i = 0; i < n; i++)
+		if (addr >= m[i].base && addr < m[i].end)
+			return m[i].type < MEM_TYPES ? m[i].type : MEM_RESERVED;
+	return MEM_TYPES;
+}
+
+enum mem_type memmap_os_ram_in(uint64_t base, uint64_t size, uint64_t *at)
+{
+	const struct mem_range *m;
+	size_t n = map(&m);
+	uint64_t end = base + size < base ? ~0ull : base + size;
+	enum mem_type found = MEM_TYPES;
+	for (size_t i = 0; i < n; i++) {
+		enum mem_type t = m[i].type;
+		bool os_ram = t == MEM_CONVENTIONAL || t == MEM_LOADER_CODE || t == MEM_LOADER_DATA ||
+			      t == MEM_BOOT_CODE || t == MEM_BOOT_DATA;
+		if (!os_ram || m[i].end <= base || m[i].base >= end)
+			continue;
+		uint64_t from = m[i].base > base ? m[i].base : base;
+		if (found == MEM_TYPES || from < *at) {
+			found = t;
+			*at = from;
+		}
+	}
+	return found;
+}
+
+static char why[160];
+
+/* The checks every dereferenced range passes, whatever it holds. */
+static const char *reach_refusal(uint64_t base, uint64_t size)
+{
+	if (base == 0)
+		return "the address is 0";
+	if (size == 0)
+		return "the length is 0";
+	if (base + size < base) {
+		snprintf(why, sizeof(why), "0x%llx + 0x%llx wraps past 2^64", (unsigned long long)base,
+			 (unsigned long long)size);
+		return why;
+	}
+	unsigned bits = cpu_phys_bits();
+	if ((base >> 47) != 0 && (base >> 47) != 0x1ffff) {
+		snprintf(why, sizeof(why), "0x%llx is not a canonical address", (unsigned long long)base);
+		return why;
+	}
+	if (bits < 64 && (base + size - 1) >> bits) {
+		snprintf(why, sizeof(why), "0x%llx-0x%llx is past the CPU's %u address bits (MAXPHYADDR)",
+			 (unsigned long long)base, (unsigned long long)(base + size - 1), bits);
+		return why;
+	}
+	if (base + size > MEM_CANONICAL_LIMIT) {
+		snprintf(why, sizeof(why),
+			 "0x%llx-0x%llx lies above 2^47, where an identity-mapped address is not canonical",
+			 (unsigned long long)base, (unsigned long long)(base + size - 1));
+		return why;
+	}
+	return NULL;
+}
+
+static bool mmio_type_ok(enum mem_type t)
+{
+	return t == MEM_MMIO || t == MEM_MMIO_PORT || t == MEM_RESERVED;
+}
+
+const char *memmap_mmio_refusal(uint64_t base, uint64_t size)
+{
+	const char *e = reach_refusal(base, size);
+	if (e)
+		return e;
+	const struct mem_range *m;
+	size_t n = map(&m);
+	uint64_t end = base + size;
+	for (size_t i = 0; i < n; i++) {
+		if (m[i].end <= base || m[i].base >= end || mmio_type_ok(m[i].type))
+			continue;
+		snprintf(why, sizeof(why), "the memory map says %s at 0x%llx-0x%llx", mem_type_name(m[i].type),
+			 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1));
+		return why;
+	}
+	return NULL;
+}
+
+const char *memmap_read_refusal(uint64_t base, uint64_t size)
+{
+	const char *e = reach_refusal(base, size);
+	if (e)
+		return e;
+	const struct mem_range *m;
+	size_t n = map(&m);
+	uint64_t pos = base, end = base + size;
+	/* each round moves pos to the end of the entry holding it: at most n
+	 * rounds, even when entries overlap */
+	for (size_t round = 0; pos < end && round <= n; round++) {
+		size_t i = 0;
+		while (i < n && !(pos >= m[i].base && pos < m[i].end))
+			i++;
+		if (i == n) {
+			snprintf(why, sizeof(why), "0x%llx is not described by the memory map",
+				 (unsigned long long)pos);
+			return why;
+		}
+		enum mem_type t = m[i].type;
+		if (t == MEM_MMIO || t == MEM_MMIO_PORT || t == MEM_UNUSABLE || t >= MEM_TYPES) {
+			snprintf(why, sizeof(why), "the memory map says %s at 0x%llx-0x%llx", mem_type_name(t),
+				 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1));
+			return why;
+		}
+		pos = m[i].end;
+	}
+	if (pos < end) {
+		snprintf(why, sizeof(why), "0x%llx is not described by the memory map", (unsigned long long)pos);
+		return why;
+	}
+	return NULL;
+}

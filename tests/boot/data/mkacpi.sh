@@ -1,0 +1,148 @@
+#!/bin/sh
+# mkacpi.sh NAME: writes the ACPI table NAME to standard output, byte for
+# byte, for QEMU's -acpitable. Each table is sound (lengths, checksum) but
+# for the one address under test, so a refusal can only be about that
+# address. POSIX sh, od and awk only. `sh mkacpi.sh all` rewrites every
+# .dat file here; tools/test.sh checks that the committed files match.
+#
+#   drhd-in-ram     DMAR: one INCLUDE_PCI_ALL DRHD whose registers are at
+#                   16 MiB, conventional RAM in a 1 GiB guest
+#   spcr-in-ram     SPCR: a 16550 in system memory at 16 MiB
+#   hpet-noncanon   HPET: event timer block at 0x800000000000, not canonical
+#   mcfg-in-ram     MCFG: segment 0, buses 0-0, ECAM at 16 MiB
+set -eu
+RAM=0x1000000
+
+bytes="" # the table so far: hex pairs separated by spaces
+
+u() { # u WIDTH VALUE: little-endian
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		bytes="$bytes $(printf '%02x' $(( ($2 >> (8 * i)) & 255 )))"
+		i=$((i + 1))
+	done
+}
+
+ascii() { # ascii WIDTH TEXT: padded with spaces
+	t=$2
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		c=${t%"${t#?}"}
+		t=${t#?}
+		if [ -n "$c" ]; then
+			bytes="$bytes $(printf '%s' "$c" | od -An -tx1 | tr -d ' \n')"
+		else
+			bytes="$bytes 20"
+		fi
+		i=$((i + 1))
+	done
+}
+
+zeros() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		bytes="$bytes 00"
+		i=$((i + 1))
+	done
+}
+
+header() { # header SIG LENGTH REVISION OEM_TABLE_ID (checksum filled in by out)
+	ascii 4 "$1"
+	u 4 "$2"
+	u 1 "$3"
+	u 1 0
+	ascii 6 IOMMON
+	ascii 8 "$4"
+	u 4 1
+	ascii 4 IOMN
+	u 4 1
+}
+
+gas() { # gas SPACE WIDTH ACCESS ADDRESS (ACPI 6.5, 5.2.3.2)
+	u 1 "$1"
+	u 1 "$2"
+	u 1 0
+	u 1 "$3"
+	u 8 "$4"
+}
+
+out() { # the bytes, with the checksum at offset 9 making the sum zero
+	printf '%s\n' "$bytes" | awk '
+	function hex(s,  d) { d = index("0123456789abcdef", substr(s, 1, 1)) - 1; return d * 16 + index("0123456789abcdef", substr(s, 2, 1)) - 1 }
+	{ for (i = 1; i <= NF; i++) { b[i] = hex($i); if (i != 10) sum += b[i] } n = NF }
+	END {
+		b[10] = (256 - sum % 256) % 256
+		for (i = 1; i <= n; i++) printf "\\%03o", b[i]
+		printf "\n"
+	}' | { read -r esc; printf "$esc"; }
+}
+
+table() {
+	bytes=""
+	case $1 in
+	drhd-in-ram)
+		header DMAR 64 1 DRHDRAM
+		u 1 38 # host address width - 1
+		u 1 1  # flags: INTR_REMAP
+		zeros 10
+		u 2 0	 # DRHD
+		u 2 16	 # its length: no scopes
+		u 1 1	 # INCLUDE_PCI_ALL
+		u 1 0	 # size: one page
+		u 2 0	 # segment
+		u 8 $RAM # register base
+		;;
+	spcr-in-ram)
+		header SPCR 80 2 SPCRRAM
+		u 1 0 # 16550
+		zeros 3
+		gas 0 8 1 $RAM
+		u 1 0 # no interrupt
+		u 1 0
+		u 4 0
+		u 1 7 # 115200
+		u 1 0
+		u 1 1
+		u 1 0
+		u 1 0
+		u 1 0
+		u 2 0xffff # not a PCI device
+		u 2 0xffff
+		zeros 3
+		u 4 0
+		u 1 0
+		u 4 0
+		;;
+	hpet-noncanon)
+		header HPET 56 1 HPETNCAN
+		u 4 0x8086a201 # event timer block id
+		gas 0 64 0 0x800000000000
+		u 1 0
+		u 2 0x80
+		u 1 0
+		;;
+	mcfg-in-ram)
+		header MCFG 60 1 MCFGRAM
+		zeros 8
+		u 8 $RAM
+		u 2 0 # segment
+		u 1 0 # buses 0-0
+		u 1 0
+		u 4 0
+		;;
+	*)
+		echo "mkacpi.sh: unknown table $1" >&2
+		exit 1
+		;;
+	esac
+	out
+}
+
+if [ "$1" = all ]; then
+	cd "$(dirname "$0")"
+	for t in drhd-in-ram spcr-in-ram hpet-noncanon mcfg-in-ram; do
+		sh "$0" "$t" >"$t.dat"
+	done
+	exit 0
+fi
+table "$1"
