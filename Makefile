@@ -90,6 +90,8 @@ FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz
 FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c
 FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c
 FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c
+FUZZ_SRC_fuzz_script := core/script.c
+FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 
 .SECONDEXPANSION:
 $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)
