@@ -64,7 +64,7 @@ const char *parse_range(const char *s, unsigned long long min, unsigned long lon
 	if (!why && (v < min || v > max))
 		why = "out of range";
 	if (why) {
-		snprintf(msg, sizeof(msg), "%s; must be %s from %llu to %llu", why, what, min, max);
+		snprintf(msg, sizeof(msg), "must be %s from %llu to %llu (%s)", what, min, max, why);
 		return msg;
 	}
 	*out = v;

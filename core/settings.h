@@ -32,8 +32,8 @@ const char *setting_key(size_t i);
  * written only on success. */
 const char *parse_u64_why(const char *s, unsigned long long *out);
 bool parse_u64(const char *s, unsigned long long *out);
-/* A number from min to max: NULL, or why not, ending with "must be
- * <what> from <min> to <max>" (one static buffer: use it before the next call). */
+/* A number from min to max: NULL, or "must be <what> from <min> to <max>
+ * (why not)" (one static buffer: use it before the next call). */
 const char *parse_range(const char *s, unsigned long long min, unsigned long long max, const char *what,
 			unsigned long long *out);
 
