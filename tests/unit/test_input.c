@@ -8,6 +8,7 @@
 #include "../../core/runner.h"
 #include "../../core/settings.h"
 #include "../../core/timing.h"
+#include "../../iommu/machine.h"
 #include "../../pci/pci.h"
 #include "../catalogue/catalogue.h"
 #include "../host/platform_host.h"
@@ -48,7 +49,7 @@ static int setup(void **state)
 	setenv("IOMMON_VOLUME", vol, 1);
 	platform = &host_platform;
 	settings_init();
-	price_settings();
+	machine_settings();
 	runner_init(catalogue);
 	capture_stdout(calibrate, NULL);
 	return 0;
@@ -268,6 +269,29 @@ static void script_in_pieces(void **state)
 		struct piece pc = { text, cut, sizeof(text) - 1 };
 		assert_string_equal(capture_stdout(feed_in_two, &pc), whole);
 	}
+}
+
+static void feed_then_cut(void *a)
+{
+	static struct script s;
+	script_begin(&s, "t.cfg");
+	script_feed(&s, a, strlen(a));
+	last = script_end(&s, "read error after 30 bytes: device error");
+}
+
+/* A file that cannot be read to its end: what was read ran, the line the
+ * error cut is not run, and the error is named and counted. */
+static void script_cut_by_read_error(void **state)
+{
+	(void)state;
+	unsigned before = monitor_plan_errors();
+	const char *out = capture_stdout(feed_then_cut, "echo whole\necho cut-he");
+	assert_int_equal(last, CMD_ERROR);
+	assert_non_null(strstr(out, "t.cfg:1> echo whole\nwhole\n"));
+	assert_null(strstr(out, "cut-he"));
+	assert_non_null(
+	    strstr(out, "error: t.cfg:2: read error after 30 bytes: device error: the rest of t.cfg is not run\n"));
+	assert_int_equal(monitor_plan_errors(), before + 1);
 }
 
 static void write_file(const char *name, const char *fmt_line, size_t bytes, const char *tail)
@@ -506,6 +530,23 @@ static void setting_numbers(void **state)
 	assert_null(setting_check("price.strategies", "none,strict"));
 }
 
+/* Settings that take a PCI address name the field that is wrong. */
+static void pci_settings(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(setting_check("device", "100000001:00.0"), "bus"));
+	assert_non_null(strstr(setting_check("device", "0:00:20.0"), "device"));
+	assert_non_null(setting_check("device", "0000:01:00.0 "));
+	assert_null(setting_check("device", "0000:01:00.0"));
+	assert_null(setting_check("device", "auto"));
+	assert_non_null(setting_check("nvme.scratch", "0000:01:00.0,"));
+	assert_non_null(strstr(setting_check("nvme.scratch", "100000001:00.0,SN1"), "bus"));
+	assert_non_null(setting_check("nvme.scratch", "0000:01:00.0,123456789012345678901"));
+	assert_null(setting_check("nvme.scratch", "0000:01:00.0,iommon0"));
+	assert_non_null(setting_check("dma.samples", "0x"));
+	assert_non_null(setting_check("vtd.levels", "03"));
+}
+
 /* Commands refuse arguments they do not take, and bad numbers. */
 static void command_arguments(void **state)
 {
@@ -541,6 +582,8 @@ int main(void)
 		cmocka_unit_test(uart_addresses),
 		cmocka_unit_test(setting_numbers),
 		cmocka_unit_test(command_arguments),
+		cmocka_unit_test(pci_settings),
+		cmocka_unit_test(script_cut_by_read_error),
 	};
 	return cmocka_run_group_tests_name("input", tests, setup, NULL);
 }
