@@ -431,7 +431,7 @@ int monitor_read_line(char *buf, unsigned size)
 	if (bad_at) {
 		buf[0] = '\0';
 		if (bad >= 0x80)
-			cmd_error("character not ASCII (U+%04X) at column %zu: not run", (unsigned)bad, bad_at);
+			cmd_error("character not ASCII at column %zu: not run", bad_at);
 		else
 			cmd_error("control character 0x%02x at column %zu: not run", (unsigned)bad, bad_at);
 		return -1;
