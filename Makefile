@@ -102,6 +102,8 @@ FUZZ_SRC_fuzz_pci := pci/enum.c pci/config.c core/regwin.c core/memmap.c
 FUZZ_SRC_fuzz_vtd_caps := iommu/vtd_caps.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
 FUZZ_SRC_fuzz_crumb := core/crumb.c
+FUZZ_SRC_fuzz_script := core/script.c
+FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 
 .SECONDEXPANSION:
 $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)

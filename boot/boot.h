@@ -23,6 +23,8 @@ void console_restore(void);
 void files_init(void);
 void files_fini(void);
 char *files_read(const char *path, size_t *len);
+const char *files_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+			 bool *absent);
 struct platform_file *files_create(const char *path, const char **why);
 struct platform_file *files_reopen(const char *path, const char **why);
 bool files_append(struct platform_file *f, const void *buf, size_t n, const char **why);

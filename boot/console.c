@@ -109,7 +109,7 @@ int console_getc(void)
 	if (ST->ConIn->ReadKeyStroke(ST->ConIn, &key) != EFI_SUCCESS)
 		return -1;
 	if (key.UnicodeChar)
-		return key.UnicodeChar < 0x80 ? key.UnicodeChar : '?';
+		return key.UnicodeChar < 0x80 ? key.UnicodeChar : 0x80; /* not ASCII: the line reader refuses it */
 	return key.ScanCode == SCAN_ESC ? 0x1b : -1;
 }
 

@@ -91,43 +91,28 @@ static const void *acpi_rsdp(void)
 }
 
 /* Commands in the load options: a UCS-2 string, the first word being the
- * image's own name when started from the UEFI shell. Boot entries may carry
- * binary data there instead: anything that is not plain text is ignored. */
+ * image's own name when started from the UEFI shell, taken whole
+ * (core/script.c). Boot entries may carry binary data there instead:
+ * anything that is not plain text is ignored, and said so. */
 static const char *load_options(void)
 {
-	static char text[512];
+	static char *text;
 	static bool done;
 	if (done)
-		return text[0] ? text : NULL;
+		return text;
 	done = true;
 	UINT32 size = boot_loaded_image->LoadOptionsSize;
 	const CHAR16 *s = boot_loaded_image->LoadOptions;
-	if (!s || size < 2 || (size & 1))
+	if (!s || size < 2)
 		return NULL;
-	size_t n = size / 2, k = 0;
-	for (size_t i = 0; i < n && s[i]; i++) {
-		if (s[i] < 0x20 || s[i] >= 0x7f) {
-			if (s[i] == L'\t')
-				continue;
-			text[0] = '\0';
-			return NULL;
-		}
-		if (k + 1 < sizeof(text))
-			text[k++] = (char)s[i];
+	if (size & 1) {
+		printf("load options: %u bytes, an odd count, so not UCS-2 text: ignored\n", size);
+		return NULL;
 	}
-	text[k] = '\0';
-	char *p = text;
-	while (*p == ' ')
-		p++;
-	/* skip argv[0] when it names an image */
-	char *sp = strchr(p, ' ');
-	size_t w = sp ? (size_t)(sp - p) : strlen(p);
-	if (w >= 4 && (strncasecmp(p + w - 4, ".efi", 4) == 0 || memchr(p, '\\', w)))
-		p += w;
-	while (*p == ' ')
-		p++;
-	memmove(text, p, strlen(p) + 1);
-	return text[0] ? text : NULL;
+	const char *why = load_options_text(s, size / 2, &text);
+	if (why)
+		printf("%s\n", why);
+	return text;
 }
 
 void boot_release(void)
@@ -194,6 +179,7 @@ static struct platform efi_platform = {
 	.phys_bits = phys_bits,
 	.acpi_rsdp = acpi_rsdp,
 	.file_read = files_read,
+	.file_stream = files_stream,
 	.file_create = files_create,
 	.file_append = files_append,
 	.file_close = files_close,

@@ -64,25 +64,79 @@ static void to_efi_path(CHAR16 *out, size_t cap, const char *path)
 	out[k] = 0;
 }
 
-static size_t efi_read(void *ctx, void *buf, size_t n)
+/* A read that failed, in words (UEFI 2.10 appendix D). */
+static const char *read_status(EFI_STATUS st)
 {
-	EFI_FILE_HANDLE f = ctx;
-	UINTN got = n;
-	return EFI_ERROR(f->Read(f, &got, buf)) ? 0 : got;
+	switch (st) {
+	case EFI_NO_MEDIA:
+		return "no medium";
+	case EFI_MEDIA_CHANGED:
+		return "the medium was changed";
+	case EFI_DEVICE_ERROR:
+		return "device error";
+	case EFI_VOLUME_CORRUPTED:
+		return "the file system is corrupted";
+	case EFI_ACCESS_DENIED:
+		return "access denied";
+	case EFI_OUT_OF_RESOURCES:
+		return "the firmware is out of resources";
+	default:
+		return "firmware error";
+	}
+}
+
+/* The file in pieces of 64 KiB: a config file of any size is read to its
+ * end while only one piece is held. */
+const char *files_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx, bool *absent)
+{
+	static char why[160];
+	*absent = false;
+	if (!vol.root) {
+		*absent = true;
+		return "the boot volume has no file system we can open";
+	}
+	CHAR16 name[128];
+	to_efi_path(name, 128, path);
+	EFI_FILE_HANDLE f;
+	EFI_STATUS st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0);
+	if (EFI_ERROR(st)) {
+		*absent = st == EFI_NOT_FOUND;
+		snprintf(why, sizeof(why), "cannot open %s: %s (status 0x%llx)", path, read_status(st),
+			 (unsigned long long)st);
+		return why;
+	}
+	enum { PIECE = 65536 };
+	char *buf = malloc(PIECE);
+	const char *result = NULL;
+	unsigned long long total = 0;
+	if (!buf) {
+		result = "out of memory for a read buffer";
+	} else {
+		for (;;) {
+			UINTN got = PIECE;
+			st = f->Read(f, &got, buf);
+			if (EFI_ERROR(st)) {
+				snprintf(why, sizeof(why), "read error after %llu bytes: %s (status 0x%llx)", total,
+					 read_status(st), (unsigned long long)st);
+				result = why;
+				break;
+			}
+			if (got == 0 || !piece(ctx, buf, got))
+				break;
+			total += got;
+		}
+	}
+	free(buf);
+	f->Close(f);
+	return result;
 }
 
 char *files_read(const char *path, size_t *len)
 {
-	if (!vol.root)
-		return NULL;
-	CHAR16 name[128];
-	to_efi_path(name, 128, path);
-	EFI_FILE_HANDLE f;
-	if (EFI_ERROR(vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0)))
-		return NULL;
-	char *buf = read_all(efi_read, f, 1 << 20, len); /* a config file is small: 1 MiB at most */
-	f->Close(f);
-	return buf;
+	struct read_all r = { 0 };
+	bool absent;
+	const char *why = files_stream(path, read_all_piece, &r, &absent);
+	return read_all_finish(&r, why, len);
 }
 
 /* The firmware's reason in words, for the console and the verdict line. */

@@ -17,15 +17,24 @@ const char *crumb_phase_name(enum crumb_phase p)
 	return p <= CRUMB_EARLY ? phase_names[p] : "?";
 }
 
+/* FNV-1a 64 over the plan's source name, a NUL, then its bytes. */
+uint64_t plan_hash_start(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = plan_hash_update(h, name, strlen(name));
+	return (h ^ 0) * 0x100000001b3ull;
+}
+
+uint64_t plan_hash_update(uint64_t h, const void *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const unsigned char *)buf)[i]) * 0x100000001b3ull;
+	return h;
+}
+
 uint64_t plan_hash(const char *name, const char *text)
 {
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
-	for (const char *s = name; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	h = (h ^ 0) * 0x100000001b3ull;
-	for (const char *s = text; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
+	return plan_hash_update(plan_hash_start(name), text, strlen(text));
 }
 
 static int put_tally(char *buf, size_t cap, const char *key, struct tally t)

@@ -42,6 +42,9 @@ int crumb_format(const struct crumb *c, char *buf, size_t cap);
 /* NULL, or what is wrong with the text (the first bad line). */
 const char *crumb_parse(const char *text, struct crumb *c);
 uint64_t plan_hash(const char *name, const char *text);
+/* The same, a piece at a time: a file is hashed without holding it whole. */
+uint64_t plan_hash_start(const char *name);
+uint64_t plan_hash_update(uint64_t h, const void *buf, size_t n);
 const char *crumb_phase_name(enum crumb_phase p);
 
 #endif

@@ -12,32 +12,15 @@
 #include "survive.h"
 #include "timing.h"
 
-#define MAX_ARGS 16
-#define LINE_MAX_LEN 256
-
 const struct platform *platform;
 
 static struct {
 	const struct monitor_ext *ext;
 	struct acpi acpi;
 	unsigned plan_errors;
-	bool unattended; /* running a script: results are saved */
 } mon;
 
 static const struct command *find_command(const char *name);
-
-/* Where the command being run came from ("iommon.cfg:3"), or NULL. */
-static const char *cmd_where;
-
-void cmd_error(const char *fmt, ...)
-{
-	va_list ap;
-	printf("error: %s%s", cmd_where ? cmd_where : "", cmd_where ? ": " : "");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 const struct acpi *monitor_acpi(void)
 {
@@ -69,10 +52,26 @@ int monitor_verdict(void)
 
 /* ---- commands ---------------------------------------------------------- */
 
+/* A command given more words than it takes is refused, never run with
+ * some of them ignored. */
+static bool too_many(int argc, char **argv, int max)
+{
+	if (argc <= max + 1)
+		return false;
+	if (max == 0)
+		cmd_error("'%s' takes no arguments (try 'help %s')", argv[0], argv[0]);
+	else
+		cmd_error("'%s' takes at most %d argument%s (try 'help %s')", argv[0], max, max > 1 ? "s" : "",
+			  argv[0]);
+	return true;
+}
+
 static enum cmd_status cmd_help(int argc, char **argv);
 
 static enum cmd_status cmd_list(int argc, char **argv)
 {
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
 	const struct test_group *const *cat = runner_catalogue();
 	bool any = false;
 	for (const struct test_group *const *g = cat; *g; g++) {
@@ -98,7 +97,7 @@ static enum cmd_status cmd_run(int argc, char **argv)
 		cmd_error("run needs a test, a group, 'default' or 'all' (try 'list')");
 		return CMD_ERROR;
 	}
-	if (mon.unattended && !results_path()[0] && !results_failure()) {
+	if (script_unattended() && !results_path()[0] && !results_failure()) {
 		const char *why = results_save();
 		if (why)
 			printf("error: %s; results go to the console only, and the verdict is 'plan could not run'\n",
@@ -135,6 +134,8 @@ static enum cmd_status cmd_set(int argc, char **argv)
 
 static enum cmd_status cmd_show(int argc, char **argv)
 {
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
 	if (!settings_show(argc > 1 ? argv[1] : NULL)) {
 		cmd_error("unknown setting '%s' (try 'show')", argv[1]);
 		return CMD_ERROR;
@@ -144,7 +145,8 @@ static enum cmd_status cmd_show(int argc, char **argv)
 
 static enum cmd_status cmd_results(int argc, char **argv)
 {
-	(void)argc, (void)argv;
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
 	runner_print_results();
 	if (results_path()[0])
 		printf("saving to %s\n", results_path());
@@ -153,7 +155,8 @@ static enum cmd_status cmd_results(int argc, char **argv)
 
 static enum cmd_status cmd_save(int argc, char **argv)
 {
-	(void)argc, (void)argv;
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
 	if (results_path()[0]) {
 		printf("already saving to %s (every record is appended as it is made)\n", results_path());
 		return CMD_OK;
@@ -192,7 +195,8 @@ static void print_info(void)
 
 static enum cmd_status cmd_info(int argc, char **argv)
 {
-	(void)argc, (void)argv;
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
 	print_info();
 	return CMD_OK;
 }
@@ -207,7 +211,8 @@ static enum cmd_status cmd_echo(int argc, char **argv)
 
 static enum cmd_status cmd_menu(int argc, char **argv)
 {
-	(void)argc, (void)argv;
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
 	monitor_print_menu();
 	return CMD_OK;
 }
@@ -217,8 +222,11 @@ static enum cmd_status cmd_menu(int argc, char **argv)
 static enum cmd_status cmd_countdown(int argc, char **argv)
 {
 	unsigned long long secs = (unsigned long long)setting_long("countdown");
-	if (argc > 2 || (argc == 2 && (!parse_u64(argv[1], &secs) || secs > 3600))) {
-		cmd_error("usage: countdown [seconds 0..3600]");
+	const char *why = argc == 2 ? parse_range(argv[1], 0, 3600, "a number of seconds", &secs) : NULL;
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
+	if (why) {
+		cmd_error("countdown '%s': %s", argv[1], why);
 		return CMD_ERROR;
 	}
 	if (survive_replaying()) {
@@ -321,6 +329,8 @@ static const struct command *find_command(const char *name)
 
 static enum cmd_status cmd_help(int argc, char **argv)
 {
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
 	if (argc > 1) {
 		const struct command *c = find_command(argv[1]);
 		if (!c) {
@@ -338,169 +348,70 @@ static enum cmd_status cmd_help(int argc, char **argv)
 	return CMD_OK;
 }
 
-/* ---- parsing ----------------------------------------------------------- */
+/* ---- scripts ----------------------------------------------------------- */
 
-/* Splits one command into words; double quotes group words. Returns the
- * number of words, or -1 with *why set. */
-static int split_words(char *s, char **argv, const char **why)
+static void plan_error(void)
 {
-	int argc = 0;
-	for (;;) {
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			return argc;
-		if (argc == MAX_ARGS) {
-			*why = "too many words";
-			return -1;
-		}
-		if (*s == '"') {
-			argv[argc++] = ++s;
-			while (*s && *s != '"')
-				s++;
-			if (!*s) {
-				*why = "unterminated quote";
-				return -1;
-			}
-		} else {
-			argv[argc++] = s;
-			while (*s && *s != ' ' && *s != '\t')
-				s++;
-		}
-		if (*s)
-			*s++ = '\0';
-	}
+	mon.plan_errors++;
 }
 
-static bool printable(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 && *s != '\t')
-			return false;
-	return true;
-}
+static const struct script_env script_env = { find_command, plan_error };
 
-static enum cmd_status exec_one(char *cmd, const char *where)
-{
-	char *argv[MAX_ARGS];
-	const char *why = NULL;
-	while (*cmd == ' ' || *cmd == '\t')
-		cmd++;
-	if (where && *cmd)
-		printf("%s> %s\n", where, cmd); /* what a script ran, in the log */
-	int argc = split_words(cmd, argv, &why);
-	enum cmd_status st;
-	if (argc == 0)
-		return CMD_OK;
-	if (argc < 0) {
-		cmd_error("%s", why);
-		st = CMD_ERROR;
-	} else {
-		const struct command *c = find_command(argv[0]);
-		if (!c) {
-			cmd_error("unknown command '%s' (try 'help')", argv[0]);
-			st = CMD_ERROR;
-		} else {
-			st = c->fn(argc, argv);
-		}
-	}
-	if (st == CMD_ERROR && mon.unattended)
-		mon.plan_errors++;
-	return st;
-}
-
-static enum cmd_status exec_line(const char *line, const char *where);
-
+/* Unit tests run lines without monitor_main: each entry attaches the
+ * command table first. */
 enum cmd_status monitor_exec_line(const char *line, const char *where)
 {
-	const char *outer = cmd_where;
-	cmd_where = where;
-	enum cmd_status st = exec_line(line, where);
-	cmd_where = outer;
-	return st;
+	script_init(&script_env);
+	return script_exec_line(line, strlen(line), where);
 }
 
-static enum cmd_status exec_line(const char *line, const char *where)
+enum cmd_status monitor_exec_bytes(const char *buf, size_t len, const char *name)
 {
-	char buf[LINE_MAX_LEN];
-	if (strlen(line) >= sizeof(buf)) {
-		cmd_error("line longer than %d characters", LINE_MAX_LEN - 1);
-		if (mon.unattended)
-			mon.plan_errors++;
-		return CMD_ERROR;
-	}
-	strcpy(buf, line);
-	if (!printable(buf)) {
-		cmd_error("control characters in the line");
-		if (mon.unattended)
-			mon.plan_errors++;
-		return CMD_ERROR;
-	}
-	/* '#' outside quotes starts a comment; ';' outside quotes ends a command */
-	enum cmd_status worst = CMD_OK;
-	bool quoted = false;
-	char *start = buf;
-	for (char *p = buf;; p++) {
-		if (*p == '"')
-			quoted = !quoted;
-		bool end = *p == '\0' || (!quoted && (*p == ';' || *p == '#'));
-		if (!end)
-			continue;
-		char c = *p;
-		*p = '\0';
-		enum cmd_status st = exec_one(start, where);
-		if (st == CMD_MENU)
-			return st;
-		if (st == CMD_ERROR)
-			worst = st;
-		if (c != ';')
-			break;
-		start = p + 1;
-	}
-	return worst;
+	script_init(&script_env);
+	if (!survive_plan_begin(plan_hash_update(plan_hash_start(name), buf, len), name))
+		return CMD_MENU; /* it took the monitor down while resuming */
+	enum cmd_status st = script_run(buf, len, name);
+	survive_plan_end();
+	return st;
 }
 
 enum cmd_status monitor_exec_script(const char *text, const char *name)
 {
-	if (!survive_plan_begin(text, name)) /* it took the monitor down while resuming */
-		return CMD_MENU;
-	bool was = mon.unattended;
-	mon.unattended = true;
-	enum cmd_status worst = CMD_OK;
-	unsigned lineno = 0;
-	const char *p = text;
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		lineno++;
-		char line[LINE_MAX_LEN + 1], where[48];
-		size_t take = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
-		memcpy(line, p, take);
-		line[take] = '\0';
-		if (take && line[take - 1] == '\r')
-			line[take - 1] = '\0';
-		snprintf(where, sizeof(where), "%s:%u", name, lineno);
-		enum cmd_status st;
-		if (len > LINE_MAX_LEN - 1) {
-			cmd_where = where;
-			cmd_error("line longer than %d characters", LINE_MAX_LEN - 1);
-			cmd_where = NULL;
-			mon.plan_errors++;
-			st = CMD_ERROR;
-		} else {
-			st = monitor_exec_line(line, where);
-		}
-		if (st == CMD_MENU) {
-			worst = st;
-			break;
-		}
-		if (st == CMD_ERROR)
-			worst = st;
-		p = nl ? nl + 1 : p + len;
+	return monitor_exec_bytes(text, strlen(text), name);
+}
+
+static bool feed_piece(void *ctx, const void *buf, size_t n)
+{
+	return script_feed(ctx, buf, n);
+}
+
+static bool hash_piece(void *ctx, const void *buf, size_t n)
+{
+	uint64_t *h = ctx;
+	*h = plan_hash_update(*h, buf, n);
+	return true;
+}
+
+/* A breadcrumb names its plan by source and a hash of the bytes: a file
+ * is read once for the hash (never held whole), then again as it runs. */
+enum cmd_status monitor_exec_file(const char *path)
+{
+	static struct script s; /* scripts do not nest */
+	bool absent = false;
+	script_init(&script_env);
+	uint64_t plan = plan_hash_start(path);
+	platform->file_stream(path, hash_piece, &plan, &absent); /* a read error is named by the run below */
+	if (absent) {
+		printf("no %s on %s\n", path, platform->volume_describe());
+		return CMD_OK;
 	}
-	mon.unattended = was;
+	if (!survive_plan_begin(plan, path)) /* it took the monitor down while resuming */
+		return CMD_MENU;
+	script_begin(&s, path);
+	const char *why = platform->file_stream(path, feed_piece, &s, &absent);
+	enum cmd_status st = script_end(&s, why);
 	survive_plan_end();
-	return worst;
+	return st;
 }
 
 /* ---- console ----------------------------------------------------------- */
@@ -515,9 +426,14 @@ static int wait_key(void)
 	}
 }
 
-void monitor_read_line(char *buf, unsigned size)
+int monitor_read_line(char *buf, unsigned size)
 {
-	unsigned n = 0;
+	/* Typed characters beyond the buffer are counted, not kept: the buffer
+	 * always holds a prefix of the line, so Backspace can bring a line that
+	 * was too long back within it. The first character that is not
+	 * printable ASCII spoils the line until it is erased. */
+	size_t typed = 0, bad_at = 0; /* bad_at: 1-based column of the first bad character */
+	int bad = 0;
 	for (;;) {
 		int c = wait_key();
 		if (c == '\r' || c == '\n') {
@@ -525,22 +441,47 @@ void monitor_read_line(char *buf, unsigned size)
 			break;
 		}
 		if (c == 0x08 || c == 0x7f) { /* backspace, delete */
-			if (n) {
-				n--;
+			if (typed) {
+				typed--;
 				printf("\b \b");
 			}
 		} else if (c == 0x15) { /* ^U: kill the line */
-			while (n) {
-				n--;
+			while (typed) {
+				typed--;
 				printf("\b \b");
 			}
-		} else if (c >= 0x20 && c < 0x7f && n + 1 < size) {
-			buf[n++] = (char)c;
-			putchar(c);
+		} else {
+			if (c == '\t')
+				c = ' ';
+			bool ok = c >= 0x20 && c < 0x7f;
+			if (!ok && (!bad_at || bad_at > typed)) {
+				bad_at = typed + 1;
+				bad = c;
+			}
+			if (typed + 1 < size)
+				buf[typed] = (char)c;
+			typed++;
+			putchar(ok ? c : '?');
 		}
+		if (bad_at > typed)
+			bad_at = 0;
 		fflush(stdout);
 	}
-	buf[n] = '\0';
+	if (typed + 1 > size) {
+		buf[0] = '\0';
+		cmd_error("line longer than %u characters: not run", size - 1);
+		return -1;
+	}
+	if (bad_at) {
+		buf[0] = '\0';
+		if (bad >= 0x80)
+			cmd_error("character not ASCII at column %zu: not run", bad_at);
+		else
+			cmd_error("control character 0x%02x at column %zu: not run", (unsigned)bad, bad_at);
+		return -1;
+	}
+	buf[typed] = '\0';
+	return (int)typed;
 }
 
 static const struct {
@@ -571,10 +512,11 @@ static void menu_loop(void)
 {
 	monitor_print_menu();
 	for (;;) {
-		char line[LINE_MAX_LEN];
+		static char line[SCRIPT_LINE_MAX + 1];
 		printf("iommon> ");
 		fflush(stdout);
-		monitor_read_line(line, sizeof(line));
+		if (monitor_read_line(line, sizeof(line)) < 0)
+			continue;
 		char *p = line;
 		while (*p == ' ')
 			p++;
@@ -626,6 +568,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 {
 	platform = p;
 	mon.ext = ext;
+	script_init(&script_env);
 	settings_init();
 	survive_init();
 	runner_init(catalogue);
@@ -655,16 +598,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 		printf("running the load options: %s\n", opts);
 		monitor_exec_script(opts, "options");
 	} else {
-		size_t len;
-		char *cfg = platform->file_read("iommon.cfg", &len);
-		if (cfg) {
-			if (strlen(cfg) != len)
-				printf("warning: iommon.cfg holds NUL bytes; reading up to the first\n");
-			monitor_exec_script(cfg, "iommon.cfg");
-			free(cfg);
-		} else {
-			printf("no iommon.cfg on %s: opening the menu\n", platform->volume_describe());
-		}
+		monitor_exec_file("iommon.cfg");
 	}
 	survive_boot_end();
 	menu_loop();

@@ -7,23 +7,11 @@
 
 #include "platform.h"
 #include "runner.h"
+#include "script.h"
 
 #define IOMMON_VERSION "0.1.0"
 
 struct acpi;
-
-enum cmd_status {
-	CMD_OK,
-	CMD_ERROR, /* bad command, key or value: reported, counted as a plan error in scripts */
-	CMD_MENU,  /* stop the script and open the menu (countdown interrupted) */
-};
-
-struct command {
-	const char *name;
-	const char *usage;
-	const char *summary;
-	enum cmd_status (*fn)(int argc, char **argv);
-};
 
 /* What the layers above core/ add: their commands, and the discovery
  * they run at boot (after the counter is calibrated, before any script). */
@@ -34,15 +22,16 @@ struct monitor_ext {
 	void (*release)(void); /* before exit: devices and IOMMUs as found */
 };
 
-/* Runs one line: several commands may be separated by ';', '#' starts a
- * comment. `where` names the source in error lines ("iommon.cfg:3"), or
- * NULL when typed at the prompt. */
+/* Runs one line typed at the prompt (where == NULL) or from a script
+ * ("iommon.cfg:3"); see script.h for what a line may hold. */
 enum cmd_status monitor_exec_line(const char *line, const char *where);
 /* Runs a whole script, line by line; stops early on CMD_MENU. */
 enum cmd_status monitor_exec_script(const char *text, const char *name);
-
-/* One error line, prefixed with where the command came from. */
-void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+enum cmd_status monitor_exec_bytes(const char *buf, size_t len, const char *name);
+/* Streams a script file from the boot volume to its end, whatever its
+ * size; says so when there is none (CMD_OK). A file that cannot be read
+ * to its end is an error for the rest of it. */
+enum cmd_status monitor_exec_file(const char *path);
 
 /* Exit status for `exit qemu`: 0 all passed, 1 some failed, 2 the plan
  * could not run (a bad command or unknown test in a script, or no test). */
@@ -56,8 +45,11 @@ void monitor_release(void);
 
 const struct acpi *monitor_acpi(void);
 void monitor_print_menu(void);
-/* Reads a line from the console with echo and backspace; blocks. */
-void monitor_read_line(char *buf, unsigned size);
+/* Reads a line from the console with echo, Backspace and Ctrl-U; blocks
+ * until Enter. Returns its length; or -1 when it was longer than size - 1
+ * or held a control character or a character outside ASCII: then it was
+ * read to its Enter, an error line said why, and buf is empty. */
+int monitor_read_line(char *buf, unsigned size);
 
 /* Entry from the platform layer; returns only on the host. */
 int monitor_main(const struct platform *p, const struct test_group *const *catalogue, const struct monitor_ext *ext);

@@ -73,8 +73,15 @@ struct platform {
 	const void *(*acpi_rsdp)(void);
 
 	/* The boot volume. Paths use '/' and are relative to its root. */
-	/* Whole file into a malloc'd, NUL-terminated buffer; NULL if absent. */
+	/* Whole file into a malloc'd, NUL-terminated buffer, whatever its size;
+	 * NULL if absent, unreadable or too big for memory. */
 	char *(*file_read)(const char *path, size_t *len);
+	/* A file from its start to its end in pieces, never held whole: piece()
+	 * gets each in order and returns false to stop. NULL when it was read to
+	 * its end (or piece() stopped); else why not, with *absent set when
+	 * there is no such file. */
+	const char *(*file_stream)(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+				   bool *absent);
 	/* Create a file that must not exist yet (results never overwrite):
 	 * NULL with *why "exists" when it does, or with the firmware's reason
 	 * in words; a file whose existence cannot be ruled out is not opened. */

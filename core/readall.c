@@ -1,29 +1,42 @@
 #include "readall.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-char *read_all(size_t (*read)(void *ctx, void *buf, size_t n), void *ctx, size_t limit, size_t *len)
+bool read_all_piece(void *ctx, const void *buf, size_t n)
 {
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap + 1);
-	while (buf && n < limit) {
-		size_t got = read(ctx, buf + n, cap - n);
-		if (got == 0)
-			break;
-		n += got;
-		if (n == cap) {
-			char *b = realloc(buf, cap * 2 + 1);
-			if (!b) {
-				free(buf);
-				return NULL;
+	struct read_all *r = ctx;
+	if (r->len + n + 1 > r->cap) {
+		size_t cap = r->cap ? r->cap : 4096;
+		while (cap < r->len + n + 1) {
+			if (cap > (size_t)-1 / 2) {
+				r->out_of_memory = true;
+				return false;
 			}
-			buf = b;
 			cap *= 2;
 		}
+		char *b = realloc(r->buf, cap);
+		if (!b) {
+			r->out_of_memory = true;
+			return false;
+		}
+		r->buf = b;
+		r->cap = cap;
 	}
-	if (!buf)
+	memcpy(r->buf + r->len, buf, n);
+	r->len += n;
+	r->buf[r->len] = '\0';
+	return true;
+}
+
+char *read_all_finish(struct read_all *r, const char *why, size_t *len)
+{
+	if (why || r->out_of_memory) {
+		free(r->buf);
 		return NULL;
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	}
+	if (!r->buf && !read_all_piece(r, "", 0)) /* an empty file is an empty string */
+		return NULL;
+	*len = r->len;
+	return r->buf;
 }

@@ -19,17 +19,56 @@ struct setting {
 	char value[48];
 };
 
+const char *parse_u64_why(const char *s, unsigned long long *out)
+{
+	if (!s || !*s)
+		return "empty: a number is needed";
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *d = hex ? s + 2 : s;
+	if (!*d)
+		return "not a number: 0x with no hex digits after it";
+	if (!hex && d[0] == '0' && d[1])
+		return "a leading 0 (octal is not read): write the number in decimal, or in hex after 0x";
+	unsigned long long v = 0;
+	unsigned base = hex ? 16 : 10;
+	for (; *d; d++) {
+		unsigned digit;
+		if (*d >= '0' && *d <= '9')
+			digit = (unsigned)(*d - '0');
+		else if (hex && *d >= 'a' && *d <= 'f')
+			digit = (unsigned)(*d - 'a' + 10);
+		else if (hex && *d >= 'A' && *d <= 'F')
+			digit = (unsigned)(*d - 'A' + 10);
+		else
+			return hex ? "not a number: only hex digits may follow 0x (no sign, no spaces)"
+				   : "not a number: only decimal digits, or 0x and hex digits (no sign, no spaces)";
+		if (v > (~0ull - digit) / base)
+			return "too large: more than 2^64-1";
+		v = v * base + digit;
+	}
+	*out = v;
+	return NULL;
+}
+
 bool parse_u64(const char *s, unsigned long long *out)
 {
-	if (!s || !*s || *s == '-' || *s == '+')
-		return false;
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return false;
+	return parse_u64_why(s, out) == NULL;
+}
+
+const char *parse_range(const char *s, unsigned long long min, unsigned long long max, const char *what,
+			unsigned long long *out)
+{
+	static char msg[200];
+	unsigned long long v;
+	const char *why = parse_u64_why(s, &v);
+	if (!why && (v < min || v > max))
+		why = "out of range";
+	if (why) {
+		snprintf(msg, sizeof(msg), "must be %s from %llu to %llu (%s)", what, min, max, why);
+		return msg;
+	}
 	*out = v;
-	return true;
+	return NULL;
 }
 
 static const char *one_of(const char *v, const char *const *allowed)
@@ -47,7 +86,7 @@ static const char *one_of(const char *v, const char *const *allowed)
 static const char *check_countdown(const char *v)
 {
 	unsigned long long n;
-	return parse_u64(v, &n) && n <= 3600 ? NULL : "must be a number of seconds from 0 to 3600";
+	return parse_range(v, 0, 3600, "a number of seconds", &n);
 }
 
 static const char *check_on_off(const char *v)
@@ -69,33 +108,47 @@ static const char *apply_console(const char *v)
 
 /* "spcr", "io:PORT[,BAUD]", "mmio:ADDR[,BAUD]" (byte registers) or
  * "mmio32:ADDR[,BAUD]" (32-bit registers 4 bytes apart, as many server
- * UARTs are wired) */
+ * UARTs are wired). Only the form is checked here: a port within the I/O
+ * space, an address that can be physical (non-zero, below 2^52, the
+ * architectural limit of MAXPHYADDR, so canonical too) and aligned to its
+ * register width; whether RAM is there is for the console's window. */
 static const char *check_uart(const char *v)
 {
+	static char msg[240];
 	if (strcmp(v, "spcr") == 0)
 		return NULL;
 	const char *rest;
-	unsigned long long addr, baud = 115200, limit;
-	if (strncmp(v, "io:", 3) == 0) {
-		rest = v + 3;
-		limit = 0xfff8;
-	} else if (strncmp(v, "mmio:", 5) == 0 || strncmp(v, "mmio32:", 7) == 0) {
+	bool io = strncmp(v, "io:", 3) == 0, wide = strncmp(v, "mmio32:", 7) == 0;
+	if (io || wide || strncmp(v, "mmio:", 5) == 0)
 		rest = strchr(v, ':') + 1;
-		limit = ~0ull;
-	} else {
+	else
 		return "must be spcr, io:PORT[,BAUD], mmio:ADDRESS[,BAUD] or mmio32:ADDRESS[,BAUD]";
-	}
 	char addr_s[24];
+	unsigned long long addr, baud = 115200;
 	const char *comma = strchr(rest, ',');
 	size_t alen = comma ? (size_t)(comma - rest) : strlen(rest);
 	if (alen == 0 || alen >= sizeof(addr_s))
 		return "the UART address is missing or too long";
 	memcpy(addr_s, rest, alen);
 	addr_s[alen] = '\0';
-	if (!parse_u64(addr_s, &addr) || addr == 0 || addr > limit)
-		return "the UART address is not a valid number for its space";
-	if (comma && (!parse_u64(comma + 1, &baud) || baud < 1200 || baud > 115200 || 115200 % baud))
-		return "the baud rate must divide 115200 and be 1200 or more (e.g. 115200, 57600, 9600)";
+	const char *why =
+	    io ? parse_range(addr_s, 1, 0xfff8, "an I/O port (8 registers)", &addr)
+	       : parse_range(addr_s, 1, (1ull << 52) - 8 * (wide ? 4 : 1), "a physical address (below 2^52)", &addr);
+	if (why) {
+		snprintf(msg, sizeof(msg), "the UART address: %s", why);
+		return msg;
+	}
+	if (wide && addr % 4)
+		return "the UART address must be aligned to 4 bytes for 32-bit registers";
+	if (comma) {
+		why = parse_u64_why(comma + 1, &baud);
+		if (why) {
+			snprintf(msg, sizeof(msg), "the baud rate: %s", why);
+			return msg;
+		}
+		if (baud < 1200 || baud > 115200 || 115200 % baud)
+			return "the baud rate must divide 115200 and be 1200 or more (e.g. 115200, 57600, 9600)";
+	}
 	return NULL;
 }
 
@@ -122,7 +175,7 @@ static const char *apply_timer_source(const char *v)
 static const char *check_samples(const char *v)
 {
 	unsigned long long n;
-	return parse_u64(v, &n) && n >= 10 && n <= 1000000 ? NULL : "must be a count from 10 to 1000000";
+	return parse_range(v, 10, 1000000, "a count", &n);
 }
 
 #define MAX_SETTINGS 32
@@ -171,25 +224,44 @@ void settings_init(void)
 
 const char *setting_set(const char *key, const char *value)
 {
-	static char msg[160];
+	static char msg[240];
+	const char *why = setting_check(key, value);
+	if (why)
+		return why;
 	struct setting *s = find(key);
-	if (!s) {
-		snprintf(msg, sizeof(msg), "unknown setting '%s' (try 'show')", key);
-		return msg;
-	}
-	if (strlen(value) >= sizeof(s->value)) {
-		snprintf(msg, sizeof(msg), "value for %s is too long", key);
-		return msg;
-	}
-	const char *why = s->check ? s->check(value) : NULL;
-	if (!why && s->apply)
-		why = s->apply(value);
+	why = s->apply ? s->apply(value) : NULL;
 	if (why) {
 		snprintf(msg, sizeof(msg), "%s '%s': %s", key, value, why);
 		return msg;
 	}
 	snprintf(s->value, sizeof(s->value), "%s", value);
 	return NULL;
+}
+
+const char *setting_check(const char *key, const char *value)
+{
+	static char msg[240];
+	struct setting *s = find(key);
+	if (!s) {
+		snprintf(msg, sizeof(msg), "unknown setting '%s' (try 'show')", key);
+		return msg;
+	}
+	if (strlen(value) >= sizeof(s->value)) {
+		snprintf(msg, sizeof(msg), "value for %s is too long (%zu characters at most)", key,
+			 sizeof(s->value) - 1);
+		return msg;
+	}
+	const char *why = s->check ? s->check(value) : NULL;
+	if (why) {
+		snprintf(msg, sizeof(msg), "%s '%s': %s", key, value, why);
+		return msg;
+	}
+	return NULL;
+}
+
+const char *setting_key(size_t i)
+{
+	return i < NSETTINGS ? table[i].key : NULL;
 }
 
 const char *setting_get(const char *key)
@@ -200,8 +272,9 @@ const char *setting_get(const char *key)
 
 long setting_long(const char *key)
 {
+	unsigned long long n = 0;
 	const char *v = setting_get(key);
-	return v ? strtol(v, NULL, 0) : 0;
+	return v && parse_u64(v, &n) ? (long)n : 0; /* the check let only numbers in */
 }
 
 bool setting_bool(const char *key)

@@ -4,6 +4,7 @@
 #define IOMMON_SETTINGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 void settings_init(void);
 /* NULL on success, else one line saying what was wrong. */
@@ -18,7 +19,22 @@ bool settings_show(const char *key);
 void setting_add(const char *key, const char *def, const char *help, const char *(*check)(const char *v),
 		 const char *(*apply)(const char *v));
 
-/* Parsers shared with commands and tests. */
-bool parse_u64(const char *s, unsigned long long *out); /* decimal or 0x hex, whole string */
+/* Only the key's check, without applying it (fuzzing, tests): NULL, or
+ * what `set` would say. */
+const char *setting_check(const char *key, const char *value);
+/* The i-th key, or NULL past the last. */
+const char *setting_key(size_t i);
+
+/* Numbers, everywhere the monitor reads one (settings, command arguments):
+ * the whole string is decimal digits, or 0x (or 0X) and hex digits; no
+ * sign, no spaces, no leading 0 on a decimal number (it is not read as
+ * octal: write 8 or 0x8), at most 2^64-1. NULL, or what was wrong; *out is
+ * written only on success. */
+const char *parse_u64_why(const char *s, unsigned long long *out);
+bool parse_u64(const char *s, unsigned long long *out);
+/* A number from min to max: NULL, or "must be <what> from <min> to <max>
+ * (why not)" (one static buffer: use it before the next call). */
+const char *parse_range(const char *s, unsigned long long min, unsigned long long max, const char *what,
+			unsigned long long *out);
 
 #endif

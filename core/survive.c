@@ -199,11 +199,11 @@ static void crashed_detail(const struct crumb *f, char *out, size_t cap)
 			 "the machine reset while the test ran (no watchdog was armed: a reset or power loss)");
 }
 
-bool survive_plan_begin(const char *text, const char *name)
+bool survive_plan_begin(uint64_t plan, const char *name)
 {
 	memset(&sv.cur, 0, sizeof(sv.cur));
 	snprintf(sv.cur.source, sizeof(sv.cur.source), "%s", name);
-	sv.cur.plan = plan_hash(name, text);
+	sv.cur.plan = plan;
 	sv.cur.phase = CRUMB_EARLY;
 	sv.active = true;
 	sv.run = 0;

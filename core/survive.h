@@ -33,7 +33,7 @@ void survive_boot_end(void);
 /* A script begins: false when it must not run (the monitor crashed while
  * resuming it: the menu opens instead). A matching note resumes it: the
  * results file is reopened and the crashed test recorded. */
-bool survive_plan_begin(const char *text, const char *name);
+bool survive_plan_begin(uint64_t plan, const char *name); /* plan: plan_hash of its bytes */
 void survive_plan_end(void);
 /* Before the resumed run command: earlier runs and the countdown are not
  * repeated, everything else (settings, models) is replayed. */

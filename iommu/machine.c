@@ -265,8 +265,12 @@ struct dma_engine *machine_engine(const char **why)
 
 static const char *check_device(const char *v)
 {
+	static char msg[160];
 	struct pci_addr a;
-	return strcmp(v, "auto") == 0 || pci_parse_addr(v, &a) ? NULL : "must be auto or a PCI address (0000:01:00.0)";
+	const char *why = strcmp(v, "auto") == 0 ? NULL : pci_parse_addr_why(v, &a);
+	if (why)
+		snprintf(msg, sizeof(msg), "%s; must be auto or a PCI address (0000:01:00.0)", why);
+	return why ? msg : NULL;
 }
 
 static const char *apply_device(const char *v)
@@ -282,7 +286,7 @@ static const char *apply_device(const char *v)
 static const char *check_samples(const char *v)
 {
 	unsigned long long n;
-	return parse_u64(v, &n) && n >= 1 && n <= 100000 ? NULL : "must be a count from 1 to 100000";
+	return parse_range(v, 1, 100000, "a count", &n);
 }
 
 /* "none", or "BDF,SERIAL": the address and the serial number the engine
@@ -298,7 +302,13 @@ static const char *check_scratch(const char *v)
 		return "must be none, or ADDRESS,SERIAL (the serial 'run dma' shows for the controller)";
 	memcpy(bdf, v, (size_t)(comma - v));
 	bdf[comma - v] = '\0';
-	return pci_parse_addr(bdf, &a) ? NULL : "the address before the comma is not a PCI address";
+	static char msg[160];
+	const char *why = pci_parse_addr_why(bdf, &a);
+	if (why)
+		snprintf(msg, sizeof(msg), "the address before the comma: %s", why);
+	else if (strlen(comma + 1) > 20) /* NVMe Identify Controller SN: 20 ASCII characters */
+		return "the serial after the comma is longer than an NVMe serial number (20 characters)";
+	return why ? msg : NULL;
 }
 
 static const char *apply_scratch(const char *v)
@@ -308,7 +318,7 @@ static const char *apply_scratch(const char *v)
 	return NULL;
 }
 
-void machine_discover(void)
+void machine_settings(void)
 {
 	setting_add("device", "auto", "device under test for DMA: auto (first NVMe, else edu) or a PCI address",
 		    check_device, apply_device);
@@ -325,6 +335,11 @@ void machine_discover(void)
 	setting_add("calgary.fence", "off",
 		    "Calgary: on an error, disable the faulting PHB's slots as Linux did (on) or leave them (off)",
 		    check_on_off, NULL);
+}
+
+void machine_discover(void)
+{
+	machine_settings();
 	machine_release();
 	if (machine.discovered) {
 		units_free(&machine.units);
@@ -440,8 +455,9 @@ static enum cmd_status cmd_pci(int argc, char **argv)
 		return CMD_OK;
 	}
 	struct pci_addr a;
-	if (argc != 2 || !pci_parse_addr(argv[1], &a)) {
-		cmd_error("usage: pci [SSSS:BB:DD.F | BB:DD.F]");
+	const char *why = argc == 2 ? pci_parse_addr_why(argv[1], &a) : NULL;
+	if (argc != 2 || why) {
+		cmd_error("%s%susage: pci [SSSS:BB:DD.F | BB:DD.F]", why ? why : "", why ? "; " : "");
 		return CMD_ERROR;
 	}
 	int i = pci_find(&machine.pci, a);

@@ -35,5 +35,8 @@ const char *machine_iommu_give_back(void);
 extern const struct monitor_ext machine_ext;
 
 void machine_discover(void);
+/* The settings this layer owns (device, dma.*, nvme.*, vtd.*, price.*,
+ * calgary.*), registered by machine_discover; alone for fuzzing. */
+void machine_settings(void);
 
 #endif

@@ -334,18 +334,66 @@ void pci_addr_str(struct pci_addr a, char *out, size_t n)
 	snprintf(out, n, "%04x:%02x:%02x.%x", a.seg, a.bus, a.dev, a.fn);
 }
 
-/* "SSSS:BB:DD.F" or "BB:DD.F" (segment 0) */
+/* One hex field of 1 to `digits` digits ending at `stop`, at most `max`. */
+static const char *hex_field(const char **s, char stop, unsigned digits, unsigned max, const char *name, unsigned *out,
+			     char *why, size_t n)
+{
+	const char *p = *s;
+	unsigned v = 0, k = 0;
+	for (; *p && *p != stop; p++, k++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			d = (unsigned)((*p | 0x20) - 'a' + 10);
+		else {
+			snprintf(why, n, "the %s holds '%c': only hex digits", name, *p);
+			return why;
+		}
+		if (k == digits) {
+			snprintf(why, n, "the %s has more than %u hex digits", name, digits);
+			return why;
+		}
+		v = v * 16 + d;
+	}
+	if (k == 0) {
+		snprintf(why, n, "the %s is missing", name);
+		return why;
+	}
+	if (v > max) {
+		snprintf(why, n, "the %s 0x%x is beyond 0x%x", name, v, max);
+		return why;
+	}
+	if (*p != stop) {
+		snprintf(why, n, "'%c' expected after the %s", stop ? stop : ' ', name);
+		return why;
+	}
+	*out = v;
+	*s = *p ? p + 1 : p;
+	return NULL;
+}
+
+/* "SSSS:BB:DD.F" or "BB:DD.F" (segment 0): hex fields, each within its
+ * width (segment 16 bits, bus 8, device 5, function 3), nothing else. */
+const char *pci_parse_addr_why(const char *s, struct pci_addr *a)
+{
+	static char why[96];
+	unsigned seg = 0, bus, dev, fn, colons = 0;
+	for (const char *p = s; *p; p++)
+		colons += *p == ':';
+	if (colons < 1 || colons > 2)
+		return "not a PCI address: SSSS:BB:DD.F or BB:DD.F";
+	const char *p = s;
+	if ((colons == 2 && hex_field(&p, ':', 4, 0xffff, "segment", &seg, why, sizeof(why))) ||
+	    hex_field(&p, ':', 2, 0xff, "bus", &bus, why, sizeof(why)) ||
+	    hex_field(&p, '.', 2, 31, "device", &dev, why, sizeof(why)) ||
+	    hex_field(&p, '\0', 1, 7, "function", &fn, why, sizeof(why)))
+		return why;
+	*a = (struct pci_addr){ (uint16_t)seg, (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
+	return NULL;
+}
+
 bool pci_parse_addr(const char *s, struct pci_addr *a)
 {
-	unsigned seg = 0, bus, dev, fn;
-	char tail;
-	if (sscanf(s, "%x:%x:%x.%x%c", &seg, &bus, &dev, &fn, &tail) == 4) {
-	} else if (seg = 0, sscanf(s, "%x:%x.%x%c", &bus, &dev, &fn, &tail) == 3) {
-	} else {
-		return false;
-	}
-	if (seg > 0xffff || bus > 0xff || dev > 31 || fn > 7)
-		return false;
-	*a = (struct pci_addr){ (uint16_t)seg, (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
-	return true;
+	return pci_parse_addr_why(s, a) == NULL;
 }

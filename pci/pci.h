@@ -128,6 +128,10 @@ const char *pci_class_name(uint32_t class);
 const char *pci_cap_name(uint16_t id, bool ext);
 /* "0000:01:00.0" */
 void pci_addr_str(struct pci_addr a, char *out, size_t n);
+/* "SSSS:BB:DD.F" or "BB:DD.F": hex fields within their widths (segment
+ * 16 bits, bus 8, device 5, function 3), nothing before or after. NULL,
+ * or what was wrong; *a is written only on success. */
+const char *pci_parse_addr_why(const char *s, struct pci_addr *a);
 bool pci_parse_addr(const char *s, struct pci_addr *a);
 
 #endif

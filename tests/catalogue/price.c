@@ -55,60 +55,94 @@ static struct {
 
 /* ---- settings ---------------------------------------------------------- */
 
-static bool parse_sizes(const char *v, size_t *out, size_t max, size_t *n)
+/* A comma-separated list: no empty item (a comma at either end, or two
+ * together), none twice. NULL, or what was wrong with item *n. */
+static const char *list_item(const char **p, char *item, size_t cap)
 {
+	size_t len = strcspn(*p, ",");
+	if (len == 0)
+		return "an empty item (a comma at either end, or two together)";
+	if (len >= cap)
+		return "an item too long";
+	memcpy(item, *p, len);
+	item[len] = '\0';
+	*p += len;
+	if (**p == ',' && !*++*p)
+		return "a comma at the end";
+	return NULL;
+}
+
+static const char *parse_sizes(const char *v, size_t *out, size_t max, size_t *n)
+{
+	static char msg[240];
 	*n = 0;
 	for (const char *p = v; *p;) {
 		unsigned long long x;
 		char item[24];
-		size_t len = strcspn(p, ",");
-		if (len == 0 || len >= sizeof(item) || *n == max)
-			return false;
-		memcpy(item, p, len);
-		item[len] = '\0';
-		if (!parse_u64(item, &x) || x < 512 || x > (1u << 20))
-			return false;
+		const char *why = list_item(&p, item, sizeof(item));
+		if (!why && *n == max)
+			why = "more than 8 sizes";
+		if (!why)
+			why = parse_range(item, 512, 1u << 20, "a size in bytes", &x);
+		for (size_t i = 0; !why && i < *n; i++)
+			if (out[i] == x)
+				why = "a size listed twice";
+		if (why) {
+			snprintf(msg, sizeof(msg), "%s; up to 8 sizes from 512 to 1048576 bytes, comma-separated", why);
+			return msg;
+		}
 		out[(*n)++] = (size_t)x;
-		p += len + (p[len] == ',');
 	}
-	return *n > 0;
+	return *n ? NULL : "no size given";
 }
 
 static const char *check_sizes(const char *v)
 {
 	size_t s[8], n;
-	return parse_sizes(v, s, 8, &n) ? NULL : "must be up to 8 sizes from 512 to 1048576 bytes, comma-separated";
+	return parse_sizes(v, s, 8, &n);
 }
 
 static const char *check_count(const char *v)
 {
 	unsigned long long n;
-	return parse_u64(v, &n) && n >= 2 && n <= 100000 ? NULL : "must be a count from 2 to 100000";
+	return parse_range(v, 2, 100000, "a count", &n);
 }
 
 static const char *check_batch(const char *v)
 {
 	unsigned long long n;
-	return parse_u64(v, &n) && n >= 1 && n <= 4096 ? NULL : "must be from 1 to 4096 unmaps";
+	return parse_range(v, 1, 4096, "a number of unmaps", &n);
 }
 
 static const char *const strategy_names[] = { "none", "passthrough", "strict", "deferred", "persistent", NULL };
 
 static const char *check_strategies(const char *v)
 {
+	static char msg[240];
 	if (strcmp(v, "all") == 0)
 		return NULL;
+	unsigned seen = 0;
 	for (const char *p = v; *p;) {
-		size_t len = strcspn(p, ","), i;
-		for (i = 0; strategy_names[i]; i++)
-			if (strlen(strategy_names[i]) == len && strncmp(strategy_names[i], p, len) == 0)
-				break;
-		if (!strategy_names[i] || len == 0)
-			return "must be all, or a comma-separated list of none, passthrough, strict, deferred, "
-			       "persistent";
-		p += len + (p[len] == ',');
+		char item[24];
+		size_t i = 0;
+		const char *why = list_item(&p, item, sizeof(item));
+		if (!why) {
+			for (i = 0; strategy_names[i] && strcmp(strategy_names[i], item) != 0; i++)
+				;
+			why = !strategy_names[i] ? "a name that is not a strategy"
+			      : seen & (1u << i) ? "a strategy listed twice"
+						 : NULL;
+		}
+		if (why) {
+			snprintf(msg, sizeof(msg),
+				 "%s; must be all, or a comma-separated list of none, passthrough, strict, deferred, "
+				 "persistent",
+				 why);
+			return msg;
+		}
+		seen |= 1u << i;
 	}
-	return NULL;
+	return seen ? NULL : "no strategy given";
 }
 
 static bool wanted(const char *name)

@@ -164,21 +164,45 @@ static void join(char *out, size_t n, const char *path)
 	snprintf(out, n, "%s/%s", volume(), path);
 }
 
-static size_t stdio_read(void *ctx, void *buf, size_t n)
+static const char *host_file_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+				    bool *absent)
 {
-	return fread(buf, 1, n, ctx);
+	static char why[160];
+	char full[512];
+	join(full, sizeof(full), path);
+	*absent = false;
+	FILE *f = fopen(full, "rb");
+	if (!f) {
+		*absent = errno == ENOENT;
+		snprintf(why, sizeof(why), "cannot open %s: %s", path, strerror(errno));
+		return why;
+	}
+	static char buf[65536];
+	unsigned long long total = 0;
+	const char *result = NULL;
+	for (;;) {
+		size_t got = fread(buf, 1, sizeof(buf), f);
+		if (got && !piece(ctx, buf, got))
+			break;
+		total += got;
+		if (got < sizeof(buf)) {
+			if (ferror(f)) {
+				snprintf(why, sizeof(why), "read error after %llu bytes: %s", total, strerror(errno));
+				result = why;
+			}
+			break;
+		}
+	}
+	fclose(f);
+	return result;
 }
 
 static char *host_file_read(const char *path, size_t *len)
 {
-	char full[512];
-	join(full, sizeof(full), path);
-	FILE *f = fopen(full, "rb");
-	if (!f)
-		return NULL;
-	char *buf = read_all(stdio_read, f, 1 << 20, len);
-	fclose(f);
-	return buf;
+	struct read_all r = { 0 };
+	bool absent;
+	const char *why = host_file_stream(path, read_all_piece, &r, &absent);
+	return read_all_finish(&r, why, len);
 }
 
 static struct platform_file *host_file_create(const char *path, const char **why)
@@ -379,6 +403,7 @@ struct platform host_platform = {
 	.phys_bits = host_phys_bits,
 	.acpi_rsdp = host_acpi_rsdp,
 	.file_read = host_file_read,
+	.file_stream = host_file_stream,
 	.file_create = host_file_create,
 	.file_append = host_file_append,
 	.file_close = host_file_close,

@@ -178,14 +178,14 @@ static void hidden_cases_run_only_by_name(void **state)
 	assert_null(runner_find("selftest.nosuch"));
 }
 
-struct script {
+struct plan_run {
 	const char *text, *name;
 	enum cmd_status st;
 };
 
 static void do_script(void *a)
 {
-	struct script *s = a;
+	struct plan_run *s = a;
 	s->st = monitor_exec_script(s->text, s->name);
 }
 
@@ -206,7 +206,7 @@ static void do_boot(void *a)
 	survive_boot();
 }
 
-static const char *boot_and_run(struct script *s)
+static const char *boot_and_run(struct plan_run *s)
 {
 	static char both[65536];
 	const char *out = capture_stdout(do_boot, NULL);
@@ -285,7 +285,7 @@ static void resume_after_a_crashed_test(void **state)
 	const char *file = "iommon/results/resume-1.jsonl";
 	put_file(file, "{\"kind\":\"info\",\"what\":\"platform\"}\n{\"kind\":\"info\",\"what\":\"test-st");
 	plant("t.cfg", plan, CRUMB_TEST, 2, "timer.overhead", file);
-	struct script s = { plan, "t.cfg", CMD_OK };
+	struct plan_run s = { plan, "t.cfg", CMD_OK };
 	const char *out = boot_and_run(&s);
 	assert_int_equal(s.st, CMD_OK);
 	assert_non_null(strstr(out, "breadcrumb: plan t.cfg did not finish: run #2, during test timer.overhead"));
@@ -341,7 +341,7 @@ static void bad_breadcrumbs_are_not_trusted(void **state)
 	(void)state;
 	const char *file = "iommon/results/resume-2.jsonl";
 	put_file(file, "");
-	struct script s = { plan, "t.cfg", CMD_OK };
+	struct plan_run s = { plan, "t.cfg", CMD_OK };
 
 	results_close();
 	plant("t.cfg", "run timer.counter\n", CRUMB_TEST, 1, "timer.counter", file); /* the plan changed */
@@ -397,7 +397,7 @@ static void resume_after_a_finished_run(void **state)
 	const char *file = "iommon/results/resume-3.jsonl";
 	put_file(file, "");
 	plant("t.cfg", plan, CRUMB_RAN, 2, NULL, file);
-	struct script s = { plan, "t.cfg", CMD_OK };
+	struct plan_run s = { plan, "t.cfg", CMD_OK };
 	const char *out = boot_and_run(&s);
 	assert_non_null(strstr(out, "resume: run #1 ran before the reset: not repeated"));
 	assert_non_null(strstr(out, "resume: run #2 ran before the reset: not repeated"));
@@ -413,7 +413,7 @@ static void breadcrumbs_and_budget(void **state)
 {
 	(void)state;
 	results_close();
-	struct script s = { "set watchdog 7\nrun timer.counter\n", "w.cfg", CMD_OK };
+	struct plan_run s = { "set watchdog 7\nrun timer.counter\n", "w.cfg", CMD_OK };
 	const char *out = capture_stdout(do_script, &s);
 	assert_non_null(strstr(out, "{\"kind\":\"info\",\"what\":\"test-start\",\"test\":\"timer.counter\",\"run\":1,"
 				    "\"watchdog_s\":7}"));
@@ -484,7 +484,7 @@ static void budget_extension_and_masked_regions(void **state)
 	(void)state;
 	results_close();
 	runner_init(own_catalogue);
-	struct script s = { "set watchdog 7\nrun own.long\n", "b.cfg", CMD_OK };
+	struct plan_run s = { "set watchdog 7\nrun own.long\n", "b.cfg", CMD_OK };
 	capture_stdout(do_script, &s);
 	assert_int_equal(armed_inside[0], 7);
 	assert_int_equal(armed_inside[1], 900);
