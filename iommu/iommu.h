@@ -32,13 +32,13 @@ enum iommu_fault_kind {
 
 struct iommu_fault {
 	enum iommu_fault_kind kind;
-	uint16_t sid;		      /* requester id: bus << 8 | devfn */
-	uint32_t reason;	      /* the hardware's own code or register value */
-	bool read;		      /* the device was reading RAM */
-	uint64_t addr;		      /* the page address the device used */
+	uint16_t sid;			       /* requester id: bus << 8 | devfn */
+	uint32_t reason;		       /* the hardware's own code or register value */
+	bool read;			       /* the device was reading RAM */
+	uint64_t addr;			       /* the page address the device used */
 	bool sid_known, addr_known, dir_known; /* which of the above the hardware records */
-	const char *why;	      /* the reason in words */
-	uint64_t t_seen;	      /* cycle counter when the record was read */
+	const char *why;		       /* the reason in words */
+	uint64_t t_seen;		       /* cycle counter when the record was read */
 };
 
 /* An invalidation the backend offers, e.g. "queued-page". */
@@ -82,10 +82,10 @@ struct iommu_ops {
 
 struct iommu {
 	const struct iommu_ops *ops;
-	const char *backend; /* "vtd" */
-	char name[16];	     /* the unit: "dmar0" */
-	uint64_t page_sizes; /* bit n set: leaves of 2^n bytes */
-	unsigned addr_bits;  /* IOVAs the domain can hold */
+	const char *backend;		      /* "vtd" */
+	char name[16];			      /* the unit: "dmar0" */
+	uint64_t page_sizes;		      /* bit n set: leaves of 2^n bytes */
+	unsigned addr_bits;		      /* IOVAs the domain can hold */
 	const struct iommu_inval_kind *kinds; /* only those this unit can do */
 	size_t nkinds;
 	bool perm_bits;	     /* entries can be read-only (DART's cannot) */
