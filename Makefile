@@ -113,9 +113,10 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)
 
 fuzz-build: $(FUZZ_BIN)
 
-# A long run of every target (FUZZ_SECONDS each, default 600).
+# A long run of every target: 10 million inputs each (FUZZ_RUNS), at most
+# 30 minutes each (FUZZ_SECONDS), two at a time (FUZZ_JOBS).
 fuzz: deps fuzz-build
-	FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tools/fuzz.sh
+	FUZZ_RUNS=$${FUZZ_RUNS:-10000000} FUZZ_SECONDS=$${FUZZ_SECONDS:-1800} FUZZ_JOBS=$${FUZZ_JOBS:-2} tools/fuzz.sh
 
 # ---- image, run, test ---------------------------------------------------------
 image: deps $(BUILD)/iommon.img

@@ -14,6 +14,9 @@ struct platform_file {
 
 static struct {
 	EFI_FILE_HANDLE root;
+	/* a file being streamed: the script it holds may leave (exit
+	 * firmware) before the stream ends, and the volume is closed then */
+	EFI_FILE_HANDLE streaming;
 	char describe[200];
 } vol;
 
@@ -46,6 +49,9 @@ void files_init(void)
 
 void files_fini(void)
 {
+	if (vol.streaming)
+		vol.streaming->Close(vol.streaming);
+	vol.streaming = NULL;
 	if (vol.root)
 		vol.root->Close(vol.root);
 	vol.root = NULL;
@@ -64,82 +70,8 @@ static void to_efi_path(CHAR16 *out, size_t cap, const char *path)
 	out[k] = 0;
 }
 
-/* A read that failed, in words (UEFI 2.10 appendix D). */
-static const char *read_status(EFI_STATUS st)
-{
-	switch (st) {
-	case EFI_NO_MEDIA:
-		return "no medium";
-	case EFI_MEDIA_CHANGED:
-		return "the medium was changed";
-	case EFI_DEVICE_ERROR:
-		return "device error";
-	case EFI_VOLUME_CORRUPTED:
-		return "the file system is corrupted";
-	case EFI_ACCESS_DENIED:
-		return "access denied";
-	case EFI_OUT_OF_RESOURCES:
-		return "the firmware is out of resources";
-	default:
-		return "firmware error";
-	}
-}
-
-/* The file in pieces of 64 KiB: a config file of any size is read to its
- * end while only one piece is held. */
-const char *files_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx, bool *absent)
-{
-	static char why[160];
-	*absent = false;
-	if (!vol.root) {
-		*absent = true;
-		return "the boot volume has no file system we can open";
-	}
-	CHAR16 name[128];
-	to_efi_path(name, 128, path);
-	EFI_FILE_HANDLE f;
-	EFI_STATUS st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0);
-	if (EFI_ERROR(st)) {
-		*absent = st == EFI_NOT_FOUND;
-		snprintf(why, sizeof(why), "cannot open %s: %s (status 0x%llx)", path, read_status(st),
-			 (unsigned long long)st);
-		return why;
-	}
-	enum { PIECE = 65536 };
-	char *buf = malloc(PIECE);
-	const char *result = NULL;
-	unsigned long long total = 0;
-	if (!buf) {
-		result = "out of memory for a read buffer";
-	} else {
-		for (;;) {
-			UINTN got = PIECE;
-			st = f->Read(f, &got, buf);
-			if (EFI_ERROR(st)) {
-				snprintf(why, sizeof(why), "read error after %llu bytes: %s (status 0x%llx)", total,
-					 read_status(st), (unsigned long long)st);
-				result = why;
-				break;
-			}
-			if (got == 0 || !piece(ctx, buf, got))
-				break;
-			total += got;
-		}
-	}
-	free(buf);
-	f->Close(f);
-	return result;
-}
-
-char *files_read(const char *path, size_t *len)
-{
-	struct read_all r = { 0 };
-	bool absent;
-	const char *why = files_stream(path, read_all_piece, &r, &absent);
-	return read_all_finish(&r, why, len);
-}
-
-/* The firmware's reason in words, for the console and the verdict line. */
+/* The firmware's reason in words (UEFI 2.10 appendix D), for the console
+ * and the verdict line. */
 static const char *status_words(EFI_STATUS st)
 {
 	static char other[48];
@@ -163,8 +95,65 @@ static const char *status_words(EFI_STATUS st)
 	case EFI_NOT_FOUND:
 		return "not found";
 	}
-	snprintf(other, sizeof(other), "firmware status 0x%llx", (unsigned long long)st);
+	snprintf(other, sizeof(other), "firmware error (status 0x%llx)", (unsigned long long)st);
 	return other;
+}
+
+/* The file in pieces of 64 KiB: a config file of any size is read to its
+ * end while only one piece is held. */
+const char *files_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx, bool *absent)
+{
+	static char why[160];
+	*absent = false;
+	if (!vol.root) {
+		*absent = true;
+		return "the boot volume has no file system we can open";
+	}
+	CHAR16 name[128];
+	to_efi_path(name, 128, path);
+	EFI_FILE_HANDLE f;
+	EFI_STATUS st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0);
+	if (EFI_ERROR(st)) {
+		*absent = st == EFI_NOT_FOUND;
+		snprintf(why, sizeof(why), "cannot open %s: %s", path, status_words(st));
+		return why;
+	}
+	enum { PIECE = 65536 };
+	char *buf = malloc(PIECE);
+	const char *result = NULL;
+	unsigned long long total = 0;
+	if (!buf) {
+		result = "out of memory for a read buffer";
+	} else {
+		for (;;) {
+			UINTN got = PIECE;
+			st = f->Read(f, &got, buf);
+			if (EFI_ERROR(st)) {
+				snprintf(why, sizeof(why), "read error after %llu bytes: %s", total, status_words(st));
+				result = why;
+				break;
+			}
+			vol.streaming = f;
+			bool more = got != 0 && piece(ctx, buf, got);
+			if (!vol.streaming) /* closed under us by an exit: the heap went too, free nothing */
+				return NULL;
+			vol.streaming = NULL;
+			if (!more)
+				break;
+			total += got;
+		}
+	}
+	free(buf);
+	f->Close(f);
+	return result;
+}
+
+char *files_read(const char *path, size_t *len)
+{
+	struct read_all r = { 0 };
+	bool absent;
+	const char *why = files_stream(path, read_all_piece, &r, &absent);
+	return read_all_finish(&r, why, len);
 }
 
 /* Opens `path` creating it when missing. */
@@ -185,6 +174,21 @@ static UINT64 file_size(EFI_FILE_HANDLE f)
 	UINT64 size = info->FileSize;
 	FreePool(info);
 	return size;
+}
+
+/* An open file as the platform hands it out: `size` is where a failed
+ * append cuts it back to. */
+static struct platform_file *wrap(EFI_FILE_HANDLE f, UINT64 size, const char **why)
+{
+	struct platform_file *pf = malloc(sizeof(*pf));
+	if (!pf) {
+		f->Close(f);
+		*why = "out of memory";
+		return NULL;
+	}
+	pf->h = f;
+	pf->size = size;
+	return pf;
 }
 
 struct platform_file *files_create(const char *path, const char **why)
@@ -241,15 +245,7 @@ struct platform_file *files_create(const char *path, const char **why)
 		*why = size == ~0ull ? "the firmware will not say whether the new file is empty" : "exists";
 		return NULL;
 	}
-	struct platform_file *pf = malloc(sizeof(*pf));
-	if (!pf) {
-		f->Close(f);
-		*why = "out of memory";
-		return NULL;
-	}
-	pf->h = f;
-	pf->size = 0;
-	return pf;
+	return wrap(f, 0, why);
 }
 
 /* Cuts the file back to `size` (SetInfo) after a write that failed or
@@ -344,13 +340,5 @@ struct platform_file *files_reopen(const char *path, const char **why)
 		*why = "the end of the file could not be reached or a cut record dropped";
 		return NULL;
 	}
-	struct platform_file *pf = malloc(sizeof(*pf));
-	if (!pf) {
-		f->Close(f);
-		*why = "out of memory";
-		return NULL;
-	}
-	pf->h = f;
-	pf->size = keep; /* a failed append is cut back to here */
-	return pf;
+	return wrap(f, keep, why); /* a failed append is cut back to keep */
 }

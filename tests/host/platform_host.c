@@ -205,6 +205,18 @@ static char *host_file_read(const char *path, size_t *len)
 	return read_all_finish(&r, why, len);
 }
 
+static struct platform_file *wrap(int fd, const char **why)
+{
+	struct platform_file *f = malloc(sizeof(*f));
+	if (!f) {
+		close(fd);
+		*why = "out of memory";
+		return NULL;
+	}
+	f->fd = fd;
+	return f;
+}
+
 static struct platform_file *host_file_create(const char *path, const char **why)
 {
 	char full[512];
@@ -219,14 +231,7 @@ static struct platform_file *host_file_create(const char *path, const char **why
 		*why = errno == EEXIST ? "exists" : strerror(errno);
 		return NULL;
 	}
-	struct platform_file *f = malloc(sizeof(*f));
-	if (!f) {
-		close(fd);
-		*why = "out of memory";
-		return NULL;
-	}
-	f->fd = fd;
-	return f;
+	return wrap(fd, why);
 }
 
 static bool host_file_append(struct platform_file *f, const void *buf, size_t n, const char **why)
@@ -278,14 +283,7 @@ static struct platform_file *host_file_reopen(const char *path, const char **why
 		close(fd);
 		return NULL;
 	}
-	struct platform_file *f = malloc(sizeof(*f));
-	if (!f) {
-		close(fd);
-		*why = "out of memory";
-		return NULL;
-	}
-	f->fd = fd;
-	return f;
+	return wrap(fd, why);
 }
 
 /* The note that outlives a reset: in memory, or in the file
