@@ -129,6 +129,11 @@ const char *memmap_mmio_refusal(uint64_t base, uint64_t size)
 	return NULL;
 }
 
+/* The legacy BIOS area: ROM or shadow RAM, where the ACPI spec (5.2.5.1)
+ * has an RSDP found on legacy systems. UEFI maps often leave it out. */
+#define LEGACY_BIOS_BASE 0xe0000ull
+#define LEGACY_BIOS_END 0x100000ull
+
 const char *memmap_read_refusal(uint64_t base, uint64_t size)
 {
 	const char *e = reach_refusal(base, size);
@@ -137,12 +142,22 @@ const char *memmap_read_refusal(uint64_t base, uint64_t size)
 	const struct mem_range *m;
 	size_t n = map(&m);
 	uint64_t pos = base, end = base + size;
-	/* each round moves pos to the end of the entry holding it: at most n
-	 * rounds, even when entries overlap */
-	for (size_t round = 0; pos < end && round <= n; round++) {
+	/* each round moves pos to the end of the entry holding it, or past a
+	 * gap in the legacy BIOS area: at most 2n + 1 rounds, even when entries
+	 * overlap */
+	for (size_t round = 0; pos < end && round <= 2 * n + 1; round++) {
 		size_t i = 0;
 		while (i < n && !(pos >= m[i].base && pos < m[i].end))
 			i++;
+		if (i == n && pos >= LEGACY_BIOS_BASE && pos < LEGACY_BIOS_END) {
+			/* undescribed legacy BIOS area: readable up to the next entry */
+			uint64_t next = LEGACY_BIOS_END;
+			for (size_t k = 0; k < n; k++)
+				if (m[k].base > pos && m[k].base < next)
+					next = m[k].base;
+			pos = next;
+			continue;
+		}
 		if (i == n) {
 			snprintf(why, sizeof(why), "0x%llx is not described by the memory map",
 				 (unsigned long long)pos);

@@ -65,7 +65,10 @@ const char *memmap_mmio_refusal(uint64_t base, uint64_t size);
  * could fault, or have a device's side effects). Firmware puts ACPI tables
  * in ACPI reclaim, ACPI NVS, reserved or runtime data, and the BIOS data
  * area in conventional or boot-services memory: every RAM type is
- * accepted, since reading RAM harms nothing. */
+ * accepted, since reading RAM harms nothing. One exception to "described":
+ * the legacy BIOS area 0xE0000-0xFFFFF (ROM or shadow RAM, where ACPI
+ * 5.2.5.1 puts a legacy RSDP), which UEFI maps often leave out while
+ * firmware with a compatibility module points at an RSDP copy there. */
 const char *memmap_read_refusal(uint64_t base, uint64_t size);
 
 /* The first part of [base, base + size) that the map gives to the next

@@ -269,11 +269,36 @@ static void readable_memory(void **state)
 	assert_int_equal(memmap_os_ram_in(0xe0000000, 0x1000, &at), MEM_TYPES);
 }
 
+/* The legacy BIOS area (0xE0000-0xFFFFF) is ROM or shadow RAM, and the
+ * ACPI spec (5.2.5.1) names it as where an RSDP may be; UEFI maps on real
+ * machines often leave 0xA0000-0xFFFFF out, while firmware with a
+ * compatibility module points the configuration table at an RSDP copy
+ * there (0xF05B0 and the like). Reading it harms nothing: undescribed bytes
+ * there are read; below it (VGA) and past 1 MiB they still are not. */
+static void legacy_bios_area(void **state)
+{
+	(void)state;
+	assert_null(memmap_read_refusal(0xf05b0, 36));
+	assert_null(memmap_read_refusal(0xe0000, 0x20000));
+	assert_non_null(strstr(memmap_read_refusal(0xdfff0, 36), "0xdfff0 is not described"));
+	assert_non_null(strstr(memmap_read_refusal(0xfffe0, 0x40), "0x100000 is not described"));
+	/* what the map does say there still counts: MMIO is not read */
+	struct mem_range m[2] = { map[0], { 0xf0000, 0xf1000, MEM_MMIO } };
+	host_set_memory_map(m, 2);
+	const char *why = memmap_read_refusal(0xf05b0, 36);
+	host_set_memory_map(map, 4);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "MMIO"));
+	/* and it is never a register window for that */
+	assert_null(memmap_mmio_refusal(0xf05b0, 36));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(the_class),   cmocka_unit_test(drhd_in_ram), cmocka_unit_test(hpet_in_ram),
-		cmocka_unit_test(mcfg_in_ram), cmocka_unit_test(bar_in_ram),  cmocka_unit_test(readable_memory),
+		cmocka_unit_test(the_class),	    cmocka_unit_test(drhd_in_ram), cmocka_unit_test(hpet_in_ram),
+		cmocka_unit_test(mcfg_in_ram),	    cmocka_unit_test(bar_in_ram),  cmocka_unit_test(readable_memory),
+		cmocka_unit_test(legacy_bios_area),
 	};
 	return cmocka_run_group_tests_name("memmap", tests, setup, teardown);
 }
