@@ -24,8 +24,17 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 		char source[64];
 		snprintf(source, sizeof(source), "MCFG region %zu (segment %u, buses %02x-%02x)", i, r->segment,
 			 r->start_bus, r->end_bus);
-		const char *why = regwin_open_mmio(&e->win, "ecam", r->base + ((uint64_t)r->start_bus << 20),
-						   (uint64_t)(r->end_bus - r->start_bus + 1) << 20, false, source);
+		/* the base is bus 0's, so a region's window starts start_bus MiB above it */
+		uint64_t first = r->base + ((uint64_t)r->start_bus << 20);
+		static char wrapped[160];
+		const char *why = wrapped;
+		if (first < r->base)
+			snprintf(wrapped, sizeof(wrapped),
+				 "%s gives ecam registers at 0x%llx + bus 0x%02x: refused, wraps past 2^64", source,
+				 (unsigned long long)r->base, r->start_bus);
+		else
+			why = regwin_open_mmio(&e->win, "ecam", first, (uint64_t)(r->end_bus - r->start_bus + 1) << 20,
+					       false, source);
 		if (why) {
 			/* its buses are left to CF8/CFC, which reaches segment 0 */
 			printf("error: %s\n", why);

@@ -203,6 +203,18 @@ static void mcfg_in_ram(void **state)
 	assert_non_null(strstr(c.refused[0], "MCFG region 0 (segment 1, buses 00-00) gives ecam registers at"));
 	assert_non_null(strstr(c.refused[0], "conventional RAM"));
 	assert_false(pci_has_ecam(&c, (struct pci_addr){ 1, 0, 0, 0 }));
+
+	/* a base so high that the window for its first bus wraps past 2^64,
+	 * to 1 MiB, an address the map does not describe: refused for the
+	 * firmware's base, not opened at the wrapped one */
+	m.n = 1;
+	m.r[0] =
+	    (struct mcfg_region){ .base = 0xffffffffff000000ull, .segment = 0, .start_bus = 0x11, .end_bus = 0x11 };
+	pci_cfg_init(&c, &m, false);
+	assert_int_equal(c.n, 0);
+	assert_int_equal(c.nrefused, 1);
+	assert_non_null(strstr(c.refused[0], "MCFG region 0 (segment 0, buses 11-11) gives ecam registers at "
+					     "0xffffffffff000000 + bus 0x11: refused, wraps past 2^64"));
 }
 
 /* Configuration space with one function, QEMU's edu, whose BAR0 the test
