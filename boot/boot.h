@@ -59,6 +59,7 @@ struct mem_range;
 size_t memory_map(const struct mem_range **map);
 uint64_t memory_top(void);
 unsigned phys_bits(void);
+unsigned paging_levels(void);
 
 /* syscalls.c */
 void heap_init(void);

@@ -177,6 +177,7 @@ static struct platform efi_platform = {
 	.memory_top = memory_top,
 	.memory_map = memory_map,
 	.phys_bits = phys_bits,
+	.paging_levels = paging_levels,
 	.acpi_rsdp = acpi_rsdp,
 	.file_read = files_read,
 	.file_stream = files_stream,

@@ -72,3 +72,11 @@ unsigned phys_bits(void)
 {
 	return cpuid_phys_bits();
 }
+
+/* CR4.LA57 (bit 12): the firmware's paging is 5-level (Intel SDM vol. 3A, 4.5) */
+unsigned paging_levels(void)
+{
+	uint64_t cr4;
+	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
+	return cr4 & (1ull << 12) ? 5 : 4;
+}

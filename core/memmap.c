@@ -76,6 +76,11 @@ enum mem_type memmap_os_ram_in(uint64_t base, uint64_t size, uint64_t *at)
 static char why[160];
 
 /* The checks every dereferenced range passes, whatever it holds. */
+unsigned mem_identity_bits(void)
+{
+	return platform && platform->paging_levels && platform->paging_levels() == 5 ? 56 : 47;
+}
+
 static const char *reach_refusal(uint64_t base, uint64_t size)
 {
 	if (base == 0)
@@ -87,8 +92,8 @@ static const char *reach_refusal(uint64_t base, uint64_t size)
 			 (unsigned long long)size);
 		return why;
 	}
-	unsigned bits = cpu_phys_bits();
-	if ((base >> 47) != 0 && (base >> 47) != 0x1ffff) {
+	unsigned bits = cpu_phys_bits(), vbits = mem_identity_bits();
+	if ((base >> vbits) != 0 && (base >> vbits) != ~0ull >> vbits) {
 		snprintf(why, sizeof(why), "0x%llx is not a canonical address", (unsigned long long)base);
 		return why;
 	}
@@ -97,10 +102,11 @@ static const char *reach_refusal(uint64_t base, uint64_t size)
 			 (unsigned long long)base, (unsigned long long)(base + size - 1), bits);
 		return why;
 	}
-	if (base + size > MEM_CANONICAL_LIMIT) {
+	if (base + size > 1ull << vbits) {
 		snprintf(why, sizeof(why),
-			 "0x%llx-0x%llx lies above 2^47, where an identity-mapped address is not canonical",
-			 (unsigned long long)base, (unsigned long long)(base + size - 1));
+			 "0x%llx-0x%llx lies above 2^%u, where an identity-mapped address is not canonical (%u-level "
+			 "paging)",
+			 (unsigned long long)base, (unsigned long long)(base + size - 1), vbits, vbits == 56 ? 5 : 4);
 		return why;
 	}
 	return NULL;

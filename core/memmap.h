@@ -46,9 +46,10 @@ const char *mem_type_name(enum mem_type t);
 unsigned cpu_phys_bits(void);
 
 /* Addresses the monitor dereferences are identity-mapped by the firmware's
- * 4-level paging: a physical address is reachable only below 2^47, where it
- * is also a canonical virtual address. */
-#define MEM_CANONICAL_LIMIT (1ull << 47)
+ * paging: a physical address is reachable only where it is also a canonical
+ * virtual address, below 2^47 with 4 levels, below 2^56 with 5 (CR4.LA57,
+ * platform->paging_levels). This returns that bound's exponent, 47 or 56. */
+unsigned mem_identity_bits(void);
 
 /* NULL when [base, base + size) may be opened as a register window, else
  * why not (static, valid until the next call): zero, empty, wrapping, not

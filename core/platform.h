@@ -68,6 +68,9 @@ struct platform {
 	/* The CPU's physical address width in bits (MAXPHYADDR, CPUID
 	 * 0x80000008 EAX[7:0]). */
 	unsigned (*phys_bits)(void);
+	/* 5 when the firmware pages with 5 levels (CR4.LA57), so that its
+	 * identity map reaches 2^56 rather than 2^47; NULL or 4 otherwise. */
+	unsigned (*paging_levels)(void);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

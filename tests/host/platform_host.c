@@ -148,6 +148,18 @@ static size_t host_memory_map(const struct mem_range **map)
 	return host_map_n;
 }
 
+static unsigned host_levels = 4;
+
+void host_set_paging_levels(unsigned levels)
+{
+	host_levels = levels;
+}
+
+static unsigned host_paging_levels(void)
+{
+	return host_levels;
+}
+
 static unsigned host_phys_bits(void)
 {
 	return host_bits ? host_bits : cpuid_phys_bits();
@@ -399,6 +411,7 @@ struct platform host_platform = {
 	.irq_restore = host_irq_restore,
 	.memory_map = host_memory_map,
 	.phys_bits = host_phys_bits,
+	.paging_levels = host_paging_levels,
 	.acpi_rsdp = host_acpi_rsdp,
 	.file_read = host_file_read,
 	.file_stream = host_file_stream,

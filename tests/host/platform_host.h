@@ -18,5 +18,7 @@ unsigned host_watchdog_armed(void);
 struct mem_range;
 void host_set_memory_map(const struct mem_range *map, size_t n);
 void host_set_phys_bits(unsigned bits);
+/* The firmware's paging levels the host stands in (4 until set to 5). */
+void host_set_paging_levels(unsigned levels);
 
 #endif

@@ -281,6 +281,30 @@ static void readable_memory(void **state)
 	assert_int_equal(memmap_os_ram_in(0xe0000000, 0x1000, &at), MEM_TYPES);
 }
 
+/* A CPU with 52 physical address bits: under the firmware's 4-level paging
+ * an address from 2^47 up is not identity-mapped (and an identity-mapped
+ * address there would not be canonical); under 5-level paging (CR4.LA57)
+ * it is, up to 2^56, and a device window there is a device window. */
+static void five_level_paging(void **state)
+{
+	(void)state;
+	host_set_phys_bits(52);
+	refused(1ull << 47, 0x1000, "not a canonical address");
+	refused((1ull << 47) - 0x1000, 0x2000, "lies above 2^47");
+	host_set_paging_levels(5);
+	const char *at48 = memmap_mmio_refusal(1ull << 48, 0x1000);
+	const char *top = memmap_mmio_refusal((1ull << 52) - 0x1000, 0x1000);
+	const char *past = memmap_mmio_refusal(1ull << 52, 0x1000);
+	const char *upper = memmap_mmio_refusal(0xff00000000000000ull, 0x1000);
+	host_set_paging_levels(4);
+	host_set_phys_bits(39);
+	assert_null(at48);
+	assert_null(top);
+	assert_non_null(past);
+	assert_non_null(strstr(past, "past the CPU's 52 address bits"));
+	assert_non_null(upper);
+}
+
 /* The legacy BIOS area (0xE0000-0xFFFFF) is ROM or shadow RAM, and the
  * ACPI spec (5.2.5.1) names it as where an RSDP may be; UEFI maps on real
  * machines often leave 0xA0000-0xFFFFF out, while firmware with a
@@ -308,9 +332,10 @@ static void legacy_bios_area(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(the_class),	    cmocka_unit_test(drhd_in_ram), cmocka_unit_test(hpet_in_ram),
-		cmocka_unit_test(mcfg_in_ram),	    cmocka_unit_test(bar_in_ram),  cmocka_unit_test(readable_memory),
-		cmocka_unit_test(legacy_bios_area),
+		cmocka_unit_test(the_class),	    cmocka_unit_test(drhd_in_ram),
+		cmocka_unit_test(hpet_in_ram),	    cmocka_unit_test(mcfg_in_ram),
+		cmocka_unit_test(bar_in_ram),	    cmocka_unit_test(readable_memory),
+		cmocka_unit_test(legacy_bios_area), cmocka_unit_test(five_level_paging),
 	};
 	return cmocka_run_group_tests_name("memmap", tests, setup, teardown);
 }
