@@ -15,6 +15,7 @@
 
 #include "../../core/platform.h"
 #include "../../core/settings.h"
+#include "../../core/survive.h"
 #include "../../iommu/machine.h"
 #include "../../pci/pci.h"
 #include "../host/platform_host.h"
@@ -26,7 +27,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc, (void)argv;
 	platform = &host_platform;
 	settings_init();
-	machine_settings();
+	survive_init();	    /* watchdog, crash: registered by monitor_main */
+	machine_settings(); /* with the price group's */
 	while (setting_key(nkeys))
 		nkeys++;
 	return 0;
