@@ -106,6 +106,11 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 	bool ext_ok = r->revision >= 2 && !memmap_read_refusal((uintptr_t)r, sizeof(*r)) && r->length >= sizeof(*r) &&
 		      r->length <= 4096 && !memmap_read_refusal((uintptr_t)r, r->length) &&
 		      acpi_checksum_ok(r, r->length);
+	if (r->revision >= 2 && !ext_ok)
+		diag_add(&a->diag, DIAG_ERROR,
+			 "the RSDP's ACPI 2.0 part (revision %u, length %u) is not sound (length or extended "
+			 "checksum): its XSDT is not used",
+			 r->revision, memmap_read_refusal((uintptr_t)r, sizeof(*r)) ? 0 : r->length);
 	if (ext_ok && r->xsdt_address) {
 		const struct acpi_header *x = header_at(r->xsdt_address, &why);
 		if (!x)
@@ -116,6 +121,11 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 			a->present = true;
 			return;
 		}
+		if (x)
+			diag_add(&a->diag, DIAG_ERROR, "the XSDT at 0x%llx is not used: %s; the RSDT is used",
+				 (unsigned long long)r->xsdt_address,
+				 memcmp(x->signature, "XSDT", 4) != 0 ? "its signature is not XSDT"
+								      : "its checksum is wrong");
 	}
 	const struct acpi_header *rsdt = r->rsdt_address ? header_at(r->rsdt_address, &why) : NULL;
 	if (r->rsdt_address && !rsdt)

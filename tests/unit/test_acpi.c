@@ -158,6 +158,21 @@ static void rsdt_fallback(void **state)
 	assert_true(a.present);
 	assert_false(a.xsdt);
 	assert_ptr_equal(acpi_find(&a, "FACP", 0), mem + 1024);
+	/* passing over the XSDT is the firmware's error, and said so */
+	assert_int_equal(a.diag.errors, 1);
+	assert_non_null(strstr(a.diag.msg[0].text, "the XSDT at 0x"));
+	assert_non_null(strstr(a.diag.msg[0].text, "is not used: its checksum is wrong; the RSDT is used"));
+
+	/* an RSDP whose ACPI 2.0 part does not add up: its XSDT is not
+	 * believed, and that is said too */
+	((struct acpi_header *)(mem + 256))->checksum ^= 1;
+	r->xchecksum ^= 1;
+	acpi_init(&a, r);
+	assert_true(a.present);
+	assert_false(a.xsdt);
+	assert_int_equal(a.diag.errors, 1);
+	assert_non_null(strstr(a.diag.msg[0].text, "the RSDP's ACPI 2.0 part (revision 2, length 36)"));
+	assert_non_null(strstr(a.diag.msg[0].text, "its XSDT is not used"));
 }
 
 /* A root table whose length lies is not walked past its end. */
