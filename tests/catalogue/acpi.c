@@ -162,12 +162,12 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 			uint64_t at;
 			enum mem_type mt = ok ? memmap_os_ram_in(s->base, s->limit - s->base + 1, &at) : MEM_TYPES;
 			if (mt != MEM_TYPES)
-				report(
-				    t, false,
-				    "RMRR 0x%llx-0x%llx is not reserved: the memory map says %s at 0x%llx, RAM an OS "
-				    "may hand out while the device DMAs there",
-				    (unsigned long long)s->base, (unsigned long long)s->limit, mem_type_name(mt),
-				    (unsigned long long)at);
+				report(t, false,
+				       "firmware: RMRR 0x%llx-0x%llx is not reserved in its own memory map (%s at "
+				       "0x%llx): "
+				       "an OS may hand that RAM out while the device still DMAs there",
+				       (unsigned long long)s->base, (unsigned long long)s->limit, mem_type_name(mt),
+				       (unsigned long long)at);
 			for (size_t k = 0; k < i; k++) {
 				const struct dmar_struct *o = &d->s[k];
 				if (o->type == DMAR_RMRR && o->base <= s->limit && s->base <= o->limit)
