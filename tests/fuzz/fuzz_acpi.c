@@ -8,7 +8,10 @@
  * past them; even, the checksums are the fuzzer's. The seed
  * (seeds/acpi/root.bin) is such an arena: an ACPI 2.0 RSDP at its start,
  * an RSDT at 0x40 and an XSDT at 0x80 listing a FADT at 0x100, an SSDT at
- * 0x140 whose length runs past the arena, MMIO and an undescribed address. */
+ * 0x140 whose length runs past the arena, MMIO and an undescribed address.
+ * The legacy BIOS area (0xE0000-0xFFFFF) is readable, as on a PC, and not
+ * described by the map, which the walk accepts there (core/memmap.h); it
+ * holds the input's first bytes too, so pointers into it find tables. */
 #include <sanitizer/asan_interface.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,8 +23,17 @@
 
 #define ARENA 0x10000000ull
 #define ARENA_SIZE (68u << 10)
+#define LEGACY 0xe0000ull
+#define LEGACY_SIZE 0x20000u
 
-static uint8_t *arena;
+static uint8_t *arena, *legacy;
+
+/* [p, p + len) inside the input's bytes, or inside the legacy area */
+static bool inside(uint64_t p, uint64_t len, size_t size)
+{
+	return (p >= ARENA && p - ARENA <= size && len <= size - (p - ARENA)) ||
+	       (p >= LEGACY && p - LEGACY <= LEGACY_SIZE && len <= LEGACY_SIZE - (p - LEGACY));
+}
 
 static void fix(uint8_t *p, size_t len, size_t at)
 {
@@ -51,6 +63,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 		if (arena != (uint8_t *)(uintptr_t)ARENA)
 			abort();
+		legacy = mmap((void *)(uintptr_t)LEGACY, LEGACY_SIZE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (legacy != (uint8_t *)(uintptr_t)LEGACY)
+			abort();
 	}
 	if (size < 1)
 		return 0;
@@ -61,6 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ASAN_UNPOISON_MEMORY_REGION(arena, ARENA_SIZE);
 	memcpy(arena, data, size);
 	ASAN_POISON_MEMORY_REGION(arena + size, ARENA_SIZE - size);
+	memset(legacy, 0, LEGACY_SIZE);
+	memcpy(legacy, data, size < LEGACY_SIZE ? size : LEGACY_SIZE);
 	if (fix_sums && size >= 36) {
 		fix(arena, 20, 8);
 		uint32_t len;
@@ -81,8 +99,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	acpi_init(&a, size ? arena : NULL);
 	/* every table kept lies inside the input, and lookups stay inside them */
 	for (size_t i = 0; i < a.n; i++) {
-		uint64_t p = (uintptr_t)a.tables[i].hdr;
-		if (p < ARENA || p + a.tables[i].hdr->length > ARENA + size)
+		if (!inside((uintptr_t)a.tables[i].hdr, a.tables[i].hdr->length, size))
 			abort();
 	}
 	if (a.n > ACPI_MAX_TABLES)
