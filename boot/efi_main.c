@@ -90,6 +90,29 @@ static const void *acpi_rsdp(void)
 	return v1;
 }
 
+/* The image's own file name ("iommon.efi"), from the last file-path node of
+ * the path it was loaded from, or "" (the shell may be given it without
+ * the .efi, and passes it so in the load options). */
+static void image_name(char *out, size_t cap)
+{
+	out[0] = '\0';
+	const EFI_DEVICE_PATH *p = boot_loaded_image->FilePath;
+	/* firmware data: a bounded walk that stops at a node too short to be one */
+	for (int i = 0; p && i < 64 && !IsDevicePathEnd(p) && DevicePathNodeLength(p) >= 4; i++) {
+		size_t len = DevicePathNodeLength(p);
+		if (DevicePathType(p) == MEDIA_DEVICE_PATH && DevicePathSubType(p) == MEDIA_FILEPATH_DP &&
+		    len > SIZE_OF_FILEPATH_DEVICE_PATH) {
+			const CHAR16 *name = ((const FILEPATH_DEVICE_PATH *)p)->PathName;
+			size_t chars = (len - SIZE_OF_FILEPATH_DEVICE_PATH) / sizeof(CHAR16), base = 0;
+			for (size_t k = 0; k < chars && name[k]; k++)
+				if (name[k] == L'\\' || name[k] == L'/')
+					base = k + 1;
+			ascii_from_ucs2(out, cap, name + base, chars - base);
+		}
+		p = NextDevicePathNode(p);
+	}
+}
+
 /* Commands in the load options: a UCS-2 string, the first word being the
  * image's own name when started from the UEFI shell, taken whole
  * (core/script.c). Boot entries may carry binary data there instead:
@@ -109,7 +132,9 @@ static const char *load_options(void)
 		printf("load options: %u bytes, an odd count, so not UCS-2 text: ignored\n", size);
 		return NULL;
 	}
-	const char *why = load_options_text(s, size / 2, &text);
+	char image[64];
+	image_name(image, sizeof(image));
+	const char *why = load_options_text(s, size / 2, image, &text);
 	if (why)
 		printf("%s\n", why);
 	return text;

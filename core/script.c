@@ -304,7 +304,25 @@ enum cmd_status script_run(const void *buf, size_t n, const char *name)
 
 /* ---- load options ------------------------------------------------------------ */
 
-const char *load_options_text(const uint16_t *s, size_t n, char **text)
+/* The first word, s[i..w), is `image`'s file name without its .efi (FAT
+ * names are not case-sensitive): the shell finds the image either way. */
+static bool names_image(const uint16_t *s, size_t i, size_t w, const char *image)
+{
+	size_t len = image ? strlen(image) : 0;
+	if (len >= 4 && image[len - 4] == '.' && (image[len - 3] | 0x20) == 'e' && (image[len - 2] | 0x20) == 'f' &&
+	    (image[len - 1] | 0x20) == 'i')
+		len -= 4;
+	if (len == 0 || w - i != len)
+		return false;
+	for (size_t k = 0; k < len; k++) {
+		uint16_t a = s[i + k], b = (unsigned char)image[k];
+		if (a != b && !(a < 0x80 && (a | 0x20) == (b | 0x20) && (a | 0x20) >= 'a' && (a | 0x20) <= 'z'))
+			return false;
+	}
+	return true;
+}
+
+const char *load_options_text(const uint16_t *s, size_t n, const char *image, char **text)
 {
 	static char why[128];
 	*text = NULL;
@@ -329,7 +347,7 @@ const char *load_options_text(const uint16_t *s, size_t n, char **text)
 		path |= s[w++] == '\\';
 	bool efi = w - i >= 4 && s[w - 4] == '.' && (s[w - 3] | 0x20) == 'e' && (s[w - 2] | 0x20) == 'f' &&
 		   (s[w - 1] | 0x20) == 'i';
-	if (efi || path)
+	if (efi || path || names_image(s, i, w, image))
 		i = w;
 	while (i < end && (s[i] == ' ' || s[i] == '\t'))
 		i++;

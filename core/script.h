@@ -78,10 +78,12 @@ enum cmd_status script_end(struct script *s, const char *cut);
 enum cmd_status script_run(const void *buf, size_t n, const char *name);
 
 /* UEFI load options (UCS-2, `n` code units) as a script: the first word is
- * dropped when it names the image (as the UEFI shell passes it), a leading
- * U+FEFF is skipped, and the rest is kept whole in a malloc'd *text (NULL
- * when nothing is left). Anything but printable ASCII and tab (a boot
- * entry's binary data) leaves *text NULL and returns why it was ignored. */
-const char *load_options_text(const uint16_t *s, size_t n, char **text);
+ * dropped when it names the image (as the UEFI shell passes it: a path, a
+ * name ending in .efi, or `image`'s file name typed without its .efi, in any
+ * case; `image` may be NULL), a leading U+FEFF is skipped, and the rest is
+ * kept whole in a malloc'd *text (NULL when nothing is left). Anything but
+ * printable ASCII and tab (a boot entry's binary data) leaves *text NULL and
+ * returns why it was ignored. */
+const char *load_options_text(const uint16_t *s, size_t n, const char *image, char **text);
 
 #endif

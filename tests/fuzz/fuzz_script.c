@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < n; i++)
 			u[i] = (uint16_t)(data[2 * i] | data[2 * i + 1] << 8);
 		char *text = NULL;
-		const char *why = load_options_text(u, n, &text);
+		const char *why = load_options_text(u, n, "iommon.efi", &text);
 		if (why && text)
 			abort();
 		if (text) {

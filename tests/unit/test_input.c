@@ -343,7 +343,18 @@ static void big_file_runs_to_its_end(void **state)
 
 static const char *opts(const uint16_t *s, size_t n, char **text)
 {
-	return load_options_text(s, n, text);
+	return load_options_text(s, n, "iommon.efi", text);
+}
+
+static char *opts_of(const char *a)
+{
+	uint16_t u[64];
+	size_t n = 0;
+	for (; *a && n < 63; a++)
+		u[n++] = (uint8_t)*a;
+	char *text = NULL;
+	assert_null(opts(u, n, &text));
+	return text;
 }
 
 static void load_options(void **state)
@@ -381,6 +392,22 @@ static void load_options(void **state)
 	assert_null(opts(bom, 6, &text));
 	assert_string_equal(text, "echo");
 	free(text);
+	/* the shell lets the image be typed without its .efi, and passes the
+	 * name as typed: "iommon run all" is "run all", in any case; a first
+	 * word that is not the image's name is a command */
+	static const char *const same[][2] = {
+		{ "iommon run all", "run all" },	  { "IOMMON run all", "run all" },
+		{ "iommon.EFI run all", "run all" },	  { "run all", "run all" },
+		{ "iommonx run all", "iommonx run all" }, { "iommo run all", "iommo run all" },
+	};
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		text = opts_of(same[i][0]);
+		assert_non_null(text);
+		if (strcmp(text, same[i][1]) != 0)
+			fail_msg("'%s' gave '%s', want '%s'", same[i][0], text, same[i][1]);
+		free(text);
+	}
+	assert_null(opts_of("iommon"));
 }
 
 /* ---- numbers and addresses ---------------------------------------------- */
