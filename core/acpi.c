@@ -97,7 +97,9 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 		return;
 	}
 	if (memcmp(r->signature, "RSD PTR ", 8) != 0 || !acpi_checksum_ok(r, 20)) {
-		strcpy(a->error, "RSDP signature or checksum is wrong");
+		snprintf(a->error, sizeof(a->error), "the RSDP at 0x%llx %s", (unsigned long long)(uintptr_t)r,
+			 memcmp(r->signature, "RSD PTR ", 8) != 0 ? "has no \"RSD PTR \" signature"
+								  : "fails its checksum");
 		return;
 	}
 	a->rsdp_revision = r->revision;

@@ -131,7 +131,14 @@ static void bad_rsdp(void **state)
 	r->checksum ^= 0xff;
 	acpi_init(&a, r);
 	assert_false(a.present);
-	assert_non_null(strstr(a.error, "checksum"));
+	char want[80];
+	snprintf(want, sizeof(want), "the RSDP at 0x%llx fails its checksum", (unsigned long long)(uintptr_t)r);
+	assert_string_equal(a.error, want);
+	r->sig[0] = 'X';
+	acpi_init(&a, r);
+	snprintf(want, sizeof(want), "the RSDP at 0x%llx has no \"RSD PTR \" signature",
+		 (unsigned long long)(uintptr_t)r);
+	assert_string_equal(a.error, want);
 }
 
 /* A broken XSDT falls back to the RSDT. */
