@@ -2,6 +2,7 @@
  * kept in the platform's words (core/memmap.h): later allocations only
  * move pages between RAM types, which the checks treat alike. Also the
  * top of RAM for identity maps, and the CPU's physical address width. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../core/cpu.h"
@@ -15,13 +16,23 @@ static bool read_once;
 static void read_map(void)
 {
 	read_once = true;
-	UINTN size = 0, key, dsize;
+	UINTN size = 0, key, dsize = 0;
 	UINT32 dver;
-	BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
-	size += 8 * sizeof(EFI_MEMORY_DESCRIPTOR) + 4096;
-	uint8_t *buf = malloc(size);
-	if (!buf || EFI_ERROR(BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &dsize, &dver)) ||
-	    dsize < sizeof(EFI_MEMORY_DESCRIPTOR)) {
+	uint8_t *buf = NULL;
+	EFI_STATUS st = BS->GetMemoryMap(&size, NULL, &key, &dsize, &dver);
+	/* the allocation for the map can itself grow the map: a few tries */
+	for (int tries = 0; tries < 4 && st == EFI_BUFFER_TOO_SMALL; tries++) {
+		free(buf);
+		size += 8 * sizeof(EFI_MEMORY_DESCRIPTOR) + 4096;
+		buf = malloc(size);
+		st = buf ? BS->GetMemoryMap(&size, (EFI_MEMORY_DESCRIPTOR *)buf, &key, &dsize, &dver)
+			 : EFI_OUT_OF_RESOURCES;
+	}
+	if (!buf || EFI_ERROR(st) || dsize < sizeof(EFI_MEMORY_DESCRIPTOR)) {
+		/* with no map, every table read is refused as undescribed: say why */
+		printf("error: the firmware's memory map could not be read (status 0x%llx): ACPI tables and the "
+		       "BIOS data area will be refused\n",
+		       (unsigned long long)st);
 		free(buf);
 		return;
 	}
