@@ -246,6 +246,12 @@ bool survive_plan_begin(uint64_t plan, const char *name)
 			return true;
 		}
 	}
+	if (f->results_lost) {
+		results_lost_before();
+		printf("error: %s: the boot before the reset could not save its records whole: the verdict stays "
+		       "'plan could not run'\n",
+		       name);
+	}
 	char after[64];
 	if (tc)
 		snprintf(after, sizeof(after), "test %s", tc->name);
@@ -321,6 +327,7 @@ void survive_test_start(const struct test_case *tc, struct tally this_run, struc
 	sv.cur.phase = CRUMB_TEST;
 	snprintf(sv.cur.test, sizeof(sv.cur.test), "%s", tc->name);
 	snprintf(sv.cur.results, sizeof(sv.cur.results), "%s", results_path());
+	sv.cur.results_lost = results_failure() != NULL;
 	sv.cur.this_run = this_run;
 	sv.cur.session = session;
 	sv.cur.budget = sv.armed;
@@ -338,6 +345,7 @@ void survive_run_end(struct tally session)
 	sv.cur.phase = CRUMB_RAN;
 	sv.cur.test[0] = '\0';
 	snprintf(sv.cur.results, sizeof(sv.cur.results), "%s", results_path());
+	sv.cur.results_lost = results_failure() != NULL;
 	sv.cur.this_run = (struct tally){ 0 };
 	sv.cur.session = session;
 	sv.cur.budget = 0;
@@ -361,6 +369,7 @@ void survive_crash(const char *what)
 	if (d == 1) {
 		printf("\ncrash: %s\ncrash: test running: %s\n", what, test ? test : "none");
 		if (sv.active) {
+			sv.cur.results_lost = sv.cur.results_lost || results_failure() != NULL;
 			size_t k = 0;
 			for (const char *s = what; *s && k + 1 < sizeof(sv.cur.crash); s++)
 				sv.cur.crash[k++] = (unsigned char)*s >= 0x20 && (unsigned char)*s <= 0x7e ? *s : '?';

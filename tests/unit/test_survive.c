@@ -72,6 +72,15 @@ static void crumb_round_trip(void **state)
 	assert_int_equal(c.budget, 600);
 	assert_int_equal(c.resumes, 1);
 	assert_string_equal(c.crash, sample.crash);
+	assert_false(c.results_lost);
+	struct crumb lost = sample;
+	lost.results_lost = true;
+	assert_true(crumb_format(&lost, buf, sizeof(buf)) > 0);
+	assert_null(crumb_parse(buf, &c));
+	assert_true(c.results_lost);
+	assert_true(crumb_format(&sample, buf, sizeof(buf) - 32) > 0);
+	strcat(buf, "results_lost=0\n"); /* written only as 1 */
+	assert_non_null(crumb_parse(buf, &c));
 	/* too small a buffer is refused, not cut */
 	assert_int_equal(crumb_format(&sample, buf, 40), -1);
 }
@@ -515,6 +524,52 @@ static void crashed_counts_as_failed(void **state)
 	assert_int_equal(monitor_plan_errors() ? 2 : monitor_verdict(), monitor_plan_errors() ? 2 : 1);
 }
 
+static void leave_a_breadcrumb(void *a)
+{
+	(void)a;
+	char *sel[] = { "timer.counter" };
+	assert_true(survive_plan_begin(1, "x.cfg"));
+	assert_true(survive_run_begin(1, sel));
+	survive_test_start(runner_find("timer.counter"), (struct tally){ 0 }, (struct tally){ 0 });
+}
+
+/* Saving had failed before the reset (a full or write-protected stick, so
+ * the breadcrumb names no results file): the breadcrumb says so, and the
+ * resumed boot's verdict stays 'plan could not run' instead of a clean
+ * verdict over a file made afresh that lacks the first boot's records. A
+ * breadcrumb left on this boot says so again. Runs last: the failure stays
+ * for the rest of the process, as it does for the rest of a boot. */
+static void results_lost_before_the_reset(void **state)
+{
+	(void)state;
+	results_close();
+	struct crumb c = { .source = "t.cfg",
+			   .plan = plan_hash("t.cfg", plan),
+			   .run = 2,
+			   .phase = CRUMB_TEST,
+			   .test = "timer.overhead",
+			   .this_run = { 1, 0, 0, 0 },
+			   .session = { 2, 0, 0, 0 },
+			   .budget = 600 };
+	char note[CRUMB_MAX];
+	assert_true(crumb_format(&c, note, sizeof(note) - 32) > 0);
+	strcat(note, "results_lost=1\n");
+	host_note_put(note);
+	struct plan_run s = { plan, "t.cfg", CMD_OK };
+	const char *out = boot_and_run(&s);
+	assert_non_null(strstr(out, "resume: run #2 goes on after timer.overhead"));
+	assert_non_null(strstr(out, "the boot before the reset could not save its records whole"));
+	assert_null(strstr(out, "saving results to"));
+	assert_non_null(results_failure());
+	assert_int_equal(monitor_verdict(), 2);
+
+	capture_stdout(leave_a_breadcrumb, NULL);
+	assert_non_null(strstr(host_note_text(), "\nresults_lost=1\n"));
+	capture_stdout(do_boot_end, NULL);
+	survive_plan_end();
+	assert_string_equal(host_note_text(), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +582,7 @@ int main(void)
 		cmocka_unit_test(bad_breadcrumbs_are_not_trusted),
 		cmocka_unit_test(crashed_counts_as_failed),
 		cmocka_unit_test(budget_extension_and_masked_regions),
+		cmocka_unit_test(results_lost_before_the_reset), /* last: saving stays failed */
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
