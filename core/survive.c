@@ -401,8 +401,15 @@ void survive_crash(const char *what)
 		if (platform->watchdog)
 			platform->watchdog(WATCHDOG_CRASH_S);
 	}
-	printf("crash: resetting the machine%s\n",
-	       sv.active ? "; the plan goes on after this test on the next boot" : "");
+	char after[80] = "";
+	if (sv.active && sv.cur.phase == CRUMB_TEST)
+		snprintf(after, sizeof(after), "; the plan goes on after this test on the next boot");
+	else if (sv.active && sv.cur.phase == CRUMB_RAN)
+		snprintf(after, sizeof(after), "; the plan goes on after its run #%u on the next boot", sv.cur.run);
+	else if (sv.active) /* survive_plan_begin refuses these: a reset would only repeat the crash */
+		snprintf(after, sizeof(after),
+			 "; the next boot does not run the plan again (it went down outside a test)");
+	printf("crash: resetting the machine%s\n", after);
 	fflush(stdout);
 	if (d == 1)
 		results_close();
