@@ -203,13 +203,43 @@ static void crash_before_the_first_test(void **state)
 	assert_int_equal(access(nvram, F_OK), -1);
 }
 
+/* A give-back that crashes when the plan's `exit` leaves (the same fault
+ * on every boot): the plan must not run again and again, reset after
+ * reset. The first crash is seen after the run (the next boot goes on
+ * after it and reaches the exit again), the second while resuming (the
+ * boot after that opens the menu). */
+static void crash_in_the_exit_give_back(void **state)
+{
+	(void)state;
+	unlink(nvram);
+	ext = (struct monitor_ext){ .release = release_that_faults };
+	const char *plan = "countdown 0; run timer.counter; exit qemu";
+	int status;
+	const char *out = run_child(plan, &status);
+	assert_non_null(strstr(out, "  timer.counter: "));
+	assert_non_null(strstr(out, "crash: test running: none"));
+	assert_int_equal(access(nvram, F_OK), 0); /* the plan is on record */
+
+	out = run_child(plan, &status);
+	assert_non_null(strstr(out, "the monitor went down after run #1"));
+	assert_null(strstr(out, "  timer.counter: "));
+	assert_int_equal(access(nvram, F_OK), 0);
+
+	out = run_child(plan, &status);
+	assert_non_null(strstr(out, "went down while resuming the plan: host signal 11"));
+	assert_non_null(strstr(out, "not running it again (cleared): the menu opens"));
+	assert_null(strstr(out, "  timer.counter: "));
+	assert_null(strstr(out, "crash:"));
+	assert_int_equal(access(nvram, F_OK), -1);
+	ext = (struct monitor_ext){ 0 };
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fault_then_fault_in_release),
-		cmocka_unit_test(crash_firmware),
-		cmocka_unit_test(crash_while_starting),
-		cmocka_unit_test(crash_before_the_first_test),
+		cmocka_unit_test(fault_then_fault_in_release), cmocka_unit_test(crash_firmware),
+		cmocka_unit_test(crash_while_starting),	       cmocka_unit_test(crash_before_the_first_test),
+		cmocka_unit_test(crash_in_the_exit_give_back),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
