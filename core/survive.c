@@ -26,7 +26,8 @@ static struct {
 
 /* ---- the note and the watchdog ---------------------------------------------- */
 
-static void note_write(const struct crumb *c)
+/* True when the note holds c. */
+static bool note_write(const struct crumb *c)
 {
 	char buf[CRUMB_MAX];
 	const char *why = "the platform keeps no notes across a reset";
@@ -38,6 +39,7 @@ static void note_write(const struct crumb *c)
 		sv.said_note = true;
 		printf("warning: breadcrumb not kept (%s): a crash or hang will not be resumed\n", why);
 	}
+	return why == NULL;
 }
 
 static void note_clear(void)
@@ -366,6 +368,7 @@ void survive_crash(const char *what)
 	bool starting = !sv.started_up;
 	const char *then = setting_get("crash");
 	bool to_firmware = d == 1 && (starting || (then && strcmp(then, "firmware") == 0));
+	bool unkept = false; /* a plan runs but its breadcrumb could not be written */
 	if (d == 1) {
 		printf("\ncrash: %s\ncrash: test running: %s\n", what, test ? test : "none");
 		if (sv.active) {
@@ -374,7 +377,10 @@ void survive_crash(const char *what)
 			for (const char *s = what; *s && k + 1 < sizeof(sv.cur.crash); s++)
 				sv.cur.crash[k++] = (unsigned char)*s >= 0x20 && (unsigned char)*s <= 0x7e ? *s : '?';
 			sv.cur.crash[k] = '\0';
-			note_write(&sv.cur);
+			/* without it the next boot runs the plan from its start and
+			 * crashes here again, reset after reset */
+			unkept = !note_write(&sv.cur);
+			to_firmware = to_firmware || unkept;
 		}
 		char buf[RECORD_MAX];
 		struct json j;
@@ -392,7 +398,10 @@ void survive_crash(const char *what)
 	}
 	if (to_firmware) {
 		printf("crash: returning to the firmware (%s)\n",
-		       starting ? "the monitor was starting: a reset would crash again" : "set crash firmware");
+		       starting ? "the monitor was starting: a reset would crash again"
+		       : unkept ? "the breadcrumb could not be kept: after a reset the plan would run from its start "
+				  "and crash again"
+				: "set crash firmware");
 		fflush(stdout);
 		results_close();
 		if (platform->watchdog)

@@ -234,12 +234,31 @@ static void crash_in_the_exit_give_back(void **state)
 	ext = (struct monitor_ext){ 0 };
 }
 
+/* A breadcrumb the firmware will not keep (variable store full or
+ * write-protected): a reset would run the plan from its start and crash in
+ * the same test again, for ever; the crash path returns to the firmware. */
+static void crash_without_a_breadcrumb(void **state)
+{
+	(void)state;
+	setenv("IOMMON_NVRAM", "/nonexistent-iommon-dir/nvram", 1);
+	ext = (struct monitor_ext){ 0 };
+	int status;
+	const char *out = run_child("countdown 0; run selftest.fault; exit qemu", &status);
+	setenv("IOMMON_NVRAM", nvram, 1);
+	assert_true(WIFEXITED(status));
+	assert_non_null(strstr(out, "warning: breadcrumb not kept ("));
+	assert_non_null(strstr(out, "crash: test running: selftest.fault"));
+	assert_non_null(strstr(out, "crash: returning to the firmware (the breadcrumb could not be kept"));
+	assert_non_null(strstr(out, "\"then\":\"firmware\""));
+	assert_null(strstr(out, "crash: resetting"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fault_then_fault_in_release), cmocka_unit_test(crash_firmware),
 		cmocka_unit_test(crash_while_starting),	       cmocka_unit_test(crash_before_the_first_test),
-		cmocka_unit_test(crash_in_the_exit_give_back),
+		cmocka_unit_test(crash_in_the_exit_give_back), cmocka_unit_test(crash_without_a_breadcrumb),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
