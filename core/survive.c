@@ -20,7 +20,7 @@ static struct {
 	bool replaying;	  /* before the resumed run */
 	unsigned armed;	  /* watchdog seconds armed now, 0: off */
 	unsigned started; /* the budget the running test started with */
-	bool said_note, said_watchdog;
+	bool said_note, said_watchdog, said_unkept;
 	bool started_up; /* discovery is over: the plan or the menu comes next */
 } sv;
 
@@ -334,7 +334,16 @@ void survive_test_start(const struct test_case *tc, struct tally this_run, struc
 	sv.cur.session = session;
 	sv.cur.budget = sv.armed;
 	sv.cur.crash[0] = '\0';
-	note_write(&sv.cur);
+	if (!note_write(&sv.cur) && sv.armed) {
+		/* a watchdog reset would start the plan over, which would hang
+		 * in the same test and be reset again, for ever */
+		arm(0);
+		if (!sv.said_unkept) {
+			sv.said_unkept = true;
+			printf("warning: watchdog not armed in this plan: without a breadcrumb a reset would start the "
+			       "plan over and hang in the same test again\n");
+		}
+	}
 	info_test_start(tc, sv.armed);
 }
 

@@ -509,6 +509,29 @@ static void budget_extension_and_masked_regions(void **state)
 	results_close();
 }
 
+/* A breadcrumb the firmware will not keep: no watchdog either, since a
+ * watchdog reset would start the plan over and hang in the same test
+ * again, reset after reset. */
+static void no_watchdog_without_a_breadcrumb(void **state)
+{
+	(void)state;
+	results_close();
+	runner_init(own_catalogue);
+	setenv("IOMMON_NVRAM", "/nonexistent-iommon-dir/nvram", 1);
+	armed_inside[0] = 99;
+	struct plan_run s = { "set watchdog 7\nrun own.long\n", "n.cfg", CMD_OK };
+	const char *out = capture_stdout(do_script, &s);
+	unsetenv("IOMMON_NVRAM");
+	runner_init(catalogue);
+	assert_non_null(strstr(out, "warning: breadcrumb not kept ("));
+	assert_non_null(strstr(out, "warning: watchdog not armed in this plan"));
+	assert_int_equal(armed_inside[0], 0);
+	assert_int_equal(armed_inside[1], 0); /* test_budget arms nothing either */
+	assert_int_equal(host_watchdog_armed(), 0);
+	assert_null(setting_set("watchdog", "auto"));
+	results_close();
+}
+
 /* A crashed test counts as failed: the verdict is fail, the closing line
  * keeps its three counts. */
 static void crashed_counts_as_failed(void **state)
@@ -582,6 +605,7 @@ int main(void)
 		cmocka_unit_test(bad_breadcrumbs_are_not_trusted),
 		cmocka_unit_test(crashed_counts_as_failed),
 		cmocka_unit_test(budget_extension_and_masked_regions),
+		cmocka_unit_test(no_watchdog_without_a_breadcrumb),
 		cmocka_unit_test(results_lost_before_the_reset), /* last: saving stays failed */
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
