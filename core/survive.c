@@ -98,6 +98,11 @@ unsigned survive_budget(void)
 	return (unsigned)strtoul(v, NULL, 10);
 }
 
+unsigned survive_armed(void)
+{
+	return sv.armed;
+}
+
 void survive_extend(unsigned seconds)
 {
 	if (!sv.armed)

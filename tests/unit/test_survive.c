@@ -528,6 +528,15 @@ static void no_watchdog_without_a_breadcrumb(void **state)
 	assert_int_equal(armed_inside[0], 0);
 	assert_int_equal(armed_inside[1], 0); /* test_budget arms nothing either */
 	assert_int_equal(host_watchdog_armed(), 0);
+
+	/* selftest.hang would spin with nothing to end it: a skip, named */
+	setenv("IOMMON_NVRAM", "/nonexistent-iommon-dir/nvram", 1);
+	struct plan_run h = { "set watchdog 1\nrun selftest.hang\n", "h.cfg", CMD_OK };
+	out = capture_stdout(do_script, &h);
+	unsetenv("IOMMON_NVRAM");
+	assert_non_null(strstr(out, "\"test\":\"selftest.hang\",\"verdict\":\"skip\""));
+	assert_non_null(
+	    strstr(out, "the watchdog is not armed (the firmware refused it, or the breadcrumb is not kept"));
 	assert_null(setting_set("watchdog", "auto"));
 	results_close();
 }
