@@ -107,6 +107,10 @@ static void EFIAPI on_exception(INTN vector, void *context)
 		c->Rflags = (c->Rflags | RFLAGS_IF) & ~(uint64_t)(RFLAGS_TF | RFLAGS_DF);
 		return;
 	}
+	if (n > 3) /* describing it or the reset faulted too: no more of either (each would nest one
+		      exception deeper, for ever); a watchdog armed for the test or the crash path resets */
+		for (;;)
+			__asm__ volatile("sti; hlt");
 	char line[300];
 	char what[200];
 	describe(v, c, what, sizeof(what));

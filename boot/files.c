@@ -319,12 +319,16 @@ struct platform_file *files_reopen(const char *path, const char **why)
 		*why = "the file's size could not be read";
 		return NULL;
 	}
+	static char err[160];
 	UINT64 size = info->FileSize, keep = size;
 	char tail[2048];
 	UINT64 from = size > sizeof(tail) ? size - sizeof(tail) : 0;
 	UINTN got = (UINTN)(size - from);
-	bool ok = !EFI_ERROR(f->SetPosition(f, from)) && !EFI_ERROR(f->Read(f, &got, tail));
-	if (ok && got && tail[got - 1] != '\n') {
+	const char *step = "reading its last record";
+	EFI_STATUS st2 = f->SetPosition(f, from);
+	if (!EFI_ERROR(st2))
+		st2 = f->Read(f, &got, tail);
+	if (!EFI_ERROR(st2) && got && tail[got - 1] != '\n') {
 		keep = from;
 		for (UINTN i = got; i-- > 0;)
 			if (tail[i] == '\n') {
@@ -332,12 +336,18 @@ struct platform_file *files_reopen(const char *path, const char **why)
 				break;
 			}
 		info->FileSize = keep;
-		ok = !EFI_ERROR(f->SetInfo(f, &GenericFileInfo, info->Size, info));
+		step = "cutting off the record the reset cut short";
+		st2 = f->SetInfo(f, &GenericFileInfo, info->Size, info);
 	}
 	FreePool(info);
-	if (!ok || EFI_ERROR(f->SetPosition(f, keep))) {
+	if (!EFI_ERROR(st2)) {
+		step = "moving to its end";
+		st2 = f->SetPosition(f, keep);
+	}
+	if (EFI_ERROR(st2)) {
 		f->Close(f);
-		*why = "the end of the file could not be reached or a cut record dropped";
+		snprintf(err, sizeof(err), "%s failed: %s", step, status_words(st2));
+		*why = err;
 		return NULL;
 	}
 	return wrap(f, keep, why); /* a failed append is cut back to keep */

@@ -59,6 +59,8 @@ int crumb_format(const struct crumb *c, char *buf, size_t cap)
 	if (c->phase == CRUMB_TEST)
 		PUT("test=%s\n", c->test);
 	PUT("results=%s\n", c->results);
+	if (c->results_lost)
+		PUT("results_lost=1\n");
 	k = put_tally(buf + n, cap - n, "tally", c->this_run);
 	if (k < 0 || (size_t)k >= cap - n)
 		return -1;
@@ -137,10 +139,11 @@ enum crumb_key {
 	K_SESSION,
 	K_BUDGET,
 	K_RESUMES,
-	K_CRASH
+	K_CRASH,
+	K_RESULTS_LOST
 };
-static const char *const key_names[] = { "source", "plan",    "run",	"phase",   "test", "results",
-					 "tally",  "session", "budget", "resumes", "crash" };
+static const char *const key_names[] = { "source", "plan",    "run",	"phase",   "test",  "results",
+					 "tally",  "session", "budget", "resumes", "crash", "results_lost" };
 #define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
 
 static bool key_value(enum crumb_key k, const char *v, struct crumb *c)
@@ -179,6 +182,8 @@ static bool key_value(enum crumb_key k, const char *v, struct crumb *c)
 		return number(v, RUN_MAX, &c->resumes);
 	case K_CRASH:
 		return strlen(v) < sizeof(c->crash) && snprintf(c->crash, sizeof(c->crash), "%s", v) >= 0;
+	case K_RESULTS_LOST: /* written only when true */
+		return strcmp(v, "1") == 0 && (c->results_lost = true);
 	}
 	return false;
 }
@@ -236,7 +241,7 @@ const char *crumb_parse(const char *text, struct crumb *c)
 		seen |= 1u << k;
 	}
 	unsigned need = (1u << NKEYS) - 1;
-	need &= ~(1u << K_TEST | 1u << K_CRASH);
+	need &= ~(1u << K_TEST | 1u << K_CRASH | 1u << K_RESULTS_LOST);
 	if (c->phase == CRUMB_TEST)
 		need |= 1u << K_TEST;
 	for (unsigned k = 0; k < NKEYS; k++)

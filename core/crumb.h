@@ -5,6 +5,7 @@
 #ifndef IOMMON_CRUMB_H
 #define IOMMON_CRUMB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,7 @@ struct crumb {
 	enum crumb_phase phase;
 	char test[48];	       /* CRUMB_TEST: the test */
 	char results[64];      /* the results file, "" when none was written */
+	bool results_lost;     /* saving had failed: records are missing (verdict 2) */
 	struct tally this_run; /* what run `run` had counted before the test */
 	struct tally session;  /* what the whole plan had counted before it */
 	unsigned budget;       /* watchdog seconds the test had, 0: none */

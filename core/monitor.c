@@ -282,13 +282,17 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		       t.skipped, mon.plan_errors);
 		if (results_failure())
 			printf("  the results were not saved completely: %s\n", results_failure());
-		survive_plan_end(); /* the plan is over: nothing to resume */
 		if (kinds[i].kind == EXIT_QEMU)
 			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
 		else
 			results_close();
+		/* given back while the plan is still on record: a give-back
+		 * that crashes leaves a breadcrumb, and the next boots stop
+		 * (survive_plan_begin) instead of running the whole plan and
+		 * crashing here again, reset after reset */
 		monitor_release();
 		timing_fini();
+		survive_plan_end(); /* the plan is over: nothing to resume */
 		fflush(stdout);
 		const char *why = platform->exit(kinds[i].kind, v);
 		cmd_error("exit %s did not happen: %s", argv[1], why ? why : "no reason given");

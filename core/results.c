@@ -140,6 +140,13 @@ const char *results_failure(void)
 	return res.failed[0] ? res.failed : NULL;
 }
 
+void results_lost_before(void)
+{
+	if (!res.failed[0])
+		snprintf(res.failed, sizeof(res.failed),
+			 "the boot before the reset could not save its records whole (its breadcrumb says so)");
+}
+
 const char *results_reopen(const char *path)
 {
 	static char why[200];

@@ -33,6 +33,9 @@ const char *results_path(void); /* "" when not saving */
  * not be written whole (the file then ends at the last whole record and
  * saving stops): the run's verdict is "plan could not run". */
 const char *results_failure(void);
+/* A boot before a reset could not save its records whole (its breadcrumb
+ * says so): this one counts as failed saving too, never as a clean file. */
+void results_lost_before(void);
 void results_close(void);
 
 #endif

@@ -295,6 +295,21 @@ bool runner_stop_requested(void)
 	return keys.stop;
 }
 
+bool runner_stop_typed_now(void)
+{
+	bool now = false;
+	for (int i = 0; i < 16 && !now && keys.tail - keys.head < sizeof(keys.ahead); i++) {
+		int c = platform->getc();
+		if (c < 0)
+			break;
+		if (c == 0x03 || c == 0x1b)
+			now = keys.stop = true;
+		else
+			keys.ahead[keys.tail++ % sizeof(keys.ahead)] = (unsigned char)c;
+	}
+	return now;
+}
+
 bool test_stopped(struct test_ctx *t)
 {
 	if (!runner_stop_requested())

@@ -55,6 +55,9 @@ void test_budget(struct test_ctx *t, unsigned seconds);
  * (an IOMMU given back) and is recorded as skipped. Other keys typed
  * meanwhile are kept for the prompt (runner_getc). */
 bool runner_stop_requested(void);
+/* Is Ctrl-C or Esc typed now (since the last look)? For a clean-up wait,
+ * which a stop that ended the test must not cut short, but a new one may. */
+bool runner_stop_typed_now(void);
 /* True, with the test marked skipped, when the run is being stopped. */
 bool test_stopped(struct test_ctx *t);
 /* The console's next byte: first what runner_stop_requested set aside. */

@@ -20,13 +20,14 @@ static struct {
 	bool replaying;	  /* before the resumed run */
 	unsigned armed;	  /* watchdog seconds armed now, 0: off */
 	unsigned started; /* the budget the running test started with */
-	bool said_note, said_watchdog;
+	bool said_note, said_watchdog, said_unkept;
 	bool started_up; /* discovery is over: the plan or the menu comes next */
 } sv;
 
 /* ---- the note and the watchdog ---------------------------------------------- */
 
-static void note_write(const struct crumb *c)
+/* True when the note holds c. */
+static bool note_write(const struct crumb *c)
 {
 	char buf[CRUMB_MAX];
 	const char *why = "the platform keeps no notes across a reset";
@@ -38,6 +39,7 @@ static void note_write(const struct crumb *c)
 		sv.said_note = true;
 		printf("warning: breadcrumb not kept (%s): a crash or hang will not be resumed\n", why);
 	}
+	return why == NULL;
 }
 
 static void note_clear(void)
@@ -94,6 +96,11 @@ unsigned survive_budget(void)
 	if (strcmp(v, "auto") == 0)
 		return sv.active ? WATCHDOG_DEFAULT_S : 0;
 	return (unsigned)strtoul(v, NULL, 10);
+}
+
+unsigned survive_armed(void)
+{
+	return sv.armed;
 }
 
 void survive_extend(unsigned seconds)
@@ -246,6 +253,12 @@ bool survive_plan_begin(uint64_t plan, const char *name)
 			return true;
 		}
 	}
+	if (f->results_lost) {
+		results_lost_before();
+		printf("error: %s: the boot before the reset could not save its records whole: the verdict stays "
+		       "'plan could not run'\n",
+		       name);
+	}
 	char after[64];
 	if (tc)
 		snprintf(after, sizeof(after), "test %s", tc->name);
@@ -321,11 +334,21 @@ void survive_test_start(const struct test_case *tc, struct tally this_run, struc
 	sv.cur.phase = CRUMB_TEST;
 	snprintf(sv.cur.test, sizeof(sv.cur.test), "%s", tc->name);
 	snprintf(sv.cur.results, sizeof(sv.cur.results), "%s", results_path());
+	sv.cur.results_lost = results_failure() != NULL;
 	sv.cur.this_run = this_run;
 	sv.cur.session = session;
 	sv.cur.budget = sv.armed;
 	sv.cur.crash[0] = '\0';
-	note_write(&sv.cur);
+	if (!note_write(&sv.cur) && sv.armed) {
+		/* a watchdog reset would start the plan over, which would hang
+		 * in the same test and be reset again, for ever */
+		arm(0);
+		if (!sv.said_unkept) {
+			sv.said_unkept = true;
+			printf("warning: watchdog not armed in this plan: without a breadcrumb a reset would start the "
+			       "plan over and hang in the same test again\n");
+		}
+	}
 	info_test_start(tc, sv.armed);
 }
 
@@ -338,6 +361,7 @@ void survive_run_end(struct tally session)
 	sv.cur.phase = CRUMB_RAN;
 	sv.cur.test[0] = '\0';
 	snprintf(sv.cur.results, sizeof(sv.cur.results), "%s", results_path());
+	sv.cur.results_lost = results_failure() != NULL;
 	sv.cur.this_run = (struct tally){ 0 };
 	sv.cur.session = session;
 	sv.cur.budget = 0;
@@ -358,14 +382,19 @@ void survive_crash(const char *what)
 	bool starting = !sv.started_up;
 	const char *then = setting_get("crash");
 	bool to_firmware = d == 1 && (starting || (then && strcmp(then, "firmware") == 0));
+	bool unkept = false; /* a plan runs but its breadcrumb could not be written */
 	if (d == 1) {
 		printf("\ncrash: %s\ncrash: test running: %s\n", what, test ? test : "none");
 		if (sv.active) {
+			sv.cur.results_lost = sv.cur.results_lost || results_failure() != NULL;
 			size_t k = 0;
 			for (const char *s = what; *s && k + 1 < sizeof(sv.cur.crash); s++)
 				sv.cur.crash[k++] = (unsigned char)*s >= 0x20 && (unsigned char)*s <= 0x7e ? *s : '?';
 			sv.cur.crash[k] = '\0';
-			note_write(&sv.cur);
+			/* without it the next boot runs the plan from its start and
+			 * crashes here again, reset after reset */
+			unkept = !note_write(&sv.cur);
+			to_firmware = to_firmware || unkept;
 		}
 		char buf[RECORD_MAX];
 		struct json j;
@@ -383,7 +412,10 @@ void survive_crash(const char *what)
 	}
 	if (to_firmware) {
 		printf("crash: returning to the firmware (%s)\n",
-		       starting ? "the monitor was starting: a reset would crash again" : "set crash firmware");
+		       starting ? "the monitor was starting: a reset would crash again"
+		       : unkept ? "the breadcrumb could not be kept: after a reset the plan would run from its start "
+				  "and crash again"
+				: "set crash firmware");
 		fflush(stdout);
 		results_close();
 		if (platform->watchdog)
@@ -392,8 +424,15 @@ void survive_crash(const char *what)
 		if (platform->watchdog)
 			platform->watchdog(WATCHDOG_CRASH_S);
 	}
-	printf("crash: resetting the machine%s\n",
-	       sv.active ? "; the plan goes on after this test on the next boot" : "");
+	char after[80] = "";
+	if (sv.active && sv.cur.phase == CRUMB_TEST)
+		snprintf(after, sizeof(after), "; the plan goes on after this test on the next boot");
+	else if (sv.active && sv.cur.phase == CRUMB_RAN)
+		snprintf(after, sizeof(after), "; the plan goes on after its run #%u on the next boot", sv.cur.run);
+	else if (sv.active) /* survive_plan_begin refuses these: a reset would only repeat the crash */
+		snprintf(after, sizeof(after),
+			 "; the next boot does not run the plan again (it went down outside a test)");
+	printf("crash: resetting the machine%s\n", after);
 	fflush(stdout);
 	if (d == 1)
 		results_close();

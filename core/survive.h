@@ -48,6 +48,9 @@ void survive_run_end(struct tally session);
 void survive_extend(unsigned seconds);
 /* The watchdog budget a test gets now, 0 when the watchdog is off. */
 unsigned survive_budget(void);
+/* The watchdog seconds armed now, 0 when it is not (off, refused by the
+ * firmware, or held back because the breadcrumb is not kept). */
+unsigned survive_armed(void);
 
 /* The crash path, from the platform's handlers (CPU exception, abort,
  * exit): prints `what` and the test, keeps it in the note, gives back what

@@ -112,7 +112,14 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 static void edu_close(struct dma_engine *e)
 {
 	struct edu *d = (struct edu *)e;
-	pci_write16(d->cfg, e->addr, PCI_COMMAND, d->saved_command);
+	uint16_t command = d->saved_command;
+	/* a DMA given up on may still run: bus mastering back on would let
+	 * it land in a buffer the test has freed */
+	if (d->dead && (regwin_read64(&d->bar, EDU_DMA_CMD) & EDU_CMD_START)) {
+		command &= (uint16_t)~PCI_COMMAND_MASTER;
+		printf("warning: edu: a DMA given up on is still running: bus mastering stays off\n");
+	}
+	pci_write16(d->cfg, e->addr, PCI_COMMAND, command);
 	free(d);
 }
 

@@ -87,6 +87,11 @@ struct nvme {
 	bool msix;  /* MSI-X on: INTMS/INTMC must not be touched (1.4, 3.1.3) */
 	bool saved; /* the registers above hold what was found */
 	bool dead;  /* stopped after a timeout */
+	/* closing: the stop that ended the test (it stays requested for the
+	 * rest of the run) no longer ends a wait, or the controller would be
+	 * left disabled and not given back; a Ctrl-C/Esc typed during the
+	 * close still does */
+	bool closing;
 };
 
 static const char *status_text(unsigned sct, unsigned sc)
@@ -204,7 +209,7 @@ static bool wait_over(struct nvme_wait *w)
 			gone = "fatal status (CSTS.CFS)";
 		else if (w->live && !(csts & CSTS_RDY))
 			gone = "no longer ready (CSTS.RDY clear: reset or removed)";
-		else if (runner_stop_requested())
+		else if (n->closing ? runner_stop_typed_now() : runner_stop_requested())
 			gone = "stopped by the operator";
 		if (gone) {
 			snprintf(n->werr, sizeof(n->werr), "nvme: %s, waiting for %s", gone, w->what);
@@ -308,7 +313,14 @@ static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t c
 		doorbell(n, q->qid, true, q->head);
 		if ((dw3 & 0xffff) == cid)
 			break;
-		/* a late completion of a command given up on: not ours, skip it */
+		/* a late completion of a command given up on: not ours, skip it;
+		 * a controller that posts nothing but those still meets the
+		 * deadline */
+		if (wait_over(&w)) {
+			wait_end(&w);
+			snprintf(err, errn, "%.110s (completions for other commands only)", n->werr);
+			return DMA_TIMEOUT;
+		}
 	}
 	wait_end(&w);
 	unsigned sc = (dw3 >> 17) & 0xff, sct = (dw3 >> 25) & 0x7;
@@ -415,6 +427,7 @@ static void give_back(struct nvme *n)
 {
 	const char *why;
 	bool stopped = true;
+	n->closing = true;
 	if (n->saved && pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff) {
 		/* removed: nothing answers to be put back; a function that only
 		 * stopped answering configuration reads might still DMA */
@@ -459,6 +472,7 @@ static void nvme_close(struct dma_engine *e)
 {
 	struct nvme *n = (struct nvme *)e;
 	const char *why;
+	n->closing = true;
 	if (n->dead) { /* stopped after a timeout: nothing more to ask of it */
 		give_back(n);
 		return;
@@ -629,6 +643,11 @@ struct dma_engine *nvme_open_window(struct pci_cfg *c, const struct pci_dev *dev
 	n->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
 	pci_write16(c, dev->addr, PCI_COMMAND, n->saved_command | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | 0x0400);
 	if (!start(n, why)) {
+		/* *why may be n->werr: kept before give_back's waits reuse it
+		 * and n is freed */
+		static char err[sizeof(n->werr)];
+		snprintf(err, sizeof(err), "%s", *why);
+		*why = err;
 		give_back(n);
 		return NULL;
 	}

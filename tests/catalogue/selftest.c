@@ -17,10 +17,13 @@
  * failure. Ctrl-C/Esc still stops it at the console. */
 static void t_hang(struct test_ctx *t)
 {
-	unsigned budget = survive_budget();
+	unsigned budget = survive_armed();
 	if (!budget) {
-		test_skip(t, "the watchdog is off ('set watchdog N', or auto in an unattended plan): nothing would end "
-			     "the hang");
+		test_skip(t, survive_budget()
+				 ? "the watchdog is not armed (the firmware refused it, or the breadcrumb is "
+				   "not kept: see the warning above): nothing would end the hang"
+				 : "the watchdog is off ('set watchdog N', or auto in an unattended plan): "
+				   "nothing would end the hang");
 		return;
 	}
 	printf("    hanging with interrupts enabled: the %u s watchdog is to reset the machine\n", budget);

@@ -189,7 +189,8 @@ static void crash_before_the_first_test(void **state)
 	const char *out = run_child("countdown 0; boom; run timer.counter; exit qemu", &status);
 	assert_true(WIFEXITED(status));
 	assert_non_null(strstr(out, "crash: test running: none"));
-	assert_non_null(strstr(out, "crash: resetting the machine; the plan goes on"));
+	assert_non_null(strstr(out, "crash: resetting the machine; the next boot does not run the plan again (it "
+				    "went down outside a test)"));
 	assert_int_equal(access(nvram, F_OK), 0);
 
 	out = run_child("countdown 0; boom; run timer.counter; exit qemu", &status);
@@ -202,13 +203,62 @@ static void crash_before_the_first_test(void **state)
 	assert_int_equal(access(nvram, F_OK), -1);
 }
 
+/* A give-back that crashes when the plan's `exit` leaves (the same fault
+ * on every boot): the plan must not run again and again, reset after
+ * reset. The first crash is seen after the run (the next boot goes on
+ * after it and reaches the exit again), the second while resuming (the
+ * boot after that opens the menu). */
+static void crash_in_the_exit_give_back(void **state)
+{
+	(void)state;
+	unlink(nvram);
+	ext = (struct monitor_ext){ .release = release_that_faults };
+	const char *plan = "countdown 0; run timer.counter; exit qemu";
+	int status;
+	const char *out = run_child(plan, &status);
+	assert_non_null(strstr(out, "  timer.counter: "));
+	assert_non_null(strstr(out, "crash: test running: none"));
+	assert_int_equal(access(nvram, F_OK), 0); /* the plan is on record */
+
+	out = run_child(plan, &status);
+	assert_non_null(strstr(out, "the monitor went down after run #1"));
+	assert_null(strstr(out, "  timer.counter: "));
+	assert_int_equal(access(nvram, F_OK), 0);
+
+	out = run_child(plan, &status);
+	assert_non_null(strstr(out, "went down while resuming the plan: host signal 11"));
+	assert_non_null(strstr(out, "not running it again (cleared): the menu opens"));
+	assert_null(strstr(out, "  timer.counter: "));
+	assert_null(strstr(out, "crash:"));
+	assert_int_equal(access(nvram, F_OK), -1);
+	ext = (struct monitor_ext){ 0 };
+}
+
+/* A breadcrumb the firmware will not keep (variable store full or
+ * write-protected): a reset would run the plan from its start and crash in
+ * the same test again, for ever; the crash path returns to the firmware. */
+static void crash_without_a_breadcrumb(void **state)
+{
+	(void)state;
+	setenv("IOMMON_NVRAM", "/nonexistent-iommon-dir/nvram", 1);
+	ext = (struct monitor_ext){ 0 };
+	int status;
+	const char *out = run_child("countdown 0; run selftest.fault; exit qemu", &status);
+	setenv("IOMMON_NVRAM", nvram, 1);
+	assert_true(WIFEXITED(status));
+	assert_non_null(strstr(out, "warning: breadcrumb not kept ("));
+	assert_non_null(strstr(out, "crash: test running: selftest.fault"));
+	assert_non_null(strstr(out, "crash: returning to the firmware (the breadcrumb could not be kept"));
+	assert_non_null(strstr(out, "\"then\":\"firmware\""));
+	assert_null(strstr(out, "crash: resetting"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(fault_then_fault_in_release),
-		cmocka_unit_test(crash_firmware),
-		cmocka_unit_test(crash_while_starting),
-		cmocka_unit_test(crash_before_the_first_test),
+		cmocka_unit_test(fault_then_fault_in_release), cmocka_unit_test(crash_firmware),
+		cmocka_unit_test(crash_while_starting),	       cmocka_unit_test(crash_before_the_first_test),
+		cmocka_unit_test(crash_in_the_exit_give_back), cmocka_unit_test(crash_without_a_breadcrumb),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -101,10 +101,18 @@ static int test_getc(void)
 	return -1;
 }
 
+static void close_it(void *e)
+{
+	((struct dma_engine *)e)->close(e);
+}
+
+static uint8_t fw_command; /* the command register as the firmware left it */
+
 static struct dma_engine *fresh(void)
 {
 	memset(&m, 0, sizeof(m));
 	memset(cfg, 0, sizeof(cfg));
+	cfg[PCI_COMMAND] = fw_command;
 	pci_cfg_init(&pcfg, NULL, false);
 	pcfg.n = 1;
 	pcfg.ecam[0] = (struct pci_ecam){ .segment = 0, .start_bus = 0, .end_bus = 1 };
@@ -155,6 +163,31 @@ static void mute_stops_once(void **state)
 	e->close(e);
 }
 
+/* Found with bus mastering on, given up on while its DMA still runs:
+ * closing must not switch bus mastering back on under that DMA (it would
+ * land in a buffer the test has freed). Once it has finished, close puts
+ * the register back as found. */
+static void close_leaves_a_running_dma_stopped(void **state)
+{
+	(void)state;
+	fw_command = PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER;
+	struct dma_engine *e = fresh();
+	m.mute = true;
+	struct dma_result r;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_TIMEOUT);
+	const char *out = capture_stdout(close_it, e);
+	assert_non_null(strstr(out, "still running: bus mastering stays off"));
+	assert_int_equal(cfg[PCI_COMMAND], PCI_COMMAND_MEMORY);
+
+	e = fresh();
+	m.mute = true;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_TIMEOUT);
+	m.cmd &= ~1ull; /* it finished late */
+	e->close(e);
+	assert_int_equal(cfg[PCI_COMMAND], PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	fw_command = 0;
+}
+
 static void removed_named(void **state)
 {
 	(void)state;
@@ -185,6 +218,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(healthy),
 		cmocka_unit_test(mute_stops_once),
+		cmocka_unit_test(close_leaves_a_running_dma_stopped),
 		cmocka_unit_test(removed_named),
 		cmocka_unit_test(operator_stops),
 	};

@@ -39,6 +39,10 @@ static struct model {
 	unsigned csts_reads; /* polls of CSTS */
 	unsigned resets;     /* CC.EN 1 -> 0 */
 	uint32_t nn;	     /* namespaces */
+	bool rdy_slow;	     /* after CC.EN = 0, RDY clears only once the driver has looked at
+				the vendor ID (a wait that ran past its first check) */
+	bool rdy_clearing;
+	bool babble; /* the I/O queue answers only with completions for other commands */
 } m;
 
 static uint8_t cfg[4096]; /* the function's configuration space (bus 1, device 0) */
@@ -134,6 +138,8 @@ static void sq_doorbell(unsigned qid, uint16_t tail)
 				continue; /* mute: the command is taken and never answered */
 			m.admin_done++;
 			run_admin(c);
+		} else if (m.babble) {
+			post(1, 0x7777, 0);
 		} else if (m.mute_after < 0 || m.admin_done < (unsigned)m.mute_after) {
 			run_io(c);
 		}
@@ -178,7 +184,9 @@ static void bar_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 			m.intms = 0;
 			memset(m.sq, 0, sizeof(m.sq));
 			memset(m.cq, 0, sizeof(m.cq));
-			if (!m.rdy_stuck)
+			if (m.rdy_slow)
+				m.rdy_clearing = true;
+			else if (!m.rdy_stuck)
 				m.csts &= ~NVME_CSTS_RDY;
 		} else if (!was && en) {
 			m.sq[0] = (struct queue){ .base = m.asq, .size = (uint16_t)((m.aqa & 0xfff) + 1) };
@@ -210,6 +218,8 @@ static void bar_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 		unsigned idx = (unsigned)(off - NVME_DOORBELLS) / 4;
 		if (idx % 2 == 0 && idx / 2 < 2)
 			sq_doorbell(idx / 2, (uint16_t)v);
+		else if (idx == 3 && m.babble) /* the I/O CQ's head moved: one more foreign completion */
+			post(1, 0x7777, 0);
 	}
 }
 
@@ -220,6 +230,10 @@ static uint64_t cfg_read(void *ctx, uint64_t off, unsigned width)
 	(void)ctx;
 	if (m.removed || off >> 12 != 1 << 8) /* only bus 1, device 0, function 0 */
 		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	if ((off & 0xfff) == PCI_VENDOR_ID && m.rdy_clearing) {
+		m.rdy_clearing = false;
+		m.csts &= ~NVME_CSTS_RDY;
+	}
 	uint64_t v = 0;
 	memcpy(&v, cfg + (off & 0xfff), width);
 	return v;
@@ -415,6 +429,67 @@ static void removed_during_io(void **state)
 	e->close(e);
 }
 
+static void close_it(void *e)
+{
+	((struct dma_engine *)e)->close(e);
+}
+
+/* Ctrl-C ended the test (the stop stays requested for the rest of the
+ * run), and the controller takes a while to clear RDY when disabled: the
+ * give-back still waits for it (within CAP.TO), puts it back enabled as
+ * found and gives bus mastering back, instead of leaving it disabled. */
+static void stop_does_not_cut_the_give_back(void **state)
+{
+	(void)state;
+	healthy(0xff);
+	/* RDY clears only after the wait's first look at the device (100 ms
+	 * in): a counter of 1 GHz keeps that far from CAP.TO and the budget
+	 * (seconds of real time) however slowly this process is scheduled */
+	timing.tsc_hz = 1000000000;
+	const char *why;
+	struct dma_engine *e = open_it(&why);
+	assert_non_null(e);
+	key_after = 0; /* Ctrl-C typed: the test saw it and ended */
+	runner_stop_typed_now();
+	assert_int_equal(key_after, -1);
+	assert_true(runner_stop_requested());
+	m.rdy_slow = true;
+	unsigned resets = m.resets;
+	const char *out = capture_stdout(close_it, e);
+	key_after = -1;
+	assert_true(runner_stop_requested());
+	assert_int_equal(m.resets, resets + 1);
+	assert_null(strstr(out, "stopped by the operator"));
+	assert_null(strstr(out, "warning"));
+	assert_int_equal(m.cc, 0x460001);
+	assert_true(m.csts & NVME_CSTS_RDY);
+	assert_int_equal(cfg[PCI_COMMAND], PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER);
+	timing.tsc_hz = 1000000;
+}
+
+/* A controller that posts only completions for commands that are not the
+ * one waited for (the head doorbell makes it post another): the wait still
+ * ends at its deadline, with the named error. */
+static void foreign_completions_meet_the_deadline(void **state)
+{
+	(void)state;
+	healthy(1);
+	const char *why;
+	struct dma_engine *e = open_it(&why);
+	assert_non_null(e);
+	m.babble = true;
+	alarm(20); /* the old loop never ends: SIGALRM fails the test */
+	static uint8_t buf[4096] __attribute__((aligned(4096)));
+	struct dma_result r;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, (uintptr_t)buf, 512, &r), DMA_TIMEOUT);
+	alarm(0);
+	/* its deadline, or the stop an earlier test left requested */
+	assert_non_null(strstr(r.error, "for command"));
+	assert_non_null(strstr(r.error, "completions for other commands only"));
+	m.babble = false;
+	e->close(e);
+}
+
 /* The decoders alone. */
 static void decoders(void **state)
 {
@@ -461,6 +536,8 @@ int main(void)
 		cmocka_unit_test(budget_bounds_every_wait),
 		cmocka_unit_test(removed_during_io),
 		cmocka_unit_test(operator_stops_a_wait),
+		cmocka_unit_test(stop_does_not_cut_the_give_back),
+		cmocka_unit_test(foreign_completions_meet_the_deadline),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

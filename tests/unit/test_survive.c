@@ -72,6 +72,15 @@ static void crumb_round_trip(void **state)
 	assert_int_equal(c.budget, 600);
 	assert_int_equal(c.resumes, 1);
 	assert_string_equal(c.crash, sample.crash);
+	assert_false(c.results_lost);
+	struct crumb lost = sample;
+	lost.results_lost = true;
+	assert_true(crumb_format(&lost, buf, sizeof(buf)) > 0);
+	assert_null(crumb_parse(buf, &c));
+	assert_true(c.results_lost);
+	assert_true(crumb_format(&sample, buf, sizeof(buf) - 32) > 0);
+	strcat(buf, "results_lost=0\n"); /* written only as 1 */
+	assert_non_null(crumb_parse(buf, &c));
 	/* too small a buffer is refused, not cut */
 	assert_int_equal(crumb_format(&sample, buf, 40), -1);
 }
@@ -500,6 +509,38 @@ static void budget_extension_and_masked_regions(void **state)
 	results_close();
 }
 
+/* A breadcrumb the firmware will not keep: no watchdog either, since a
+ * watchdog reset would start the plan over and hang in the same test
+ * again, reset after reset. */
+static void no_watchdog_without_a_breadcrumb(void **state)
+{
+	(void)state;
+	results_close();
+	runner_init(own_catalogue);
+	setenv("IOMMON_NVRAM", "/nonexistent-iommon-dir/nvram", 1);
+	armed_inside[0] = 99;
+	struct plan_run s = { "set watchdog 7\nrun own.long\n", "n.cfg", CMD_OK };
+	const char *out = capture_stdout(do_script, &s);
+	unsetenv("IOMMON_NVRAM");
+	runner_init(catalogue);
+	assert_non_null(strstr(out, "warning: breadcrumb not kept ("));
+	assert_non_null(strstr(out, "warning: watchdog not armed in this plan"));
+	assert_int_equal(armed_inside[0], 0);
+	assert_int_equal(armed_inside[1], 0); /* test_budget arms nothing either */
+	assert_int_equal(host_watchdog_armed(), 0);
+
+	/* selftest.hang would spin with nothing to end it: a skip, named */
+	setenv("IOMMON_NVRAM", "/nonexistent-iommon-dir/nvram", 1);
+	struct plan_run h = { "set watchdog 1\nrun selftest.hang\n", "h.cfg", CMD_OK };
+	out = capture_stdout(do_script, &h);
+	unsetenv("IOMMON_NVRAM");
+	assert_non_null(strstr(out, "\"test\":\"selftest.hang\",\"verdict\":\"skip\""));
+	assert_non_null(
+	    strstr(out, "the watchdog is not armed (the firmware refused it, or the breadcrumb is not kept"));
+	assert_null(setting_set("watchdog", "auto"));
+	results_close();
+}
+
 /* A crashed test counts as failed: the verdict is fail, the closing line
  * keeps its three counts. */
 static void crashed_counts_as_failed(void **state)
@@ -515,6 +556,52 @@ static void crashed_counts_as_failed(void **state)
 	assert_int_equal(monitor_plan_errors() ? 2 : monitor_verdict(), monitor_plan_errors() ? 2 : 1);
 }
 
+static void leave_a_breadcrumb(void *a)
+{
+	(void)a;
+	char *sel[] = { "timer.counter" };
+	assert_true(survive_plan_begin(1, "x.cfg"));
+	assert_true(survive_run_begin(1, sel));
+	survive_test_start(runner_find("timer.counter"), (struct tally){ 0 }, (struct tally){ 0 });
+}
+
+/* Saving had failed before the reset (a full or write-protected stick, so
+ * the breadcrumb names no results file): the breadcrumb says so, and the
+ * resumed boot's verdict stays 'plan could not run' instead of a clean
+ * verdict over a file made afresh that lacks the first boot's records. A
+ * breadcrumb left on this boot says so again. Runs last: the failure stays
+ * for the rest of the process, as it does for the rest of a boot. */
+static void results_lost_before_the_reset(void **state)
+{
+	(void)state;
+	results_close();
+	struct crumb c = { .source = "t.cfg",
+			   .plan = plan_hash("t.cfg", plan),
+			   .run = 2,
+			   .phase = CRUMB_TEST,
+			   .test = "timer.overhead",
+			   .this_run = { 1, 0, 0, 0 },
+			   .session = { 2, 0, 0, 0 },
+			   .budget = 600 };
+	char note[CRUMB_MAX];
+	assert_true(crumb_format(&c, note, sizeof(note) - 32) > 0);
+	strcat(note, "results_lost=1\n");
+	host_note_put(note);
+	struct plan_run s = { plan, "t.cfg", CMD_OK };
+	const char *out = boot_and_run(&s);
+	assert_non_null(strstr(out, "resume: run #2 goes on after timer.overhead"));
+	assert_non_null(strstr(out, "the boot before the reset could not save its records whole"));
+	assert_null(strstr(out, "saving results to"));
+	assert_non_null(results_failure());
+	assert_int_equal(monitor_verdict(), 2);
+
+	capture_stdout(leave_a_breadcrumb, NULL);
+	assert_non_null(strstr(host_note_text(), "\nresults_lost=1\n"));
+	capture_stdout(do_boot_end, NULL);
+	survive_plan_end();
+	assert_string_equal(host_note_text(), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +614,8 @@ int main(void)
 		cmocka_unit_test(bad_breadcrumbs_are_not_trusted),
 		cmocka_unit_test(crashed_counts_as_failed),
 		cmocka_unit_test(budget_extension_and_masked_regions),
+		cmocka_unit_test(no_watchdog_without_a_breadcrumb),
+		cmocka_unit_test(results_lost_before_the_reset), /* last: saving stays failed */
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
