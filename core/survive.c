@@ -68,7 +68,8 @@ static const char *check_watchdog(const char *v)
 		return NULL;
 	return parse_u64(v, &n) && n <= WATCHDOG_MAX_S
 		   ? NULL
-		   : "must be auto (600 s per test in unattended plans, off at the menu), off, or seconds 0..86400";
+		   : "must be auto (600 s per test in unattended plans, off at the menu), off (or 0), or seconds "
+		     "1..86400";
 }
 
 static const char *check_crash(const char *v)
@@ -80,7 +81,7 @@ void survive_init(void)
 {
 	setting_add("watchdog", "auto",
 		    "seconds a test may take before the firmware resets the machine: auto (600 unattended, off at the "
-		    "menu), off, or 1..86400",
+		    "menu), off (or 0), or 1..86400",
 		    check_watchdog, NULL);
 	setting_add(
 	    "crash", "reset",
@@ -95,7 +96,8 @@ unsigned survive_budget(void)
 		return 0;
 	if (strcmp(v, "auto") == 0)
 		return sv.active ? WATCHDOG_DEFAULT_S : 0;
-	return (unsigned)strtoul(v, NULL, 10);
+	unsigned long long n; /* as check_watchdog read it: "0x10" is 16 here too */
+	return parse_u64(v, &n) && n <= WATCHDOG_MAX_S ? (unsigned)n : 0;
 }
 
 unsigned survive_armed(void)

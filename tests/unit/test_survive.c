@@ -437,6 +437,8 @@ static void breadcrumbs_and_budget(void **state)
 	assert_int_equal(survive_budget(), 0);
 	assert_null(setting_set("watchdog", "0"));
 	assert_int_equal(survive_budget(), 0);
+	assert_null(setting_set("watchdog", "0x10")); /* what the check accepts, the budget reads the same */
+	assert_int_equal(survive_budget(), 16);
 	assert_non_null(setting_set("watchdog", "86401"));
 	assert_non_null(setting_set("watchdog", "-5"));
 	assert_non_null(setting_set("crash", "halt"));
