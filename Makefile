@@ -151,8 +151,11 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-format:
-	clang-format -i $$(git ls-files '*.c' '*.h')
+# .clang-format is written for clang-format 14 (Debian 12): other versions
+# format the same options differently. make test checks with the same one.
+CLANG_FORMAT := clang-format-14
+format: deps
+	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
 .PHONY: all image deps run console test fuzz fuzz-build clean distclean format
 .SECONDARY:

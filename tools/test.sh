@@ -18,6 +18,37 @@ note() { # verdict name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
+# The tree as `make format` leaves it: clang-format 14, the version
+# .clang-format is written for (another formats the same options otherwise).
+echo "== format (${CLANG_FORMAT:=clang-format-14}, .clang-format)"
+cfv=$("$CLANG_FORMAT" --version 2>/dev/null)
+case $cfv in
+*" version 14."*)
+	if ! srcs=$(git -c safe.directory="$PWD" ls-files '*.c' '*.h' 2>&1); then
+		note FAIL format "no list of sources from git: $srcs"
+	# word splitting wanted: paths have no spaces
+	elif out=$("$CLANG_FORMAT" --dry-run -Werror --style=file $srcs 2>&1); then
+		note PASS format "$(printf '%s\n' "$srcs" | wc -l) files as make format leaves them"
+	else
+		note FAIL format "make format would change: $(printf '%s\n' "$out" |
+			sed -n 's/^\([^: ]*\):[0-9]*:[0-9]*: error:.*/\1/p' | sort -u | head -5 | tr '\n' ' ' | sed 's/ $//') (make format)"
+	fi
+	# The check must be able to fail: a tracked file with its first
+	# indentation in spaces, checked as if it stood in its own place.
+	f=core/diag.c
+	sed '0,/^\t/s/^\t/    /' "$f" >"$log/misformatted.c"
+	if cmp -s "$f" "$log/misformatted.c"; then
+		note FAIL format-fails "$f has no tab-indented line to misformat"
+	elif "$CLANG_FORMAT" --dry-run -Werror --style=file --assume-filename="$f" <"$log/misformatted.c" >/dev/null 2>&1; then
+		note FAIL format-fails "clang-format accepted $f indented with spaces"
+	else
+		note PASS format-fails "$f indented with spaces is refused"
+	fi
+	;;
+"") note FAIL format "$CLANG_FORMAT missing (make deps installs it)" ;;
+*) note FAIL format "$CLANG_FORMAT is '$cfv'; .clang-format is written for version 14" ;;
+esac
+
 echo "== unit tests (host, cmocka)"
 for t in build/host/unit/test_*; do
 	n=$(basename "$t")
