@@ -36,8 +36,8 @@
 #define QEMU_VTD_CAP 0x00d2008c22260206ull
 #define QEMU_VTD_ECAP 0x0000000000f00f4aull
 
-/* Leaves cycled through: the tables above them stay built (a warm driver),
- * and every entry written differs from the one before it. */
+/* Leaves cycled through (by the floor too): the tables above them stay
+ * built, as a warm driver's are, and no two writes in a row hit one entry. */
 #define LEAVES 64
 
 static const struct test_case bench_case = { "bench.host", "host-native driver cost", NULL, false };
