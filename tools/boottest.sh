@@ -19,6 +19,8 @@
 #   stick-readonly        the USB stick is write-protected
 #   fill-volume N         the stick's file system is filled to N bytes free
 #   reboot                the guest may reset; QEMU boots it again
+#   alone                 tools/test.sh boots no other test beside this one
+#                         (it runs BOOT_JOBS, default 2, at a time)
 #   key wait ERE | key send TEXT | key sleep S | key monitor CMD | key stop
 #                         drive the serial console; a wait that is never
 #                         satisfied fails the test

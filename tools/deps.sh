@@ -3,7 +3,7 @@
 # As root: apt-get installs what is missing. Otherwise: print the command, fail.
 set -eu
 
-pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev \
+pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev clang-format-14 \
       qemu-system-x86 ovmf mtools gdisk xz-utils gnuplot-nox"
 
 missing=""

@@ -18,6 +18,37 @@ note() { # verdict name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
+# The tree as `make format` leaves it: clang-format 14, the version
+# .clang-format is written for (another formats the same options otherwise).
+echo "== format (${CLANG_FORMAT:=clang-format-14}, .clang-format)"
+cfv=$("$CLANG_FORMAT" --version 2>/dev/null)
+case $cfv in
+*" version 14."*)
+	if ! srcs=$(git -c safe.directory="$PWD" ls-files '*.c' '*.h' 2>&1); then
+		note FAIL format "no list of sources from git: $srcs"
+	# word splitting wanted: paths have no spaces
+	elif out=$("$CLANG_FORMAT" --dry-run -Werror --style=file $srcs 2>&1); then
+		note PASS format "$(printf '%s\n' "$srcs" | wc -l) files as make format leaves them"
+	else
+		note FAIL format "make format would change: $(printf '%s\n' "$out" |
+			sed -n 's/^\([^: ]*\):[0-9]*:[0-9]*: error:.*/\1/p' | sort -u | head -5 | tr '\n' ' ' | sed 's/ $//') (make format)"
+	fi
+	# The check must be able to fail: a tracked file with its first
+	# indentation in spaces, checked as if it stood in its own place.
+	f=core/diag.c
+	sed '0,/^\t/s/^\t/    /' "$f" >"$log/misformatted.c"
+	if cmp -s "$f" "$log/misformatted.c"; then
+		note FAIL format-fails "$f has no tab-indented line to misformat"
+	elif "$CLANG_FORMAT" --dry-run -Werror --style=file --assume-filename="$f" <"$log/misformatted.c" >/dev/null 2>&1; then
+		note FAIL format-fails "clang-format accepted $f indented with spaces"
+	else
+		note PASS format-fails "$f indented with spaces is refused"
+	fi
+	;;
+"") note FAIL format "$CLANG_FORMAT missing (make deps installs it)" ;;
+*) note FAIL format "$CLANG_FORMAT is '$cfv'; .clang-format is written for version 14" ;;
+esac
+
 echo "== unit tests (host, cmocka)"
 for t in build/host/unit/test_*; do
 	n=$(basename "$t")
@@ -95,6 +126,28 @@ else
 	printf '%s\n' "$out" >"$log/host.log"
 fi
 
+# The drivers' own CPU cost on this host against the models (make bench,
+# shortened): figures printed for people and never asserted; what is
+# asserted is that every backend gave its rows and kept its model's rules.
+echo "== benchmark: host-native driver cost against the models (build/host/bench --short; never asserted)"
+build/host/bench --short >"$log/bench.log" 2>&1
+rc=$?
+grep -v '^{' "$log/bench.log" | sed 's/^/  /'
+if [ $rc = 0 ]; then
+	note PASS bench.rows "$(grep -c '^{"kind":"measure"' "$log/bench.log") measure records: every backend, page size and invalidation kind"
+else
+	note FAIL bench.rows "exit status $rc: $(grep '^bench: ' "$log/bench.log" | head -3 | tr '\n' ';')"
+fi
+# The check must be able to fail: a DART U3 whose FLUSHTLB never clears
+# gives no rows, and the bench says so.
+if build/host/bench --short --fault dart-u3=flush-stuck >"$log/bench-fault.log" 2>&1; then
+	note FAIL bench.rows-fail "the bench passed with a DART U3 that never finishes a flush"
+elif grep -q '^bench: dart-u3' "$log/bench-fault.log"; then
+	note PASS bench.rows-fail "a DART U3 that never finishes a flush: $(grep -m1 '^bench: dart-u3' "$log/bench-fault.log" | cut -c1-60)..."
+else
+	note FAIL bench.rows-fail "the bench failed without naming dart-u3 (log: $log/bench-fault.log)"
+fi
+
 # The crafted tables the boot tests give QEMU come from a generator: the
 # committed bytes must be what it writes.
 stale=""
@@ -107,23 +160,69 @@ else
 	note FAIL boot.data "not what mkacpi.sh writes:$stale (sh tests/boot/data/mkacpi.sh all)"
 fi
 
-echo "== boot tests (QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}'), OVMF, TCG)"
+# Boot tests run BOOT_JOBS at a time (default 2: one QEMU per core of the
+# build machine); a test with the directive `alone` runs with no other boot
+# beside it. Each verdict is printed in the order of the file names,
+# whichever boot ends first.
+boot_jobs=${BOOT_JOBS:-2}
+echo "== boot tests (QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}'), OVMF, TCG, $boot_jobs at a time)"
 if ! command -v qemu-system-x86_64 >/dev/null || [ ! -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
 	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
 else
+	verdicts=$log/boot
+	mkdir -p "$verdicts"
+	mkfifo "$verdicts/ended"
+	exec 5<>"$verdicts/ended" # a line per boot that ended; read-write: never blocks on open
+	boot_one() {              # test name: its exit status and seconds, then its verdict line
+		start=$(date +%s)
+		line=$(tools/boottest.sh "$1" build/iommon.img "build/boot-tests/$2")
+		rc=$?
+		printf '%s %s\n%s\n' "$rc" "$(($(date +%s) - start))" "$line" >"$verdicts/$2.tmp"
+		mv "$verdicts/$2.tmp" "$verdicts/$2.verdict"
+		echo "$2" >&5
+	}
+	# The verdicts at the head of the started list that are in (sh has no
+	# local variables: the done_ names are this function's alone).
+	boot_print() {
+		while [ -n "$started" ]; do
+			done_n=${started%% *}
+			[ -f "$verdicts/$done_n.verdict" ] || return 0
+			started=${started#* }
+			{
+				read -r done_rc done_secs
+				done_line=$(cat)
+			} <"$verdicts/$done_n.verdict"
+			[ "$done_n" = vtd-nvme ] && vtd_secs=$done_secs
+			case $done_rc in
+			0) passed=$((passed + 1)); echo "PASS boot.$done_n (${done_secs}s)" ;;
+			77) skipped=$((skipped + 1)); echo "SKIP boot.${done_line#SKIP }" ;;
+			*) failed=$((failed + 1)); echo "FAIL boot.${done_line#FAIL }" ;;
+			esac
+		done
+	}
+	boot_ended() { # wait for one boot to end
+		read -r _ <&5
+		running=$((running - 1))
+		boot_print
+	}
+	running=0 started=""
 	for t in tests/boot/*.test; do
 		n=$(basename "$t" .test)
-		start=$(date +%s)
-		line=$(tools/boottest.sh "$t" build/iommon.img "build/boot-tests/$n")
-		rc=$?
-		secs=$(($(date +%s) - start))
-		[ "$n" = vtd-nvme ] && vtd_secs=$secs
-		case $rc in
-		0) passed=$((passed + 1)); echo "PASS boot.$n (${secs}s)" ;;
-		77) skipped=$((skipped + 1)); echo "SKIP boot.${line#SKIP }" ;;
-		*) failed=$((failed + 1)); echo "FAIL boot.${line#FAIL }" ;;
-		esac
+		alone=0
+		grep -qx alone "$t" && alone=1
+		while [ "$running" -ge "$boot_jobs" ] || { [ $alone = 1 ] && [ "$running" -gt 0 ]; }; do
+			boot_ended
+		done
+		started="$started$n "
+		boot_one "$t" "$n" &
+		running=$((running + 1))
+		[ $alone = 1 ] && boot_ended
 	done
+	while [ "$running" -gt 0 ]; do
+		boot_ended
+	done
+	wait
+	exec 5>&-
 fi
 
 # Every record the boot tests produced, on the console and in the results

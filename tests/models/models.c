@@ -174,6 +174,14 @@ bool model_bench(const char *backend, struct iommu **io, struct dma_engine **e, 
 	return true;
 }
 
+struct iommu *model_unit(struct dma_engine **e)
+{
+	if (!mdl.attached)
+		return NULL;
+	*e = &mdl.eng.e;
+	return attached_io();
+}
+
 unsigned model_violations(char *out, size_t n)
 {
 	unsigned width, reserved, protocol, stray;

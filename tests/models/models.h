@@ -37,6 +37,9 @@ extern const char *const model_faults[];
 const char *model_attach(const char *kind, const char *fault);
 /* The attached model, if its backend is `backend` ("calgary", "dart"). */
 bool model_bench(const char *backend, struct iommu **io, struct dma_engine **e, const char **why);
+/* The attached model's unit and the engine behind it, whichever backend
+ * drives it (NULL when none is attached). */
+struct iommu *model_unit(struct dma_engine **e);
 /* Detaches (the model's unit given back first). */
 void model_detach(void);
 /* What the driver did that the hardware forbids, since the model was
