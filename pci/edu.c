@@ -131,10 +131,7 @@ struct dma_engine *edu_open(struct pci_cfg *c, const struct pci_dev *dev, const 
 		return NULL;
 	}
 	struct regwin bar;
-	char source[40], bdf[16];
-	pci_addr_str(dev->addr, bdf, sizeof(bdf));
-	snprintf(source, sizeof(source), "BAR0 of %s", bdf);
-	if ((*why = regwin_open_mmio(&bar, "edu", b->base, b->size, false, source)) != NULL)
+	if ((*why = pci_bar_open(&bar, "edu", dev, b)) != NULL)
 		return NULL;
 	return edu_open_window(c, dev, &bar, why);
 }

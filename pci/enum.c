@@ -334,6 +334,14 @@ void pci_addr_str(struct pci_addr a, char *out, size_t n)
 	snprintf(out, n, "%04x:%02x:%02x.%x", a.seg, a.bus, a.dev, a.fn);
 }
 
+const char *pci_bar_open(struct regwin *w, const char *name, const struct pci_dev *d, const struct pci_bar *b)
+{
+	char source[40], bdf[16];
+	pci_addr_str(d->addr, bdf, sizeof(bdf));
+	snprintf(source, sizeof(source), "BAR%u of %s", b->index, bdf);
+	return regwin_open_mmio(w, name, b->base, b->size, false, source);
+}
+
 /* One hex field of 1 to `digits` digits ending at `stop`, at most `max`. */
 static const char *hex_field(const char **s, char stop, unsigned digits, unsigned max, const char *name, unsigned *out,
 			     char *why, size_t n)

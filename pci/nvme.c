@@ -609,10 +609,7 @@ struct dma_engine *nvme_open(struct pci_cfg *c, const struct pci_dev *dev, const
 	}
 	/* BAR0 checked before the firmware's driver lets go of the device */
 	struct regwin bar;
-	char source[40], bdf[16];
-	pci_addr_str(dev->addr, bdf, sizeof(bdf));
-	snprintf(source, sizeof(source), "BAR0 of %s", bdf);
-	if ((*why = regwin_open_mmio(&bar, "nvme", b->base, b->size, false, source)) != NULL)
+	if ((*why = pci_bar_open(&bar, "nvme", dev, b)) != NULL)
 		return NULL;
 	return nvme_open_window(c, dev, &bar, why);
 }

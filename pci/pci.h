@@ -128,6 +128,9 @@ const char *pci_class_name(uint32_t class);
 const char *pci_cap_name(uint16_t id, bool ext);
 /* "0000:01:00.0" */
 void pci_addr_str(struct pci_addr a, char *out, size_t n);
+/* A memory BAR as a register window, through regwin_open_mmio (the
+ * refusal names the BAR and the function): NULL, or why not. */
+const char *pci_bar_open(struct regwin *w, const char *name, const struct pci_dev *d, const struct pci_bar *b);
 /* "SSSS:BB:DD.F" or "BB:DD.F": hex fields within their widths (segment
  * 16 bits, bus 8, device 5, function 3), nothing before or after. NULL,
  * or what was wrong; *a is written only on success. */
