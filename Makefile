@@ -16,8 +16,8 @@ CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN)
 
-CORE_SRC := $(wildcard core/*.c pci/*.c iommu/*.c)
-CAT_SRC  := $(wildcard tests/catalogue/*.c tests/models/*.c)
+CORE_SRC := $(wildcard core/*.c pci/*.c iommu/*.c iommu/*/*.c)
+CAT_SRC  := $(wildcard tests/catalogue/*.c tests/catalogue/*/*.c tests/models/*.c)
 BOOT_SRC := $(wildcard boot/*.c)
 SHARED_SRC := $(CORE_SRC) $(CAT_SRC)
 

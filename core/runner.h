@@ -17,6 +17,7 @@ struct test_case {
 	const char *summary; /* one line for `list` */
 	void (*fn)(struct test_ctx *t);
 	bool in_default_plan;
+	const void *arg; /* what tells apart the cases that share a function (a kind, a page size) */
 };
 
 struct test_group {
@@ -25,6 +26,7 @@ struct test_group {
 	const struct test_case *cases;
 	size_t n;
 	bool hidden; /* run only by a case's full name: never by all, default or the group's name; not listed */
+	void (*settings)(void); /* setting_add for each key its cases read; may be NULL */
 };
 
 /* CRASHED: the test never finished (the machine reset, or a CPU exception

@@ -1,9 +1,11 @@
-/* The iommu interface: what every backend (VT-d, and the Calgary and DART
- * drivers to come) offers the test catalogue. A backend takes one unit over
- * from the firmware, puts one device (the device under test) in a domain of
- * its own while every other device keeps working, maps and unmaps pages in
- * that domain, invalidates its caches by named kinds, and reads and clears
- * the faults it recorded. */
+/* The iommu interface: what every backend (VT-d, Calgary/CalIOC2, DART,
+ * Apple DART; iommu/backend.h lists them) offers the test catalogue. A
+ * backend takes one unit over from the firmware, puts one device (the
+ * device under test) in a domain of its own while every other device keeps
+ * working, maps and unmaps pages in that domain, walks it as the hardware
+ * would, invalidates its caches by named kinds (offered as data), and reads
+ * and clears the faults it recorded. Every operation that fails returns
+ * one line for people and leaves a code in io->err for the catalogue. */
 #ifndef IOMMON_IOMMU_H
 #define IOMMON_IOMMU_H
 
@@ -48,6 +50,22 @@ struct iommu_inval_kind {
 	const char *interface;	 /* "register", "queued", ... */
 };
 
+/* Why an operation failed, for code that must tell failures apart (the
+ * catalogue checks these, never the words). */
+enum iommu_err {
+	IOMMU_OK,
+	IOMMU_ERR_TIMEOUT,     /* a handshake's deadline passed: the hardware never answered */
+	IOMMU_ERR_ABANDONED,   /* the hardware answered with an error on every retry: given up */
+	IOMMU_ERR_HARDWARE,    /* the hardware reported an error (queue error, error register) */
+	IOMMU_ERR_UNUSABLE,    /* the registers read all ones or describe what this driver cannot drive */
+	IOMMU_ERR_FIRMWARE,    /* the firmware left it in a state the monitor must not take (locked, in use) */
+	IOMMU_ERR_UNSUPPORTED, /* the unit cannot do what was asked (a page size, a kind, a mode) */
+	IOMMU_ERR_ARGUMENT,    /* an IOVA, size, page or device outside what the domain holds */
+	IOMMU_ERR_NOMEM,       /* no page for a table */
+	IOMMU_ERR_STATE,       /* not taken over, or no device attached */
+	IOMMU_ERR_RESTORE,     /* give-back could not put a register back as found */
+};
+
 struct iommu;
 
 struct iommu_ops {
@@ -78,6 +96,14 @@ struct iommu_ops {
 	bool (*fault_pending)(struct iommu *io);
 	/* IOVAs the backend keeps for itself (NULL: none). */
 	bool (*reserved)(struct iommu *io, uint64_t iova, uint64_t size);
+	/* The device-under-test's domain walked in software as the hardware
+	 * walks it: where `iova` leads, with what permission (IOMMU_R/W) and
+	 * in a leaf of how many bytes; false when nothing is mapped there. */
+	bool (*iova_to_phys)(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page);
+	/* The unit's state registers now against what the firmware left:
+	 * true when they agree; `out` says which differ (NULL: the backend
+	 * records nothing to compare, as on a model without firmware). */
+	bool (*as_found)(struct iommu *io, char *out, size_t n);
 };
 
 struct iommu {
@@ -89,6 +115,7 @@ struct iommu {
 	const struct iommu_inval_kind *kinds; /* only those this unit can do */
 	size_t nkinds;
 	bool perm_bits;	     /* entries can be read-only (DART's cannot) */
+	bool map_flushes;    /* map invalidates too (VT-d caching mode): its cost includes one */
 	bool passthrough;    /* the device under test can bypass translation */
 	const char *variant; /* named in every record: "calioc2", "dart-u4-invalid", ... (NULL: none) */
 	bool model;	     /* a register-level model, not hardware */
@@ -97,6 +124,15 @@ struct iommu {
 	bool irq;
 	volatile uint64_t irq_count, irq_tsc;
 	bool taken;
+	enum iommu_err err;   /* why the last operation that failed did */
+	char restore_note[160]; /* what the last give-back found, for people ("" before one) */
 };
+
+/* A failing operation's return: records `code` in io->err, returns `why`. */
+static inline const char *iommu_fail(struct iommu *io, enum iommu_err code, const char *why)
+{
+	io->err = code;
+	return why;
+}
 
 #endif
