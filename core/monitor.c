@@ -15,7 +15,7 @@
 const struct platform *platform;
 
 static struct {
-	const struct monitor_ext *ext;
+	const struct subsystem *const *subs;
 	struct acpi acpi;
 	unsigned plan_errors;
 } mon;
@@ -38,8 +38,12 @@ void monitor_plan_error(void)
 
 void monitor_release(void)
 {
-	if (mon.ext && mon.ext->release)
-		mon.ext->release();
+	size_t n = 0;
+	while (mon.subs && mon.subs[n])
+		n++;
+	while (n--)
+		if (mon.subs[n]->release)
+			mon.subs[n]->release();
 }
 
 int monitor_verdict(void)
@@ -325,9 +329,10 @@ static const struct command *find_command(const char *name)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(commands[i].name, name) == 0)
 			return &commands[i];
-	for (size_t i = 0; mon.ext && i < mon.ext->ncommands; i++)
-		if (strcmp(mon.ext->commands[i].name, name) == 0)
-			return &mon.ext->commands[i];
+	for (size_t k = 0; mon.subs && mon.subs[k]; k++)
+		for (size_t i = 0; i < mon.subs[k]->ncommands; i++)
+			if (strcmp(mon.subs[k]->commands[i].name, name) == 0)
+				return &mon.subs[k]->commands[i];
 	return NULL;
 }
 
@@ -346,8 +351,9 @@ static enum cmd_status cmd_help(int argc, char **argv)
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		printf("  %-38s %s\n", commands[i].usage, commands[i].summary);
-	for (size_t i = 0; mon.ext && i < mon.ext->ncommands; i++)
-		printf("  %-38s %s\n", mon.ext->commands[i].usage, mon.ext->commands[i].summary);
+	for (size_t k = 0; mon.subs && mon.subs[k]; k++)
+		for (size_t i = 0; i < mon.subs[k]->ncommands; i++)
+			printf("  %-38s %s\n", mon.subs[k]->commands[i].usage, mon.subs[k]->commands[i].summary);
 	printf("  Commands on one line are separated by ';'. '#' starts a comment.\n");
 	return CMD_OK;
 }
@@ -568,14 +574,26 @@ static void info_record(void)
 	record_emit(&j);
 }
 
-int monitor_main(const struct platform *p, const struct test_group *const *catalogue, const struct monitor_ext *ext)
+void monitor_settings(const struct test_group *const *catalogue, const struct subsystem *const *subsystems)
+{
+	for (size_t i = 0; catalogue && catalogue[i]; i++)
+		if (catalogue[i]->settings)
+			catalogue[i]->settings();
+	for (size_t i = 0; subsystems && subsystems[i]; i++)
+		if (subsystems[i]->settings)
+			subsystems[i]->settings();
+}
+
+int monitor_main(const struct platform *p, const struct test_group *const *catalogue,
+		 const struct subsystem *const *subsystems)
 {
 	platform = p;
-	mon.ext = ext;
+	mon.subs = subsystems;
 	script_init(&script_env);
 	settings_init();
 	survive_init();
 	runner_init(catalogue);
+	monitor_settings(catalogue, subsystems);
 	printf("\niommon %s - bare-metal IOMMU test monitor\n", IOMMON_VERSION);
 
 	acpi_init(&mon.acpi, platform->acpi_rsdp());
@@ -592,8 +610,9 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	timing_init(&mon.acpi, setting_get("timer.source"));
 	print_info();
 	info_record();
-	if (mon.ext && mon.ext->discover)
-		mon.ext->discover();
+	for (size_t i = 0; mon.subs && mon.subs[i]; i++)
+		if (mon.subs[i]->discover)
+			mon.subs[i]->discover();
 	survive_boot();
 
 	const char *opts = platform->load_options();

@@ -13,13 +13,18 @@
 
 struct acpi;
 
-/* What the layers above core/ add: their commands, and the discovery
- * they run at boot (after the counter is calibrated, before any script). */
-struct monitor_ext {
+/* A subsystem above core/, defined beside the code it serves: the
+ * settings and commands it owns, the discovery it runs at boot (after the
+ * counter is calibrated, before any script) and what it gives back before
+ * exit. The composition root (tests/catalogue/catalogue.c) only lists
+ * them; they discover in that order and release in the reverse. */
+struct subsystem {
+	const char *name;
+	void (*settings)(void); /* setting_add for each key it owns */
 	const struct command *commands;
 	size_t ncommands;
 	void (*discover)(void);
-	void (*release)(void); /* before exit: devices and IOMMUs as found */
+	void (*release)(void); /* devices and IOMMUs as found */
 };
 
 /* Runs one line typed at the prompt (where == NULL) or from a script
@@ -51,7 +56,13 @@ void monitor_print_menu(void);
  * read to its Enter, an error line said why, and buf is empty. */
 int monitor_read_line(char *buf, unsigned size);
 
-/* Entry from the platform layer; returns only on the host. */
-int monitor_main(const struct platform *p, const struct test_group *const *catalogue, const struct monitor_ext *ext);
+/* Every key the subsystems and the catalogue's groups own, registered
+ * after the core's own (monitor_main does this; fuzzing and tests too). */
+void monitor_settings(const struct test_group *const *catalogue, const struct subsystem *const *subsystems);
+
+/* Entry from the platform layer; returns only on the host. `subsystems`
+ * is NULL-terminated. */
+int monitor_main(const struct platform *p, const struct test_group *const *catalogue,
+		 const struct subsystem *const *subsystems);
 
 #endif

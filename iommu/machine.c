@@ -331,7 +331,6 @@ void machine_settings(void)
 	setting_add("vtd.bystanders", "auto",
 		    "VT-d devices not under test: auto (pass-through if ECAP.PT, else identity), passthrough, identity",
 		    check_bystanders, NULL);
-	price_settings();
 	setting_add("calgary.fence", "off",
 		    "Calgary: on an error, disable the faulting PHB's slots as Linux did (on) or leave them (off)",
 		    check_on_off, NULL);
@@ -339,7 +338,6 @@ void machine_settings(void)
 
 void machine_discover(void)
 {
-	machine_settings();
 	machine_release();
 	if (machine.discovered) {
 		units_free(&machine.units);
@@ -656,7 +654,9 @@ static const struct command commands[] = {
 	  cmd_model },
 };
 
-const struct monitor_ext machine_ext = {
+const struct subsystem machine_subsystem = {
+	.name = "machine",
+	.settings = machine_settings,
 	.commands = commands,
 	.ncommands = sizeof(commands) / sizeof(commands[0]),
 	.discover = machine_discover,

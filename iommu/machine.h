@@ -32,7 +32,7 @@ struct iommu *machine_iommu(struct pci_addr dev, const char **why);
 /* Gives the open unit back, printing what its registers say. NULL or what
  * went wrong. */
 const char *machine_iommu_give_back(void);
-extern const struct monitor_ext machine_ext;
+extern const struct subsystem machine_subsystem;
 
 void machine_discover(void);
 /* The settings this layer owns (device, dma.*, nvme.*, vtd.*, price.*,

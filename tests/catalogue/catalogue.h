@@ -15,9 +15,9 @@ extern const struct test_group apple_group;
 extern const struct test_group price_group;
 extern const struct test_group selftest_group; /* hidden: crashes and hangs on purpose */
 
-/* The price group's settings (sizes, count, strategies, batch). */
-void price_settings(void);
-
 extern const struct test_group *const catalogue[];
+/* The subsystems above core/, in the order they discover. */
+struct subsystem;
+extern const struct subsystem *const subsystems[];
 
 #endif

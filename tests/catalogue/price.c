@@ -160,7 +160,7 @@ static bool wanted(const char *name)
 	return false;
 }
 
-void price_settings(void)
+static void price_settings(void)
 {
 	setting_add("price.sizes", "4096,65536", "DMA sizes for the price group (bytes, comma-separated)", check_sizes,
 		    NULL);
@@ -600,4 +600,5 @@ const struct test_group price_group = {
 	.summary = "the price of safety: mapping strategies and their cost per DMA, on every backend",
 	.cases = cases,
 	.n = sizeof(cases) / sizeof(cases[0]),
+	.settings = price_settings,
 };

@@ -13,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../core/monitor.h"
 #include "../../core/platform.h"
 #include "../../core/settings.h"
 #include "../../core/survive.h"
 #include "../../iommu/machine.h"
 #include "../../pci/pci.h"
+#include "../catalogue/catalogue.h"
 #include "../host/platform_host.h"
 
 static size_t nkeys;
@@ -28,7 +30,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	platform = &host_platform;
 	settings_init();
 	survive_init();	    /* watchdog, crash: registered by monitor_main */
-	machine_settings(); /* with the price group's */
+	monitor_settings(catalogue, subsystems); /* every subsystem's and group's keys */
 	while (setting_key(nkeys))
 		nkeys++;
 	return 0;

@@ -52,7 +52,8 @@ static enum cmd_status cmd_boom(int argc, char **argv)
 
 static const struct command boom[] = { { "boom", "boom", "fault", cmd_boom } };
 
-static struct monitor_ext ext;
+static struct subsystem ext;
+static const struct subsystem *const subs[] = { &ext, NULL };
 
 /* Runs the monitor in a child with `opts` as its load options; returns
  * what it printed and sets *status to how it ended. */
@@ -76,7 +77,7 @@ static const char *run_child(const char *opts, int *status)
 		host_platform.exceptions_caught = true;
 		host_set_load_options(opts);
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		monitor_main(&host_platform, catalogue, &ext);
+		monitor_main(&host_platform, catalogue, subs);
 		_exit(99);
 	}
 	close(fd[1]);
@@ -108,7 +109,7 @@ static void fault_then_fault_in_release(void **state)
 {
 	(void)state;
 	unlink(nvram);
-	ext = (struct monitor_ext){ .release = release_that_faults };
+	ext = (struct subsystem){ .release = release_that_faults };
 	int status;
 	const char *out =
 	    run_child("countdown 0; run timer.counter selftest.fault; run timer.stall; exit qemu", &status);
@@ -133,7 +134,7 @@ static void fault_then_fault_in_release(void **state)
 	assert_non_null(strstr(note, "phase=test\ntest=selftest.fault\n"));
 	assert_non_null(strstr(note, "crash=host signal 11 at address 0x0\n"));
 
-	ext = (struct monitor_ext){ 0 };
+	ext = (struct subsystem){ 0 };
 	out = run_child("countdown 0; run timer.counter selftest.fault; run timer.stall; exit qemu", &status);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 3); /* exit qemu: fail */
@@ -149,7 +150,7 @@ static void crash_firmware(void **state)
 {
 	(void)state;
 	unlink(nvram);
-	ext = (struct monitor_ext){ 0 };
+	ext = (struct subsystem){ 0 };
 	int status;
 	const char *out = run_child("set crash firmware; run selftest.fault; exit qemu", &status);
 	assert_true(WIFEXITED(status));
@@ -165,7 +166,7 @@ static void crash_while_starting(void **state)
 {
 	(void)state;
 	unlink(nvram);
-	ext = (struct monitor_ext){ .discover = discover_that_faults };
+	ext = (struct subsystem){ .discover = discover_that_faults };
 	int status;
 	const char *out = run_child("run timer.counter; exit qemu", &status);
 	assert_true(WIFEXITED(status));
@@ -184,7 +185,7 @@ static void crash_before_the_first_test(void **state)
 {
 	(void)state;
 	unlink(nvram);
-	ext = (struct monitor_ext){ .commands = boom, .ncommands = 1 };
+	ext = (struct subsystem){ .commands = boom, .ncommands = 1 };
 	int status;
 	const char *out = run_child("countdown 0; boom; run timer.counter; exit qemu", &status);
 	assert_true(WIFEXITED(status));
@@ -212,7 +213,7 @@ static void crash_in_the_exit_give_back(void **state)
 {
 	(void)state;
 	unlink(nvram);
-	ext = (struct monitor_ext){ .release = release_that_faults };
+	ext = (struct subsystem){ .release = release_that_faults };
 	const char *plan = "countdown 0; run timer.counter; exit qemu";
 	int status;
 	const char *out = run_child(plan, &status);
@@ -231,7 +232,7 @@ static void crash_in_the_exit_give_back(void **state)
 	assert_null(strstr(out, "  timer.counter: "));
 	assert_null(strstr(out, "crash:"));
 	assert_int_equal(access(nvram, F_OK), -1);
-	ext = (struct monitor_ext){ 0 };
+	ext = (struct subsystem){ 0 };
 }
 
 /* A breadcrumb the firmware will not keep (variable store full or
@@ -241,7 +242,7 @@ static void crash_without_a_breadcrumb(void **state)
 {
 	(void)state;
 	setenv("IOMMON_NVRAM", "/nonexistent-iommon-dir/nvram", 1);
-	ext = (struct monitor_ext){ 0 };
+	ext = (struct subsystem){ 0 };
 	int status;
 	const char *out = run_child("countdown 0; run selftest.fault; exit qemu", &status);
 	setenv("IOMMON_NVRAM", nvram, 1);
