@@ -235,6 +235,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	files_init();
 	efi_platform.exceptions_caught = exceptions_install();
 	efi_platform.name = firmware_name();
-	monitor_main(&efi_platform, catalogue, subsystems);
+	monitor_main(&efi_platform, iommon_catalogue(), subsystems);
 	return EFI_SUCCESS;
 }

@@ -96,9 +96,20 @@ static void check_window(struct iommu_unit *unit)
 void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, const uint8_t *ivrs, size_t ivrs_len,
 		 struct pci_list *pci)
 {
+	struct dmar d;
+	struct ivrs v;
+	if (dmar)
+		dmar_parse(dmar, dmar_len, &d);
+	if (ivrs)
+		ivrs_parse(ivrs, ivrs_len, &v);
+	units_adopt(u, dmar ? &d : NULL, ivrs ? &v : NULL, pci);
+}
+
+void units_adopt(struct iommu_units *u, struct dmar *dmar, struct ivrs *ivrs, struct pci_list *pci)
+{
 	memset(u, 0, sizeof(*u));
 	if (dmar) {
-		dmar_parse(dmar, dmar_len, &u->dmar);
+		u->dmar = *dmar;
 		u->have_dmar = true;
 		for (size_t i = 0; i < u->dmar.n; i++) {
 			const struct dmar_struct *st = &u->dmar.s[i];
@@ -123,7 +134,7 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 		}
 	}
 	if (ivrs) {
-		ivrs_parse(ivrs, ivrs_len, &u->ivrs);
+		u->ivrs = *ivrs;
 		u->have_ivrs = true;
 		size_t first = u->n;
 		for (size_t i = 0; i < u->ivrs.n; i++) {

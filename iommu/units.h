@@ -46,6 +46,9 @@ static inline const char *iommu_type_name(enum iommu_type t)
  * each device's `iommu`. */
 void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, const uint8_t *ivrs, size_t ivrs_len,
 		 struct pci_list *pci);
+/* The same from tables already parsed (either may be NULL): they are taken
+ * over (units_free frees them), so nothing is parsed twice. */
+void units_adopt(struct iommu_units *u, struct dmar *dmar, struct ivrs *ivrs, struct pci_list *pci);
 void units_free(struct iommu_units *u);
 
 /* The unit's identity registers: VT-d VER, CAP, ECAP (spec 11.4.1-3);

@@ -9,13 +9,15 @@
 #include "../../core/settings.h"
 #include "../../core/timing.h"
 #include "../../iommu/machine.h"
+#include "../../iommu/session.h"
 #include "../../pci/dma.h"
+#include "../../pci/dut.h"
 #include "catalogue.h"
 
 static struct dma_engine *engine(struct test_ctx *t)
 {
 	const char *why = "no engine";
-	struct dma_engine *e = platform->hardware ? machine_engine(&why) : NULL;
+	struct dma_engine *e = platform->hardware ? dut_engine(&why) : NULL;
 	if (!e) {
 		if (!platform->hardware)
 			why = "no devices on this platform";

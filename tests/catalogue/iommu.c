@@ -20,8 +20,10 @@
 #include "../../iommu/dart.h"
 #include "../../iommu/iommu.h"
 #include "../../iommu/machine.h"
+#include "../../iommu/session.h"
 #include "../../iommu/vtd.h"
 #include "../../pci/dma.h"
+#include "../../pci/dut.h"
 #include "../models/apple_dart_model.h"
 #include "../models/calgary_model.h"
 #include "../models/dart_model.h"
@@ -63,12 +65,12 @@ static bool bench(struct test_ctx *t, struct env *v, const char *on)
 		test_skip(t, "no IOMMU on this platform");
 		return false;
 	}
-	v->e = machine_engine(&why);
+	v->e = dut_engine(&why);
 	if (!v->e) {
 		test_skip(t, "no DMA engine: %s", why);
 		return false;
 	}
-	v->io = machine_iommu(v->e->addr, &why);
+	v->io = iommu_for_device(v->e->addr, &why);
 	if (!v->io) {
 		test_skip(t, "%s", why);
 		return false;
@@ -78,7 +80,7 @@ static bool bench(struct test_ctx *t, struct env *v, const char *on)
 
 static const char *give_back(struct env *v)
 {
-	return v->machine ? machine_iommu_give_back() : v->io->ops->give_back(v->io);
+	return v->machine ? iommu_give_back_held() : v->io->ops->give_back(v->io);
 }
 
 bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)

@@ -29,8 +29,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc, (void)argv;
 	platform = &host_platform;
 	settings_init();
-	survive_init();				 /* watchdog, crash: registered by monitor_main */
-	monitor_settings(catalogue, subsystems); /* every subsystem's and group's keys */
+	survive_init();					  /* watchdog, crash: registered by monitor_main */
+	monitor_settings(iommon_catalogue(), subsystems); /* every subsystem's and group's keys */
 	while (setting_key(nkeys))
 		nkeys++;
 	return 0;

@@ -26,5 +26,5 @@ int main(int argc, char **argv)
 	}
 	host_set_load_options(argc > 1 ? opts : NULL);
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	return monitor_main(&host_platform, catalogue, subsystems);
+	return monitor_main(&host_platform, iommon_catalogue(), subsystems);
 }

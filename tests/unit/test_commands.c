@@ -49,7 +49,7 @@ static int setup(void **state)
 	setenv("IOMMON_VOLUME", vol, 1);
 	platform = &host_platform;
 	settings_init();
-	runner_init(catalogue);
+	runner_init(iommon_catalogue());
 	capture_stdout(calibrate, NULL);
 	return 0;
 }

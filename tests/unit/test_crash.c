@@ -77,7 +77,7 @@ static const char *run_child(const char *opts, int *status)
 		host_platform.exceptions_caught = true;
 		host_set_load_options(opts);
 		setvbuf(stdout, NULL, _IOLBF, 0);
-		monitor_main(&host_platform, catalogue, subs);
+		monitor_main(&host_platform, iommon_catalogue(), subs);
 		_exit(99);
 	}
 	close(fd[1]);

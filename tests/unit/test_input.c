@@ -49,8 +49,8 @@ static int setup(void **state)
 	setenv("IOMMON_VOLUME", vol, 1);
 	platform = &host_platform;
 	settings_init();
-	runner_init(catalogue);
-	monitor_settings(catalogue, subsystems);
+	runner_init(iommon_catalogue());
+	monitor_settings(iommon_catalogue(), subsystems);
 	capture_stdout(calibrate, NULL);
 	return 0;
 }

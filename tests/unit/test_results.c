@@ -114,7 +114,7 @@ static void scenario(const char *script, typeof(vol) v)
 		fake.file_close = mem_close;
 		platform = &fake;
 		settings_init();
-		runner_init(catalogue);
+		runner_init(iommon_catalogue());
 		capture_stdout(calibrate, NULL);
 		snprintf(got->out, sizeof(got->out), "%s", capture_stdout(do_script, (void *)script));
 		snprintf(got->failure, sizeof(got->failure), "%s", results_failure() ? results_failure() : "");

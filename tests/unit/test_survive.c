@@ -33,7 +33,7 @@ static int setup(void **state)
 	platform = &host_platform;
 	settings_init();
 	survive_init();
-	runner_init(catalogue);
+	runner_init(iommon_catalogue());
 	capture_stdout(calibrate, NULL);
 	return 0;
 }
@@ -506,7 +506,7 @@ static void budget_extension_and_masked_regions(void **state)
 	assert_non_null(strstr(out, "past the 250 ms bound"));
 	out = capture_stdout(do_line, "run own.long");
 	assert_null(strstr(out, "masked"));
-	runner_init(catalogue);
+	runner_init(iommon_catalogue());
 	assert_null(setting_set("watchdog", "auto"));
 	results_close();
 }
@@ -524,7 +524,7 @@ static void no_watchdog_without_a_breadcrumb(void **state)
 	struct plan_run s = { "set watchdog 7\nrun own.long\n", "n.cfg", CMD_OK };
 	const char *out = capture_stdout(do_script, &s);
 	unsetenv("IOMMON_NVRAM");
-	runner_init(catalogue);
+	runner_init(iommon_catalogue());
 	assert_non_null(strstr(out, "warning: breadcrumb not kept ("));
 	assert_non_null(strstr(out, "warning: watchdog not armed in this plan"));
 	assert_int_equal(armed_inside[0], 0);

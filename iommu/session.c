@@ -1,0 +1,166 @@
+#include "session.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../core/monitor.h"
+#include "../core/results.h"
+#include "backend.h"
+#include "machine.h"
+
+static struct {
+	struct iommu *io; /* valid until its backend opens another */
+	bool taken_once;  /* since it was opened: the exit record compares */
+} held;
+
+struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
+{
+	int i = pci_find(&machine.pci, dev);
+	int u = i >= 0 ? machine.pci.d[i].iommu : -1;
+	if (u < 0) {
+		*why = "no IOMMU unit covers the device under test";
+		return NULL;
+	}
+	const struct iommu_unit *unit = &machine.units.u[u];
+	if (unit->refused[0]) {
+		*why = unit->refused;
+		return NULL;
+	}
+	const struct iommu_backend *b = iommu_backend_for_type(unit->type);
+	if (!b) {
+		static char msg[96];
+		snprintf(msg, sizeof(msg), "the unit covering the device is %s: no backend drives it yet",
+			 iommu_type_name(unit->type));
+		*why = msg;
+		return NULL;
+	}
+	if (held.io && held.io->taken && strcmp(held.io->name, unit->name) == 0)
+		return held.io;
+	if ((*why = iommu_give_back_held()) != NULL)
+		return NULL;
+	struct iommu *io = b->open(unit, &machine.units, &machine.pci, why);
+	if (io)
+		held.io = io, held.taken_once = false;
+	return io;
+}
+
+const char *iommu_give_back_held(void)
+{
+	if (!held.io || !held.io->taken)
+		return NULL;
+	held.taken_once = true;
+	const char *e = held.io->ops->give_back(held.io);
+	printf("    %s given back: %s%s%s\n", held.io->name, held.io->restore_note, e ? "; " : "", e ? e : "");
+	return e;
+}
+
+/* Before exit: the unit as the firmware left it, and a record that says
+ * whether its registers agree (what automation checks). */
+static void session_release(void)
+{
+	iommu_give_back_held();
+	struct iommu *io = held.io;
+	if (!io || !held.taken_once || !io->ops->as_found)
+		return;
+	char note[200], buf[RECORD_MAX];
+	bool same = io->ops->as_found(io, note, sizeof(note));
+	printf("  %s at exit: %s\n", io->name, note);
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "info");
+	json_str(&j, "what", "iommu-exit");
+	json_str(&j, "name", io->name);
+	json_bool(&j, "as_found", same);
+	json_str(&j, "registers", note);
+	record_emit(&j);
+}
+
+/* "; 'model a' or 'model b' attaches its register-level model" */
+static void models_tail(const struct iommu_backend *b)
+{
+	if (!b->models || !b->models[0]) {
+		printf("\n");
+		return;
+	}
+	printf(";");
+	for (const char *const *m = b->models; *m; m++)
+		printf("%s 'model %s'", m == b->models ? "" : (m[1] ? "," : " or"), *m);
+	printf(" attaches its register-level model\n");
+}
+
+/* What each backend finds beyond the ACPI units: functions with its PCI
+ * ids and what its describe hook reads, or how its units would be found. */
+static void describe_backend(const struct iommu_backend *b)
+{
+	size_t found = 0;
+	for (const struct iommu_pci_id *id = b->pci_ids; id && id->vendor; id++)
+		for (size_t i = 0; i < machine.pci.n; i++) {
+			const struct pci_dev *d = &machine.pci.d[i];
+			if (d->vendor != id->vendor || d->device != id->device)
+				continue;
+			char bdf[16];
+			pci_addr_str(d->addr, bdf, sizeof(bdf));
+			printf("  %s at %s\n", id->name, bdf);
+			found++;
+		}
+	if (found) {
+		if (b->describe)
+			b->describe(&machine.pci);
+		if (!b->unit_types) {
+			printf("  (iommon drives %s on its model only)", b->title);
+			models_tail(b);
+		}
+	} else if (b->pci_ids) {
+		printf("  no %s: no PCI function", b->title);
+		for (const struct iommu_pci_id *id = b->pci_ids; id->vendor; id++)
+			printf("%s %04x:%04x", id == b->pci_ids ? "" : (id[1].vendor ? "," : " or"), id->vendor,
+			       id->device);
+		models_tail(b);
+	} else if (!b->unit_types && b->found_by) {
+		printf("  no %s: %s", b->title, b->found_by);
+		models_tail(b);
+	}
+}
+
+static enum cmd_status cmd_iommu(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		cmd_error("usage: iommu");
+		return CMD_ERROR;
+	}
+	if (machine.units.n == 0)
+		printf("  no VT-d or AMD-Vi unit: the firmware describes none (no DMAR or IVRS table%s)\n",
+		       machine.units.have_dmar || machine.units.have_ivrs ? " with a unit in it" : "");
+	const struct iommu_backend *b;
+	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
+		describe_backend(b);
+	for (size_t i = 0; i < machine.units.n; i++) {
+		const struct iommu_unit *u = &machine.units.u[i];
+		const struct iommu_backend *by = iommu_backend_for_type(u->type);
+		printf("  %-7s %-5s segment %u base 0x%llx%s, %zu devices%s\n", u->name, iommu_type_name(u->type),
+		       u->segment, (unsigned long long)u->base, u->include_all ? " (all other devices)" : "",
+		       u->ndevices, by ? "" : " (no backend drives it yet)");
+		units_describe(u);
+		for (size_t k = 0; k < machine.pci.n; k++) {
+			if (machine.pci.d[k].iommu != (int)i)
+				continue;
+			char bdf[16];
+			pci_addr_str(machine.pci.d[k].addr, bdf, sizeof(bdf));
+			printf("      %s %s\n", bdf, pci_class_name(machine.pci.d[k].class));
+		}
+	}
+	return CMD_OK;
+}
+
+static const struct command commands[] = {
+	{ "iommu", "iommu", "IOMMU units: type, registers, devices in scope, and the backends that drive them",
+	  cmd_iommu },
+};
+
+const struct subsystem iommu_subsystem = {
+	.name = "iommu",
+	.settings = iommu_backends_settings,
+	.commands = commands,
+	.ncommands = sizeof(commands) / sizeof(commands[0]),
+	.release = session_release,
+};

@@ -1,0 +1,23 @@
+/* The one IOMMU unit the monitor holds at a time: the unit covering the
+ * device under test, opened by the backend the registry names for its
+ * type, given back before the next one and before exit (with the
+ * `iommu-exit` record automation checks). Also the `iommu` command and the
+ * backends' settings. */
+#ifndef IOMMON_SESSION_H
+#define IOMMON_SESSION_H
+
+#include "iommu.h"
+
+struct subsystem;
+
+/* The unit that covers `dev`, opened (not taken over) by its backend with
+ * the backend's settings; NULL with *why when none covers it, its window
+ * was refused or no backend drives its type. */
+struct iommu *iommu_for_device(struct pci_addr dev, const char **why);
+/* Gives the held unit back, printing what its registers say. NULL or what
+ * could not be put back. */
+const char *iommu_give_back_held(void);
+
+extern const struct subsystem iommu_subsystem;
+
+#endif

@@ -1,0 +1,22 @@
+/* The device under test: the PCI function whose DMA engine the IOMMU
+ * cases drive (`set device`), opened on first use and kept until exit or
+ * until the setting changes. Owns the settings `device` and
+ * `nvme.scratch`. */
+#ifndef IOMMON_DUT_H
+#define IOMMON_DUT_H
+
+#include "dma.h"
+#include "pci.h"
+
+struct subsystem;
+
+/* The functions to pick from, set by discovery (NULL before). */
+void dut_bind(struct pci_cfg *cfg, const struct pci_list *pci);
+/* The DMA engine of the device under test; NULL with *why when there is none. */
+struct dma_engine *dut_engine(const char **why);
+/* Closes it: the device goes back to its driver. */
+void dut_close(void);
+
+extern const struct subsystem dut_subsystem;
+
+#endif
