@@ -216,8 +216,13 @@ void setting_add(const char *key, const char *def, const char *help, const char 
 
 void settings_init(void)
 {
-	for (nsettings = 0; nsettings < MAX_SETTINGS && table[nsettings].key; nsettings++)
-		;
+	/* the core's own keys: counted once, before setting_add writes after
+	 * them, so that a second init forgets the keys added since */
+	static size_t core = (size_t)-1;
+	if (core == (size_t)-1)
+		for (core = 0; core < MAX_SETTINGS && table[core].key; core++)
+			;
+	nsettings = core;
 	for (size_t i = 0; i < NSETTINGS; i++)
 		snprintf(table[i].value, sizeof(table[i].value), "%s", table[i].def);
 }
