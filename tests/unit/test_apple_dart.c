@@ -6,6 +6,7 @@
 #include "../../iommu/apple_dart.h"
 #include "../host/platform_host.h"
 #include "../models/apple_dart_model.h"
+#include "../models/models.h"
 
 static struct apple_dart_model m;
 static struct apple_dart d;
@@ -211,12 +212,49 @@ static void as_found_and_restore(void **state)
 	}
 }
 
+/* The faults `model` injects, through the family table: each attaches,
+ * and the first operation it breaks fails with its code. */
+static void family_faults(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kind, *fault;
+		enum iommu_err take, later; /* later: attach, then an invalidation */
+	} cases[] = {
+		{ "apple-t8103", "none", IOMMU_OK, IOMMU_OK },
+		{ "apple-t6000", "busy-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
+		{ "apple-t8110", "busy-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
+		{ "apple-t8110", "locked", IOMMU_ERR_FIRMWARE, IOMMU_OK },
+		{ "apple-t8103", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_null(model_attach(cases[i].kind, cases[i].fault));
+		struct dma_engine *e;
+		struct iommu *io = model_unit(&e);
+		assert_non_null(io);
+		io->err = IOMMU_OK;
+		const char *why = io->ops->take(io);
+		assert_int_equal(io->err, cases[i].take);
+		if (!why) {
+			why = io->ops->attach(io, e->addr, IOMMU_TRANSLATE);
+			if (!why)
+				why = io->ops->invalidate(io, 0, 0, 0);
+			assert_int_equal(io->err, cases[i].later);
+		}
+		assert_int_equal(why != NULL, cases[i].take || cases[i].later);
+		model_detach();
+	}
+	/* a fault of another family, or of another chip of the family, is refused */
+	assert_non_null(model_attach("apple-t8110", "flush-stuck"));
+	assert_null(model_attached_kind());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_layout_translates), cmocka_unit_test(stale_until_invalidated),
 		cmocka_unit_test(refusals_and_deadlines),  cmocka_unit_test(walk_matches_the_model),
-		cmocka_unit_test(as_found_and_restore),
+		cmocka_unit_test(as_found_and_restore),	   cmocka_unit_test(family_faults),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

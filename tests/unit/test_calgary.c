@@ -6,6 +6,7 @@
 #include "../../iommu/calgary.h"
 #include "../host/platform_host.h"
 #include "../models/calgary_model.h"
+#include "../models/models.h"
 
 static struct calgary_model m;
 static struct calgary c;
@@ -310,13 +311,56 @@ static void ebda_rio_table(void **state)
 	assert_non_null(strstr(why, "chain ends"));
 }
 
+/* The faults `model` injects, through the family table: each attaches,
+ * and the first operation it breaks fails with its code. */
+static void family_faults(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kind, *fault;
+		enum iommu_err take, later; /* later: attach, then an invalidation */
+	} cases[] = {
+		{ "calgary", "none", IOMMU_OK, IOMMU_OK },
+		{ "calgary", "split-queue-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
+		{ "calioc2", "split-queue-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
+		{ "calioc2", "softstop-fault", IOMMU_OK, IOMMU_OK },
+		{ "calioc2", "softstop-forever", IOMMU_OK, IOMMU_ERR_ABANDONED },
+		{ "calgary", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_null(model_attach(cases[i].kind, cases[i].fault));
+		struct dma_engine *e;
+		struct iommu *io = model_unit(&e);
+		assert_non_null(io);
+		io->err = IOMMU_OK;
+		const char *why = io->ops->take(io);
+		assert_int_equal(io->err, cases[i].take);
+		if (!why) {
+			why = io->ops->attach(io, e->addr, IOMMU_TRANSLATE);
+			if (!why)
+				why = io->ops->invalidate(io, 0, 0, 0);
+			assert_int_equal(io->err, cases[i].later);
+		}
+		assert_int_equal(why != NULL, cases[i].take || cases[i].later);
+		model_detach();
+	}
+	/* a fault of another family, or of another chip of the family, is refused */
+	assert_non_null(model_attach("calgary", "softstop-fault"));
+	assert_null(model_attached_kind());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tces_translate_big_endian), cmocka_unit_test(stale_until_the_flush),
-		cmocka_unit_test(reserved_iovas_refused),    cmocka_unit_test(flush_faults_named),
-		cmocka_unit_test(fence_and_give_back),	     cmocka_unit_test(ebda_rio_table),
-		cmocka_unit_test(walk_matches_the_model),    cmocka_unit_test(as_found_and_restore),
+		cmocka_unit_test(tces_translate_big_endian),
+		cmocka_unit_test(stale_until_the_flush),
+		cmocka_unit_test(reserved_iovas_refused),
+		cmocka_unit_test(flush_faults_named),
+		cmocka_unit_test(fence_and_give_back),
+		cmocka_unit_test(ebda_rio_table),
+		cmocka_unit_test(walk_matches_the_model),
+		cmocka_unit_test(as_found_and_restore),
+		cmocka_unit_test(family_faults),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

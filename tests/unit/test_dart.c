@@ -5,6 +5,7 @@
 #include "../../iommu/dart.h"
 #include "../host/platform_host.h"
 #include "../models/dart_model.h"
+#include "../models/models.h"
 
 static struct dart_model m;
 static struct dart d;
@@ -234,6 +235,42 @@ static void as_found_and_restore(void **state)
 	assert_false(d.io.ops->as_found(&d.io, note, sizeof(note)));
 }
 
+/* The faults `model` injects, through the family table: each attaches,
+ * and the first operation it breaks fails with its code. */
+static void family_faults(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kind, *fault;
+		enum iommu_err take, later; /* later: attach, then an invalidation */
+	} cases[] = {
+		{ "dart-u3", "none", IOMMU_OK, IOMMU_OK },
+		{ "dart-u4", "flush-deaf", IOMMU_OK, IOMMU_OK },
+		{ "dart-u3", "flush-stuck", IOMMU_ERR_TIMEOUT, IOMMU_OK },
+		{ "dart-u4", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_null(model_attach(cases[i].kind, cases[i].fault));
+		struct dma_engine *e;
+		struct iommu *io = model_unit(&e);
+		assert_non_null(io);
+		io->err = IOMMU_OK;
+		const char *why = io->ops->take(io);
+		assert_int_equal(io->err, cases[i].take);
+		if (!why) {
+			why = io->ops->attach(io, e->addr, IOMMU_TRANSLATE);
+			if (!why)
+				why = io->ops->invalidate(io, 0, 0, 0);
+			assert_int_equal(io->err, cases[i].later);
+		}
+		assert_int_equal(why != NULL, cases[i].take || cases[i].later);
+		model_detach();
+	}
+	/* a fault of another family, or of another chip of the family, is refused */
+	assert_non_null(model_attach("dart-u3", "softstop-fault"));
+	assert_null(model_attached_kind());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +281,7 @@ int main(void)
 		cmocka_unit_test(refusals_and_give_back),
 		cmocka_unit_test(walk_matches_the_model),
 		cmocka_unit_test(as_found_and_restore),
+		cmocka_unit_test(family_faults),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
