@@ -301,24 +301,11 @@ static void inject_locked(void *m)
 	((struct apple_dart_model *)m)->locked = true;
 }
 
-static void inject_all_ones(void *m)
-{
-	((struct apple_dart_model *)m)->all_ones = true;
-}
-
 static const struct model_fault family_faults[] = {
 	{ "busy-stuck", "an invalidation never finishes", NULL, inject_busy_stuck },
 	{ "locked", "locked by the firmware (TCRs and TTBRs immutable)", NULL, inject_locked },
-	{ "all-ones", "the register window reads all ones", NULL, inject_all_ones },
 	{ NULL, NULL, NULL, NULL },
 };
-
-static struct model_counts family_violations(void)
-{
-	return (struct model_counts){ .stray = family_model.win.out_of_window + family_driver.w.out_of_window,
-				      .width = family_model.bad_width,
-				      .reserved = family_model.reserved_writes };
-}
 
 static const char *const family_kinds[] = { "apple-t8103", "apple-t6000", "apple-t8110", NULL };
 
@@ -329,5 +316,9 @@ const struct model_family apple_family = {
 	.io = &family_driver.io,
 	.model = &family_model,
 	.driver = &family_driver,
-	.violations = family_violations,
+	.bad_width = &family_model.bad_width,
+	.reserved_writes = &family_model.reserved_writes,
+	.model_win = &family_model.win,
+	.driver_win = &family_driver.w,
+	.all_ones = &family_model.all_ones,
 };

@@ -312,27 +312,13 @@ static void inject_softstop_forever(void *m)
 	((struct calgary_model *)m)->softstop_faults = ~0u;
 }
 
-static void inject_all_ones(void *m)
-{
-	((struct calgary_model *)m)->all_ones = true;
-}
-
 static const struct model_fault family_faults[] = {
 	{ "split-queue-stuck", "the split queue never quiesces", NULL, inject_split_stuck },
 	{ "softstop-fault", "SoftStopFault on the next 3 attempts (the flush retries)", "calioc2",
 	  inject_softstop_three },
 	{ "softstop-forever", "SoftStopFault every time (the flush is abandoned)", "calioc2", inject_softstop_forever },
-	{ "all-ones", "the register window reads all ones", NULL, inject_all_ones },
 	{ NULL, NULL, NULL, NULL },
 };
-
-static struct model_counts family_violations(void)
-{
-	return (struct model_counts){ .stray = family_model.win.out_of_window + family_driver.w.out_of_window,
-				      .width = family_model.bad_width,
-				      .reserved = family_model.reserved_writes,
-				      .protocol = family_model.protocol_errors };
-}
 
 static const char *const family_kinds[] = { "calgary", "calioc2", NULL };
 
@@ -343,5 +329,10 @@ const struct model_family calgary_family = {
 	.io = &family_driver.io,
 	.model = &family_model,
 	.driver = &family_driver,
-	.violations = family_violations,
+	.bad_width = &family_model.bad_width,
+	.reserved_writes = &family_model.reserved_writes,
+	.protocol_errors = &family_model.protocol_errors,
+	.model_win = &family_model.win,
+	.driver_win = &family_driver.w,
+	.all_ones = &family_model.all_ones,
 };

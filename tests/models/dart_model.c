@@ -216,24 +216,11 @@ static void inject_flush_stuck(void *m)
 	((struct dart_model *)m)->flush_stuck = true;
 }
 
-static void inject_all_ones(void *m)
-{
-	((struct dart_model *)m)->all_ones = true;
-}
-
 static const struct model_fault family_faults[] = {
 	{ "flush-deaf", "the first FLUSHTLB set goes unnoticed (cleared and set again)", NULL, inject_flush_deaf },
 	{ "flush-stuck", "FLUSHTLB never clears", NULL, inject_flush_stuck },
-	{ "all-ones", "the register window reads all ones", NULL, inject_all_ones },
 	{ NULL, NULL, NULL, NULL },
 };
-
-static struct model_counts family_violations(void)
-{
-	return (struct model_counts){ .stray = family_model.win.out_of_window + family_driver.w.out_of_window,
-				      .width = family_model.bad_width,
-				      .reserved = family_model.reserved_writes };
-}
 
 static const char *const family_kinds[] = { "dart-u3", "dart-u4", NULL };
 
@@ -244,5 +231,9 @@ const struct model_family dart_family = {
 	.io = &family_driver.io,
 	.model = &family_model,
 	.driver = &family_driver,
-	.violations = family_violations,
+	.bad_width = &family_model.bad_width,
+	.reserved_writes = &family_model.reserved_writes,
+	.model_win = &family_model.win,
+	.driver_win = &family_driver.w,
+	.all_ones = &family_model.all_ones,
 };

@@ -37,8 +37,19 @@ static const struct model_family *family_of(const char *kind)
 	return NULL;
 }
 
+static void inject_all_ones(void *flag)
+{
+	*(bool *)flag = true;
+}
+
+/* "all-ones" is every family's: the family's own flag, set through this. */
+static const struct model_fault all_ones_fault = { "all-ones", "the register window reads all ones", NULL,
+						   inject_all_ones };
+
 static const struct model_fault *fault_in(const struct model_family *f, const char *name)
 {
+	if (strcmp(name, all_ones_fault.name) == 0)
+		return &all_ones_fault;
 	for (const struct model_fault *x = f->faults; x->name; x++)
 		if (strcmp(x->name, name) == 0)
 			return x;
@@ -68,7 +79,10 @@ static const char *joined(bool faults, const char *sep)
 {
 	static char out[2][256];
 	char *o = out[faults];
-	size_t k = (size_t)snprintf(o, sizeof(out[0]), "%s", faults ? "none" : "");
+	size_t k = 0;
+	o[0] = '\0';
+	if (faults)
+		k = (size_t)snprintf(o, sizeof(out[0]), "none%s%s", sep, all_ones_fault.name);
 	for (size_t f = 0; families[f]; f++) {
 		if (!faults) {
 			for (const char *const *kind = families[f]->kinds; *kind && k < sizeof(out[0]); kind++)
@@ -115,7 +129,7 @@ const char *model_attach(const char *kind, const char *fault)
 	if (e)
 		return e;
 	if (f)
-		f->inject(fam->model);
+		f->inject(f == &all_ones_fault ? (void *)fam->all_ones : fam->model);
 	snprintf(mdl.kind, sizeof(mdl.kind), "%s", kind);
 	snprintf(mdl.fault, sizeof(mdl.fault), "%s", fault);
 	mdl.family = fam;
@@ -130,18 +144,26 @@ struct iommu *model_unit(struct dma_engine **e)
 	return mdl.family->io;
 }
 
+static unsigned count(const unsigned *counter)
+{
+	return counter ? *counter : 0;
+}
+
 unsigned model_violations(char *out, size_t n)
 {
 	if (!mdl.family) {
 		snprintf(out, n, "no model");
 		return 0;
 	}
-	struct model_counts c = mdl.family->violations();
+	const struct model_family *f = mdl.family;
+	unsigned stray = f->model_win->out_of_window + f->driver_win->out_of_window;
+	unsigned width = count(f->bad_width), reserved = count(f->reserved_writes),
+		 protocol = count(f->protocol_errors);
 	snprintf(out, n,
 		 "%u outside the window, %u of the wrong width, %u reserved fields written, %u flushes "
 		 "outside the quiet state",
-		 c.stray, c.width, c.reserved, c.protocol);
-	return c.stray + c.width + c.reserved + c.protocol;
+		 stray, width, reserved, protocol);
+	return stray + width + reserved + protocol;
 }
 
 const char *model_attached_kind(void)
@@ -190,7 +212,7 @@ struct apple_dart_model *model_apple(void)
 
 static void list_faults(void)
 {
-	printf("  faults (none, or one of):\n");
+	printf("  faults (none, or one of):\n    %-18s %s (every kind)\n", all_ones_fault.name, all_ones_fault.what);
 	for (size_t k = 0; families[k]; k++) {
 		for (const struct model_fault *x = families[k]->faults; x->name; x++) {
 			printf("    %-18s %s (", x->name, x->what);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "../../core/monitor.h"
+#include "../../core/regwin.h"
 #include "../../iommu/iommu.h"
 #include "../../pci/dma.h"
 
@@ -35,14 +36,6 @@ void model_engine_init(struct model_engine *m, const char *kind, struct pci_addr
  * bridge (DART), stream 1's requester (Apple DART). */
 #define MODEL_ENGINE_BUS 0x10
 
-/* What a model saw the driver do that the hardware forbids. */
-struct model_counts {
-	unsigned stray;	   /* accesses outside the window (model's or driver's) */
-	unsigned width;	   /* of the wrong width */
-	unsigned reserved; /* reserved fields written */
-	unsigned protocol; /* flushes outside the quiet state */
-};
-
 /* A fault a family can inject, set on the model once its driver is built. */
 struct model_fault {
 	const char *name; /* "split-queue-stuck" */
@@ -54,14 +47,20 @@ struct model_fault {
 /* One model family, defined beside its model. */
 struct model_family {
 	const char *const *kinds;	  /* "calgary", "calioc2"; NULL-terminated */
-	const struct model_fault *faults; /* ends with a NULL name; "none" is implied */
+	const struct model_fault *faults; /* ends with a NULL name; "none" and "all-ones" are implied */
 	/* Builds the model of `kind`, its driver on the model's register
 	 * window, and the engine `e` behind its bridge. NULL or why not. */
 	const char *(*attach)(const char *kind, struct model_engine *e);
 	struct iommu *io; /* the driver's unit */
 	void *model;	  /* the model's state (struct calgary_model, ...) */
 	void *driver;	  /* the driver's state (struct calgary, ...) */
-	struct model_counts (*violations)(void);
+	/* What the model saw the driver do that the hardware forbids: the
+	 * model's counters (NULL: it does not count that), and the register
+	 * windows whose strays count too. */
+	const unsigned *bad_width, *reserved_writes, *protocol_errors;
+	const struct regwin *model_win, *driver_win;
+	/* The fault every family takes, "all-ones": the window reads all ones. */
+	bool *all_ones;
 };
 
 /* The i-th kind `model` attaches, across the families; NULL past the last. */

@@ -6,7 +6,6 @@
 #include "../../iommu/apple_dart.h"
 #include "../host/platform_host.h"
 #include "../models/apple_dart_model.h"
-#include "../models/models.h"
 
 static struct apple_dart_model m;
 static struct apple_dart d;
@@ -148,42 +147,6 @@ static void refusals_and_deadlines(void **state)
 	FAILS(apple_dart_init(&d, &m.win, APPLE_T6000, "dart", 1), IOMMU_ERR_UNSUPPORTED);
 }
 
-/* iova_to_phys walks the stream's tables as the DART does: where it says
- * a DMA lands, with which permissions, the model's DMA lands there too. */
-static void walk_matches_the_model(void **state)
-{
-	(void)state;
-	for (int l = ADM_T8103; l <= ADM_T8110; l++) {
-		uint64_t pg = 1ull << 14;
-		open_dart((enum adm_layout)l, 14);
-		assert_null(d.io.ops->map(&d.io, 2 * pg, 0x40000000, pg, IOMMU_RW, pg));
-		assert_null(d.io.ops->map(&d.io, 3 * pg, 0x50000000, pg, IOMMU_R, pg));
-		assert_null(d.io.ops->map(&d.io, 4 * pg, 0x60000000, pg, IOMMU_W, pg));
-		assert_null(d.io.ops->map(&d.io, 5 * pg, 0x70000000, pg, IOMMU_RW, pg));
-		assert_null(d.io.ops->unmap(&d.io, 5 * pg, pg));
-		assert_null(d.io.ops->invalidate(&d.io, 0, 0, 0));
-		const uint64_t iovas[] = { 2 * pg + 0x10, 3 * pg + 0x3ff8, 4 * pg, 5 * pg, 1ull << 30, 1ull << 36 };
-		for (size_t i = 0; i < sizeof(iovas) / sizeof(iovas[0]); i++) {
-			uint64_t phys = 0, page = 0, rd = 0, wr = 0;
-			unsigned perm = 0;
-			bool walked = d.io.ops->iova_to_phys(&d.io, iovas[i], &phys, &perm, &page);
-			bool r = adm_translate(&m, 1, iovas[i], false, &rd),
-			     w = adm_translate(&m, 1, iovas[i], true, &wr);
-			assert_int_equal(walked, r || w);
-			if (!walked)
-				continue;
-			assert_int_equal(perm, (r ? IOMMU_R : 0u) | (w ? IOMMU_W : 0u));
-			assert_int_equal(phys, r ? rd : wr);
-			assert_int_equal(page, pg);
-		}
-		struct iommu_fault f[2];
-		bool ovf;
-		d.io.ops->faults(&d.io, f, 2, &ovf);
-		assert_null(d.io.ops->give_back(&d.io));
-		assert_clean();
-	}
-}
-
 /* as_found compares the stream's registers with the take-over's reading;
  * give-back leaves a note, and what it cannot put back (the DART locked
  * meanwhile) is IOMMU_ERR_RESTORE. */
@@ -212,49 +175,13 @@ static void as_found_and_restore(void **state)
 	}
 }
 
-/* The faults `model` injects, through the family table: each attaches,
- * and the first operation it breaks fails with its code. */
-static void family_faults(void **state)
-{
-	(void)state;
-	static const struct {
-		const char *kind, *fault;
-		enum iommu_err take, later; /* later: attach, then an invalidation */
-	} cases[] = {
-		{ "apple-t8103", "none", IOMMU_OK, IOMMU_OK },
-		{ "apple-t6000", "busy-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "apple-t8110", "busy-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "apple-t8110", "locked", IOMMU_ERR_FIRMWARE, IOMMU_OK },
-		{ "apple-t8103", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_null(model_attach(cases[i].kind, cases[i].fault));
-		struct dma_engine *e;
-		struct iommu *io = model_unit(&e);
-		assert_non_null(io);
-		io->err = IOMMU_OK;
-		const char *why = io->ops->take(io);
-		assert_int_equal(io->err, cases[i].take);
-		if (!why) {
-			why = io->ops->attach(io, e->addr, IOMMU_TRANSLATE);
-			if (!why)
-				why = io->ops->invalidate(io, 0, 0, 0);
-			assert_int_equal(io->err, cases[i].later);
-		}
-		assert_int_equal(why != NULL, cases[i].take || cases[i].later);
-		model_detach();
-	}
-	/* a fault of another family, or of another chip of the family, is refused */
-	assert_non_null(model_attach("apple-t8110", "flush-stuck"));
-	assert_null(model_attached_kind());
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(every_layout_translates), cmocka_unit_test(stale_until_invalidated),
-		cmocka_unit_test(refusals_and_deadlines),  cmocka_unit_test(walk_matches_the_model),
-		cmocka_unit_test(as_found_and_restore),	   cmocka_unit_test(family_faults),
+		cmocka_unit_test(every_layout_translates),
+		cmocka_unit_test(stale_until_invalidated),
+		cmocka_unit_test(refusals_and_deadlines),
+		cmocka_unit_test(as_found_and_restore),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -6,7 +6,6 @@
 #include "../../iommu/calgary.h"
 #include "../host/platform_host.h"
 #include "../models/calgary_model.h"
-#include "../models/models.h"
 
 static struct calgary_model m;
 static struct calgary c;
@@ -186,43 +185,6 @@ static void fence_and_give_back(void **state)
 	FAILS(calgary_init(&c, &m.win, false, "calgary", 3), IOMMU_ERR_UNUSABLE);
 }
 
-/* iova_to_phys walks the TCE table as the bridge does: where it says a DMA
- * lands, with which permissions, the model's DMA lands there too. */
-static void walk_matches_the_model(void **state)
-{
-	(void)state;
-	for (int ioc2 = 0; ioc2 <= 1; ioc2++) {
-		open_chip(ioc2);
-		assert_null(c.io.ops->map(&c.io, 0x200000, 0x12345000, 4096, IOMMU_RW, 4096));
-		assert_null(c.io.ops->map(&c.io, 0x201000, 0x22222000, 4096, IOMMU_R, 4096));
-		assert_null(c.io.ops->map(&c.io, 0x202000, 0x33333000, 4096, IOMMU_W, 4096));
-		assert_null(c.io.ops->map(&c.io, 0x203000, 0x44444000, 4096, IOMMU_RW, 4096));
-		assert_null(c.io.ops->unmap(&c.io, 0x203000, 4096));
-		assert_null(c.io.ops->invalidate(&c.io, 0, 0, 0));
-		static const uint64_t iovas[] = { 0x200010, 0x201008, 0x202ff8, 0x203000, 0x300000, 1ull << 28 };
-		for (size_t i = 0; i < sizeof(iovas) / sizeof(iovas[0]); i++) {
-			uint64_t phys = 0, page = 0, rd = 0, wr = 0;
-			unsigned perm = 0;
-			bool walked = c.io.ops->iova_to_phys(&c.io, iovas[i], &phys, &perm, &page);
-			bool r = calm_translate(&m, 0, iovas[i], false, &rd),
-			     w = calm_translate(&m, 0, iovas[i], true, &wr);
-			assert_int_equal(walked, r || w);
-			if (!walked)
-				continue;
-			assert_int_equal(perm, (r ? IOMMU_R : 0u) | (w ? IOMMU_W : 0u));
-			assert_int_equal(phys, r ? rd : wr);
-			assert_int_equal(page, 4096);
-		}
-		struct iommu_fault f[2];
-		bool ovf;
-		c.io.ops->faults(&c.io, f, 2, &ovf); /* the refused DMAs' CSR */
-		assert_null(c.io.ops->give_back(&c.io));
-		assert_false(
-		    c.io.ops->iova_to_phys(&c.io, 0x200000, &(uint64_t){ 0 }, &(unsigned){ 0 }, &(uint64_t){ 0 }));
-		assert_clean();
-	}
-}
-
 /* as_found compares the registers with the take-over's reading; give-back
  * leaves a note, and a register it cannot put back is IOMMU_ERR_RESTORE. */
 static void as_found_and_restore(void **state)
@@ -311,56 +273,13 @@ static void ebda_rio_table(void **state)
 	assert_non_null(strstr(why, "chain ends"));
 }
 
-/* The faults `model` injects, through the family table: each attaches,
- * and the first operation it breaks fails with its code. */
-static void family_faults(void **state)
-{
-	(void)state;
-	static const struct {
-		const char *kind, *fault;
-		enum iommu_err take, later; /* later: attach, then an invalidation */
-	} cases[] = {
-		{ "calgary", "none", IOMMU_OK, IOMMU_OK },
-		{ "calgary", "split-queue-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "calioc2", "split-queue-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "calioc2", "softstop-fault", IOMMU_OK, IOMMU_OK },
-		{ "calioc2", "softstop-forever", IOMMU_OK, IOMMU_ERR_ABANDONED },
-		{ "calgary", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_null(model_attach(cases[i].kind, cases[i].fault));
-		struct dma_engine *e;
-		struct iommu *io = model_unit(&e);
-		assert_non_null(io);
-		io->err = IOMMU_OK;
-		const char *why = io->ops->take(io);
-		assert_int_equal(io->err, cases[i].take);
-		if (!why) {
-			why = io->ops->attach(io, e->addr, IOMMU_TRANSLATE);
-			if (!why)
-				why = io->ops->invalidate(io, 0, 0, 0);
-			assert_int_equal(io->err, cases[i].later);
-		}
-		assert_int_equal(why != NULL, cases[i].take || cases[i].later);
-		model_detach();
-	}
-	/* a fault of another family, or of another chip of the family, is refused */
-	assert_non_null(model_attach("calgary", "softstop-fault"));
-	assert_null(model_attached_kind());
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(tces_translate_big_endian),
-		cmocka_unit_test(stale_until_the_flush),
-		cmocka_unit_test(reserved_iovas_refused),
-		cmocka_unit_test(flush_faults_named),
-		cmocka_unit_test(fence_and_give_back),
-		cmocka_unit_test(ebda_rio_table),
-		cmocka_unit_test(walk_matches_the_model),
+		cmocka_unit_test(tces_translate_big_endian), cmocka_unit_test(stale_until_the_flush),
+		cmocka_unit_test(reserved_iovas_refused),    cmocka_unit_test(flush_faults_named),
+		cmocka_unit_test(fence_and_give_back),	     cmocka_unit_test(ebda_rio_table),
 		cmocka_unit_test(as_found_and_restore),
-		cmocka_unit_test(family_faults),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
