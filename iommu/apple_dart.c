@@ -159,12 +159,10 @@ static void *table(struct apple_dart *d)
 	return t;
 }
 
-/* The leaf for `iova` below TTBR 0 (L1 index above L2's, each `bits` wide),
- * its L2 table made when `create`. */
+/* The leaf for `iova` below TTBR 0, its L2 table made when `create`. */
 static uint64_t *pte_for(struct apple_dart *d, uint64_t iova, bool create, const char **err)
 {
-	uint64_t n = 1ull << d->bits;
-	uint64_t *e1 = &d->l1[(iova >> (d->page_shift + d->bits)) & (n - 1)];
+	uint64_t *e1 = &d->l1[apple_l1_index(iova, d->page_shift)];
 	if (!(*e1 & APPLE_PTE_VALID)) {
 		if (!create)
 			return NULL;
@@ -177,7 +175,7 @@ static uint64_t *pte_for(struct apple_dart *d, uint64_t iova, bool create, const
 		cache_flush(e1, 8);
 	}
 	uint64_t *l2 = (uint64_t *)(uintptr_t)apple_pte_to_pa(dart1(d), *e1);
-	return &l2[(iova >> d->page_shift) & (n - 1)];
+	return &l2[apple_l2_index(iova, d->page_shift)];
 }
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
@@ -491,10 +489,10 @@ const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum a
 	if (!dart1(d) && d->page_shift != APPLE_DART2_FRAME_SHIFT)
 		return iommu_fail(&d->io, IOMMU_ERR_UNSUPPORTED,
 				  "apple-dart: DART2 entries hold 16 KiB frames: a 4 KiB granule cannot be described");
-	d->bits = d->page_shift - 3; /* a granule of 8-byte entries */
+
 	d->bypass = r32(d, DART_PARAMS2) & DART_PARAMS2_BYPASS_SUPPORT;
 	d->nsid = DART_T8020_STREAMS;
-	unsigned va = d->page_shift + 2 * d->bits; /* what TTBR 0 reaches */
+	unsigned va = apple_ttbr0_bits(d->page_shift);
 	if (layout == APPLE_T8110) {
 		d->nsid = dart_t8110_params4_streams(r32(d, DART_T8110_PARAMS4));
 		unsigned vaw = dart_t8110_params3_va_width(r32(d, DART_T8110_PARAMS3));

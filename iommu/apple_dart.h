@@ -19,7 +19,7 @@ struct apple_dart {
 	struct iommu io;
 	struct regwin w;
 	enum apple_dart_layout layout;
-	unsigned page_shift, bits; /* granule; a table holds 2^bits entries */
+	unsigned page_shift; /* the granule: 14 (16 KiB) or 12 */
 	unsigned sid, nsid;
 	bool bypass; /* PARAMS2: the stream can bypass translation */
 	uint64_t *l1;

@@ -129,6 +129,27 @@ static inline uint32_t dart_t8110_error_code(uint32_t e)
 }
 
 /* ---- page-table entries: 64 bits, two levels below TTBR 0 ------------------ */
+/* A granule-sized table holds granule / 8 entries: 2^(page_shift - 3). The
+ * L2 index is the IOVA's bits above the page offset, the L1 index the next
+ * bits up (16 KiB: L2 = IOVA[24:14], L1 = IOVA[35:25]). */
+static inline unsigned apple_table_bits(unsigned page_shift)
+{
+	return page_shift - 3;
+}
+static inline uint64_t apple_l2_index(uint64_t iova, unsigned page_shift)
+{
+	return (iova >> page_shift) & ((1ull << apple_table_bits(page_shift)) - 1);
+}
+static inline uint64_t apple_l1_index(uint64_t iova, unsigned page_shift)
+{
+	return (iova >> (page_shift + apple_table_bits(page_shift))) & ((1ull << apple_table_bits(page_shift)) - 1);
+}
+/* What TTBR 0 reaches: the page offset and two levels of index. */
+static inline unsigned apple_ttbr0_bits(unsigned page_shift)
+{
+	return page_shift + 2 * apple_table_bits(page_shift);
+}
+
 #define APPLE_PTE_VALID 1ull
 /* DART1 (t8103): PA bits 35:12 in place; the sub-page range START 63:52,
  * END 51:40 */

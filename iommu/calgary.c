@@ -57,11 +57,9 @@ bool calgary_iova_reserved(const struct calgary *c, unsigned phb, uint64_t iova,
 {
 	struct calgary *cc = (struct calgary *)c;
 	uint64_t end = iova + size;
-	/* page 0 and the 32 emergency pages: the first 128 KiB */
-	if (iova < 32 * TCE_PAGE)
+	if (iova < CAL_EMERGENCY_END)
 		return true;
-	/* the legacy hole: 640 KiB..1 MiB on Calgary, all of the first MiB on CalIOC2 */
-	if (iova < 0x100000 && end > (c->ioc2 ? 0 : 0xa0000))
+	if (iova < CAL_LEGACY_END && end > (c->ioc2 ? 0 : CAL_LEGACY_HOLE))
 		return true;
 	/* the peripheral windows, never translated (MEM_2 only when enabled) */
 	if (in_window(cc, phb, PHB_MEM1_LOW, PHB_MEM1_HIGH, 0, PHB_MEM1_SIZE, iova, end))

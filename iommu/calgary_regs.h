@@ -117,6 +117,13 @@ static inline unsigned cal_io_bits(unsigned size_code)
 	return 25 + size_code;
 }
 
+/* IOVAs never handed out (spec: "Enabling translation on a PHB", step 1):
+ * page 0 and the emergency pages, and the legacy hole (640 KiB to 1 MiB on
+ * Calgary, the whole first MiB on CalIOC2); the peripheral windows too. */
+#define CAL_EMERGENCY_END (32 * 4096ull) /* page 0 and 31 more: 128 KiB */
+#define CAL_LEGACY_HOLE 0xa0000ull
+#define CAL_LEGACY_END 0x100000ull
+
 /* ---- a TCE: 64 bits, big-endian in memory -------------------------------- */
 #define TCE_PAGE_SHIFT 12 /* IOVA = TCE index << 12 */
 #define TCE_PAGE (1ull << TCE_PAGE_SHIFT)
