@@ -1,6 +1,7 @@
 /* Apple DART. Facts: shared/specs/dart.md section 2 (Linux's apple-dart and
  * U-Boot's driver); the monitor meets it on its model, and on Apple Silicon
- * only through a future aarch64 build. */
+ * only through a future aarch64 build. Registers and entries by name:
+ * apple_dart_regs.h. */
 #include "apple_dart.h"
 
 #include <stdio.h>
@@ -11,57 +12,19 @@
 #include "../core/dmabuf.h"
 #include "../core/platform.h"
 #include "../core/timing.h"
+#include "apple_dart_regs.h"
+#include "as_found.h"
 
-#define PAGE 4096ull
-
-/* T8020 layout (t8103, t6000) */
-#define A_PARAMS1 0x00
-#define A_PARAMS2 0x04
-#define A_STREAM_COMMAND 0x20
-#define A_STREAM_SELECT 0x34
-#define A_ERROR 0x40
-#define A_ERROR_ADDR_LO 0x50
-#define A_ERROR_ADDR_HI 0x54
-#define A_CONFIG 0x60
-#define A_ENABLE 0xfc
-#define A_TCR(s) (0x100 + 4 * (s))
-#define A_TTBR(s, i) (0x200 + 16 * (s) + 4 * (i))
-#define A_CMD_INVALIDATE (1u << 20)
-#define A_CMD_BUSY (1u << 2)
-#define A_CONFIG_LOCK (1u << 15)
-#define A_TCR_TRANSLATE (1u << 7)
-#define A_TCR_BYPASS (1u << 8)
-#define A_TCR_BYPASS_DAPF (1u << 12)
-#define A_TTBR_VALID (1u << 31)
-/* T8110 layout */
-#define B_PARAMS3 0x08
-#define B_PARAMS4 0x0c
-#define B_TLB_CMD 0x80
-#define B_ERROR 0x100
-#define B_ERROR_MASK 0x104
-#define B_ERROR_ADDR_LO 0x170
-#define B_ERROR_ADDR_HI 0x174
-#define B_PROTECT 0x200
-#define B_ENABLE 0xc00
-#define B_DISABLE 0xc20
-#define B_TCR(s) (0x1000 + 4 * (s))
-#define B_TTBR(s) (0x1400 + 4 * (s))
-#define B_TLB_BUSY (1u << 31)
-#define B_TCR_TRANSLATE 1u
-#define B_TCR_BYPASS 2u
-#define B_TCR_BYPASS_DAPF 4u
-#define B_TTBR_VALID 1u
-
-#define PTE_VALID 1ull
-#define D1_NO_WRITE (1ull << 7)
-#define D1_NO_READ (1ull << 8)
-#define D1_WHOLE_PAGE (0xfffull << 40) /* sub-page range 0..0xFFF */
-#define D2_NO_WRITE (1ull << 2)
-#define D2_NO_READ (1ull << 3)
+#define APPLE_PHYS_BITS 36 /* what the driver places tables and pages below */
 
 static bool t8110(const struct apple_dart *d)
 {
 	return d->layout == APPLE_T8110;
+}
+
+static bool dart1(const struct apple_dart *d)
+{
+	return d->layout == APPLE_T8103;
 }
 
 static uint32_t r32(struct apple_dart *d, uint64_t off)
@@ -73,11 +36,13 @@ static void w32(struct apple_dart *d, uint64_t off, uint32_t v)
 	regwin_write32(&d->w, off, v);
 }
 
-/* The stream-enable word holding this stream, and its bit: T8110 has a
- * word per 32 streams. */
-static uint64_t enable_off(struct apple_dart *d, bool disable)
+/* ---- the stream's registers in either layout ------------------------------ */
+
+/* The stream-enable word holding this stream (T8110: a word per 32
+ * streams, write-1-to-set and write-1-to-clear), and its bit. */
+static uint64_t enable_off(struct apple_dart *d)
 {
-	return t8110(d) ? (disable ? B_DISABLE : B_ENABLE) + 4 * (d->sid / 32) : A_ENABLE;
+	return t8110(d) ? DART_T8110_ENABLE_STREAMS(d->sid) : DART_T8020_STREAM_ENABLE;
 }
 
 static uint32_t enable_bit(struct apple_dart *d)
@@ -85,27 +50,41 @@ static uint32_t enable_bit(struct apple_dart *d)
 	return 1u << (d->sid % 32);
 }
 
-static uint32_t bypass_bits(struct apple_dart *d)
-{
-	/* the DART and its prefetcher (DAPF) both bypassed, as Linux did */
-	return t8110(d) ? B_TCR_BYPASS | B_TCR_BYPASS_DAPF : A_TCR_BYPASS | A_TCR_BYPASS_DAPF;
-}
-
 static uint64_t tcr_off(struct apple_dart *d)
 {
-	return t8110(d) ? B_TCR(d->sid) : A_TCR(d->sid);
+	return t8110(d) ? DART_T8110_TCR(d->sid) : DART_T8020_TCR(d->sid);
 }
 
-/* A physical address in an entry (table or page): DART1 keeps bits 35:12
- * in place, DART2 holds PA >> 4 in bits 37:10. */
-static uint64_t encode(const struct apple_dart *d, uint64_t pa)
+static uint32_t tcr_translate(struct apple_dart *d)
 {
-	return d->layout == APPLE_T8103 ? pa & 0x0000000ffffff000ull : ((pa >> 14) & 0x0fffffffull) << 10;
+	return t8110(d) ? DART_T8110_TCR_TRANSLATE_ENABLE : DART_T8020_TCR_TRANSLATE_ENABLE;
 }
 
-static uint64_t decode(const struct apple_dart *d, uint64_t e)
+/* the DART and its prefetcher (DAPF) both bypassed, as Linux did */
+static uint32_t tcr_bypass(struct apple_dart *d)
 {
-	return d->layout == APPLE_T8103 ? e & 0x0000000ffffff000ull : ((e >> 10) & 0x0fffffffull) << 14;
+	return t8110(d) ? DART_T8110_TCR_BYPASS_DART | DART_T8110_TCR_BYPASS_DAPF
+			: DART_T8020_TCR_BYPASS_DART | DART_T8020_TCR_BYPASS_DAPF;
+}
+
+static uint64_t error_off(struct apple_dart *d)
+{
+	return t8110(d) ? DART_T8110_ERROR : DART_T8020_ERROR;
+}
+
+static unsigned ttbrs(struct apple_dart *d)
+{
+	return t8110(d) ? 1 : DART_T8020_TTBRS;
+}
+
+static uint64_t ttbr_off(struct apple_dart *d, unsigned i)
+{
+	return t8110(d) ? DART_T8110_TTBR(d->sid) : DART_T8020_TTBR(d->sid, i);
+}
+
+static uint64_t granule(const struct apple_dart *d)
+{
+	return 1ull << d->page_shift;
 }
 
 static size_t granule_pages(const struct apple_dart *d)
@@ -113,30 +92,41 @@ static size_t granule_pages(const struct apple_dart *d)
 	return (size_t)1 << (d->page_shift - 12);
 }
 
+static const char *all_ones(struct apple_dart *d)
+{
+	return iommu_fail(&d->io, IOMMU_ERR_UNUSABLE,
+			  "apple-dart: the register window reads all ones (the DART does not answer)");
+}
+
 /* ---- invalidation ------------------------------------------------------- */
 
+/* T8110: one TLB_CMD; T8020: the streams selected, then INVALIDATE. Both
+ * polled for BUSY with Linux's deadline. */
 static const char *tlb(struct apple_dart *d, bool all)
 {
 	uint64_t busy_off;
 	uint32_t busy;
 	if (t8110(d)) {
-		w32(d, B_TLB_CMD, all ? 0u : 1u << 8 | d->sid);
-		busy_off = B_TLB_CMD, busy = B_TLB_BUSY;
+		w32(d, DART_T8110_TLB_CMD, all ? DART_T8110_TLB_CMD_FLUSH_ALL : dart_t8110_tlb_flush_sid(d->sid));
+		busy_off = DART_T8110_TLB_CMD, busy = DART_T8110_TLB_CMD_BUSY;
 	} else {
-		w32(d, A_STREAM_SELECT, all ? (d->nsid >= 32 ? ~0u : (1u << d->nsid) - 1) : 1u << d->sid);
-		w32(d, A_STREAM_COMMAND, A_CMD_INVALIDATE);
-		busy_off = A_STREAM_COMMAND, busy = A_CMD_BUSY;
+		uint32_t every = d->nsid >= 32 ? ~0u : (1u << d->nsid) - 1;
+		w32(d, DART_T8020_STREAM_SELECT, all ? every : 1u << d->sid);
+		w32(d, DART_T8020_STREAM_COMMAND, DART_T8020_STREAM_COMMAND_INVALIDATE);
+		busy_off = DART_T8020_STREAM_COMMAND, busy = DART_T8020_STREAM_COMMAND_BUSY;
 	}
 	struct deadline dl = deadline_after_us(APPLE_DART_DEADLINE_US);
 	for (;;) {
 		uint32_t v = r32(d, busy_off);
-		if (v == 0xffffffffu)
-			return "apple-dart: the register window reads all ones (the DART does not answer)";
+		if (v == APPLE_DART_ALL_ONES)
+			return all_ones(d);
 		if (!(v & busy))
 			return NULL;
 		if (deadline_passed(&dl))
-			return t8110(d) ? "apple-dart: TLB_CMD still busy 100 us after the invalidation"
-					: "apple-dart: STREAM_COMMAND still busy 100 us after the invalidation";
+			return iommu_fail(&d->io, IOMMU_ERR_TIMEOUT,
+					  t8110(d)
+					      ? "apple-dart: TLB_CMD still busy 100 us after the invalidation"
+					      : "apple-dart: STREAM_COMMAND still busy 100 us after the invalidation");
 		cpu_relax();
 	}
 }
@@ -145,7 +135,7 @@ static const char *op_invalidate(struct iommu *io, size_t kind, uint64_t iova, u
 {
 	(void)iova, (void)size; /* per stream or everything: no page granularity */
 	if (kind >= io->nkinds)
-		return "apple-dart: no such kind of invalidation";
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: no such kind of invalidation");
 	return tlb((struct apple_dart *)io, strcmp(io->kinds[kind].name, "all") == 0);
 }
 
@@ -161,61 +151,55 @@ static void *table(struct apple_dart *d)
 		d->l2 = p, d->capl2 = cap;
 	}
 	/* granule-sized and granule-aligned: DART2 entries hold PA >> 14 */
-	void *t = pages_alloc_aligned(granule_pages(d), (size_t)1 << d->page_shift, 1ull << 36);
+	void *t = pages_alloc_aligned(granule_pages(d), granule(d), 1ull << APPLE_PHYS_BITS);
 	if (t) {
-		cache_flush(t, (size_t)1 << d->page_shift);
+		cache_flush(t, granule(d));
 		d->l2[d->nl2++] = t;
 	}
 	return t;
 }
 
+/* The leaf for `iova` below TTBR 0, its L2 table made when `create`. */
 static uint64_t *pte_for(struct apple_dart *d, uint64_t iova, bool create, const char **err)
 {
-	uint64_t n = 1ull << d->bits;
-	uint64_t *e1 = &d->l1[(iova >> (d->page_shift + d->bits)) & (n - 1)];
-	if (!(*e1 & PTE_VALID)) {
+	uint64_t *e1 = &d->l1[apple_l1_index(iova, d->page_shift)];
+	if (!(*e1 & APPLE_PTE_VALID)) {
 		if (!create)
 			return NULL;
 		void *t = table(d);
 		if (!t) {
-			*err = "apple-dart: no memory for a page table";
+			*err = iommu_fail(&d->io, IOMMU_ERR_NOMEM, "apple-dart: no memory for a page table");
 			return NULL;
 		}
-		*e1 = encode(d, (uint64_t)(uintptr_t)t) | PTE_VALID;
+		*e1 = apple_table_entry(dart1(d), (uint64_t)(uintptr_t)t);
 		cache_flush(e1, 8);
 	}
-	uint64_t *l2 = (uint64_t *)(uintptr_t)decode(d, *e1);
-	return &l2[(iova >> d->page_shift) & (n - 1)];
+	uint64_t *l2 = (uint64_t *)(uintptr_t)apple_pte_to_pa(dart1(d), *e1);
+	return &l2[apple_l2_index(iova, d->page_shift)];
 }
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
 	struct apple_dart *d = (struct apple_dart *)io;
-	uint64_t pg = 1ull << d->page_shift;
+	uint64_t pg = granule(d);
 	if (!d->l1)
-		return "apple-dart: no stream attached";
+		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: no stream attached");
 	if (page != pg)
-		return "apple-dart: entries map the DART's own page size only";
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "apple-dart: entries map the DART's own page size only");
 	if ((iova | phys | size) & (pg - 1) || !size)
-		return "apple-dart: address or size not aligned to the page size";
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: address or size not aligned to the page size");
 	if ((iova + size - 1) >> io->addr_bits)
-		return "apple-dart: IOVA beyond TTBR 0's reach";
-	if ((phys + size - 1) >> 36)
-		return "apple-dart: physical address beyond 36 bits";
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: IOVA beyond TTBR 0's reach");
+	if ((phys + size - 1) >> APPLE_PHYS_BITS)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: physical address beyond 36 bits");
 	if (!(perm & IOMMU_RW))
-		return "apple-dart: a mapping needs read or write permission";
-	bool d1 = d->layout == APPLE_T8103;
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: a mapping needs read or write permission");
 	for (uint64_t off = 0; off < size; off += pg) {
 		const char *err = NULL;
 		uint64_t *e = pte_for(d, iova + off, true, &err);
 		if (!e)
 			return err;
-		uint64_t v = encode(d, phys + off) | PTE_VALID | (d1 ? D1_WHOLE_PAGE : 0);
-		if (!(perm & IOMMU_W))
-			v |= d1 ? D1_NO_WRITE : D2_NO_WRITE;
-		if (!(perm & IOMMU_R))
-			v |= d1 ? D1_NO_READ : D2_NO_READ;
-		*e = v;
+		*e = apple_leaf(dart1(d), phys + off, perm & IOMMU_R, perm & IOMMU_W);
 		cache_flush(e, 8);
 	}
 	return NULL;
@@ -224,20 +208,38 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
 	struct apple_dart *d = (struct apple_dart *)io;
-	uint64_t pg = 1ull << d->page_shift;
-	if (!d->l1 || (iova | size) & (pg - 1))
-		return "apple-dart: unmap not aligned, or no stream attached";
+	uint64_t pg = granule(d);
+	if (!d->l1)
+		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: no stream attached");
+	if ((iova | size) & (pg - 1))
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: unmap not aligned to the page size");
 	if ((iova + size - 1) >> io->addr_bits || iova + size < iova)
-		return "apple-dart: unmap beyond TTBR 0's reach";
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: unmap beyond TTBR 0's reach");
 	for (uint64_t off = 0; off < size; off += pg) {
 		const char *err;
 		uint64_t *e = pte_for(d, iova + off, false, &err);
-		if (!e || !(*e & PTE_VALID))
-			return "apple-dart: unmap of an address that is not mapped";
+		if (!e || !(*e & APPLE_PTE_VALID))
+			return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: unmap of an address that is not mapped");
 		*e = 0;
 		cache_flush(e, 8);
 	}
 	return NULL;
+}
+
+/* The stream's walk as the DART does it: L1, L2, the leaf's permissions. */
+static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
+{
+	struct apple_dart *d = (struct apple_dart *)io;
+	if (!d->l1 || iova >> io->addr_bits)
+		return false;
+	const char *err;
+	uint64_t *e = pte_for(d, iova, false, &err);
+	if (!e || !(*e & APPLE_PTE_VALID))
+		return false;
+	*phys = apple_pte_to_pa(dart1(d), *e) | (iova & (granule(d) - 1));
+	*perm = (apple_leaf_readable(dart1(d), *e) ? IOMMU_R : 0) | (apple_leaf_writable(dart1(d), *e) ? IOMMU_W : 0);
+	*page = granule(d);
+	return true;
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -245,8 +247,31 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 static bool op_fault_pending(struct iommu *io)
 {
 	struct apple_dart *d = (struct apple_dart *)io;
-	uint32_t e = r32(d, t8110(d) ? B_ERROR : A_ERROR);
-	return e != 0xffffffffu && (e >> 31);
+	uint32_t e = r32(d, error_off(d));
+	/* FLAG is bit 31 in both layouts */
+	return e != APPLE_DART_ALL_ONES && (e & DART_T8020_ERROR_FLAG);
+}
+
+/* ERROR decoded in the layout's own fields. */
+struct error_fields {
+	unsigned stream;
+	bool read, write, missing; /* READ_FAULT, WRITE_FAULT, NO_TTBR/NO_PGD/NO_PMD/NO_PTE */
+};
+
+static struct error_fields error_decode(struct apple_dart *d, uint32_t e)
+{
+	if (t8110(d)) {
+		uint32_t c = dart_t8110_error_code(e);
+		return (struct error_fields){ dart_t8110_error_stream(e), c & DART_T8110_ERROR_READ_FAULT,
+					      c & DART_T8110_ERROR_WRITE_FAULT,
+					      c & (DART_T8110_ERROR_NO_TTBR | DART_T8110_ERROR_NO_PGD |
+						   DART_T8110_ERROR_NO_PMD | DART_T8110_ERROR_NO_PTE) };
+	}
+	uint32_t c = dart_t8020_error_code(e);
+	return (struct error_fields){
+		dart_t8020_error_stream(e), c & DART_T8020_ERROR_READ_FAULT, c & DART_T8020_ERROR_WRITE_FAULT,
+		c & (DART_T8020_ERROR_NO_TTBR | DART_T8020_ERROR_NO_PMD | DART_T8020_ERROR_NO_PTE)
+	};
 }
 
 static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
@@ -256,37 +281,34 @@ static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, b
 	if (!op_fault_pending(io))
 		return 0;
 	bool b = t8110(d);
-	uint32_t e = r32(d, b ? B_ERROR : A_ERROR);
-	uint64_t addr = r32(d, b ? B_ERROR_ADDR_LO : A_ERROR_ADDR_LO) |
-			(uint64_t)r32(d, b ? B_ERROR_ADDR_HI : A_ERROR_ADDR_HI) << 32;
-	w32(d, b ? B_ERROR : A_ERROR, e); /* write-1-to-clear */
+	uint32_t e = r32(d, error_off(d));
+	uint64_t addr = r32(d, b ? DART_T8110_ERROR_ADDR_LO : DART_T8020_ERROR_ADDR_LO) |
+			(uint64_t)r32(d, b ? DART_T8110_ERROR_ADDR_HI : DART_T8020_ERROR_ADDR_HI) << 32;
+	w32(d, error_off(d), e); /* write-1-to-clear */
 	if (max == 0) {
 		*overflow = true;
 		return 0;
 	}
-	unsigned stream = b ? (e >> 20) & 0xff : (e >> 24) & 0xf;
-	uint32_t code = e & (b ? 0x7fffu : 0xfffu);
-	if (stream != d->sid) { /* another stream's fault: not the device under test's */
+	struct error_fields f = error_decode(d, e);
+	if (f.stream != d->sid) { /* another stream's fault: not the device under test's */
 		out[0] = (struct iommu_fault){ .kind = IOMMU_FAULT_OTHER,
 					       .reason = e,
 					       .why = "a fault on another stream than the device under test's",
 					       .t_seen = rdtsc() };
 		return 1;
 	}
-	bool rd = code & (b ? 1u << 5 : 1u << 4), wr = code & (b ? 1u << 4 : 1u << 3);
-	bool missing = code & (b ? 0xfu : 0x7u);
-	out[0] = (struct iommu_fault){ .kind = wr	       ? IOMMU_FAULT_WRITE_DENIED
-					       : rd || missing ? IOMMU_FAULT_NOT_PRESENT
-							       : IOMMU_FAULT_OTHER,
+	out[0] = (struct iommu_fault){ .kind = f.write		     ? IOMMU_FAULT_WRITE_DENIED
+					       : f.read || f.missing ? IOMMU_FAULT_NOT_PRESENT
+								     : IOMMU_FAULT_OTHER,
 				       .reason = e,
-				       .read = rd,
-				       .dir_known = rd || wr,
-				       .addr = addr & ~((1ull << d->page_shift) - 1),
+				       .read = f.read,
+				       .dir_known = f.read || f.write,
+				       .addr = addr & ~(granule(d) - 1),
 				       .addr_known = true,
-				       .why = missing ? "no page-table entry (NO_TTBR, NO_PMD or NO_PTE)"
-					      : wr    ? "write to a page marked no-write"
-					      : rd    ? "read of a page marked no-read"
-						      : "error code not known to iommon",
+				       .why = f.missing ? "no page-table entry (NO_TTBR, NO_PMD or NO_PTE)"
+					      : f.write ? "write to a page marked no-write"
+					      : f.read	? "read of a page marked no-read"
+							: "error code not known to iommon",
 				       .t_seen = rdtsc() };
 	return 1;
 }
@@ -304,32 +326,35 @@ static void tables_free(struct apple_dart *d)
 	d->l1 = NULL;
 }
 
+/* Spec "Reset sequence", for the one stream: refused when locked. */
 static const char *op_take(struct iommu *io)
 {
 	struct apple_dart *d = (struct apple_dart *)io;
 	if (io->taken)
 		return NULL;
 	bool b = t8110(d);
-	uint32_t lock = r32(d, b ? B_PROTECT : A_CONFIG);
-	if (lock == 0xffffffffu)
-		return "apple-dart: the register window reads all ones (the DART does not answer)";
-	if (lock & (b ? 1u : A_CONFIG_LOCK))
-		return "apple-dart: the DART is locked (its TCRs and TTBRs cannot change): not taken over";
+	uint32_t lock = r32(d, b ? DART_T8110_PROTECT : DART_T8020_CONFIG);
+	if (lock == APPLE_DART_ALL_ONES)
+		return all_ones(d);
+	if (lock & (b ? DART_T8110_PROTECT_LOCKED : DART_T8020_CONFIG_LOCK))
+		return iommu_fail(io, IOMMU_ERR_FIRMWARE,
+				  "apple-dart: the DART is locked (its TCRs and TTBRs cannot change): not taken over");
 	d->found_tcr = r32(d, tcr_off(d));
-	for (unsigned i = 0; i < 4; i++)
-		d->found_ttbr[i] = b ? (i ? 0 : r32(d, B_TTBR(d->sid))) : r32(d, A_TTBR(d->sid, i));
-	d->found_enabled = r32(d, enable_off(d, false));
-	d->found_mask = b ? r32(d, B_ERROR_MASK) : 0;
-	d->l1 = pages_alloc_aligned(granule_pages(d), (size_t)1 << d->page_shift, 1ull << 36);
+	for (unsigned i = 0; i < DART_T8020_TTBRS; i++)
+		d->found_ttbr[i] = i < ttbrs(d) ? r32(d, ttbr_off(d, i)) : 0;
+	d->found_enabled = r32(d, enable_off(d));
+	d->found_mask = b ? r32(d, DART_T8110_ERROR_MASK) : 0;
+	d->found_valid = true;
+	d->l1 = pages_alloc_aligned(granule_pages(d), granule(d), 1ull << APPLE_PHYS_BITS);
 	if (!d->l1)
-		return "apple-dart: no memory for the stream's table";
-	cache_flush(d->l1, (size_t)1 << d->page_shift);
+		return iommu_fail(io, IOMMU_ERR_NOMEM, "apple-dart: no memory for the stream's table");
+	cache_flush(d->l1, granule(d));
 	io->taken = true;
 	/* errors from before are not ours; every error reported (T8110's mask) */
 	if (op_fault_pending(io))
-		w32(d, b ? B_ERROR : A_ERROR, r32(d, b ? B_ERROR : A_ERROR));
+		w32(d, error_off(d), r32(d, error_off(d)));
 	if (b)
-		w32(d, B_ERROR_MASK, 0);
+		w32(d, DART_T8110_ERROR_MASK, 0);
 	return NULL;
 }
 
@@ -344,35 +369,52 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	struct apple_dart *d = (struct apple_dart *)io;
 	(void)dev; /* its stream was given at init */
 	if (!io->taken)
-		return "apple-dart: not taken over";
-	bool b = t8110(d);
+		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: not taken over");
 	if (mode == IOMMU_PASSTHROUGH && !d->bypass)
-		return "apple-dart: this DART cannot bypass (PARAMS2)";
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "apple-dart: this DART cannot bypass (PARAMS2)");
 	/* the stream on (T8110: a write-1-to-set word; T8020: the bitmap) */
-	if (b)
-		w32(d, enable_off(d, false), enable_bit(d));
+	if (t8110(d))
+		w32(d, enable_off(d), enable_bit(d));
 	else
-		w32(d, A_ENABLE, r32(d, A_ENABLE) | enable_bit(d));
+		w32(d, enable_off(d), r32(d, enable_off(d)) | enable_bit(d));
 	if (mode == IOMMU_PASSTHROUGH)
-		return set_tcr(d, bypass_bits(d));
+		return set_tcr(d, tcr_bypass(d));
 	uint64_t l1 = (uint64_t)(uintptr_t)d->l1;
-	if (b) {
-		w32(d, B_TTBR(d->sid), (uint32_t)((l1 >> 14) << 2) | B_TTBR_VALID);
-	} else {
-		w32(d, A_TTBR(d->sid, 0), (uint32_t)(l1 >> 12) | A_TTBR_VALID);
-		for (unsigned i = 1; i < 4; i++)
-			w32(d, A_TTBR(d->sid, i), 0);
-	}
-	return set_tcr(d, b ? B_TCR_TRANSLATE : A_TCR_TRANSLATE);
+	w32(d, ttbr_off(d, 0), t8110(d) ? dart_t8110_ttbr(l1) : dart_t8020_ttbr(l1));
+	for (unsigned i = 1; i < ttbrs(d); i++)
+		w32(d, ttbr_off(d, i), 0);
+	return set_tcr(d, tcr_translate(d));
 }
 
 static const char *op_enable(struct iommu *io, bool on)
 {
 	struct apple_dart *d = (struct apple_dart *)io;
-	bool b = t8110(d);
 	if (!on && !d->bypass)
-		return "apple-dart: translation cannot be turned off for the stream (no bypass)";
-	return set_tcr(d, on ? (b ? B_TCR_TRANSLATE : A_TCR_TRANSLATE) : bypass_bits(d));
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
+				  "apple-dart: translation cannot be turned off for the stream (no bypass)");
+	return set_tcr(d, on ? tcr_translate(d) : tcr_bypass(d));
+}
+
+/* The stream's TCR, TTBRs and enable word, and (T8110) ERROR_MASK, against
+ * the take-over's reading. */
+static bool op_as_found(struct iommu *io, char *out, size_t n)
+{
+	struct apple_dart *d = (struct apple_dart *)io;
+	if (!d->found_valid) {
+		snprintf(out, n, "nothing recorded: never taken over");
+		return false;
+	}
+	struct reg_found r[3 + DART_T8020_TTBRS];
+	size_t k = 0;
+	r[k++] = (struct reg_found){ "TCR", r32(d, tcr_off(d)), d->found_tcr };
+	for (unsigned i = 0; i < ttbrs(d); i++) {
+		snprintf(r[k].name, sizeof(r[k].name), "TTBR%u", i);
+		r[k].now = r32(d, ttbr_off(d, i)), r[k++].then = d->found_ttbr[i];
+	}
+	r[k++] = (struct reg_found){ "ENABLE", r32(d, enable_off(d)), d->found_enabled };
+	if (t8110(d))
+		r[k++] = (struct reg_found){ "ERROR_MASK", r32(d, DART_T8110_ERROR_MASK), d->found_mask };
+	return regs_as_found(r, k, out, n);
 }
 
 static const char *op_give_back(struct iommu *io)
@@ -380,19 +422,18 @@ static const char *op_give_back(struct iommu *io)
 	struct apple_dart *d = (struct apple_dart *)io;
 	if (!io->taken)
 		return NULL;
-	bool b = t8110(d);
 	w32(d, tcr_off(d), d->found_tcr);
-	if (b) {
-		w32(d, B_TTBR(d->sid), d->found_ttbr[0]);
+	for (unsigned i = 0; i < ttbrs(d); i++)
+		w32(d, ttbr_off(d, i), d->found_ttbr[i]);
+	if (t8110(d)) {
 		if (!(d->found_enabled & enable_bit(d)))
-			w32(d, enable_off(d, true), enable_bit(d));
-		w32(d, B_ERROR_MASK, d->found_mask);
+			w32(d, DART_T8110_DISABLE_STREAMS(d->sid), enable_bit(d));
+		w32(d, DART_T8110_ERROR_MASK, d->found_mask);
 	} else {
-		for (unsigned i = 0; i < 4; i++)
-			w32(d, A_TTBR(d->sid, i), d->found_ttbr[i]);
-		w32(d, A_ENABLE, d->found_enabled);
+		w32(d, enable_off(d), d->found_enabled);
 	}
 	const char *err = tlb(d, false); /* nothing of ours cached */
+	enum iommu_err code = io->err;
 	if (err) {
 		/* the DART may still hold our entries: the tables are left to it */
 		printf("    %s: the TLB did not confirm the invalidation; the stream's tables are kept\n", io->name);
@@ -400,9 +441,12 @@ static const char *op_give_back(struct iommu *io)
 	}
 	tables_free(d);
 	io->taken = false;
-	if (!err && (r32(d, tcr_off(d)) != d->found_tcr || r32(d, enable_off(d, false)) != d->found_enabled))
-		err = "apple-dart: the stream's registers differ from what was found";
-	return err;
+	bool same = op_as_found(io, io->restore_note, sizeof(io->restore_note));
+	if (err)
+		return iommu_fail(io, code, err);
+	return same
+		   ? NULL
+		   : iommu_fail(io, IOMMU_ERR_RESTORE, "apple-dart: the stream's registers differ from what was found");
 }
 
 static const struct iommu_ops apple_ops = {
@@ -415,6 +459,8 @@ static const struct iommu_ops apple_ops = {
 	.invalidate = op_invalidate,
 	.faults = op_faults,
 	.fault_pending = op_fault_pending,
+	.iova_to_phys = op_iova_to_phys,
+	.as_found = op_as_found,
 };
 
 const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum apple_dart_layout layout,
@@ -433,33 +479,47 @@ const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum a
 					 : "t8110-dart2");
 	d->io.variant = d->variant;
 	d->io.model = w->space == REGWIN_MODEL;
-	uint32_t p1 = r32(d, A_PARAMS1);
-	if (p1 == 0xffffffffu)
-		return "apple-dart: the register window reads all ones (the DART does not answer)";
-	d->page_shift = (p1 >> 24) & 0xf;
+	uint32_t p1 = r32(d, DART_PARAMS1);
+	if (p1 == APPLE_DART_ALL_ONES)
+		return all_ones(d);
+	d->page_shift = dart_params1_page_shift(p1);
 	if (d->page_shift != 12 && d->page_shift != 14)
-		return "apple-dart: a page size other than 4 KiB or 16 KiB (PARAMS1)";
-	if (layout != APPLE_T8103 && d->page_shift != 14)
-		return "apple-dart: DART2 entries hold 16 KiB frames: a 4 KiB granule cannot be described";
-	d->bits = d->page_shift - 3;
-	d->bypass = r32(d, A_PARAMS2) & 1;
-	d->nsid = 16;
-	unsigned va = d->page_shift + 2 * d->bits; /* what TTBR 0 reaches */
+		return iommu_fail(&d->io, IOMMU_ERR_UNSUPPORTED,
+				  "apple-dart: a page size other than 4 KiB or 16 KiB (PARAMS1)");
+	if (!dart1(d) && d->page_shift != APPLE_DART2_FRAME_SHIFT)
+		return iommu_fail(&d->io, IOMMU_ERR_UNSUPPORTED,
+				  "apple-dart: DART2 entries hold 16 KiB frames: a 4 KiB granule cannot be described");
+
+	d->bypass = r32(d, DART_PARAMS2) & DART_PARAMS2_BYPASS_SUPPORT;
+	d->nsid = DART_T8020_STREAMS;
+	unsigned va = apple_ttbr0_bits(d->page_shift);
 	if (layout == APPLE_T8110) {
-		d->nsid = r32(d, B_PARAMS4) & 0x1ff;
-		unsigned vaw = (r32(d, B_PARAMS3) >> 16) & 0x3f;
+		d->nsid = dart_t8110_params4_streams(r32(d, DART_T8110_PARAMS4));
+		unsigned vaw = dart_t8110_params3_va_width(r32(d, DART_T8110_PARAMS3));
 		if (vaw && vaw < va)
 			va = vaw;
 	}
 	if (sid >= d->nsid)
-		return "apple-dart: the stream id is beyond the DART's streams";
+		return iommu_fail(&d->io, IOMMU_ERR_ARGUMENT, "apple-dart: the stream id is beyond the DART's streams");
 	d->io.addr_bits = va;
-	d->io.page_sizes = 1ull << d->page_shift;
+	d->io.page_sizes = granule(d);
 	d->io.perm_bits = true;
 	d->io.passthrough = d->bypass;
-	d->kinds[0] = (struct iommu_inval_kind){ "stream", "domain", t8110(d) ? "tlb-cmd" : "stream-command" };
-	d->kinds[1] = (struct iommu_inval_kind){ "all", "global", t8110(d) ? "tlb-cmd" : "stream-command" };
+	const char *iface = t8110(d) ? "tlb-cmd" : "stream-command";
+	d->kinds[0] = (struct iommu_inval_kind){ "stream", "domain", iface };
+	d->kinds[1] = (struct iommu_inval_kind){ "all", "global", iface };
 	d->io.kinds = d->kinds;
 	d->io.nkinds = 2;
 	return NULL;
 }
+
+/* ---- the backend ----------------------------------------------------------- */
+
+static const char *const apple_models[] = { "apple-t8103", "apple-t6000", "apple-t8110", NULL };
+
+const struct iommu_backend apple_dart_backend = {
+	.name = "apple",
+	.title = "Apple DART (M1/M2)",
+	.models = apple_models,
+	.found_by = "Apple DARTs are described by the Apple Silicon device tree, not by ACPI",
+};

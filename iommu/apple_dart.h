@@ -8,6 +8,7 @@
 #define IOMMON_APPLE_DART_H
 
 #include "../core/regwin.h"
+#include "backend.h"
 #include "iommu.h"
 
 enum apple_dart_layout { APPLE_T8103, APPLE_T6000, APPLE_T8110 };
@@ -18,13 +19,14 @@ struct apple_dart {
 	struct iommu io;
 	struct regwin w;
 	enum apple_dart_layout layout;
-	unsigned page_shift, bits; /* granule; a table holds 2^bits entries */
+	unsigned page_shift; /* the granule: 14 (16 KiB) or 12 */
 	unsigned sid, nsid;
 	bool bypass; /* PARAMS2: the stream can bypass translation */
 	uint64_t *l1;
 	void **l2;
 	size_t nl2, capl2;
 	uint32_t found_tcr, found_ttbr[4], found_enabled, found_mask;
+	bool found_valid; /* the found_* fields hold a take-over's reading */
 	struct iommu_inval_kind kinds[2];
 	char variant[24];
 };
@@ -33,5 +35,9 @@ struct apple_dart {
  * stream `sid` (the device tree says which on real machines). */
 const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum apple_dart_layout layout,
 			    const char *name, unsigned sid);
+
+/* The backend ("apple"): its models; a device tree, not ACPI, describes
+ * Apple's DARTs. */
+extern const struct iommu_backend apple_dart_backend;
 
 #endif

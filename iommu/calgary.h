@@ -6,6 +6,7 @@
 #define IOMMON_CALGARY_H
 
 #include "../core/regwin.h"
+#include "backend.h"
 #include "iommu.h"
 
 #define CALGARY_PHBS 4
@@ -30,7 +31,8 @@ struct calgary {
 	unsigned size_code; /* TCE table size: 8192 << n entries */
 	bool fence;	    /* on an error, disable the PHB's slots as Linux did */
 	unsigned softstop_retries;
-	unsigned dumps; /* error dumps printed since the take-over */
+	unsigned dumps;	  /* error dumps printed since the take-over */
+	bool found_valid; /* the found_* fields hold a take-over's reading */
 	struct iommu_inval_kind kind;
 	char variant[16];
 };
@@ -45,10 +47,17 @@ int calgary_phb_of(const struct calgary *c, uint8_t bus);
  * pages, the legacy hole, the peripheral windows). */
 bool calgary_iova_reserved(const struct calgary *c, unsigned phb, uint64_t iova, uint64_t size);
 
+/* The backend: Calgary's PCI functions, its models, its settings
+ * (calgary.fence) and what `iommu` says of it. */
+extern const struct iommu_backend calgary_backend;
+
 /* EBDA: the Rio Grande table's Calgary register windows (BBARs). `ebda` is
  * the EBDA's bytes; returns how many Calgary chips were found (types 4 and
  * 5), their BBARs in `bbar`; *why says what was wrong (a looping chain, a
  * table cut short) or NULL. */
 size_t calgary_rio_bbars(const uint8_t *ebda, size_t len, uint32_t *bbar, size_t max, const char **why);
+/* The same, from this machine's EBDA (read as RAM where the memory map
+ * says it is). */
+size_t calgary_ebda_bbars(uint32_t *bbar, size_t max, const char **why);
 
 #endif

@@ -8,6 +8,7 @@
 #define IOMMON_DART_H
 
 #include "../core/regwin.h"
+#include "backend.h"
 #include "iommu.h"
 
 #define DART_FLUSH_ATTEMPTS 5 /* 1, 2, 4, 8 and 16 reads, as Linux escalated */
@@ -20,6 +21,7 @@ struct dart {
 	size_t pages;	 /* table pages (1024 entries each) */
 	uint8_t *dummy;	 /* the dummy page */
 	uint32_t found_cntl, found_base, found_size;
+	bool found_valid; /* the found_* fields hold a take-over's reading */
 	unsigned flush_retries;
 	struct iommu_inval_kind kinds[2];
 	char variant[24];
@@ -30,5 +32,8 @@ struct dart {
 const char *dart_init(struct dart *d, const struct regwin *w, bool u4, const char *name, size_t pages, bool dummy);
 /* Changes the scheme for the next take-over. */
 void dart_set_scheme(struct dart *d, bool dummy);
+
+/* The backend: its models; a device tree, not ACPI, describes DARTs. */
+extern const struct iommu_backend dart_backend;
 
 #endif

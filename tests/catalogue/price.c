@@ -507,10 +507,8 @@ static void t_models(struct test_ctx *t)
 		if (e)
 			continue;
 		struct env v;
-		struct iommu *io;
 		struct dma_engine *eng;
-		const char *why;
-		model_bench(kinds[k][0] == 'c' ? "calgary" : kinds[k][0] == 'd' ? "dart" : "apple", &io, &eng, &why);
+		struct iommu *io = model_unit(&eng);
 		if (!bench_setup(t, &v, io->backend))
 			continue;
 		struct plan p = from_settings();

@@ -354,9 +354,10 @@ int main(int argc, char **argv)
 
 	bench_floor(s1, n);
 	bench_vtd(s1, s2, n);
-	for (const char *const *k = model_kinds; *k; k++) {
-		bool faulty = strncmp(fault_kind, *k, strlen(*k)) == 0 && fault_kind[strlen(*k)] == '=';
-		bench_model(*k, faulty ? fault : "none", s1, s2, n);
+	for (size_t i = 0; model_kind_at(i); i++) {
+		const char *k = model_kind_at(i);
+		bool faulty = strncmp(fault_kind, k, strlen(k)) == 0 && fault_kind[strlen(k)] == '=';
+		bench_model(k, faulty ? fault : "none", s1, s2, n);
 	}
 	print_table();
 	free(s1);

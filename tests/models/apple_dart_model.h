@@ -5,7 +5,11 @@
  * control and TTBRs per stream, a two-level walk from RAM below each TTBR
  * with a 16 KiB (or 4 KiB) granule, a TLB that serves stale entries until
  * the stream's or the global invalidation runs, and the ERROR register
- * with the faulting address. */
+ * with the faulting address.
+ *
+ * The model keeps its own reading of the spec on purpose and never
+ * includes iommu/apple_dart_regs.h: a shared header would let a wrong
+ * offset pass both the driver and the model. */
 #ifndef IOMMON_APPLE_DART_MODEL_H
 #define IOMMON_APPLE_DART_MODEL_H
 
@@ -44,5 +48,10 @@ struct apple_dart_model {
 
 void adm_init(struct apple_dart_model *m, enum adm_layout layout, unsigned page_shift);
 bool adm_translate(struct apple_dart_model *m, unsigned sid, uint64_t iova, bool write, uint64_t *phys);
+
+/* The family `model apple-t8103`, `apple-t6000` and `apple-t8110` attach
+ * (models.h). */
+struct model_family;
+extern const struct model_family apple_family;
 
 #endif

@@ -1,8 +1,15 @@
 /* The Calgary / CalIOC2 model (see calgary_model.h). Offsets and bits from
- * shared/specs/calgary.md. */
+ * shared/specs/calgary.md.
+ * Its own reading of the spec, on purpose: never include iommu/calgary_regs.h
+ * here (calgary_model.h says why).
+ * Its family (what `model calgary` and `model calioc2` attach) is at the end. */
 #include "calgary_model.h"
 
 #include <string.h>
+
+#include "../../core/settings.h"
+#include "../../iommu/calgary.h"
+#include "models.h"
 
 #define CCR 0x0108
 #define TAR0 0x0580
@@ -267,3 +274,65 @@ bool calm_translate(struct calgary_model *m, unsigned phb, uint64_t iova, bool w
 	*phys = (tce & 0x0000fffffffff000ull) | (iova & 0xfff);
 	return true;
 }
+
+/* ---- the family: what `model calgary` and `model calioc2` attach ---------- */
+
+static struct calgary_model family_model;
+static struct calgary family_driver;
+
+/* the engine is on PHB 0's buses */
+static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
+{
+	return calm_translate(m, 0, iova, write, phys);
+}
+
+static const char *family_attach(const char *kind, struct model_engine *e)
+{
+	bool ioc2 = strcmp(kind, "calioc2") == 0;
+	calm_init(&family_model, ioc2);
+	const char *err = calgary_init(&family_driver, &family_model.win, ioc2, kind, 3);
+	family_driver.fence = setting_bool("calgary.fence");
+	model_engine_init(e, "model-engine", (struct pci_addr){ 0, MODEL_ENGINE_BUS, 1, 0 }, 32, family_translate,
+			  &family_model);
+	return err;
+}
+
+static void inject_split_stuck(void *m)
+{
+	((struct calgary_model *)m)->split_stuck = true;
+}
+
+static void inject_softstop_three(void *m)
+{
+	((struct calgary_model *)m)->softstop_faults = 3;
+}
+
+static void inject_softstop_forever(void *m)
+{
+	((struct calgary_model *)m)->softstop_faults = ~0u;
+}
+
+static const struct model_fault family_faults[] = {
+	{ "split-queue-stuck", "the split queue never quiesces", NULL, inject_split_stuck },
+	{ "softstop-fault", "SoftStopFault on the next 3 attempts (the flush retries)", "calioc2",
+	  inject_softstop_three },
+	{ "softstop-forever", "SoftStopFault every time (the flush is abandoned)", "calioc2", inject_softstop_forever },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const family_kinds[] = { "calgary", "calioc2", NULL };
+
+const struct model_family calgary_family = {
+	.kinds = family_kinds,
+	.faults = family_faults,
+	.attach = family_attach,
+	.io = &family_driver.io,
+	.model = &family_model,
+	.driver = &family_driver,
+	.bad_width = &family_model.bad_width,
+	.reserved_writes = &family_model.reserved_writes,
+	.protocol_errors = &family_model.protocol_errors,
+	.model_win = &family_model.win,
+	.driver_win = &family_driver.w,
+	.all_ones = &family_model.all_ones,
+};

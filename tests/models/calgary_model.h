@@ -7,7 +7,11 @@
  *
  * Where the spec marks a fact [unverified], the model makes a choice and
  * says so here: a translation fault sets CSR bit 31 with agent id 1 in bits
- * 20:16; nothing records the faulting address. */
+ * 20:16; nothing records the faulting address.
+ *
+ * The model keeps its own reading of the spec on purpose and never
+ * includes iommu/calgary_regs.h: a shared header would let a wrong offset
+ * pass both the driver and the model. */
 #ifndef IOMMON_CALGARY_MODEL_H
 #define IOMMON_CALGARY_MODEL_H
 
@@ -52,5 +56,9 @@ void calm_init(struct calgary_model *m, bool ioc2);
 /* A DMA from behind PHB `phb`: the physical address, or false after
  * setting CSR (an invalid or forbidding TCE, or an IOVA past the table). */
 bool calm_translate(struct calgary_model *m, unsigned phb, uint64_t iova, bool write, uint64_t *phys);
+
+/* The family `model calgary` and `model calioc2` attach (models.h). */
+struct model_family;
+extern const struct model_family calgary_family;
 
 #endif

@@ -1,7 +1,14 @@
-/* The U3/U4 DART model (see dart_model.h). */
+/* The U3/U4 DART model (see dart_model.h). Offsets and bits from
+ * shared/specs/dart.md section 1.
+ * Its own reading of the spec, on purpose: never include iommu/dart_regs.h
+ * here (dart_model.h says why).
+ * Its family (what `model dart-u3` and `model dart-u4` attach) is at the end. */
 #include "dart_model.h"
 
 #include <string.h>
+
+#include "../../iommu/dart.h"
+#include "models.h"
 
 #define U3_CNTL 0x000
 #define U3_EXCP 0x010
@@ -177,3 +184,56 @@ bool dartm_translate(struct dart_model *m, uint64_t iova, bool write, uint64_t *
 	*phys = (uint64_t)(e & ENTRY_RPN) << 12 | (iova & 0xfff);
 	return true;
 }
+
+/* ---- the family: what `model dart-u3` and `model dart-u4` attach ---------- */
+
+static struct dart_model family_model;
+static struct dart family_driver;
+
+static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
+{
+	return dartm_translate(m, iova, write, phys);
+}
+
+/* the invalid-entry scheme: stray DMA faults and shows in EXCP */
+static const char *family_attach(const char *kind, struct model_engine *e)
+{
+	bool u4 = strcmp(kind, "dart-u4") == 0;
+	dartm_init(&family_model, u4);
+	const char *err = dart_init(&family_driver, &family_model.win, u4, kind, 0, false);
+	model_engine_init(e, "model-engine", (struct pci_addr){ 0, MODEL_ENGINE_BUS, 1, 0 }, 32, family_translate,
+			  &family_model);
+	return err;
+}
+
+static void inject_flush_deaf(void *m)
+{
+	((struct dart_model *)m)->deaf_sets = 1;
+}
+
+static void inject_flush_stuck(void *m)
+{
+	((struct dart_model *)m)->flush_stuck = true;
+}
+
+static const struct model_fault family_faults[] = {
+	{ "flush-deaf", "the first FLUSHTLB set goes unnoticed (cleared and set again)", NULL, inject_flush_deaf },
+	{ "flush-stuck", "FLUSHTLB never clears", NULL, inject_flush_stuck },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static const char *const family_kinds[] = { "dart-u3", "dart-u4", NULL };
+
+const struct model_family dart_family = {
+	.kinds = family_kinds,
+	.faults = family_faults,
+	.attach = family_attach,
+	.io = &family_driver.io,
+	.model = &family_model,
+	.driver = &family_driver,
+	.bad_width = &family_model.bad_width,
+	.reserved_writes = &family_model.reserved_writes,
+	.model_win = &family_model.win,
+	.driver_win = &family_driver.w,
+	.all_ones = &family_model.all_ones,
+};

@@ -5,7 +5,11 @@
  *
  * [unverified] in the spec, so the model's own choices: an access through
  * an invalid entry or past the table sets EXCP to 0x80000000 | page index
- * (low 27 bits); EXCP keeps the first exception until software writes it. */
+ * (low 27 bits); EXCP keeps the first exception until software writes it.
+ *
+ * The model keeps its own reading of the spec on purpose and never
+ * includes iommu/dart_regs.h: a shared header would let a wrong offset
+ * pass both the driver and the model. */
 #ifndef IOMMON_DART_MODEL_H
 #define IOMMON_DART_MODEL_H
 
@@ -38,5 +42,9 @@ struct dart_model {
 
 void dartm_init(struct dart_model *m, bool u4);
 bool dartm_translate(struct dart_model *m, uint64_t iova, bool write, uint64_t *phys);
+
+/* The family `model dart-u3` and `model dart-u4` attach (models.h). */
+struct model_family;
+extern const struct model_family dart_family;
 
 #endif

@@ -1,8 +1,10 @@
 /* Hardware models the monitor itself can attach (`model calgary`, ...):
  * a register-level model of an IOMMU no emulator provides, its driver, and
  * a DMA engine behind the model's bridge that moves data through the
- * model's translation. The `calgary` and `dart` groups run against the
- * attached model; every record they make says "model": true. */
+ * model's translation. Each model family describes itself beside its
+ * model (struct model_family); models.c only looks them up and owns the
+ * `model` command. Cases run against the attached model; every record
+ * they make says "model": true. */
 #ifndef IOMMON_MODELS_H
 #define IOMMON_MODELS_H
 
@@ -10,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../../core/monitor.h"
+#include "../../core/regwin.h"
 #include "../../iommu/iommu.h"
 #include "../../pci/dma.h"
 
@@ -28,17 +32,45 @@ struct model_engine {
 void model_engine_init(struct model_engine *m, const char *kind, struct pci_addr addr, unsigned addr_bits,
 		       bool (*translate)(void *, uint64_t, bool, uint64_t *), void *model);
 
-/* The kinds `model` attaches, with the faults each can be given. */
-extern const char *const model_kinds[];
-extern const char *const model_faults[];
+/* The engine sits on this bus: the first PHB's (Calgary), behind the
+ * bridge (DART), stream 1's requester (Apple DART). */
+#define MODEL_ENGINE_BUS 0x10
 
-/* Attaches a model of `kind` with an injected `fault` ("none", or one of
- * model_faults); NULL, or why not. "none" as the kind detaches. */
+/* A fault a family can inject, set on the model once its driver is built. */
+struct model_fault {
+	const char *name; /* "split-queue-stuck" */
+	const char *what; /* what it injects, for people */
+	const char *only; /* the one kind it applies to, or NULL: every kind of the family */
+	void (*inject)(void *model);
+};
+
+/* One model family, defined beside its model. */
+struct model_family {
+	const char *const *kinds;	  /* "calgary", "calioc2"; NULL-terminated */
+	const struct model_fault *faults; /* ends with a NULL name; "none" and "all-ones" are implied */
+	/* Builds the model of `kind`, its driver on the model's register
+	 * window, and the engine `e` behind its bridge. NULL or why not. */
+	const char *(*attach)(const char *kind, struct model_engine *e);
+	struct iommu *io; /* the driver's unit */
+	void *model;	  /* the model's state (struct calgary_model, ...) */
+	void *driver;	  /* the driver's state (struct calgary, ...) */
+	/* What the model saw the driver do that the hardware forbids: the
+	 * model's counters (NULL: it does not count that), and the register
+	 * windows whose strays count too. */
+	const unsigned *bad_width, *reserved_writes, *protocol_errors;
+	const struct regwin *model_win, *driver_win;
+	/* The fault every family takes, "all-ones": the window reads all ones. */
+	bool *all_ones;
+};
+
+/* The i-th kind `model` attaches, across the families; NULL past the last. */
+const char *model_kind_at(size_t i);
+
+/* Attaches a model of `kind` with an injected `fault` ("none", or one its
+ * family offers); NULL, or why not. "none" as the kind detaches. */
 const char *model_attach(const char *kind, const char *fault);
-/* The attached model, if its backend is `backend` ("calgary", "dart"). */
-bool model_bench(const char *backend, struct iommu **io, struct dma_engine **e, const char **why);
 /* The attached model's unit and the engine behind it, whichever backend
- * drives it (NULL when none is attached). */
+ * drives it (io->backend says which; NULL when none is attached). */
 struct iommu *model_unit(struct dma_engine **e);
 /* Detaches (the model's unit given back first). */
 void model_detach(void);
@@ -52,15 +84,18 @@ const char *model_attached_kind(void);
 /* One line describing what is attached, for `model` without arguments. */
 const char *model_describe(void);
 
+/* The `model` command; release gives the attached model's unit back. */
+extern const struct subsystem model_subsystem;
+
 /* The attached model's internals, for cases that inject faults or change
  * the entry scheme (NULL when another kind, or none, is attached). */
 struct calgary_model;
 struct dart_model;
 struct dart;
+struct apple_dart_model;
 struct calgary_model *model_calgary(void);
 struct dart_model *model_dart(void);
 struct dart *model_dart_driver(void);
-struct apple_dart_model;
 struct apple_dart_model *model_apple(void);
 
 #endif
