@@ -77,72 +77,6 @@ const struct iommu_backend vtd_backend = {
 	.settings = vtd_settings,
 };
 
-static const char *check_on_off(const char *v)
-{
-	return strcmp(v, "on") == 0 || strcmp(v, "off") == 0 ? NULL : "must be on or off";
-}
-
-static void calgary_settings(void)
-{
-	setting_add("calgary.fence", "off",
-		    "Calgary: on an error, disable the faulting PHB's slots as Linux did (on) or leave them (off)",
-		    check_on_off, NULL);
-}
-
-static const char *const calgary_models[] = { "calgary", "calioc2", NULL };
-static const struct iommu_pci_id calgary_ids[] = { { 0x1014, 0x02a1, "Calgary" },
-						   { 0x1014, 0x0308, "CalIOC2" },
-						   { 0 } };
-const struct iommu_backend calgary_backend = {
-	.name = "calgary",
-	.title = "IBM Calgary / CalIOC2",
-	.pci_ids = calgary_ids,
-	.models = calgary_models,
-	.settings = calgary_settings,
-};
-static const char *const dart_models[] = { "dart-u3", "dart-u4", NULL };
-const struct iommu_backend dart_backend = {
-	.name = "dart",
-	.title = "DART (Apple U3/U4)",
-	.models = dart_models,
-	.found_by = "DARTs are described by a device tree (PowerMac G5), not by ACPI",
-};
-static const char *const apple_models[] = { "apple-t8103", "apple-t6000", "apple-t8110", NULL };
-const struct iommu_backend apple_dart_backend = {
-	.name = "apple",
-	.title = "Apple DART (M1/M2)",
-	.models = apple_models,
-	.found_by = "Apple Silicon DARTs are described by a device tree, not by ACPI",
-};
-static enum cmd_status cmd_model(int argc, char **argv)
-{
-	if (argc == 1) {
-		printf("  %s\n", model_describe());
-		printf("  models: calgary, calioc2, dart-u3, dart-u4, apple-t8103, apple-t6000, apple-t8110 (or none)\n"
-		       "  faults: none, split-queue-stuck, softstop-fault, softstop-forever (CalIOC2), flush-deaf,\n"
-		       "  flush-stuck (DART), busy-stuck, locked (Apple DART), all-ones\n");
-		return CMD_OK;
-	}
-	if (argc > 3) {
-		cmd_error(
-		    "usage: model [calgary|calioc2|dart-u3|dart-u4|apple-t8103|apple-t6000|apple-t8110|none [fault]]");
-		return CMD_ERROR;
-	}
-	const char *e = model_attach(argv[1], argc == 3 ? argv[2] : "none");
-	if (e) {
-		cmd_error("%s", e);
-		return CMD_ERROR;
-	}
-	printf("  %s\n", model_describe());
-	return CMD_OK;
-}
-
-static const struct command model_commands[] = {
-	{ "model", "model [kind [fault]]",
-	  "attach a register-level model (calgary, calioc2, dart-u3, dart-u4, apple-*) for 'run calgary|dart|apple'",
-	  cmd_model },
-};
-
 static const char *check_samples(const char *v)
 {
 	unsigned long long n;
@@ -154,10 +88,7 @@ static void interim_settings(void)
 	setting_add("dma.samples", "200", "DMAs per size and direction in dma.latency", check_samples, NULL);
 }
 
-const struct subsystem model_subsystem = {
-	.name = "model",
+const struct subsystem interim_subsystem = {
+	.name = "interim",
 	.settings = interim_settings,
-	.commands = model_commands,
-	.ncommands = 1,
-	.release = model_detach,
 };

@@ -3,6 +3,6 @@
 #ifndef IOMMON_INTERIM_H
 #define IOMMON_INTERIM_H
 #include "backend.h"
-extern const struct iommu_backend vtd_backend, calgary_backend, dart_backend, apple_dart_backend;
-extern const struct subsystem model_subsystem;
+extern const struct iommu_backend vtd_backend;
+extern const struct subsystem interim_subsystem;
 #endif

@@ -7,7 +7,10 @@
 
 #include <stddef.h>
 
+#include "../../iommu/apple_dart.h"
 #include "../../iommu/backend.h"
+#include "../../iommu/calgary.h"
+#include "../../iommu/dart.h"
 #include "../../iommu/interim.h"
 #include "../../iommu/machine.h"
 #include "../../iommu/session.h"
