@@ -169,7 +169,7 @@ const char *machine_iommu_give_back(void)
 	if (!vtd.io.taken)
 		return NULL;
 	const char *e = vtd.io.ops->give_back(&vtd.io);
-	printf("    %s given back: %s%s%s\n", vtd.io.name, vtd.restore_note, e ? "; " : "", e ? e : "");
+	printf("    %s given back: %s%s%s\n", vtd.io.name, vtd.io.restore_note, e ? "; " : "", e ? e : "");
 	return e;
 }
 

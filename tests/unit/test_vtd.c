@@ -7,12 +7,10 @@
 #include "unit.h"
 
 #include "../../core/timing.h"
-#include "../../iommu/vtd.h"
+#include "../../iommu/vtd/vtd.h"
 #include "../host/platform_host.h"
 #include "../models/vtd_model.h"
 
-#define QEMU_CAP 0x00d2008c22260206ull
-#define QEMU_ECAP 0x0000000000f00f4aull
 #define ECAP_PT (1ull << 6)
 #define CAP_CM (1ull << 7)
 #define SAGAW_48 (4ull << 8)
@@ -54,7 +52,7 @@ static void take_and_attach(uint16_t sid)
 static void translates_every_leaf_size(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	assert_int_equal(v.levels, 3);
 	assert_int_equal(v.io.page_sizes, (1ull << 12) | (1ull << 21) | (1ull << 30));
 	take_and_attach(0x0100);
@@ -95,7 +93,7 @@ static void translates_every_leaf_size(void **state)
 static void faults_decoded_and_cleared(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0318);
 	assert_null(v.io.ops->map(&v.io, 0x5000, 0x9000, 4096, IOMMU_R, 4096));
 	uint64_t phys;
@@ -131,7 +129,7 @@ static void faults_decoded_and_cleared(void **state)
 static void stale_until_each_invalidation(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	for (size_t k = 0; k < v.io.nkinds; k++) {
 		take_and_attach(0x0100);
 		uint64_t iova = 0x7ffff7000ull, phys;
@@ -158,7 +156,7 @@ static void stale_until_each_invalidation(void **state)
 static void page_invalidation_covers_the_range(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	uint64_t phys;
 	for (uint64_t p = 7; p <= 9; p++) {
@@ -184,7 +182,7 @@ static void page_invalidation_covers_the_range(void **state)
 static void context_stale_until_invalidated(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	for (int queued = 0; queued <= 1; queued++) {
 		take_and_attach(0x0100);
 		uint64_t iova = 0x7ffff7000ull, phys;
@@ -207,7 +205,7 @@ static void context_stale_until_invalidated(void **state)
 static void refuses_a_unit_in_use(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.gsts = VTD_GCMD_TE | VTD_GCMD_SRTP;
 	m.rtaddr = m.root = 0x1234000;
 	unsigned writes = m.writes;
@@ -215,7 +213,7 @@ static void refuses_a_unit_in_use(void **state)
 	assert_non_null(why);
 	assert_non_null(strstr(why, "translation is already on (root table at 0x1234000)"));
 	assert_int_equal(m.writes, writes);
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.gsts = VTD_GCMD_QIE;
 	why = v.io.ops->take(&v.io);
 	assert_non_null(why);
@@ -226,7 +224,7 @@ static void refuses_a_unit_in_use(void **state)
 static void gives_back_what_the_firmware_left(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.gsts = VTD_GCMD_SRTP; /* a root pointer latched, translation off */
 	m.rtaddr = m.root = 0xabc000;
 	m.fedata = 0x55, m.feaddr = 0xfee01000;
@@ -253,20 +251,20 @@ static void gives_back_what_the_firmware_left(void **state)
 static void hardware_that_never_answers(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.stuck_gsts = VTD_GCMD_TE;
 	const char *why = v.io.ops->take(&v.io);
 	assert_non_null(why);
 	assert_string_equal(why, "vtd: GSTS.TES not set within 100 ms of enabling translation");
 	assert_false(v.io.taken); /* and everything put back */
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.ignore_ccmd = true;
 	why = v.io.ops->take(&v.io);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "CCMD.ICC still set 100 ms after an invalidation"));
 	assert_false(v.io.taken);
 	/* a queue that refuses everything: a named error, not a loop */
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	m.refuse_queue = true;
 	why = v.io.ops->invalidate(&v.io, 5, 0, 0);
@@ -274,7 +272,7 @@ static void hardware_that_never_answers(void **state)
 	assert_non_null(strstr(why, "keeps reporting errors"));
 	m.refuse_queue = false;
 	v.io.ops->give_back(&v.io);
-	vtdm_init(&m, QEMU_CAP, QEMU_ECAP);
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.all_ones = true;
 	memset(&v, 0, sizeof(v));
 	assert_non_null(strstr(vtd_init(&v, &m.win, "model0", NULL, NULL, 0), "all ones"));
@@ -283,7 +281,7 @@ static void hardware_that_never_answers(void **state)
 static void identity_domain_without_pass_through(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP & ~ECAP_PT);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP & ~ECAP_PT);
 	take_and_attach(0x0100);
 	assert_false(v.bystanders_pt);
 	uint64_t phys;
@@ -317,7 +315,7 @@ static void rmrr_ranges_identity_mapped(void **state)
 		  .nscopes = 1 },
 	};
 	struct dmar d = { .s = rm, .n = 2, .scopes = sc, .nscopes = 2 };
-	vtdm_init(&m, QEMU_CAP, QEMU_ECAP & ~ECAP_PT);
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP & ~ECAP_PT);
 	memset(&v, 0, sizeof(v));
 	assert_null(vtd_init(&v, &m.win, "model0", &d, &pci, 0));
 	take_and_attach(0x0100);
@@ -337,7 +335,7 @@ static void rmrr_ranges_identity_mapped(void **state)
 static void queue_error_recovered(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	unsigned seen = 0;
 	assert_null(vtd_queue_error_probe(&v, &seen));
@@ -352,7 +350,7 @@ static void queue_error_recovered(void **state)
 static void caching_mode_invalidates_new_entries(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP | CAP_CM, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP | CAP_CM, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	unsigned before = m.iotlb_invalidations;
 	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
@@ -364,7 +362,7 @@ static void caching_mode_invalidates_new_entries(void **state)
 	assert_true(vtdm_translate(&m, 0x0100, 0x7008, true, &phys));
 	assert_int_equal(phys, 0xa008);
 	assert_null(v.io.ops->give_back(&v.io));
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	before = m.iotlb_invalidations;
 	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
@@ -379,7 +377,7 @@ static void caching_mode_invalidates_new_entries(void **state)
 static void reenabling_translation_starts_clean(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	uint64_t phys;
 	assert_null(v.io.ops->map(&v.io, 0x9000, 0xa000, 4096, IOMMU_RW, 4096));
@@ -398,7 +396,7 @@ static void reenabling_translation_starts_clean(void **state)
 static void walk_depth_from_sagaw(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP | SAGAW_48 | (47ull - 38) << 16, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP | SAGAW_48 | (47ull - 38) << 16, VTDM_QEMU_ECAP);
 	assert_int_equal(v.levels, 4);
 	assert_int_equal(v.io.addr_bits, 48);
 	take_and_attach(0x0100);
@@ -408,7 +406,7 @@ static void walk_depth_from_sagaw(void **state)
 	assert_int_equal(phys, 0x5010);
 	assert_null(v.io.ops->give_back(&v.io));
 	/* asked for a depth the unit lacks: named */
-	vtdm_init(&m, (QEMU_CAP & ~(0x1full << 8)) | SAGAW_48, QEMU_ECAP);
+	vtdm_init(&m, (VTDM_QEMU_CAP & ~(0x1full << 8)) | SAGAW_48, VTDM_QEMU_ECAP);
 	memset(&v, 0, sizeof(v));
 	v.want_levels = 3;
 	assert_non_null(strstr(vtd_init(&v, &m.win, "model0", NULL, NULL, 0), "3-level walk was asked for"));
