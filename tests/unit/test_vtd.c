@@ -413,6 +413,147 @@ static void walk_depth_from_sagaw(void **state)
 	assert_clean();
 }
 
+/* Every failure names its kind in io->err: the catalogue tells them apart
+ * by code, never by the words. */
+static void errors_carry_their_code(void **state)
+{
+	(void)state;
+	/* a handshake that never completes: TIMEOUT */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	m.stuck_gsts = VTD_GCMD_TE;
+	assert_non_null(v.io.ops->take(&v.io));
+	assert_int_equal(v.io.err, IOMMU_ERR_TIMEOUT); /* not the give-back's code */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	m.ignore_ccmd = true;
+	assert_non_null(v.io.ops->take(&v.io));
+	assert_int_equal(v.io.err, IOMMU_ERR_TIMEOUT);
+	/* the firmware's translation, queue or interrupt remapping left on: FIRMWARE */
+	uint32_t left_on[] = { VTD_GCMD_TE, VTD_GCMD_QIE, VTD_GCMD_IRE };
+	for (size_t i = 0; i < 3; i++) {
+		open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+		m.gsts = left_on[i];
+		assert_non_null(v.io.ops->take(&v.io));
+		assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
+		assert_false(v.io.taken);
+	}
+	/* nothing taken yet: STATE */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	assert_non_null(v.io.ops->map(&v.io, 0x1000, 0x1000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_STATE);
+	assert_non_null(v.io.ops->invalidate(&v.io, 0, 0, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_STATE);
+	/* arguments outside the domain: ARGUMENT; a leaf size not offered: UNSUPPORTED */
+	take_and_attach(0x0100);
+	assert_non_null(v.io.ops->map(&v.io, 0x1800, 0x2000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	assert_non_null(v.io.ops->map(&v.io, 1ull << 39, 0, 4096, IOMMU_RW, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	assert_non_null(v.io.ops->unmap(&v.io, 0x5000, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	assert_non_null(v.io.ops->map(&v.io, 0x10000, 0x10000, 1u << 16, IOMMU_RW, 1u << 16));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_non_null(v.io.ops->invalidate(&v.io, v.io.nkinds, 0, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	/* a queue that refuses every descriptor, recovery included: ABANDONED */
+	m.refuse_queue = true;
+	assert_non_null(v.io.ops->invalidate(&v.io, v.io.nkinds - 1, 0, 0));
+	assert_int_equal(v.io.err, IOMMU_ERR_ABANDONED);
+	m.refuse_queue = false;
+	v.io.ops->give_back(&v.io); /* the queue stopped at the error it kept raising */
+	/* a unit without pass-through asked for it: UNSUPPORTED */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP & ~ECAP_PT);
+	take_and_attach(0x0100);
+	struct pci_addr a = { .bus = 1 };
+	assert_non_null(v.io.ops->attach(&v.io, a, IOMMU_PASSTHROUGH));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_null(v.io.ops->give_back(&v.io));
+	/* nothing answers: UNUSABLE */
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	m.all_ones = true;
+	memset(&v, 0, sizeof(v));
+	assert_non_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNUSABLE);
+	/* a walk the unit does not offer, asked for: UNSUPPORTED */
+	vtdm_init(&m, (VTDM_QEMU_CAP & ~(0x1full << 8)) | SAGAW_48, VTDM_QEMU_ECAP);
+	memset(&v, 0, sizeof(v));
+	v.want_levels = 3;
+	assert_non_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_clean();
+}
+
+/* Give-back that finds a register the unit changed behind the driver's
+ * back: RESTORE, and the note and as_found say which. */
+static void give_back_mismatch_is_restore(void **state)
+{
+	(void)state;
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	take_and_attach(0x0100);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_non_null(strstr(v.io.restore_note, "as found"));
+	char note[200];
+	assert_true(v.io.ops->as_found(&v.io, note, sizeof(note)));
+	take_and_attach(0x0100);
+	m.gsts |= VTD_GCMD_CFI; /* compatibility format interrupts, turned on by someone else */
+	m.stuck_gsts = VTD_GCMD_CFI;
+	assert_non_null(v.io.ops->give_back(&v.io));
+	assert_int_equal(v.io.err, IOMMU_ERR_RESTORE);
+	assert_non_null(strstr(v.io.restore_note, "GSTS"));
+	assert_false(v.io.ops->as_found(&v.io, note, sizeof(note)));
+	assert_non_null(strstr(note, "GSTS"));
+	assert_clean();
+}
+
+/* The software walk (iova_to_phys) says what the model's DMA reaches, at
+ * every leaf size, with the permission the model enforces. */
+static void iova_to_phys_agrees_with_the_model(void **state)
+{
+	(void)state;
+	open_unit(VTDM_QEMU_CAP | CAP_CM, VTDM_QEMU_ECAP);
+	assert_true(v.io.map_flushes);
+	take_and_attach(0x0100);
+	struct {
+		uint64_t iova, phys, page;
+		unsigned perm;
+	} maps[] = {
+		{ 0x7ffff000ull, 0x3e091000, 4096, IOMMU_RW },
+		{ 0x12345000ull, 0x5000, 4096, IOMMU_R },
+		{ 0x40000000ull, 0x80000000, 1u << 21, IOMMU_W },
+		{ 0x4000000000ull, 0xc0000000, 1u << 30, IOMMU_RW },
+	};
+	for (size_t i = 0; i < 4; i++)
+		assert_null(v.io.ops->map(&v.io, maps[i].iova, maps[i].phys, maps[i].page, maps[i].perm, maps[i].page));
+	uint64_t probes[] = { 0x7ffff000ull, 0x7ffffabcull,   0x12345008ull,   0x40000000ull,	0x401fffffull,
+			      0x40200000ull, 0x4000000000ull, 0x403fffffffull, 0x4040000000ull, 0x1000 };
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		uint64_t walked = 0, page = 0, rd = 0, wr = 0;
+		unsigned perm = 0;
+		bool mapped = v.io.ops->iova_to_phys(&v.io, probes[i], &walked, &perm, &page);
+		bool can_read = vtdm_translate(&m, 0x0100, probes[i], false, &rd);
+		bool can_write = vtdm_translate(&m, 0x0100, probes[i], true, &wr);
+		assert_int_equal(can_read, mapped && (perm & IOMMU_R));
+		assert_int_equal(can_write, mapped && (perm & IOMMU_W));
+		if (can_read)
+			assert_int_equal(rd, walked);
+		if (can_write)
+			assert_int_equal(wr, walked);
+		for (size_t k = 0; mapped && k < 4; k++)
+			if (probes[i] - maps[k].iova < maps[k].page)
+				assert_int_equal(page, maps[k].page);
+	}
+	v.io.ops->faults(&v.io, (struct iommu_fault[8]){ 0 }, 8, &(bool){ false });
+	/* unmapped: the walk and the model agree it leads nowhere */
+	assert_null(v.io.ops->unmap(&v.io, 0x40000000ull, 1u << 21));
+	assert_null(v.io.ops->invalidate(&v.io, 1, 0, 0));
+	uint64_t phys, page;
+	unsigned perm;
+	assert_false(v.io.ops->iova_to_phys(&v.io, 0x40000000ull, &phys, &perm, &page));
+	assert_false(vtdm_translate(&m, 0x0100, 0x40000000ull, true, &phys));
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_false(v.io.ops->iova_to_phys(&v.io, 0x7ffff000ull, &phys, &perm, &page));
+	assert_clean();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +571,9 @@ int main(void)
 		cmocka_unit_test(caching_mode_invalidates_new_entries),
 		cmocka_unit_test(reenabling_translation_starts_clean),
 		cmocka_unit_test(walk_depth_from_sagaw),
+		cmocka_unit_test(errors_carry_their_code),
+		cmocka_unit_test(give_back_mismatch_is_restore),
+		cmocka_unit_test(iova_to_phys_agrees_with_the_model),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
