@@ -185,23 +185,23 @@ const char *vtd_pgtable_identity(struct vtd_domain *d, uint64_t base, uint64_t e
 	base &= ~(PAGE - 1);
 	end = (end + PAGE - 1) & ~(PAGE - 1);
 	while (base < end) {
-		uint64_t page = PAGE;
-		for (unsigned l = 3; l > 1; l--) {
-			uint64_t p = vtd_level_size(l);
-			if (l <= d->cfg->levels && (d->cfg->page_sizes & p) && !(base & (p - 1)) && end - base >= p) {
-				page = p;
-				break;
-			}
-		}
-		uint64_t phys;
+		uint64_t phys, page = PAGE;
 		unsigned perm, level;
-		if (!vtd_pgtable_walk(d, base, &phys, &perm, &level)) {
-			const char *e = vtd_pgtable_map(d, base, base, page, IOMMU_RW, page);
-			if (e)
-				return e;
-		} else {
+		if (vtd_pgtable_walk(d, base, &phys, &perm, &level)) {
 			page = vtd_level_size(level); /* already there (an RMRR inside RAM) */
-			base &= ~(page - 1);
+			base = (base & ~(page - 1)) + page;
+			continue;
+		}
+		/* the largest leaf that fits; a smaller one where a table of
+		 * smaller leaves is already in the way */
+		const char *e = "";
+		for (unsigned l = d->cfg->levels < 3 ? d->cfg->levels : 3; e && l >= 1; l--) {
+			page = vtd_level_size(l);
+			if (l > 1 && (!(d->cfg->page_sizes & page) || (base & (page - 1)) || end - base < page))
+				continue;
+			e = vtd_pgtable_map(d, base, base, page, IOMMU_RW, page);
+			if (e && (l == 1 || d->err != IOMMU_ERR_ARGUMENT))
+				return e;
 		}
 		base += page;
 	}
