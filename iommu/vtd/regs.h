@@ -46,75 +46,27 @@ static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
 #define VTD_REG_FRCD_HI(fro, i) ((fro) + 16ull * (i) + 12)
 
 /* ---- VER (11.4.1) ------------------------------------------------------- */
-static inline unsigned vtd_ver_max(uint32_t v)
-{
-	return (unsigned)vtd_field(v, 7, 4);
-}
-static inline unsigned vtd_ver_min(uint32_t v)
-{
-	return (unsigned)vtd_field(v, 3, 0);
-}
+#define vtd_ver_max(v) ((unsigned)vtd_field((v), 7, 4))
+#define vtd_ver_min(v) ((unsigned)vtd_field((v), 3, 0))
 
 /* ---- CAP (11.4.2) ------------------------------------------------------- */
-static inline unsigned vtd_cap_nd(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 2, 0);
-} /* 2^(4+2*ND) domains */
-static inline unsigned vtd_cap_rwbf(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 4, 4);
-}
-static inline unsigned vtd_cap_plmr(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 5, 5);
-}
-static inline unsigned vtd_cap_phmr(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 6, 6);
-}
-static inline unsigned vtd_cap_cm(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 7, 7);
-}
+#define vtd_cap_nd(c) ((unsigned)vtd_field((c), 2, 0)) /* 2^(4+2*ND) domains */
+#define vtd_cap_rwbf(c) ((unsigned)vtd_field((c), 4, 4))
+#define vtd_cap_plmr(c) ((unsigned)vtd_field((c), 5, 5))
+#define vtd_cap_phmr(c) ((unsigned)vtd_field((c), 6, 6))
+#define vtd_cap_cm(c) ((unsigned)vtd_field((c), 7, 7))
 /* SAGAW bit n: an n+2-level walk (bit 1: 39-bit, bit 2: 48-bit, bit 3: 57-bit) */
-static inline unsigned vtd_cap_sagaw(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 12, 8);
-}
-static inline unsigned vtd_cap_mgaw(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 21, 16) + 1;
-} /* bits */
+#define vtd_cap_sagaw(c) ((unsigned)vtd_field((c), 12, 8))
+#define vtd_cap_mgaw(c) ((unsigned)vtd_field((c), 21, 16) + 1) /* bits */
 /* FRO is in 16-byte units; the offset in bytes */
-static inline unsigned vtd_cap_fro(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 33, 24) * 16;
-}
+#define vtd_cap_fro(c) ((unsigned)vtd_field((c), 33, 24) * 16)
 /* SLLPS bit 0: 2 MiB leaves, bit 1: 1 GiB leaves */
-static inline unsigned vtd_cap_sllps(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 37, 34);
-}
-static inline unsigned vtd_cap_psi(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 39, 39);
-}
-static inline unsigned vtd_cap_nfr(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 47, 40) + 1;
-} /* records */
-static inline unsigned vtd_cap_mamv(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 53, 48);
-}
-static inline unsigned vtd_cap_dwd(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 54, 54);
-}
-static inline unsigned vtd_cap_drd(uint64_t c)
-{
-	return (unsigned)vtd_field(c, 55, 55);
-}
+#define vtd_cap_sllps(c) ((unsigned)vtd_field((c), 37, 34))
+#define vtd_cap_psi(c) ((unsigned)vtd_field((c), 39, 39))
+#define vtd_cap_nfr(c) ((unsigned)vtd_field((c), 47, 40) + 1) /* records */
+#define vtd_cap_mamv(c) ((unsigned)vtd_field((c), 53, 48))
+#define vtd_cap_dwd(c) ((unsigned)vtd_field((c), 54, 54))
+#define vtd_cap_drd(c) ((unsigned)vtd_field((c), 55, 55))
 #define VTD_SAGAW_39 (1u << 1)
 #define VTD_SAGAW_48 (1u << 2)
 #define VTD_SAGAW_57 (1u << 3)
@@ -122,43 +74,16 @@ static inline unsigned vtd_cap_drd(uint64_t c)
 #define VTD_SLLPS_1G (1u << 1)
 
 /* ---- ECAP (11.4.3) ------------------------------------------------------ */
-static inline unsigned vtd_ecap_c(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 0, 0);
-} /* page-walk coherency */
-static inline unsigned vtd_ecap_qi(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 1, 1);
-}
-static inline unsigned vtd_ecap_dt(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 2, 2);
-}
-static inline unsigned vtd_ecap_ir(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 3, 3);
-}
-static inline unsigned vtd_ecap_eim(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 4, 4);
-}
-static inline unsigned vtd_ecap_pt(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 6, 6);
-}
-static inline unsigned vtd_ecap_sc(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 7, 7);
-}
+#define vtd_ecap_c(e) ((unsigned)vtd_field((e), 0, 0)) /* page-walk coherency */
+#define vtd_ecap_qi(e) ((unsigned)vtd_field((e), 1, 1))
+#define vtd_ecap_dt(e) ((unsigned)vtd_field((e), 2, 2))
+#define vtd_ecap_ir(e) ((unsigned)vtd_field((e), 3, 3))
+#define vtd_ecap_eim(e) ((unsigned)vtd_field((e), 4, 4))
+#define vtd_ecap_pt(e) ((unsigned)vtd_field((e), 6, 6))
+#define vtd_ecap_sc(e) ((unsigned)vtd_field((e), 7, 7))
 /* IRO is in 16-byte units; the offset in bytes */
-static inline unsigned vtd_ecap_iro(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 17, 8) * 16;
-}
-static inline unsigned vtd_ecap_smts(uint64_t e)
-{
-	return (unsigned)vtd_field(e, 43, 43);
-}
+#define vtd_ecap_iro(e) ((unsigned)vtd_field((e), 17, 8) * 16)
+#define vtd_ecap_smts(e) ((unsigned)vtd_field((e), 43, 43))
 
 /* ---- GCMD (11.4.4) and GSTS (11.4.5) ------------------------------------ */
 #define VTD_GCMD_TE (1u << 31)	  /* translation enable */
@@ -194,10 +119,7 @@ static inline uint64_t vtd_ccmd(enum vtd_ccmd_g cirg, uint16_t did, uint16_t sid
 {
 	return VTD_CCMD_ICC | (uint64_t)cirg << 61 | (uint64_t)sid << 16 | did;
 }
-static inline unsigned vtd_ccmd_caig(uint64_t v)
-{
-	return (unsigned)vtd_field(v, 60, 59);
-}
+#define vtd_ccmd_caig(v) ((unsigned)vtd_field((v), 60, 59))
 
 /* ---- IOTLB and IVA (11.4.8) --------------------------------------------- */
 #define VTD_IOTLB_IVT (1ull << 63)
@@ -210,10 +132,7 @@ static inline uint64_t vtd_iotlb(enum vtd_iotlb_g iirg, uint16_t did, int dr, in
 	return VTD_IOTLB_IVT | (uint64_t)iirg << 60 | (uint64_t)did << 32 | (dr ? VTD_IOTLB_DR : 0) |
 	       (dw ? VTD_IOTLB_DW : 0);
 }
-static inline unsigned vtd_iotlb_iaig(uint64_t v)
-{
-	return (unsigned)vtd_field(v, 58, 57);
-}
+#define vtd_iotlb_iaig(v) ((unsigned)vtd_field((v), 58, 57))
 /* IVA: the page address (63:12) and the address mask AM (5:0): 2^AM pages */
 static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
 {
@@ -227,34 +146,19 @@ static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
 #define VTD_FSTS_ICE (1u << 5) /* invalidation completion error */
 #define VTD_FSTS_ITE (1u << 6) /* invalidation time-out error */
 /* FRI: the fault-recording register to read first */
-static inline unsigned vtd_fsts_fri(uint32_t f)
-{
-	return (unsigned)vtd_field(f, 15, 8);
-}
+#define vtd_fsts_fri(f) ((unsigned)vtd_field((f), 15, 8))
 #define VTD_FECTL_IM (1u << 31) /* interrupt mask */
 #define VTD_FECTL_IP (1u << 30) /* interrupt pending */
 /* FEADDR: the local APIC's MSI address with its destination id (19:12) */
-static inline uint32_t vtd_feaddr(uint32_t apic_id)
-{
-	return 0xfee00000u | (apic_id & 0xff) << 12;
-}
+#define vtd_feaddr(apic_id) (0xfee00000u | ((apic_id)&0xff) << 12)
 
 /* A fault record (9.9): F and T in the top word, FR its low byte, SID in
  * the word below, the faulting page (FI, 63:12) in the low half. */
 #define VTD_FRCD_F (1u << 31) /* fault; write 1 to clear */
 #define VTD_FRCD_T (1u << 30) /* 1: a read request, 0: a write */
-static inline unsigned vtd_frcd_fr(uint32_t hi)
-{
-	return (unsigned)vtd_field(hi, 7, 0);
-}
-static inline uint16_t vtd_frcd_sid(uint32_t w)
-{
-	return (uint16_t)vtd_field(w, 15, 0);
-}
-static inline uint64_t vtd_frcd_fi(uint64_t lo)
-{
-	return lo & ~0xfffull;
-}
+#define vtd_frcd_fr(hi) ((unsigned)vtd_field((hi), 7, 0))
+#define vtd_frcd_sid(w) ((uint16_t)vtd_field((w), 15, 0))
+#define vtd_frcd_fi(lo) ((lo) & ~0xfffull)
 /* Fault reasons (appendix A) the iommu interface names */
 #define VTD_FR_WRITE 5 /* write to a page without write permission */
 #define VTD_FR_READ 6  /* read of a page without read permission */
@@ -264,14 +168,8 @@ static inline uint64_t vtd_frcd_fi(uint64_t lo)
 
 /* ---- the invalidation queue: IQH, IQT, IQA ------------------------------ */
 /* IQH/IQT hold a descriptor index in 18:4 (QH, QT) */
-static inline uint64_t vtd_iq_offset(unsigned index)
-{
-	return (uint64_t)index << 4;
-}
-static inline unsigned vtd_iq_index(uint64_t v)
-{
-	return (unsigned)vtd_field(v, 18, 4);
-}
+#define vtd_iq_offset(index) ((uint64_t)(index) << 4)
+#define vtd_iq_index(v) ((unsigned)vtd_field((v), 18, 4))
 /* IQA: the queue's base (63:12); DW (11) 0 for 128-bit descriptors; QS
  * (2:0) 2^QS pages */
 static inline uint64_t vtd_iqa(uint64_t base, unsigned qs)
@@ -327,10 +225,7 @@ static inline uint64_t vtd_ctx_hi(unsigned aw, uint16_t did)
 {
 	return (uint64_t)(aw & 7) | (uint64_t)did << 8;
 }
-static inline uint16_t vtd_ctx_did(uint64_t hi)
-{
-	return (uint16_t)vtd_field(hi, 23, 8);
-}
+#define vtd_ctx_did(hi) ((uint16_t)vtd_field((hi), 23, 8))
 
 /* ---- second-level paging entries (9.8) ---------------------------------- */
 #define VTD_PTE_R 1ull			   /* read */

@@ -6,6 +6,7 @@
  * invalidation while the queue is on. */
 #include "unit.h"
 
+#include "../../core/settings.h"
 #include "../../core/timing.h"
 #include "../../iommu/vtd/vtd.h"
 #include "../host/platform_host.h"
@@ -554,6 +555,51 @@ static void iova_to_phys_agrees_with_the_model(void **state)
 	assert_clean();
 }
 
+/* The backend descriptor: it registers its own settings, refuses values
+ * they do not take, and opens a DMAR unit with them applied. The unit's
+ * identity registers are a page of host memory (only VER/CAP/ECAP are read
+ * on open; nothing is taken over). */
+static void backend_opens_with_its_settings(void **state)
+{
+	(void)state;
+	assert_string_equal(vtd_backend.name, "vtd");
+	assert_int_equal(vtd_backend.unit_types, 1u << IOMMU_VTD);
+	settings_init();
+	vtd_backend.settings();
+	assert_string_equal(setting_get("vtd.levels"), "auto");
+	assert_non_null(setting_set("vtd.levels", "5"));
+	assert_non_null(setting_set("vtd.bystanders", "some"));
+	host_set_phys_bits(52);
+	uint8_t *regs = platform->alloc_pages(1, 0);
+	assert_non_null(regs);
+	uint32_t ver = 0x10;
+	uint64_t cap = VTDM_QEMU_CAP | SAGAW_48 | (47ull - 38) << 16, ecap = VTDM_QEMU_ECAP;
+	memcpy(regs, &ver, 4), memcpy(regs + 8, &cap, 8), memcpy(regs + 16, &ecap, 8);
+	struct iommu_units all = { .n = 1 };
+	struct iommu_unit *u = &all.u[0];
+	*u = (struct iommu_unit){ .name = "dmar0", .type = IOMMU_VTD, .base = (uintptr_t)regs, .size = 4096 };
+	snprintf(u->source, sizeof(u->source), "a test");
+	const char *why = NULL;
+	struct iommu *io = vtd_backend.open(u, &all, NULL, &why);
+	assert_non_null(io);
+	assert_null(why);
+	assert_int_equal(((struct vtd *)io)->levels, 4); /* auto: the deepest SAGAW offers */
+	assert_null(setting_set("vtd.levels", "3"));
+	assert_null(setting_set("vtd.bystanders", "identity"));
+	io = vtd_backend.open(u, &all, NULL, &why);
+	assert_non_null(io);
+	assert_int_equal(((struct vtd *)io)->levels, 3);
+	assert_int_equal(((struct vtd *)io)->want_bystanders, VTD_BYSTANDERS_IDENTITY);
+	assert_int_equal(io->addr_bits, 39);
+	/* registers that do not answer: no unit, and why */
+	memset(regs, 0xff, 4096);
+	assert_null(vtd_backend.open(u, &all, NULL, &why));
+	assert_non_null(why);
+	assert_int_equal(io->err, IOMMU_ERR_UNUSABLE);
+	platform->free_pages(regs, 1);
+	host_set_phys_bits(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +620,7 @@ int main(void)
 		cmocka_unit_test(errors_carry_their_code),
 		cmocka_unit_test(give_back_mismatch_is_restore),
 		cmocka_unit_test(iova_to_phys_agrees_with_the_model),
+		cmocka_unit_test(backend_opens_with_its_settings),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
