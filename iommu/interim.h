@@ -3,6 +3,5 @@
 #ifndef IOMMON_INTERIM_H
 #define IOMMON_INTERIM_H
 #include "backend.h"
-extern const struct iommu_backend vtd_backend;
 extern const struct subsystem interim_subsystem;
 #endif

@@ -124,7 +124,7 @@ struct iommu {
 	bool irq;
 	volatile uint64_t irq_count, irq_tsc;
 	bool taken;
-	enum iommu_err err;   /* why the last operation that failed did */
+	enum iommu_err err;	/* why the last operation that failed did */
 	char restore_note[160]; /* what the last give-back found, for people ("" before one) */
 };
 

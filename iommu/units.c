@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vtd/caps.h"
+#include "vtd/regs.h"
+
 int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struct pci_list *pci)
 {
 	if (sc->npath == 0)
@@ -193,10 +196,8 @@ void units_free(struct iommu_units *u)
 	u->have_dmar = u->have_ivrs = false;
 }
 
-/* VT-d register offsets (VT-d spec 11.4) and AMD-Vi's (AMD IOMMU spec 3.4) */
-#define VTD_VER 0x00
-#define VTD_CAP 0x08
-#define VTD_ECAP 0x10
+/* AMD-Vi's Extended Feature Register (AMD IOMMU spec 3.4); VT-d's
+ * registers are named in vtd/regs.h */
 #define AMDVI_EFR 0x30
 
 bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
@@ -206,9 +207,9 @@ bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 		return false;
 	memset(r, 0, sizeof(*r));
 	if (u->type == IOMMU_VTD) {
-		r->version = regwin_read32(&w, VTD_VER);
-		r->cap = regwin_read64(&w, VTD_CAP);
-		r->ecap = regwin_read64(&w, VTD_ECAP);
+		r->version = regwin_read32(&w, VTD_REG_VER);
+		r->cap = regwin_read64(&w, VTD_REG_CAP);
+		r->ecap = regwin_read64(&w, VTD_REG_ECAP);
 		return r->version != 0xffffffffu && r->cap != ~0ull;
 	}
 	r->cap = regwin_read64(&w, AMDVI_EFR);
@@ -233,21 +234,7 @@ void units_describe(const struct iommu_unit *u)
 		return;
 	}
 	if (u->type == IOMMU_VTD) {
-		unsigned sagaw = bits(r.cap, 12, 8);
-		printf("      VER %u.%u CAP 0x%016llx ECAP 0x%016llx\n", bits(r.version, 7, 4), bits(r.version, 3, 0),
-		       (unsigned long long)r.cap, (unsigned long long)r.ecap);
-		printf("      CAP: domains %u, MGAW %u, SAGAW%s%s%s%s, FRO 0x%x, NFR %u, SLLPS%s%s%s%s%s%s\n",
-		       1u << (4 + 2 * bits(r.cap, 2, 0)), bits(r.cap, 21, 16) + 1, sagaw & 2 ? " 39-bit" : "",
-		       sagaw & 4 ? " 48-bit" : "", sagaw & 8 ? " 57-bit" : "", sagaw & ~14u ? " other" : "",
-		       bits(r.cap, 33, 24) * 16, bits(r.cap, 47, 40) + 1, bits(r.cap, 34, 34) ? " 2M" : "",
-		       bits(r.cap, 35, 35) ? " 1G" : "", bits(r.cap, 39, 39) ? ", PSI" : "",
-		       bits(r.cap, 7, 7) ? ", caching mode" : "", bits(r.cap, 4, 4) ? ", RWBF" : "",
-		       bits(r.cap, 55, 55) ? ", DRD" : "");
-		printf("      ECAP: IRO 0x%x%s%s%s%s%s%s%s%s\n", bits(r.ecap, 17, 8) * 16,
-		       bits(r.ecap, 0, 0) ? ", coherent" : "", bits(r.ecap, 1, 1) ? ", QI" : "",
-		       bits(r.ecap, 2, 2) ? ", device-TLB" : "", bits(r.ecap, 3, 3) ? ", IR" : "",
-		       bits(r.ecap, 4, 4) ? ", EIM" : "", bits(r.ecap, 6, 6) ? ", pass-through" : "",
-		       bits(r.ecap, 7, 7) ? ", snoop control" : "", bits(r.ecap, 43, 43) ? ", scalable mode" : "");
+		vtd_caps_print(r.version, r.cap, r.ecap);
 	} else {
 		printf("      EFR 0x%016llx:%s%s%s%s%s%s%s%s, HATS %u\n", (unsigned long long)r.cap,
 		       bits(r.cap, 0, 0) ? " prefetch" : "", bits(r.cap, 1, 1) ? " PPR" : "",

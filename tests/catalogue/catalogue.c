@@ -14,6 +14,7 @@
 #include "../../iommu/interim.h"
 #include "../../iommu/machine.h"
 #include "../../iommu/session.h"
+#include "../../iommu/vtd/vtd.h"
 #include "../../pci/dut.h"
 #include "../models/models.h"
 
@@ -26,7 +27,7 @@ static const struct iommu_registry_entry registry[] = {
 };
 
 const struct subsystem *const subsystems[] = {
-	&machine_subsystem, &dut_subsystem, &iommu_subsystem, &model_subsystem, NULL,
+	&machine_subsystem, &dut_subsystem, &iommu_subsystem, &model_subsystem, &interim_subsystem, NULL,
 };
 
 #define MAX_GROUPS 32

@@ -21,7 +21,7 @@
 #include "../../iommu/iommu.h"
 #include "../../iommu/machine.h"
 #include "../../iommu/session.h"
-#include "../../iommu/vtd.h"
+#include "../../iommu/vtd/vtd.h"
 #include "../../pci/dma.h"
 #include "../../pci/dut.h"
 #include "../models/apple_dart_model.h"

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../iommu/vtd_caps.h"
+#include "../../iommu/vtd/caps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -19,8 +19,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(&window, in + 20, 8);
 	unsigned want = in[28] % 6; /* 0, 3 and 4 are the settings; the rest must be taken as 0 */
 	struct vtd_caps c;
-	if (vtd_decode_caps(ver, cap, ecap, window, want, &c))
+	if (vtd_decode_caps(ver, cap, ecap, window, want, &c)) {
+		/* a refusal says which kind: the unit, or the walk asked for */
+		if (c.err != IOMMU_ERR_UNUSABLE && !(c.err == IOMMU_ERR_UNSUPPORTED && (want == 3 || want == 4)))
+			__builtin_trap();
 		return 0;
+	}
+	/* the oracle reads SAGAW and MGAW itself, not through vtd/regs.h */
 	unsigned sagaw = (cap >> 8) & 0x1f;
 	if (c.fro == 0 || c.fro + 16ull * c.nfr > window || c.iro == 0 || c.iro + 16ull > window)
 		__builtin_trap(); /* a register outside the window */

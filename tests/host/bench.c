@@ -26,15 +26,10 @@
 #include "../../core/settings.h"
 #include "../../core/stats.h"
 #include "../../core/timing.h"
-#include "../../iommu/vtd.h"
+#include "../../iommu/vtd/vtd.h"
 #include "../models/models.h"
 #include "../models/vtd_model.h"
 #include "platform_host.h"
-
-/* QEMU 7.2's intel-iommu: 39-bit walks, 2M and 1G leaves, queued
- * invalidation, pass-through, page-selective invalidation, no snooping. */
-#define QEMU_VTD_CAP 0x00d2008c22260206ull
-#define QEMU_VTD_ECAP 0x0000000000f00f4aull
 
 /* Leaves cycled through (by the floor too): the tables above them stay
  * built, as a warm driver's are, and no two writes in a row hit one entry. */
@@ -249,7 +244,7 @@ static void bench_vtd(uint64_t *s1, uint64_t *s2, size_t n)
 {
 	static struct vtd_model m;
 	static struct vtd v;
-	vtdm_init(&m, QEMU_VTD_CAP, QEMU_VTD_ECAP);
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	const char *e = vtd_init(&v, &m.win, "model0", NULL, NULL, 0);
 	if (e) {
 		problem("vtd", "init", e);

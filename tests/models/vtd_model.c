@@ -1,5 +1,8 @@
 /* The VT-d register-level model (see vtd_model.h). Register layout and
- * semantics from the VT-d specification, chapters 6, 9, 10 and 11. */
+ * semantics from the VT-d specification, chapters 6, 9, 10 and 11, read
+ * here independently of the driver: this file must not include
+ * iommu/vtd/regs.h, so that a wrong offset or bit in the driver's reading
+ * fails against the model instead of passing both. */
 #include "vtd_model.h"
 
 #include <string.h>

@@ -7,7 +7,12 @@
  * It is strict where hardware is: a 32-bit register accessed with 64 bits,
  * a GCMD write that sets a one-shot bit by accident, a register-based
  * invalidation while the queue is on, an access outside the window — each
- * is counted, and the tests fail a driver that does any of them. */
+ * is counted, and the tests fail a driver that does any of them.
+ *
+ * The model keeps its own reading of the spec on purpose: it names its
+ * registers and bits itself and does not include iommu/vtd/regs.h. A
+ * header shared with the driver would let a wrong offset or bit pass both
+ * the driver and its model. */
 #ifndef IOMMON_VTD_MODEL_H
 #define IOMMON_VTD_MODEL_H
 
@@ -15,6 +20,12 @@
 #include <stdint.h>
 
 #include "../../core/regwin.h"
+
+/* QEMU 7.2's intel-iommu as it reports itself (CAP, ECAP), the unit the
+ * tests and the host bench model: 39- and 48-bit walks, 2M and 1G leaves,
+ * PSI, QI, pass-through; vtdm_init moves FRO and IRO to the model's. */
+#define VTDM_QEMU_CAP 0x00d2008c22260206ull
+#define VTDM_QEMU_ECAP 0x0000000000f00f4aull
 
 #define VTDM_NFR 4
 #define VTDM_CACHE 16
@@ -57,7 +68,7 @@ struct vtd_model {
 	struct regwin win;
 };
 
-/* A unit with QEMU 7.2's identity (CAP, ECAP below) unless changed after. */
+/* A unit reporting `cap` and `ecap` (VTDM_QEMU_CAP, VTDM_QEMU_ECAP for QEMU's). */
 void vtdm_init(struct vtd_model *m, uint64_t cap, uint64_t ecap);
 
 /* A DMA by `sid` at `iova`: the physical address, or a fault recorded the

@@ -11,7 +11,7 @@
 #include "../../core/memmap.h"
 #include "../../core/timing.h"
 #include "../../iommu/units.h"
-#include "../../iommu/vtd.h"
+#include "../../iommu/vtd/vtd.h"
 #include "../../pci/dma.h"
 #include "../../pci/pci.h"
 #include "../host/platform_host.h"

@@ -56,10 +56,10 @@ static void groups_follow_the_registry(void **state)
 static void every_model_has_its_backend(void **state)
 {
 	(void)state;
-	for (size_t k = 0; model_kinds[k]; k++) {
-		const struct iommu_backend *b = iommu_backend_for_model(model_kinds[k]);
+	for (size_t k = 0; model_kind_at(k); k++) {
+		const struct iommu_backend *b = iommu_backend_for_model(model_kind_at(k));
 		assert_non_null(b);
-		assert_null(model_attach(model_kinds[k], "none"));
+		assert_null(model_attach(model_kind_at(k), "none"));
 		struct dma_engine *e = NULL;
 		struct iommu *io = model_unit(&e);
 		assert_non_null(io);

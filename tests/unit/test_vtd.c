@@ -6,13 +6,12 @@
  * invalidation while the queue is on. */
 #include "unit.h"
 
+#include "../../core/settings.h"
 #include "../../core/timing.h"
-#include "../../iommu/vtd.h"
+#include "../../iommu/vtd/vtd.h"
 #include "../host/platform_host.h"
 #include "../models/vtd_model.h"
 
-#define QEMU_CAP 0x00d2008c22260206ull
-#define QEMU_ECAP 0x0000000000f00f4aull
 #define ECAP_PT (1ull << 6)
 #define CAP_CM (1ull << 7)
 #define SAGAW_48 (4ull << 8)
@@ -54,7 +53,7 @@ static void take_and_attach(uint16_t sid)
 static void translates_every_leaf_size(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	assert_int_equal(v.levels, 3);
 	assert_int_equal(v.io.page_sizes, (1ull << 12) | (1ull << 21) | (1ull << 30));
 	take_and_attach(0x0100);
@@ -95,7 +94,7 @@ static void translates_every_leaf_size(void **state)
 static void faults_decoded_and_cleared(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0318);
 	assert_null(v.io.ops->map(&v.io, 0x5000, 0x9000, 4096, IOMMU_R, 4096));
 	uint64_t phys;
@@ -131,7 +130,7 @@ static void faults_decoded_and_cleared(void **state)
 static void stale_until_each_invalidation(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	for (size_t k = 0; k < v.io.nkinds; k++) {
 		take_and_attach(0x0100);
 		uint64_t iova = 0x7ffff7000ull, phys;
@@ -158,7 +157,7 @@ static void stale_until_each_invalidation(void **state)
 static void page_invalidation_covers_the_range(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	uint64_t phys;
 	for (uint64_t p = 7; p <= 9; p++) {
@@ -184,7 +183,7 @@ static void page_invalidation_covers_the_range(void **state)
 static void context_stale_until_invalidated(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	for (int queued = 0; queued <= 1; queued++) {
 		take_and_attach(0x0100);
 		uint64_t iova = 0x7ffff7000ull, phys;
@@ -207,7 +206,7 @@ static void context_stale_until_invalidated(void **state)
 static void refuses_a_unit_in_use(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.gsts = VTD_GCMD_TE | VTD_GCMD_SRTP;
 	m.rtaddr = m.root = 0x1234000;
 	unsigned writes = m.writes;
@@ -215,7 +214,7 @@ static void refuses_a_unit_in_use(void **state)
 	assert_non_null(why);
 	assert_non_null(strstr(why, "translation is already on (root table at 0x1234000)"));
 	assert_int_equal(m.writes, writes);
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.gsts = VTD_GCMD_QIE;
 	why = v.io.ops->take(&v.io);
 	assert_non_null(why);
@@ -226,7 +225,7 @@ static void refuses_a_unit_in_use(void **state)
 static void gives_back_what_the_firmware_left(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.gsts = VTD_GCMD_SRTP; /* a root pointer latched, translation off */
 	m.rtaddr = m.root = 0xabc000;
 	m.fedata = 0x55, m.feaddr = 0xfee01000;
@@ -253,20 +252,20 @@ static void gives_back_what_the_firmware_left(void **state)
 static void hardware_that_never_answers(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.stuck_gsts = VTD_GCMD_TE;
 	const char *why = v.io.ops->take(&v.io);
 	assert_non_null(why);
 	assert_string_equal(why, "vtd: GSTS.TES not set within 100 ms of enabling translation");
 	assert_false(v.io.taken); /* and everything put back */
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.ignore_ccmd = true;
 	why = v.io.ops->take(&v.io);
 	assert_non_null(why);
 	assert_non_null(strstr(why, "CCMD.ICC still set 100 ms after an invalidation"));
 	assert_false(v.io.taken);
 	/* a queue that refuses everything: a named error, not a loop */
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	m.refuse_queue = true;
 	why = v.io.ops->invalidate(&v.io, 5, 0, 0);
@@ -274,7 +273,7 @@ static void hardware_that_never_answers(void **state)
 	assert_non_null(strstr(why, "keeps reporting errors"));
 	m.refuse_queue = false;
 	v.io.ops->give_back(&v.io);
-	vtdm_init(&m, QEMU_CAP, QEMU_ECAP);
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	m.all_ones = true;
 	memset(&v, 0, sizeof(v));
 	assert_non_null(strstr(vtd_init(&v, &m.win, "model0", NULL, NULL, 0), "all ones"));
@@ -283,7 +282,7 @@ static void hardware_that_never_answers(void **state)
 static void identity_domain_without_pass_through(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP & ~ECAP_PT);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP & ~ECAP_PT);
 	take_and_attach(0x0100);
 	assert_false(v.bystanders_pt);
 	uint64_t phys;
@@ -317,7 +316,7 @@ static void rmrr_ranges_identity_mapped(void **state)
 		  .nscopes = 1 },
 	};
 	struct dmar d = { .s = rm, .n = 2, .scopes = sc, .nscopes = 2 };
-	vtdm_init(&m, QEMU_CAP, QEMU_ECAP & ~ECAP_PT);
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP & ~ECAP_PT);
 	memset(&v, 0, sizeof(v));
 	assert_null(vtd_init(&v, &m.win, "model0", &d, &pci, 0));
 	take_and_attach(0x0100);
@@ -337,7 +336,7 @@ static void rmrr_ranges_identity_mapped(void **state)
 static void queue_error_recovered(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	unsigned seen = 0;
 	assert_null(vtd_queue_error_probe(&v, &seen));
@@ -352,7 +351,7 @@ static void queue_error_recovered(void **state)
 static void caching_mode_invalidates_new_entries(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP | CAP_CM, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP | CAP_CM, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	unsigned before = m.iotlb_invalidations;
 	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
@@ -364,7 +363,7 @@ static void caching_mode_invalidates_new_entries(void **state)
 	assert_true(vtdm_translate(&m, 0x0100, 0x7008, true, &phys));
 	assert_int_equal(phys, 0xa008);
 	assert_null(v.io.ops->give_back(&v.io));
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	before = m.iotlb_invalidations;
 	assert_null(v.io.ops->map(&v.io, 0x7000, 0xa000, 4096, IOMMU_RW, 4096));
@@ -379,7 +378,7 @@ static void caching_mode_invalidates_new_entries(void **state)
 static void reenabling_translation_starts_clean(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 	take_and_attach(0x0100);
 	uint64_t phys;
 	assert_null(v.io.ops->map(&v.io, 0x9000, 0xa000, 4096, IOMMU_RW, 4096));
@@ -398,7 +397,7 @@ static void reenabling_translation_starts_clean(void **state)
 static void walk_depth_from_sagaw(void **state)
 {
 	(void)state;
-	open_unit(QEMU_CAP | SAGAW_48 | (47ull - 38) << 16, QEMU_ECAP);
+	open_unit(VTDM_QEMU_CAP | SAGAW_48 | (47ull - 38) << 16, VTDM_QEMU_ECAP);
 	assert_int_equal(v.levels, 4);
 	assert_int_equal(v.io.addr_bits, 48);
 	take_and_attach(0x0100);
@@ -408,11 +407,197 @@ static void walk_depth_from_sagaw(void **state)
 	assert_int_equal(phys, 0x5010);
 	assert_null(v.io.ops->give_back(&v.io));
 	/* asked for a depth the unit lacks: named */
-	vtdm_init(&m, (QEMU_CAP & ~(0x1full << 8)) | SAGAW_48, QEMU_ECAP);
+	vtdm_init(&m, (VTDM_QEMU_CAP & ~(0x1full << 8)) | SAGAW_48, VTDM_QEMU_ECAP);
 	memset(&v, 0, sizeof(v));
 	v.want_levels = 3;
 	assert_non_null(strstr(vtd_init(&v, &m.win, "model0", NULL, NULL, 0), "3-level walk was asked for"));
 	assert_clean();
+}
+
+/* Every failure names its kind in io->err: the catalogue tells them apart
+ * by code, never by the words. */
+static void errors_carry_their_code(void **state)
+{
+	(void)state;
+	/* a handshake that never completes: TIMEOUT */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	m.stuck_gsts = VTD_GCMD_TE;
+	assert_non_null(v.io.ops->take(&v.io));
+	assert_int_equal(v.io.err, IOMMU_ERR_TIMEOUT); /* not the give-back's code */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	m.ignore_ccmd = true;
+	assert_non_null(v.io.ops->take(&v.io));
+	assert_int_equal(v.io.err, IOMMU_ERR_TIMEOUT);
+	/* the firmware's translation, queue or interrupt remapping left on: FIRMWARE */
+	uint32_t left_on[] = { VTD_GCMD_TE, VTD_GCMD_QIE, VTD_GCMD_IRE };
+	for (size_t i = 0; i < 3; i++) {
+		open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+		m.gsts = left_on[i];
+		assert_non_null(v.io.ops->take(&v.io));
+		assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
+		assert_false(v.io.taken);
+	}
+	/* nothing taken yet: STATE */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	assert_non_null(v.io.ops->map(&v.io, 0x1000, 0x1000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_STATE);
+	assert_non_null(v.io.ops->invalidate(&v.io, 0, 0, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_STATE);
+	/* arguments outside the domain: ARGUMENT; a leaf size not offered: UNSUPPORTED */
+	take_and_attach(0x0100);
+	assert_non_null(v.io.ops->map(&v.io, 0x1800, 0x2000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	assert_non_null(v.io.ops->map(&v.io, 1ull << 39, 0, 4096, IOMMU_RW, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	assert_non_null(v.io.ops->unmap(&v.io, 0x5000, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	assert_non_null(v.io.ops->map(&v.io, 0x10000, 0x10000, 1u << 16, IOMMU_RW, 1u << 16));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_non_null(v.io.ops->invalidate(&v.io, v.io.nkinds, 0, 4096));
+	assert_int_equal(v.io.err, IOMMU_ERR_ARGUMENT);
+	/* a queue that refuses every descriptor, recovery included: ABANDONED */
+	m.refuse_queue = true;
+	assert_non_null(v.io.ops->invalidate(&v.io, v.io.nkinds - 1, 0, 0));
+	assert_int_equal(v.io.err, IOMMU_ERR_ABANDONED);
+	m.refuse_queue = false;
+	v.io.ops->give_back(&v.io); /* the queue stopped at the error it kept raising */
+	/* a unit without pass-through asked for it: UNSUPPORTED */
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP & ~ECAP_PT);
+	take_and_attach(0x0100);
+	struct pci_addr a = { .bus = 1 };
+	assert_non_null(v.io.ops->attach(&v.io, a, IOMMU_PASSTHROUGH));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_null(v.io.ops->give_back(&v.io));
+	/* nothing answers: UNUSABLE */
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	m.all_ones = true;
+	memset(&v, 0, sizeof(v));
+	assert_non_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNUSABLE);
+	/* a walk the unit does not offer, asked for: UNSUPPORTED */
+	vtdm_init(&m, (VTDM_QEMU_CAP & ~(0x1full << 8)) | SAGAW_48, VTDM_QEMU_ECAP);
+	memset(&v, 0, sizeof(v));
+	v.want_levels = 3;
+	assert_non_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_clean();
+}
+
+/* Give-back that finds a register the unit changed behind the driver's
+ * back: RESTORE, and the note and as_found say which. */
+static void give_back_mismatch_is_restore(void **state)
+{
+	(void)state;
+	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	take_and_attach(0x0100);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_non_null(strstr(v.io.restore_note, "as found"));
+	char note[200];
+	assert_true(v.io.ops->as_found(&v.io, note, sizeof(note)));
+	take_and_attach(0x0100);
+	m.gsts |= VTD_GCMD_CFI; /* compatibility format interrupts, turned on by someone else */
+	m.stuck_gsts = VTD_GCMD_CFI;
+	assert_non_null(v.io.ops->give_back(&v.io));
+	assert_int_equal(v.io.err, IOMMU_ERR_RESTORE);
+	assert_non_null(strstr(v.io.restore_note, "GSTS"));
+	assert_false(v.io.ops->as_found(&v.io, note, sizeof(note)));
+	assert_non_null(strstr(note, "GSTS"));
+	assert_clean();
+}
+
+/* The software walk (iova_to_phys) says what the model's DMA reaches, at
+ * every leaf size, with the permission the model enforces. */
+static void iova_to_phys_agrees_with_the_model(void **state)
+{
+	(void)state;
+	open_unit(VTDM_QEMU_CAP | CAP_CM, VTDM_QEMU_ECAP);
+	assert_true(v.io.map_flushes);
+	take_and_attach(0x0100);
+	struct {
+		uint64_t iova, phys, page;
+		unsigned perm;
+	} maps[] = {
+		{ 0x7ffff000ull, 0x3e091000, 4096, IOMMU_RW },
+		{ 0x12345000ull, 0x5000, 4096, IOMMU_R },
+		{ 0x40000000ull, 0x80000000, 1u << 21, IOMMU_W },
+		{ 0x4000000000ull, 0xc0000000, 1u << 30, IOMMU_RW },
+	};
+	for (size_t i = 0; i < 4; i++)
+		assert_null(v.io.ops->map(&v.io, maps[i].iova, maps[i].phys, maps[i].page, maps[i].perm, maps[i].page));
+	uint64_t probes[] = { 0x7ffff000ull, 0x7ffffabcull,   0x12345008ull,   0x40000000ull,	0x401fffffull,
+			      0x40200000ull, 0x4000000000ull, 0x403fffffffull, 0x4040000000ull, 0x1000 };
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		uint64_t walked = 0, page = 0, rd = 0, wr = 0;
+		unsigned perm = 0;
+		bool mapped = v.io.ops->iova_to_phys(&v.io, probes[i], &walked, &perm, &page);
+		bool can_read = vtdm_translate(&m, 0x0100, probes[i], false, &rd);
+		bool can_write = vtdm_translate(&m, 0x0100, probes[i], true, &wr);
+		assert_int_equal(can_read, mapped && (perm & IOMMU_R));
+		assert_int_equal(can_write, mapped && (perm & IOMMU_W));
+		if (can_read)
+			assert_int_equal(rd, walked);
+		if (can_write)
+			assert_int_equal(wr, walked);
+		for (size_t k = 0; mapped && k < 4; k++)
+			if (probes[i] - maps[k].iova < maps[k].page)
+				assert_int_equal(page, maps[k].page);
+	}
+	v.io.ops->faults(&v.io, (struct iommu_fault[8]){ 0 }, 8, &(bool){ false });
+	/* unmapped: the walk and the model agree it leads nowhere */
+	assert_null(v.io.ops->unmap(&v.io, 0x40000000ull, 1u << 21));
+	assert_null(v.io.ops->invalidate(&v.io, 1, 0, 0));
+	uint64_t phys, page;
+	unsigned perm;
+	assert_false(v.io.ops->iova_to_phys(&v.io, 0x40000000ull, &phys, &perm, &page));
+	assert_false(vtdm_translate(&m, 0x0100, 0x40000000ull, true, &phys));
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_false(v.io.ops->iova_to_phys(&v.io, 0x7ffff000ull, &phys, &perm, &page));
+	assert_clean();
+}
+
+/* The backend descriptor: it registers its own settings, refuses values
+ * they do not take, and opens a DMAR unit with them applied. The unit's
+ * identity registers are a page of host memory (only VER/CAP/ECAP are read
+ * on open; nothing is taken over). */
+static void backend_opens_with_its_settings(void **state)
+{
+	(void)state;
+	assert_string_equal(vtd_backend.name, "vtd");
+	assert_int_equal(vtd_backend.unit_types, 1u << IOMMU_VTD);
+	settings_init();
+	vtd_backend.settings();
+	assert_string_equal(setting_get("vtd.levels"), "auto");
+	assert_non_null(setting_set("vtd.levels", "5"));
+	assert_non_null(setting_set("vtd.bystanders", "some"));
+	host_set_phys_bits(52);
+	uint8_t *regs = platform->alloc_pages(1, 0);
+	assert_non_null(regs);
+	uint32_t ver = 0x10;
+	uint64_t cap = VTDM_QEMU_CAP | SAGAW_48 | (47ull - 38) << 16, ecap = VTDM_QEMU_ECAP;
+	memcpy(regs, &ver, 4), memcpy(regs + 8, &cap, 8), memcpy(regs + 16, &ecap, 8);
+	struct iommu_units all = { .n = 1 };
+	struct iommu_unit *u = &all.u[0];
+	*u = (struct iommu_unit){ .name = "dmar0", .type = IOMMU_VTD, .base = (uintptr_t)regs, .size = 4096 };
+	snprintf(u->source, sizeof(u->source), "a test");
+	const char *why = NULL;
+	struct iommu *io = vtd_backend.open(u, &all, NULL, &why);
+	assert_non_null(io);
+	assert_null(why);
+	assert_int_equal(((struct vtd *)io)->levels, 4); /* auto: the deepest SAGAW offers */
+	assert_null(setting_set("vtd.levels", "3"));
+	assert_null(setting_set("vtd.bystanders", "identity"));
+	io = vtd_backend.open(u, &all, NULL, &why);
+	assert_non_null(io);
+	assert_int_equal(((struct vtd *)io)->levels, 3);
+	assert_int_equal(((struct vtd *)io)->want_bystanders, VTD_BYSTANDERS_IDENTITY);
+	assert_int_equal(io->addr_bits, 39);
+	/* registers that do not answer: no unit, and why */
+	memset(regs, 0xff, 4096);
+	assert_null(vtd_backend.open(u, &all, NULL, &why));
+	assert_non_null(why);
+	assert_int_equal(io->err, IOMMU_ERR_UNUSABLE);
+	platform->free_pages(regs, 1);
+	host_set_phys_bits(0);
 }
 
 int main(void)
@@ -432,6 +617,10 @@ int main(void)
 		cmocka_unit_test(caching_mode_invalidates_new_entries),
 		cmocka_unit_test(reenabling_translation_starts_clean),
 		cmocka_unit_test(walk_depth_from_sagaw),
+		cmocka_unit_test(errors_carry_their_code),
+		cmocka_unit_test(give_back_mismatch_is_restore),
+		cmocka_unit_test(iova_to_phys_agrees_with_the_model),
+		cmocka_unit_test(backend_opens_with_its_settings),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

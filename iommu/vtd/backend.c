@@ -1,0 +1,60 @@
+/* The VT-d backend as the registry sees it: DMAR remapping units, opened
+ * with the settings that belong to this driver (vtd.levels,
+ * vtd.bystanders), which live here beside it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../core/settings.h"
+#include "vtd.h"
+
+/* One unit is open at a time: the registry's open hands out this one. */
+static struct vtd unit;
+
+static const char *check_levels(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "3") == 0 || strcmp(v, "4") == 0
+		   ? NULL
+		   : "must be auto, 3 or 4 (second-level walk depth; auto: the deepest the unit offers)";
+}
+
+static const char *check_bystanders(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "passthrough") == 0 || strcmp(v, "identity") == 0
+		   ? NULL
+		   : "must be auto, passthrough or identity";
+}
+
+static void settings(void)
+{
+	setting_add("vtd.levels", "auto", "VT-d second-level walk: auto (deepest SAGAW offers), 3 or 4", check_levels,
+		    NULL);
+	setting_add("vtd.bystanders", "auto",
+		    "VT-d devices not under test: auto (pass-through if ECAP.PT, else identity), passthrough, identity",
+		    check_bystanders, NULL);
+}
+
+static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_units *all, const struct pci_list *pci,
+			       const char **why)
+{
+	if (unit.io.taken && strcmp(unit.io.name, u->name) == 0)
+		return &unit.io;
+	/* another unit still ours: given back before this one is set up */
+	if ((*why = unit.io.ops ? unit.io.ops->give_back(&unit.io) : NULL) != NULL)
+		return NULL;
+	const char *lv = setting_get("vtd.levels"), *by = setting_get("vtd.bystanders");
+	unit.want_levels = lv && strcmp(lv, "auto") != 0 ? (unsigned)atoi(lv) : 0;
+	unit.want_bystanders = !by				? VTD_BYSTANDERS_AUTO
+			       : strcmp(by, "passthrough") == 0 ? VTD_BYSTANDERS_PT
+			       : strcmp(by, "identity") == 0	? VTD_BYSTANDERS_IDENTITY
+								: VTD_BYSTANDERS_AUTO;
+	*why = vtd_open(&unit, u, &all->dmar, pci);
+	return *why ? NULL : &unit.io;
+}
+
+const struct iommu_backend vtd_backend = {
+	.name = "vtd",
+	.title = "Intel VT-d",
+	.unit_types = 1u << IOMMU_VTD,
+	.open = open_unit,
+	.settings = settings,
+};

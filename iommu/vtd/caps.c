@@ -1,0 +1,93 @@
+#include "caps.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "regs.h"
+
+void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->domains = 1u << (4 + 2 * vtd_cap_nd(cap));
+	out->sagaw = vtd_cap_sagaw(cap);
+	out->cap_mgaw = vtd_cap_mgaw(cap);
+	out->fro = vtd_cap_fro(cap);
+	out->nfr = vtd_cap_nfr(cap);
+	out->iro = vtd_ecap_iro(ecap);
+	out->mamv = vtd_cap_mamv(cap);
+	out->coherent = vtd_ecap_c(ecap);
+	out->qi = vtd_ecap_qi(ecap);
+	out->pt = vtd_ecap_pt(ecap);
+	out->rwbf = vtd_cap_rwbf(cap);
+	out->cm = vtd_cap_cm(cap);
+	out->psi = vtd_cap_psi(cap);
+	out->drain_w = vtd_cap_dwd(cap);
+	out->drain_r = vtd_cap_drd(cap);
+	out->sp_2m = vtd_cap_sllps(cap) & VTD_SLLPS_2M;
+	out->sp_1g = vtd_cap_sllps(cap) & VTD_SLLPS_1G;
+	out->plmr = vtd_cap_plmr(cap);
+	out->phmr = vtd_cap_phmr(cap);
+	out->dt = vtd_ecap_dt(ecap);
+	out->ir = vtd_ecap_ir(ecap);
+	out->eim = vtd_ecap_eim(ecap);
+	out->sc = vtd_ecap_sc(ecap);
+	out->smts = vtd_ecap_smts(ecap);
+}
+
+static const char *refuse(struct vtd_caps *out, enum iommu_err code, const char *why)
+{
+	out->err = code;
+	return why;
+}
+
+const char *vtd_decode_caps(uint32_t ver, uint64_t cap, uint64_t ecap, uint64_t window, unsigned want_levels,
+			    struct vtd_caps *out)
+{
+	vtd_caps_read(cap, ecap, out);
+	if (ver == 0xffffffffu || cap == ~0ull || ecap == ~0ull)
+		return refuse(out, IOMMU_ERR_UNUSABLE,
+			      "vtd: the registers read all ones (nothing answers at the base)");
+	if (out->smts && !out->sagaw)
+		return refuse(out, IOMMU_ERR_UNUSABLE,
+			      "vtd: the unit only supports scalable mode; iommon drives legacy mode");
+	if (!out->fro || out->fro + 16ull * out->nfr > window || !out->iro || out->iro + 16ull > window)
+		return refuse(out, IOMMU_ERR_UNUSABLE,
+			      "vtd: the fault-recording or IOTLB registers lie outside the register window");
+	if (!(out->sagaw & (VTD_SAGAW_39 | VTD_SAGAW_48)))
+		return refuse(out, IOMMU_ERR_UNUSABLE,
+			      "vtd: the unit offers neither a 3- nor a 4-level walk (CAP.SAGAW)");
+	/* pass-through entries name the largest AGAW supported (5-level too);
+	 * our own tables use a 3- or 4-level walk */
+	out->max_aw = out->sagaw & VTD_SAGAW_57 ? 3 : out->sagaw & VTD_SAGAW_48 ? 2 : 1;
+	if (want_levels == 3 || want_levels == 4) {
+		unsigned aw = want_levels == 4 ? 2 : 1;
+		if (!(out->sagaw & (1u << aw)))
+			return refuse(out, IOMMU_ERR_UNSUPPORTED,
+				      want_levels == 4 ? "vtd: a 4-level walk was asked for; SAGAW offers none"
+						       : "vtd: a 3-level walk was asked for; SAGAW offers none");
+		out->aw = aw;
+	} else {
+		out->aw = out->sagaw & VTD_SAGAW_48 ? 2 : 1;
+	}
+	out->levels = out->aw == 2 ? 4 : 3;
+	unsigned width = out->levels == 4 ? 48 : 39;
+	out->mgaw = out->cap_mgaw < width ? out->cap_mgaw : width;
+	return NULL;
+}
+
+void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap)
+{
+	struct vtd_caps c;
+	vtd_caps_read(cap, ecap, &c);
+	printf("      VER %u.%u CAP 0x%016llx ECAP 0x%016llx\n", vtd_ver_max(ver), vtd_ver_min(ver),
+	       (unsigned long long)cap, (unsigned long long)ecap);
+	printf("      CAP: domains %u, MGAW %u, SAGAW%s%s%s%s, FRO 0x%x, NFR %u, SLLPS%s%s%s%s%s%s\n", c.domains,
+	       c.cap_mgaw, c.sagaw & VTD_SAGAW_39 ? " 39-bit" : "", c.sagaw & VTD_SAGAW_48 ? " 48-bit" : "",
+	       c.sagaw & VTD_SAGAW_57 ? " 57-bit" : "",
+	       c.sagaw & ~(VTD_SAGAW_39 | VTD_SAGAW_48 | VTD_SAGAW_57) ? " other" : "", c.fro, c.nfr,
+	       c.sp_2m ? " 2M" : "", c.sp_1g ? " 1G" : "", c.psi ? ", PSI" : "", c.cm ? ", caching mode" : "",
+	       c.rwbf ? ", RWBF" : "", c.drain_r ? ", DRD" : "");
+	printf("      ECAP: IRO 0x%x%s%s%s%s%s%s%s%s\n", c.iro, c.coherent ? ", coherent" : "", c.qi ? ", QI" : "",
+	       c.dt ? ", device-TLB" : "", c.ir ? ", IR" : "", c.eim ? ", EIM" : "", c.pt ? ", pass-through" : "",
+	       c.sc ? ", snoop control" : "", c.smts ? ", scalable mode" : "");
+}

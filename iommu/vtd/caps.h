@@ -1,0 +1,46 @@
+/* VT-d capability decoding: what CAP and ECAP (11.4.2, 11.4.3) say a
+ * remapping unit can do, and whether the driver can use it. The one place
+ * CAP and ECAP are taken apart: the driver and the `iommu` command both
+ * read them through here. Pure functions of the register values, fuzzed
+ * and unit-tested alone. */
+#ifndef IOMMON_VTD_CAPS_H
+#define IOMMON_VTD_CAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../iommu.h"
+
+struct vtd_caps {
+	/* as the registers say */
+	unsigned domains;  /* CAP.ND: 2^(4 + 2 * ND) */
+	unsigned sagaw;	   /* CAP.SAGAW: bit n, an (n + 2)-level walk */
+	unsigned cap_mgaw; /* CAP.MGAW + 1 */
+	unsigned fro;	   /* fault recording registers: offset in the window, count */
+	unsigned nfr;
+	unsigned iro; /* IOTLB registers' offset */
+	unsigned mamv;
+	bool coherent, rwbf, cm, pt, qi, psi, drain_r, drain_w, sp_2m, sp_1g, plmr, phmr;
+	bool dt, ir, eim, sc, smts;
+	/* what the driver chose from them (vtd_decode_caps) */
+	unsigned mgaw;	    /* the address width the driver uses: CAP.MGAW cut to its walk */
+	unsigned levels;    /* 3 or 4: the walk our own tables use */
+	unsigned aw;	    /* context entry AW for that walk: 1 (39-bit) or 2 (48-bit) */
+	unsigned max_aw;    /* the largest AGAW SAGAW offers (pass-through entries name it) */
+	enum iommu_err err; /* when refused: UNUSABLE, or UNSUPPORTED for a walk asked for */
+};
+
+/* The fields of CAP and ECAP, nothing chosen. */
+void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out);
+
+/* NULL when a unit reporting these values, with a register window of
+ * `window` bytes, can be driven in legacy mode with a walk of
+ * `want_levels` (0: the deepest SAGAW offers; else 3 or 4); else why not,
+ * with out->err saying which kind of no. */
+const char *vtd_decode_caps(uint32_t ver, uint64_t cap, uint64_t ecap, uint64_t window, unsigned want_levels,
+			    struct vtd_caps *out);
+
+/* VER, CAP and ECAP for people, indented, as `iommu` shows them. */
+void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap);
+
+#endif

@@ -1,0 +1,126 @@
+/* VT-d fault recording (7.1, 11.4.9): the primary fault log's records read
+ * and cleared, their reasons named (appendix A), and the fault event
+ * interrupt (FECTL/FEDATA/FEADDR) pointed at a handler when the platform
+ * gives one. */
+#include <stdio.h>
+
+#include "../../core/cpu.h"
+#include "../../core/platform.h"
+#include "../../core/timing.h"
+#include "driver.h"
+
+const char *vtd_fault_reason(unsigned r)
+{
+	static const char *const text[] = {
+		[1] = "root entry not present",
+		[2] = "context entry not present",
+		[3] = "context entry invalid",
+		[4] = "address beyond the domain's width",
+		[VTD_FR_WRITE] = "write to a page without write permission",
+		[VTD_FR_READ] = "read of a page without read permission (or not present)",
+		[7] = "second-level table walk failed",
+		[8] = "root table address invalid",
+		[9] = "context table address invalid",
+		[10] = "reserved bit set in a root entry",
+		[11] = "reserved bit set in a context entry",
+		[12] = "reserved bit set in a second-level entry",
+		[13] = "translation type blocked by the context entry",
+	};
+	return r < sizeof(text) / sizeof(text[0]) && text[r] ? text[r] : "reason not known to iommon";
+}
+
+bool vtd_op_fault_pending(struct iommu *io)
+{
+	struct vtd *v = (struct vtd *)io;
+	uint32_t f = vtd_r32(v, VTD_REG_FSTS);
+	return f != 0xffffffffu && (f & (VTD_FSTS_PPF | VTD_FSTS_PFO));
+}
+
+static enum iommu_fault_kind kind_of(unsigned reason)
+{
+	return reason == VTD_FR_WRITE  ? IOMMU_FAULT_WRITE_DENIED
+	       : reason == VTD_FR_READ ? IOMMU_FAULT_NOT_PRESENT
+				       : IOMMU_FAULT_OTHER;
+}
+
+size_t vtd_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
+{
+	struct vtd *v = (struct vtd *)io;
+	uint32_t fsts = vtd_r32(v, VTD_REG_FSTS);
+	*overflow = false;
+	if (fsts == 0xffffffffu)
+		return 0;
+	size_t n = 0;
+	unsigned first = vtd_fsts_fri(fsts);
+	for (unsigned k = 0; k < v->nfr; k++) {
+		unsigned i = (first + k) % v->nfr;
+		uint32_t hi = vtd_r32(v, VTD_REG_FRCD_HI(v->fro, i));
+		if (!(hi & VTD_FRCD_F))
+			continue;
+		uint32_t sid = vtd_r32(v, VTD_REG_FRCD_SID(v->fro, i));
+		uint64_t lo = vtd_r64(v, VTD_REG_FRCD_LO(v->fro, i));
+		unsigned reason = vtd_frcd_fr(hi);
+		if (n < max)
+			out[n++] = (struct iommu_fault){ .kind = kind_of(reason),
+							 .sid_known = true,
+							 .addr_known = true,
+							 .dir_known = true,
+							 .sid = vtd_frcd_sid(sid),
+							 .reason = reason,
+							 .read = (hi & VTD_FRCD_T) != 0,
+							 .addr = vtd_frcd_fi(lo),
+							 .why = vtd_fault_reason(reason),
+							 .t_seen = rdtsc() };
+		else
+			*overflow = true;
+		vtd_w32(v, VTD_REG_FRCD_HI(v->fro, i), VTD_FRCD_F);
+	}
+	if (fsts & VTD_FSTS_PFO)
+		*overflow = true;
+	vtd_w32(v, VTD_REG_FSTS, VTD_FSTS_PFO); /* PPF clears with the last F */
+	return n;
+}
+
+static void fault_irq(void *ctx)
+{
+	struct vtd *v = ctx;
+	v->io.irq_tsc = rdtsc();
+	v->io.irq_count++;
+}
+
+/* The fault event MSI to our vector, when the platform gives us one. */
+void vtd_irq_setup(struct vtd *v)
+{
+	v->vector = -1;
+	v->io.irq = false;
+	if (!platform->irq_install) {
+		vtd_w32(v, VTD_REG_FECTL, VTD_FECTL_IM);
+		return;
+	}
+	const char *why = NULL;
+	v->vector = platform->irq_install(fault_irq, v, &v->apic_id, &why);
+	if (v->vector < 0) {
+		printf("    %s: no fault interrupt (%s); faults are polled\n", v->io.name, why ? why : "?");
+		vtd_w32(v, VTD_REG_FECTL, VTD_FECTL_IM); /* no message to wherever FEADDR pointed */
+		return;
+	}
+	vtd_w32(v, VTD_REG_FEDATA, (uint32_t)v->vector);
+	vtd_w32(v, VTD_REG_FEADDR, vtd_feaddr(v->apic_id));
+	vtd_w32(v, VTD_REG_FEUADDR, 0);
+	vtd_w32(v, VTD_REG_FECTL, 0); /* unmasked */
+	v->io.irq = true;
+}
+
+void vtd_irq_teardown(struct vtd *v)
+{
+	vtd_w32(v, VTD_REG_FECTL, VTD_FECTL_IM);
+	if (v->vector >= 0 && platform->irq_remove) {
+		/* a message already on its way still finds its handler (and its
+		 * end-of-interrupt) before the handler goes */
+		(void)vtd_r32(v, VTD_REG_FECTL);
+		platform->stall_us(1000);
+		platform->irq_remove(v->vector);
+	}
+	v->vector = -1;
+	v->io.irq = false;
+}

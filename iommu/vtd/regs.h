@@ -1,0 +1,237 @@
+/* Everything iommon knows about the VT-d register file and the structures
+ * the unit reads from memory, in the words of the Intel Virtualization
+ * Technology for Directed I/O Architecture Specification (rev. 3.x/4.x):
+ * register offsets (11.4), their bits and fields, the root and context
+ * entries (9.1, 9.3), second-level paging entries (9.8), fault records
+ * (9.9, 11.4.9.6) and the queued-invalidation descriptors (6.5.2).
+ *
+ * The driver and the `iommu` command use these; the register model in
+ * tests/models keeps its own reading of the spec on purpose. */
+#ifndef IOMMON_VTD_REGS_H
+#define IOMMON_VTD_REGS_H
+
+#include <stdint.h>
+
+/* The bits hi..lo of v (inclusive), shifted down. */
+static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
+{
+	return (v >> lo) & (~0ull >> (63 - (hi - lo)));
+}
+
+/* ---- register offsets (11.4) -------------------------------------------- */
+#define VTD_REG_VER 0x00     /* 11.4.1, 32-bit */
+#define VTD_REG_CAP 0x08     /* 11.4.2 */
+#define VTD_REG_ECAP 0x10    /* 11.4.3 */
+#define VTD_REG_GCMD 0x18    /* 11.4.4, 32-bit */
+#define VTD_REG_GSTS 0x1c    /* 11.4.5, 32-bit */
+#define VTD_REG_RTADDR 0x20  /* 11.4.6 */
+#define VTD_REG_CCMD 0x28    /* 11.4.7 */
+#define VTD_REG_FSTS 0x34    /* 11.4.9.1, 32-bit */
+#define VTD_REG_FECTL 0x38   /* 11.4.9.2, 32-bit */
+#define VTD_REG_FEDATA 0x3c  /* 11.4.9.3, 32-bit */
+#define VTD_REG_FEADDR 0x40  /* 11.4.9.4, 32-bit */
+#define VTD_REG_FEUADDR 0x44 /* 11.4.9.5, 32-bit */
+#define VTD_REG_PMEN 0x64    /* Protected Memory Enable, 32-bit */
+#define VTD_REG_IQH 0x80     /* Invalidation Queue Head */
+#define VTD_REG_IQT 0x88     /* Invalidation Queue Tail */
+#define VTD_REG_IQA 0x90     /* Invalidation Queue Address */
+#define VTD_REG_ICS 0x9c     /* Invalidation Completion Status, 32-bit */
+/* The IOTLB registers sit at ECAP.IRO (11.4.8): IVA first, IOTLB after it. */
+#define VTD_REG_IVA(iro) (iro)
+#define VTD_REG_IOTLB(iro) ((iro) + 8)
+/* Fault-recording register i at CAP.FRO (11.4.9.6): 128 bits, read as a
+ * 64-bit low half and two 32-bit words above it. */
+#define VTD_REG_FRCD_LO(fro, i) ((fro) + 16ull * (i))
+#define VTD_REG_FRCD_SID(fro, i) ((fro) + 16ull * (i) + 8)
+#define VTD_REG_FRCD_HI(fro, i) ((fro) + 16ull * (i) + 12)
+
+/* ---- VER (11.4.1) ------------------------------------------------------- */
+#define vtd_ver_max(v) ((unsigned)vtd_field((v), 7, 4))
+#define vtd_ver_min(v) ((unsigned)vtd_field((v), 3, 0))
+
+/* ---- CAP (11.4.2) ------------------------------------------------------- */
+#define vtd_cap_nd(c) ((unsigned)vtd_field((c), 2, 0)) /* 2^(4+2*ND) domains */
+#define vtd_cap_rwbf(c) ((unsigned)vtd_field((c), 4, 4))
+#define vtd_cap_plmr(c) ((unsigned)vtd_field((c), 5, 5))
+#define vtd_cap_phmr(c) ((unsigned)vtd_field((c), 6, 6))
+#define vtd_cap_cm(c) ((unsigned)vtd_field((c), 7, 7))
+/* SAGAW bit n: an n+2-level walk (bit 1: 39-bit, bit 2: 48-bit, bit 3: 57-bit) */
+#define vtd_cap_sagaw(c) ((unsigned)vtd_field((c), 12, 8))
+#define vtd_cap_mgaw(c) ((unsigned)vtd_field((c), 21, 16) + 1) /* bits */
+/* FRO is in 16-byte units; the offset in bytes */
+#define vtd_cap_fro(c) ((unsigned)vtd_field((c), 33, 24) * 16)
+/* SLLPS bit 0: 2 MiB leaves, bit 1: 1 GiB leaves */
+#define vtd_cap_sllps(c) ((unsigned)vtd_field((c), 37, 34))
+#define vtd_cap_psi(c) ((unsigned)vtd_field((c), 39, 39))
+#define vtd_cap_nfr(c) ((unsigned)vtd_field((c), 47, 40) + 1) /* records */
+#define vtd_cap_mamv(c) ((unsigned)vtd_field((c), 53, 48))
+#define vtd_cap_dwd(c) ((unsigned)vtd_field((c), 54, 54))
+#define vtd_cap_drd(c) ((unsigned)vtd_field((c), 55, 55))
+#define VTD_SAGAW_39 (1u << 1)
+#define VTD_SAGAW_48 (1u << 2)
+#define VTD_SAGAW_57 (1u << 3)
+#define VTD_SLLPS_2M (1u << 0)
+#define VTD_SLLPS_1G (1u << 1)
+
+/* ---- ECAP (11.4.3) ------------------------------------------------------ */
+#define vtd_ecap_c(e) ((unsigned)vtd_field((e), 0, 0)) /* page-walk coherency */
+#define vtd_ecap_qi(e) ((unsigned)vtd_field((e), 1, 1))
+#define vtd_ecap_dt(e) ((unsigned)vtd_field((e), 2, 2))
+#define vtd_ecap_ir(e) ((unsigned)vtd_field((e), 3, 3))
+#define vtd_ecap_eim(e) ((unsigned)vtd_field((e), 4, 4))
+#define vtd_ecap_pt(e) ((unsigned)vtd_field((e), 6, 6))
+#define vtd_ecap_sc(e) ((unsigned)vtd_field((e), 7, 7))
+/* IRO is in 16-byte units; the offset in bytes */
+#define vtd_ecap_iro(e) ((unsigned)vtd_field((e), 17, 8) * 16)
+#define vtd_ecap_smts(e) ((unsigned)vtd_field((e), 43, 43))
+
+/* ---- GCMD (11.4.4) and GSTS (11.4.5) ------------------------------------ */
+#define VTD_GCMD_TE (1u << 31)	  /* translation enable */
+#define VTD_GCMD_SRTP (1u << 30)  /* set root table pointer (one-shot) */
+#define VTD_GCMD_SFL (1u << 29)	  /* set fault log (one-shot) */
+#define VTD_GCMD_EAFL (1u << 28)  /* enable advanced fault logging */
+#define VTD_GCMD_WBF (1u << 27)	  /* write buffer flush (one-shot) */
+#define VTD_GCMD_QIE (1u << 26)	  /* queued invalidation enable */
+#define VTD_GCMD_IRE (1u << 25)	  /* interrupt remapping enable */
+#define VTD_GCMD_SIRTP (1u << 24) /* set interrupt remap table pointer (one-shot) */
+#define VTD_GCMD_CFI (1u << 23)	  /* compatibility format interrupt */
+#define VTD_GSTS_TES (1u << 31)
+#define VTD_GSTS_RTPS (1u << 30)
+#define VTD_GSTS_FLS (1u << 29)
+#define VTD_GSTS_AFLS (1u << 28)
+#define VTD_GSTS_WBFS (1u << 27)
+#define VTD_GSTS_QIES (1u << 26)
+#define VTD_GSTS_IRES (1u << 25)
+#define VTD_GSTS_IRTPS (1u << 24)
+/* GSTS read back as the base of a GCMD write: the one-shot commands'
+ * status bits masked, so that none of them is issued by accident (11.4.4) */
+#define VTD_GSTS_KEEP (~(VTD_GSTS_RTPS | VTD_GSTS_FLS | VTD_GSTS_WBFS | VTD_GSTS_IRTPS))
+
+/* ---- RTADDR (11.4.6) ---------------------------------------------------- */
+#define VTD_RTADDR_RTA 0xfffffffffffff000ull /* root table, 4 KiB aligned */
+#define VTD_RTADDR_TTM (3ull << 10)	     /* translation table mode: 00 legacy */
+
+/* ---- CCMD (11.4.7) ------------------------------------------------------ */
+#define VTD_CCMD_ICC (1ull << 63)
+/* CIRG (62:61) asked and CAIG (60:59) granted: 1 global, 2 domain, 3 device */
+enum vtd_ccmd_g { VTD_CCMD_GLOBAL = 1, VTD_CCMD_DOMAIN = 2, VTD_CCMD_DEVICE = 3 };
+static inline uint64_t vtd_ccmd(enum vtd_ccmd_g cirg, uint16_t did, uint16_t sid)
+{
+	return VTD_CCMD_ICC | (uint64_t)cirg << 61 | (uint64_t)sid << 16 | did;
+}
+#define vtd_ccmd_caig(v) ((unsigned)vtd_field((v), 60, 59))
+
+/* ---- IOTLB and IVA (11.4.8) --------------------------------------------- */
+#define VTD_IOTLB_IVT (1ull << 63)
+#define VTD_IOTLB_DR (1ull << 49) /* drain reads */
+#define VTD_IOTLB_DW (1ull << 48) /* drain writes */
+/* IIRG (61:60) asked and IAIG (58:57) granted: 1 global, 2 domain, 3 page */
+enum vtd_iotlb_g { VTD_IOTLB_GLOBAL = 1, VTD_IOTLB_DOMAIN = 2, VTD_IOTLB_PAGE = 3 };
+static inline uint64_t vtd_iotlb(enum vtd_iotlb_g iirg, uint16_t did, int dr, int dw)
+{
+	return VTD_IOTLB_IVT | (uint64_t)iirg << 60 | (uint64_t)did << 32 | (dr ? VTD_IOTLB_DR : 0) |
+	       (dw ? VTD_IOTLB_DW : 0);
+}
+#define vtd_iotlb_iaig(v) ((unsigned)vtd_field((v), 58, 57))
+/* IVA: the page address (63:12) and the address mask AM (5:0): 2^AM pages */
+static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
+{
+	return (addr & ~0xfffull) | (am & 0x3f);
+}
+
+/* ---- fault logging (11.4.9) --------------------------------------------- */
+#define VTD_FSTS_PFO (1u << 0) /* primary fault overflow */
+#define VTD_FSTS_PPF (1u << 1) /* primary pending fault */
+#define VTD_FSTS_IQE (1u << 4) /* invalidation queue error */
+#define VTD_FSTS_ICE (1u << 5) /* invalidation completion error */
+#define VTD_FSTS_ITE (1u << 6) /* invalidation time-out error */
+/* FRI: the fault-recording register to read first */
+#define vtd_fsts_fri(f) ((unsigned)vtd_field((f), 15, 8))
+#define VTD_FECTL_IM (1u << 31) /* interrupt mask */
+#define VTD_FECTL_IP (1u << 30) /* interrupt pending */
+/* FEADDR: the local APIC's MSI address with its destination id (19:12) */
+#define vtd_feaddr(apic_id) (0xfee00000u | ((apic_id)&0xff) << 12)
+
+/* A fault record (9.9): F and T in the top word, FR its low byte, SID in
+ * the word below, the faulting page (FI, 63:12) in the low half. */
+#define VTD_FRCD_F (1u << 31) /* fault; write 1 to clear */
+#define VTD_FRCD_T (1u << 30) /* 1: a read request, 0: a write */
+#define vtd_frcd_fr(hi) ((unsigned)vtd_field((hi), 7, 0))
+#define vtd_frcd_sid(w) ((uint16_t)vtd_field((w), 15, 0))
+#define vtd_frcd_fi(lo) ((lo) & ~0xfffull)
+/* Fault reasons (appendix A) the iommu interface names */
+#define VTD_FR_WRITE 5 /* write to a page without write permission */
+#define VTD_FR_READ 6  /* read of a page without read permission */
+
+/* ---- PMEN --------------------------------------------------------------- */
+#define VTD_PMEN_EPM (1u << 31) /* protected memory regions enabled */
+
+/* ---- the invalidation queue: IQH, IQT, IQA ------------------------------ */
+/* IQH/IQT hold a descriptor index in 18:4 (QH, QT) */
+#define vtd_iq_offset(index) ((uint64_t)(index) << 4)
+#define vtd_iq_index(v) ((unsigned)vtd_field((v), 18, 4))
+/* IQA: the queue's base (63:12); DW (11) 0 for 128-bit descriptors; QS
+ * (2:0) 2^QS pages */
+static inline uint64_t vtd_iqa(uint64_t base, unsigned qs)
+{
+	return (base & ~0xfffull) | (qs & 7);
+}
+
+/* ---- queued-invalidation descriptors (6.5.2), 128 bits ------------------ */
+struct vtd_desc {
+	uint64_t lo, hi;
+};
+#define VTD_DESC_CC 0x1	   /* context-cache invalidate (6.5.2.1) */
+#define VTD_DESC_IOTLB 0x2 /* IOTLB invalidate (6.5.2.3) */
+#define VTD_DESC_WAIT 0x5  /* invalidation wait (6.5.2.8) */
+/* context-cache: G (5:4) as CCMD.CIRG, DID (31:16), SID (47:32) */
+static inline struct vtd_desc vtd_desc_cc(enum vtd_ccmd_g g, uint16_t did, uint16_t sid)
+{
+	return (struct vtd_desc){ VTD_DESC_CC | (uint64_t)g << 4 | (uint64_t)did << 16 | (uint64_t)sid << 32, 0 };
+}
+/* IOTLB: G (5:4) as IOTLB.IIRG, DW (6), DR (7), DID (31:16); the upper
+ * half as IVA: ADDR (127:76) and AM (69:64) */
+#define VTD_DESC_IOTLB_DW (1ull << 6)
+#define VTD_DESC_IOTLB_DR (1ull << 7)
+static inline struct vtd_desc vtd_desc_iotlb(enum vtd_iotlb_g g, uint16_t did, int dr, int dw, uint64_t addr,
+					     unsigned am)
+{
+	return (struct vtd_desc){ VTD_DESC_IOTLB | (uint64_t)g << 4 | (dw ? VTD_DESC_IOTLB_DW : 0) |
+				      (dr ? VTD_DESC_IOTLB_DR : 0) | (uint64_t)did << 16,
+				  vtd_iva(addr, am) };
+}
+/* wait: IF (4) interrupt, SW (5) status write, FN (6) fence; the status
+ * data (63:32) written to the status address (127:66, 4-byte aligned) */
+#define VTD_DESC_WAIT_IF (1ull << 4)
+#define VTD_DESC_WAIT_SW (1ull << 5)
+#define VTD_DESC_WAIT_FN (1ull << 6)
+static inline struct vtd_desc vtd_desc_wait_sw(uint32_t data, uint64_t status_addr)
+{
+	return (struct vtd_desc){ VTD_DESC_WAIT | VTD_DESC_WAIT_SW | (uint64_t)data << 32, status_addr & ~3ull };
+}
+
+/* ---- root and context entries (9.1, 9.3), 128 bits each ----------------- */
+#define VTD_ROOT_P 1ull			      /* present */
+#define VTD_ROOT_CTP 0xfffffffffffff000ull    /* context table */
+#define VTD_CTX_P 1ull			      /* lower half: present */
+#define VTD_CTX_SLPTPTR 0xfffffffffffff000ull /* second-level page table */
+/* TT (3:2): 0 untranslated requests through the second-level tables,
+ * 2 pass-through */
+#define VTD_CTX_TT_SL (0ull << 2)
+#define VTD_CTX_TT_PT (2ull << 2)
+/* the upper half: AW (2:0) the walk's AGAW (1: 3 levels, 2: 4 levels),
+ * DID (23:8) */
+static inline uint64_t vtd_ctx_hi(unsigned aw, uint16_t did)
+{
+	return (uint64_t)(aw & 7) | (uint64_t)did << 8;
+}
+#define vtd_ctx_did(hi) ((uint16_t)vtd_field((hi), 23, 8))
+
+/* ---- second-level paging entries (9.8) ---------------------------------- */
+#define VTD_PTE_R 1ull			   /* read */
+#define VTD_PTE_W 2ull			   /* write */
+#define VTD_PTE_PS (1ull << 7)		   /* page size: a leaf above level 1 */
+#define VTD_PTE_ADDR 0x000ffffffffff000ull /* 51:12, the next table or the page */
+#define VTD_PTE_LEVEL_BITS 9		   /* 512 entries a table */
+
+#endif

@@ -1,0 +1,356 @@
+/* Taking a VT-d unit over from the firmware and giving it back.
+ *
+ * Taking over: the registers the firmware left are recorded first; a unit
+ * already translating, or running queued invalidation or interrupt
+ * remapping for the firmware, is refused (its tables are in use by someone
+ * else and there is no safe moment to swap them). Otherwise a root table
+ * and one context table per bus are built in which every source id is
+ * passed through (ECAP.PT) or sent to an identity domain over all RAM and
+ * the RMRRs; the device under test is then moved to a domain of its own.
+ * Giving back writes the recorded registers again and checks them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/cpu.h"
+#include "../../core/platform.h"
+#include "../../core/timing.h"
+#include "driver.h"
+
+#define PAGE 4096ull
+
+/* Table memory reaches RAM before the unit may read it: flushed from the
+ * caches when the unit does not snoop (ECAP.C clear), else ordered. */
+void vtd_push(const void *p, size_t n, void *vtd)
+{
+	const struct vtd *v = vtd;
+	if (!v->coherent)
+		cache_flush(p, n);
+	else
+		mfence();
+}
+
+const char *vtd_gsts_wait(struct vtd *v, uint32_t bit, bool set, const char *late)
+{
+	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
+	for (;;) {
+		uint32_t s = vtd_r32(v, VTD_REG_GSTS);
+		if (s == 0xffffffffu)
+			return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE,
+					  "vtd: GSTS reads all ones (the unit does not answer)");
+		if (!!(s & bit) == set)
+			return NULL;
+		if (deadline_passed(&dl))
+			return iommu_fail(&v->io, IOMMU_ERR_TIMEOUT, late);
+		cpu_relax();
+	}
+}
+
+/* GCMD and GSTS share their bit positions (11.4.4, 11.4.5). */
+const char *vtd_gcmd_set(struct vtd *v, uint32_t bit, bool on, const char *late)
+{
+	uint32_t s = vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP;
+	vtd_w32(v, VTD_REG_GCMD, on ? s | bit : s & ~bit);
+	return vtd_gsts_wait(v, bit, on, late);
+}
+
+const char *vtd_set_root(struct vtd *v, uint64_t rtaddr)
+{
+	vtd_w64(v, VTD_REG_RTADDR, rtaddr);
+	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SRTP);
+	return vtd_gsts_wait(v, VTD_GSTS_RTPS, true, "vtd: GSTS.RTPS not set within 100 ms of SRTP");
+}
+
+const char *vtd_domain_init(struct vtd *v, struct vtd_domain *d, uint16_t did)
+{
+	return vtd_pg_fail(v, d, vtd_domain_alloc(d, &v->pgcfg, did));
+}
+
+/* The context entry of one source id (9.3): present; TT 0 through the
+ * second-level tables of `d`, or TT 2 pass-through, which names the
+ * largest AGAW the unit supports. */
+void vtd_ctx_write(struct vtd *v, uint16_t sid, const struct vtd_domain *d, bool pt)
+{
+	uint64_t *c = v->ctx + 2 * (size_t)sid;
+	c[1] = pt ? vtd_ctx_hi(v->max_aw, v->ident.did) : vtd_ctx_hi(v->aw, d->did);
+	__asm__ volatile("" ::: "memory"); /* the domain before the present bit */
+	c[0] = VTD_CTX_P | (pt ? VTD_CTX_TT_PT : VTD_CTX_TT_SL | ((uint64_t)(uintptr_t)d->top & VTD_CTX_SLPTPTR));
+}
+
+const char *vtd_rmrr_map(struct vtd *v, struct vtd_domain *d, const struct pci_addr *only)
+{
+	if (!v->dmar)
+		return NULL;
+	for (size_t i = 0; i < v->dmar->n; i++) {
+		const struct dmar_struct *s = &v->dmar->s[i];
+		if (s->type != DMAR_RMRR || s->segment != v->segment || s->limit < s->base)
+			continue;
+		bool wanted = only == NULL;
+		for (size_t k = 0; !wanted && k < s->nscopes && v->pci; k++) {
+			int idx = dmar_scope_device(&v->dmar->scopes[s->first_scope + k], s->segment, v->pci);
+			wanted = idx >= 0 && pci_addr_eq(v->pci->d[idx].addr, *only);
+		}
+		const char *e = wanted ? vtd_pgtable_identity(d, s->base, s->limit + 1) : NULL;
+		if (e)
+			return vtd_pg_fail(v, d, e);
+	}
+	return NULL;
+}
+
+static void *zeroed_pages(size_t n)
+{
+	void *p = platform->alloc_pages(n, 0);
+	if (p)
+		memset(p, 0, n * PAGE);
+	return p;
+}
+
+static const char *build_tables(struct vtd *v)
+{
+	v->root = zeroed_pages(1);
+	v->ctx = zeroed_pages(256);
+	v->iq = zeroed_pages(1);
+	v->wait_status = zeroed_pages(1);
+	if (!v->root || !v->ctx || !v->iq || !v->wait_status)
+		return iommu_fail(&v->io, IOMMU_ERR_NOMEM,
+				  "vtd: no memory for the root, context, queue and status pages (1 MiB)");
+	const char *e;
+	if ((e = vtd_domain_init(v, &v->ident, 1)) != NULL || (e = vtd_domain_init(v, &v->dut, 2)) != NULL)
+		return e;
+	bool pt = v->want_bystanders == VTD_BYSTANDERS_PT || (v->want_bystanders == VTD_BYSTANDERS_AUTO && v->pt);
+	if (pt && !v->pt)
+		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
+				  "vtd: pass-through was asked for but the unit has none (ECAP.PT clear)");
+	v->bystanders_pt = pt;
+	if (!pt) {
+		uint64_t top = platform->memory_top ? platform->memory_top() : 0;
+		if (!top)
+			top = 4ull << 30; /* unknown: the low 4 GiB */
+		top = (top + (1ull << 30) - 1) & ~((1ull << 30) - 1);
+		if (top >> v->mgaw)
+			top = 1ull << v->mgaw;
+		v->ident_top = top;
+		if ((e = vtd_pg_fail(v, &v->ident, vtd_pgtable_identity(&v->ident, 0, top))) != NULL ||
+		    (e = vtd_rmrr_map(v, &v->ident, NULL)) != NULL)
+			return e;
+	}
+	for (unsigned bus = 0; bus < 256; bus++) {
+		v->root[2 * bus] = ((uint64_t)(uintptr_t)(v->ctx + 512 * bus) & VTD_ROOT_CTP) | VTD_ROOT_P;
+		v->root[2 * bus + 1] = 0;
+		for (unsigned devfn = 0; devfn < 256; devfn++)
+			vtd_ctx_write(v, (uint16_t)(bus << 8 | devfn), &v->ident, pt);
+	}
+	vtd_push(v->ctx, 256 * PAGE, v);
+	vtd_push(v->root, PAGE, v);
+	return NULL;
+}
+
+static void free_tables(struct vtd *v)
+{
+	vtd_domain_free(&v->ident);
+	vtd_domain_free(&v->dut);
+	vtd_domain_free(&v->alt);
+	if (v->root)
+		platform->free_pages(v->root, 1);
+	if (v->iq)
+		platform->free_pages(v->iq, 1);
+	if (v->ctx)
+		platform->free_pages(v->ctx, 256);
+	if (v->wait_status)
+		platform->free_pages((void *)(uintptr_t)v->wait_status, 1);
+	v->root = v->iq = v->ctx = NULL;
+	v->wait_status = NULL;
+}
+
+/* What the firmware left, read once per unit: later take-overs in the
+ * same session must give back the firmware's state, not our last one. */
+static void record(struct vtd *v)
+{
+	struct vtd_found *f = &v->found;
+	if (v->found_valid)
+		return;
+	f->gsts = vtd_r32(v, VTD_REG_GSTS);
+	f->fsts = vtd_r32(v, VTD_REG_FSTS);
+	f->fectl = vtd_r32(v, VTD_REG_FECTL);
+	f->fedata = vtd_r32(v, VTD_REG_FEDATA);
+	f->feaddr = vtd_r32(v, VTD_REG_FEADDR);
+	f->feuaddr = vtd_r32(v, VTD_REG_FEUADDR);
+	f->rtaddr = vtd_r64(v, VTD_REG_RTADDR);
+	f->iqa = v->qi ? vtd_r64(v, VTD_REG_IQA) : 0;
+	f->iqt = v->qi ? vtd_r64(v, VTD_REG_IQT) : 0;
+	v->found_valid = true;
+}
+
+/* What the unit does now, not only what it did when first seen: NULL when
+ * it is free to take. */
+static const char *firmware_state(struct vtd *v)
+{
+	static char why[176];
+	uint32_t gsts = vtd_r32(v, VTD_REG_GSTS);
+	if (gsts == 0xffffffffu)
+		return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE, "vtd: GSTS reads all ones (the unit does not answer)");
+	if (gsts & VTD_GSTS_TES) {
+		snprintf(why, sizeof(why),
+			 "vtd: translation is already on (root table at 0x%llx): the firmware's tables are live "
+			 "and iommon does not swap them under running DMA",
+			 (unsigned long long)vtd_r64(v, VTD_REG_RTADDR));
+		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
+	}
+	if (gsts & (VTD_GSTS_QIES | VTD_GSTS_IRES)) {
+		snprintf(why, sizeof(why),
+			 "vtd: the firmware left %s on; iommon does not take over a queue or an interrupt "
+			 "remapping table in use",
+			 gsts & VTD_GSTS_IRES ? "interrupt remapping" : "queued invalidation");
+		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
+	}
+	/* protected memory regions block pass-through DMA to them, silently
+	 * (spec 10.4.16 in rev. 2): not iommon's to lift */
+	if ((v->plmr || v->phmr) && (vtd_r32(v, VTD_REG_PMEN) & VTD_PMEN_EPM))
+		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE,
+				  "vtd: the firmware left protected memory regions on (PMEN.EPM); iommon does not "
+				  "lift them");
+	return NULL;
+}
+
+/* A failed take-over undone; the failure's code survives the give-back. */
+static const char *take_failed(struct iommu *io, const char *why)
+{
+	enum iommu_err code = io->err;
+	vtd_op_give_back(io);
+	return iommu_fail(io, code, why);
+}
+
+const char *vtd_op_take(struct iommu *io)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (io->taken)
+		return NULL;
+	record(v);
+	const char *e = firmware_state(v);
+	if (e)
+		return e;
+	io->taken = true; /* from here on give_back puts things back */
+	v->qi_on = false;
+	v->has_dut = false;
+	e = build_tables(v);
+	if (!e)
+		e = vtd_set_root(v, (uint64_t)(uintptr_t)v->root);
+	if (!e)
+		e = vtd_invalidate_all(v);
+	if (e)
+		return take_failed(io, e);
+	/* faults the firmware left are history: cleared, not ours to report */
+	struct iommu_fault old[4];
+	bool ovf;
+	size_t n = vtd_op_faults(io, old, 4, &ovf);
+	if (n)
+		printf("    %s: %zu fault record%s left from before the take-over, cleared (first: sid %04x, %s)\n",
+		       io->name, n, n == 1 ? "" : "s", old[0].sid, old[0].why);
+	vtd_irq_setup(v);
+	e = vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within 100 ms of enabling translation");
+	return e ? take_failed(io, e) : NULL;
+}
+
+bool vtd_as_found(struct vtd *v, char *out, size_t n)
+{
+	const struct vtd_found *f = &v->found;
+	if (!v->found_valid) {
+		snprintf(out, n, "never taken over: nothing recorded to compare");
+		return true;
+	}
+	struct {
+		const char *name;
+		uint64_t now, then;
+	} regs[] = {
+		{ "GSTS", vtd_r32(v, VTD_REG_GSTS) & ~VTD_GSTS_RTPS, f->gsts & ~VTD_GSTS_RTPS },
+		{ "RTADDR", vtd_r64(v, VTD_REG_RTADDR), f->rtaddr },
+		{ "FECTL", vtd_r32(v, VTD_REG_FECTL) & ~VTD_FECTL_IP, f->fectl & ~VTD_FECTL_IP },
+		{ "FEDATA", vtd_r32(v, VTD_REG_FEDATA), f->fedata },
+		{ "FEADDR", vtd_r32(v, VTD_REG_FEADDR), f->feaddr },
+		{ "FEUADDR", vtd_r32(v, VTD_REG_FEUADDR), f->feuaddr },
+	};
+	/* IQA is written back but not compared: with the queue disabled it
+	 * means nothing, and QEMU reads back the address it last latched */
+	size_t k = 0;
+	bool same = true;
+	out[0] = '\0';
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+		if (regs[i].now == regs[i].then)
+			continue;
+		same = false;
+		if (k < n)
+			k += (size_t)snprintf(out + k, n - k, "%s%s 0x%llx (was 0x%llx)", k ? ", " : "", regs[i].name,
+					      (unsigned long long)regs[i].now, (unsigned long long)regs[i].then);
+	}
+	if (same)
+		snprintf(out, n, "GSTS 0x%08x RTADDR 0x%llx FECTL 0x%08x FEDATA 0x%x FEADDR 0x%x as found", f->gsts,
+			 (unsigned long long)f->rtaddr, f->fectl, f->fedata, f->feaddr);
+	return same;
+}
+
+bool vtd_op_as_found(struct iommu *io, char *out, size_t n)
+{
+	return vtd_as_found((struct vtd *)io, out, n);
+}
+
+/* The first failure of a give-back is the one reported, with its code. */
+static void first(struct vtd *v, const char **err, enum iommu_err *code, const char *e)
+{
+	if (e && !*err)
+		*err = e, *code = v->io.err;
+}
+
+const char *vtd_op_give_back(struct iommu *io)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (!io->taken)
+		return NULL;
+	const struct vtd_found *f = &v->found;
+	const char *err = NULL;
+	enum iommu_err code = IOMMU_OK;
+	first(v, &err, &code, vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling"));
+	/* the queue drains with a wait, then stops; caches are emptied on the
+	 * way out so nothing of ours is used by whoever comes next */
+	first(v, &err, &code, vtd_invalidate_all(v));
+	first(v, &err, &code, vtd_qi_enable(v, false));
+	vtd_irq_teardown(v);
+	bool ovf;
+	struct iommu_fault junk[4];
+	vtd_op_faults(io, junk, 4, &ovf);
+	vtd_w32(v, VTD_REG_FSTS, VTD_FSTS_PFO | VTD_FSTS_IQE | VTD_FSTS_ICE | VTD_FSTS_ITE);
+	/* the recorded registers */
+	vtd_w32(v, VTD_REG_FEDATA, f->fedata);
+	vtd_w32(v, VTD_REG_FEADDR, f->feaddr);
+	vtd_w32(v, VTD_REG_FEUADDR, f->feuaddr);
+	vtd_w32(v, VTD_REG_FECTL, f->fectl & VTD_FECTL_IM);
+	if (v->qi && !v->qi_on) {
+		vtd_w64(v, VTD_REG_IQA, f->iqa); /* an IQA write resets IQH and IQT: IQT after it */
+		vtd_w64(v, VTD_REG_IQT, f->iqt);
+	}
+	if (f->rtaddr != vtd_r64(v, VTD_REG_RTADDR)) {
+		/* the firmware's pointer back, latched as it was */
+		const char *e = vtd_set_root(v, f->rtaddr);
+		first(v, &err, &code, e);
+		if (!e)
+			first(v, &err, &code, vtd_invalidate_all(v));
+	}
+	uint32_t gsts = vtd_r32(v, VTD_REG_GSTS);
+	if (gsts == 0xffffffffu || (gsts & (VTD_GSTS_TES | VTD_GSTS_QIES))) {
+		/* the unit may still walk the tables or fetch from the queue:
+		 * their pages are left to it rather than given to the firmware */
+		printf("    %s: translation or the queue did not stop (GSTS 0x%08x): its %zu table pages are kept\n",
+		       io->name, gsts, 259 + v->ident.npages + v->dut.npages + v->alt.npages);
+		*v = (struct vtd){ .io = v->io, .w = v->w, .found = v->found, .found_valid = true };
+		v->io.taken = false;
+		snprintf(io->restore_note, sizeof(io->restore_note), "the unit did not stop (GSTS 0x%08x)", gsts);
+		first(v, &err, &code, iommu_fail(io, IOMMU_ERR_RESTORE, "vtd: the unit did not stop"));
+		return iommu_fail(io, code, err);
+	}
+	free_tables(v);
+	io->taken = false;
+	v->has_dut = false;
+	bool same = vtd_as_found(v, io->restore_note, sizeof(io->restore_note));
+	if (!same)
+		first(v, &err, &code,
+		      iommu_fail(io, IOMMU_ERR_RESTORE, "vtd: registers differ from what the firmware left"));
+	return err ? iommu_fail(io, code, err) : NULL;
+}

@@ -1,0 +1,296 @@
+/* The VT-d unit behind the iommu interface: set-up from CAP/ECAP, the
+ * device under test moved between domains through its context entry, map
+ * and unmap with what caching mode asks, and the context-cache probe. */
+#include "vtd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../../pci/dma.h"
+#include "caps.h"
+#include "driver.h"
+
+#define PAGE 4096ull
+
+static const char *not_taken(struct vtd *v)
+{
+	return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
+}
+
+static const char *no_domain(struct vtd *v)
+{
+	return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: no device under test in a domain");
+}
+
+bool vtd_walk(const struct vtd *v, const struct vtd_domain *d, uint64_t iova, uint64_t *phys, unsigned *perm,
+	      unsigned *level)
+{
+	(void)v; /* the domain carries its unit's walk */
+	return vtd_pgtable_walk(d, iova, phys, perm, level);
+}
+
+/* After a context swap the device's cached context entry may still name the
+ * old domain, and have filled the IOTLB under its id: both invalidated
+ * before that domain's tables or id are used again. */
+static const char *alt_forget(struct vtd *v)
+{
+	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, v->alt.did, vtd_sid(v->dut_addr));
+	if (!e)
+		e = vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, v->alt.did, 0, 0);
+	v->alt_cached = v->alt_cached && e;
+	return e;
+}
+
+/* A context entry just made present (spec 6.1): in caching mode the unit may
+ * hold the not-present entry, cached under domain 0, and the new domain's
+ * IOTLB; otherwise the write buffer is all there is to flush. */
+static const char *ctx_present(struct vtd *v, uint16_t sid, uint16_t did)
+{
+	if (!v->cm)
+		return vtd_write_buffer_flush(v);
+	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, 0, sid);
+	return e ? e : vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, did, 0, 0);
+}
+
+/* A present context entry changes through not-present (spec 6.5.3.3):
+ * cleared, then the device's context-cache entry and the old domain's IOTLB
+ * invalidated. */
+static const char *ctx_clear(struct vtd *v, uint16_t sid)
+{
+	uint64_t *c = v->ctx + 2 * (size_t)sid;
+	uint16_t did = vtd_ctx_did(c[1]);
+	c[0] = 0;
+	vtd_push(c, 16, v);
+	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, did, sid);
+	if (!e)
+		e = vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, did, 0, 0);
+	if (!e && v->alt_cached && v->has_dut && sid == vtd_sid(v->dut_addr))
+		e = alt_forget(v);
+	return e;
+}
+
+static void ctx_set(struct vtd *v, uint16_t sid, const struct vtd_domain *d, bool pt)
+{
+	vtd_ctx_write(v, sid, d, pt);
+	vtd_push(v->ctx + 2 * (size_t)sid, 16, v);
+}
+
+static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (!io->taken)
+		return not_taken(v);
+	if (mode == IOMMU_PASSTHROUGH && !v->pt)
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "vtd: the unit has no pass-through (ECAP.PT clear)");
+	uint16_t sid = vtd_sid(dev);
+	const char *e;
+	if (v->has_dut && vtd_sid(v->dut_addr) != sid) {
+		/* the previous device under test back among the bystanders */
+		uint16_t prev = vtd_sid(v->dut_addr);
+		if ((e = ctx_clear(v, prev)) != NULL)
+			return e;
+		ctx_set(v, prev, &v->ident, v->bystanders_pt);
+		if ((e = ctx_present(v, prev, v->ident.did)) != NULL)
+			return e;
+	}
+	if ((e = ctx_clear(v, sid)) != NULL)
+		return e;
+	/* nothing points at the old tables any more: a fresh, empty domain
+	 * with the RMRRs that name the device (the same one when only the
+	 * mode changes back) */
+	if (mode == IOMMU_TRANSLATE && (!v->has_dut || sid != vtd_sid(v->dut_addr) || v->dut_mode != mode)) {
+		if ((e = vtd_domain_init(v, &v->dut, 2)) != NULL || (e = vtd_rmrr_map(v, &v->dut, &dev)) != NULL)
+			return e;
+	}
+	ctx_set(v, sid, mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);
+	if ((e = ctx_present(v, sid, vtd_ctx_did(v->ctx[2 * (size_t)sid + 1]))) != NULL)
+		return e;
+	v->has_dut = true;
+	v->dut_addr = dev;
+	v->dut_mode = mode;
+	return NULL;
+}
+
+static const char *op_enable(struct iommu *io, bool on)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (!io->taken)
+		return not_taken(v);
+	if (!on)
+		return vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling");
+	/* spec 10.4.4 (rev. 2): the root pointer is set again before
+	 * translation is re-enabled, and the caches invalidated after it */
+	const char *e = vtd_set_root(v, (uint64_t)(uintptr_t)v->root);
+	if (!e)
+		e = vtd_invalidate_all(v);
+	return e ? e : vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within 100 ms of enabling");
+}
+
+static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (!io->taken || !v->has_dut)
+		return no_domain(v);
+	const char *e = vtd_pg_fail(v, &v->dut, vtd_pgtable_map(&v->dut, iova, phys, size, perm, page));
+	if (e)
+		return e;
+	/* caching mode: not-present entries may be cached, so a new mapping
+	 * needs an invalidation like any other change (spec 6.1) */
+	if (v->cm)
+		return vtd_iotlb_invalidate(v, v->qi_on, v->psi ? VTD_IOTLB_PAGE : VTD_IOTLB_DOMAIN, v->dut.did, iova,
+					    size);
+	return vtd_write_buffer_flush(v);
+}
+
+static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (!io->taken || !v->has_dut)
+		return no_domain(v);
+	return vtd_pg_fail(v, &v->dut, vtd_pgtable_unmap(&v->dut, iova, size));
+}
+
+/* Where the device under test's DMA to `iova` goes: its domain walked, or
+ * `iova` itself when it is passed through (no leaf: 4 KiB reported). */
+static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (!io->taken || !v->has_dut)
+		return false;
+	if (v->dut_mode == IOMMU_PASSTHROUGH) {
+		*phys = iova, *perm = IOMMU_RW, *page = PAGE;
+		return true;
+	}
+	unsigned level;
+	if (!vtd_pgtable_walk(&v->dut, iova, phys, perm, &level))
+		return false;
+	*page = vtd_level_size(level);
+	return true;
+}
+
+const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep)
+{
+	if (!v->io.taken || !v->has_dut || v->dut_mode != IOMMU_TRANSLATE)
+		return no_domain(v);
+	uint16_t old = v->dut.did, next = old == 2 ? 3 : 2;
+	uint16_t sid = vtd_sid(v->dut_addr);
+	/* the tables about to be reused must not be what a cached context
+	 * entry still leads to (a second swap with no invalidation between) */
+	const char *e = v->alt_cached ? alt_forget(v) : NULL;
+	if (!e)
+		e = vtd_domain_init(v, &v->alt, next);
+	for (size_t i = 0; !e && i < nkeep; i++)
+		e = vtd_pg_fail(v, &v->alt,
+				vtd_pgtable_map(&v->alt, keep[i].phys, keep[i].phys, keep[i].len, IOMMU_RW, PAGE));
+	if (!e)
+		e = vtd_pg_fail(v, &v->alt,
+				vtd_pgtable_map(&v->alt, iova & ~(PAGE - 1), phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE));
+	if (!e)
+		e = vtd_rmrr_map(v, &v->alt, &v->dut_addr);
+	if (e)
+		return e;
+	ctx_set(v, sid, &v->alt, false); /* and no context-cache invalidation */
+	struct vtd_domain t = v->dut;
+	v->dut = v->alt;
+	v->alt = t;
+	v->alt_cached = true;
+	return vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, old, 0, 0);
+}
+
+const char *vtd_context_invalidate(struct vtd *v, bool queued)
+{
+	if (!v->io.taken || !v->has_dut)
+		return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: no device under test");
+	const char *e = vtd_qi_enable(v, queued);
+	return e ? e : alt_forget(v);
+}
+
+static const struct iommu_ops vtd_ops = {
+	.take = vtd_op_take,
+	.give_back = vtd_op_give_back,
+	.attach = op_attach,
+	.enable = op_enable,
+	.map = op_map,
+	.unmap = op_unmap,
+	.invalidate = vtd_op_invalidate,
+	.faults = vtd_op_faults,
+	.fault_pending = vtd_op_fault_pending,
+	.iova_to_phys = op_iova_to_phys,
+	.as_found = vtd_op_as_found,
+};
+
+/* What CAP and ECAP allow, as the driver and the iommu interface use it. */
+static void adopt(struct vtd *v, const struct vtd_caps *c)
+{
+	v->mgaw = c->mgaw, v->levels = c->levels, v->aw = c->aw, v->max_aw = c->max_aw;
+	v->fro = c->fro, v->nfr = c->nfr, v->iro = c->iro, v->mamv = c->mamv;
+	v->coherent = c->coherent, v->qi = c->qi, v->pt = c->pt, v->rwbf = c->rwbf, v->cm = c->cm, v->psi = c->psi;
+	v->drain_w = c->drain_w, v->drain_r = c->drain_r, v->plmr = c->plmr, v->phmr = c->phmr;
+	v->io.addr_bits = c->mgaw;
+	for (size_t k = 0; k < sizeof(vtd_kinds) / sizeof(vtd_kinds[0]); k++)
+		if (vtd_kind_usable(v, k))
+			v->kinds[v->io.nkinds++] = vtd_kinds[k];
+	v->io.perm_bits = true;
+	v->io.passthrough = v->pt;
+	v->io.map_flushes = v->cm;
+	v->io.page_sizes = 1ull << 12 | (c->sp_2m ? 1ull << 21 : 0) | (c->sp_1g ? 1ull << 30 : 0);
+	v->pgcfg = (struct vtd_pgtable_cfg){
+		.levels = v->levels, .addr_bits = v->mgaw, .page_sizes = v->io.page_sizes, .sync = vtd_push, .ctx = v
+	};
+}
+
+const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, const struct dmar *dmar,
+		     const struct pci_list *pci, uint16_t segment)
+{
+	enum vtd_bystanders by = v->want_bystanders;
+	unsigned lv = v->want_levels;
+	struct vtd_found found = v->found;
+	bool same_unit = v->found_valid && w->space == v->w.space && w->base == v->w.base && w->ctx == v->w.ctx;
+	memset(v, 0, sizeof(*v));
+	v->want_bystanders = by;
+	v->want_levels = lv;
+	if (same_unit)
+		v->found = found, v->found_valid = true;
+	v->w = *w;
+	v->vector = -1;
+	v->dmar = dmar, v->pci = pci, v->segment = segment;
+	v->io.ops = &vtd_ops;
+	v->io.backend = "vtd";
+	v->io.kinds = v->kinds;
+	v->io.model = w->space == REGWIN_MODEL;
+	snprintf(v->io.name, sizeof(v->io.name), "%s", name);
+
+	v->ver = vtd_r32(v, VTD_REG_VER);
+	v->cap = vtd_r64(v, VTD_REG_CAP);
+	v->ecap = vtd_r64(v, VTD_REG_ECAP);
+	struct vtd_caps c;
+	const char *bad = vtd_decode_caps(v->ver, v->cap, v->ecap, w->size, v->want_levels, &c);
+	if (bad)
+		return iommu_fail(&v->io, c.err, bad);
+	adopt(v, &c);
+	/* domain ids: 0 is reserved in caching mode, and we need 1 and 2 */
+	v->ident.did = 1;
+	v->dut.did = 2;
+	v->alt.did = 3;
+	v->ident.cfg = v->dut.cfg = v->alt.cfg = &v->pgcfg;
+	return NULL;
+}
+
+const char *vtd_open(struct vtd *v, const struct iommu_unit *u, const struct dmar *dmar, const struct pci_list *pci)
+{
+	if (u->type != IOMMU_VTD)
+		return iommu_fail(&v->io, IOMMU_ERR_ARGUMENT, "not a VT-d unit");
+	/* the window the DRHD describes (its Size field),
+	 * checked against the memory map before anything reads it */
+	if (u->refused[0])
+		return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE, u->refused);
+	struct regwin w;
+	const char *why = units_open_window(u, &w);
+	if (why)
+		return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE, why);
+	struct unit_regs r;
+	if (!units_read_regs(u, &r))
+		return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE,
+				  "vtd: the registers read all ones (nothing answers at the base)");
+	return vtd_init(v, &w, u->name, dmar, pci, u->segment);
+}
