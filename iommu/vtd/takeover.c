@@ -14,6 +14,7 @@
 #include "../../core/cpu.h"
 #include "../../core/platform.h"
 #include "../../core/timing.h"
+#include "../as_found.h"
 #include "driver.h"
 
 #define PAGE 4096ull
@@ -257,10 +258,7 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 		snprintf(out, n, "never taken over: nothing recorded to compare");
 		return true;
 	}
-	struct {
-		const char *name;
-		uint64_t now, then;
-	} regs[] = {
+	struct reg_found regs[] = {
 		{ "GSTS", vtd_r32(v, VTD_REG_GSTS) & ~VTD_GSTS_RTPS, f->gsts & ~VTD_GSTS_RTPS },
 		{ "RTADDR", vtd_r64(v, VTD_REG_RTADDR), f->rtaddr },
 		{ "FECTL", vtd_r32(v, VTD_REG_FECTL) & ~VTD_FECTL_IP, f->fectl & ~VTD_FECTL_IP },
@@ -270,18 +268,8 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 	};
 	/* IQA is written back but not compared: with the queue disabled it
 	 * means nothing, and QEMU reads back the address it last latched */
-	size_t k = 0;
-	bool same = true;
-	out[0] = '\0';
-	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
-		if (regs[i].now == regs[i].then)
-			continue;
-		same = false;
-		if (k < n)
-			k += (size_t)snprintf(out + k, n - k, "%s%s 0x%llx (was 0x%llx)", k ? ", " : "", regs[i].name,
-					      (unsigned long long)regs[i].now, (unsigned long long)regs[i].then);
-	}
-	if (same)
+	bool same = regs_as_found(regs, sizeof(regs) / sizeof(regs[0]), out, n);
+	if (same) /* the values themselves, for the iommu-exit record */
 		snprintf(out, n, "GSTS 0x%08x RTADDR 0x%llx FECTL 0x%08x FEDATA 0x%x FEADDR 0x%x as found", f->gsts,
 			 (unsigned long long)f->rtaddr, f->fectl, f->fedata, f->feaddr);
 	return same;

@@ -28,12 +28,7 @@ static void open_dart(enum adm_layout l, unsigned shift)
 }
 
 /* An operation that must fail, with `code` in io->err. */
-#define FAILS(call, code)                         \
-	do {                                      \
-		d.io.err = IOMMU_OK;              \
-		assert_non_null(call);            \
-		assert_int_equal(d.io.err, code); \
-	} while (0)
+#define FAILS(call, code) assert_iommu_fails(&d.io, call, code)
 
 static void assert_clean(void)
 {

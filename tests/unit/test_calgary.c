@@ -29,12 +29,7 @@ static void open_chip(bool ioc2)
 }
 
 /* An operation that must fail, with `code` in io->err. */
-#define FAILS(call, code)                         \
-	do {                                      \
-		c.io.err = IOMMU_OK;              \
-		assert_non_null(call);            \
-		assert_int_equal(c.io.err, code); \
-	} while (0)
+#define FAILS(call, code) assert_iommu_fails(&c.io, call, code)
 
 static void assert_clean(void)
 {

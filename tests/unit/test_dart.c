@@ -25,12 +25,7 @@ static void open_dart(bool u4, bool dummy)
 }
 
 /* An operation that must fail, with `code` in io->err. */
-#define FAILS(call, code)                         \
-	do {                                      \
-		d.io.err = IOMMU_OK;              \
-		assert_non_null(call);            \
-		assert_int_equal(d.io.err, code); \
-	} while (0)
+#define FAILS(call, code) assert_iommu_fails(&d.io, call, code)
 
 static void assert_clean(void)
 {

@@ -33,4 +33,13 @@ static inline const char *capture_stdout(void (*fn)(void *), void *arg)
 	return out;
 }
 
+/* An iommu operation that must fail, leaving `code` in io->err (the
+ * tests check the code, never the words). */
+#define assert_iommu_fails(io, call, code)         \
+	do {                                       \
+		(io)->err = 0;                     \
+		assert_non_null(call);             \
+		assert_int_equal((io)->err, code); \
+	} while (0)
+
 #endif
