@@ -89,7 +89,7 @@ static const char *check_countdown(const char *v)
 	return parse_range(v, 0, 3600, "a number of seconds", &n);
 }
 
-static const char *check_on_off(const char *v)
+const char *setting_check_on_off(const char *v)
 {
 	static const char *const a[] = { "on", "off", NULL };
 	return one_of(v, a);
@@ -184,7 +184,8 @@ static struct setting table[MAX_SETTINGS] = {
 	{ "countdown", "10", "seconds before an unattended config runs (any key: menu)", check_countdown, NULL },
 	{ "console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console },
 	{ "uart", "spcr", "direct UART: spcr, io:PORT, mmio:ADDR or mmio32:ADDR (,BAUD)", check_uart, apply_uart },
-	{ "records", "on", "print JSON records on the console (the results file always has them)", check_on_off, NULL },
+	{ "records", "on", "print JSON records on the console (the results file always has them)", setting_check_on_off,
+	  NULL },
 	{ "timer.source", "auto", "calibration reference: auto, pmtimer, hpet, stall", check_timer_source,
 	  apply_timer_source },
 	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },

@@ -19,6 +19,9 @@ bool settings_show(const char *key);
 void setting_add(const char *key, const char *def, const char *help, const char *(*check)(const char *v),
 		 const char *(*apply)(const char *v));
 
+/* The check of an on/off key, for the layers that add one. */
+const char *setting_check_on_off(const char *v);
+
 /* Only the key's check, without applying it (fuzzing, tests): NULL, or
  * what `set` would say. */
 const char *setting_check(const char *key, const char *value);

@@ -476,25 +476,10 @@ static const struct iommu_pci_id calgary_pci_ids[] = {
 static const char *const calgary_models[] = { "calgary", "calioc2", NULL };
 
 /* Calgary is a PCI function whose registers the EBDA names, not an ACPI
- * unit: what `iommu` shows of it. */
+ * unit: `iommu` shows the register windows the Rio Grande table gives. */
 static void calgary_describe(const struct pci_list *pci)
 {
-	size_t chips = 0;
-	for (size_t i = 0; i < pci->n; i++) {
-		const struct pci_dev *d = &pci->d[i];
-		for (const struct iommu_pci_id *id = calgary_pci_ids; id->vendor; id++) {
-			if (d->vendor != id->vendor || d->device != id->device)
-				continue;
-			char bdf[16];
-			pci_addr_str(d->addr, bdf, sizeof(bdf));
-			printf("  %s at %s\n", id->name, bdf);
-			chips++;
-		}
-	}
-	if (!chips) {
-		printf("  no Calgary or CalIOC2: no PCI function 1014:02a1 or 1014:0308\n");
-		return;
-	}
+	(void)pci; /* the functions themselves: listed by `iommu` from calgary_pci_ids */
 	if (!platform->hardware)
 		return;
 	uint32_t bbar[8];
@@ -507,19 +492,13 @@ static void calgary_describe(const struct pci_list *pci)
 	}
 	if (!n)
 		printf("  no Calgary register window found: %s\n", why ? why : "no Calgary in the Rio table");
-	printf("  (iommon drives Calgary on its model only: 'model calgary' or 'model calioc2')\n");
-}
-
-static const char *check_on_off(const char *v)
-{
-	return strcmp(v, "on") == 0 || strcmp(v, "off") == 0 ? NULL : "must be on or off";
 }
 
 static void calgary_settings(void)
 {
 	setting_add("calgary.fence", "off",
 		    "Calgary: on an error, disable the faulting PHB's slots as Linux did (on) or leave them (off)",
-		    check_on_off, NULL);
+		    setting_check_on_off, NULL);
 }
 
 const struct iommu_backend calgary_backend = {

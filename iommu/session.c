@@ -106,7 +106,7 @@ static void describe_backend(const struct iommu_backend *b)
 		if (b->describe)
 			b->describe(&machine.pci);
 		if (!b->unit_types) {
-			printf("  (iommon drives %s on its model only)", b->title);
+			printf("  iommon drives %s on its model only", b->title);
 			models_tail(b);
 		}
 	} else if (b->pci_ids) {

@@ -268,32 +268,13 @@ static void ebda_rio_table(void **state)
 	assert_non_null(strstr(why, "chain ends"));
 }
 
-static void describe(void *pci)
-{
-	calgary_backend.describe(pci);
-}
-
-/* What `iommu` says of Calgary: the PCI functions the backend names, or
- * that there is none (the EBDA is read only on hardware). */
-static void describe_names_the_functions(void **state)
-{
-	(void)state;
-	assert_string_equal(calgary_backend.name, "calgary");
-	struct pci_dev d[2] = { { .addr = { 0, 0x10, 0, 0 }, .vendor = 0x1014, .device = 0x0308 },
-				{ .addr = { 0, 0x20, 0, 0 }, .vendor = 0x8086, .device = 0x1234 } };
-	struct pci_list pci = { .d = d, .n = 2 };
-	assert_non_null(strstr(capture_stdout(describe, &pci), "CalIOC2 at 0000:10:00.0"));
-	pci.d = &d[1], pci.n = 1;
-	assert_non_null(strstr(capture_stdout(describe, &pci), "no Calgary or CalIOC2"));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tces_translate_big_endian), cmocka_unit_test(stale_until_the_flush),
 		cmocka_unit_test(reserved_iovas_refused),    cmocka_unit_test(flush_faults_named),
 		cmocka_unit_test(fence_and_give_back),	     cmocka_unit_test(ebda_rio_table),
-		cmocka_unit_test(as_found_and_restore),	     cmocka_unit_test(describe_names_the_functions),
+		cmocka_unit_test(as_found_and_restore),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -207,6 +207,37 @@ static void device_without_a_usable_unit(void **state)
 	memset(&machine, 0, sizeof(machine));
 }
 
+static void run_iommu(void *arg)
+{
+	(void)arg;
+	char *argv[] = { "iommu", NULL };
+	iommu_subsystem.commands[0].fn(1, argv);
+}
+
+/* `iommu` asks each backend what finds its units: a PCI function with a
+ * backend's id is listed with what drives it, and its absence says which
+ * ids were looked for; model-only families say how to attach a model. */
+static void iommu_command_asks_the_backends(void **state)
+{
+	(void)state;
+	struct pci_dev d[2] = { { .addr = { 0, 0x10, 0, 0 }, .vendor = 0x1014, .device = 0x0308, .iommu = -1 },
+				{ .addr = { 0, 0x20, 0, 0 }, .vendor = 0x8086, .device = 0x1234, .iommu = -1 } };
+	memset(&machine, 0, sizeof(machine));
+	machine.pci.d = d;
+	machine.pci.n = 2;
+	const char *out = capture_stdout(run_iommu, NULL);
+	assert_non_null(strstr(out, "  CalIOC2 at 0000:10:00.0\n"));
+	assert_non_null(strstr(out, "on its model only; 'model calgary' or 'model calioc2' attaches"));
+	assert_null(strstr(out, "no IBM Calgary"));
+	assert_non_null(strstr(out, "'model dart-u3' or 'model dart-u4'"));
+	machine.pci.d = &d[1];
+	machine.pci.n = 1;
+	out = capture_stdout(run_iommu, NULL);
+	assert_null(strstr(out, "CalIOC2 at"));
+	assert_non_null(strstr(out, "no PCI function 1014:02a1 or 1014:0308;"));
+	memset(&machine, 0, sizeof(machine));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +247,7 @@ int main(void)
 		cmocka_unit_test(every_setting_has_one_owner),
 		cmocka_unit_test(every_command_has_one_owner),
 		cmocka_unit_test(device_without_a_usable_unit),
+		cmocka_unit_test(iommu_command_asks_the_backends),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
