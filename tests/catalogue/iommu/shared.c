@@ -14,20 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/dmabuf.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../../iommu/dart.h"
-#include "../../iommu/iommu.h"
-#include "../../iommu/machine.h"
-#include "../../iommu/vtd.h"
-#include "../../pci/dma.h"
-#include "../models/apple_dart_model.h"
-#include "../models/calgary_model.h"
-#include "../models/dart_model.h"
-#include "../models/models.h"
-#include "bench.h"
-#include "catalogue.h"
+#include "../../../core/dmabuf.h"
+#include "../../../core/settings.h"
+#include "../../../core/timing.h"
+#include "../../../iommu/dart.h"
+#include "../../../iommu/iommu.h"
+#include "../../../iommu/machine.h"
+#include "../../../iommu/vtd.h"
+#include "../../../pci/dma.h"
+#include "../../models/apple_dart_model.h"
+#include "../../models/calgary_model.h"
+#include "../../models/dart_model.h"
+#include "../../models/models.h"
+#include "../bench.h"
+#include "../catalogue.h"
 
 #define PAGE 4096ull
 
