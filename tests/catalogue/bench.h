@@ -35,6 +35,9 @@ struct env {
 bool bench_setup(struct test_ctx *t, struct env *v, const char *backend);
 /* Gives the unit back (a claim that it went back as found). */
 void bench_teardown(struct env *v);
+/* What a case needs of the unit it got: true when `have`; else the unit is
+ * given back and the test skipped, saying why. */
+bool bench_needs(struct env *v, bool have, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The device under test in its own empty domain, its own queues mapped. */
 const char *bench_translate(struct env *v);
 /* The slot-th usable IOVA window of `size`, counting down from the top. */

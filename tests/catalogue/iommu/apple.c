@@ -16,11 +16,8 @@ static void t_flush_faults(struct test_ctx *t)
 	if (!bench_setup(t, &v, "apple"))
 		return;
 	struct apple_dart_model *am = model_apple();
-	if (!am) {
-		bench_teardown(&v);
-		test_skip(t, "fault injection needs the Apple DART model attached");
+	if (!bench_needs(&v, am != NULL, "fault injection needs the Apple DART model attached"))
 		return;
-	}
 	am->busy_stuck = true;
 	bench_flush_fault(&v, "an invalidation that never finishes", IOMMU_ERR_TIMEOUT);
 	am->busy_stuck = false;

@@ -9,6 +9,7 @@
  * the top of what both the unit and the device can address, far from the
  * physical pages they map. The device's own queues (NVMe) are mapped at
  * their physical addresses so the driver keeps working. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,20 @@ static bool on_model(struct test_ctx *t, struct env *v, const struct iommu_backe
 					b->models[i]);
 	test_skip(t, "no %s here: %s attaches the register-level model", b->title, n ? kinds : "no 'model' kind");
 	v->io = NULL;
+	return false;
+}
+
+bool bench_needs(struct env *v, bool have, const char *fmt, ...)
+{
+	if (have)
+		return true;
+	char why[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	bench_teardown(v);
+	test_skip(v->t, "%s", why);
 	return false;
 }
 

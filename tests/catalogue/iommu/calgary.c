@@ -98,11 +98,8 @@ static void t_flush_faults(struct test_ctx *t)
 	if (!bench_setup(t, &v, "calgary"))
 		return;
 	struct calgary_model *cm = model_calgary();
-	if (!cm) {
-		bench_teardown(&v);
-		test_skip(t, "fault injection needs the Calgary model attached");
+	if (!bench_needs(&v, cm != NULL, "fault injection needs the Calgary model attached"))
 		return;
-	}
 	unsigned reads = cm->splitq_reads;
 	cm->split_stuck = true;
 	bench_flush_fault(&v, "a split queue that never quiesces", IOMMU_ERR_TIMEOUT);

@@ -89,11 +89,8 @@ static void t_dummy_hides_faults(struct test_ctx *t)
 	if (!bench_setup(t, &v, "dart"))
 		return;
 	struct dart *d = model_dart_driver();
-	if (!d || &d->io != v.io) {
-		bench_teardown(&v);
-		test_skip(t, "needs the DART driver's entry scheme (the attached DART model)");
+	if (!bench_needs(&v, d && &d->io == v.io, "needs the DART driver's entry scheme (the attached DART model)"))
 		return;
-	}
 	bool was = d->dummy_scheme;
 	uint64_t iova = bench_window(&v, v.pg, 0);
 	struct dma_result r;
@@ -145,11 +142,8 @@ static void t_flush_faults(struct test_ctx *t)
 	if (!bench_setup(t, &v, "dart"))
 		return;
 	struct dart_model *dm = model_dart();
-	if (!dm) {
-		bench_teardown(&v);
-		test_skip(t, "fault injection needs the DART model attached");
+	if (!bench_needs(&v, dm != NULL, "fault injection needs the DART model attached"))
 		return;
-	}
 	dm->deaf_sets = 1;
 	const char *e = v.io->ops->invalidate(v.io, 0, 0, 0);
 	report(t, !e && dm->deaf_sets == 0, "a FLUSHTLB set the DART missed: cleared, set again, done (%s)",

@@ -34,11 +34,8 @@ void case_translate(struct test_ctx *t)
 	uint64_t page = arg->page ? arg->page : v.pg; /* 0: the unit's own page size */
 	char name[24];
 	size_name(page, name, sizeof(name));
-	if (!(v.io->page_sizes & page)) {
-		bench_teardown(&v);
-		test_skip(t, "%s maps no %s leaves", v.io->name, name);
+	if (!bench_needs(&v, (v.io->page_sizes & page) != 0, "%s maps no %s leaves", v.io->name, name))
 		return;
-	}
 	struct dmabuf a = { 0 }, b = { 0 };
 	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg) || !dmabuf_alloc_in(&b, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory for two buffers");
@@ -130,11 +127,9 @@ static void fault_case(struct test_ctx *t, bool write)
 	struct env v;
 	if (!bench_setup(t, &v, arg->backend))
 		return;
-	if (write && !v.io->perm_bits) {
-		bench_teardown(&v);
-		test_skip(t, "%s entries are valid or not: no page can be read-only", v.io->backend);
+	if (!bench_needs(&v, !write || v.io->perm_bits, "%s entries are valid or not: no page can be read-only",
+			 v.io->backend))
 		return;
-	}
 	struct dmabuf a = { 0 };
 	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
 		report(t, false, "no memory");
@@ -282,11 +277,8 @@ void case_invalidate(struct test_ctx *t)
 	if (!bench_setup(t, &v, arg->backend))
 		return;
 	size_t k = bench_kind_named(v.io, arg->kind);
-	if (k == (size_t)-1) {
-		bench_teardown(&v);
-		test_skip(t, "%s does not offer %s invalidation", v.io->name, arg->kind);
+	if (!bench_needs(&v, k != (size_t)-1, "%s does not offer %s invalidation", v.io->name, arg->kind))
 		return;
-	}
 	struct stale_way way = bench_stale_kind(k);
 	bench_stale_invalidated(&v, &way, "repoint to B", arg->kind);
 	/* the cost: the same invalidation of a mapped page, again and again */

@@ -122,11 +122,8 @@ static void t_invalidate_context(struct test_ctx *t)
 	struct env v;
 	if (!bench_setup(t, &v, "vtd"))
 		return;
-	if (queued && !vtd_of(v.io)->qi) {
-		bench_teardown(&v);
-		test_skip(t, "%s has no queued invalidation", v.io->name);
+	if (!bench_needs(&v, !queued || vtd_of(v.io)->qi, "%s has no queued invalidation", v.io->name))
 		return;
-	}
 	const char *name = queued ? "queued-context" : "register-context";
 	const struct stale_way way = { context_swap, context_invalidate, queued };
 	bench_stale_invalidated(&v, &way, "move the device to a domain mapping B", name);
@@ -151,11 +148,8 @@ static void t_queue_error(struct test_ctx *t)
 	if (!bench_setup(t, &v, "vtd"))
 		return;
 	struct vtd *vt = vtd_of(v.io);
-	if (!vt->qi) {
-		bench_teardown(&v);
-		test_skip(t, "%s has no queued invalidation", v.io->name);
+	if (!bench_needs(&v, vt->qi, "%s has no queued invalidation", v.io->name))
 		return;
-	}
 	unsigned seen = 0;
 	uint64_t irqs = v.io->irq_count;
 	const char *e = vtd_queue_error_probe(vt, &seen);
