@@ -377,7 +377,7 @@ void case_latency(struct test_ctx *t)
 	if (!e)
 		e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
 	struct dma_result r;
-	if (!e && bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r)) { /* warms the IOTLB */
+	if (!e && bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r)) { /* warms the unit's cache */
 		lat_series(&v, "iotlb-warm", iova, n, w0, false);
 		lat_series(&v, "iotlb-cold", iova, n, w0, true);
 	} else {
