@@ -91,6 +91,9 @@ void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_
  * (kind 0) must fail with `want` in io->err, in bounded time; `what` names
  * the fault. */
 void bench_flush_fault(struct env *v, const char *what, enum iommu_err want);
+/* A fault the handshake must ride out (`*left` more failures injected):
+ * the flush succeeds, every injected failure used up. */
+void bench_flush_rides_out(struct env *v, const unsigned *left, const char *what);
 /* With the fault gone the next flush works: a claim, and the test's note. */
 void bench_flush_recovers(struct env *v);
 
