@@ -116,11 +116,12 @@ static void t_flush_faults(struct test_ctx *t)
 	bench_teardown(&v);
 }
 
-static const struct iommu_case_arg on_calgary = { "calgary" }, flush = { "calgary", .kind = "flush" };
+static const struct iommu_case_arg on_calgary = { "calgary" }, leaf_4k = { "calgary", 1ull << 12 },
+				   flush = { "calgary", .kind = "flush" };
 
 static const struct test_case cases[] = {
 	{ "calgary.translate_4k", "DMA both ways through TCEs at the top of the PHB's IO space", case_translate, false,
-	  &on_calgary },
+	  &leaf_4k },
 	{ "calgary.write_read_only", "a device write through a read-only TCE sets CSR; memory unchanged",
 	  case_write_read_only, false, &on_calgary },
 	{ "calgary.read_not_present", "a device read through an empty TCE sets CSR", case_read_not_present, false,

@@ -153,12 +153,12 @@ static void t_flush_faults(struct test_ctx *t)
 	bench_teardown(&v);
 }
 
-static const struct iommu_case_arg on_dart = { "dart" }, all = { "dart", .kind = "all" },
-				   one = { "dart", .kind = "one" };
+static const struct iommu_case_arg on_dart = { "dart" }, leaf_4k = { "dart", 1ull << 12 },
+				   all = { "dart", .kind = "all" }, one = { "dart", .kind = "one" };
 
 static const struct test_case cases[] = {
 	{ "dart.translate_4k", "DMA both ways through DART entries at the top of its IO space", case_translate, false,
-	  &on_dart },
+	  &leaf_4k },
 	{ "dart.write_read_only", "entries are valid or not: there is no read-only page", case_write_read_only, false,
 	  &on_dart },
 	{ "dart.read_not_present", "a device read through an invalid entry shows in EXCP", case_read_not_present, false,
