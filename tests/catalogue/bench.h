@@ -1,12 +1,12 @@
 /* The bench the IOMMU cases run on: an IOMMU taken over and a DMA engine
- * behind it, the device under test in a domain of its own. Shared by the
- * per-backend cases (iommu.c) and the price of safety (price.c). */
+ * behind it, the device under test in a domain of its own (iommu/bench.c).
+ * Shared by the IOMMU cases (iommu/: the shared ones and each backend's
+ * own) and the price of safety (price.c). Nothing here names a backend. */
 #ifndef IOMMON_BENCH_H
 #define IOMMON_BENCH_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "../../core/dmabuf.h"
 #include "../../core/runner.h"
@@ -26,13 +26,18 @@ struct env {
 	uint64_t t_take;
 };
 
-/* Takes over the unit behind the device under test: `backend` "vtd" (the
- * machine's), a model's backend ("calgary", "dart", "apple"), or NULL for
- * the one the test's group names. False, with the test skipped or failed,
- * when there is none or it could not be taken. */
+/* Takes over a unit of `backend` ("vtd", "calgary"...): for a backend that
+ * drives the units the firmware describes, the machine's unit behind the
+ * device under test; for the others, the register-level model `model`
+ * attached. NULL: the machine's unit behind the device under test, of
+ * whichever backend. False, with the test skipped or failed, when there is
+ * none or it could not be taken. */
 bool bench_setup(struct test_ctx *t, struct env *v, const char *backend);
 /* Gives the unit back (a claim that it went back as found). */
 void bench_teardown(struct env *v);
+/* What a case needs of the unit it got: true when `have`; else the unit is
+ * given back and the test skipped, saying why. */
+bool bench_needs(struct env *v, bool have, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The device under test in its own empty domain, its own queues mapped. */
 const char *bench_translate(struct env *v);
 /* The slot-th usable IOVA window of `size`, counting down from the top. */
@@ -40,13 +45,57 @@ uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot);
 bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r);
 /* The first invalidation kind of a granularity, or (size_t)-1. */
 size_t bench_kind_for(const struct iommu *io, const char *gran);
+/* The kind named `name` ("queued-page"), or (size_t)-1. */
+size_t bench_kind_named(const struct iommu *io, const char *name);
 /* The narrowest invalidation the unit offers that covers the range. */
 const char *bench_invalidate(struct env *v, const char *gran, uint64_t iova, uint64_t size);
+/* DMAs per timed series: dma.samples, or 3 on an engine with a fixed delay. */
+size_t bench_samples(const struct env *v);
+/* The note a measure on a fixed-delay engine carries (in buf), or NULL. */
+const char *bench_note(const struct env *v, char *buf, size_t n);
 
-static inline bool bench_is(const struct env *v, const char *backend)
-{
-	return strcmp(v->io->backend, backend) == 0;
-}
+/* The stale-translation probe: map IOVA -> A, DMA (the unit's caches learn
+ * it), repoint the IOVA to B without telling the unit, DMA again: which
+ * buffer did the device write? Then invalidate (if the way has one) and
+ * DMA once more. A backend's own cases bring their own ways (VT-d moves
+ * the device to another domain through its context entry). */
+struct stale_way {
+	const char *(*repoint)(struct env *v, uint64_t iova, uint64_t phys, size_t arg);
+	const char *(*invalidate)(struct env *v, uint64_t iova, size_t arg); /* NULL: none (a finding) */
+	size_t arg;
+};
+struct stale {
+	int before; /* after the repoint, before invalidating: 'A', 'B', '2' (both), '0' (neither) */
+	int after;  /* after invalidating */
+	uint64_t inval_cycles;
+	const char *err;
+};
+/* The page entry rewritten, and nothing invalidated. */
+extern const struct stale_way bench_stale_entry;
+/* The page entry rewritten, then invalidation kind `kind`. */
+struct stale_way bench_stale_kind(size_t kind);
+void bench_stale(struct env *v, const struct stale_way *way, struct stale *s);
+/* The probe without invalidating, as a finding: claims that the DMA landed
+ * in one page, and says whether the unit used `what` ("stale translation");
+ * `how` says how the IOVA was repointed. */
+void bench_stale_finding(struct env *v, const struct stale_way *way, const char *how, const char *what);
+/* The probe with the way's invalidation `name`: a claim that the DMA then
+ * reached B (returned). */
+bool bench_stale_invalidated(struct env *v, const struct stale_way *way, const char *how, const char *name);
+/* The way's invalidation (`name`) of `iova`, back to back, each timed end
+ * to end: a claim that all completed, and the measure `m` of them. */
+void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_t iova, const char *name,
+			     const struct measure *m);
+
+/* A fault injected into the flush handshake (set by the caller): the flush
+ * (kind 0) must fail with `want` in io->err, in bounded time; `what` names
+ * the fault. */
+void bench_flush_fault(struct env *v, const char *what, enum iommu_err want);
+/* A fault the handshake must ride out (`*left` more failures injected):
+ * the flush succeeds, every injected failure used up. */
+void bench_flush_rides_out(struct env *v, const unsigned *left, const char *what);
+/* With the fault gone the next flush works: a claim, and the test's note. */
+void bench_flush_recovers(struct env *v);
 
 static inline bool bench_changed(const struct dmabuf *b, uint32_t seed)
 {

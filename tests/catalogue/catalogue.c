@@ -11,7 +11,6 @@
 #include "../../iommu/backend.h"
 #include "../../iommu/calgary.h"
 #include "../../iommu/dart.h"
-#include "../../iommu/interim.h"
 #include "../../iommu/machine.h"
 #include "../../iommu/session.h"
 #include "../../iommu/vtd/vtd.h"
@@ -27,7 +26,7 @@ static const struct iommu_registry_entry registry[] = {
 };
 
 const struct subsystem *const subsystems[] = {
-	&machine_subsystem, &dut_subsystem, &iommu_subsystem, &model_subsystem, &interim_subsystem, NULL,
+	&machine_subsystem, &dut_subsystem, &iommu_subsystem, &model_subsystem, NULL,
 };
 
 #define MAX_GROUPS 32

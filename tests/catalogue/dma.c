@@ -256,6 +256,18 @@ static void t_bad_input(struct test_ctx *t)
 	test_note(t, "%s: refusals and the timeout all named", e->kind);
 }
 
+static const char *check_samples(const char *v)
+{
+	unsigned long long n;
+	return parse_range(v, 1, 100000, "a count", &n);
+}
+
+/* dma.samples: also the series length of the IOMMU groups' latency cases */
+static void dma_settings(void)
+{
+	setting_add("dma.samples", "200", "DMAs per size and direction in dma.latency", check_samples, NULL);
+}
+
 static const struct test_case cases[] = {
 	{ "dma.integrity", "data in and out intact at 4 B..1 MiB and several offsets, guards untouched", t_integrity,
 	  true },
@@ -269,4 +281,5 @@ const struct test_group dma_group = {
 	.summary = "DMA engines (edu, NVMe) through one interface",
 	.cases = cases,
 	.n = sizeof(cases) / sizeof(cases[0]),
+	.settings = dma_settings,
 };

@@ -1,0 +1,419 @@
+/* The bench every IOMMU case runs on (bench.h): the unit behind the device
+ * under test taken over and given back, IOVA windows, DMA through the unit,
+ * the invalidation that covers a range, and the stale-translation probe the
+ * shared and the backends' own cases build on. It names no backend: what
+ * tells the machine's units from a model's is the backend's entry in the
+ * registry.
+ *
+ * Every buffer a DMA may touch is one of ours, guarded; IOVAs are placed at
+ * the top of what both the unit and the device can address, far from the
+ * physical pages they map. The device's own queues (NVMe) are mapped at
+ * their physical addresses so the driver keeps working. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../core/settings.h"
+#include "../../../core/timing.h"
+#include "../../../iommu/backend.h"
+#include "../../../iommu/machine.h"
+#include "../../../iommu/session.h"
+#include "../../../pci/dut.h"
+#include "../../models/models.h"
+#include "../bench.h"
+
+#define PAGE 4096ull
+
+/* The device under test in an empty domain with its own queues mapped. */
+const char *bench_translate(struct env *v)
+{
+	const char *e = v->io->ops->attach(v->io, v->e->addr, IOMMU_TRANSLATE);
+	for (size_t i = 0; !e && i < v->e->nown; i++)
+		e = v->io->ops->map(v->io, v->e->own[i].phys, v->e->own[i].phys, v->e->own[i].len, IOMMU_RW, PAGE);
+	return e;
+}
+
+/* The machine's unit behind the device under test (`set device`). */
+static bool on_machine(struct test_ctx *t, struct env *v)
+{
+	const char *why = "no engine";
+	v->machine = true;
+	if (!platform->hardware) {
+		test_skip(t, "no IOMMU on this platform");
+		return false;
+	}
+	v->e = dut_engine(&why);
+	if (!v->e) {
+		test_skip(t, "no DMA engine: %s", why);
+		return false;
+	}
+	v->io = iommu_for_device(v->e->addr, &why);
+	if (!v->io) {
+		test_skip(t, "%s", why);
+		return false;
+	}
+	return true;
+}
+
+/* The attached register-level model, when `b` drives it. */
+static bool on_model(struct test_ctx *t, struct env *v, const struct iommu_backend *b)
+{
+	v->io = model_unit(&v->e);
+	if (v->io && strcmp(v->io->backend, b->name) == 0) {
+		t->model = v->io->model;
+		return true;
+	}
+	char kinds[96] = "";
+	size_t n = 0, len = 0;
+	while (b->models && b->models[n])
+		n++;
+	for (size_t i = 0; i < n && len < sizeof(kinds); i++)
+		len += (size_t)snprintf(kinds + len, sizeof(kinds) - len, "%s'model %s'",
+					i == 0	     ? ""
+					: i + 1 == n ? " or "
+						     : ", ",
+					b->models[i]);
+	test_skip(t, "no %s here: %s attaches the register-level model", b->title, n ? kinds : "no 'model' kind");
+	v->io = NULL;
+	return false;
+}
+
+bool bench_needs(struct env *v, bool have, const char *fmt, ...)
+{
+	if (have)
+		return true;
+	char why[160];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	bench_teardown(v);
+	test_skip(v->t, "%s", why);
+	return false;
+}
+
+static const char *give_back(struct env *v)
+{
+	return v->machine ? iommu_give_back_held() : v->io->ops->give_back(v->io);
+}
+
+bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
+{
+	memset(v, 0, sizeof(*v));
+	v->t = t;
+	const struct iommu_backend *b = backend ? iommu_backend_named(backend) : NULL;
+	if (backend && !b) {
+		report(t, false, "no backend named '%s'", backend);
+		return false;
+	}
+	/* a backend that drives units the firmware describes runs on the
+	 * machine's; the others on the model `model` attached */
+	if (!(b && !b->unit_types ? on_model(t, v, b) : on_machine(t, v)))
+		return false;
+	const char *why;
+	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
+	v->pg = v->io->page_sizes & -v->io->page_sizes;
+	v->bits = v->e->caps.addr_bits < v->io->addr_bits ? v->e->caps.addr_bits : v->io->addr_bits;
+	/* buffers in the lower half of what both reach, IOVAs in the upper
+	 * half: a translation that does nothing cannot pass for one that works.
+	 * An IO space smaller than the device's reach (Calgary, DART) is apart
+	 * from physical memory anyway: buffers anywhere the device reaches. */
+	unsigned eb = v->e->caps.addr_bits;
+	v->limit = v->io->addr_bits >= eb ? 1ull << (v->bits - 1) : eb < 64 ? 1ull << eb : 0;
+	v->len = v->e->caps.max_len < PAGE ? v->e->caps.max_len : PAGE;
+	if (v->e->caps.len_unit > 1)
+		v->len -= v->len % v->e->caps.len_unit;
+	uint64_t t0 = cycles_begin();
+	why = v->io->ops->take(v->io);
+	v->t_take = cycles_end() - t0;
+	if (!why)
+		why = bench_translate(v);
+	if (why) {
+		report(t, false, "taking %s over for %s: %s", v->io->name, v->label, why);
+		give_back(v);
+		return false;
+	}
+	if (v->io->variant)
+		printf("    %s, %s\n", v->io->name, v->io->variant);
+	return true;
+}
+
+void bench_teardown(struct env *v)
+{
+	if (!v->io)
+		return;
+	v->e->on_wait = NULL;
+	const char *e = give_back(v);
+	report(v->t, e == NULL, "%s given back as %s%s%s", v->io->name, v->machine ? "the firmware left it" : "found",
+	       e ? ": " : "", e ? e : "");
+	if (v->io->model) { /* the model fails a driver that does what the hardware forbids */
+		char what[160];
+		report(v->t, model_violations(what, sizeof(what)) == 0, "the model saw %s", what);
+	}
+}
+
+/* ---- IOVAs and DMA ----------------------------------------------------- */
+
+/* The device's own queues, and the interrupt range (a write there is an
+ * interrupt request, never translated DMA). */
+static bool overlaps_own(const struct env *v, uint64_t base, uint64_t size)
+{
+	if (base < 0xfef00000ull && 0xfee00000ull < base + size)
+		return true;
+	for (size_t i = 0; i < v->e->nown; i++)
+		if (base < v->e->own[i].phys + v->e->own[i].len && v->e->own[i].phys < base + size)
+			return true;
+	return false;
+}
+
+/* An IOVA window of `size` bytes aligned to `size`, as high as the device
+ * and the unit reach, clear of the device's own queues; `slot` picks the
+ * next window down. A window larger than the device's reach starts at 0. */
+uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot)
+{
+	uint64_t top = 1ull << v->bits;
+	if (size >= top)
+		return 0;
+	/* the slot-th usable window, counting down from the top */
+	for (uint64_t base = top - size; base < top; base -= size) {
+		bool usable =
+		    !overlaps_own(v, base, size) && !(v->io->ops->reserved && v->io->ops->reserved(v->io, base, size));
+		if (usable && slot-- == 0)
+			return base;
+		if (base < size)
+			break;
+	}
+	return 0;
+}
+
+bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r)
+{
+	v->e->transfer(v->e, dir, iova, len, r);
+	return r->status == DMA_OK;
+}
+
+/* The first usable invalidation of a granularity, for the cases that just
+ * need one. */
+size_t bench_kind_for(const struct iommu *io, const char *gran)
+{
+	for (size_t k = 0; k < io->nkinds; k++)
+		if (strcmp(io->kinds[k].granularity, gran) == 0)
+			return k;
+	return (size_t)-1;
+}
+
+size_t bench_kind_named(const struct iommu *io, const char *name)
+{
+	for (size_t k = 0; k < io->nkinds; k++)
+		if (strcmp(io->kinds[k].name, name) == 0)
+			return k;
+	return (size_t)-1;
+}
+
+/* The narrowest invalidation the unit offers that covers the range. */
+const char *bench_invalidate(struct env *v, const char *gran, uint64_t iova, uint64_t size)
+{
+	static const char *const wider[] = { "page", "domain", "global" };
+	size_t k = bench_kind_for(v->io, gran);
+	for (size_t i = 0; k == (size_t)-1 && i < 3; i++)
+		k = bench_kind_for(v->io, wider[i]);
+	return v->io->ops->invalidate(v->io, k, iova, size);
+}
+
+size_t bench_samples(const struct env *v)
+{
+	return v->e->caps.fixed_latency_us ? 3 : (size_t)setting_long("dma.samples");
+}
+
+const char *bench_note(const struct env *v, char *buf, size_t n)
+{
+	if (!v->e->caps.fixed_latency_us)
+		return NULL;
+	snprintf(buf, n, "%s completes every DMA %u ms after it starts: a model's delay, not a latency", v->label,
+		 v->e->caps.fixed_latency_us / 1000);
+	return buf;
+}
+
+/* ---- stale translations ------------------------------------------------- */
+
+/* The device's data source: a roundtrip engine (edu) gets a pattern first,
+ * from a mapped page; a medium (NVMe) has its own. */
+static bool load_device(struct env *v, uint32_t seed)
+{
+	if (!v->e->caps.roundtrip)
+		return true;
+	struct dmabuf s;
+	if (!dmabuf_alloc_in(&s, v->len, 0, v->limit, v->pg))
+		return false;
+	dmabuf_pattern(&s, seed);
+	uint64_t iova = bench_window(v, v->pg, 8);
+	const char *e = v->io->ops->map(v->io, iova, s.phys & ~(v->pg - 1), v->pg, IOMMU_R, v->pg);
+	struct dma_result r;
+	bool ok = !e && bench_dma(v, DMA_TO_DEVICE, iova + (s.phys & (v->pg - 1)), v->len, &r);
+	if (!e) {
+		v->io->ops->unmap(v->io, iova, v->pg);
+		bench_invalidate(v, "page", iova, v->pg);
+	}
+	dmabuf_free(&s);
+	return ok;
+}
+
+static int which(const struct dmabuf *a, uint32_t sa, const struct dmabuf *b, uint32_t sb)
+{
+	bool ca = bench_changed(a, sa), cb = bench_changed(b, sb);
+	return ca && !cb ? 'A' : cb && !ca ? 'B' : ca ? '2' : '0';
+}
+
+/* The page entry rewritten: unmap, then map the same IOVA to B. */
+static const char *repoint_entry(struct env *v, uint64_t iova, uint64_t phys, size_t arg)
+{
+	(void)arg;
+	const char *e = v->io->ops->unmap(v->io, iova, v->pg);
+	return e ? e : v->io->ops->map(v->io, iova, phys, v->pg, IOMMU_RW, v->pg);
+}
+
+static const char *invalidate_kind(struct env *v, uint64_t iova, size_t kind)
+{
+	return v->io->ops->invalidate(v->io, kind, iova, v->pg);
+}
+
+const struct stale_way bench_stale_entry = { repoint_entry, NULL, 0 };
+
+struct stale_way bench_stale_kind(size_t kind)
+{
+	return (struct stale_way){ repoint_entry, invalidate_kind, kind };
+}
+
+void bench_stale(struct env *v, const struct stale_way *way, struct stale *s)
+{
+	memset(s, 0, sizeof(*s));
+	struct dmabuf a = { 0 }, b = { 0 };
+	if (!dmabuf_alloc_in(&a, v->len, 0, v->limit, v->pg) || !dmabuf_alloc_in(&b, v->len, 0, v->limit, v->pg)) {
+		s->err = "no memory";
+		dmabuf_free(&a);
+		dmabuf_free(&b);
+		return;
+	}
+	uint64_t w0 = bench_window(v, v->pg, 2);
+	uint64_t iova = w0 + (a.phys & (v->pg - 1));
+	struct dma_result r;
+	/* the device's data differs from every prefill pattern below (seeds 1..5) */
+	const char *e = load_device(v, 0xd06) ? NULL : "loading the device's data failed";
+	if (!e && (a.phys & (v->pg - 1)) != (b.phys & (v->pg - 1)))
+		e = "the two buffers sit at different offsets in their pages";
+	if (!e)
+		e = v->io->ops->map(v->io, w0, a.phys & ~(v->pg - 1), v->pg, IOMMU_RW, v->pg);
+	if (!e) {
+		dmabuf_pattern(&a, 1);
+		if (!bench_dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+			e = r.error;
+		else if (!bench_changed(&a, 1))
+			e = "the first DMA did not reach A";
+	}
+	if (!e) /* without telling the unit */
+		e = way->repoint(v, w0, b.phys & ~(v->pg - 1), way->arg);
+	if (!e) {
+		dmabuf_pattern(&a, 2), dmabuf_pattern(&b, 3);
+		if (!bench_dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+			e = r.error;
+		s->before = which(&a, 2, &b, 3);
+	}
+	if (!e && way->invalidate) {
+		uint64_t t0 = cycles_begin();
+		e = way->invalidate(v, w0, way->arg);
+		s->inval_cycles = cycles_end() - t0;
+		if (!e) {
+			dmabuf_pattern(&a, 4), dmabuf_pattern(&b, 5);
+			if (!bench_dma(v, DMA_FROM_DEVICE, iova, v->len, &r))
+				e = r.error;
+			s->after = which(&a, 4, &b, 5);
+		}
+	}
+	if (dmabuf_guards_damaged(&a) + dmabuf_guards_damaged(&b))
+		e = e ? e : "guard bytes around A or B were written";
+	v->io->ops->unmap(v->io, w0, v->pg);
+	bench_invalidate(v, "page", w0, v->pg);
+	s->err = e;
+	dmabuf_free(&a);
+	dmabuf_free(&b);
+}
+
+static const char *landed(int c)
+{
+	return c == 'A' ? "A (the old page: stale)" : c == 'B' ? "B (the new page)" : c == '2' ? "both" : "neither";
+}
+
+void bench_stale_finding(struct env *v, const struct stale_way *way, const char *how, const char *what)
+{
+	struct stale s;
+	bench_stale(v, way, &s);
+	report(v->t, !s.err, "map A, DMA, %s, DMA%s%s", how, s.err ? ": " : "", s.err ? s.err : "");
+	if (s.err)
+		return;
+	report(v->t, s.before == 'A' || s.before == 'B', "the second DMA landed in exactly one page: %s",
+	       landed(s.before));
+	printf("    finding: the unit %s the %s (the spec allows either)\n", s.before == 'A' ? "USED" : "did not use",
+	       what);
+	test_note(v->t, "%s: %s %s", v->label, what, s.before == 'A' ? "used (finding)" : "not used");
+}
+
+bool bench_stale_invalidated(struct env *v, const struct stale_way *way, const char *how, const char *name)
+{
+	struct stale s;
+	bench_stale(v, way, &s);
+	report(v->t, !s.err, "map A, DMA, %s, %s invalidation, DMA%s%s", how, name, s.err ? ": " : "",
+	       s.err ? s.err : "");
+	if (s.err)
+		return false;
+	printf("    before the invalidation the DMA landed in %s\n", landed(s.before));
+	report(v->t, s.after == 'B', "after %s invalidation the DMA reached %s", name, landed(s.after));
+	return s.after == 'B';
+}
+
+void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_t iova, const char *name,
+			     const struct measure *m)
+{
+	size_t n = v->e->caps.fixed_latency_us ? 20 : 200, got = 0;
+	uint64_t *c = malloc(n * sizeof(*c));
+	const char *e = c ? NULL : "no memory";
+	for (size_t i = 0; !e && i < n; i++) {
+		if (test_stopped(v->t)) {
+			n = i;
+			break;
+		}
+		struct timed tr;
+		timed_begin(&tr);
+		e = way->invalidate(v, iova, way->arg);
+		c[got] = timed_end(&tr);
+		got += !e;
+	}
+	report(v->t, got == n, "%zu %s invalidations timed%s%s", got, name, e ? ": " : "", e ? e : "");
+	if (got)
+		test_measure(v->t, m, c, got);
+	free(c);
+}
+
+/* ---- faults injected into a flush --------------------------------------- */
+
+void bench_flush_fault(struct env *v, const char *what, enum iommu_err want)
+{
+	v->io->err = IOMMU_OK;
+	uint64_t t0 = cycles_begin();
+	const char *e = v->io->ops->invalidate(v->io, 0, 0, 0);
+	double ms = cycles_to_ns(cycles_end() - t0) / 1e6;
+	report(v->t, e && v->io->err == want, "%s: '%s' after %.3f ms", what, e ? e : "no error", ms);
+}
+
+void bench_flush_rides_out(struct env *v, const unsigned *left, const char *what)
+{
+	const char *e = v->io->ops->invalidate(v->io, 0, 0, 0);
+	report(v->t, !e && *left == 0, "%s (%s)", what, e ? e : "ok");
+}
+
+void bench_flush_recovers(struct env *v)
+{
+	const char *e = v->io->ops->invalidate(v->io, 0, 0, 0);
+	report(v->t, !e, "the next flush works again (%s)", e ? e : "ok");
+	test_note(v->t, "%s: every injected fault named, the unit carries on", v->label);
+}

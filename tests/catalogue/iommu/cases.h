@@ -1,0 +1,35 @@
+/* The IOMMU cases every backend runs (shared.c), written once against the
+ * iommu and DMA engine interfaces. A backend's group (vtd.c, calgary.c,
+ * dart.c, apple.c) lists them beside its own cases, each with an argument
+ * saying which bench it runs on and what sets it apart. */
+#ifndef IOMMON_IOMMU_CASES_H
+#define IOMMON_IOMMU_CASES_H
+
+#include <stdint.h>
+
+#include "../../../core/runner.h"
+
+/* A shared case's `.arg`. */
+struct iommu_case_arg {
+	const char *backend; /* the bench (bench_setup): "vtd", "calgary"... */
+	uint64_t page;	     /* case_translate: the leaf size; 0: the unit's smallest */
+	const char *kind;    /* case_invalidate: the kind's name ("queued-page") */
+};
+
+/* DMA both ways through leaves of one size at an IOVA far from the page;
+ * the backend's own walk (iova_to_phys) must agree. */
+void case_translate(struct test_ctx *t);
+/* A forbidden DMA faults: the record is right in what the unit records,
+ * memory is unchanged, the interrupt comes (where there is one). */
+void case_write_read_only(struct test_ctx *t);
+void case_read_not_present(struct test_ctx *t);
+/* A page entry repointed without invalidating: is the stale one used? */
+void case_stale(struct test_ctx *t);
+/* The same with one invalidation kind: the DMA must reach the new page. */
+void case_invalidate(struct test_ctx *t);
+/* DMA latency: translation off, pass-through, warm and cold caches. */
+void case_latency(struct test_ctx *t);
+/* CPU cycles per page to map and to unmap. */
+void case_map_cost(struct test_ctx *t);
+
+#endif

@@ -1,0 +1,231 @@
+/* Group `vtd`: the device under test (`set device`, edu or NVMe) behind the
+ * machine's VT-d unit that covers it, taken over from the firmware for
+ * each case and given back after it. The group lists the shared cases
+ * (cases.h) with their arguments, and VT-d's own: the take-over seen in
+ * its registers with the bystanders still working, the context cache
+ * (stale entry, invalidation by register and through the queue) and the
+ * invalidation queue's error (IQE) recovered. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../../core/timing.h"
+#include "../../../iommu/machine.h"
+#include "../../../iommu/vtd/vtd.h"
+#include "../bench.h"
+#include "../catalogue.h"
+#include "cases.h"
+
+#define PAGE 4096ull
+
+static struct vtd *vtd_of(struct iommu *io)
+{
+	return (struct vtd *)((char *)io - offsetof(struct vtd, io));
+}
+
+/* ---- taking over and the bystanders ------------------------------------- */
+
+static void t_takeover(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "vtd"))
+		return;
+	struct vtd *vt = vtd_of(v.io);
+	uint32_t gsts = regwin_read32(&vt->w, VTD_REG_GSTS);
+	report(t, (gsts & VTD_GCMD_TE) != 0, "translation is on (GSTS 0x%08x)", gsts);
+	report(t, regwin_read64(&vt->w, VTD_REG_RTADDR) == (uint64_t)(uintptr_t)vt->root,
+	       "the root table is ours (RTADDR 0x%llx)", (unsigned long long)(uintptr_t)vt->root);
+	printf("    taken over in %.2f ms: %u-level walk, bystanders %s, DMA %s, fault interrupt %s\n",
+	       cycles_to_ns(v.t_take) / 1e6, vt->levels, vt->bystanders_pt ? "passed through" : "in an identity domain",
+	       vt->coherent ? "coherent"
+			    : "not coherent "
+			      "(table writes flushed)",
+	       v.io->irq ? "on" : "off (polled)");
+	if (!vt->bystanders_pt)
+		printf("    identity domain over [0, 0x%llx) in the largest leaves\n",
+		       (unsigned long long)vt->ident_top);
+	/* every other DMA-capable function on this unit keeps working */
+	size_t others = 0, fine = 0;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		if (!dma_has_driver(d) || pci_addr_eq(d->addr, v.e->addr) || d->iommu < 0 ||
+		    strcmp(machine.units.u[d->iommu].name, v.io->name) != 0)
+			continue;
+		const char *why = NULL;
+		struct dma_engine *o = dma_open(&machine.cfg, d, &why);
+		char bdf[16];
+		pci_addr_str(d->addr, bdf, sizeof(bdf));
+		if (!o) {
+			printf("    bystander %s not opened: %s\n", bdf, why);
+			continue;
+		}
+		others++;
+		struct dmabuf b;
+		uint64_t limit = o->caps.addr_bits < 64 ? 1ull << o->caps.addr_bits : 0;
+		size_t len = o->caps.max_len < PAGE ? o->caps.max_len : PAGE;
+		if (o->caps.len_unit > 1)
+			len -= len % o->caps.len_unit;
+		if (dmabuf_alloc(&b, len, 0, limit)) {
+			dmabuf_pattern(&b, 9);
+			struct dma_result r;
+			o->transfer(o, DMA_FROM_DEVICE, b.phys, len, &r);
+			bool ok = r.status == DMA_OK && dmabuf_guards_damaged(&b) == 0 &&
+				  (o->caps.roundtrip || bench_changed(&b, 9));
+			report(t, ok, "bystander %s (%s) DMAs to its physical buffer while %s translates: %s", bdf,
+			       o->kind, v.io->name, r.status == DMA_OK ? "arrived" : r.error);
+			fine += ok;
+			dmabuf_free(&b);
+		}
+		o->close(o);
+	}
+	test_note(t, "%s taken in %.1f ms; %zu of %zu bystander engines fine", v.io->name, cycles_to_ns(v.t_take) / 1e6,
+		  fine, others);
+	bench_teardown(&v);
+}
+
+/* ---- the context cache ------------------------------------------------- */
+
+/* The device moved to a second domain in which the IOVA leads to B, by
+ * rewriting its context entry without a context-cache invalidation (the
+ * old domain's IOTLB is invalidated: only a cached context entry can still
+ * lead to A). */
+static const char *context_swap(struct env *v, uint64_t iova, uint64_t phys, size_t arg)
+{
+	(void)arg;
+	return vtd_context_swap(vtd_of(v->io), iova, phys, v->e->own, v->e->nown);
+}
+
+/* Device-selective context-cache invalidation, then the old domain's IOTLB;
+ * `queued`: through the queue, else by register (CCMD). */
+static const char *context_invalidate(struct env *v, uint64_t iova, size_t queued)
+{
+	(void)iova;
+	return vtd_context_invalidate(vtd_of(v->io), queued != 0);
+}
+
+static void t_stale_context(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "vtd"))
+		return;
+	const struct stale_way way = { context_swap, NULL, 0 };
+	bench_stale_finding(&v, &way, "move the device to a domain mapping B (IOTLB invalidated, context cache not)",
+			    "stale context entry");
+	bench_teardown(&v);
+}
+
+/* The same move, then the context invalidation (`.arg`: queued or not):
+ * the DMA must reach B, and the invalidation's cost is measured. */
+static void t_invalidate_context(struct test_ctx *t)
+{
+	bool queued = *(const bool *)t->tc->arg;
+	struct env v;
+	if (!bench_setup(t, &v, "vtd"))
+		return;
+	if (!bench_needs(&v, !queued || vtd_of(v.io)->qi, "%s has no queued invalidation", v.io->name))
+		return;
+	const char *name = queued ? "queued-context" : "register-context";
+	const struct stale_way way = { context_swap, context_invalidate, queued };
+	bench_stale_invalidated(&v, &way, "move the device to a domain mapping B", name);
+	struct measure m = { .path = "invalidation",
+			     .backend = v.io->backend,
+			     .variant = name,
+			     .unit = "cycles",
+			     .model = v.io->model,
+			     .note = "device-selective context-cache invalidation, then the old domain's IOTLB, "
+				     "as a context change requires" };
+	bench_time_invalidation(&v, &way, 0, name, &m);
+	test_note(t, "%s: after %s the DMA reached the new domain", v.label, name);
+	bench_teardown(&v);
+}
+
+/* ---- the invalidation queue's error ------------------------------------- */
+
+/* A descriptor the unit must refuse: IQE reported, cleared, queue back. */
+static void t_queue_error(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "vtd"))
+		return;
+	struct vtd *vt = vtd_of(v.io);
+	if (!bench_needs(&v, vt->qi, "%s has no queued invalidation", v.io->name))
+		return;
+	unsigned seen = 0;
+	uint64_t irqs = v.io->irq_count;
+	const char *e = vtd_queue_error_probe(vt, &seen);
+	report(t, seen == 1, "a descriptor of type 0 raised one queue error (FSTS.IQE), seen and cleared");
+	report(t, e == NULL, "the queue works again: a wait descriptor completes%s%s", e ? ": " : "", e ? e : "");
+	report(t, !(regwin_read32(&vt->w, VTD_REG_FSTS) & VTD_FSTS_IQE), "FSTS.IQE is clear again");
+	if (v.io->irq)
+		printf("    fault event interrupts during the queue error: %llu\n",
+		       (unsigned long long)(v.io->irq_count - irqs));
+	/* and translation still invalidates through the recovered queue */
+	size_t k = bench_kind_named(v.io, "queued-global");
+	struct stale s = { .err = "the unit offers no queued-global invalidation" };
+	struct stale_way way = bench_stale_kind(k);
+	if (k != (size_t)-1)
+		bench_stale(&v, &way, &s);
+	report(t, !s.err && s.after == 'B', "after the recovery a queued invalidation still takes effect (%s)",
+	       s.err		? s.err
+	       : s.after == 'B' ? "the DMA reached the new page"
+				: "the DMA missed the new page");
+	test_note(t, "queue error reported, cleared, queue recovered");
+	bench_teardown(&v);
+}
+
+/* ---- the group ----------------------------------------------------------- */
+
+static const struct iommu_case_arg on_vtd = { "vtd" };
+static const struct iommu_case_arg leaf_4k = { "vtd", 1ull << 12 }, leaf_2m = { "vtd", 1ull << 21 },
+				   leaf_1g = { "vtd", 1ull << 30 };
+static const struct iommu_case_arg register_page = { "vtd", .kind = "register-page" },
+				   register_domain = { "vtd", .kind = "register-domain" },
+				   register_global = { "vtd", .kind = "register-global" },
+				   queued_page = { "vtd", .kind = "queued-page" },
+				   queued_domain = { "vtd", .kind = "queued-domain" },
+				   queued_global = { "vtd", .kind = "queued-global" };
+static const bool by_register = false, through_queue = true;
+
+static const struct test_case cases[] = {
+	{ "vtd.takeover", "take the unit over; bystander devices keep DMAing; give it back as found", t_takeover,
+	  true },
+	{ "vtd.translate_4k", "DMA both ways through 4 KiB leaves at an IOVA far from the page", case_translate, true,
+	  &leaf_4k },
+	{ "vtd.translate_2m", "DMA both ways through a 2 MiB leaf", case_translate, true, &leaf_2m },
+	{ "vtd.translate_1g", "DMA both ways through a 1 GiB leaf", case_translate, true, &leaf_1g },
+	{ "vtd.write_read_only", "a device write to a read-only page faults: reason, sid, address, interrupt",
+	  case_write_read_only, true, &on_vtd },
+	{ "vtd.read_not_present", "a device read of a non-present IOVA faults: reason, sid, address, interrupt",
+	  case_read_not_present, true, &on_vtd },
+	{ "vtd.stale_iotlb", "repoint a mapping without invalidating: is the stale translation used? (finding)",
+	  case_stale, true, &on_vtd },
+	{ "vtd.invalidate_register_page", "page-selective IOTLB invalidation by register: DMA reaches the new page",
+	  case_invalidate, true, &register_page },
+	{ "vtd.invalidate_register_domain", "domain-selective IOTLB invalidation by register", case_invalidate, true,
+	  &register_domain },
+	{ "vtd.invalidate_register_global", "global IOTLB invalidation by register", case_invalidate, true,
+	  &register_global },
+	{ "vtd.invalidate_queued_page", "page-selective invalidation through the queue", case_invalidate, true,
+	  &queued_page },
+	{ "vtd.invalidate_queued_domain", "domain-selective invalidation through the queue", case_invalidate, true,
+	  &queued_domain },
+	{ "vtd.invalidate_queued_global", "global invalidation through the queue", case_invalidate, true,
+	  &queued_global },
+	{ "vtd.stale_context", "move the device to another domain without a context-cache invalidation (finding)",
+	  t_stale_context, true },
+	{ "vtd.invalidate_context_register", "device-selective context-cache invalidation by register (CCMD)",
+	  t_invalidate_context, true, &by_register },
+	{ "vtd.invalidate_context_queued", "device-selective context-cache invalidation through the queue",
+	  t_invalidate_context, true, &through_queue },
+	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error, true },
+	{ "vtd.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", case_latency, true,
+	  &on_vtd },
+	{ "vtd.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &on_vtd },
+};
+
+const struct test_group vtd_group = {
+	.name = "vtd",
+	.summary = "Intel VT-d: translation, faults, invalidation, timed",
+	.cases = cases,
+	.n = sizeof(cases) / sizeof(cases[0]),
+};
