@@ -15,7 +15,7 @@
 
 struct env {
 	struct test_ctx *t;
-	bool machine; /* the machine's own unit (given back through machine.c) */
+	bool machine; /* the machine's own unit (held and given back by iommu/session.c) */
 	struct dma_engine *e;
 	struct iommu *io;
 	uint64_t limit;	   /* buffers below this (the device's reach) */

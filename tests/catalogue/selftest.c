@@ -40,8 +40,8 @@ static void t_hang(struct test_ctx *t)
 }
 
 /* A read the CPU refuses: the crash path must name this test, give back
- * the VT-d unit held meanwhile (when there is one) and reset or return to
- * the firmware. */
+ * the IOMMU unit held meanwhile (the machine's, when there is one) and
+ * reset or return to the firmware. */
 static void fault(struct test_ctx *t, uint64_t addr, const char *what)
 {
 	if (!platform->exceptions_caught) {
@@ -49,9 +49,9 @@ static void fault(struct test_ctx *t, uint64_t addr, const char *what)
 		return;
 	}
 	struct env v;
-	bool held = bench_setup(t, &v, "vtd");
+	bool held = bench_setup(t, &v, NULL);
 	if (!held) { /* the fault is the point: it happens with or without a unit */
-		printf("    (no VT-d unit held: %s)\n", t->detail);
+		printf("    (no IOMMU unit held: %s)\n", t->detail);
 		t->skipped = false;
 		t->failures = 0;
 	}
