@@ -2,18 +2,11 @@
 
 #include <string.h>
 
-static const struct iommu_registry_entry *registry;
-
-void iommu_registry_set(const struct iommu_registry_entry *table)
-{
-	registry = table;
-}
-
 const struct iommu_backend *iommu_backend_at(size_t i)
 {
-	for (size_t k = 0; registry && registry[k].backend; k++)
+	for (size_t k = 0; iommu_registry[k]; k++)
 		if (k == i)
-			return registry[k].backend;
+			return iommu_registry[k]->backend;
 	return NULL;
 }
 
@@ -48,10 +41,18 @@ const struct iommu_backend *iommu_backend_for_model(const char *kind)
 size_t iommu_registry_groups(const struct test_group **out, size_t max)
 {
 	size_t n = 0;
-	for (size_t k = 0; registry && registry[k].backend; k++)
-		if (registry[k].group && n < max)
-			out[n++] = registry[k].group;
+	for (size_t k = 0; iommu_registry[k]; k++)
+		if (iommu_registry[k]->group && n < max)
+			out[n++] = iommu_registry[k]->group;
 	return n;
+}
+
+const struct model_family *iommu_registry_model(size_t i)
+{
+	for (size_t k = 0; iommu_registry[k]; k++)
+		if (iommu_registry[k]->models && i-- == 0)
+			return iommu_registry[k]->models;
+	return NULL;
 }
 
 void iommu_backends_settings(void)

@@ -1,9 +1,12 @@
 /* The backend registry: every IOMMU family the monitor drives, what finds
  * its units (an ACPI table, a PCI id, a register-level model), how one of
- * those units is opened, the settings it reads and the catalogue group of
- * its own cases. The table itself is part of the composition root
- * (tests/catalogue/catalogue.c), one line a backend, so that adding a
- * backend is its own files plus that line; this file only looks it up. */
+ * those units is opened, the settings it reads, the catalogue group of its
+ * own cases and its register-level model. Each backend defines its entry
+ * in its own catalogue file (tests/catalogue/iommu/<name>.c, the one place
+ * that sees its driver, its cases and its model); the table of entries is
+ * one line in the composition root (tests/catalogue/catalogue.c), so that
+ * adding a backend is its own files plus a name on that line. This file
+ * only looks the table up. */
 #ifndef IOMMON_BACKEND_H
 #define IOMMON_BACKEND_H
 
@@ -15,6 +18,7 @@
 #include "units.h"
 
 struct test_group;
+struct model_family;
 
 struct iommu_pci_id {
 	uint16_t vendor, device;
@@ -46,15 +50,17 @@ struct iommu_backend {
 	void (*settings)(void);
 };
 
-/* One line of the registry: a backend and its own catalogue cases. */
+/* A backend's entry: its descriptor, its own catalogue cases and the
+ * register-level model `model` attaches for it (NULL: none). */
 struct iommu_registry_entry {
 	const struct iommu_backend *backend;
 	const struct test_group *group;
+	const struct model_family *models;
 };
 
-/* The composition root hands the table over (NULL-terminated by a NULL
- * backend) before discovery. */
-void iommu_registry_set(const struct iommu_registry_entry *table);
+/* The table, NULL-terminated, defined by the composition root. */
+extern const struct iommu_registry_entry *const iommu_registry[];
+
 /* The i-th backend, or NULL past the last. */
 const struct iommu_backend *iommu_backend_at(size_t i);
 const struct iommu_backend *iommu_backend_named(const char *name);
@@ -64,6 +70,8 @@ const struct iommu_backend *iommu_backend_for_type(enum iommu_type t);
 const struct iommu_backend *iommu_backend_for_model(const char *kind);
 /* The registered backends' catalogue groups, in table order. */
 size_t iommu_registry_groups(const struct test_group **out, size_t max);
+/* The i-th registered model family, or NULL past the last. */
+const struct model_family *iommu_registry_model(size_t i);
 /* Every backend's settings (for the subsystem that owns the registry). */
 void iommu_backends_settings(void);
 

@@ -8,15 +8,11 @@ extern const struct test_group timer_group;
 extern const struct test_group acpi_group;
 extern const struct test_group pci_group;
 extern const struct test_group dma_group;
-extern const struct test_group vtd_group;
-extern const struct test_group calgary_group;
-extern const struct test_group dart_group;
-extern const struct test_group apple_group;
 extern const struct test_group price_group;
 extern const struct test_group selftest_group; /* hidden: crashes and hangs on purpose */
 
-/* The groups the runner sees (NULL-terminated); also hands the backend
- * registry over, so call it before anything looks a backend up. */
+/* The groups the runner sees (NULL-terminated): the machine-wide ones,
+ * each registered backend's, the price of safety. */
 const struct test_group *const *iommon_catalogue(void);
 /* The subsystems above core/, in the order they discover. */
 struct subsystem;

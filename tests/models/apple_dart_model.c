@@ -322,3 +322,8 @@ const struct model_family apple_family = {
 	.driver_win = &family_driver.w,
 	.all_ones = &family_model.all_ones,
 };
+
+struct apple_dart_model *model_apple(void)
+{
+	return model_attached_state(&apple_family, false);
+}

@@ -54,4 +54,8 @@ bool adm_translate(struct apple_dart_model *m, unsigned sid, uint64_t iova, bool
 struct model_family;
 extern const struct model_family apple_family;
 
+/* The attached Apple DART model, for cases that inject faults (NULL when
+ * another kind, or none, is attached). */
+struct apple_dart_model *model_apple(void);
+
 #endif

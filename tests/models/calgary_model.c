@@ -336,3 +336,8 @@ const struct model_family calgary_family = {
 	.driver_win = &family_driver.w,
 	.all_ones = &family_model.all_ones,
 };
+
+struct calgary_model *model_calgary(void)
+{
+	return model_attached_state(&calgary_family, false);
+}

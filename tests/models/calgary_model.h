@@ -61,4 +61,8 @@ bool calm_translate(struct calgary_model *m, unsigned phb, uint64_t iova, bool w
 struct model_family;
 extern const struct model_family calgary_family;
 
+/* The attached Calgary/CalIOC2 model, for cases that inject faults (NULL
+ * when another kind, or none, is attached). */
+struct calgary_model *model_calgary(void);
+
 #endif

@@ -237,3 +237,13 @@ const struct model_family dart_family = {
 	.driver_win = &family_driver.w,
 	.all_ones = &family_model.all_ones,
 };
+
+struct dart_model *model_dart(void)
+{
+	return model_attached_state(&dart_family, false);
+}
+
+struct dart *model_dart_driver(void)
+{
+	return model_attached_state(&dart_family, true);
+}

@@ -47,4 +47,10 @@ bool dartm_translate(struct dart_model *m, uint64_t iova, bool write, uint64_t *
 struct model_family;
 extern const struct model_family dart_family;
 
+/* The attached DART model and its driver, for cases that inject faults or
+ * change the entry scheme (NULL when another kind, or none, is attached). */
+struct dart;
+struct dart_model *model_dart(void);
+struct dart *model_dart_driver(void);
+
 #endif

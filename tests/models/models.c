@@ -9,11 +9,7 @@
 #include <string.h>
 
 #include "../../core/script.h"
-#include "apple_dart_model.h"
-#include "calgary_model.h"
-#include "dart_model.h"
-
-static const struct model_family *const families[] = { &calgary_family, &dart_family, &apple_family, NULL };
+#include "../../iommu/backend.h"
 
 static struct {
 	char kind[16], fault[24];
@@ -31,9 +27,9 @@ static bool listed(const char *const *list, const char *s)
 
 static const struct model_family *family_of(const char *kind)
 {
-	for (size_t i = 0; families[i]; i++)
-		if (listed(families[i]->kinds, kind))
-			return families[i];
+	for (size_t i = 0; iommu_registry_model(i); i++)
+		if (listed(iommu_registry_model(i)->kinds, kind))
+			return iommu_registry_model(i);
 	return NULL;
 }
 
@@ -58,8 +54,8 @@ static const struct model_fault *fault_in(const struct model_family *f, const ch
 
 const char *model_kind_at(size_t i)
 {
-	for (size_t k = 0; families[k]; k++)
-		for (const char *const *kind = families[k]->kinds; *kind; kind++)
+	for (size_t k = 0; iommu_registry_model(k); k++)
+		for (const char *const *kind = iommu_registry_model(k)->kinds; *kind; kind++)
 			if (i-- == 0)
 				return *kind;
 	return NULL;
@@ -68,8 +64,8 @@ const char *model_kind_at(size_t i)
 /* Is `name` a fault some family offers, before family `upto` (to list each once)? */
 static bool fault_offered(const char *name, size_t upto)
 {
-	for (size_t k = 0; families[k] && k < upto; k++)
-		if (fault_in(families[k], name))
+	for (size_t k = 0; iommu_registry_model(k) && k < upto; k++)
+		if (fault_in(iommu_registry_model(k), name))
 			return true;
 	return false;
 }
@@ -83,13 +79,14 @@ static const char *joined(bool faults, const char *sep)
 	o[0] = '\0';
 	if (faults)
 		k = (size_t)snprintf(o, sizeof(out[0]), "none%s%s", sep, all_ones_fault.name);
-	for (size_t f = 0; families[f]; f++) {
+	for (size_t f = 0; iommu_registry_model(f); f++) {
 		if (!faults) {
-			for (const char *const *kind = families[f]->kinds; *kind && k < sizeof(out[0]); kind++)
+			for (const char *const *kind = iommu_registry_model(f)->kinds; *kind && k < sizeof(out[0]);
+			     kind++)
 				k += (size_t)snprintf(o + k, sizeof(out[0]) - k, "%s%s", k ? sep : "", *kind);
 			continue;
 		}
-		for (const struct model_fault *x = families[f]->faults; x->name && k < sizeof(out[0]); x++)
+		for (const struct model_fault *x = iommu_registry_model(f)->faults; x->name && k < sizeof(out[0]); x++)
 			if (!fault_offered(x->name, f))
 				k += (size_t)snprintf(o + k, sizeof(out[0]) - k, "%s%s", sep, x->name);
 	}
@@ -181,31 +178,11 @@ const char *model_describe(void)
 	return line;
 }
 
-/* ---- the families' internals, for the cases that reach into them ---------- */
+/* ---- a family's internals, for the cases that reach into them ------------- */
 
-static void *attached(const struct model_family *f, bool driver)
+void *model_attached_state(const struct model_family *f, bool driver)
 {
 	return mdl.family == f ? (driver ? f->driver : f->model) : NULL;
-}
-
-struct calgary_model *model_calgary(void)
-{
-	return attached(&calgary_family, false);
-}
-
-struct dart_model *model_dart(void)
-{
-	return attached(&dart_family, false);
-}
-
-struct dart *model_dart_driver(void)
-{
-	return attached(&dart_family, true);
-}
-
-struct apple_dart_model *model_apple(void)
-{
-	return attached(&apple_family, false);
 }
 
 /* ---- the `model` command --------------------------------------------------- */
@@ -213,13 +190,13 @@ struct apple_dart_model *model_apple(void)
 static void list_faults(void)
 {
 	printf("  faults (none, or one of):\n    %-18s %s (every kind)\n", all_ones_fault.name, all_ones_fault.what);
-	for (size_t k = 0; families[k]; k++) {
-		for (const struct model_fault *x = families[k]->faults; x->name; x++) {
+	for (size_t k = 0; iommu_registry_model(k); k++) {
+		for (const struct model_fault *x = iommu_registry_model(k)->faults; x->name; x++) {
 			printf("    %-18s %s (", x->name, x->what);
 			if (x->only)
 				printf("%s", x->only);
-			for (const char *const *kind = families[k]->kinds; !x->only && *kind; kind++)
-				printf("%s%s", kind == families[k]->kinds ? "" : ", ", *kind);
+			for (const char *const *kind = iommu_registry_model(k)->kinds; !x->only && *kind; kind++)
+				printf("%s%s", kind == iommu_registry_model(k)->kinds ? "" : ", ", *kind);
 			printf(")\n");
 		}
 	}

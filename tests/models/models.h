@@ -87,15 +87,9 @@ const char *model_describe(void);
 /* The `model` command; release gives the attached model's unit back. */
 extern const struct subsystem model_subsystem;
 
-/* The attached model's internals, for cases that inject faults or change
- * the entry scheme (NULL when another kind, or none, is attached). */
-struct calgary_model;
-struct dart_model;
-struct dart;
-struct apple_dart_model;
-struct calgary_model *model_calgary(void);
-struct dart_model *model_dart(void);
-struct dart *model_dart_driver(void);
-struct apple_dart_model *model_apple(void);
+/* The attached family's model state (or, with `driver`, its driver's),
+ * for the family's own accessors (model_calgary(), ...); NULL when
+ * another family, or none, is attached. */
+void *model_attached_state(const struct model_family *f, bool driver);
 
 #endif

@@ -6,6 +6,8 @@
 
 #include "../../core/timing.h"
 #include "../host/platform_host.h"
+#include "../models/apple_dart_model.h"
+#include "../models/calgary_model.h"
 #include "../models/models.h"
 
 static int setup(void **state)

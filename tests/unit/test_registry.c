@@ -17,7 +17,7 @@ static int setup(void **state)
 {
 	(void)state;
 	platform = &host_platform;
-	iommon_catalogue(); /* hands the registry over */
+	iommon_catalogue();
 	return 0;
 }
 

@@ -2,6 +2,8 @@
  * layouts, on the register-level model `model apple-...` attached. The
  * group lists the shared cases (cases.h) with their arguments, and Apple's
  * own: an invalidation whose TLB_CMD never finishes. */
+#include "../../../iommu/apple_dart.h"
+#include "../../../iommu/backend.h"
 #include "../../models/apple_dart_model.h"
 #include "../../models/models.h"
 #include "../bench.h"
@@ -47,9 +49,11 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_apple },
 };
 
-const struct test_group apple_group = {
+static const struct test_group apple_group = {
 	.name = "apple",
 	.summary = "Apple DART, T8020 (t8103, t6000) and T8110 layouts (on the register-level model)",
 	.cases = cases,
 	.n = sizeof(cases) / sizeof(cases[0]),
 };
+
+const struct iommu_registry_entry apple_registry = { &apple_dart_backend, &apple_group, &apple_family };

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "../../../core/timing.h"
+#include "../../../iommu/backend.h"
+#include "../../../iommu/calgary.h"
 #include "../../models/calgary_model.h"
 #include "../../models/models.h"
 #include "../bench.h"
@@ -139,9 +141,11 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_calgary },
 };
 
-const struct test_group calgary_group = {
+static const struct test_group calgary_group = {
 	.name = "calgary",
 	.summary = "IBM Calgary / CalIOC2 (on the register-level model unless the machine has one)",
 	.cases = cases,
 	.n = sizeof(cases) / sizeof(cases[0]),
 };
+
+const struct iommu_registry_entry calgary_registry = { &calgary_backend, &calgary_group, &calgary_family };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../../core/timing.h"
+#include "../../../iommu/backend.h"
 #include "../../../iommu/dart.h"
 #include "../../models/dart_model.h"
 #include "../../models/models.h"
@@ -178,9 +179,11 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_dart },
 };
 
-const struct test_group dart_group = {
+static const struct test_group dart_group = {
 	.name = "dart",
 	.summary = "PowerPC DART U3/U4 (on the register-level model unless the machine has one)",
 	.cases = cases,
 	.n = sizeof(cases) / sizeof(cases[0]),
 };
+
+const struct iommu_registry_entry dart_registry = { &dart_backend, &dart_group, &dart_family };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../../../core/timing.h"
+#include "../../../iommu/backend.h"
 #include "../../../iommu/machine.h"
 #include "../../../iommu/vtd/vtd.h"
 #include "../bench.h"
@@ -223,9 +224,11 @@ static const struct test_case cases[] = {
 	{ "vtd.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &on_vtd },
 };
 
-const struct test_group vtd_group = {
+static const struct test_group vtd_group = {
 	.name = "vtd",
 	.summary = "Intel VT-d: translation, faults, invalidation, timed",
 	.cases = cases,
 	.n = sizeof(cases) / sizeof(cases[0]),
 };
+
+const struct iommu_registry_entry vtd_registry = { &vtd_backend, &vtd_group, NULL };
