@@ -302,9 +302,10 @@ static void inject_locked(void *m)
 }
 
 static const struct model_fault family_faults[] = {
-	{ "busy-stuck", "an invalidation never finishes", NULL, inject_busy_stuck },
-	{ "locked", "locked by the firmware (TCRs and TTBRs immutable)", NULL, inject_locked },
-	{ NULL, NULL, NULL, NULL },
+	{ "busy-stuck", "an invalidation never finishes", NULL, inject_busy_stuck, IOMMU_OK, IOMMU_ERR_TIMEOUT },
+	{ "locked", "locked by the firmware (TCRs and TTBRs immutable)", NULL, inject_locked, IOMMU_ERR_FIRMWARE,
+	  IOMMU_OK },
+	{ NULL },
 };
 
 static const char *const family_kinds[] = { "apple-t8103", "apple-t6000", "apple-t8110", NULL };

@@ -313,11 +313,13 @@ static void inject_softstop_forever(void *m)
 }
 
 static const struct model_fault family_faults[] = {
-	{ "split-queue-stuck", "the split queue never quiesces", NULL, inject_split_stuck },
+	{ "split-queue-stuck", "the split queue never quiesces", NULL, inject_split_stuck, IOMMU_OK,
+	  IOMMU_ERR_TIMEOUT },
 	{ "softstop-fault", "SoftStopFault on the next 3 attempts (the flush retries)", "calioc2",
-	  inject_softstop_three },
-	{ "softstop-forever", "SoftStopFault every time (the flush is abandoned)", "calioc2", inject_softstop_forever },
-	{ NULL, NULL, NULL, NULL },
+	  inject_softstop_three, IOMMU_OK, IOMMU_OK },
+	{ "softstop-forever", "SoftStopFault every time (the flush is abandoned)", "calioc2", inject_softstop_forever,
+	  IOMMU_OK, IOMMU_ERR_ABANDONED },
+	{ NULL },
 };
 
 static const char *const family_kinds[] = { "calgary", "calioc2", NULL };

@@ -217,9 +217,10 @@ static void inject_flush_stuck(void *m)
 }
 
 static const struct model_fault family_faults[] = {
-	{ "flush-deaf", "the first FLUSHTLB set goes unnoticed (cleared and set again)", NULL, inject_flush_deaf },
-	{ "flush-stuck", "FLUSHTLB never clears", NULL, inject_flush_stuck },
-	{ NULL, NULL, NULL, NULL },
+	{ "flush-deaf", "the first FLUSHTLB set goes unnoticed (cleared and set again)", NULL, inject_flush_deaf,
+	  IOMMU_OK, IOMMU_OK },
+	{ "flush-stuck", "FLUSHTLB never clears", NULL, inject_flush_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ NULL },
 };
 
 static const char *const family_kinds[] = { "dart-u3", "dart-u4", NULL };

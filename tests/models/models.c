@@ -39,8 +39,9 @@ static void inject_all_ones(void *flag)
 }
 
 /* "all-ones" is every family's: the family's own flag, set through this. */
-static const struct model_fault all_ones_fault = { "all-ones", "the register window reads all ones", NULL,
-						   inject_all_ones };
+static const struct model_fault all_ones_fault = {
+	"all-ones", "the register window reads all ones", NULL, inject_all_ones, IOMMU_ERR_UNUSABLE, IOMMU_OK
+};
 
 static const struct model_fault *fault_in(const struct model_family *f, const char *name)
 {

@@ -42,6 +42,10 @@ struct model_fault {
 	const char *what; /* what it injects, for people */
 	const char *only; /* the one kind it applies to, or NULL: every kind of the family */
 	void (*inject)(void *model);
+	/* What the driver must say of it: its code at take-over, or at the
+	 * first operation after (attach, then an invalidation); IOMMU_OK
+	 * where the driver rides it out (test_models holds each family to it). */
+	enum iommu_err at_take, after;
 };
 
 /* One model family, defined beside its model. */

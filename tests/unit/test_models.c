@@ -5,10 +5,17 @@
 #include "unit.h"
 
 #include "../../core/timing.h"
+#include "../../iommu/backend.h"
 #include "../host/platform_host.h"
-#include "../models/apple_dart_model.h"
-#include "../models/calgary_model.h"
 #include "../models/models.h"
+
+static bool fault_offered(const struct model_family *f, const char *name)
+{
+	for (const struct model_fault *x = f->faults; x->name; x++)
+		if (strcmp(x->name, name) == 0)
+			return true;
+	return false;
+}
 
 static int setup(void **state)
 {
@@ -72,65 +79,103 @@ static void walk_matches_dma(void **state)
 	}
 }
 
-/* Every fault a family offers: it attaches, and the first operation it
- * breaks (take, attach, an invalidation) fails with its code. */
+/* Every fault each family offers, on every kind it applies to, and the
+ * all-ones window every family takes: it attaches, and the first
+ * operation it breaks (take, attach, an invalidation) fails with the code
+ * the family says its driver gives. */
+static void check_fault(const char *kind, const struct model_fault *x)
+{
+	struct model_engine *m;
+	struct iommu *io = open_kind(kind, x->name, &m);
+	io->err = IOMMU_OK;
+	const char *why = io->ops->take(io);
+	if (io->err != x->at_take)
+		fail_msg("%s with %s: take-over code %d, the family says %d", kind, x->name, io->err, x->at_take);
+	if (!why) {
+		why = io->ops->attach(io, m->e.addr, IOMMU_TRANSLATE);
+		if (!why)
+			why = io->ops->invalidate(io, 0, 0, 0);
+		if (io->err != x->after)
+			fail_msg("%s with %s: code %d after take-over, the family says %d", kind, x->name, io->err,
+				 x->after);
+	}
+	assert_int_equal(why != NULL, x->at_take || x->after);
+	model_detach();
+}
+
 static void faults_give_their_codes(void **state)
 {
 	(void)state;
-	static const struct {
-		const char *kind, *fault;
-		enum iommu_err take, later; /* later: attach, then an invalidation */
-	} cases[] = {
-		{ "calgary", "split-queue-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "calioc2", "split-queue-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "calioc2", "softstop-fault", IOMMU_OK, IOMMU_OK }, /* retried, then flushed */
-		{ "calioc2", "softstop-forever", IOMMU_OK, IOMMU_ERR_ABANDONED },
-		{ "calgary", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
-		{ "dart-u4", "flush-deaf", IOMMU_OK, IOMMU_OK }, /* cleared and set again */
-		{ "dart-u3", "flush-stuck", IOMMU_ERR_TIMEOUT, IOMMU_OK },
-		{ "dart-u4", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
-		{ "apple-t6000", "busy-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "apple-t8110", "busy-stuck", IOMMU_OK, IOMMU_ERR_TIMEOUT },
-		{ "apple-t8110", "locked", IOMMU_ERR_FIRMWARE, IOMMU_OK },
-		{ "apple-t8103", "all-ones", IOMMU_ERR_UNUSABLE, IOMMU_OK },
-	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct model_engine *m;
-		struct iommu *io = open_kind(cases[i].kind, cases[i].fault, &m);
-		io->err = IOMMU_OK;
-		const char *why = io->ops->take(io);
-		assert_int_equal(io->err, cases[i].take);
-		if (!why) {
-			why = io->ops->attach(io, m->e.addr, IOMMU_TRANSLATE);
-			if (!why)
-				why = io->ops->invalidate(io, 0, 0, 0);
-			assert_int_equal(io->err, cases[i].later);
+	static const struct model_fault all_ones = { "all-ones", "", NULL, NULL, IOMMU_ERR_UNUSABLE, IOMMU_OK };
+	size_t checked = 0;
+	const struct model_family *f;
+	for (size_t i = 0; (f = iommu_registry_model(i)) != NULL; i++)
+		for (const char *const *kind = f->kinds; *kind; kind++) {
+			check_fault(*kind, &all_ones);
+			checked++;
+			for (const struct model_fault *x = f->faults; x->name; x++)
+				if (!x->only || strcmp(x->only, *kind) == 0)
+					check_fault(*kind, x), checked++;
 		}
-		assert_int_equal(why != NULL, cases[i].take || cases[i].later);
-		model_detach();
-	}
+	assert_true(checked >= 10);
 }
 
-/* The table: the kinds it lists, and what it refuses. */
+/* The family of `kind`, and one that is not. */
+static const struct model_family *family_of(const char *kind, const struct model_family **other)
+{
+	const struct model_family *f, *mine = NULL;
+	*other = NULL;
+	for (size_t i = 0; (f = iommu_registry_model(i)) != NULL; i++) {
+		bool has = false;
+		for (const char *const *k = f->kinds; *k; k++)
+			has |= strcmp(*k, kind) == 0;
+		if (has)
+			mine = f;
+		else
+			*other = f;
+	}
+	return mine;
+}
+
+/* The table: the kinds it lists (every family's), and what it refuses. */
 static void table_lookups(void **state)
 {
 	(void)state;
-	size_t n = 0;
+	size_t n = 0, listed = 0;
 	while (model_kind_at(n))
 		n++;
-	assert_int_equal(n, 7);
-	assert_non_null(model_attach("dart-u3", "softstop-fault"));   /* another family's fault */
-	assert_non_null(model_attach("calgary", "softstop-forever")); /* CalIOC2's only */
-	assert_non_null(model_attach("calgary", "no-such-fault"));
+	const struct model_family *f;
+	for (size_t i = 0; (f = iommu_registry_model(i)) != NULL; i++)
+		for (const char *const *k = f->kinds; *k; k++)
+			listed++;
+	assert_int_equal(n, listed);
+	assert_true(n >= 2);
+	assert_non_null(model_attach(model_kind_at(0), "no-such-fault"));
 	assert_non_null(model_attach("no-such-model", "none"));
 	assert_null(model_attached_kind());
-	assert_null(model_attach("apple-t8110", "none"));
-	assert_string_equal(model_attached_kind(), "apple-t8110");
-	assert_non_null(model_apple());
-	assert_null(model_calgary());
+	/* a fault only one kind takes is refused on its family's other kinds */
+	for (size_t i = 0; (f = iommu_registry_model(i)) != NULL; i++)
+		for (const struct model_fault *x = f->faults; x->name; x++)
+			for (const char *const *k = f->kinds; x->only && *k; k++)
+				if (strcmp(*k, x->only) != 0)
+					assert_non_null(model_attach(*k, x->name));
+	const char *last = model_kind_at(n - 1);
+	const struct model_family *other, *mine = family_of(last, &other);
+	assert_non_null(mine);
+	assert_null(model_attach(last, "none"));
+	assert_string_equal(model_attached_kind(), last);
+	assert_non_null(model_attached_state(mine, false));
+	assert_non_null(model_attached_state(mine, true));
+	if (other) {
+		assert_null(model_attached_state(other, false));
+		/* another family's own fault does not apply to this kind */
+		for (const struct model_fault *x = other->faults; x->name; x++)
+			if (!fault_offered(mine, x->name))
+				assert_non_null(model_attach(last, x->name));
+	}
 	assert_null(model_attach("none", "none")); /* detaches */
 	assert_null(model_attached_kind());
-	assert_null(model_apple());
+	assert_null(model_attached_state(mine, false));
 }
 
 int main(void)
