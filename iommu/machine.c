@@ -96,36 +96,42 @@ static const struct acpi_header *table(const char *sig)
 	return acpi_find(monitor_acpi(), sig, 0);
 }
 
-static void not_used(const struct acpi_header *h, unsigned i, unsigned errors)
+static unsigned parse_dmar(const struct acpi_header *h, void *d)
 {
-	printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' and 'run acpi' say what)\n",
-	       h->signature, i, (unsigned long long)(uintptr_t)h, errors, h->signature[0] == 'D' ? "dmar" : "ivrs");
+	dmar_parse((const uint8_t *)h, h->length, d);
+	return ((struct dmar *)d)->diag.errors;
 }
 
-/* The first DMAR that parses without an error, parsed once and kept: a
- * corrupt one is reported here (and by its acpi.* check) and not used. */
-static bool usable_dmar(struct dmar *d)
+static unsigned parse_ivrs(const struct acpi_header *h, void *v)
 {
-	const struct acpi_header *h;
-	for (unsigned i = 0; (h = acpi_find(monitor_acpi(), "DMAR", i)) != NULL; i++) {
-		dmar_parse((const uint8_t *)h, h->length, d);
-		if (!d->diag.errors)
-			return true;
-		not_used(h, i, d->diag.errors);
-		dmar_free(d);
-	}
-	return false;
+	ivrs_parse((const uint8_t *)h, h->length, v);
+	return ((struct ivrs *)v)->diag.errors;
 }
 
-static bool usable_ivrs(struct ivrs *v)
+static void free_dmar(void *d)
+{
+	dmar_free(d);
+}
+
+static void free_ivrs(void *v)
+{
+	ivrs_free(v);
+}
+
+/* The first instance of `sig` that parses without an error, parsed once
+ * and kept in `out`: a corrupt one is reported here (and by its acpi.*
+ * check), freed, and not used. */
+static bool first_usable(const char *sig, unsigned (*parse)(const struct acpi_header *, void *), void (*drop)(void *),
+			 void *out)
 {
 	const struct acpi_header *h;
-	for (unsigned i = 0; (h = acpi_find(monitor_acpi(), "IVRS", i)) != NULL; i++) {
-		ivrs_parse((const uint8_t *)h, h->length, v);
-		if (!v->diag.errors)
+	for (unsigned i = 0; (h = acpi_find(monitor_acpi(), sig, i)) != NULL; i++) {
+		unsigned errors = parse(h, out);
+		if (!errors)
 			return true;
-		not_used(h, i, v->diag.errors);
-		ivrs_free(v);
+		drop(out);
+		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' and 'run acpi' say what)\n",
+		       sig, i, (unsigned long long)(uintptr_t)h, errors, sig[0] == 'D' ? "dmar" : "ivrs");
 	}
 	return false;
 }
@@ -144,7 +150,8 @@ static void machine_discover(void)
 	uint64_t t1 = cycles_end();
 	struct dmar dmar;
 	struct ivrs ivrs;
-	bool have_dmar = usable_dmar(&dmar), have_ivrs = usable_ivrs(&ivrs);
+	bool have_dmar = first_usable("DMAR", parse_dmar, free_dmar, &dmar),
+	     have_ivrs = first_usable("IVRS", parse_ivrs, free_ivrs, &ivrs);
 	units_adopt(&machine.units, have_dmar ? &dmar : NULL, have_ivrs ? &ivrs : NULL, &machine.pci);
 	dut_bind(&machine.cfg, &machine.pci);
 	machine.discovered = true;

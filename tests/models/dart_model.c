@@ -229,14 +229,7 @@ const struct model_family dart_family = {
 	.kinds = family_kinds,
 	.faults = family_faults,
 	.attach = family_attach,
-	.io = &family_driver.io,
-	.model = &family_model,
-	.driver = &family_driver,
-	.bad_width = &family_model.bad_width,
-	.reserved_writes = &family_model.reserved_writes,
-	.model_win = &family_model.win,
-	.driver_win = &family_driver.w,
-	.all_ones = &family_model.all_ones,
+	MODEL_FAMILY_STATE(family_model, family_driver),
 };
 
 struct dart_model *model_dart(void)

@@ -67,6 +67,15 @@ struct model_family {
 	bool *all_ones;
 };
 
+/* The fields a family fills from its model `m` and its driver `d` when
+ * they use the usual names (the model's counters bad_width and
+ * reserved_writes, its window `win` and all_ones flag; the driver's `io`
+ * and window `w`). */
+#define MODEL_FAMILY_STATE(m, d)                                                              \
+	.io = &(d).io, .model = &(m), .driver = &(d), .bad_width = &(m).bad_width,            \
+	.reserved_writes = &(m).reserved_writes, .model_win = &(m).win, .driver_win = &(d).w, \
+	.all_ones = &(m).all_ones
+
 /* The i-th kind `model` attaches, across the families; NULL past the last. */
 const char *model_kind_at(size_t i);
 

@@ -32,4 +32,14 @@ void case_latency(struct test_ctx *t);
 /* CPU cycles per page to map and to unmap. */
 void case_map_cost(struct test_ctx *t);
 
+/* A backend's group, made of its `cases` table, and its registry entry
+ * <name>_registry (iommu/backend.h), which the composition root lists by
+ * name: the group is called `id`, as are its tests' names' prefix and the
+ * backend. */
+#define IOMMU_BACKEND_CASES(id, summary_, backend_, models_)                                            \
+	static const struct test_group id##_group = {                                                   \
+		.name = #id, .summary = summary_, .cases = cases, .n = sizeof(cases) / sizeof(cases[0]) \
+	};                                                                                              \
+	const struct iommu_registry_entry id##_registry = { backend_, &id##_group, models_ }
+
 #endif

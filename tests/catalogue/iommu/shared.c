@@ -13,6 +13,13 @@
 #include "../bench.h"
 #include "cases.h"
 
+/* The bench the case's argument names (its backend). */
+static bool case_setup(struct test_ctx *t, struct env *v)
+{
+	const struct iommu_case_arg *arg = t->tc->arg;
+	return bench_setup(t, v, arg->backend);
+}
+
 /* ---- translation at each leaf size ------------------------------------- */
 
 /* "4 KiB", "2 MiB", "1 GiB" */
@@ -29,7 +36,7 @@ void case_translate(struct test_ctx *t)
 {
 	const struct iommu_case_arg *arg = t->tc->arg;
 	struct env v;
-	if (!bench_setup(t, &v, arg->backend))
+	if (!case_setup(t, &v))
 		return;
 	uint64_t page = arg->page ? arg->page : v.pg; /* 0: the unit's own page size */
 	char name[24];
@@ -123,9 +130,8 @@ static void watch_faults(void *ctx)
  * reason, memory must be unchanged, and the interrupt must come. */
 static void fault_case(struct test_ctx *t, bool write)
 {
-	const struct iommu_case_arg *arg = t->tc->arg;
 	struct env v;
-	if (!bench_setup(t, &v, arg->backend))
+	if (!case_setup(t, &v))
 		return;
 	if (!bench_needs(&v, !write || v.io->perm_bits, "%s entries are valid or not: no page can be read-only",
 			 v.io->backend))
@@ -260,9 +266,8 @@ void case_read_not_present(struct test_ctx *t)
 
 void case_stale(struct test_ctx *t)
 {
-	const struct iommu_case_arg *arg = t->tc->arg;
 	struct env v;
-	if (!bench_setup(t, &v, arg->backend))
+	if (!case_setup(t, &v))
 		return;
 	bench_stale_finding(&v, &bench_stale_entry, "repoint to B without invalidating", "stale translation");
 	bench_teardown(&v);
@@ -274,7 +279,7 @@ void case_invalidate(struct test_ctx *t)
 {
 	const struct iommu_case_arg *arg = t->tc->arg;
 	struct env v;
-	if (!bench_setup(t, &v, arg->backend))
+	if (!case_setup(t, &v))
 		return;
 	size_t k = bench_kind_named(v.io, arg->kind);
 	if (!bench_needs(&v, k != (size_t)-1, "%s does not offer %s invalidation", v.io->name, arg->kind))
@@ -346,9 +351,8 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 
 void case_latency(struct test_ctx *t)
 {
-	const struct iommu_case_arg *arg = t->tc->arg;
 	struct env v;
-	if (!bench_setup(t, &v, arg->backend))
+	if (!case_setup(t, &v))
 		return;
 	size_t n = bench_samples(&v);
 	struct dmabuf a = { 0 };
@@ -393,9 +397,8 @@ void case_latency(struct test_ctx *t)
 
 void case_map_cost(struct test_ctx *t)
 {
-	const struct iommu_case_arg *arg = t->tc->arg;
 	struct env v;
-	if (!bench_setup(t, &v, arg->backend))
+	if (!case_setup(t, &v))
 		return;
 	size_t n = 512;
 	uint64_t *mc = malloc(n * sizeof(*mc)), *uc = malloc(n * sizeof(*uc));

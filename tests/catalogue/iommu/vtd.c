@@ -224,11 +224,4 @@ static const struct test_case cases[] = {
 	{ "vtd.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &on_vtd },
 };
 
-static const struct test_group vtd_group = {
-	.name = "vtd",
-	.summary = "Intel VT-d: translation, faults, invalidation, timed",
-	.cases = cases,
-	.n = sizeof(cases) / sizeof(cases[0]),
-};
-
-const struct iommu_registry_entry vtd_registry = { &vtd_backend, &vtd_group, NULL };
+IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed", &vtd_backend, NULL);
