@@ -1,7 +1,8 @@
 /* The composition root: what the monitor is made of. The subsystems above
  * core/ (in the order they discover), the backend registry (one name a
- * backend), and the catalogue the runner sees, the backends' groups in registry order between the
- * machine-wide groups and the price of safety. */
+ * backend), and the catalogue the runner sees: the backends' groups, in
+ * registry order, between the machine-wide groups and the price of
+ * safety. */
 #include "catalogue.h"
 
 #include <stddef.h>
