@@ -13,8 +13,10 @@
 #define IVRS_MAX_BLOCKS 256
 #define IVRS_MAX_ENTRIES 8192
 
-/* Entries below 80h carry their length in the type's top bits (4 << t>>6);
- * F0h (ACPI HID) carries it at byte 21; other types are unknown lengths. */
+/* Entry lengths (AMD IOMMU spec, IVHD device entries): below 80h the type's
+ * top two bits say 4 (00b) or 8 (01b) bytes; from 80h only F0h (ACPI
+ * device) is defined, 22 bytes and its UID. Linux knows no other length
+ * either: it would not get past such an entry. */
 static unsigned entry_length(const uint8_t *p, uint32_t room)
 {
 	if (p[0] < 0x80)
@@ -22,6 +24,28 @@ static unsigned entry_length(const uint8_t *p, uint32_t room)
 	if (p[0] == IVHD_ACPI_HID)
 		return room >= 22 ? 22u + p[21] : 22u;
 	return 0;
+}
+
+/* The types the spec defines; the rest of 00h-7Fh is reserved (of a known
+ * length, so skipped). 00h and 40h are padding. */
+static bool entry_defined(uint8_t type)
+{
+	switch (type) {
+	case IVHD_PAD4:
+	case IVHD_ALL:
+	case IVHD_SELECT:
+	case IVHD_RANGE_START:
+	case IVHD_RANGE_END:
+	case IVHD_PAD8:
+	case IVHD_ALIAS_SELECT:
+	case IVHD_ALIAS_RANGE:
+	case IVHD_EXT_SELECT:
+	case IVHD_EXT_RANGE:
+	case IVHD_SPECIAL:
+	case IVHD_ACPI_HID:
+		return true;
+	}
+	return false;
 }
 
 static void copy_id(char *out, const uint8_t *p, size_t n)
@@ -47,23 +71,74 @@ static bool add_entry(struct ivrs *v, const struct ivrs_entry *e)
 	return true;
 }
 
+/* A range opens with 03h, 43h or 47h and closes with the next 04h (the spec
+ * pairs them; Linux keeps one open start, so a second start silently drops
+ * the first, and an end with no start reuses whatever start came before). */
+struct range_walk {
+	bool open;
+	uint32_t at;
+	uint16_t from;
+};
+
+static void check_range(struct ivrs *v, const struct ivrs_block *b, struct range_walk *r, const struct ivrs_entry *e)
+{
+	bool start = e->type == IVHD_RANGE_START || e->type == IVHD_ALIAS_RANGE || e->type == IVHD_EXT_RANGE;
+	if (start) {
+		if (r->open)
+			diag_add(&v->diag, DIAG_ERROR,
+				 "IVHD at 0x%x: range start at 0x%x inside the range opened at 0x%x", b->offset,
+				 e->offset, r->at);
+		*r = (struct range_walk){ true, e->offset, e->devid };
+	} else if (e->type == IVHD_RANGE_END) {
+		if (!r->open)
+			diag_add(&v->diag, DIAG_ERROR, "IVHD at 0x%x: range end at 0x%x has no start", b->offset,
+				 e->offset);
+		else if (e->devid < r->from)
+			diag_add(&v->diag, DIAG_ERROR,
+				 "IVHD at 0x%x: range at 0x%x ends (0x%04x) before it starts (0x%04x)", b->offset,
+				 e->offset, e->devid, r->from);
+		r->open = false;
+	}
+}
+
+/* What Linux does with entries it cannot use, and the spec's values. */
+static void check_entry(struct ivrs *v, const struct ivrs_block *b, const struct ivrs_entry *e)
+{
+	if (e->type == IVHD_SPECIAL && e->variety != IVHD_SPECIAL_IOAPIC && e->variety != IVHD_SPECIAL_HPET)
+		/* Linux fails the whole IOMMU initialisation on it */
+		diag_add(&v->diag, DIAG_ERROR, "IVHD at 0x%x: special entry at 0x%x has variety %u (1 IOAPIC, 2 HPET)",
+			 b->offset, e->offset, e->variety);
+	if (e->type != IVHD_ACPI_HID)
+		return;
+	if (b->type != 0x40)
+		diag_add(&v->diag, DIAG_WARNING, "IVHD %02xh at 0x%x: ACPI device entry at 0x%x (only 40h has them)",
+			 b->type, b->offset, e->offset);
+	if (!e->hid[0])
+		diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: ACPI device entry at 0x%x has no HID", b->offset,
+			 e->offset);
+	if (e->uid_format > IVHD_UID_STRING || (e->uid_format == IVHD_UID_NONE && e->uid_length))
+		diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: ACPI device entry at 0x%x: UID format %u, length %u",
+			 b->offset, e->offset, e->uid_format, e->uid_length);
+}
+
 static void parse_entries(struct ivrs *v, const uint8_t *buf, uint32_t off, uint32_t end, struct ivrs_block *b)
 {
+	struct range_walk range = { 0 };
 	b->first_entry = v->ne;
 	while (off < end) {
 		const uint8_t *p = buf + off;
 		unsigned len = entry_length(p, end - off);
 		if (len == 0) {
-			diag_add(&v->diag, DIAG_WARNING,
-				 "IVHD at 0x%x: device entry type 0x%02x at 0x%x has no known length; rest of the "
-				 "block skipped",
+			diag_add(&v->diag, DIAG_ERROR,
+				 "IVHD at 0x%x: entry type 0x%02x at 0x%x has no defined length; rest of block unread",
 				 b->offset, p[0], off);
-			break;
+			return;
 		}
 		if (len > end - off) {
-			diag_add(&v->diag, DIAG_ERROR, "IVHD at 0x%x: device entry at 0x%x needs %u bytes, %u left",
-				 b->offset, off, len, end - off);
-			break;
+			diag_add(&v->diag, DIAG_ERROR,
+				 "IVHD at 0x%x (length %u): entry at 0x%x needs %u bytes, %u left", b->offset,
+				 b->length, off, len, end - off);
+			return;
 		}
 		struct ivrs_entry e = { .offset = off,
 					.type = p[0],
@@ -71,13 +146,6 @@ static void parse_entries(struct ivrs *v, const uint8_t *buf, uint32_t off, uint
 					.devid = get16(p + 1),
 					.setting = p[3] };
 		switch (e.type) {
-		case IVHD_PAD4:
-		case IVHD_ALL:
-		case IVHD_SELECT:
-		case IVHD_RANGE_START:
-		case IVHD_RANGE_END:
-		case IVHD_PAD8:
-			break;
 		case IVHD_ALIAS_SELECT:
 		case IVHD_ALIAS_RANGE:
 			e.source = get16(p + 5);
@@ -99,17 +167,121 @@ static void parse_entries(struct ivrs *v, const uint8_t *buf, uint32_t off, uint
 			copy_id(e.uid, p + 22, e.uid_length < sizeof(e.uid) ? e.uid_length : sizeof(e.uid) - 1);
 			break;
 		default:
-			diag_add(&v->diag, DIAG_WARNING,
-				 "IVHD at 0x%x: unknown device entry type 0x%02x at 0x%x skipped", b->offset, e.type,
-				 off);
+			if (!entry_defined(e.type))
+				diag_add(&v->diag, DIAG_WARNING,
+					 "IVHD at 0x%x: reserved entry type 0x%02x at 0x%x skipped", b->offset, e.type,
+					 off);
 			break;
 		}
+		check_range(v, b, &range, &e);
+		check_entry(v, b, &e);
 		if (!add_entry(v, &e)) {
 			diag_add(&v->diag, DIAG_ERROR, "IVRS: too many device entries (or no memory) at 0x%x", off);
-			break;
+			return;
 		}
 		b->nentries++;
 		off += len;
+	}
+	if (range.open)
+		diag_add(&v->diag, DIAG_ERROR, "IVHD at 0x%x: range opened at 0x%x has no end", b->offset, range.at);
+}
+
+/* IVinfo (IVRS header, offset 36): bits 21:15 VA size, 14:8 PA size, 7:5
+ * GVA size (010b 48 bits, 011b 57 bits); 4:2 and 31:23 reserved (FWTS
+ * checks them). The 8 bytes after it are reserved too. */
+static void check_header(struct ivrs *v, const uint8_t *buf)
+{
+	unsigned rev = buf[8], va = (v->ivinfo >> 15) & 0x7f, pa = (v->ivinfo >> 8) & 0x7f, gva = (v->ivinfo >> 5) & 7;
+	if (rev != 1 && rev != 2)
+		diag_add(&v->diag, DIAG_WARNING, "IVRS: revision %u (the spec knows 1 and 2)", rev);
+	if (v->ivinfo & 0xff80001c)
+		diag_add(&v->diag, DIAG_WARNING, "IVRS: IVinfo 0x%08x sets reserved bits", v->ivinfo);
+	if (get64(buf + 40))
+		diag_add(&v->diag, DIAG_WARNING, "IVRS: reserved bytes at 0x28 are not zero");
+	if (pa < 32 || pa > 52)
+		diag_add(&v->diag, DIAG_WARNING, "IVRS: IVinfo says %u physical address bits (x86 has 32 to 52)", pa);
+	if (va > 64 || (va && va < 32)) /* 0: Linux takes 64 */
+		diag_add(&v->diag, DIAG_WARNING, "IVRS: IVinfo says %u virtual address bits", va);
+	if (gva != 0 && gva != 2 && gva != 3)
+		diag_add(&v->diag, DIAG_WARNING, "IVRS: IVinfo GVA size %u is reserved (2: 48 bits, 3: 57 bits)", gva);
+}
+
+static void check_ivhd(struct ivrs *v, const struct ivrs_block *b, unsigned revision)
+{
+	if (b->info & 0xe0e0) /* IOMMU info: 15:13 and 7:5 reserved */
+		diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: IOMMU info 0x%04x sets reserved bits", b->offset,
+			 b->info);
+	if (b->cap_offset < 0x40 || (b->cap_offset & 3))
+		diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: capability offset 0x%x is not a capability's",
+			 b->offset, b->cap_offset);
+	if (b->type == 0x10)
+		return;
+	if (revision < 2)
+		diag_add(&v->diag, DIAG_WARNING, "IVHD %02xh at 0x%x in a revision %u IVRS (needs 2)", b->type,
+			 b->offset, revision);
+	if (((b->efr >> 10) & 3) == 3) /* EFR HATS 11b: Linux turns host translation off */
+		diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: EFR image's HATS is 11b (reserved)", b->offset);
+}
+
+/* IVMD flags: 0 unity, 1 IR, 2 IW, 3 exclusion range; 7:4 reserved. Linux
+ * ignores an IVMD with neither unity nor exclusion. 22h covers the
+ * requester ids from DeviceID to the auxiliary data. */
+static void check_ivmd(struct ivrs *v, const struct ivrs_block *b)
+{
+	if (b->length != IVMD_LEN)
+		diag_add(&v->diag, DIAG_WARNING, "IVMD at 0x%x is %u bytes (the spec says %d)", b->offset, b->length,
+			 IVMD_LEN);
+	if (b->flags & 0xf0)
+		diag_add(&v->diag, DIAG_WARNING, "IVMD at 0x%x: flags 0x%02x set reserved bits", b->offset, b->flags);
+	if (!(b->flags & (IVMD_UNITY | IVMD_EXCLUSION)))
+		diag_add(&v->diag, DIAG_WARNING, "IVMD at 0x%x: flags 0x%02x neither unity nor exclusion: no effect",
+			 b->offset, b->flags);
+	else if ((b->flags & (IVMD_IR | IVMD_IW)) && !(b->flags & IVMD_UNITY))
+		diag_add(&v->diag, DIAG_WARNING, "IVMD at 0x%x: flags 0x%02x: IR/IW without unity mean nothing",
+			 b->offset, b->flags);
+	if (b->size && b->start + (b->size - 1) < b->start)
+		diag_add(&v->diag, DIAG_ERROR, "IVMD at 0x%x: 0x%llx +0x%llx runs past the 64-bit address space",
+			 b->offset, (unsigned long long)b->start, (unsigned long long)b->size);
+	if (b->type == 0x22 && b->aux < b->devid)
+		diag_add(&v->diag, DIAG_ERROR, "IVMD at 0x%x: device range 0x%04x-0x%04x ends before it starts",
+			 b->offset, b->devid, b->aux);
+}
+
+/* One IOMMU is one (segment, requester id) at one register base; it may be
+ * described once per IVHD type. Linux picks one type for the whole table,
+ * the last one given for the first block's unit (walking until a block type
+ * above 40h), and uses only blocks of that type: a unit without one is not
+ * used at all. */
+static void check_units(struct ivrs *v, uint8_t linux_type)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ivrs_block *a = &v->b[i];
+		if (!ivrs_is_ivhd(a->type))
+			continue;
+		bool linux_sees = false;
+		for (size_t k = 0; k < v->n; k++) {
+			const struct ivrs_block *b = &v->b[k];
+			if (!ivrs_is_ivhd(b->type) || b->segment != a->segment)
+				continue;
+			if (b->devid == a->devid || b->base == a->base)
+				linux_sees |= b->type == linux_type;
+			if (k <= i)
+				continue;
+			if (b->devid == a->devid && b->type == a->type)
+				diag_add(&v->diag, DIAG_ERROR, "IVHD %02xh at 0x%x and at 0x%x: the same IOMMU twice",
+					 a->type, a->offset, b->offset);
+			else if (b->devid == a->devid && b->base != a->base)
+				diag_add(&v->diag, DIAG_ERROR,
+					 "IVHDs at 0x%x and 0x%x: one IOMMU, bases 0x%llx and 0x%llx", a->offset,
+					 b->offset, (unsigned long long)a->base, (unsigned long long)b->base);
+			else if (b->devid != a->devid && b->base == a->base)
+				diag_add(&v->diag, DIAG_ERROR, "IVHDs at 0x%x and 0x%x: two IOMMUs at base 0x%llx",
+					 a->offset, b->offset, (unsigned long long)a->base);
+		}
+		if (!linux_sees && ivrs_preferred(v, i))
+			diag_add(&v->diag, DIAG_WARNING,
+				 "IVHD %02xh at 0x%x: no %02xh block for this IOMMU; Linux skips it", a->type,
+				 a->offset, linux_type);
 	}
 }
 
@@ -130,7 +302,12 @@ int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v)
 		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
 	}
 	v->ivinfo = get32(buf + 36);
+	check_header(v, buf);
 
+	/* Linux's IVHD type: see check_units */
+	uint8_t linux_type = 0;
+	uint16_t first_unit = 0;
+	bool linux_walk = true;
 	uint32_t off = IVRS_HEADER_LEN;
 	while (off < tlen) {
 		if (tlen - off < 4) {
@@ -146,6 +323,7 @@ int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v)
 			break;
 		}
 		size_t need = b.type == 0x10 ? IVHD10_LEN : ivrs_is_ivhd(b.type) ? IVHD11_LEN : IVMD_LEN;
+		linux_walk &= b.type <= 0x40;
 		if (!ivrs_is_ivhd(b.type) && !ivrs_is_ivmd(b.type)) {
 			diag_add(&v->diag, DIAG_WARNING, "IVRS: unknown block type 0x%02x at 0x%x skipped", b.type,
 				 off);
@@ -176,10 +354,17 @@ int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v)
 				b.efr = get64(p + 24);
 			}
 			parse_entries(v, buf, off + (uint32_t)need, off + b.length, &b);
+			check_ivhd(v, &b, buf[8]);
+			if (linux_walk && (!linux_type || b.devid == first_unit)) {
+				first_unit = linux_type ? first_unit : b.devid;
+				linux_type = b.type;
+			}
 		} else {
 			b.aux = get16(p + 6);
+			b.segment = get16(p + 8); /* Linux reads it here; FWTS calls it reserved */
 			b.start = get64(p + 16);
 			b.size = get64(p + 24);
+			check_ivmd(v, &b);
 		}
 		if (v->n % 16 == 0) {
 			struct ivrs_block *nb = realloc(v->b, (v->n + 16) * sizeof(*nb));
@@ -192,6 +377,7 @@ int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v)
 		v->b[v->n++] = b;
 		off += b.length;
 	}
+	check_units(v, linux_type);
 	return 0;
 }
 

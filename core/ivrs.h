@@ -27,6 +27,9 @@ enum ivrs_entry_type {
 };
 
 enum ivrs_special_variety { IVHD_SPECIAL_IOAPIC = 1, IVHD_SPECIAL_HPET = 2 };
+enum ivrs_uid_format { IVHD_UID_NONE = 0, IVHD_UID_INTEGER = 1, IVHD_UID_STRING = 2 };
+/* IVMD flags */
+enum { IVMD_UNITY = 0x01, IVMD_IR = 0x02, IVMD_IW = 0x04, IVMD_EXCLUSION = 0x08 };
 
 struct ivrs_entry {
 	uint32_t offset;
@@ -49,7 +52,7 @@ struct ivrs_block {
 	uint16_t devid; /* IVHD: the IOMMU's own requester id; IVMD: the device (select) or first (range) */
 	uint16_t cap_offset;
 	uint64_t base;
-	uint16_t segment;
+	uint16_t segment; /* IVHD; IVMD (offset 8) */
 	uint16_t info;
 	uint32_t feature;     /* 10h: IOMMU feature reporting */
 	uint32_t attributes;  /* 11h/40h */

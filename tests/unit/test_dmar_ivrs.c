@@ -8,7 +8,7 @@
 #include "../../core/ivrs.h"
 #include "../../core/mcfg.h"
 
-static uint8_t t[512];
+static uint8_t t[1024];
 static size_t tl;
 
 static void put(const void *p, size_t n)
@@ -42,7 +42,10 @@ static void header(const char *sig, size_t extra)
 {
 	memset(t, 0, sizeof(t));
 	memcpy(t, sig, 4);
+	t[8] = 2; /* revision: IVRS knows 1 and 2 */
 	tl = 36 + extra;
+	if (memcmp(sig, "IVRS", 4) == 0) /* IVinfo: 64-bit VA, 48-bit PA, 48-bit GVA */
+		memcpy(t + 36, &(uint32_t){ 0x00203040 }, 4);
 }
 
 /* DMAR: HAW 39 bits, DRHD (INCLUDE_PCI_ALL, one IOAPIC scope), DRHD with
@@ -264,11 +267,11 @@ static void ivrs_unknown_entry_and_zero_block(void **state)
 {
 	(void)state;
 	build_ivrs();
-	t[48 + 24] = 0x85; /* entry type of no known length: rest of the block skipped */
+	t[48 + 24] = 0x85; /* entry type of no known length: the rest of the block cannot be read */
 	struct ivrs v;
 	ivrs_parse(t, tl, &v);
-	assert_int_equal(v.diag.errors, 0);
-	assert_int_equal(v.diag.warnings, 1);
+	assert_int_equal(v.diag.errors, 1);
+	assert_int_equal(v.diag.warnings, 0);
 	assert_int_equal(v.b[0].nentries, 0);
 	assert_int_equal(v.n, 3); /* the next blocks are still read */
 	ivrs_free(&v);
@@ -305,15 +308,13 @@ static void ivrs_acpi_hid_entry(void **state)
 	ivrs_free(&v);
 }
 
-/* Alias and extended ranges open a range like a plain start; an end with
- * no start before it covers nothing. */
+/* Alias and extended ranges open a range like a plain start. */
 static void ivrs_range_forms(void **state)
 {
 	(void)state;
 	header("IVRS", 12);
 	size_t h = tl;
 	put8(0x10), put8(0), put16(0), put16(2), put16(0x40), put64(0xfeb80000), put16(0), put16(0), put32(0);
-	put8(IVHD_RANGE_END), put16(0x0050), put8(0); /* no start: nothing */
 	put8(IVHD_ALIAS_RANGE), put16(0x0100), put8(0), put8(0), put16(0x00f8), put8(0);
 	put8(IVHD_RANGE_END), put16(0x0107), put8(0);
 	put8(IVHD_EXT_RANGE), put16(0x0200), put8(0), put32(0x80000000);
@@ -331,9 +332,286 @@ static void ivrs_range_forms(void **state)
 	assert_false(ivrs_covers(&v, b, 0x0108));
 	assert_true(ivrs_covers(&v, b, 0x0203));
 	assert_false(ivrs_covers(&v, b, 0x0204));
-	assert_int_equal(v.e[b->first_entry + 1].source, 0x00f8);
-	assert_int_equal(v.e[b->first_entry + 3].ext, 0x80000000);
+	assert_int_equal(v.e[b->first_entry].source, 0x00f8);
+	assert_int_equal(v.e[b->first_entry + 2].ext, 0x80000000);
 	ivrs_free(&v);
+}
+
+/* Builders for the checks below: an IVRS header (revision 2, sound
+ * IVinfo), IVHD blocks closed by ivhd_end, IVMDs. */
+static size_t ivhd(uint8_t type, uint16_t devid, uint64_t base)
+{
+	size_t h = tl;
+	put8(type), put8(0), put16(0), put16(devid), put16(0x40), put64(base), put16(0), put16(0), put32(0);
+	if (type != 0x10)
+		put64(0), put64(0);
+	return h;
+}
+static void ivhd_end(size_t h)
+{
+	uint16_t l = (uint16_t)(tl - h);
+	memcpy(t + h + 2, &l, 2);
+}
+static void ivmd(uint8_t type, uint8_t flags, uint16_t devid, uint16_t aux, uint64_t start, uint64_t size)
+{
+	put8(type), put8(flags), put16(32), put16(devid), put16(aux), put64(0), put64(start), put64(size);
+}
+static void entry4(uint8_t type, uint16_t devid)
+{
+	put8(type), put16(devid), put8(0);
+}
+
+/* Parses t and checks how many errors and warnings it gave. */
+static void expect(unsigned errors, unsigned warnings)
+{
+	seal();
+	struct ivrs v;
+	ivrs_parse(t, tl, &v);
+	for (size_t i = 0; (v.diag.errors != errors || v.diag.warnings != warnings) && i < v.diag.n; i++)
+		print_message("    %s\n", v.diag.msg[i].text);
+	assert_int_equal(v.diag.errors, errors);
+	assert_int_equal(v.diag.warnings, warnings);
+	ivrs_free(&v);
+}
+
+/* Entry lengths by type: reserved 4- and 8-byte types are skipped by their
+ * length (the next entry is still found), a type from 80h other than F0h
+ * has none, and an ACPI device's UID must fit its block. */
+static void ivrs_entry_lengths(void **state)
+{
+	(void)state;
+	header("IVRS", 12);
+	size_t h = ivhd(0x10, 2, 0xfeb80000);
+	entry4(0x05, 0x1234);
+	put8(0x45), put16(0), put8(0), put32(0);
+	entry4(IVHD_SELECT, 0x0008);
+	ivhd_end(h);
+	seal();
+	struct ivrs v;
+	ivrs_parse(t, tl, &v);
+	assert_int_equal(v.diag.errors, 0);
+	assert_int_equal(v.diag.warnings, 2);
+	assert_int_equal(v.b[0].nentries, 3);
+	assert_int_equal(v.e[2].devid, 0x0008);
+	assert_int_equal(v.e[2].offset, 48 + 24 + 4 + 8);
+	ivrs_free(&v);
+
+	for (unsigned type = 0x80; type <= 0xff; type++) {
+		if (type == IVHD_ACPI_HID)
+			continue;
+		header("IVRS", 12);
+		h = ivhd(0x10, 2, 0xfeb80000);
+		entry4((uint8_t)type, 0), entry4(IVHD_SELECT, 0x0008);
+		ivhd_end(h);
+		expect(1, 0);
+	}
+
+	header("IVRS", 12);
+	h = ivhd(0x40, 2, 0xfeb80000);
+	put8(IVHD_ACPI_HID), put16(0x00a5), put8(0), put("AMDI0020", 8), put64(0), put8(IVHD_UID_STRING), put8(9),
+	    put("\\_SB", 4); /* says 9 bytes of UID, the block has 4 */
+	ivhd_end(h);
+	expect(1, 0);
+}
+
+/* An IVHD whose length cuts its last entry; header sizes by type. */
+static void ivrs_block_lengths(void **state)
+{
+	(void)state;
+	header("IVRS", 12);
+	size_t h = ivhd(0x11, 2, 0xfeb80000);
+	put8(IVHD_EXT_SELECT), put16(0x10), put8(0), put32(0);
+	tl -= 2; /* the block ends 2 bytes into the 8-byte entry */
+	ivhd_end(h);
+	expect(1, 0);
+
+	header("IVRS", 12);
+	h = ivhd(0x40, 2, 0xfeb80000);
+	tl -= 12; /* 40h needs 40 bytes */
+	ivhd_end(h);
+	expect(1, 0);
+
+	header("IVRS", 12);
+	h = ivhd(0x10, 2, 0xfeb80000); /* 10h needs 24: this one is complete */
+	ivhd_end(h);
+	expect(0, 0);
+}
+
+/* Each broken pairing is one error; ivrs_covers stays on the safe side. */
+static void ivrs_range_pairs(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t a, b, c;
+		uint16_t da, db, dc;
+	} cases[] = {
+		{ IVHD_RANGE_START, IVHD_SELECT, IVHD_SELECT, 0x10, 0x40, 0x41 },	/* start, no end */
+		{ IVHD_RANGE_START, IVHD_RANGE_END, IVHD_SELECT, 0x20, 0x10, 0x41 },	/* end before start */
+		{ IVHD_RANGE_START, IVHD_EXT_RANGE, IVHD_RANGE_END, 0x10, 0x18, 0x20 }, /* nested */
+		{ IVHD_SELECT, IVHD_RANGE_END, IVHD_SELECT, 0x10, 0x20, 0x41 },		/* end, no start */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		header("IVRS", 12);
+		size_t h = ivhd(0x10, 2, 0xfeb80000);
+		put8(cases[i].a), put16(cases[i].da), put8(0);
+		if (cases[i].b == IVHD_EXT_RANGE)
+			put8(cases[i].b), put16(cases[i].db), put8(0), put32(0);
+		else
+			entry4(cases[i].b, cases[i].db);
+		entry4(cases[i].c, cases[i].dc);
+		ivhd_end(h);
+		expect(1, 0);
+	}
+	/* a sound alias range, and one after another closed range */
+	header("IVRS", 12);
+	size_t h = ivhd(0x10, 2, 0xfeb80000);
+	put8(IVHD_ALIAS_RANGE), put16(0x0100), put8(0), put8(0), put16(0x00f8), put8(0);
+	entry4(IVHD_RANGE_END, 0x0107);
+	entry4(IVHD_RANGE_START, 0x0200), entry4(IVHD_RANGE_END, 0x0200);
+	ivhd_end(h);
+	expect(0, 0);
+}
+
+/* Special entries Linux refuses (an error: its whole initialisation
+ * fails) and ACPI device entries it ignores or doubts (warnings). */
+static void ivrs_special_and_acpi_devices(void **state)
+{
+	(void)state;
+	header("IVRS", 12);
+	size_t h = ivhd(0x40, 2, 0xfeb80000);
+	put8(IVHD_SPECIAL), put16(0), put8(0), put8(1), put16(0x00a0), put8(3);
+	ivhd_end(h);
+	expect(1, 0);
+
+	static const struct {
+		uint8_t block, uid_format, uid_length;
+		const char *hid;
+		unsigned warnings;
+	} cases[] = {
+		{ 0x40, IVHD_UID_STRING, 4, "AMDI0020", 0 },
+		{ 0x11, IVHD_UID_STRING, 4, "AMDI0020", 1 },
+		{ 0x40, IVHD_UID_STRING, 4, "\0\0\0\0\0\0\0", 1 },
+		{ 0x40, IVHD_UID_NONE, 4, "AMDI0020", 1 },
+		{ 0x40, 5, 4, "AMDI0020", 1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		header("IVRS", 12);
+		h = ivhd(cases[i].block, 2, 0xfeb80000);
+		put8(IVHD_ACPI_HID), put16(0x00a5), put8(0), put(cases[i].hid, 8), put64(0), put8(cases[i].uid_format),
+		    put8(cases[i].uid_length), put("\\_SB", 4);
+		ivhd_end(h);
+		expect(0, cases[i].warnings);
+	}
+}
+
+/* The same IOMMU twice at one type, one IOMMU at two bases, two IOMMUs at
+ * one base: errors. 10h and 11h for one unit: sound. */
+static void ivrs_duplicate_units(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t type2;
+		uint16_t devid2;
+		uint64_t base2;
+		unsigned errors;
+	} cases[] = {
+		{ 0x10, 2, 0xfeb80000, 1 }, { 0x11, 2, 0xfeb84000, 1 },	     { 0x10, 0x4002, 0xfeb80000, 1 },
+		{ 0x11, 2, 0xfeb80000, 0 }, { 0x10, 0x4002, 0xfeb84000, 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		header("IVRS", 12);
+		ivhd_end(ivhd(0x10, 2, 0xfeb80000));
+		ivhd_end(ivhd(cases[i].type2, cases[i].devid2, cases[i].base2));
+		expect(cases[i].errors, 0);
+	}
+}
+
+/* Linux uses one IVHD type, the last given for the first unit: a second
+ * unit described only by 10h, when the first has 11h, goes unused. */
+static void ivrs_unit_missing_linux_type(void **state)
+{
+	(void)state;
+	header("IVRS", 12);
+	ivhd_end(ivhd(0x10, 2, 0xfeb80000));
+	ivhd_end(ivhd(0x10, 0x4002, 0xfeb90000));
+	ivhd_end(ivhd(0x11, 2, 0xfeb80000));
+	expect(0, 1);
+
+	header("IVRS", 12);
+	ivhd_end(ivhd(0x10, 2, 0xfeb80000));
+	ivhd_end(ivhd(0x10, 0x4002, 0xfeb90000));
+	ivhd_end(ivhd(0x11, 2, 0xfeb80000));
+	ivhd_end(ivhd(0x11, 0x4002, 0xfeb90000));
+	expect(0, 0);
+}
+
+static void ivrs_memory_definitions(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t type, flags;
+		uint16_t devid, aux;
+		uint64_t start, size;
+		unsigned errors, warnings;
+	} cases[] = {
+		{ 0x21, IVMD_UNITY | IVMD_IR | IVMD_IW, 0x10, 0, 0x7b000000, 0x10000, 0, 0 },
+		{ 0x22, IVMD_EXCLUSION, 0x10, 0x20, 0x7b000000, 0x10000, 0, 0 },
+		{ 0x21, 0x10 | IVMD_UNITY, 0x10, 0, 0x7b000000, 0x10000, 0, 1 },	/* reserved flag */
+		{ 0x21, IVMD_IR | IVMD_IW, 0x10, 0, 0x7b000000, 0x10000, 0, 1 },	/* no effect */
+		{ 0x21, IVMD_EXCLUSION | IVMD_IR, 0x10, 0, 0x7b000000, 0x10000, 0, 1 }, /* IR without unity */
+		{ 0x21, IVMD_UNITY, 0x10, 0, 0xfffffffffffff000, 0x2000, 1, 0 },	/* wraps */
+		{ 0x22, IVMD_UNITY, 0x20, 0x10, 0x7b000000, 0x10000, 1, 0 },		/* devices backwards */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		header("IVRS", 12);
+		ivmd(cases[i].type, cases[i].flags, cases[i].devid, cases[i].aux, cases[i].start, cases[i].size);
+		expect(cases[i].errors, cases[i].warnings);
+	}
+	header("IVRS", 12);
+	ivmd(0x20, IVMD_UNITY, 0, 0, 0x7b000000, 0x1000);
+	t[48 + 2] = 40; /* longer than the spec's 32 (the walk follows it) */
+	tl += 8;
+	expect(0, 1);
+}
+
+/* The header and the per-IOMMU fields FWTS and Linux look at. */
+static void ivrs_header_fields(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t revision;
+		uint32_t ivinfo;
+		uint8_t reserved;
+		unsigned warnings;
+	} cases[] = {
+		{ 2, 0x00203040, 0, 0 }, { 3, 0x00203040, 0, 1 }, { 2, 0x01203040, 0, 1 }, { 2, 0x00203044, 0, 1 },
+		{ 2, 0x00200040, 0, 1 }, { 2, 0x00233040, 0, 1 }, { 2, 0x00203020, 0, 1 }, { 2, 0x00203040, 1, 1 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		header("IVRS", 12);
+		t[8] = cases[i].revision;
+		memcpy(t + 36, &cases[i].ivinfo, 4);
+		t[44] = cases[i].reserved;
+		ivhd_end(ivhd(0x10, 2, 0xfeb80000));
+		expect(0, cases[i].warnings);
+	}
+	header("IVRS", 12);
+	t[8] = 1; /* 40h needs revision 2 */
+	ivhd_end(ivhd(0x40, 2, 0xfeb80000));
+	expect(0, 1);
+
+	header("IVRS", 12);
+	size_t h = ivhd(0x11, 2, 0xfeb80000);
+	memcpy(t + h + 24, &(uint64_t){ 3ull << 10 }, 8); /* EFR HATS 11b */
+	ivhd_end(h);
+	expect(0, 1);
+
+	header("IVRS", 12);
+	h = ivhd(0x10, 2, 0xfeb80000);
+	t[h + 18] = 0x20; /* IOMMU info bit 5: reserved */
+	t[h + 6] = 0x41;  /* capability offset: not dword aligned */
+	ivhd_end(h);
+	expect(0, 2);
 }
 
 static void mcfg_entries(void **state)
@@ -368,6 +646,14 @@ int main(void)
 		cmocka_unit_test(ivrs_unknown_entry_and_zero_block),
 		cmocka_unit_test(ivrs_acpi_hid_entry),
 		cmocka_unit_test(ivrs_range_forms),
+		cmocka_unit_test(ivrs_entry_lengths),
+		cmocka_unit_test(ivrs_block_lengths),
+		cmocka_unit_test(ivrs_range_pairs),
+		cmocka_unit_test(ivrs_special_and_acpi_devices),
+		cmocka_unit_test(ivrs_duplicate_units),
+		cmocka_unit_test(ivrs_unit_missing_linux_type),
+		cmocka_unit_test(ivrs_memory_definitions),
+		cmocka_unit_test(ivrs_header_fields),
 		cmocka_unit_test(mcfg_entries),
 	};
 	return cmocka_run_group_tests_name("dmar_ivrs", tests, NULL, NULL);
