@@ -10,6 +10,9 @@
 #   spcr-in-ram     SPCR: a 16550 in system memory at 16 MiB
 #   hpet-noncanon   HPET: event timer block at 0x800000000000, not canonical
 #   mcfg-in-ram     MCFG: segment 0, buses 0-0, ECAM at 16 MiB
+#   ivrs-absent     IVRS: an IVHD whose IOMMU function (00:05.0) and one
+#                   selected device (00:06.0) are not on the machine, and
+#                   an IVMD whose range runs past 2^64 (so it is not used)
 set -eu
 RAM=0x1000000
 
@@ -130,6 +133,35 @@ table() {
 		u 1 0
 		u 4 0
 		;;
+	ivrs-absent)
+		header IVRS 112 2 IVRSABS
+		u 4 0x00203040 # IVinfo: 64-bit VA, 48-bit PA, 48-bit GVA
+		zeros 8
+		u 1 0x10       # IVHD 10h at 0x30
+		u 1 0
+		u 2 32
+		u 2 0x0028     # the IOMMU: 00:05.0
+		u 2 0x40       # its capability
+		u 8 0xfeb80000 # register base
+		u 2 0          # segment
+		u 2 0          # IOMMU info
+		u 4 0          # feature reporting
+		u 1 2          # select 00:06.0 (at 0x48)
+		u 2 0x0030
+		u 1 0
+		u 1 2          # select 00:00.0
+		u 2 0
+		u 1 0
+		u 1 0x21       # IVMD 21h at 0x50: unity, 00:00.0
+		u 1 1
+		u 2 32
+		u 2 0
+		u 2 0
+		zeros 8
+		u 4 0xfffff000 # start 0xfffffffffffff000 (sh arithmetic is signed 64-bit)
+		u 4 0xffffffff
+		u 8 0x2000
+		;;
 	*)
 		echo "mkacpi.sh: unknown table $1" >&2
 		exit 1
@@ -140,7 +172,7 @@ table() {
 
 if [ "$1" = all ]; then
 	cd "$(dirname "$0")"
-	for t in drhd-in-ram spcr-in-ram hpet-noncanon mcfg-in-ram; do
+	for t in drhd-in-ram spcr-in-ram hpet-noncanon mcfg-in-ram ivrs-absent; do
 		sh "$0" "$t" >"$t.dat"
 	done
 	exit 0
