@@ -614,6 +614,39 @@ static void ivrs_header_fields(void **state)
 	expect(0, 2);
 }
 
+/* The header's own lies: a wrong signature and a length past the buffer
+ * are errors; a block type the parser does not know is skipped by its
+ * length with a warning (six real tables carry a 51h block). */
+static void ivrs_header_lies(void **state)
+{
+	(void)state;
+	header("IVRS", 12);
+	t[3] = 'X';
+	ivhd_end(ivhd(0x10, 2, 0xfeb80000));
+	expect(1, 0);
+
+	header("IVRS", 12);
+	ivhd_end(ivhd(0x10, 2, 0xfeb80000));
+	seal();
+	memcpy(t + 4, &(uint32_t){ (uint32_t)tl + 16 }, 4);
+	struct ivrs v;
+	ivrs_parse(t, tl, &v);
+	assert_int_equal(v.diag.errors, 1);
+	assert_int_equal(v.n, 1);
+	ivrs_free(&v);
+
+	header("IVRS", 12);
+	ivhd_end(ivhd(0x10, 2, 0xfeb80000));
+	put8(0x51), put8(0), put16(8), put32(0);
+	ivmd(0x21, IVMD_UNITY, 0x10, 0, 0x7b000000, 0x1000);
+	seal();
+	ivrs_parse(t, tl, &v);
+	assert_int_equal(v.diag.errors, 0);
+	assert_int_equal(v.diag.warnings, 1);
+	assert_int_equal(v.n, 2); /* the IVMD after it is still read */
+	ivrs_free(&v);
+}
+
 static void mcfg_entries(void **state)
 {
 	(void)state;
@@ -654,6 +687,7 @@ int main(void)
 		cmocka_unit_test(ivrs_unit_missing_linux_type),
 		cmocka_unit_test(ivrs_memory_definitions),
 		cmocka_unit_test(ivrs_header_fields),
+		cmocka_unit_test(ivrs_header_lies),
 		cmocka_unit_test(mcfg_entries),
 	};
 	return cmocka_run_group_tests_name("dmar_ivrs", tests, NULL, NULL);
