@@ -11,8 +11,10 @@
 #   hpet-noncanon   HPET: event timer block at 0x800000000000, not canonical
 #   mcfg-in-ram     MCFG: segment 0, buses 0-0, ECAM at 16 MiB
 #   ivrs-absent     IVRS: an IVHD whose IOMMU function (00:05.0) and one
-#                   selected device (00:06.0) are not on the machine, and
-#                   an IVMD whose range runs past 2^64 (so it is not used)
+#                   selected device (00:06.0) are not on the machine, with
+#                   registers at 16 MiB (RAM), and an IVMD for 00:07.0 (not
+#                   there either) whose range runs past 2^64 (an error: the
+#                   table is not used)
 set -eu
 RAM=0x1000000
 
@@ -142,7 +144,7 @@ table() {
 		u 2 32
 		u 2 0x0028     # the IOMMU: 00:05.0
 		u 2 0x40       # its capability
-		u 8 0xfeb80000 # register base
+		u 8 $RAM       # register base
 		u 2 0          # segment
 		u 2 0          # IOMMU info
 		u 4 0          # feature reporting
@@ -152,10 +154,10 @@ table() {
 		u 1 2          # select 00:00.0
 		u 2 0
 		u 1 0
-		u 1 0x21       # IVMD 21h at 0x50: unity, 00:00.0
+		u 1 0x21       # IVMD 21h at 0x50: unity, 00:07.0
 		u 1 1
 		u 2 32
-		u 2 0
+		u 2 0x0038
 		u 2 0
 		zeros 8
 		u 4 0xfffff000 # start 0xfffffffffffff000 (sh arithmetic is signed 64-bit)
