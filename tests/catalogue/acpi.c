@@ -309,6 +309,59 @@ static void check_ivrs(struct test_ctx *t, const struct ivrs *v, struct ivrs_cou
 	}
 }
 
+/* The IVRS special entry naming IOAPIC `id`, in a block the monitor uses. */
+static const struct ivrs_entry *ivrs_ioapic(const struct ivrs *v, unsigned id, uint16_t *segment)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ivrs_block *b = &v->b[i];
+		if (!ivrs_is_ivhd(b->type) || !ivrs_preferred(v, i))
+			continue;
+		for (size_t k = 0; k < b->nentries; k++) {
+			const struct ivrs_entry *e = &v->e[b->first_entry + k];
+			if (e->type == IVHD_SPECIAL && e->variety == IVHD_SPECIAL_IOAPIC && e->handle == id) {
+				*segment = b->segment;
+				return e;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Linux (check_ioapic_information) wants every IOAPIC of the MADT named by
+ * a special entry, and turns interrupt remapping off when one is not: a
+ * firmware bug. It also wants the IOAPIC with GSI base 0 (the
+ * southbridge's, where the timer is) named as an SMBus or ISA bridge
+ * function; QEMU names 00:14.0, which q35 does not have, so that one is a
+ * note: the monitor remaps no interrupts. MADT (ACPI 6.5 5.2.12): entries
+ * from byte 44, type 1 an IOAPIC (id at 2, GSI base at 8). */
+static void check_ivrs_ioapics(struct test_ctx *t, const struct ivrs *v)
+{
+	const struct acpi_header *h = acpi_find(monitor_acpi(), "APIC", 0);
+	if (!h)
+		return;
+	const uint8_t *m = (const uint8_t *)h;
+	for (uint32_t off = 44; off + 2 <= h->length && m[off + 1] >= 2 && m[off + 1] <= h->length - off;
+	     off += m[off + 1]) {
+		if (m[off] != 1 || m[off + 1] < 12)
+			continue;
+		unsigned id = m[off + 2];
+		uint32_t gsi_base;
+		memcpy(&gsi_base, m + off + 8, 4);
+		uint16_t seg = 0;
+		const struct ivrs_entry *e = ivrs_ioapic(v, id, &seg);
+		report(t, e != NULL, "MADT IOAPIC %u (GSI base %u) is named by an IVRS special entry", id, gsi_base);
+		if (!e || gsi_base != 0)
+			continue;
+		int i = pci_find(&machine.pci, ivrs_addr(seg, e->source));
+		uint32_t class = i < 0 ? 0 : machine.pci.d[i].class >> 8;
+		if (class != 0x0c05 && class != 0x0601)
+			printf("    note: IVRS names the southbridge IOAPIC %u as %02x:%02x.%x, %s (Linux then does "
+			       "not remap interrupts)\n",
+			       id, e->source >> 8, (e->source >> 3) & 31, e->source & 7,
+			       i < 0 ? "which is not there" : "not an SMBus or ISA bridge");
+	}
+}
+
 /* Every IVRS instance is checked; the monitor uses the first sound one. */
 static void t_ivrs(struct test_ctx *t)
 {
@@ -328,6 +381,7 @@ static void t_ivrs(struct test_ctx *t)
 		report_diag(t, name, &v.diag);
 		warnings += v.diag.warnings;
 		check_ivrs(t, &v, &c);
+		check_ivrs_ioapics(t, &v);
 		ivrs_free(&v);
 	}
 	if (!tables) {
