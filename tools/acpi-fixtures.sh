@@ -4,8 +4,9 @@
 # with iasl's reference decode beside it. Where iasl did not know a
 # subtable ("Unknown Subtable Type") the comparison stops at that offset:
 # the reference has nothing to say past it. Prints one line per kind,
-# "PASS acpi-real.dmar: 308 tables, N fields agree" or FAIL with the first
-# disagreements; exits 1 on any failure.
+# "PASS acpi-real.dmar: 308 tables, N fields agree" (and how many tables the
+# parser warned about: a new check that starts warning on real firmware
+# shows here) or FAIL with the first disagreements; exits 1 on any failure.
 set -u
 dir=$1 dec=$2
 [ -x "$dec" ] || { echo "FAIL acpi-real: no decoder at $dec"; exit 1; }
@@ -24,7 +25,7 @@ names_ivrs() {
 		"Source Used Device ID" "Handle" "Variety"
 }
 for kind in dmar ivrs; do
-	n=0 bad=0 fields=0
+	n=0 bad=0 fields=0 warned=0
 	: >"$tmp/failures"
 	for bin in "$dir/$kind"/*.bin; do
 		dsl=${bin%.bin}.dsl
@@ -61,6 +62,7 @@ for kind in dmar ivrs; do
 		[ -s "$tmp/b" ] || { bad=$((bad + 1)); echo "  $(basename "$bin"): nothing to compare" >>"$tmp/failures"; continue; }
 		if cmp -s "$tmp/a" "$tmp/b"; then
 			fields=$((fields + $(wc -l <"$tmp/b")))
+			"$dec" --diag "$bin" | grep -q '^warning:' && warned=$((warned + 1))
 		else
 			bad=$((bad + 1))
 			echo "  $(basename "$bin"): $(diff "$tmp/a" "$tmp/b" | grep '^[<>]' | head -3 | tr '\n' ' ')" >>"$tmp/failures"
@@ -69,7 +71,7 @@ for kind in dmar ivrs; do
 	if [ "$n" = 0 ]; then
 		echo "SKIP acpi-real.$kind: no fixtures in $dir/$kind"
 	elif [ "$bad" = 0 ]; then
-		echo "PASS acpi-real.$kind: $n tables, $fields fields agree with iasl"
+		echo "PASS acpi-real.$kind: $n tables, $fields fields agree with iasl; $warned with warnings (acpidecode --diag)"
 	else
 		echo "FAIL acpi-real.$kind: $bad of $n tables disagree or fail"
 		head -5 "$tmp/failures"
