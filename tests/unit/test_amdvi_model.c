@@ -204,7 +204,9 @@ static void walks_every_level_count_and_leaf(void **state)
 		/* the highest 4 KiB page the root covers, and the larger leaves below it */
 		uint64_t top = levels == 6 ? 0xfffffffffffff000ull : (1ull << (12 + 9 * levels)) - 0x1000;
 		map(root, levels, 1, top, 0x7654000, IR | IW);
+		map(root, levels, 1, 0, 0x3000, IR | IW);
 		assert_int_equal(through(DEV, top + 0x123), 0x7654123);
+		assert_int_equal(through(DEV, 0x10), 0x3010);
 		if (levels >= 2) {
 			map(root, levels, 2, 0x200000, 0x40000000, IR | IW);
 			assert_int_equal(through(DEV, 0x2abcde), 0x400abcde);
@@ -213,7 +215,7 @@ static void walks_every_level_count_and_leaf(void **state)
 			map(root, levels, 3, 0x80000000, 0x140000000, IR | IW);
 			assert_int_equal(through(DEV, 0x9234567c), 0x15234567c);
 		}
-		if (levels < 6) { /* above what the root covers: a fault, not a wrap */
+		if (levels < 6) { /* above what the root covers: a fault, not a wrap to 0 */
 			uint64_t phys;
 			assert_false(dma(DEV, 1ull << (12 + 9 * levels), false, &phys));
 			assert_int_equal(event_at(0)[1] >> 28, AMDVIM_EV_IO_PAGE_FAULT);
@@ -293,11 +295,15 @@ static void permissions_from_dte_pde_and_pte(void **state)
 	devtab[4 * DEV] &= ~IW;
 	map(root, 3, 1, 0x1000, 0x11000, IR | IW);
 	assert_false(dma(DEV, 0x1000, true, &phys));
-	/* not present: PR clear, the read flag clear */
+	/* not present: PR clear, the read flag clear; a leaf with an address
+	 * and permissions but PR=0 is not present either */
 	assert_false(dma(DEV, 0x5000, false, &phys));
 	e = event_at(1);
 	assert_int_equal(e[1] & (AMDVIM_EVF_PR | AMDVIM_EVF_RW), 0);
 	assert_int_equal(event_addr(e), 0x5000);
+	*map(root, 3, 1, 0x6000, 0x66000, IR | IW) &= ~PR;
+	assert_false(dma(DEV, 0x6000, false, &phys));
+	assert_int_equal(event_addr(event_at(2)), 0x6000);
 }
 
 static void dte_states(void **state)
@@ -326,6 +332,33 @@ static void dte_states(void **state)
 	wr(CONTROL, 0);
 	assert_true(dma(0x302, 0x5000, true, &phys));
 	assert_clean();
+}
+
+/* What the unit cannot read: a device past the table's size, a table at
+ * an address nothing answers. */
+static void short_tables_and_master_aborts(void **state)
+{
+	(void)state;
+	unit(ON);
+	dte(DEV, DTE_V | DTE_TV | MODE(3) | IR | IW, 1); /* page table root 0 */
+	uint64_t phys;
+	assert_false(dma(DEV, 0x1000, false, &phys));
+	assert_int_equal(event_at(0)[1] >> 28, AMDVIM_EV_PAGE_TAB_HARDWARE_ERROR);
+	wr(CONTROL, 0);
+	wr(DEV_TAB, pa(devtab)); /* one page: 128 entries */
+	wr(CONTROL, ON);
+	command(0, 8u << 28, 0, 0); /* the DTE cache still holds DEV's entry */
+	assert_int_equal(through(0x7f, 0x1000), 0x1000);
+	assert_false(dma(DEV, 0x1000, false, &phys));
+	assert_int_equal(event_at(1)[0], DEV);
+	assert_int_equal(event_at(1)[1] >> 28, AMDVIM_EV_ILLEGAL_DEV_TABLE_ENTRY);
+	assert_clean();
+	wr(CONTROL, 0);
+	wr(DEV_TAB, 0x1ff);
+	wr(CONTROL, ON); /* enabled with no device table: counted, and nothing read */
+	assert_int_equal(m.protocol_errors, 1);
+	assert_false(dma(0x7e, 0x1000, false, &phys));
+	assert_int_equal(event_at(2)[1] >> 28, AMDVIM_EV_DEV_TAB_HARDWARE_ERROR);
 }
 
 static void exclusion_range(void **state)
@@ -370,6 +403,14 @@ static void iotlb_stale_until_the_precise_invalidation(void **state)
 	assert_int_equal(through(DEV, 0x10000), 0xc000);
 	inval_pages(5, 0x13000, true);
 	assert_int_equal(through(DEV, 0x10000), 0xd000);
+	/* 0x11000 with S is 16 KiB at 0x10000: 0x13000 goes, 0x14000 stays */
+	uint64_t *c = map(root, 4, 1, 0x13000, 0x13000, IR | IW), *d = map(root, 4, 1, 0x14000, 0x14000, IR | IW);
+	assert_int_equal(through(DEV, 0x13000) + through(DEV, 0x14000), 0x27000);
+	*c = 0x33000 | PR | IR | IW;
+	*d = 0x44000 | PR | IR | IW;
+	inval_pages(5, 0x11000, true);
+	assert_int_equal(through(DEV, 0x13000), 0x33000);
+	assert_int_equal(through(DEV, 0x14000), 0x14000);
 	/* every page of the domain: S with 7FFF_FFFF_FFFF_F000h */
 	*a = 0xe000 | PR | IR | IW;
 	inval_pages(5, 0x7ffffffffffff000ull, true);
@@ -620,6 +661,7 @@ static void counts_forbidden_accesses(void **state)
 	regwin_write32(&m.win, CMD_BASE + 4, (uint32_t)((pa(cmdbuf) | LEN_256) >> 32));
 	assert_int_equal(rd(CMD_BASE), pa(cmdbuf) | LEN_256);
 	assert_int_equal(regwin_read32(&m.win, EFR), (uint32_t)AMDVIM_EFR);
+	assert_int_equal(regwin_read32(&m.win, CMD_BASE + 4), (uint32_t)((pa(cmdbuf) | LEN_256) >> 32));
 	assert_clean();
 	regwin_read16(&m.win, STATUS);
 	regwin_write8(&m.win, CONTROL, 1);
@@ -649,6 +691,7 @@ int main(void)
 		cmocka_unit_test(encoded_page_size),
 		cmocka_unit_test(permissions_from_dte_pde_and_pte),
 		cmocka_unit_test(dte_states),
+		cmocka_unit_test(short_tables_and_master_aborts),
 		cmocka_unit_test(exclusion_range),
 		cmocka_unit_test(iotlb_stale_until_the_precise_invalidation),
 		cmocka_unit_test(dte_cached_until_invalidate_devtab_entry),
