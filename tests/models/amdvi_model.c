@@ -7,6 +7,7 @@
  * Its family (what `model amdvi` attaches) is at the end. */
 #include "amdvi_model.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "models.h"
@@ -256,43 +257,32 @@ static void write_control(struct amdvi_model *m, uint64_t v)
 	cmd_run(m); /* commands written before the enables run now */
 }
 
+/* The registers the unit has, and the bits software may set in each. */
+static const struct {
+	uint64_t off;
+	size_t field;
+	uint64_t bits;
+} regs[] = {
+	{ DEV_TAB_BASE, offsetof(struct amdvi_model, devtab), DEV_TAB_BITS },
+	{ CMD_BUF_BASE, offsetof(struct amdvi_model, cmdbuf), RING_BITS },
+	{ EVENT_LOG_BASE, offsetof(struct amdvi_model, evtlog), RING_BITS },
+	{ CONTROL, offsetof(struct amdvi_model, control), CONTROL_BITS },
+	{ EXCL_BASE, offsetof(struct amdvi_model, excl_base), EXCL_BASE_BITS },
+	{ EXCL_LIMIT, offsetof(struct amdvi_model, excl_limit), BASE_MASK | 0xfff }, /* 11:0 read as ones */
+	{ CMD_BUF_HEAD, offsetof(struct amdvi_model, cmd_head), PTR_BITS },
+	{ CMD_BUF_TAIL, offsetof(struct amdvi_model, cmd_tail), PTR_BITS },
+	{ EVENT_LOG_HEAD, offsetof(struct amdvi_model, evt_head), PTR_BITS },
+	{ EVENT_LOG_TAIL, offsetof(struct amdvi_model, evt_tail), PTR_BITS },
+	{ STATUS, offsetof(struct amdvi_model, status), STATUS_W1C | EVENT_LOG_RUN | CMD_BUF_RUN },
+};
+
 static uint64_t *reg(struct amdvi_model *m, uint64_t off, uint64_t *bits)
 {
-	switch (off) {
-	case DEV_TAB_BASE:
-		*bits = DEV_TAB_BITS;
-		return &m->devtab;
-	case CMD_BUF_BASE:
-		*bits = RING_BITS;
-		return &m->cmdbuf;
-	case EVENT_LOG_BASE:
-		*bits = RING_BITS;
-		return &m->evtlog;
-	case CONTROL:
-		*bits = CONTROL_BITS;
-		return &m->control;
-	case EXCL_BASE:
-		*bits = EXCL_BASE_BITS;
-		return &m->excl_base;
-	case EXCL_LIMIT:
-		*bits = BASE_MASK;
-		return &m->excl_limit;
-	case CMD_BUF_HEAD:
-		*bits = PTR_BITS;
-		return &m->cmd_head;
-	case CMD_BUF_TAIL:
-		*bits = PTR_BITS;
-		return &m->cmd_tail;
-	case EVENT_LOG_HEAD:
-		*bits = PTR_BITS;
-		return &m->evt_head;
-	case EVENT_LOG_TAIL:
-		*bits = PTR_BITS;
-		return &m->evt_tail;
-	case STATUS:
-		*bits = STATUS_W1C | EVENT_LOG_RUN | CMD_BUF_RUN;
-		return &m->status;
-	}
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		if (regs[i].off == off) {
+			*bits = regs[i].bits;
+			return (uint64_t *)((char *)m + regs[i].field);
+		}
 	return NULL;
 }
 

@@ -13,6 +13,23 @@
  * address 0 stands for a place nothing answers: a table, buffer or store
  * there is a master abort, reported with the spec's hardware-error events.
  *
+ * Where the spec left the model a choice, or where this reading is not
+ * sure of the spec, the model says so here:
+ * - V=1, TV=0 and Mode 0 pass the request untranslated within the DTE's
+ *   IR/IW (2.2.2); a refused one is an IO_PAGE_FAULT with PR and PE.
+ * - A device id past the table's size is an ILLEGAL_DEV_TABLE_ENTRY.
+ * - Commands run only while IommuEn and CmdBufEn are both set (3.4.4),
+ *   synchronously at the CmdTail write or when the enables are set; an
+ *   illegal command or a command hardware error leaves CmdHead on it and
+ *   CmdBufRun clear until software clears CmdBufEn (3.4.11).
+ * - An overflow discards the event and clears EventLogRun; nothing more is
+ *   logged until software clears EventLogEn and EventOverflow (3.4.11).
+ * - EventLogInt is set by every entry written; the interrupt (m->msi, and
+ *   m->msis) only with EventIntEn. ComWaitInt likewise with ComWaitIntEn.
+ * - No PDE cache: the PDE bit of INVALIDATE_IOMMU_PAGES changes nothing.
+ * - No device IOTLBs: INVALIDATE_IOTLB_PAGES is accepted and does nothing.
+ * - The low 12 bits of the Exclusion Range Limit are taken as ones.
+ *
  * The model keeps its own reading of the spec on purpose and never
  * includes the AMD-Vi driver's register header: a shared header would let
  * a wrong offset or bit pass both the driver and the model. */
