@@ -109,6 +109,16 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 	return true;
 }
 
+const char *amdvi_leaf_repoint(struct amdvi *a, uint64_t iova, uint64_t phys)
+{
+	uint64_t old, page;
+	unsigned perm;
+	if (!op_iova_to_phys(&a->io, iova, &old, &perm, &page) || a->dut_mode != IOMMU_TRANSLATE)
+		return iommu_fail(&a->io, IOMMU_ERR_ARGUMENT, "amdvi: nothing mapped there to repoint");
+	iova &= ~(page - 1);
+	return amdvi_pg_fail(a, &a->dut, amdvi_pgtable_map(&a->dut, iova, phys & ~(page - 1), page, perm, page));
+}
+
 static const struct iommu_ops amdvi_ops = {
 	.take = amdvi_op_take,
 	.give_back = amdvi_op_give_back,
@@ -181,7 +191,9 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	for (size_t k = 0; k < sizeof(amdvi_kinds) / sizeof(amdvi_kinds[0]); k++)
 		if (amdvi_kind_usable(a, k))
 			a->kinds[a->io.nkinds++] = amdvi_kinds[k];
-	a->io.addr_bits = 12 + 9 * a->levels < 64 ? 12 + 9 * a->levels : 64;
+	/* a 6-level walk covers all 64 bits; the interface counts IOVAs as
+	 * below 2^addr_bits, so it is told 63 (the top level still indexed) */
+	a->io.addr_bits = 12 + 9 * a->levels < 63 ? 12 + 9 * a->levels : 63;
 	a->io.page_sizes = 1ull << 12 | 1ull << 21 | 1ull << 30;
 	a->io.perm_bits = true;
 	a->io.passthrough = true;

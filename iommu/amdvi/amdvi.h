@@ -98,6 +98,12 @@ const char *amdvi_inv_interrupt_table(struct amdvi *a, uint16_t devid);
  * whether it stopped at all (QEMU carries on). */
 const char *amdvi_illegal_command_probe(struct amdvi *a, bool *stopped, bool *event);
 
+/* Test support for the IOTLB: the present leaf at `iova` rewritten in
+ * place to `phys`, nothing invalidated. A present-to-present change is not
+ * what NpCache covers, so unlike map it asks for no invalidation: only a
+ * cached translation can still lead to the old page. */
+const char *amdvi_leaf_repoint(struct amdvi *a, uint64_t iova, uint64_t phys);
+
 /* An event's code in words. */
 const char *amdvi_event_name(unsigned code);
 
