@@ -168,6 +168,7 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	if (same_unit)
 		a->found = found, a->found_valid = true;
 	a->w = *w;
+	a->vector = -1;
 	a->ivrs = ivrs, a->ivhd = ivhd;
 	if (pci)
 		a->pci = *pci;

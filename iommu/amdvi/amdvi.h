@@ -71,6 +71,9 @@ struct amdvi {
 	const struct ivrs *ivrs;
 	const struct ivrs_block *ivhd;
 	struct amdvi_pci pci;
+	/* the unit's interrupt (events, completion waits with I) */
+	int vector;
+	uint32_t apic_id;
 };
 
 extern const struct iommu_backend amdvi_backend;
@@ -103,6 +106,11 @@ const char *amdvi_illegal_command_probe(struct amdvi *a, bool *stopped, bool *ev
  * what NpCache covers, so unlike map it asks for no invalidation: only a
  * cached translation can still lead to the old page. */
 const char *amdvi_leaf_repoint(struct amdvi *a, uint64_t iova, uint64_t phys);
+
+/* COMPLETION_WAIT with I=1 and Control.ComWaitIntEn set: the unit's MSI
+ * must reach the handler (io.irq_count grows) within 10 ms. NULL when it
+ * did; IOMMU_ERR_UNSUPPORTED when the unit has no interrupt here. */
+const char *amdvi_completion_interrupt_probe(struct amdvi *a);
 
 /* An event's code in words. */
 const char *amdvi_event_name(unsigned code);

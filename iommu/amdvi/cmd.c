@@ -213,3 +213,23 @@ const char *amdvi_illegal_command_probe(struct amdvi *a, bool *stopped, bool *ev
 	/* after the restart the buffer must work again */
 	return amdvi_fence(a);
 }
+
+const char *amdvi_completion_interrupt_probe(struct amdvi *a)
+{
+	if (!a->io.irq)
+		return iommu_fail(&a->io, IOMMU_ERR_UNSUPPORTED, "amdvi: no interrupt installed for this unit");
+	uint64_t ctrl = amdvi_r64(a, AMDVI_REG_CONTROL), before = a->io.irq_count;
+	amdvi_w64(a, AMDVI_REG_CONTROL, ctrl | AMDVI_CTRL_COM_WAIT_INT_EN);
+	struct amdvi_cmd c = amdvi_cmd_completion_wait((uint64_t)(uintptr_t)a->wait, a->wait_seq);
+	c.lo |= AMDVI_CW_I;
+	const char *e = amdvi_submit(a, &c, 1);
+	struct deadline dl = deadline_after_us(10000);
+	while (!e && a->io.irq_count == before && !deadline_passed(&dl))
+		cpu_relax();
+	amdvi_w64(a, AMDVI_REG_CONTROL, ctrl);
+	amdvi_w64(a, AMDVI_REG_STATUS, AMDVI_STATUS_COM_WAIT_INT);
+	if (!e && a->io.irq_count == before)
+		e = iommu_fail(&a->io, IOMMU_ERR_TIMEOUT,
+			       "amdvi: no interrupt within 10 ms of COMPLETION_WAIT with I=1");
+	return e;
+}

@@ -55,11 +55,16 @@ bool amdvi_kind_usable(const struct amdvi *a, size_t kind);
 /* event.c */
 bool amdvi_op_fault_pending(struct iommu *io);
 size_t amdvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow);
+/* The unit's MSI pointed at a handler of ours, events interrupting. */
+void amdvi_irq_setup(struct amdvi *a);
+void amdvi_irq_teardown(struct amdvi *a);
 
 /* takeover.c */
 const char *amdvi_op_take(struct iommu *io);
 const char *amdvi_op_give_back(struct iommu *io);
 bool amdvi_op_as_found(struct iommu *io, char *out, size_t n);
+/* The unit's MSI capability written (nothing when it is not reachable). */
+void amdvi_msi_write(struct amdvi *a, uint16_t ctrl, uint32_t lo, uint32_t hi, uint16_t data);
 
 static inline const char *amdvi_pg_fail(struct amdvi *a, const struct amdvi_domain *d, const char *why)
 {

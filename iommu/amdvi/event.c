@@ -2,10 +2,13 @@
  * keeps and the tail the unit advances, decoded into faults (device id,
  * domain, address, direction, the event code as the reason) and consumed
  * by writing the head back. An overflow stops the log (3.4.13
- * EventOverflow): it is reported and the log restarted empty. */
+ * EventOverflow): it is reported and the log restarted empty. New
+ * events interrupt through the MSI capability of the unit's own PCI
+ * function (Control.EventIntEn), stamped like VT-d's fault event. */
 #include <stdio.h>
 
 #include "../../core/cpu.h"
+#include "../../core/platform.h"
 #include "driver.h"
 
 const char *amdvi_event_name(unsigned code)
@@ -109,9 +112,55 @@ size_t amdvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bo
 		a->evt_head = (a->evt_head + AMDVI_EVT_SIZE) % AMDVI_RING_BYTES;
 	}
 	amdvi_w64(a, AMDVI_REG_EVTLOG_HEAD, a->evt_head);
+	/* the next event may interrupt again once EventLogInt is clear */
+	if (status & AMDVI_STATUS_EVENT_LOG_INT)
+		amdvi_w64(a, AMDVI_REG_STATUS, AMDVI_STATUS_EVENT_LOG_INT);
 	if (status & AMDVI_STATUS_EVENT_OVERFLOW) {
 		*overflow = true;
 		restart_log(a);
 	}
 	return n;
+}
+
+static void unit_irq(void *ctx)
+{
+	struct amdvi *a = ctx;
+	a->io.irq_tsc = rdtsc();
+	a->io.irq_count++;
+}
+
+void amdvi_irq_setup(struct amdvi *a)
+{
+	a->vector = -1;
+	a->io.irq = false;
+	const char *why = "the unit's PCI function and its MSI capability are not reachable";
+	if (a->found.msi_valid && platform->irq_install)
+		a->vector = platform->irq_install(unit_irq, a, &a->apic_id, &why);
+	else if (!platform->irq_install)
+		why = "the platform installs no interrupt handlers";
+	if (a->vector < 0) {
+		printf("    %s: no event-log interrupt (%s); events are polled\n", a->io.name, why ? why : "?");
+		return;
+	}
+	/* one message (MME 0), physical destination, fixed delivery */
+	amdvi_msi_write(a, (a->found.msi_ctrl & ~0x70) | AMDVI_MSI_CTRL_EN, AMDVI_MSI_ADDR(a->apic_id), 0,
+			(uint16_t)a->vector);
+	amdvi_w64(a, AMDVI_REG_CONTROL, amdvi_r64(a, AMDVI_REG_CONTROL) | AMDVI_CTRL_EVENT_INT_EN);
+	a->io.irq = true;
+}
+
+void amdvi_irq_teardown(struct amdvi *a)
+{
+	if (a->vector < 0)
+		return;
+	amdvi_w64(a, AMDVI_REG_CONTROL,
+		  amdvi_r64(a, AMDVI_REG_CONTROL) & ~(AMDVI_CTRL_EVENT_INT_EN | AMDVI_CTRL_COM_WAIT_INT_EN));
+	amdvi_msi_write(a, a->found.msi_ctrl & ~AMDVI_MSI_CTRL_EN, a->found.msi_lo, a->found.msi_hi, a->found.msi_data);
+	if (platform->irq_remove) {
+		/* a message already on its way still finds its handler */
+		platform->stall_us(1000);
+		platform->irq_remove(a->vector);
+	}
+	a->vector = -1;
+	a->io.irq = false;
 }

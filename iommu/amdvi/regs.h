@@ -244,5 +244,7 @@ static inline uint16_t amdvi_evt_domain(uint64_t lo)
 #define AMDVI_MSI_ADDR_HI 8
 #define AMDVI_MSI_DATA_32 8
 #define AMDVI_MSI_DATA_64 12
+/* x86 MSI address: the local APIC's, physical destination (Intel SDM 11.11.1) */
+#define AMDVI_MSI_ADDR(apic_id) (0xfee00000u | ((apic_id)&0xffu) << 12)
 
 #endif

@@ -192,6 +192,7 @@ const char *amdvi_op_take(struct iommu *io)
 	amdvi_w64(a, AMDVI_REG_CONTROL, ctrl | AMDVI_CTRL_IOMMU_EN);
 	if (a->cmd_needs_en && (e = amdvi_inv_everything(a)) != NULL)
 		return take_failed(io, e);
+	amdvi_irq_setup(a);
 	return NULL;
 }
 
@@ -241,19 +242,19 @@ bool amdvi_op_as_found(struct iommu *io, char *out, size_t n)
 	return amdvi_as_found((struct amdvi *)io, out, n);
 }
 
-static void msi_restore(struct amdvi *a)
+/* Message Control's enable last, so no half-written message is sent. */
+void amdvi_msi_write(struct amdvi *a, uint16_t ctrl, uint32_t lo, uint32_t hi, uint16_t data)
 {
-	const struct amdvi_found *f = &a->found;
 	const struct amdvi_pci *p = &a->pci;
-	if (!f->msi_valid)
+	if (!a->found.msi_valid)
 		return;
-	bool is64 = f->msi_ctrl & AMDVI_MSI_CTRL_64;
-	pci_write16(p->cfg, p->fn, p->msi + AMDVI_MSI_CTRL, f->msi_ctrl & ~AMDVI_MSI_CTRL_EN);
-	pci_write32(p->cfg, p->fn, p->msi + AMDVI_MSI_ADDR_LO, f->msi_lo);
+	bool is64 = a->found.msi_ctrl & AMDVI_MSI_CTRL_64;
+	pci_write16(p->cfg, p->fn, p->msi + AMDVI_MSI_CTRL, ctrl & ~AMDVI_MSI_CTRL_EN);
+	pci_write32(p->cfg, p->fn, p->msi + AMDVI_MSI_ADDR_LO, lo);
 	if (is64)
-		pci_write32(p->cfg, p->fn, p->msi + AMDVI_MSI_ADDR_HI, f->msi_hi);
-	pci_write16(p->cfg, p->fn, p->msi + (is64 ? AMDVI_MSI_DATA_64 : AMDVI_MSI_DATA_32), f->msi_data);
-	pci_write16(p->cfg, p->fn, p->msi + AMDVI_MSI_CTRL, f->msi_ctrl);
+		pci_write32(p->cfg, p->fn, p->msi + AMDVI_MSI_ADDR_HI, hi);
+	pci_write16(p->cfg, p->fn, p->msi + (is64 ? AMDVI_MSI_DATA_64 : AMDVI_MSI_DATA_32), data);
+	pci_write16(p->cfg, p->fn, p->msi + AMDVI_MSI_CTRL, ctrl);
 }
 
 const char *amdvi_op_give_back(struct iommu *io)
@@ -264,6 +265,7 @@ const char *amdvi_op_give_back(struct iommu *io)
 	const struct amdvi_found *f = &a->found;
 	const char *err = NULL;
 	enum iommu_err code = IOMMU_OK;
+	amdvi_irq_teardown(a);
 	uint64_t ctrl = amdvi_r64(a, AMDVI_REG_CONTROL);
 	/* translation off first; then the caches emptied of ours while the
 	 * buffer still runs, so nothing of ours is used by whoever comes next
@@ -286,12 +288,14 @@ const char *amdvi_op_give_back(struct iommu *io)
 	amdvi_w64(a, AMDVI_REG_EXCL_BASE, f->excl_base);
 	amdvi_w64(a, AMDVI_REG_EXCL_LIMIT, f->excl_limit);
 	amdvi_w64(a, AMDVI_REG_CONTROL, f->control);
-	msi_restore(a);
+	amdvi_msi_write(a, f->msi_ctrl, f->msi_lo, f->msi_hi, f->msi_data);
 	if (amdvi_r64(a, AMDVI_REG_CONTROL) & AMDVI_CTRL_IOMMU_EN && !(f->control & AMDVI_CTRL_IOMMU_EN)) {
 		/* still translating through our tables: their pages stay its */
 		printf("    %s: translation did not stop: its %zu table pages are kept\n", io->name,
 		       a->devtab_pages + 3 + a->dut.npages);
-		*a = (struct amdvi){ .io = a->io, .w = a->w, .found = a->found, .found_valid = true, .pci = a->pci };
+		*a = (struct amdvi){
+			.io = a->io, .w = a->w, .found = a->found, .found_valid = true, .pci = a->pci, .vector = -1
+		};
 		a->io.taken = false;
 		snprintf(io->restore_note, sizeof(io->restore_note), "the unit did not stop translating");
 		return iommu_fail(io, IOMMU_ERR_RESTORE, "amdvi: the unit did not stop translating");
