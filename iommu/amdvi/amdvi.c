@@ -44,17 +44,18 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		/* the previous device under test back among the bystanders, and
 		 * nothing left pointing at its tables */
 		n = amdvi_devtab_point(a, amdvi_devid(a->dut_addr), NULL, ids, 2);
-		if ((e = dte_changed(a, ids, n, a->dut.id)) != NULL)
+		if ((e = dte_changed(a, ids, n, a->dut.did)) != NULL)
 			return e;
 		a->has_dut = false;
 	}
 	if (mode == IOMMU_TRANSLATE) {
-		if ((e = amdvi_pg_fail(a, &a->dut, amdvi_domain_alloc(&a->dut, &a->pgcfg, AMDVI_DOMAIN_DUT))) != NULL ||
+		if ((e = amdvi_pg_fail(
+			 a, &a->dut, io_pgtable_alloc(&amdvi_pte_fmt, &a->dut, &a->pgcfg, AMDVI_DOMAIN_DUT))) != NULL ||
 		    (e = amdvi_unity_map(a, &a->dut, devid)) != NULL)
 			return e;
 	}
 	n = amdvi_devtab_point(a, devid, mode == IOMMU_TRANSLATE ? &a->dut : NULL, ids, 2);
-	if ((e = dte_changed(a, ids, n, a->dut.id)) != NULL)
+	if ((e = dte_changed(a, ids, n, a->dut.did)) != NULL)
 		return e;
 	a->has_dut = true;
 	a->dut_addr = dev;
@@ -77,7 +78,8 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 	struct amdvi *a = (struct amdvi *)io;
 	if (!io->taken || !a->has_dut)
 		return no_domain(a);
-	const char *e = amdvi_pg_fail(a, &a->dut, amdvi_pgtable_map(&a->dut, iova, phys, size, perm, page));
+	const char *e =
+	    amdvi_pg_fail(a, &a->dut, io_pgtable_map(&amdvi_pte_fmt, &a->dut, iova, phys, size, perm, page));
 	if (e || !a->np_cache)
 		return e;
 	/* NpCache: a not-present entry may be cached, so a new mapping is a
@@ -90,7 +92,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 	struct amdvi *a = (struct amdvi *)io;
 	if (!io->taken || !a->has_dut)
 		return no_domain(a);
-	return amdvi_pg_fail(a, &a->dut, amdvi_pgtable_unmap(&a->dut, iova, size));
+	return amdvi_pg_fail(a, &a->dut, io_pgtable_unmap(&amdvi_pte_fmt, &a->dut, iova, size));
 }
 
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
@@ -103,9 +105,9 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 		return true;
 	}
 	unsigned level;
-	if (!amdvi_pgtable_walk(&a->dut, iova, phys, perm, &level))
+	if (!io_pgtable_walk(&amdvi_pte_fmt, &a->dut, iova, phys, perm, &level))
 		return false;
-	*page = amdvi_level_size(level);
+	*page = io_pgtable_level_size(level);
 	return true;
 }
 
@@ -116,7 +118,8 @@ const char *amdvi_leaf_repoint(struct amdvi *a, uint64_t iova, uint64_t phys)
 	if (!op_iova_to_phys(&a->io, iova, &old, &perm, &page) || a->dut_mode != IOMMU_TRANSLATE)
 		return iommu_fail(&a->io, IOMMU_ERR_ARGUMENT, "amdvi: nothing mapped there to repoint");
 	iova &= ~(page - 1);
-	return amdvi_pg_fail(a, &a->dut, amdvi_pgtable_map(&a->dut, iova, phys & ~(page - 1), page, perm, page));
+	return amdvi_pg_fail(a, &a->dut,
+			     io_pgtable_map(&amdvi_pte_fmt, &a->dut, iova, phys & ~(page - 1), page, perm, page));
 }
 
 static const struct iommu_ops amdvi_ops = {
@@ -199,12 +202,12 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	a->io.perm_bits = true;
 	a->io.passthrough = true;
 	a->io.map_flushes = a->np_cache;
-	a->pgcfg = (struct amdvi_pgtable_cfg){ .levels = a->levels,
-					       .addr_bits = a->io.addr_bits,
-					       .page_sizes = a->io.page_sizes,
-					       .sync = amdvi_push,
-					       .ctx = a };
-	a->dut.id = AMDVI_DOMAIN_DUT;
+	a->pgcfg = (struct io_pgtable_cfg){ .levels = a->levels,
+					    .addr_bits = a->io.addr_bits,
+					    .page_sizes = a->io.page_sizes,
+					    .sync = amdvi_push,
+					    .ctx = a };
+	a->dut.did = AMDVI_DOMAIN_DUT;
 	a->dut.cfg = &a->pgcfg;
 	return NULL;
 }

@@ -51,7 +51,7 @@ struct amdvi {
 	bool np_cache;		     /* may cache not-present entries: a new mapping is invalidated */
 	struct iommu_inval_kind kinds[4];
 	unsigned want_levels; /* setting amdvi.levels; 0: auto */
-	struct amdvi_pgtable_cfg pgcfg;
+	struct io_pgtable_cfg pgcfg;
 	/* the tables */
 	uint64_t *devtab;
 	size_t devtab_pages;
@@ -60,7 +60,7 @@ struct amdvi {
 	unsigned cmd_tail, evt_head; /* byte offsets in the rings */
 	volatile uint64_t *wait;     /* COMPLETION_WAIT's store target */
 	uint64_t wait_seq;
-	struct amdvi_domain dut;
+	struct io_pgtable dut;
 	bool has_dut;
 	struct pci_addr dut_addr;
 	enum iommu_mode dut_mode;

@@ -1,7 +1,6 @@
 /* The AMD-Vi backend as the registry sees it: IVRS IVHD units, opened with
  * the setting that belongs to this driver (amdvi.levels), which lives here
  * beside it. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "../../core/settings.h"
@@ -25,19 +24,23 @@ static void settings(void)
 		    check_levels, NULL);
 }
 
+/* 0: auto */
+static unsigned levels_wanted(void)
+{
+	const char *lv = setting_get("amdvi.levels");
+	return lv && lv[0] >= '3' && lv[0] <= '6' ? (unsigned)(lv[0] - '0') : 0;
+}
+
 static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_units *all, const struct pci_list *pci,
 			       const char **why)
 {
-	if (unit.io.taken && strcmp(unit.io.name, u->name) == 0)
-		return &unit.io;
-	/* another unit still ours: given back before this one is set up */
-	if ((*why = unit.io.ops ? unit.io.ops->give_back(&unit.io) : NULL) != NULL)
-		return NULL;
-	const char *lv = setting_get("amdvi.levels");
-	unit.want_levels = lv && strcmp(lv, "auto") != 0 ? (unsigned)atoi(lv) : 0;
-	/* the unit's PCI function is reached through the machine's
-	 * configuration space, for its MSI capability */
-	*why = amdvi_open(&unit, u, all, pci, &machine.cfg);
+	bool held = iommu_backend_holds(&unit.io, u->name, why);
+	if (!held && !*why) { /* nothing else of ours is held: set this one up */
+		unit.want_levels = levels_wanted();
+		/* the unit's PCI function is reached through the machine's
+		 * configuration space, for its MSI capability */
+		*why = amdvi_open(&unit, u, all, pci, &machine.cfg);
+	}
 	return *why ? NULL : &unit.io;
 }
 

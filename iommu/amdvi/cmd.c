@@ -173,7 +173,7 @@ const char *amdvi_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, ui
 	if (kind >= io->nkinds)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "amdvi: no such invalidation kind on this unit");
 	const char *name = io->kinds[kind].name;
-	uint16_t dom = a->dut.id;
+	uint16_t dom = a->dut.did;
 	struct amdvi_cmd c;
 	if (name == amdvi_kinds[0].name) { /* one command per 4 KiB page */
 		struct amdvi_cmd b[BATCH];

@@ -124,7 +124,7 @@ static int alias_of(const struct amdvi *a, uint16_t devid)
 	return -1;
 }
 
-static void point(struct amdvi *a, uint16_t devid, const struct amdvi_domain *d)
+static void point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d)
 {
 	uint64_t *e = dte(a, devid);
 	if (!d) {
@@ -132,7 +132,7 @@ static void point(struct amdvi *a, uint16_t devid, const struct amdvi_domain *d)
 		e[0] = AMDVI_DTE_V | AMDVI_DTE_TV | amdvi_dte_mode(0) | AMDVI_DTE_IR | AMDVI_DTE_IW;
 	} else {
 		/* the domain id before the root and mode that use it */
-		e[1] = (e[1] & ~AMDVI_DTE_DOMAIN_ID) | d->id;
+		e[1] = (e[1] & ~AMDVI_DTE_DOMAIN_ID) | d->did;
 		__asm__ volatile("" ::: "memory");
 		e[0] = AMDVI_DTE_V | AMDVI_DTE_TV | amdvi_dte_mode(d->cfg->levels) |
 		       ((uint64_t)(uintptr_t)d->top & AMDVI_DTE_PT_ROOT) | AMDVI_DTE_IR | AMDVI_DTE_IW;
@@ -140,7 +140,7 @@ static void point(struct amdvi *a, uint16_t devid, const struct amdvi_domain *d)
 	amdvi_push(e, AMDVI_DTE_SIZE, a);
 }
 
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct amdvi_domain *d, uint16_t *ids, size_t max)
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max)
 {
 	size_t n = 0;
 	int al = alias_of(a, devid);
@@ -163,7 +163,7 @@ static bool ivmd_names(const struct ivrs_block *b, uint16_t devid)
 	}
 }
 
-const char *amdvi_unity_map(struct amdvi *a, struct amdvi_domain *d, uint16_t devid)
+const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devid)
 {
 	for (size_t i = 0; a->ivrs && i < a->ivrs->n; i++) {
 		const struct ivrs_block *b = &a->ivrs->b[i];
@@ -181,9 +181,9 @@ const char *amdvi_unity_map(struct amdvi *a, struct amdvi_domain *d, uint16_t de
 		for (uint64_t p = b->start & ~0xfffull; p < end; p += 4096) {
 			uint64_t ph;
 			unsigned pm, lv;
-			if (amdvi_pgtable_walk(d, p, &ph, &pm, &lv))
+			if (io_pgtable_walk(&amdvi_pte_fmt, d, p, &ph, &pm, &lv))
 				continue;
-			const char *e = amdvi_pgtable_map(d, p, p, 4096, perm, 4096);
+			const char *e = io_pgtable_map(&amdvi_pte_fmt, d, p, p, 4096, perm, 4096);
 			if (e)
 				return amdvi_pg_fail(a, d, e);
 		}

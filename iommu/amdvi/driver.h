@@ -40,9 +40,9 @@ void amdvi_devtab_fill(struct amdvi *a);
 /* Entry `devid` and the requester ids the IVHD says its DMA appears with:
  * through `d`, or passed through (d NULL). Returns how many were written
  * (ids beyond the table are not). */
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct amdvi_domain *d, uint16_t *ids, size_t max);
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max);
 /* The IVMD unity ranges that name `devid` identity-mapped in `d`. */
-const char *amdvi_unity_map(struct amdvi *a, struct amdvi_domain *d, uint16_t devid);
+const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devid);
 
 /* cmd.c */
 const char *amdvi_submit(struct amdvi *a, const struct amdvi_cmd *c, size_t n);
@@ -66,7 +66,7 @@ bool amdvi_op_as_found(struct iommu *io, char *out, size_t n);
 /* The unit's MSI capability written (nothing when it is not reachable). */
 void amdvi_msi_write(struct amdvi *a, uint16_t ctrl, uint32_t lo, uint32_t hi, uint16_t data);
 
-static inline const char *amdvi_pg_fail(struct amdvi *a, const struct amdvi_domain *d, const char *why)
+static inline const char *amdvi_pg_fail(struct amdvi *a, const struct io_pgtable *d, const char *why)
 {
 	return why ? iommu_fail(&a->io, d->err, why) : NULL;
 }

@@ -132,7 +132,6 @@ static inline void amdvi_dte_from_ivhd(uint8_t setting, uint64_t *q1, uint64_t *
 #define AMDVI_PTE_FC (1ull << 60) /* force coherent */
 #define AMDVI_PTE_IR (1ull << 61)
 #define AMDVI_PTE_IW (1ull << 62)
-#define AMDVI_LEVEL_BITS 9
 
 static inline unsigned amdvi_pte_nl(uint64_t e)
 {

@@ -119,12 +119,12 @@ static const char *build_tables(struct amdvi *a)
 	if (!a->devtab || !a->cmdbuf || !a->evtlog || !a->wait)
 		return iommu_fail(&a->io, IOMMU_ERR_NOMEM, "amdvi: no memory for the device table and the rings");
 	amdvi_devtab_fill(a);
-	return amdvi_pg_fail(a, &a->dut, amdvi_domain_alloc(&a->dut, &a->pgcfg, AMDVI_DOMAIN_DUT));
+	return amdvi_pg_fail(a, &a->dut, io_pgtable_alloc(&amdvi_pte_fmt, &a->dut, &a->pgcfg, AMDVI_DOMAIN_DUT));
 }
 
 static void free_tables(struct amdvi *a)
 {
-	amdvi_domain_free(&a->dut);
+	io_pgtable_free(&a->dut);
 	if (a->devtab)
 		platform->free_pages(a->devtab, a->devtab_pages);
 	if (a->cmdbuf)

@@ -20,16 +20,15 @@ static void no_sync(const void *p, size_t n, void *ctx)
 	(void)p, (void)n, (void)ctx;
 }
 
-static struct amdvi_pgtable_cfg cfg[7];
-static struct amdvi_domain d;
+static struct io_pgtable_cfg cfg[7];
+static struct io_pgtable d;
 
 static int setup(void **state)
 {
 	(void)state;
 	platform = &host_platform;
 	for (unsigned l = 3; l <= 6; l++)
-		cfg[l] =
-		    (struct amdvi_pgtable_cfg){ l, 12 + 9 * l < 63 ? 12 + 9 * l : 63, K4 | M2 | G1, no_sync, NULL };
+		cfg[l] = (struct io_pgtable_cfg){ l, 12 + 9 * l < 63 ? 12 + 9 * l : 63, K4 | M2 | G1, no_sync, NULL };
 	return 0;
 }
 
@@ -37,7 +36,7 @@ static void expect_walk(uint64_t iova, uint64_t phys, unsigned perm, unsigned le
 {
 	uint64_t p = 0;
 	unsigned pm = 0, lv = 0;
-	assert_true(amdvi_pgtable_walk(&d, iova, &p, &pm, &lv));
+	assert_true(io_pgtable_walk(&amdvi_pte_fmt, &d, iova, &p, &pm, &lv));
 	assert_int_equal(p, phys);
 	assert_int_equal(pm, perm);
 	assert_int_equal(lv, level);
@@ -47,7 +46,7 @@ static bool walks(uint64_t iova)
 {
 	uint64_t p;
 	unsigned pm, lv;
-	return amdvi_pgtable_walk(&d, iova, &p, &pm, &lv);
+	return io_pgtable_walk(&amdvi_pte_fmt, &d, iova, &p, &pm, &lv);
 }
 
 /* The entry at `level` on the way to `iova`, as the unit reads it. */
@@ -66,11 +65,11 @@ static void each_depth_each_leaf(void **state)
 {
 	(void)state;
 	for (unsigned l = 3; l <= 6; l++) {
-		assert_null(amdvi_domain_alloc(&d, &cfg[l], 2));
+		assert_null(io_pgtable_alloc(&amdvi_pte_fmt, &d, &cfg[l], 2));
 		uint64_t top = (1ull << cfg[l].addr_bits) - G1; /* the highest 1 GiB of the space */
-		assert_null(amdvi_pgtable_map(&d, top + G1 - K4, 0x3e091000, K4, IOMMU_RW, K4));
-		assert_null(amdvi_pgtable_map(&d, top, 0x80000000, M2, IOMMU_R, M2));
-		assert_null(amdvi_pgtable_map(&d, top - G1, 0xc0000000, G1, IOMMU_W, G1));
+		assert_null(io_pgtable_map(&amdvi_pte_fmt, &d, top + G1 - K4, 0x3e091000, K4, IOMMU_RW, K4));
+		assert_null(io_pgtable_map(&amdvi_pte_fmt, &d, top, 0x80000000, M2, IOMMU_R, M2));
+		assert_null(io_pgtable_map(&amdvi_pte_fmt, &d, top - G1, 0xc0000000, G1, IOMMU_W, G1));
 		expect_walk(top + G1 - K4 + 0x123, 0x3e091123, IOMMU_RW, 1);
 		expect_walk(top + 0x1234, 0x80001234, IOMMU_R, 2);
 		expect_walk(top - G1 + 0x3fffffff, 0xc0000000 + 0x3fffffff, IOMMU_W, 3);
@@ -83,9 +82,9 @@ static void each_depth_each_leaf(void **state)
 		assert_int_equal(*entry(top + G1 - K4, 1), 0x3e091000 | AMDVI_PTE_PR | AMDVI_PTE_IR | AMDVI_PTE_IW);
 		assert_int_equal(*entry(top, 2), 0x80000000 | AMDVI_PTE_PR | AMDVI_PTE_IR);
 		assert_int_equal(*entry(top - G1, 3), 0xc0000000 | AMDVI_PTE_PR | AMDVI_PTE_IW);
-		assert_null(amdvi_pgtable_unmap(&d, top + G1 - K4, K4));
+		assert_null(io_pgtable_unmap(&amdvi_pte_fmt, &d, top + G1 - K4, K4));
 		assert_false(walks(top + G1 - K4));
-		amdvi_domain_free(&d);
+		io_pgtable_free(&d);
 		assert_int_equal(d.npages, 0);
 	}
 }
@@ -95,48 +94,48 @@ static void each_depth_each_leaf(void **state)
 static void level_skipping(void **state)
 {
 	(void)state;
-	assert_null(amdvi_domain_alloc(&d, &cfg[4], 2));
-	assert_null(amdvi_pgtable_map(&d, 0, 0x40000000, M2, IOMMU_RW, M2)); /* levels 4, 3, 2 */
+	assert_null(io_pgtable_alloc(&amdvi_pte_fmt, &d, &cfg[4], 2));
+	assert_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0, 0x40000000, M2, IOMMU_RW, M2)); /* levels 4, 3, 2 */
 	uint64_t *l4 = entry(0, 4), *l3 = entry(0, 3);
 	*l4 = (*l3 & AMDVI_PTE_ADDR) | AMDVI_PTE_PR | 2ull << 9 | AMDVI_PTE_IR | AMDVI_PTE_IW; /* straight to level 2 */
 	expect_walk(0x1234, 0x40001234, IOMMU_RW, 2);
 	assert_false(walks(G1));		      /* level 3 index 1: not 0 where skipped */
 	*l4 = (*l4 & ~AMDVI_PTE_NL_MASK) | 4ull << 9; /* not below its own level */
 	assert_false(walks(0x1234));
-	amdvi_domain_free(&d);
+	io_pgtable_free(&d);
 }
 
 /* IR/IW: the leaf's, and a directory's taken away at any level. */
 static void permissions_at_every_level(void **state)
 {
 	(void)state;
-	assert_null(amdvi_domain_alloc(&d, &cfg[3], 2));
-	assert_null(amdvi_pgtable_map(&d, 0x5000, 0x9000, K4, IOMMU_R, K4));
+	assert_null(io_pgtable_alloc(&amdvi_pte_fmt, &d, &cfg[3], 2));
+	assert_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0x5000, 0x9000, K4, IOMMU_R, K4));
 	expect_walk(0x5000, 0x9000, IOMMU_R, 1);
-	assert_null(amdvi_pgtable_map(&d, 0x5000, 0x9000, K4, IOMMU_RW, K4)); /* replaced */
+	assert_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0x5000, 0x9000, K4, IOMMU_RW, K4)); /* replaced */
 	*entry(0x5000, 2) &= ~AMDVI_PTE_IW;
 	expect_walk(0x5000, 0x9000, IOMMU_R, 1);
-	assert_non_null(amdvi_pgtable_map(&d, 0x6000, 0xa000, K4, 0, K4));
+	assert_non_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0x6000, 0xa000, K4, 0, K4));
 	assert_int_equal(d.err, IOMMU_ERR_ARGUMENT);
-	amdvi_domain_free(&d);
+	io_pgtable_free(&d);
 }
 
 static void refusals(void **state)
 {
 	(void)state;
-	assert_null(amdvi_domain_alloc(&d, &cfg[3], 2));
-	assert_non_null(amdvi_pgtable_map(&d, 0, 0, 1ull << 39, IOMMU_RW, 1ull << 39));
+	assert_null(io_pgtable_alloc(&amdvi_pte_fmt, &d, &cfg[3], 2));
+	assert_non_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0, 0, 1ull << 39, IOMMU_RW, 1ull << 39));
 	assert_int_equal(d.err, IOMMU_ERR_UNSUPPORTED);
-	assert_non_null(amdvi_pgtable_map(&d, 0x1000, 0, M2, IOMMU_RW, M2));
+	assert_non_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0x1000, 0, M2, IOMMU_RW, M2));
 	assert_int_equal(d.err, IOMMU_ERR_ARGUMENT);
-	assert_non_null(amdvi_pgtable_map(&d, 1ull << 39, 0, K4, IOMMU_RW, K4));
+	assert_non_null(io_pgtable_map(&amdvi_pte_fmt, &d, 1ull << 39, 0, K4, IOMMU_RW, K4));
 	assert_int_equal(d.err, IOMMU_ERR_ARGUMENT);
-	assert_null(amdvi_pgtable_map(&d, 0, 0, M2, IOMMU_RW, M2));
-	assert_non_null(amdvi_pgtable_map(&d, 0x3000, 0, K4, IOMMU_RW, K4)); /* inside the 2 MiB leaf */
+	assert_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0, 0, M2, IOMMU_RW, M2));
+	assert_non_null(io_pgtable_map(&amdvi_pte_fmt, &d, 0x3000, 0, K4, IOMMU_RW, K4)); /* inside the 2 MiB leaf */
 	assert_int_equal(d.err, IOMMU_ERR_ARGUMENT);
-	assert_non_null(amdvi_pgtable_unmap(&d, 0x1000, K4));
+	assert_non_null(io_pgtable_unmap(&amdvi_pte_fmt, &d, 0x1000, K4));
 	assert_int_equal(d.err, IOMMU_ERR_ARGUMENT);
-	amdvi_domain_free(&d);
+	io_pgtable_free(&d);
 }
 
 /* ---- the device table ------------------------------------------------------ */
@@ -176,9 +175,9 @@ static void device_table_from_ivhd(void **state)
 	assert_int_equal(dte_of(&a, 0x0041)[2], AMDVI_DTE_LINT0_PASS);
 	assert_int_equal(dte_of(&a, 0x0000)[2], 0);
 	/* a device behind the alias: its entry and the alias's follow it */
-	struct amdvi_pgtable_cfg c = cfg[3];
-	a.dut = (struct amdvi_domain){ .id = 2 };
-	assert_null(amdvi_domain_alloc(&a.dut, &c, 2));
+	struct io_pgtable_cfg c = cfg[3];
+	a.dut = (struct io_pgtable){ .did = 2 };
+	assert_null(io_pgtable_alloc(&amdvi_pte_fmt, &a.dut, &c, 2));
 	uint16_t ids[2];
 	assert_int_equal(amdvi_devtab_point(&a, 0x0108, &a.dut, ids, 2), 2);
 	assert_int_equal(ids[1], 0x00f0);
@@ -195,7 +194,7 @@ static void device_table_from_ivhd(void **state)
 	d = a.dut;
 	expect_walk(0xfe002abc, 0xfe002abc, IOMMU_RW, 1);
 	assert_false(walks(0xfe003000));
-	amdvi_domain_free(&a.dut);
+	io_pgtable_free(&a.dut);
 	host_platform.free_pages(a.devtab, a.devtab_pages);
 }
 

@@ -151,68 +151,68 @@ static void t_read_not_present(struct test_ctx *t)
 
 /* ---- the command buffer ---------------------------------------------------- */
 
+static uint16_t dut_devid(const struct env *v)
+{
+	return (uint16_t)(v->e->addr.bus << 8 | v->e->addr.dev << 3 | v->e->addr.fn);
+}
+
 static const char *fence(struct env *v, uint64_t iova, size_t arg)
 {
 	(void)iova, (void)arg;
 	return amdvi_fence(amdvi_of(v->io));
 }
 
-/* COMPLETION_WAIT's store is the fence: the sequence number arrives in
- * memory, every time, within the deadline. */
-static void t_completion_wait(struct test_ctx *t)
-{
-	struct env v;
-	if (!bench_setup(t, &v, "amdvi"))
-		return;
-	struct amdvi *a = amdvi_of(v.io);
-	uint64_t before = a->wait_seq;
-	const char *e = amdvi_fence(a);
-	report(t, !e && *a->wait == before + 1, "COMPLETION_WAIT stored %llu at 0x%llx%s%s",
-	       (unsigned long long)*a->wait, (unsigned long long)(uintptr_t)a->wait, e ? ": " : "", e ? e : "");
-	const struct stale_way way = { NULL, fence, 0 };
-	struct measure m = { .path = "invalidation",
-			     .backend = "amdvi",
-			     .variant = "completion-wait",
-			     .unit = "cycles",
-			     .model = v.io->model,
-			     .note = "COMPLETION_WAIT alone: the tail written to the store seen in memory" };
-	bench_time_invalidation(&v, &way, 0, "COMPLETION_WAIT", &m);
-	test_note(t, "%s: the store arrived after every COMPLETION_WAIT", v.label);
-	bench_teardown(&v);
-}
-
 static const char *inv_devtab(struct env *v, uint64_t iova, size_t arg)
 {
 	(void)iova, (void)arg;
-	return amdvi_inv_devtab(amdvi_of(v->io), (uint16_t)(v->e->addr.bus << 8 | v->e->addr.dev << 3 | v->e->addr.fn));
+	return amdvi_inv_devtab(amdvi_of(v->io), dut_devid(v));
 }
 
 static const char *inv_interrupt_table(struct env *v, uint64_t iova, size_t arg)
 {
 	(void)iova, (void)arg;
-	return amdvi_inv_interrupt_table(amdvi_of(v->io),
-					 (uint16_t)(v->e->addr.bus << 8 | v->e->addr.dev << 3 | v->e->addr.fn));
+	return amdvi_inv_interrupt_table(amdvi_of(v->io), dut_devid(v));
 }
 
-/* The device's device table entry or interrupt table invalidated, fenced,
- * timed end to end (`.arg`: which). */
-static void t_invalidate_table(struct test_ctx *t)
+/* A command sequence the catalogue times (`.arg`), each ended by the
+ * COMPLETION_WAIT fence. */
+struct timed_cmd {
+	const char *name, *note;
+	const char *(*run)(struct env *v, uint64_t iova, size_t arg);
+};
+static const struct timed_cmd completion_wait = { "completion-wait",
+						  "COMPLETION_WAIT alone: the tail written to the store seen in memory",
+						  fence },
+			      devtab = { "cmd-devtab", "INVALIDATE_DEVTAB_ENTRY of the device, then COMPLETION_WAIT",
+					 inv_devtab },
+			      interrupt_table = { "cmd-interrupt-table",
+						  "INVALIDATE_INTERRUPT_TABLE of the device, then COMPLETION_WAIT",
+						  inv_interrupt_table };
+
+/* The command completes every time, timed end to end; for the fence
+ * alone, its store is seen to carry the next sequence number first. */
+static void t_command_timed(struct test_ctx *t)
 {
-	bool irt = *(const bool *)t->tc->arg;
+	const struct timed_cmd *c = t->tc->arg;
 	struct env v;
 	if (!bench_setup(t, &v, "amdvi"))
 		return;
-	const char *name = irt ? "cmd-interrupt-table" : "cmd-devtab";
-	const struct stale_way way = { NULL, irt ? inv_interrupt_table : inv_devtab, 0 };
+	struct amdvi *a = amdvi_of(v.io);
+	if (c == &completion_wait) {
+		uint64_t before = a->wait_seq;
+		const char *e = amdvi_fence(a);
+		report(t, !e && *a->wait == before + 1, "COMPLETION_WAIT stored %llu at 0x%llx%s%s",
+		       (unsigned long long)*a->wait, (unsigned long long)(uintptr_t)a->wait, e ? ": " : "", e ? e : "");
+	}
+	const struct stale_way way = { NULL, c->run, 0 };
 	struct measure m = { .path = "invalidation",
 			     .backend = "amdvi",
-			     .variant = name,
+			     .variant = c->name,
 			     .unit = "cycles",
 			     .model = v.io->model,
-			     .note = irt ? "INVALIDATE_INTERRUPT_TABLE of the device, then COMPLETION_WAIT"
-					 : "INVALIDATE_DEVTAB_ENTRY of the device, then COMPLETION_WAIT" };
-	bench_time_invalidation(&v, &way, 0, name, &m);
-	test_note(t, "%s: %s completed every time", v.label, name);
+			     .note = c->note };
+	bench_time_invalidation(&v, &way, 0, c->name, &m);
+	test_note(t, "%s: %s completed every time", v.label, c->name);
 	bench_teardown(&v);
 }
 
@@ -277,7 +277,6 @@ static const struct iommu_case_arg cmd_page = { "amdvi", .kind = "cmd-page" },
 				   cmd_range = { "amdvi", .kind = "cmd-range" },
 				   cmd_domain = { "amdvi", .kind = "cmd-domain" },
 				   cmd_all = { "amdvi", .kind = "cmd-all" };
-static const bool devtab = false, interrupt_table = true;
 
 static const struct test_case cases[] = {
 	{ "amdvi.takeover", "take the unit over; bystander devices keep DMAing; give it back as found", t_takeover,
@@ -302,12 +301,11 @@ static const struct test_case cases[] = {
 	{ "amdvi.invalidate_cmd_domain", "INVALIDATE_IOMMU_PAGES of every page of the domain", case_invalidate, true,
 	  &cmd_domain },
 	{ "amdvi.invalidate_cmd_all", "INVALIDATE_IOMMU_ALL (EFR.IA)", case_invalidate, true, &cmd_all },
-	{ "amdvi.completion_wait", "COMPLETION_WAIT's store as the fence: arrives every time, timed", t_completion_wait,
-	  true },
-	{ "amdvi.invalidate_devtab", "INVALIDATE_DEVTAB_ENTRY of the device, timed", t_invalidate_table, true,
-	  &devtab },
-	{ "amdvi.invalidate_interrupt_table", "INVALIDATE_INTERRUPT_TABLE of the device, timed", t_invalidate_table,
-	  true, &interrupt_table },
+	{ "amdvi.completion_wait", "COMPLETION_WAIT's store as the fence: arrives every time, timed", t_command_timed,
+	  true, &completion_wait },
+	{ "amdvi.invalidate_devtab", "INVALIDATE_DEVTAB_ENTRY of the device, timed", t_command_timed, true, &devtab },
+	{ "amdvi.invalidate_interrupt_table", "INVALIDATE_INTERRUPT_TABLE of the device, timed", t_command_timed, true,
+	  &interrupt_table },
 	{ "amdvi.interrupt", "the unit's MSI reaches its handler (COMPLETION_WAIT with I=1)", t_interrupt, true },
 	{ "amdvi.illegal_command", "a reserved opcode: stop reported, buffer restarted, invalidation works",
 	  t_illegal_command, true },
