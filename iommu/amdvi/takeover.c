@@ -13,6 +13,7 @@
 
 #include "../../core/cpu.h"
 #include "../../core/platform.h"
+#include "../../core/timing.h"
 #include "../as_found.h"
 #include "driver.h"
 
@@ -137,6 +138,21 @@ static void free_tables(struct amdvi *a)
 	a->wait = NULL;
 }
 
+/* Status.CmdBufRun within 1 ms of CmdBufEn (a unit takes a moment to
+ * start fetching; QEMU 7.2 never does while IommuEn is clear). */
+static bool cmdbuf_runs(struct amdvi *a)
+{
+	struct deadline dl = deadline_after_us(1000);
+	for (;;) {
+		uint64_t st = amdvi_r64(a, AMDVI_REG_STATUS);
+		if (st != ~0ull && (st & AMDVI_STATUS_CMDBUF_RUN))
+			return true;
+		if (deadline_passed(&dl))
+			return false;
+		cpu_relax();
+	}
+}
+
 static const char *take_failed(struct iommu *io, const char *why)
 {
 	enum iommu_err code = io->err;
@@ -181,7 +197,7 @@ const char *amdvi_op_take(struct iommu *io)
 	 * (3.3.1: the buffer runs once CmdBufEn is set). A unit whose buffer
 	 * does not run until translation is on (QEMU 7.2 ties it to IommuEn,
 	 * Status.CmdBufRun stays clear) is invalidated just after. */
-	a->cmd_needs_en = !(amdvi_r64(a, AMDVI_REG_STATUS) & AMDVI_STATUS_CMDBUF_RUN);
+	a->cmd_needs_en = !cmdbuf_runs(a);
 	static bool said; /* once a session: it is the unit's nature, not news */
 	if (a->cmd_needs_en && !said && (said = true))
 		printf("    %s: the command buffer does not run with translation off (Status.CmdBufRun clear): "

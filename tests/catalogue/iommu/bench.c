@@ -52,7 +52,8 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 	int d = pci_find(&machine.pci, v->e->addr);
 	int u = d >= 0 ? machine.pci.d[d].iommu : -1;
 	if (b && u >= 0 && !(b->unit_types & 1u << machine.units.u[u].type)) {
-		test_skip(t, "the device under test is behind %s, not a %s unit", machine.units.u[u].name, b->title);
+		test_skip(t, "the device under test is behind %s, which the %s backend does not drive",
+			  machine.units.u[u].name, b->title);
 		return false;
 	}
 	v->io = iommu_for_device(v->e->addr, &why);
