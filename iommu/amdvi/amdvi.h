@@ -4,7 +4,7 @@
  * as the fence, the event log — behind the iommu interface. The driver is
  * split by concern in this folder:
  *   regs.h      registers, bits, DTE, PTE, commands and events in the spec's words
- *   pgtable.c   host page tables, 3 to 6 levels (memory only)
+ *   pgtable.c   the host page tables' entry format (../io_pgtable.c walks them)
  *   devtab.c    the device table from the IVHD and IVMD blocks
  *   cmd.c       the command buffer, the fence, the invalidation kinds
  *   event.c     the event log decoded into faults
