@@ -55,6 +55,15 @@ const struct model_family *iommu_registry_model(size_t i)
 	return NULL;
 }
 
+bool iommu_backend_holds(struct iommu *io, const char *name, const char **why)
+{
+	*why = NULL;
+	if (io->taken && strcmp(io->name, name) == 0)
+		return true;
+	*why = io->ops ? io->ops->give_back(io) : NULL;
+	return false;
+}
+
 void iommu_backends_settings(void)
 {
 	const struct iommu_backend *b;

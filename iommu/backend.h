@@ -72,6 +72,11 @@ const struct iommu_backend *iommu_backend_for_model(const char *kind);
 size_t iommu_registry_groups(const struct test_group **out, size_t max);
 /* The i-th registered model family, or NULL past the last. */
 const struct model_family *iommu_registry_model(size_t i);
+/* For a backend's open, which holds one unit at a time (`io`): true when
+ * `io` is the unit `name` and still taken (hand it out as it is); else
+ * the unit held is given back so that another may be set up (false), and
+ * *why says what could not be put back, or is NULL. */
+bool iommu_backend_holds(struct iommu *io, const char *name, const char **why);
 /* Every backend's settings (for the subsystem that owns the registry). */
 void iommu_backends_settings(void);
 

@@ -157,7 +157,7 @@ void units_adopt(struct iommu_units *u, struct dmar *dmar, struct ivrs *ivrs, st
 			for (size_t k = 0; k < b->nentries; k++)
 				unit->include_all |= u->ivrs.e[b->first_entry + k].type == IVHD_ALL;
 			unit->src = i;
-			unit->size = 0x1000;
+			unit->size = 0x4000; /* the MMIO register set spans 16 KiB (3.4) */
 			snprintf(unit->source, sizeof(unit->source), "IVRS IVHD at 0x%x", b->offset);
 			check_window(unit);
 			u->n++;

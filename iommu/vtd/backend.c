@@ -36,10 +36,9 @@ static void settings(void)
 static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_units *all, const struct pci_list *pci,
 			       const char **why)
 {
-	if (unit.io.taken && strcmp(unit.io.name, u->name) == 0)
+	if (iommu_backend_holds(&unit.io, u->name, why))
 		return &unit.io;
-	/* another unit still ours: given back before this one is set up */
-	if ((*why = unit.io.ops ? unit.io.ops->give_back(&unit.io) : NULL) != NULL)
+	if (*why) /* another unit still ours could not be given back */
 		return NULL;
 	const char *lv = setting_get("vtd.levels"), *by = setting_get("vtd.bystanders");
 	unit.want_levels = lv && strcmp(lv, "auto") != 0 ? (unsigned)atoi(lv) : 0;

@@ -38,6 +38,10 @@ void bench_teardown(struct env *v);
 /* What a case needs of the unit it got: true when `have`; else the unit is
  * given back and the test skipped, saying why. */
 bool bench_needs(struct env *v, bool have, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Every other DMA-capable function behind the same unit DMAs to a physical
+ * buffer while the unit translates: a claim each; returns how many were
+ * tried, *fine how many worked. */
+size_t bench_bystanders(struct env *v, size_t *fine);
 /* The device under test in its own empty domain, its own queues mapped. */
 const char *bench_translate(struct env *v);
 /* The slot-th usable IOVA window of `size`, counting down from the top. */

@@ -35,7 +35,7 @@ const char *bench_translate(struct env *v)
 }
 
 /* The machine's unit behind the device under test (`set device`). */
-static bool on_machine(struct test_ctx *t, struct env *v)
+static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_backend *b)
 {
 	const char *why = "no engine";
 	v->machine = true;
@@ -46,6 +46,14 @@ static bool on_machine(struct test_ctx *t, struct env *v)
 	v->e = dut_engine(&why);
 	if (!v->e) {
 		test_skip(t, "no DMA engine: %s", why);
+		return false;
+	}
+	/* a backend's cases run on its own units only */
+	int d = pci_find(&machine.pci, v->e->addr);
+	int u = d >= 0 ? machine.pci.d[d].iommu : -1;
+	if (b && u >= 0 && !(b->unit_types & 1u << machine.units.u[u].type)) {
+		test_skip(t, "the device under test is behind %s, which the %s backend does not drive",
+			  machine.units.u[u].name, b->title);
 		return false;
 	}
 	v->io = iommu_for_device(v->e->addr, &why);
@@ -109,7 +117,7 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 	}
 	/* a backend that drives units the firmware describes runs on the
 	 * machine's; the others on the model `model` attached */
-	if (!(b && !b->unit_types ? on_model(t, v, b) : on_machine(t, v)))
+	if (!(b && !b->unit_types ? on_model(t, v, b) : on_machine(t, v, b)))
 		return false;
 	const char *why;
 	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
@@ -151,6 +159,47 @@ void bench_teardown(struct env *v)
 		char what[160];
 		report(v->t, model_violations(what, sizeof(what)) == 0, "the model saw %s", what);
 	}
+}
+
+/* ---- the bystanders ------------------------------------------------------ */
+
+size_t bench_bystanders(struct env *v, size_t *fine)
+{
+	size_t others = 0;
+	*fine = 0;
+	for (size_t i = 0; i < machine.pci.n; i++) {
+		const struct pci_dev *d = &machine.pci.d[i];
+		if (!dma_has_driver(d) || pci_addr_eq(d->addr, v->e->addr) || d->iommu < 0 ||
+		    strcmp(machine.units.u[d->iommu].name, v->io->name) != 0)
+			continue;
+		const char *why = NULL;
+		struct dma_engine *o = dma_open(&machine.cfg, d, &why);
+		char bdf[16];
+		pci_addr_str(d->addr, bdf, sizeof(bdf));
+		if (!o) {
+			printf("    bystander %s not opened: %s\n", bdf, why);
+			continue;
+		}
+		others++;
+		struct dmabuf b;
+		uint64_t limit = o->caps.addr_bits < 64 ? 1ull << o->caps.addr_bits : 0;
+		size_t len = o->caps.max_len < PAGE ? o->caps.max_len : PAGE;
+		if (o->caps.len_unit > 1)
+			len -= len % o->caps.len_unit;
+		if (dmabuf_alloc(&b, len, 0, limit)) {
+			dmabuf_pattern(&b, 9);
+			struct dma_result r;
+			o->transfer(o, DMA_FROM_DEVICE, b.phys, len, &r);
+			bool ok = r.status == DMA_OK && dmabuf_guards_damaged(&b) == 0 &&
+				  (o->caps.roundtrip || bench_changed(&b, 9));
+			report(v->t, ok, "bystander %s (%s) DMAs to its physical buffer while %s translates: %s", bdf,
+			       o->kind, v->io->name, r.status == DMA_OK ? "arrived" : r.error);
+			(*fine) += ok;
+			dmabuf_free(&b);
+		}
+		o->close(o);
+	}
+	return others;
 }
 
 /* ---- IOVAs and DMA ----------------------------------------------------- */

@@ -45,40 +45,7 @@ static void t_takeover(struct test_ctx *t)
 	if (!vt->bystanders_pt)
 		printf("    identity domain over [0, 0x%llx) in the largest leaves\n",
 		       (unsigned long long)vt->ident_top);
-	/* every other DMA-capable function on this unit keeps working */
-	size_t others = 0, fine = 0;
-	for (size_t i = 0; i < machine.pci.n; i++) {
-		const struct pci_dev *d = &machine.pci.d[i];
-		if (!dma_has_driver(d) || pci_addr_eq(d->addr, v.e->addr) || d->iommu < 0 ||
-		    strcmp(machine.units.u[d->iommu].name, v.io->name) != 0)
-			continue;
-		const char *why = NULL;
-		struct dma_engine *o = dma_open(&machine.cfg, d, &why);
-		char bdf[16];
-		pci_addr_str(d->addr, bdf, sizeof(bdf));
-		if (!o) {
-			printf("    bystander %s not opened: %s\n", bdf, why);
-			continue;
-		}
-		others++;
-		struct dmabuf b;
-		uint64_t limit = o->caps.addr_bits < 64 ? 1ull << o->caps.addr_bits : 0;
-		size_t len = o->caps.max_len < PAGE ? o->caps.max_len : PAGE;
-		if (o->caps.len_unit > 1)
-			len -= len % o->caps.len_unit;
-		if (dmabuf_alloc(&b, len, 0, limit)) {
-			dmabuf_pattern(&b, 9);
-			struct dma_result r;
-			o->transfer(o, DMA_FROM_DEVICE, b.phys, len, &r);
-			bool ok = r.status == DMA_OK && dmabuf_guards_damaged(&b) == 0 &&
-				  (o->caps.roundtrip || bench_changed(&b, 9));
-			report(t, ok, "bystander %s (%s) DMAs to its physical buffer while %s translates: %s", bdf,
-			       o->kind, v.io->name, r.status == DMA_OK ? "arrived" : r.error);
-			fine += ok;
-			dmabuf_free(&b);
-		}
-		o->close(o);
-	}
+	size_t fine, others = bench_bystanders(&v, &fine);
 	test_note(t, "%s taken in %.1f ms; %zu of %zu bystander engines fine", v.io->name, cycles_to_ns(v.t_take) / 1e6,
 		  fine, others);
 	bench_teardown(&v);

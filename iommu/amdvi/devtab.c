@@ -1,0 +1,192 @@
+/* The device table (spec 2.2.2) built from what the firmware says about the
+ * unit: as many entries as its IVHD names device ids (at most 64K), every
+ * one passed through untranslated with the IVHD's interrupt settings, the
+ * requester ids an alias entry names (types 42h, 43h) following the device
+ * they stand for, and the IVMD unity ranges identity-mapped in a domain for
+ * the devices they name (as RMRRs are on VT-d). */
+#include <string.h>
+
+#include "driver.h"
+
+#define IVMD_UNITY 0x01 /* IVMD flags */
+#define IVMD_IR 0x02
+#define IVMD_IW 0x04
+#define IVMD_EXCLUSION 0x08
+
+uint32_t amdvi_devtab_entries(const struct ivrs *ivrs, const struct ivrs_block *ivhd)
+{
+	if (!ivrs || !ivhd)
+		return AMDVI_DEVTAB_MAX;
+	uint32_t top = ivhd->devid;
+	for (size_t i = 0; i < ivhd->nentries; i++) {
+		const struct ivrs_entry *e = &ivrs->e[ivhd->first_entry + i];
+		switch (e->type) {
+		case IVHD_ALL:
+			return AMDVI_DEVTAB_MAX;
+		case IVHD_ALIAS_SELECT:
+		case IVHD_ALIAS_RANGE:
+		case IVHD_SPECIAL:
+			top = e->source > top ? e->source : top;
+			/* fall through */
+		case IVHD_SELECT:
+		case IVHD_RANGE_START:
+		case IVHD_RANGE_END:
+		case IVHD_EXT_SELECT:
+		case IVHD_EXT_RANGE:
+			top = e->devid > top ? e->devid : top;
+			break;
+		default:
+			break;
+		}
+	}
+	return top + 1;
+}
+
+static uint64_t *dte(struct amdvi *a, uint16_t devid)
+{
+	return a->devtab + (size_t)devid * (AMDVI_DTE_SIZE / 8);
+}
+
+/* Pass-through (Mode 0: no translation, access by IR/IW; QEMU too treats
+ * it as identity) with the IVHD's interrupt pass bits. */
+static void passthrough(struct amdvi *a, uint16_t devid, uint8_t setting)
+{
+	if (devid >= a->ndev)
+		return;
+	uint64_t *e = dte(a, devid);
+	uint64_t q1 = AMDVI_DOMAIN_BYSTANDERS, q2 = 0;
+	amdvi_dte_from_ivhd(setting, &q1, &q2);
+	e[1] = q1, e[2] = q2, e[3] = 0;
+	e[0] = AMDVI_DTE_V | AMDVI_DTE_TV | amdvi_dte_mode(0) | AMDVI_DTE_IR | AMDVI_DTE_IW;
+}
+
+void amdvi_devtab_fill(struct amdvi *a)
+{
+	memset(a->devtab, 0, a->devtab_pages * 4096);
+	for (uint32_t id = 0; id < a->ndev; id++)
+		passthrough(a, (uint16_t)id, 0);
+	const struct ivrs_block *h = a->ivhd;
+	uint32_t from = 0;
+	uint8_t setting = 0;
+	int alias = -1;
+	for (size_t i = 0; h && i < h->nentries; i++) {
+		const struct ivrs_entry *e = &a->ivrs->e[h->first_entry + i];
+		switch (e->type) {
+		case IVHD_ALL:
+			for (uint32_t id = 0; id < a->ndev; id++)
+				passthrough(a, (uint16_t)id, e->setting);
+			break;
+		case IVHD_SELECT:
+		case IVHD_EXT_SELECT:
+		case IVHD_ALIAS_SELECT:
+			passthrough(a, e->devid, e->setting);
+			if (e->type == IVHD_ALIAS_SELECT)
+				passthrough(a, e->source, e->setting);
+			break;
+		case IVHD_RANGE_START:
+		case IVHD_EXT_RANGE:
+		case IVHD_ALIAS_RANGE:
+			from = e->devid, setting = e->setting;
+			alias = e->type == IVHD_ALIAS_RANGE ? e->source : -1;
+			break;
+		case IVHD_RANGE_END:
+			for (uint32_t id = from; id <= e->devid; id++)
+				passthrough(a, (uint16_t)id, setting);
+			if (alias >= 0)
+				passthrough(a, (uint16_t)alias, setting);
+			alias = -1;
+			break;
+		default:
+			break;
+		}
+	}
+	amdvi_push(a->devtab, a->devtab_pages * 4096, a);
+}
+
+/* The requester id DMA from `devid` appears with, per the IVHD's alias
+ * entries, or -1. */
+static int alias_of(const struct amdvi *a, uint16_t devid)
+{
+	const struct ivrs_block *h = a->ivhd;
+	uint32_t from = 0;
+	int src = -1;
+	for (size_t i = 0; h && i < h->nentries; i++) {
+		const struct ivrs_entry *e = &a->ivrs->e[h->first_entry + i];
+		if (e->type == IVHD_ALIAS_SELECT && e->devid == devid)
+			return e->source;
+		if (e->type == IVHD_ALIAS_RANGE)
+			from = e->devid, src = e->source;
+		else if (e->type == IVHD_RANGE_END && src >= 0 && devid >= from && devid <= e->devid)
+			return src;
+		else if (e->type == IVHD_RANGE_END || e->type == IVHD_RANGE_START || e->type == IVHD_EXT_RANGE)
+			src = -1;
+	}
+	return -1;
+}
+
+static void point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d)
+{
+	uint64_t *e = dte(a, devid);
+	if (!d) {
+		e[1] = (e[1] & ~AMDVI_DTE_DOMAIN_ID) | AMDVI_DOMAIN_BYSTANDERS;
+		e[0] = AMDVI_DTE_V | AMDVI_DTE_TV | amdvi_dte_mode(0) | AMDVI_DTE_IR | AMDVI_DTE_IW;
+	} else {
+		/* the domain id before the root and mode that use it */
+		e[1] = (e[1] & ~AMDVI_DTE_DOMAIN_ID) | d->did;
+		__asm__ volatile("" ::: "memory");
+		e[0] = AMDVI_DTE_V | AMDVI_DTE_TV | amdvi_dte_mode(d->cfg->levels) |
+		       ((uint64_t)(uintptr_t)d->top & AMDVI_DTE_PT_ROOT) | AMDVI_DTE_IR | AMDVI_DTE_IW;
+	}
+	amdvi_push(e, AMDVI_DTE_SIZE, a);
+}
+
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max)
+{
+	size_t n = 0;
+	int al = alias_of(a, devid);
+	if (devid < a->ndev && n < max)
+		point(a, devid, d), ids[n++] = devid;
+	if (al >= 0 && al != devid && (uint32_t)al < a->ndev && n < max)
+		point(a, (uint16_t)al, d), ids[n++] = (uint16_t)al;
+	return n;
+}
+
+static bool ivmd_names(const struct ivrs_block *b, uint16_t devid)
+{
+	switch (b->type) {
+	case 0x20:
+		return true; /* every device */
+	case 0x21:
+		return b->devid == devid;
+	default:
+		return devid >= b->devid && devid <= b->aux; /* 22h: a range */
+	}
+}
+
+const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devid)
+{
+	for (size_t i = 0; a->ivrs && i < a->ivrs->n; i++) {
+		const struct ivrs_block *b = &a->ivrs->b[i];
+		if (!ivrs_is_ivmd(b->type) || !(b->flags & (IVMD_UNITY | IVMD_EXCLUSION)) || !b->size ||
+		    !ivmd_names(b, devid))
+			continue;
+		/* an exclusion range is untranslated: identity with both
+		 * permissions gives the device the same */
+		unsigned perm = b->flags & IVMD_EXCLUSION
+				    ? IOMMU_RW
+				    : (b->flags & IVMD_IR ? IOMMU_R : 0) | (b->flags & IVMD_IW ? IOMMU_W : 0);
+		if (!perm)
+			continue;
+		uint64_t end = b->start + b->size;
+		for (uint64_t p = b->start & ~0xfffull; p < end; p += 4096) {
+			uint64_t ph;
+			unsigned pm, lv;
+			if (io_pgtable_walk(&amdvi_pte_fmt, d, p, &ph, &pm, &lv))
+				continue;
+			const char *e = io_pgtable_map(&amdvi_pte_fmt, d, p, p, 4096, perm, 4096);
+			if (e)
+				return amdvi_pg_fail(a, d, e);
+		}
+	}
+	return NULL;
+}

@@ -1,0 +1,74 @@
+/* What the AMD-Vi driver's files share and nobody else uses: register
+ * access, table writes made visible, and the pieces each file offers the
+ * others. Every function that fails records its code in a->io.err
+ * (iommu_fail) where the failure is seen, and returns why. */
+#ifndef IOMMON_AMDVI_DRIVER_H
+#define IOMMON_AMDVI_DRIVER_H
+
+#include "amdvi.h"
+
+#define AMDVI_DEADLINE_US 100000 /* any command-buffer wait */
+#define AMDVI_RING_LOG2 8	 /* 256 entries of 16 bytes: one page */
+#define AMDVI_RING_BYTES 4096u
+#define AMDVI_DOMAIN_BYSTANDERS 1
+#define AMDVI_DOMAIN_DUT 2
+
+/* Every register is 64 bits wide and accessed whole (QEMU latches the
+ * base registers only on an 8-byte write or an upper-dword one). */
+static inline uint64_t amdvi_r64(struct amdvi *a, uint64_t off)
+{
+	return regwin_read64(&a->w, off);
+}
+static inline void amdvi_w64(struct amdvi *a, uint64_t off, uint64_t v)
+{
+	regwin_write64(&a->w, off, v);
+}
+
+static inline uint16_t amdvi_devid(struct pci_addr p)
+{
+	return (uint16_t)(p.bus << 8 | p.dev << 3 | p.fn);
+}
+
+/* takeover.c: table memory reaches RAM before the unit may read it */
+void amdvi_push(const void *p, size_t n, void *amdvi);
+
+/* devtab.c */
+uint32_t amdvi_devtab_entries(const struct ivrs *ivrs, const struct ivrs_block *ivhd);
+/* Every entry passed through untranslated (Mode 0, IR=IW=1) with the
+ * IVHD's settings. */
+void amdvi_devtab_fill(struct amdvi *a);
+/* Entry `devid` and the requester ids the IVHD says its DMA appears with:
+ * through `d`, or passed through (d NULL). Returns how many were written
+ * (ids beyond the table are not). */
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max);
+/* The IVMD unity ranges that name `devid` identity-mapped in `d`. */
+const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devid);
+
+/* cmd.c */
+const char *amdvi_submit(struct amdvi *a, const struct amdvi_cmd *c, size_t n);
+const char *amdvi_inv_domain(struct amdvi *a, uint16_t domain);
+const char *amdvi_inv_everything(struct amdvi *a);
+const char *amdvi_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size);
+extern const struct iommu_inval_kind amdvi_kinds[4];
+bool amdvi_kind_usable(const struct amdvi *a, size_t kind);
+
+/* event.c */
+bool amdvi_op_fault_pending(struct iommu *io);
+size_t amdvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow);
+/* The unit's MSI pointed at a handler of ours, events interrupting. */
+void amdvi_irq_setup(struct amdvi *a);
+void amdvi_irq_teardown(struct amdvi *a);
+
+/* takeover.c */
+const char *amdvi_op_take(struct iommu *io);
+const char *amdvi_op_give_back(struct iommu *io);
+bool amdvi_op_as_found(struct iommu *io, char *out, size_t n);
+/* The unit's MSI capability written (nothing when it is not reachable). */
+void amdvi_msi_write(struct amdvi *a, uint16_t ctrl, uint32_t lo, uint32_t hi, uint16_t data);
+
+static inline const char *amdvi_pg_fail(struct amdvi *a, const struct io_pgtable *d, const char *why)
+{
+	return why ? iommu_fail(&a->io, d->err, why) : NULL;
+}
+
+#endif

@@ -1,0 +1,90 @@
+/* The page-table tree both x86 IOMMUs walk (VT-d second-level tables, AMD-Vi
+ * host page tables): 512-entry tables of 64-bit entries, 3 to 6 levels,
+ * leaves of 4 KiB, 2 MiB and 1 GiB. What an entry looks like is the
+ * format's (struct io_pgtable_fmt, in each driver's pgtable.c); building,
+ * walking and clearing the tree is this file's, once (as Linux's io-pgtable
+ * serves several formats). It only writes memory: no register, no
+ * invalidation. The driver hands in the depth, the address width, the leaf
+ * sizes and how a table write is made visible to a unit that may not snoop.
+ * Table pages come from the platform. */
+#ifndef IOMMON_IO_PGTABLE_H
+#define IOMMON_IO_PGTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "iommu.h"
+
+/* An entry format. */
+struct io_pgtable_fmt {
+	const char *name;  /* "vtd": the prefix of its messages */
+	const char *width; /* what limits IOVAs, for messages: "MGAW" */
+	const char *sizes; /* what says which leaves there are: "CAP.SLLPS" */
+	uint64_t addr;	   /* the bits of an entry that hold the table or page address */
+	bool (*present)(uint64_t e);
+	/* The level of the table a present entry at `level` points at; 0: the
+	 * entry is a leaf. A value not below `level` is an entry the walk
+	 * refuses. */
+	unsigned (*next)(uint64_t e, unsigned level);
+	/* An entry at `level` pointing at `table` (of level - 1), and a leaf at
+	 * `level` mapping `phys` with `perm` (IOMMU_R/W). */
+	uint64_t (*dir)(uint64_t table, unsigned level);
+	uint64_t (*leaf)(uint64_t phys, unsigned perm, unsigned level);
+	unsigned (*perm)(uint64_t e); /* IOMMU_R/W an entry allows */
+};
+
+struct io_pgtable_cfg {
+	unsigned levels;     /* 3 to 6 */
+	unsigned addr_bits;  /* IOVAs below 2^addr_bits (at most 63) */
+	uint64_t page_sizes; /* leaves offered: bit n set for 2^n bytes */
+	/* after every table write: make [p, p + n) visible to the unit */
+	void (*sync)(const void *p, size_t n, void *ctx);
+	void *ctx;
+};
+
+/* A domain: its tree and its id. */
+struct io_pgtable {
+	uint16_t did;
+	const struct io_pgtable_cfg *cfg;
+	uint64_t *top;
+	void **pages; /* every table page, freed with the domain */
+	size_t npages, cap;
+	enum iommu_err err; /* why the last call that failed did */
+};
+
+/* An empty tree for domain `did` (whatever `d` held is freed first). NULL
+ * or why not (d->err NOMEM). */
+const char *io_pgtable_alloc(const struct io_pgtable_fmt *f, struct io_pgtable *d, const struct io_pgtable_cfg *cfg,
+			     uint16_t did);
+/* Every table page back to the platform; the domain id stays. */
+void io_pgtable_free(struct io_pgtable *d);
+/* [iova, iova + size) -> [phys, ...) in leaves of `page` bytes with `perm`.
+ * A leaf of the same size already there is replaced; a larger leaf over
+ * the range, or a table of smaller ones under it, is refused (ARGUMENT). On
+ * an error the leaves before it stay. NULL or why not, with d->err:
+ * UNSUPPORTED (a leaf size not offered), ARGUMENT (misaligned, empty,
+ * beyond the address width, no permission), NOMEM. */
+const char *io_pgtable_map(const struct io_pgtable_fmt *f, struct io_pgtable *d, uint64_t iova, uint64_t phys,
+			   uint64_t size, unsigned perm, uint64_t page);
+/* Clears the leaves covering [iova, iova + size), which must start and end
+ * on leaf boundaries and be mapped throughout (else ARGUMENT, with the
+ * leaves before the bad one cleared). Tables left empty stay. */
+const char *io_pgtable_unmap(const struct io_pgtable_fmt *f, struct io_pgtable *d, uint64_t iova, uint64_t size);
+/* Identity [base, end) rounded out to 4 KiB, in the largest leaves that
+ * fit; what is already mapped there is kept. */
+const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtable *d, uint64_t base, uint64_t end);
+/* The walk the unit makes: where `iova` leads, with the permission every
+ * level allows and the leaf's level (1: 4 KiB, 2: 2 MiB, 3: 1 GiB); false
+ * when the walk ends at an entry not present or refused. A table entry
+ * that skips levels is followed only where the skipped indexes are 0. */
+bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d, uint64_t iova, uint64_t *phys,
+		     unsigned *perm, unsigned *level);
+
+/* Bytes a leaf at `level` maps. */
+static inline uint64_t io_pgtable_level_size(unsigned level)
+{
+	return 1ull << (12 + 9 * (level - 1));
+}
+
+#endif
