@@ -44,10 +44,13 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	return *why ? NULL : &unit.io;
 }
 
+static const char *const models[] = { "amdvi", NULL };
+
 const struct iommu_backend amdvi_backend = {
 	.name = "amdvi",
 	.title = "AMD-Vi",
 	.unit_types = 1u << IOMMU_AMDVI,
+	.models = models,
 	.open = open_unit,
 	.settings = settings,
 };

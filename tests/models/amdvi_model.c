@@ -306,8 +306,11 @@ static void write_reg(struct amdvi_model *m, uint64_t off, uint64_t v, uint64_t 
 	switch (off) {
 	case CMD_BUF_BASE:
 	case EVENT_LOG_BASE:
-		if ((written & (0xfull << 56)) && RING_LEN(v) < 8)
-			m->reserved_writes++; /* fewer than 256 entries */
+		/* fewer than 256 entries is reserved; the whole register back
+		 * at its reset value (no ring: what a give-back restores when the
+		 * firmware left none) is not */
+		if ((written & (0xfull << 56)) && RING_LEN(v) < 8 && v != 0)
+			m->reserved_writes++;
 		if (m->control & (off == CMD_BUF_BASE ? CMD_BUF_EN : EVENT_LOG_EN))
 			m->protocol_errors++; /* moved under a ring that is enabled */
 		*r = v;
@@ -438,11 +441,11 @@ static void inject_illegal(void *m)
  * take-over waits on a COMPLETION_WAIT meets these faults there instead. */
 static const struct model_fault family_faults[] = {
 	{ "completion-wait-stuck", "COMPLETION_WAIT never completes (no store, no ComWaitInt)", NULL,
-	  inject_cwait_stuck, IOMMU_OK, IOMMU_ERR_TIMEOUT },
+	  inject_cwait_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ "event-log-overflow", "the event log has no free entry: EventOverflow, events dropped", NULL, inject_log_full,
 	  IOMMU_OK, IOMMU_OK },
 	{ "illegal-command", "the next command is illegal: ILLEGAL_COMMAND_ERROR, the buffer stops", NULL,
-	  inject_illegal, IOMMU_OK, IOMMU_ERR_HARDWARE },
+	  inject_illegal, IOMMU_ERR_HARDWARE, IOMMU_OK },
 	{ NULL },
 };
 

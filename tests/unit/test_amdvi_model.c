@@ -610,7 +610,7 @@ static void injected_faults(void **state)
 	/* completion-wait-stuck: no store, no ComWaitInt, the head stays on it */
 	unit(ON);
 	const struct model_fault *f = family_fault("completion-wait-stuck");
-	assert_int_equal(f->after, IOMMU_ERR_TIMEOUT);
+	assert_int_equal(f->at_take, IOMMU_ERR_TIMEOUT); /* the driver fences its take-over */
 	f->inject(&m);
 	store_word = 0;
 	completion_wait(5, true);
@@ -631,7 +631,7 @@ static void injected_faults(void **state)
 	/* illegal-command: a well-formed command refused, once */
 	unit(ON);
 	f = family_fault("illegal-command");
-	assert_int_equal(f->after, IOMMU_ERR_HARDWARE);
+	assert_int_equal(f->at_take, IOMMU_ERR_HARDWARE); /* its first command is at take-over */
 	f->inject(&m);
 	inval_dte(DEV);
 	assert_int_equal(event_at(0)[1] >> 28, AMDVIM_EV_ILLEGAL_COMMAND_ERROR);

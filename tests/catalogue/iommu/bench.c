@@ -116,8 +116,11 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 		return false;
 	}
 	/* a backend that drives units the firmware describes runs on the
-	 * machine's; the others on the model `model` attached */
-	if (!(b && !b->unit_types ? on_model(t, v, b) : on_machine(t, v, b)))
+	 * machine's unless its model is attached; the others on the model */
+	struct dma_engine *me;
+	struct iommu *mu = b ? model_unit(&me) : NULL;
+	bool model = b && (!b->unit_types || (mu && strcmp(mu->backend, b->name) == 0));
+	if (!(model ? on_model(t, v, b) : on_machine(t, v, b)))
 		return false;
 	const char *why;
 	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
