@@ -23,6 +23,10 @@
 #include "regs.h"
 
 /* What the firmware left, recorded before the first write. */
+/* The command buffer and the event log: one page each. */
+#define AMDVI_RING_LOG2 8 /* 256 entries of 16 bytes: one page */
+#define AMDVI_RING_BYTES 4096u
+
 struct amdvi_found {
 	uint64_t control, devtab, cmdbuf, evtlog, excl_base, excl_limit;
 	uint64_t cmd_head, cmd_tail, evt_head, evt_tail;

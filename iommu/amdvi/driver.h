@@ -8,8 +8,6 @@
 #include "amdvi.h"
 
 #define AMDVI_DEADLINE_US 100000 /* any command-buffer wait */
-#define AMDVI_RING_LOG2 8	 /* 256 entries of 16 bytes: one page */
-#define AMDVI_RING_BYTES 4096u
 #define AMDVI_DOMAIN_BYSTANDERS 1
 #define AMDVI_DOMAIN_DUT 2
 
