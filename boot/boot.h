@@ -36,7 +36,7 @@ const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 
 /* x86_64/cpu.c, aarch64/cpu.c: the CPU-specific members of the platform
- * (interrupt masking, address width, paging depth, the interrupt hooks) */
+ * (interrupt masking, address width, paging depth) */
 void arch_platform(struct platform *p);
 /* EXIT_QEMU: ends QEMU with the verdict as its exit status, or returns why not */
 const char *qemu_exit(int status);

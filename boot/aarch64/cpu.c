@@ -31,8 +31,6 @@ void arch_platform(struct platform *p)
 {
 	p->irq_save = irq_save;
 	p->irq_restore = irq_restore;
-	p->irq_install = irq_install;
-	p->irq_remove = irq_remove;
 	p->phys_bits = phys_bits;
 	/* the identity map's reach is the PA width itself: no LA57 question */
 	p->paging_levels = NULL;

@@ -36,8 +36,6 @@ void arch_platform(struct platform *p)
 {
 	p->irq_save = irq_save;
 	p->irq_restore = irq_restore;
-	p->irq_install = irq_install;
-	p->irq_remove = irq_remove;
 	p->phys_bits = phys_bits;
 	p->paging_levels = paging_levels;
 }
