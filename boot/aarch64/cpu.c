@@ -62,6 +62,7 @@ struct aarch64_context {
 static volatile bool hlt_refused;
 static volatile uint64_t hlt_esr;
 
+/* Registered only around the HLT, so the HLT is what raised it. */
 static void EFIAPI on_hlt_refused(INTN type, void *context)
 {
 	struct aarch64_context *c = context;
@@ -101,12 +102,14 @@ const char *qemu_exit(int status)
 	__asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
 	cpu_register(EXCEPT_AARCH64_SYNCHRONOUS, NULL);
 	exceptions_install();
-	if (hlt_refused)
-		snprintf(
-		    why, sizeof(why),
-		    "QEMU runs without semihosting: HLT #0xF000 was an undefined instruction (ESR 0x%llx, EC 0x%llx); "
-		    "add -semihosting-config enable=on,target=native",
-		    (unsigned long long)hlt_esr, (unsigned long long)ESR_EC(hlt_esr));
+	if (hlt_refused && ESR_EC(hlt_esr) == ESR_EC_UNKNOWN)
+		snprintf(why, sizeof(why),
+			 "QEMU runs without semihosting: HLT #0xF000 was an undefined instruction (ESR 0x%llx); "
+			 "add -semihosting-config enable=on,target=native",
+			 (unsigned long long)hlt_esr);
+	else if (hlt_refused)
+		snprintf(why, sizeof(why), "semihosting's HLT #0xF000 raised exception class 0x%llx (ESR 0x%llx)",
+			 (unsigned long long)ESR_EC(hlt_esr), (unsigned long long)hlt_esr);
 	else
 		snprintf(why, sizeof(why), "semihosting SYS_EXIT_EXTENDED returned: QEMU did not exit");
 	return why;
