@@ -3,6 +3,7 @@
 #   make image      build/iommon.img (GPT + FAT ESP, ready for dd to a USB stick)
 #   make run        boot it in QEMU (TCG) on the default config, print results
 #   make run-aarch64  the same on QEMU's aarch64 virt machine with an SMMUv3
+#   make console, make console-aarch64   the same boots, the console on your terminal
 #   make test       unit tests, image checks, QEMU boot tests
 #   make deps       install the Debian packages the project needs
 
@@ -195,9 +196,13 @@ run-aarch64: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--bench --qemu "$(RUN_DEVICES_AA64)"
 
-# The same boot with the serial console on your terminal.
+# The same boots with the serial console on your terminal.
 console: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
+
+console-aarch64: deps $(BUILD)/iommon.img
+	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
+		--vars $(BUILD)/aavmf-vars.fd --interactive --qemu "$(RUN_DEVICES_AA64)"
 
 # Both images, newlib twice on a fresh clone, the host build and the fuzzers:
 # built one job per core unless make was given its own -j (a jobserver).
@@ -221,7 +226,7 @@ CLANG_FORMAT := clang-format-14
 format: deps
 	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all image deps run run-aarch64 console test bench fuzz fuzz-build clean distclean format
+.PHONY: all image deps run run-aarch64 console console-aarch64 test bench fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -86,7 +86,7 @@ part="$out/disk.img@@1M"
 
 cp --sparse=always "$image" "$out/disk.img"
 if [ -n "$vars_keep" ]; then
-	[ -f "$vars_keep" ] || cp "$vars" "$vars_keep"
+	[ -f "$vars_keep" ] || cp --sparse=always "$vars" "$vars_keep"
 	varsfile=$vars_keep
 else
 	cp --sparse=always "$vars" "$out/vars.fd"
