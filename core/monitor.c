@@ -180,7 +180,7 @@ static void print_info(void)
 	printf("  platform   %s%s%s%s\n", timing.platform, timing.hypervisor[0] ? " (CPUID hypervisor \"" : "",
 	       timing.hypervisor, timing.hypervisor[0] ? "\")" : "");
 	printf("  cpu        %s\n", timing.cpu[0] ? timing.cpu : "(no brand string)");
-	printf("  counter    TSC %.3f MHz, calibrated against %s%s; invariant TSC %s; rdtscp %s\n",
+	printf("  counter    %s %.3f MHz, calibrated against %s%s; invariant %s; rdtscp %s\n", timing.counter,
 	       (double)timing.tsc_hz / 1e6, timing.source, timing.ref_hz ? "" : " (firmware Stall)",
 	       timing.invariant_tsc ? "yes" : "no (as reported by CPUID)", timing.rdtscp ? "yes" : "no");
 	printf("  stall      estimate %.3f MHz (%.2f%% from the calibration)\n", (double)timing.stall_hz / 1e6,
@@ -287,7 +287,9 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		if (results_failure())
 			printf("  the results were not saved completely: %s\n", results_failure());
 		if (kinds[i].kind == EXIT_QEMU)
-			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
+			printf("exit qemu: verdict %d (QEMU exits with %d: isa-debug-exit on x86_64, semihosting on "
+			       "aarch64)\n",
+			       v, (v << 1) | 1);
 		else
 			results_close();
 		/* given back while the plan is still on record: a give-back
@@ -562,7 +564,7 @@ static void info_record(void)
 	json_str(&j, "hypervisor", timing.hypervisor);
 	json_str(&j, "cpu", timing.cpu);
 	json_str(&j, "firmware", platform->name);
-	json_str(&j, "counter", "tsc");
+	json_str(&j, "counter", timing.counter);
 	json_u64(&j, "counter_hz", timing.tsc_hz);
 	json_str(&j, "calibration", timing.source);
 	json_u64(&j, "stall_hz", timing.stall_hz);
