@@ -18,7 +18,7 @@ COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN)
 
 CORE_SRC := $(wildcard core/*.c pci/*.c iommu/*.c iommu/*/*.c)
 CAT_SRC  := $(wildcard tests/catalogue/*.c tests/catalogue/*/*.c tests/models/*.c)
-BOOT_SRC := $(wildcard boot/*.c)
+BOOT_SRC := $(wildcard boot/*.c boot/x86_64/*.c)
 SHARED_SRC := $(CORE_SRC) $(CAT_SRC)
 
 # ---- EFI build -------------------------------------------------------------
