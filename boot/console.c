@@ -32,6 +32,7 @@ static struct {
 	bool stop_noted; /* the direct UART's transmitter stopped, and the console said so */
 	struct direct uart;
 	char uart_desc[64];
+	char left_to_firmware[64]; /* the SPCR UART auto did not drive, the firmware's console being on a UART */
 	bool at_line_start;
 	char describe[224];
 } con = { .efi_out = true, .at_line_start = true };
@@ -220,9 +221,15 @@ static const char *place_from_spec(const char *spec, struct uart_place *p, const
 const char *console_route(const char *mode, const char *uart)
 {
 	static char msg[320];
-	/* At boot, leave alone a UART the firmware is already using. */
-	if (uart && mode && strcmp(mode, "auto") == 0 && strcmp(uart, "spcr") == 0 && con.firmware_redirects)
+	/* At boot, leave alone a UART the firmware is already using: on
+	 * QEMU's virt machine SPCR names the very PL011 ConOut writes to. */
+	if (uart && mode && strcmp(mode, "auto") == 0 && strcmp(uart, "spcr") == 0 && con.firmware_redirects) {
+		struct uart_place place;
+		const char *source;
+		if (!place_from_spec(uart, &place, &source))
+			snprintf(con.left_to_firmware, sizeof(con.left_to_firmware), "%s", place.desc);
 		uart = NULL;
+	}
 	if (uart) {
 		struct uart_place place;
 		struct direct u;
@@ -272,6 +279,11 @@ const char *console_route(const char *mode, const char *uart)
 		 direct ? "uart " : "");
 	if (direct)
 		strncat(con.describe, con.uart_desc, sizeof(con.describe) - strlen(con.describe) - 1);
+	else if (efi && con.left_to_firmware[0] && !con.have_uart) {
+		size_t n = strlen(con.describe);
+		snprintf(con.describe + n, sizeof(con.describe) - n, "; %s is left to the firmware",
+			 con.left_to_firmware);
+	}
 	return NULL;
 }
 
