@@ -1,6 +1,6 @@
 /* The architecture's half of the CPU exception handler: which exception
  * types it takes, how it words one, and how it sends the return from the
- * exception elsewhere. boot/exceptions.c is the shared half (the crash
+ * exception elsewhere. boot/cpu_exceptions.c is the shared half (the crash
  * landing, nesting, install and remove); boot/<arch>/exceptions.c each
  * provide what is declared here. */
 #ifndef IOMMON_BOOT_EXCEPTIONS_H

@@ -2,7 +2,7 @@
  * EDK II's ArmPkg offers it: a handler per exception type (synchronous,
  * IRQ, FIQ, SError), called with the saved context, whose ELR, SPSR and
  * general registers the exception return reloads, but not SP (the
- * shared half and the why are in boot/exceptions.c).
+ * shared half and the why are in boot/cpu_exceptions.c).
  *
  * The exception is worded from ESR_ELx by core/arm_esr.c: a data abort
  * names its fault (alignment, translation fault at level n, permission,

@@ -1,7 +1,7 @@
 /* CPU exceptions on x86-64: vectors 0-31, worded with their error code,
  * RIP and CR2; the return is redirected by rewriting RIP, RSP and RFLAGS
  * in the context, which OVMF's exception entry reloads (the shared half
- * and the why are in boot/exceptions.c). */
+ * and the why are in boot/cpu_exceptions.c). */
 #include <stdio.h>
 
 #include "../boot.h"
