@@ -74,7 +74,7 @@ static const char *direct_open(struct direct *d, const struct uart_place *p, con
 	memset(d, 0, sizeof(*d));
 	d->kind = p->kind;
 	struct regwin *w = p->kind == UART_PL011 ? &d->pl.win : &d->ns.win;
-	uint64_t size = p->kind == UART_PL011 ? PL011_FRAME_SIZE : 8ull * p->stride;
+	uint64_t size = uart_place_span(p);
 	if (p->space == ACPI_SPACE_IO) {
 		regwin_init_port(w, "uart", (uint16_t)p->address, (uint16_t)size);
 	} else {

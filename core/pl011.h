@@ -53,7 +53,7 @@ bool pl011_divisors(uint32_t clock_hz, uint32_t baud, uint32_t *ibrd, uint32_t *
 #define PL011_LCR_H 0x2c
 #define PL011_CR 0x30
 #define PL011_IMSC 0x38
-#define PL011_FRAME_SIZE 0x1000
+#define PL011_FRAME_SIZE 0x1000 /* to the PrimeCell identification registers at 0xfe0-0xffc */
 
 #define PL011_DR_FE (1u << 8)  /* framing error */
 #define PL011_DR_PE (1u << 9)  /* parity error */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pl011.h"
 #include "settings.h"
 #include "timing.h"
 
@@ -83,10 +84,6 @@ const char *uart_place_from_spcr(const struct acpi_spcr *s, bool port_io, struct
 	return NULL;
 }
 
-/* A PL011's registers span 4 KiB (the PrimeCell identification registers
- * end at 0xffc). */
-#define PL011_FRAME 0x1000
-
 const char *uart_place_from_setting(const char *v, bool port_io, struct uart_place *out)
 {
 	static char msg[240];
@@ -121,7 +118,7 @@ const char *uart_place_from_setting(const char *v, bool port_io, struct uart_pla
 	p->kind = pl011 ? UART_PL011 : UART_16550;
 	p->stride = p->width = wide ? 4 : 1;
 	p->space = io ? ACPI_SPACE_IO : ACPI_SPACE_MEMORY;
-	uint64_t span = pl011 ? PL011_FRAME : 8ull * p->stride;
+	uint64_t span = uart_place_span(p);
 	unsigned long long addr, baud = pl011 ? 0 : 115200, clock = 0;
 	const char *why = io ? parse_range(parts[0], 1, 0xfff8, "an I/O port (8 registers)", &addr)
 			     : parse_range(parts[0], 1, (1ull << 52) - span, "a physical address (below 2^52)", &addr);
@@ -153,6 +150,11 @@ const char *uart_place_from_setting(const char *v, bool port_io, struct uart_pla
 	p->clock_hz = (uint32_t)clock;
 	snprintf(p->desc, sizeof(p->desc), "%s", v);
 	return NULL;
+}
+
+uint64_t uart_place_span(const struct uart_place *p)
+{
+	return p->kind == UART_PL011 ? PL011_FRAME_SIZE : 8ull * p->stride;
 }
 
 uint64_t uart_tx_budget_us(const struct uart_tx *t)

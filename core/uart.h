@@ -51,6 +51,8 @@ const char *uart_place_from_spcr(const struct acpi_spcr *s, bool port_io, struct
  * "pl011:ADDR[,BAUD,UARTCLK]" ("spcr" is the console's to resolve). NULL, or
  * why the text is not one; p may be NULL to check the form only. */
 const char *uart_place_from_setting(const char *v, bool port_io, struct uart_place *p);
+/* The bytes of its register window: 8 registers a stride apart, or a PL011's 4 KiB frame. */
+uint64_t uart_place_span(const struct uart_place *p);
 
 /* The transmitter's health, shared by both drivers: each byte waits at most
  * the time a FIFO's worth of characters takes at the rate (9600 baud when
