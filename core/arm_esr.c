@@ -36,8 +36,8 @@ static const char *const fault_names[] = {
 	[ESR_FAULT_TRANSLATION] = "translation fault",
 	[ESR_FAULT_ACCESS_FLAG] = "access flag fault",
 	[ESR_FAULT_PERMISSION] = "permission fault",
-	[ESR_FAULT_EXTERNAL] = "synchronous external abort (the access was answered with an error: nothing "
-			       "decodes the address, or the device refused it)",
+	/* what an MMIO access nothing answers gives on Arm servers */
+	[ESR_FAULT_EXTERNAL] = "synchronous external abort (the access was answered with an error)",
 	[ESR_FAULT_EXTERNAL_WALK] = "synchronous external abort on the translation table walk",
 	[ESR_FAULT_ECC] = "synchronous parity or ECC error",
 	[ESR_FAULT_ECC_WALK] = "parity or ECC error on the translation table walk",
