@@ -1,26 +1,96 @@
 /* Console sinks: the UEFI text console (ConOut/ConIn, which firmware
- * usually mirrors to a serial port) and a 16550 UART driven directly. One
- * sink per wire: when the firmware already redirects ConOut to a UART, the
- * direct sink stays off, so no line appears twice on the serial line. */
+ * usually mirrors to a serial port) and a UART driven directly, a 16550 or
+ * a PL011 (SBSA generic UARTs too). One sink per wire: when the firmware
+ * already redirects ConOut to a UART, `auto` leaves the direct sink off, so
+ * no line appears twice on the serial line. That is how QEMU's virt machine
+ * stays single: its firmware's console is the PL011 that SPCR names, and
+ * ConOut's device path ends in a UART node there too. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/acpi.h"
 #include "../core/monitor.h"
+#include "../core/pl011.h"
 #include "../core/results.h"
 #include "../core/settings.h"
 #include "../core/uart16550.h"
 #include "boot.h"
 
+/* The direct UART: one of the two drivers, as uart_place.kind says. */
+struct direct {
+	enum uart_kind kind;
+	union {
+		struct uart16550 ns;
+		struct pl011 pl;
+	};
+};
+
 static struct {
 	bool efi_out, uart_out;
 	bool firmware_redirects; /* ConOut's device paths include a UART */
 	bool have_uart;
-	struct uart16550 uart;
+	bool stop_noted; /* the direct UART's transmitter stopped, and the console said so */
+	struct direct uart;
 	char uart_desc[64];
+	char left_to_firmware[64]; /* the SPCR UART auto did not drive, the firmware's console being on a UART */
 	bool at_line_start;
-	char describe[160];
+	char describe[224];
 } con = { .efi_out = true, .at_line_start = true };
+
+static const struct uart_tx *direct_tx(const struct direct *d)
+{
+	return d->kind == UART_PL011 ? &d->pl.tx : &d->ns.tx;
+}
+
+static const char *direct_reopen(struct direct *d)
+{
+	return d->kind == UART_PL011 ? pl011_open(&d->pl, d->pl.tx.baud) : uart16550_open(&d->ns, d->ns.tx.baud);
+}
+
+static void direct_close(struct direct *d)
+{
+	if (d->kind == UART_PL011)
+		pl011_close(&d->pl);
+	else
+		uart16550_close(&d->ns);
+}
+
+static void direct_putc(struct direct *d, uint8_t c)
+{
+	if (d->kind == UART_PL011)
+		pl011_putc(&d->pl, c);
+	else
+		uart16550_putc(&d->ns, c);
+}
+
+static int direct_getc(struct direct *d)
+{
+	return d->kind == UART_PL011 ? pl011_getc(&d->pl) : uart16550_getc(&d->ns);
+}
+
+/* The window and the driver for a place; NULL, or why not. */
+static const char *direct_open(struct direct *d, const struct uart_place *p, const char *source)
+{
+	memset(d, 0, sizeof(*d));
+	d->kind = p->kind;
+	struct regwin *w = p->kind == UART_PL011 ? &d->pl.win : &d->ns.win;
+	uint64_t size = uart_place_span(p);
+	if (p->space == ACPI_SPACE_IO) {
+		regwin_init_port(w, "uart", (uint16_t)p->address, (uint16_t)size);
+	} else {
+		const char *no = regwin_open_mmio(w, "uart", p->address, size, false, source);
+		if (no)
+			return no;
+	}
+	if (p->kind == UART_PL011) {
+		d->pl.sbsa = p->sbsa;
+		d->pl.clock_hz = p->clock_hz;
+		return pl011_open(&d->pl, p->baud);
+	}
+	d->ns.stride = p->stride;
+	d->ns.width = p->width;
+	return uart16550_open(&d->ns, p->baud);
+}
 
 /* Does the ConOut variable name a UART device path node (type 3, subtype 14)? */
 static bool conout_has_uart(void)
@@ -70,17 +140,34 @@ static void uart_write(const char *buf, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (buf[i] == '\n')
-			uart_putc(&con.uart, '\r');
-		uart_putc(&con.uart, (uint8_t)buf[i]);
+			direct_putc(&con.uart, '\r');
+		direct_putc(&con.uart, (uint8_t)buf[i]);
 	}
+}
+
+/* A direct UART whose transmitter stopped (uart_tx_wait gave up) is said
+ * once on the firmware console, which carries on alone. */
+static void uart_stopped(void)
+{
+	static const char note[] = "console: the direct UART stopped: its transmitter never took a byte within "
+				   "its deadline; the firmware console carries on\n";
+	con.stop_noted = true;
+	con.uart_out = false;
+	con.efi_out = true;
+	efi_write(note, sizeof(note) - 1);
+	strncat(con.describe, " (direct UART stopped: transmitter stuck)",
+		sizeof(con.describe) - strlen(con.describe) - 1);
 }
 
 static void sinks_write(const char *buf, size_t n)
 {
 	if (con.efi_out)
 		efi_write(buf, n);
-	if (con.uart_out)
+	if (con.uart_out) {
 		uart_write(buf, n);
+		if (direct_tx(&con.uart)->dead && !con.stop_noted)
+			uart_stopped();
+	}
 }
 
 /* The output contract: only record lines start with '{'. */
@@ -101,7 +188,7 @@ void console_write(const char *buf, size_t n)
 int console_getc(void)
 {
 	if (con.uart_out) {
-		int c = uart_getc(&con.uart);
+		int c = direct_getc(&con.uart);
 		if (c >= 0)
 			return c;
 	}
@@ -115,76 +202,47 @@ int console_getc(void)
 
 static const char no_spcr[] = "the ACPI tables have no SPCR";
 
-/* "io:0x3f8[,baud]", "mmio:0xADDR[,baud]", "mmio32:0xADDR[,baud]" or "spcr" */
-static const char *uart_from_spec(const char *spec, struct uart16550 *u, uint32_t *baud, char *desc, size_t dn)
+/* "spcr" or a place `set uart` takes (uart_place_from_setting) */
+static const char *place_from_spec(const char *spec, struct uart_place *p, const char **source)
 {
-	memset(u, 0, sizeof(*u));
-	if (strcmp(spec, "spcr") == 0) {
-		struct acpi_spcr s;
-		const char *why = no_spcr;
-		const struct acpi_header *t = acpi_find(monitor_acpi(), "SPCR", 0);
-		if (!t || acpi_spcr_uart(t, &s, &why) != 0)
-			return why;
-		*baud = s.baud;
-		u->stride = s.base.bit_width == 32 || s.base.access_size == 3 ? 4 : 1;
-		u->width = s.base.access_size == 3 ? 4 : 1;
-		if (s.base.space_id == ACPI_SPACE_IO) {
-			if (s.base.address > 0xfff8)
-				return "SPCR names an I/O port beyond 0xfff8";
-			regwin_init_port(&u->win, "uart", (uint16_t)s.base.address, (uint16_t)(8 * u->stride));
-		} else {
-			const char *no =
-			    regwin_open_mmio(&u->win, "uart", s.base.address, 8 * u->stride, false, "ACPI SPCR");
-			if (no)
-				return no;
-		}
-		snprintf(desc, dn, "%s:0x%llx (SPCR)", s.base.space_id == ACPI_SPACE_IO ? "io" : "mmio",
-			 (unsigned long long)s.base.address);
-		return NULL;
+	if (strcmp(spec, "spcr") != 0) {
+		*source = "set uart";
+		return uart_place_from_setting(spec, UART_PORT_IO, p);
 	}
-	unsigned long long addr = 0, b = 115200;
-	char tmp[48];
-	snprintf(tmp, sizeof(tmp), "%s", strchr(spec, ':') + 1);
-	char *comma = strchr(tmp, ',');
-	if (comma) {
-		*comma = '\0';
-		parse_u64(comma + 1, &b);
-	}
-	parse_u64(tmp, &addr);
-	*baud = (uint32_t)b;
-	bool wide = strncmp(spec, "mmio32:", 7) == 0;
-	u->stride = wide ? 4 : 1;
-	u->width = wide ? 4 : 1;
-	if (strncmp(spec, "io:", 3) == 0) {
-		regwin_init_port(&u->win, "uart", (uint16_t)addr, 8);
-	} else {
-		const char *no = regwin_open_mmio(&u->win, "uart", addr, 8 * u->stride, false, "set uart");
-		if (no)
-			return no;
-	}
-	snprintf(desc, dn, "%s", spec);
-	return NULL;
+	*source = "ACPI SPCR";
+	struct acpi_spcr s;
+	const char *why = no_spcr;
+	const struct acpi_header *t = acpi_find(monitor_acpi(), "SPCR", 0);
+	if (!t || acpi_spcr_uart(t, &s, &why) != 0)
+		return why;
+	return uart_place_from_spcr(&s, UART_PORT_IO, p);
 }
 
 const char *console_route(const char *mode, const char *uart)
 {
 	static char msg[320];
-	/* At boot, leave alone a UART the firmware is already using. */
-	if (uart && mode && strcmp(mode, "auto") == 0 && strcmp(uart, "spcr") == 0 && con.firmware_redirects)
+	/* At boot, leave alone a UART the firmware is already using: on
+	 * QEMU's virt machine SPCR names the very PL011 ConOut writes to. */
+	if (uart && mode && strcmp(mode, "auto") == 0 && strcmp(uart, "spcr") == 0 && con.firmware_redirects) {
+		struct uart_place place;
+		const char *source;
+		if (!place_from_spec(uart, &place, &source))
+			snprintf(con.left_to_firmware, sizeof(con.left_to_firmware), "%s", place.desc);
 		uart = NULL;
+	}
 	if (uart) {
-		struct uart16550 u;
-		uint32_t baud = 0;
-		char desc[64];
-		const char *why = uart_from_spec(uart, &u, &baud, desc, sizeof(desc));
+		struct uart_place place;
+		struct direct u;
+		const char *source = "set uart";
+		const char *why = place_from_spec(uart, &place, &source);
 		/* Give the old port back first: it may be this very port, whose
 		 * firmware state must be the one saved. */
 		bool had = con.have_uart;
 		if (!why && had)
-			uart_close(&con.uart);
+			direct_close(&con.uart);
 		if (!why)
-			why = uart_open(&u, baud);
-		if (why && had && uart_open(&con.uart, con.uart.baud) != NULL)
+			why = direct_open(&u, &place, source);
+		if (why && had && direct_reopen(&con.uart) != NULL)
 			con.have_uart = con.uart_out = false; /* the old port no longer answers either */
 		if (why) {
 			if (why == no_spcr && !con.have_uart && strcmp(mode ? mode : "", "auto") == 0)
@@ -196,7 +254,8 @@ const char *console_route(const char *mode, const char *uart)
 		} else {
 			con.uart = u;
 			con.have_uart = true;
-			snprintf(con.uart_desc, sizeof(con.uart_desc), "%s", desc);
+			con.stop_noted = false;
+			snprintf(con.uart_desc, sizeof(con.uart_desc), "%s", place.desc);
 		}
 		if (!mode)
 			mode = setting_get("console");
@@ -212,7 +271,7 @@ const char *console_route(const char *mode, const char *uart)
 		direct = strcmp(mode, "uart") == 0 || strcmp(mode, "both") == 0;
 	}
 	if (direct && !con.have_uart)
-		return "no direct UART: set uart io:PORT or mmio:ADDRESS first";
+		return "no direct UART: set uart io:PORT, mmio:ADDRESS or pl011:ADDRESS first";
 	con.efi_out = efi;
 	con.uart_out = direct;
 	snprintf(con.describe, sizeof(con.describe), "%s%s%s%s", efi ? "efi" : "",
@@ -220,6 +279,11 @@ const char *console_route(const char *mode, const char *uart)
 		 direct ? "uart " : "");
 	if (direct)
 		strncat(con.describe, con.uart_desc, sizeof(con.describe) - strlen(con.describe) - 1);
+	else if (efi && con.left_to_firmware[0] && !con.have_uart) {
+		size_t n = strlen(con.describe);
+		snprintf(con.describe + n, sizeof(con.describe) - n, "; %s is left to the firmware",
+			 con.left_to_firmware);
+	}
 	return NULL;
 }
 
@@ -231,7 +295,7 @@ const char *console_describe(void)
 void console_restore(void)
 {
 	if (con.have_uart)
-		uart_close(&con.uart);
+		direct_close(&con.uart);
 	con.uart_out = false;
 	con.efi_out = true;
 }

@@ -201,21 +201,73 @@ int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base)
 	return 0;
 }
 
-/* SPCR: Microsoft "Serial Port Console Redirection Table" rev 2+. */
+/* SPCR: Microsoft "Serial Port Console Redirection Table" rev 2+ (rev 3
+ * adds the UART clock frequency, rev 4 the precise baud rate). */
+#define SPCR_INTERFACE_TYPE 36
+#define SPCR_BASE_ADDRESS 40
+#define SPCR_BAUD_RATE 58
+#define SPCR_UART_CLOCK 76   /* rev 3+ */
+#define SPCR_PRECISE_BAUD 80 /* rev 4+ */
+
+/* The DBG2 serial port subtypes SPCR's interface type takes. */
+static const char *const spcr_types[] = {
+	[0x00] = "16550",
+	[0x01] = "16450 (16550 subset)",
+	[0x02] = "MAX311xE SPI UART",
+	[0x03] = "ARM PL011",
+	[0x04] = "Qualcomm MSM8x60",
+	[0x05] = "NVIDIA 16550",
+	[0x06] = "TI OMAP",
+	[0x08] = "APM88xxxx",
+	[0x09] = "Qualcomm MSM8974",
+	[0x0a] = "Samsung 5250",
+	[0x0b] = "Intel USIF",
+	[0x0c] = "NXP i.MX6",
+	[0x0d] = "ARM SBSA generic UART (2.x, 32-bit access only)",
+	[0x0e] = "ARM SBSA generic UART",
+	[0x0f] = "ARM DCC",
+	[0x10] = "BCM2835",
+	[0x11] = "Qualcomm SDM845 at 1.8432 MHz",
+	[0x12] = "16550-compatible with parameters from the GAS",
+	[0x13] = "Qualcomm SDM845 at 7.372 MHz",
+	[0x14] = "Intel LPSS",
+	[0x15] = "RISC-V SBI console",
+};
+
+const char *acpi_spcr_type_name(uint8_t type)
+{
+	return type < sizeof(spcr_types) / sizeof(spcr_types[0]) ? spcr_types[type] : NULL;
+}
+
 int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const char **why)
 {
 	static const uint32_t bauds[8] = { 0, 0, 0, 9600, 19200, 0, 57600, 115200 };
+	static char msg[120];
 	uint8_t type, baud_code;
-	if (!spcr || !field(spcr, 36, &type, 1) || !field(spcr, 40, &out->base, sizeof(out->base)) ||
-	    !field(spcr, 58, &baud_code, 1)) {
+	memset(out, 0, sizeof(*out));
+	if (!spcr || !field(spcr, SPCR_INTERFACE_TYPE, &type, 1) ||
+	    !field(spcr, SPCR_BASE_ADDRESS, &out->base, sizeof(out->base)) ||
+	    !field(spcr, SPCR_BAUD_RATE, &baud_code, 1)) {
 		*why = "SPCR is too short";
 		return -1;
 	}
+	out->revision = spcr->revision;
 	out->interface_type = type;
-	/* 0x00 16550, 0x01 16450, 0x12 16550 described by the GAS */
-	if (type != 0x00 && type != 0x01 && type != 0x12) {
-		*why = "SPCR names a UART that is not 16550-compatible";
+	switch (type) {
+	case SPCR_16550:
+	case SPCR_16450:
+	case SPCR_PL011:
+	case SPCR_SBSA_32BIT:
+	case SPCR_SBSA_GENERIC:
+	case SPCR_16550_WITH_GAS:
+		break;
+	default: {
+		const char *name = acpi_spcr_type_name(type);
+		snprintf(msg, sizeof(msg), "SPCR names interface type 0x%02x (%s), not a 16550 or a PL011", type,
+			 name ? name : "not in the SPCR spec");
+		*why = msg;
 		return -1;
+	}
 	}
 	if (out->base.address == 0 ||
 	    (out->base.space_id != ACPI_SPACE_IO && out->base.space_id != ACPI_SPACE_MEMORY)) {
@@ -223,5 +275,10 @@ int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const 
 		return -1;
 	}
 	out->baud = baud_code < 8 ? bauds[baud_code] : 0;
+	uint32_t v;
+	if (out->revision >= 3 && field(spcr, SPCR_UART_CLOCK, &v, 4))
+		out->clock_hz = v;
+	if (out->revision >= 4 && field(spcr, SPCR_PRECISE_BAUD, &v, 4) && v)
+		out->baud = v;
 	return 0;
 }

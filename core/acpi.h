@@ -80,12 +80,26 @@ int acpi_fadt_pmtimer(const struct acpi_header *fadt, struct acpi_pmtimer *out);
 /* HPET base address (ACPI HPET table, IA-PC HPET spec 1.0a §3.2.4). */
 int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base);
 
+/* SPCR interface types (Microsoft SPCR spec, "Interface Type"; the DBG2
+ * serial port subtypes) that iommon drives. */
+#define SPCR_16550 0x00		 /* full 16550 */
+#define SPCR_16450 0x01		 /* 16550 subset (16450) */
+#define SPCR_PL011 0x03		 /* ARM PL011 */
+#define SPCR_SBSA_32BIT 0x0d	 /* ARM SBSA generic UART (SBSA 2.x), 32-bit access only */
+#define SPCR_SBSA_GENERIC 0x0e	 /* ARM SBSA generic UART (a PL011 subset) */
+#define SPCR_16550_WITH_GAS 0x12 /* 16550-compatible, access width from the GAS */
+
 struct acpi_spcr {
+	uint8_t revision;
 	uint8_t interface_type;
 	struct acpi_gas base;
-	uint32_t baud; /* 0: leave as firmware set it */
+	uint32_t baud;	   /* 0: leave as firmware set it; the precise rate (rev 4) over the code */
+	uint32_t clock_hz; /* UART clock frequency (rev 3+), 0 when not given */
 };
-/* 0 when SPCR describes a 16550-compatible UART we can drive. */
+/* 0 when SPCR describes a UART of a type above at a non-zero address in
+ * system memory or system I/O; else -1 with *why (the type named). */
 int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const char **why);
+/* The interface type in words, or NULL for one the SPCR spec does not list. */
+const char *acpi_spcr_type_name(uint8_t type);
 
 #endif

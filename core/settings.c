@@ -9,6 +9,7 @@
 #include "monitor.h"
 #include "platform.h"
 #include "timing.h"
+#include "uart.h"
 
 struct setting {
 	const char *key;
@@ -106,50 +107,14 @@ static const char *apply_console(const char *v)
 	return platform->console_route(v, NULL);
 }
 
-/* "spcr", "io:PORT[,BAUD]", "mmio:ADDR[,BAUD]" (byte registers) or
- * "mmio32:ADDR[,BAUD]" (32-bit registers 4 bytes apart, as many server
- * UARTs are wired). Only the form is checked here: a port within the I/O
- * space, an address that can be physical (non-zero, below 2^52, the
- * architectural limit of MAXPHYADDR, so canonical too) and aligned to its
- * register width; whether RAM is there is for the console's window. */
+/* "spcr", or a UART's place (uart_place_from_setting: io:, mmio:, mmio32:,
+ * pl011:). Only the form is checked here: a port within the I/O space, an
+ * address that can be physical (non-zero, below 2^52, the architectural
+ * limit of MAXPHYADDR, so canonical too) and aligned to its register width;
+ * whether RAM is there is for the console's window. */
 static const char *check_uart(const char *v)
 {
-	static char msg[240];
-	if (strcmp(v, "spcr") == 0)
-		return NULL;
-	const char *rest;
-	bool io = strncmp(v, "io:", 3) == 0, wide = strncmp(v, "mmio32:", 7) == 0;
-	if (io || wide || strncmp(v, "mmio:", 5) == 0)
-		rest = strchr(v, ':') + 1;
-	else
-		return "must be spcr, io:PORT[,BAUD], mmio:ADDRESS[,BAUD] or mmio32:ADDRESS[,BAUD]";
-	char addr_s[24];
-	unsigned long long addr, baud = 115200;
-	const char *comma = strchr(rest, ',');
-	size_t alen = comma ? (size_t)(comma - rest) : strlen(rest);
-	if (alen == 0 || alen >= sizeof(addr_s))
-		return "the UART address is missing or too long";
-	memcpy(addr_s, rest, alen);
-	addr_s[alen] = '\0';
-	const char *why =
-	    io ? parse_range(addr_s, 1, 0xfff8, "an I/O port (8 registers)", &addr)
-	       : parse_range(addr_s, 1, (1ull << 52) - 8 * (wide ? 4 : 1), "a physical address (below 2^52)", &addr);
-	if (why) {
-		snprintf(msg, sizeof(msg), "the UART address: %s", why);
-		return msg;
-	}
-	if (wide && addr % 4)
-		return "the UART address must be aligned to 4 bytes for 32-bit registers";
-	if (comma) {
-		why = parse_u64_why(comma + 1, &baud);
-		if (why) {
-			snprintf(msg, sizeof(msg), "the baud rate: %s", why);
-			return msg;
-		}
-		if (baud < 1200 || baud > 115200 || 115200 % baud)
-			return "the baud rate must divide 115200 and be 1200 or more (e.g. 115200, 57600, 9600)";
-	}
-	return NULL;
+	return strcmp(v, "spcr") == 0 ? NULL : uart_place_from_setting(v, UART_PORT_IO, NULL);
 }
 
 static const char *apply_uart(const char *v)
@@ -183,7 +148,8 @@ static const char *check_samples(const char *v)
 static struct setting table[MAX_SETTINGS] = {
 	{ "countdown", "10", "seconds before an unattended config runs (any key: menu)", check_countdown, NULL },
 	{ "console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console },
-	{ "uart", "spcr", "direct UART: spcr, io:PORT, mmio:ADDR or mmio32:ADDR (,BAUD)", check_uart, apply_uart },
+	{ "uart", "spcr", "direct UART: spcr, io:PORT, mmio:ADDR, mmio32:ADDR (,BAUD), pl011:ADDR(,BAUD,UARTCLK)",
+	  check_uart, apply_uart },
 	{ "records", "on", "print JSON records on the console (the results file always has them)", setting_check_on_off,
 	  NULL },
 	{ "timer.source", "auto", "calibration reference: auto, pmtimer, hpet, stall", check_timer_source,

@@ -1,7 +1,5 @@
 #include "uart16550.h"
 
-#include "timing.h"
-
 static uint8_t rd(struct uart16550 *u, unsigned reg)
 {
 	uint64_t off = (uint64_t)reg * u->stride;
@@ -17,10 +15,13 @@ static void wr(struct uart16550 *u, unsigned reg, uint8_t v)
 		regwin_write8(&u->win, off, v);
 }
 
-const char *uart_open(struct uart16550 *u, uint32_t baud)
+const char *uart16550_open(struct uart16550 *u, uint32_t baud)
 {
-	if (baud && (baud > UART_CLOCK_DIVISOR_BASE || UART_CLOCK_DIVISOR_BASE % baud))
+	u->err = UART_OK;
+	if (baud && (baud > UART_CLOCK_DIVISOR_BASE || UART_CLOCK_DIVISOR_BASE % baud)) {
+		u->err = UART_ERR_BAUD;
 		return "baud rate does not divide 115200";
+	}
 	/* Something must be there: the scratch register holds what we write. */
 	uint8_t scr = rd(u, UART_SCR);
 	wr(u, UART_SCR, 0x5a);
@@ -28,8 +29,10 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 	wr(u, UART_SCR, 0xa5);
 	answers = answers && rd(u, UART_SCR) == 0xa5;
 	wr(u, UART_SCR, scr);
-	if (!answers)
+	if (!answers) {
+		u->err = UART_ERR_ABSENT;
 		return "no UART answers there (scratch register test failed)";
+	}
 
 	u->saved[0] = rd(u, UART_IER);
 	u->saved[1] = rd(u, UART_LCR);
@@ -45,9 +48,7 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 	u->saved[5] = (rd(u, UART_IIR_FCR) & UART_IIR_FIFOS) == UART_IIR_FIFOS ? UART_FCR_FIFOE : 0;
 	u->fcr_written = false;
 	u->saved_valid = true;
-	u->baud = baud;
-	u->tx_timeouts = 0;
-	u->dead = false;
+	u->tx = (struct uart_tx){ .baud = baud, .fifo_depth = 16 };
 
 	wr(u, UART_IER, 0); /* polled: no interrupts of ours */
 	if (baud) {
@@ -63,20 +64,22 @@ const char *uart_open(struct uart16550 *u, uint32_t baud)
 	return NULL;
 }
 
-static uint64_t char_budget_us(const struct uart16550 *u)
+static bool temt(void *ctx)
 {
-	uint32_t baud = u->baud ? u->baud : 9600;
-	return 16ull * 10 * 1000000 / baud + 1000; /* 16 characters of 10 bits */
+	return rd(ctx, UART_LSR) & UART_LSR_TEMT;
 }
 
-void uart_close(struct uart16550 *u)
+static bool thre(void *ctx)
+{
+	return rd(ctx, UART_LSR) & UART_LSR_THRE;
+}
+
+void uart16550_close(struct uart16550 *u)
 {
 	if (!u->saved_valid)
 		return;
 	/* the last line must leave before the divisor changes under it */
-	struct deadline dl = deadline_after_us(char_budget_us(u));
-	while (!u->dead && !(rd(u, UART_LSR) & UART_LSR_TEMT) && !deadline_passed(&dl))
-		cpu_relax();
+	uart_tx_drain(&u->tx, temt, u);
 	wr(u, UART_LCR, UART_LCR_DLAB);
 	wr(u, UART_RBR_THR, u->saved[3]);
 	wr(u, UART_IER, u->saved[4]);
@@ -88,24 +91,15 @@ void uart_close(struct uart16550 *u)
 	u->saved_valid = false;
 }
 
-void uart_putc(struct uart16550 *u, uint8_t c)
+void uart16550_putc(struct uart16550 *u, uint8_t c)
 {
-	if (u->dead)
-		return;
-	/* past a FIFO's worth of character times, nobody is draining it */
-	struct deadline dl = deadline_after_us(char_budget_us(u));
-	while (!(rd(u, UART_LSR) & UART_LSR_THRE)) {
-		if (deadline_passed(&dl)) {
-			if (++u->tx_timeouts >= 16)
-				u->dead = true;
-			return;
-		}
-		cpu_relax();
-	}
-	wr(u, UART_RBR_THR, c);
+	if (uart_tx_wait(&u->tx, thre, u))
+		wr(u, UART_RBR_THR, c);
+	else
+		u->err = UART_ERR_TX_STUCK;
 }
 
-int uart_getc(struct uart16550 *u)
+int uart16550_getc(struct uart16550 *u)
 {
 	if (rd(u, UART_LSR) & UART_LSR_DR)
 		return rd(u, UART_RBR_THR);

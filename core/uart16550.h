@@ -1,6 +1,7 @@
 /* 16550-compatible UART, polled, through a register window (I/O ports with
  * a stride of 1, or MMIO with a stride of 1 or 4). The console's direct
- * sink for servers whose firmware does not redirect its console. */
+ * sink for servers whose firmware does not redirect its console (SPCR
+ * interface types 0x00, 0x01 and 0x12). */
 #ifndef IOMMON_UART16550_H
 #define IOMMON_UART16550_H
 
@@ -8,6 +9,7 @@
 #include <stdint.h>
 
 #include "regwin.h"
+#include "uart.h"
 
 struct uart16550 {
 	struct regwin win;
@@ -15,21 +17,20 @@ struct uart16550 {
 	unsigned width;	  /* access width: 1 or 4 */
 	uint8_t saved[8]; /* IER, LCR, MCR, DLL, DLM as found; FCR to put back (see uart_open) */
 	bool saved_valid;
-	bool fcr_written;     /* uart_open programmed FCR: close puts the FIFOs back as found */
-	uint32_t baud;	      /* as programmed; 0: the firmware's, unknown */
-	unsigned tx_timeouts; /* characters dropped because THR never emptied */
-	bool dead;	      /* stopped trying after repeated timeouts */
+	bool fcr_written;  /* uart_open programmed FCR: close puts the FIFOs back as found */
+	struct uart_tx tx; /* tx.baud as programmed; 0: the firmware's, unknown */
+	enum uart_err err; /* why it was refused, or UART_ERR_TX_STUCK once THR never emptied */
 };
 
 /* Checks that a UART answers (scratch register), saves its state and sets
- * `baud` 8N1 (baud 0: keep the firmware's divisor). NULL, or why not. */
-const char *uart_open(struct uart16550 *u, uint32_t baud);
-/* Lets the transmitter drain (bounded), then puts back what uart_open found. */
-void uart_close(struct uart16550 *u);
-/* Writes one byte, waiting at most the time 16 characters take at the
- * programmed rate (9600 baud when unknown) plus 1 ms. */
-void uart_putc(struct uart16550 *u, uint8_t c);
-int uart_getc(struct uart16550 *u); /* -1 when none */
+ * `baud` 8N1 (baud 0: keep the firmware's divisor). NULL, or why not (u->err). */
+const char *uart16550_open(struct uart16550 *u, uint32_t baud);
+/* Lets the transmitter drain (bounded), then puts back what uart16550_open found. */
+void uart16550_close(struct uart16550 *u);
+/* Writes one byte, waiting at most the time its 16-byte FIFO takes to
+ * empty (uart_tx_wait); a byte it never takes is dropped. */
+void uart16550_putc(struct uart16550 *u, uint8_t c);
+int uart16550_getc(struct uart16550 *u); /* -1 when none */
 
 /* Register numbers (PC16550D datasheet) */
 enum {

@@ -334,9 +334,8 @@ static void hpet_and_spcr(void **state)
 	assert_int_equal(s.baud, 115200);
 
 	struct acpi_header *spcr = (struct acpi_header *)(mem + 3072);
-	((uint8_t *)spcr)[36] = 0x03; /* ARM PL011: not ours */
+	((uint8_t *)spcr)[36] = 0x0f; /* ARM DCC: not a UART iommon drives (test_uart_place has the rest) */
 	assert_int_equal(acpi_spcr_uart(spcr, &s, &why), -1);
-	assert_non_null(strstr(why, "16550"));
 	struct acpi_header *tiny = table(5000, "SPCR", 40);
 	assert_int_equal(acpi_spcr_uart(tiny, &s, &why), -1);
 	assert_non_null(strstr(why, "short"));

@@ -1,6 +1,6 @@
 /* The crash path end to end on the host: the whole monitor runs in a child
  * process whose SIGSEGV handler stands in for the UEFI exception handler
- * (boot/exceptions.c) and calls survive_crash, as that handler's landing
+ * (boot/cpu_exceptions.c) and calls survive_crash, as that handler's landing
  * does. The parent reads what the child printed, the note it left, and how
  * it left ("reset" and "firmware" are both exit(0) on the host; what the
  * monitor said tells them apart). */

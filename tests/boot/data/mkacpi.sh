@@ -8,6 +8,7 @@
 #   drhd-in-ram     DMAR: one INCLUDE_PCI_ALL DRHD whose registers are at
 #                   16 MiB, conventional RAM in a 1 GiB guest
 #   spcr-in-ram     SPCR: a 16550 in system memory at 16 MiB
+#   spcr-com1       SPCR: the 16550 at I/O port 0x3f8, OVMF's own console
 #   hpet-noncanon   HPET: event timer block at 0x800000000000, not canonical
 #   mcfg-in-ram     MCFG: segment 0, buses 0-0, ECAM at 16 MiB
 #   ivrs-absent     IVRS: an IVHD whose IOMMU function (00:05.0) and one
@@ -71,6 +72,27 @@ gas() { # gas SPACE WIDTH ACCESS ADDRESS (ACPI 6.5, 5.2.3.2)
 	u 8 "$4"
 }
 
+spcr16550() { # spcr16550 SPACE ADDRESS: an SPCR's body naming a 16550, 115200
+	u 1 0 # 16550
+	zeros 3
+	gas "$1" 8 1 "$2"
+	u 1 0 # no interrupt
+	u 1 0
+	u 4 0
+	u 1 7 # 115200
+	u 1 0
+	u 1 1
+	u 1 0
+	u 1 0
+	u 1 0
+	u 2 0xffff # not a PCI device
+	u 2 0xffff
+	zeros 3
+	u 4 0
+	u 1 0
+	u 4 0
+}
+
 out() { # the bytes, with the checksum at offset 9 making the sum zero
 	printf '%s\n' "$bytes" | awk '
 	function hex(s,  d) { d = index("0123456789abcdef", substr(s, 1, 1)) - 1; return d * 16 + index("0123456789abcdef", substr(s, 2, 1)) - 1 }
@@ -99,24 +121,11 @@ table() {
 		;;
 	spcr-in-ram)
 		header SPCR 80 2 SPCRRAM
-		u 1 0 # 16550
-		zeros 3
-		gas 0 8 1 $RAM
-		u 1 0 # no interrupt
-		u 1 0
-		u 4 0
-		u 1 7 # 115200
-		u 1 0
-		u 1 1
-		u 1 0
-		u 1 0
-		u 1 0
-		u 2 0xffff # not a PCI device
-		u 2 0xffff
-		zeros 3
-		u 4 0
-		u 1 0
-		u 4 0
+		spcr16550 0 $RAM
+		;;
+	spcr-com1)
+		header SPCR 80 2 SPCRCOM1
+		spcr16550 1 0x3f8
 		;;
 	hpet-noncanon)
 		header HPET 56 1 HPETNCAN
@@ -174,7 +183,7 @@ table() {
 
 if [ "$1" = all ]; then
 	cd "$(dirname "$0")"
-	for t in drhd-in-ram spcr-in-ram hpet-noncanon mcfg-in-ram ivrs-absent; do
+	for t in drhd-in-ram spcr-in-ram spcr-com1 hpet-noncanon mcfg-in-ram ivrs-absent; do
 		sh "$0" "$t" >"$t.dat"
 	done
 	exit 0
