@@ -31,6 +31,7 @@ static void read_block(struct gtdt *g, const uint8_t *p, struct gtdt_platform *p
 {
 	pt->base = get64(p + 4);
 	uint32_t count = get32(p + 12), at = get32(p + 16);
+	pt->frames_at = at;
 	if (pt->base == 0)
 		diag_add(&g->diag, DIAG_ERROR, "GTDT: GT block at 0x%x: CntCtlBase 0", pt->offset);
 	if (count > GTDT_MAX_FRAMES || (count && at < GT_BLOCK_LEN) ||
@@ -63,9 +64,12 @@ static void read_block(struct gtdt *g, const uint8_t *p, struct gtdt_platform *p
 static void read_platform(struct gtdt *g, const uint8_t *buf, uint32_t tlen)
 {
 	uint32_t off = g->platform_offset;
-	if (g->platform_count && (off < GTDT_REV2_LEN || off > tlen)) {
-		diag_add(&g->diag, DIAG_ERROR, "GTDT: %u platform timers at 0x%x, outside the table", g->platform_count,
-			 off);
+	/* in a revision 3 table the virtual EL2 timer takes 0x60-0x67 */
+	uint32_t fixed = g->have_virtual_el2 ? GTDT_REV3_LEN : GTDT_REV2_LEN;
+	if (g->platform_count && (off < fixed || off > tlen)) {
+		diag_add(&g->diag, DIAG_ERROR,
+			 "GTDT: %u platform timers at 0x%x: over the fixed part (0x%x) or past the end",
+			 g->platform_count, off, fixed);
 		return;
 	}
 	for (uint32_t i = 0; i < g->platform_count; i++) {

@@ -180,7 +180,8 @@ static void decode_node(struct iort *t, const uint8_t *buf, struct iort_node *nd
 		nd->cca = get32(p + 16), nd->ah = p[20], nd->maf = p[23];
 		nd->ats = get32(p + 24);
 		nd->segment = get32(p + 28);
-		if (nd->length >= 33 && nd->revision >= 1)
+		/* revision 1+; read whenever the mappings leave the byte alone */
+		if (nd->length >= 33 && (nd->maps_ref >= 33 || !nd->nmaps_field))
 			nd->addr_limit = p[32];
 		if (nd->length >= 35 && nd->revision >= 4)
 			nd->pasid_caps = get16(p + 33);

@@ -4,7 +4,7 @@
 set -eu
 
 pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev clang-format-14 \
-      qemu-system-x86 ovmf mtools gdisk xz-utils gnuplot-nox"
+      qemu-system-x86 ovmf mtools gdisk xz-utils gnuplot-nox acpica-tools"
 
 missing=""
 for p in $pkgs; do

@@ -316,6 +316,49 @@ static void smmuv2_named_component_pmcg(void **state)
 	teardown_parsed();
 }
 
+/* Two root complexes sharing one SMMUv3: the unit's segment is the first
+ * one's. A RID led to an SMMUv1/v2 stays there, even where that SMMU's
+ * own IDs go on to an SMMUv3. */
+static void shared_smmu_and_smmuv2(void **state)
+{
+	(void)state;
+	header(3, 5);
+	its(0);
+	smmuv3(1, 0x09050000, 106, 1);
+	map(0, 0xffff, 0, QEMU_ITS, 0);
+	rc(2, 0, 1);
+	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	uint32_t rc3 = rc(3, 3, 1);
+	map(0, 0xffff, 0x10000, rc3 + 56, 0);
+	node(IORT_SMMU_V1V2, 60 + 16 + 20, 3, 4, 1, 76);
+	put64(0x2b400000), put64(0x10000), put32(3), put32(0), put32(60), put32(0), put32(76), put32(0), put32(76);
+	put32(100), put32(0), put32(101), put32(0);
+	map(0, 0x1ffff, 0, QEMU_SMMU, 0);
+	seal();
+	parse();
+	assert_int_equal(parsed.problems, 0);
+	assert_int_equal(parsed.smmu[0].segment, 0);
+	size_t smmu;
+	uint32_t sid;
+	assert_false(iort_map_rid(&parsed, 3, 0x10, &smmu, &sid));
+	teardown_parsed();
+
+	/* the same SMMU reached from segment 3 first: its segment is 3 */
+	header(3, 4);
+	its(0);
+	smmuv3(1, 0x09050000, 106, 1);
+	map(0, 0xffff, 0, QEMU_ITS, 0);
+	rc(2, 3, 1);
+	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	rc(3, 0, 1);
+	map(0, 0xffff, 0x10000, QEMU_SMMU, 0);
+	seal();
+	parse();
+	assert_int_equal(parsed.problems, 0);
+	assert_int_equal(parsed.smmu[0].segment, 3);
+	teardown_parsed();
+}
+
 /* A table whose build is changed in one place, parsed, and the named
  * problem asserted. */
 static void expect(enum iort_problem p, bool error)
@@ -553,6 +596,7 @@ int main(void)
 		cmocka_unit_test(two_smmus_two_segments),
 		cmocka_unit_test(rmr_ranges_and_streams),
 		cmocka_unit_test(smmuv2_named_component_pmcg),
+		cmocka_unit_test(shared_smmu_and_smmuv2),
 		cmocka_unit_test(broken_header),
 		cmocka_unit_test(broken_nodes),
 		cmocka_unit_test(unknown_node_type),
