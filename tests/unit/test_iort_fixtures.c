@@ -355,6 +355,27 @@ static void iort_multi(void **state)
 	iort_fixture("multi", 0);
 }
 
+/* The table qemu-system-aarch64 7.2 really publishes (capture-qemu.sh):
+ * the root complex sends bus 0 to the SMMUv3 and the rest to the ITS, its
+ * "ID Count" written as the count (0x100), so the two ranges share RID
+ * 0x100: a warning, and the table is used. */
+static void iort_qemu_real(void **state)
+{
+	(void)state;
+	iort_fixture("qemu-virt-real", P(MAP_OFF_BY_ONE));
+	size_t len, smmu;
+	uint32_t sid;
+	uint8_t *buf = load("iort/qemu-virt-real.bin", &len);
+	struct iort t;
+	iort_parse(buf, len, &t);
+	assert_int_equal(t.diag.errors, 0);
+	assert_true(iort_map_rid(&t, 0, 0x0018, &smmu, &sid)); /* 00:03.0 */
+	assert_int_equal(sid, 0x18);
+	assert_false(iort_map_rid(&t, 0, 0x0200, &smmu, &sid)); /* bus 2: the ITS only */
+	assert_int_equal(t.smmu[0].gsiv_gerr, 109);
+	iort_free(&t);
+}
+
 /* iasl's template: every base 0, every output reference 0 (no node
  * there), the SMMUv1/v2 and SMMUv3 both at 0 (so overlapping). */
 static void iort_template(void **state)
@@ -367,6 +388,12 @@ static void gtdt_qemu_virt(void **state)
 {
 	(void)state;
 	gtdt_fixture("qemu-virt", 0, 0, 0);
+}
+
+static void gtdt_qemu_real(void **state)
+{
+	(void)state;
+	gtdt_fixture("qemu-virt-real", 0, 0, 0);
 }
 
 static void gtdt_platform(void **state)
@@ -400,8 +427,9 @@ int main(int argc, char **argv)
 		data_dir = dir;
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(iort_qemu_virt), cmocka_unit_test(iort_multi),	   cmocka_unit_test(iort_template),
-		cmocka_unit_test(gtdt_qemu_virt), cmocka_unit_test(gtdt_platform), cmocka_unit_test(gtdt_template),
+		cmocka_unit_test(iort_qemu_virt), cmocka_unit_test(iort_multi),	    cmocka_unit_test(iort_qemu_real),
+		cmocka_unit_test(iort_template),  cmocka_unit_test(gtdt_qemu_virt), cmocka_unit_test(gtdt_platform),
+		cmocka_unit_test(gtdt_qemu_real), cmocka_unit_test(gtdt_template),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,8 +3,10 @@
  * hw/arm/virt-acpi-build.c describe it: revision 3; an ITS group; an SMMUv3
  * at 0x09050000 (SPIs 74-77: event 106, PRI 107, sync 108, GERR 109) whose
  * IDs go on to the ITS; the root complex of segment 0 mapping every RID to
- * the SMMU. (QEMU 7.2 itself writes the RC's ID Count as 0x10000, the count
- * rather than count - 1; the spec's value is used here.)
+ * the SMMU. (The table QEMU 7.2 really builds, iort/qemu-virt-real.bin from
+ * capture-qemu.sh, maps only the buses the firmware numbered below pcie.0,
+ * writing ID Count as the count rather than count - 1, and sends the rest
+ * of the RIDs to the ITS; this one is the idealised form.)
  */
 [0004]                          Signature : "IORT"    [IO Remapping Table]
 [0004]                       Table Length : 00000000
