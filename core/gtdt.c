@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "acpi.h"
 #include "bytes.h"
 
 #define GTDT_REV2_LEN 96  /* ACPI 5.1-6.2: up to the platform timer offset */
@@ -124,12 +125,8 @@ int gtdt_parse(const uint8_t *buf, size_t len, struct gtdt *g)
 	if (tlen > len || tlen < GTDT_REV2_LEN) {
 		diag_add(&g->diag, DIAG_ERROR, "GTDT: length field says %u bytes, %zu are there", tlen, len);
 		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	} else {
-		uint8_t sum = 0;
-		for (uint32_t i = 0; i < tlen; i++)
-			sum += buf[i];
-		if (sum)
-			diag_add(&g->diag, DIAG_ERROR, "GTDT: checksum: the bytes sum to 0x%02x", sum);
+	} else if (!acpi_checksum_ok(buf, tlen)) {
+		diag_add(&g->diag, DIAG_ERROR, "GTDT: checksum: the %u bytes do not sum to 0", tlen);
 	}
 	g->revision = buf[8];
 	if (g->revision < 2 || g->revision > 3)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi.h"
 #include "bytes.h"
 
 #define IORT_HEADER_LEN 48 /* ACPI header, node count, node array offset, reserved */
@@ -577,12 +578,8 @@ int iort_parse(const uint8_t *buf, size_t len, struct iort *t)
 	if (tlen > len || tlen < IORT_HEADER_LEN) {
 		problem(t, IORT_P_LENGTH, DIAG_ERROR, "length field says %u bytes, %zu are there", tlen, len);
 		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	} else {
-		uint8_t sum = 0;
-		for (uint32_t i = 0; i < tlen; i++)
-			sum += buf[i];
-		if (sum)
-			problem(t, IORT_P_CHECKSUM, DIAG_ERROR, "checksum: the bytes sum to 0x%02x", sum);
+	} else if (!acpi_checksum_ok(buf, tlen)) {
+		problem(t, IORT_P_CHECKSUM, DIAG_ERROR, "checksum: the %u bytes do not sum to 0", tlen);
 	}
 	t->revision = buf[8];
 	if (t->revision > IORT_REVISION_MAX)

@@ -7,6 +7,7 @@
 
 #include "../../core/gtdt.h"
 #include "../../core/iort.h"
+#include "fuzz_platform.h" /* acpi.c (the checksum) links against the platform seam */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

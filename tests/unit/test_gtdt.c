@@ -4,40 +4,7 @@
 #include "unit.h"
 
 #include "../../core/gtdt.h"
-
-static uint8_t t[512];
-static size_t tl;
-
-static void put(const void *p, size_t n)
-{
-	memcpy(t + tl, p, n);
-	tl += n;
-}
-static void put8(uint8_t v)
-{
-	put(&v, 1);
-}
-static void put16(uint16_t v)
-{
-	put(&v, 2);
-}
-static void put32(uint32_t v)
-{
-	put(&v, 4);
-}
-static void put64(uint64_t v)
-{
-	put(&v, 8);
-}
-static void seal(void)
-{
-	memcpy(t + 4, &(uint32_t){ (uint32_t)tl }, 4);
-	t[9] = 0;
-	uint8_t sum = 0;
-	for (size_t i = 0; i < tl; i++)
-		sum += t[i];
-	t[9] = (uint8_t)-sum;
-}
+#include "table_bytes.h"
 
 static void fixed(uint8_t revision, uint32_t nplatform, uint32_t platform_at)
 {
@@ -179,10 +146,7 @@ static void truncated_everywhere(void **state)
 	uint8_t whole[512];
 	memcpy(whole, t, full);
 	for (size_t cut = 0; cut < full; cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
-		memcpy(copy, whole, cut);
-		if (cut >= 8)
-			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
+		uint8_t *copy = cut_copy(whole, cut);
 		struct gtdt g;
 		gtdt_parse(copy, cut, &g);
 		assert_true(g.diag.errors > 0);

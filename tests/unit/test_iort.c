@@ -5,112 +5,19 @@
  * none, so a test fails when its check is taken out). */
 #include "unit.h"
 
-#include "../../core/iort.h"
+#include "iort_build.h"
 
-static uint8_t t[8192];
-static size_t tl;
-
-static void put(const void *p, size_t n)
-{
-	memcpy(t + tl, p, n);
-	tl += n;
-}
-static void put8(uint8_t v)
-{
-	put(&v, 1);
-}
-static void put16(uint16_t v)
-{
-	put(&v, 2);
-}
-static void put32(uint32_t v)
-{
-	put(&v, 4);
-}
-static void put64(uint64_t v)
-{
-	put(&v, 8);
-}
-static void set32(size_t off, uint32_t v)
-{
-	memcpy(t + off, &v, 4);
-}
-static void set64(size_t off, uint64_t v)
-{
-	memcpy(t + off, &v, 8);
-}
-
-/* length and checksum, as firmware leaves them */
-static void seal(void)
-{
-	set32(4, (uint32_t)tl);
-	t[9] = 0;
-	uint8_t sum = 0;
-	for (size_t i = 0; i < tl; i++)
-		sum += t[i];
-	t[9] = (uint8_t)-sum;
-}
-
-static void header(uint8_t revision, uint32_t nodes)
-{
-	memset(t, 0, sizeof(t));
-	memcpy(t, "IORT", 4);
-	t[8] = revision;
-	memcpy(t + 10, "IOMMON", 6);
-	tl = 36;
-	put32(nodes), put32(48), put32(0);
-}
-
-static uint32_t node(uint8_t type, uint16_t len, uint8_t rev, uint32_t id, uint32_t nmaps, uint32_t ref)
-{
-	uint32_t at = (uint32_t)tl;
-	put8(type), put16(len), put8(rev), put32(id), put32(nmaps), put32(ref);
-	return at;
-}
-static void map(uint32_t in, uint32_t num, uint32_t out, uint32_t ref, uint32_t flags)
-{
-	put32(in), put32(num), put32(out), put32(ref), put32(flags);
-}
-
-static uint32_t its(uint32_t id)
-{
-	uint32_t at = node(IORT_ITS_GROUP, 24, 1, id, 0, 0);
-	put32(1), put32(0);
-	return at;
-}
-/* an SMMUv3 node (revision 4, 68 bytes) with its GSIVs from `irq` in QEMU's
- * order (event, PRI, GERR = +3, sync = +2); `nmaps` mappings follow */
-static uint32_t smmuv3(uint32_t id, uint64_t base, uint32_t irq, uint32_t nmaps)
-{
-	uint32_t at = node(IORT_SMMU_V3, (uint16_t)(68 + 20 * nmaps), 4, id, nmaps, 68);
-	put64(base), put32(IORT_SMMUV3_COHACC_OVERRIDE), put32(0), put64(0), put32(IORT_SMMUV3_GENERIC);
-	put32(irq), put32(irq + 1), put32(irq + 3), put32(irq + 2), put32(0), put32(0);
-	return at;
-}
-static uint32_t rc(uint32_t id, uint32_t segment, uint32_t nmaps)
-{
-	uint32_t at = node(IORT_ROOT_COMPLEX, (uint16_t)(36 + 20 * nmaps), 3, id, nmaps, 36);
-	put32(IORT_CCA_COHERENT), put8(0), put16(0), put8(IORT_MAF_CPM | IORT_MAF_DACS);
-	put32(0), put32(segment), put8(64), put8(0), put16(0);
-	return at;
-}
-
-/* QEMU 7.2 virt,iommu=smmuv3: ITS at 0x30, SMMUv3 at 0x48 (0x09050000,
- * SPI 74 = GSIV 106), root complex at 0xa0 mapping every RID to the SMMU,
- * the SMMU's IDs on to the ITS. */
-#define QEMU_ITS 0x30
-#define QEMU_SMMU 0x48
-#define QEMU_SMMU_MAP (QEMU_SMMU + 68)
-#define QEMU_RC 0xa0
-#define QEMU_RC_MAP (QEMU_RC + 36)
-static void build_qemu(void)
+/* QEMU virt's table with its root complex split: RIDs from `smmu_in` to
+ * the SMMUv3, from `its_in` to the ITS (mapped to themselves). */
+static void build_split(uint32_t smmu_in, uint32_t smmu_num, uint32_t its_in, uint32_t its_num)
 {
 	header(3, 3);
 	its(0);
 	smmuv3(1, 0x09050000, 106, 1);
 	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 1);
-	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	rc(2, 0, 2);
+	map(smmu_in, smmu_num, smmu_in, QEMU_SMMU, 0);
+	map(its_in, its_num, its_in, QEMU_ITS, 0);
 	seal();
 }
 
@@ -170,14 +77,7 @@ static void qemu_virt(void **state)
 static void rid_to_its_only(void **state)
 {
 	(void)state;
-	header(3, 3);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 2);
-	map(0, 0x7fff, 0, QEMU_SMMU, 0);
-	map(0x8000, 0x7fff, 0x8000, QEMU_ITS, 0);
-	seal();
+	build_split(0, 0x7fff, 0x8000, 0x7fff);
 	parse();
 	assert_int_equal(parsed.problems, 0);
 	size_t smmu;
@@ -192,14 +92,7 @@ static void rid_to_its_only(void **state)
 static void count_written_as_count(void **state)
 {
 	(void)state;
-	header(3, 3);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 2);
-	map(0, 0x8000, 0, QEMU_SMMU, 0);
-	map(0x8000, 0x7fff, 0x8000, QEMU_ITS, 0);
-	seal();
+	build_split(0, 0x8000, 0x8000, 0x7fff);
 	parse();
 	assert_true(iort_has(&parsed, IORT_P_MAP_OFF_BY_ONE));
 	assert_false(iort_has(&parsed, IORT_P_MAP_OVERLAP));
@@ -255,12 +148,7 @@ static void two_smmus_two_segments(void **state)
 static void rmr_ranges_and_streams(void **state)
 {
 	(void)state;
-	header(5, 4);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 1);
-	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	qemu_nodes(5, 4);
 	node(IORT_RMR, 28 + 40 + 40, 3, 3, 2, 28);
 	put32(IORT_RMR_REMAP_PERMITTED), put32(2), put32(68);
 	map(0, 1, 0x40, QEMU_SMMU, 0);
@@ -322,12 +210,7 @@ static void smmuv2_named_component_pmcg(void **state)
 static void shared_smmu_and_smmuv2(void **state)
 {
 	(void)state;
-	header(3, 5);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 1);
-	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	qemu_nodes(3, 5);
 	uint32_t rc3 = rc(3, 3, 1);
 	map(0, 0xffff, 0x10000, rc3 + 56, 0);
 	node(IORT_SMMU_V1V2, 60 + 16 + 20, 3, 4, 1, 76);
@@ -450,15 +333,7 @@ static void broken_mappings(void **state)
 	expect(IORT_P_MAP_WRAP, true);
 	build_qemu(), set32(QEMU_RC_MAP + 8, 0xffff0001), seal();
 	expect(IORT_P_MAP_WRAP, true);
-	/* two ranges sharing 0x100 RIDs */
-	header(3, 3);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 2);
-	map(0x100, 0xff, 0, QEMU_SMMU, 0);
-	map(0, 0x1ff, 0, QEMU_ITS, 0);
-	seal();
+	build_split(0x100, 0xff, 0, 0x1ff); /* two ranges sharing 0x100 RIDs */
 	expect(IORT_P_MAP_OVERLAP, true);
 }
 
@@ -512,12 +387,7 @@ static void broken_smmus(void **state)
 
 static void build_rmr(uint64_t base, uint64_t length, uint32_t nranges)
 {
-	header(5, 4);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 1);
-	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	qemu_nodes(5, 4);
 	node(IORT_RMR, 28 + 20 + 20, 3, 3, 1, 28);
 	put32(0), put32(nranges), put32(48);
 	map(0, 0, 0x40, QEMU_SMMU, IORT_MAP_SINGLE);
@@ -555,10 +425,7 @@ static void truncated_everywhere(void **state)
 	uint8_t whole[256];
 	memcpy(whole, t, full);
 	for (size_t cut = 0; cut < full; cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
-		memcpy(copy, whole, cut);
-		if (cut >= 8)
-			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
+		uint8_t *copy = cut_copy(whole, cut);
 		int rc_ = iort_parse(copy, cut, &parsed);
 		if (cut < 48)
 			assert_int_equal(rc_, -1);
