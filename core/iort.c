@@ -239,12 +239,16 @@ static bool add_smmu(struct iort *t, const uint8_t *buf, struct iort_node *nd, s
 			       .identifier = nd->identifier,
 			       .node_offset = nd->offset,
 			       .node = idx };
-	if (nd->length >= 64)
+	/* node revision 0 ends at 60 and may put its mappings there: the later
+	 * fields are read only where the node has room and no mapping sits */
+	bool pxm = nd->length >= 64 && (nd->maps_ref >= 64 || !nd->nmaps_field);
+	bool devid = nd->length >= 68 && (nd->maps_ref >= 68 || !nd->nmaps_field);
+	if (pxm)
 		s.proximity = get32(p + 60), s.proximity_valid = nd->flags & IORT_SMMUV3_PXM_VALID;
 	else if (nd->flags & IORT_SMMUV3_PXM_VALID)
 		problem(t, IORT_P_FIELD, DIAG_ERROR, "SMMUv3 at 0x%x: proximity domain valid, node too short for it",
 			nd->offset);
-	if (nd->length >= 68)
+	if (devid)
 		s.deviceid_index = get32(p + 64);
 	if ((nd->flags & IORT_SMMUV3_DEVICEID_VALID) && s.deviceid_index >= nd->nmaps)
 		problem(t, IORT_P_FIELD, DIAG_ERROR, "SMMUv3 at 0x%x: DeviceID mapping index %u of %zu mappings",

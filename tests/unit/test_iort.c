@@ -383,6 +383,20 @@ static void broken_smmus(void **state)
 	expect(IORT_P_SMMU_OVERLAP, true);
 	build_qemu(), set32(QEMU_SMMU + 24, IORT_SMMUV3_DEVICEID_VALID), set32(QEMU_SMMU + 64, 1), seal();
 	expect(IORT_P_FIELD, true);
+	/* a revision 0 SMMUv3 node: 60 bytes, its mapping right after; the
+	 * mapping is not taken for a proximity domain */
+	header(0, 2);
+	its(0);
+	node(IORT_SMMU_V3, 60 + 20, 0, 0, 1, 60);
+	put64(0x09050000), put32(0), put32(0), put64(0), put32(0), put32(106), put32(107), put32(109), put32(108);
+	map(0x1234, 0xff, 0, QEMU_ITS, 0);
+	seal();
+	parse();
+	assert_int_equal(parsed.problems, 0);
+	assert_int_equal(parsed.smmu[0].proximity, 0);
+	assert_int_equal(parsed.smmu[0].deviceid_index, 0);
+	assert_int_equal(parsed.map[0].input_base, 0x1234);
+	teardown_parsed();
 }
 
 static void build_rmr(uint64_t base, uint64_t length, uint32_t nranges)
