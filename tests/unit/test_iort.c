@@ -175,21 +175,30 @@ static void rmr_ranges_and_streams(void **state)
 /* SMMUv1/v2 (MMU-500) with its interrupt arrays, a named component behind
  * it, a PMCG counting for the SMMUv3: decoded; RIDs to an SMMUv2 are not
  * an SMMUv3's. */
-static void smmuv2_named_component_pmcg(void **state)
+#define V2 0x48	      /* the SMMUv1/v2 node, 100 bytes */
+#define V2_NC 0xf0    /* the named component, its name at +29 */
+#define V2_PMCG 0x128 /* the PMCG */
+static void build_smmuv2(void)
 {
-	(void)state;
 	header(5, 5);
-	uint32_t its0 = its(0);
-	uint32_t v2 = node(IORT_SMMU_V1V2, 60 + 16 + 16 + 8, 3, 1, 0, 0);
+	its(0);
+	node(IORT_SMMU_V1V2, 60 + 16 + 16 + 8, 3, 1, 0, 0);
 	put64(0x2b400000), put64(0x10000), put32(3), put32(1), put32(60), put32(2), put32(76), put32(1), put32(92);
 	put32(100), put32(0), put32(101), put32(0), put32(102), put32(0), put32(103), put32(0), put32(104), put32(0);
 	uint32_t v3 = smmuv3(2, 0x2b800000, 120, 0);
 	node(IORT_NAMED_COMPONENT, 30 + 6 + 20, 4, 3, 1, 36);
 	put32(0), put32(0), put8(0), put16(0), put8(0), put8(40), put("\\_SB.X", 7);
-	map(0, 0, 0x7, v2, IORT_MAP_SINGLE);
+	map(0, 0, 0x7, V2, IORT_MAP_SINGLE);
 	node(IORT_PMCG, 40, 2, 4, 0, 0);
 	put64(0x2b810000), put32(130), put32(v3), put64(0x2b820000);
 	seal();
+}
+
+static void smmuv2_named_component_pmcg(void **state)
+{
+	(void)state;
+	build_smmuv2();
+	assert_int_equal(tl, V2_PMCG + 40);
 	parse();
 	assert_int_equal(parsed.problems, 0);
 	const struct iort_node *n = &parsed.node[1];
@@ -200,7 +209,7 @@ static void smmuv2_named_component_pmcg(void **state)
 	assert_int_equal(parsed.node[4].page1, 0x2b820000);
 	assert_int_equal(parsed.node[4].gsiv, 130);
 	assert_int_equal(parsed.map[parsed.node[3].first_map].target, 1);
-	(void)its0;
+	assert_string_equal(parsed.node[3].name, "\\_SB.X");
 	teardown_parsed();
 }
 
@@ -399,6 +408,38 @@ static void broken_smmus(void **state)
 	teardown_parsed();
 }
 
+/* The checks on single fields, each on an otherwise clean table. */
+static void broken_fields(void **state)
+{
+	(void)state;
+	build_smmuv2(), set32(V2 + 44, 5), seal(); /* 5 context interrupts in room for 2 */
+	expect(IORT_P_FIELD, true);
+	build_smmuv2(), set64(V2 + 16, 0), seal();
+	expect(IORT_P_FIELD, true);
+	build_smmuv2(), t[V2_NC + 35] = 'Y', seal(); /* the name's NUL gone */
+	expect(IORT_P_FIELD, true);
+	build_smmuv2(), set32(V2_PMCG + 28, 0x50), seal(); /* the PMCG counts for no node */
+	expect(IORT_P_MAP_TARGET, true);
+	build_qemu(), set32(QEMU_RC + 28, 0x10000), seal();
+	expect(IORT_P_FIELD, true);
+	build_qemu(), set32(QEMU_SMMU + 40, 7), seal(); /* a model the spec does not name */
+	expect(IORT_P_FIELD, false);
+	build_qemu(), set32(QEMU_ITS + 8, 1), seal(); /* an ITS group with a mapping */
+	expect(IORT_P_FIELD, false);
+	/* proximity domain valid in a 60-byte (revision 0) SMMUv3 node */
+	header(0, 1);
+	node(IORT_SMMU_V3, 60, 0, 0, 0, 0);
+	put64(0x09050000), put32(IORT_SMMUV3_PXM_VALID), put32(0), put64(0), put32(0), put32(1), put32(2), put32(3);
+	put32(4);
+	seal();
+	expect(IORT_P_FIELD, true);
+	/* two root complexes for segment 0 */
+	qemu_nodes(3, 4);
+	rc(3, 0, 0);
+	seal();
+	expect(IORT_P_FIELD, false);
+}
+
 static void build_rmr(uint64_t base, uint64_t length, uint32_t nranges)
 {
 	qemu_nodes(5, 4);
@@ -426,6 +467,10 @@ static void broken_rmrs(void **state)
 	expect(IORT_P_RMR_WRAP, true);
 	build_rmr(0x80000000, 0x10000, 2);
 	expect(IORT_P_RMR_ARRAY, true);
+	build_rmr(0x80000000, 0x10000, 0); /* no ranges at all */
+	expect(IORT_P_FIELD, false);
+	build_rmr(0x80000000, 0x10000, 1), t[0xd8 + 3] = 1, seal(); /* E.c's RMR, node revision 1 */
+	expect(IORT_P_REVISION, false);
 }
 
 /* Cut at every length (the length field agreeing): nothing is read past
@@ -485,6 +530,7 @@ int main(void)
 		cmocka_unit_test(broken_chains),
 		cmocka_unit_test(broken_smmus),
 		cmocka_unit_test(broken_rmrs),
+		cmocka_unit_test(broken_fields),
 		cmocka_unit_test(truncated_everywhere),
 		cmocka_unit_test(decode_printed),
 	};
