@@ -51,6 +51,12 @@ static void info_records(void)
 		json_str(&j, "class", hex);
 		json_str(&j, "class_name", pci_class_name(d->class));
 		json_str(&j, "iommu", d->iommu >= 0 ? machine.units.u[d->iommu].name : NULL);
+		size_t smmu;
+		uint32_t sid;
+		/* the stream id its requester id becomes, where an SMMUv3 covers it */
+		if (d->iommu >= 0 && machine.units.u[d->iommu].type == IOMMU_SMMUV3 &&
+		    iort_map_rid(&machine.units.iort, d->addr.seg, pci_rid(d->addr), &smmu, &sid))
+			json_hex(&j, "stream_id", sid);
 		if (d->parent >= 0) {
 			char p[16];
 			pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
