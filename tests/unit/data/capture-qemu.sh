@@ -14,6 +14,7 @@ printf 'dmem\r\n' >"$tmp/startup.nsh"
 truncate -s 16M "$tmp/disk.img"
 mformat -i "$tmp/disk.img" ::
 mcopy -i "$tmp/disk.img" "$tmp/startup.nsh" ::/
+# shellcheck disable=SC2086 # QEMU_EXTRA is split into its arguments on purpose
 qemu-system-aarch64 -M virt,iommu=smmuv3 -cpu cortex-a57 -m 512 -bios /usr/share/qemu-efi-aarch64/QEMU_EFI.fd \
 	-drive if=none,file="$tmp/disk.img",format=raw,id=d0 -device virtio-blk-pci,drive=d0 -display none \
 	-serial file:"$tmp/console.txt" -net none -no-reboot -qmp unix:"$tmp/qmp.sock",server=on,wait=off ${QEMU_EXTRA:-} &
