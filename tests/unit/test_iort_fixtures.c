@@ -9,6 +9,7 @@
 
 #include "../../core/gtdt.h"
 #include "../../core/iort.h"
+#include "../../core/mcfg.h"
 
 #define MAX_FIELDS 512
 
@@ -412,6 +413,31 @@ static void gtdt_template(void **state)
 	gtdt_fixture("template", 1, 2, 0x68);
 }
 
+/* MCFG is the same table on Arm: QEMU virt's (captured) gives one ECAM
+ * region, segment 0, buses 0-255, above 4 GiB, as iasl reads it too. */
+static void mcfg_qemu_real(void **state)
+{
+	(void)state;
+	size_t len;
+	uint8_t *buf = load("mcfg/qemu-virt-real.bin", &len);
+	struct mcfg m;
+	assert_int_equal(mcfg_parse(buf, len, &m), 0);
+	assert_int_equal(m.n, 1);
+	nours = 0;
+	emit(44, "Base Address", m.r[0].base), emit(52, "Segment Group Number", m.r[0].segment);
+	emit(54, "Start Bus Number", m.r[0].start_bus), emit(55, "End Bus Number", m.r[0].end_bus);
+	static const char *const names[] = { "Base Address", "Segment Group Number", "Start Bus Number",
+					     "End Bus Number", NULL };
+	char path[512];
+	snprintf(path, sizeof(path), "%s/mcfg/qemu-virt-real.dsl", data_dir);
+	read_dsl(path, names);
+	qsort(ours, nours, sizeof(ours[0]), by_place);
+	assert_int_equal(nref, 4);
+	for (size_t i = 0; i < nref; i++)
+		assert_string_equal(ours[i].value, ref[i].value);
+	assert_int_equal(m.r[0].base, 0x4010000000ull);
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -429,7 +455,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(iort_qemu_virt), cmocka_unit_test(iort_multi),	    cmocka_unit_test(iort_qemu_real),
 		cmocka_unit_test(iort_template),  cmocka_unit_test(gtdt_qemu_virt), cmocka_unit_test(gtdt_platform),
-		cmocka_unit_test(gtdt_qemu_real), cmocka_unit_test(gtdt_template),
+		cmocka_unit_test(gtdt_qemu_real), cmocka_unit_test(mcfg_qemu_real), cmocka_unit_test(gtdt_template),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
-# capture-qemu.sh: the IORT and GTDT that qemu-system-aarch64 (virt with an
-# SMMUv3, AAVMF firmware) really publishes, saved as iort/qemu-virt-real.bin
-# and gtdt/qemu-virt-real.bin. The firmware's shell prints where the ACPI
+# capture-qemu.sh: the IORT, GTDT and MCFG that qemu-system-aarch64 (virt
+# with an SMMUv3, AAVMF firmware) really publishes, saved as
+# {iort,gtdt,mcfg}/qemu-virt-real.bin. The firmware's shell prints where the ACPI
 # tables are (dmem); QEMU's QMP pmemsave copies that memory out; each table
 # is found by its signature, length and checksum. Run regen.sh afterwards
 # for iasl's decode. QEMU_EXTRA adds QEMU arguments (devices). Needs
@@ -45,7 +45,7 @@ f.readline()
 cmd("qmp_capabilities")
 cmd("pmemsave", val=base, size=0x300000, filename=tmp + "/mem.bin")
 d = open(tmp + "/mem.bin", "rb").read()
-for sig in ("IORT", "GTDT"):
+for sig in ("IORT", "GTDT", "MCFG"):
     for m in re.finditer(sig.encode(), d):
         i = m.start()
         n = struct.unpack_from("<I", d, i + 4)[0]
