@@ -297,7 +297,7 @@ static void walk_nodes(struct iort *t, const uint8_t *buf, uint32_t tlen)
 		if (nd.length < min_length(nd.type)) {
 			problem(t, IORT_P_NODE_LENGTH, DIAG_ERROR, "%s at 0x%x is %u bytes, needs %u",
 				iort_type_name(nd.type), nd.offset, nd.length, min_length(nd.type));
-			nd.type = 0xff; /* kept for the count, never decoded or used */
+			nd.type = IORT_NODE_BROKEN;
 			t->node[t->n++] = nd;
 			continue;
 		}

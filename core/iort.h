@@ -25,6 +25,9 @@ enum iort_type {
 	IORT_PMCG = 5,
 	IORT_RMR = 6,
 };
+/* The type a node too short for its fixed part is given: kept in the list
+ * (it counts, and a mapping may name it) but never decoded or followed. */
+#define IORT_NODE_BROKEN 0xff
 
 /* ID mapping flags (DEN 0049 table "ID mapping format") */
 #define IORT_MAP_SINGLE 0x1

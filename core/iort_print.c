@@ -80,7 +80,9 @@ void iort_print(const struct iort *t)
 					       (unsigned long long)t->rmr[r].range[k].length);
 			break;
 		default:
-			printf(" type %u, not decoded\n", nd->type);
+			printf(nd->type == IORT_NODE_BROKEN ? " too short for its kind, not decoded\n"
+							    : " type %u (unknown), not decoded\n",
+			       nd->type);
 			break;
 		}
 		print_maps(t, nd);
