@@ -224,10 +224,10 @@ static void machine_discover(void)
 	       cycles_to_ns(t1 - t0) / 1e6);
 	const struct iommu_units *u = &machine.units;
 	char tables[32] = "";
-	snprintf(tables, sizeof(tables), "%s%s%s", u->have_dmar ? " DMAR" : "", u->have_ivrs ? " IVRS" : "",
-		 u->have_iort ? " IORT" : "");
+	snprintf(tables, sizeof(tables), "%s%s%s", u->have_dmar ? ", DMAR" : "", u->have_ivrs ? ", IVRS" : "",
+		 u->have_iort ? ", IORT" : "");
 	printf("  iommu      %zu units (%s), covering %zu of the functions\n", u->n,
-	       tables[0] ? tables + 1 : "no DMAR, IVRS or IORT", covered);
+	       tables[0] ? tables + 2 : "no DMAR, IVRS or IORT", covered);
 	info_records();
 }
 
