@@ -473,7 +473,7 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 		if (v & ~mask)
 			m->protocol_errors++; /* beyond the queue's size */
 		v &= mask;
-		if (qused(v, m->cmdq_cons & mask, cmdq_bits) > (1u << cmdq_bits))
+		if ((m->cr0 & CMDQEN) && qused(v, m->cmdq_cons & mask, cmdq_bits) > (1u << cmdq_bits))
 			m->protocol_errors++; /* more commands than the queue holds */
 		m->cmdq_prod = v;
 		cmdq_run(m);
@@ -490,8 +490,8 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 	case EVENTQ_CONS: {
 		uint32_t mask = (2u << evtq_bits) - 1;
 		v = (uint32_t)within(m, v, QUEUE_OVFLG | mask);
-		if (qused(m->eventq_prod & mask, v & mask, evtq_bits) >
-		    qused(m->eventq_prod & mask, m->eventq_cons & mask, evtq_bits))
+		if ((m->cr0 & EVENTQEN) && qused(m->eventq_prod & mask, v & mask, evtq_bits) >
+					       qused(m->eventq_prod & mask, m->eventq_cons & mask, evtq_bits))
 			m->protocol_errors++; /* CONS moved past PROD, or backwards */
 		m->eventq_cons = v;
 		break;

@@ -26,8 +26,8 @@
  * - A GBPA write without Update=1 is counted and ignored (the spec makes
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.
- * - STE.Config 001-011 are taken as reserved (C_BAD_STE), 000 as abort.
- *   STE.S1Fmt is ignored when S1CDMax is 0, as the spec says; S1CDMax
+ * - STE.Config 001-011 abort without an event, as 000 (5.2: reserved,
+ *   behaves as 000); 110 and 111 (stage 2) are C_BAD_STE. STE.S1Fmt is ignored when S1CDMax is 0, as the spec says; S1CDMax
  *   non-zero is C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5:
  *   STALL_MODEL != 00). STRW EL2 (HYP=0) and EL3 are C_BAD_STE. Other
  *   STE fields (attributes, EATS, MEV, ...) are not checked.

@@ -23,7 +23,7 @@
 #define STE1_S1STALLD (1ull << 27)
 #define STE1_STRW(s) ((unsigned)((s) >> 30) & 3)
 #define STE1_PRIVCFG(s) ((unsigned)((s) >> 48) & 3)
-enum { CONFIG_ABORT = 0, CONFIG_BYPASS = 4, CONFIG_S1 = 5 };
+enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5 };
 
 /* CD (5.4), doubleword 0 */
 #define CD_TSZ(d, half) ((unsigned)((d) >> ((half) ? 16 : 0)) & 0x3f)
@@ -197,7 +197,8 @@ static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct re
 	for (unsigned i = 0; i < 8; i++)
 		ste[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
 	unsigned config = STE_CONFIG(ste[0]);
-	bool legal = (ste[0] & STE_V) && (config == CONFIG_ABORT || config == CONFIG_BYPASS || config == CONFIG_S1);
+	/* 0b0xx abort (the reserved ones behave as 0b000); 0b11x needs stage 2 */
+	bool legal = (ste[0] & STE_V) && config != 6 && config != 7;
 	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
 		legal = !STE_S1CDMAX(ste[0]) && !(ste[1] & STE1_S1STALLD) && !STE1_STRW(ste[1]);
 	if (!legal)
@@ -359,10 +360,10 @@ bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uin
 	struct smmuv3m_cfg *c = stream_config(m, &r);
 	if (!c)
 		return false;
-	switch (STE_CONFIG(c->ste[0])) {
-	case CONFIG_ABORT:
+	unsigned config = STE_CONFIG(c->ste[0]);
+	if (config < CONFIG_BYPASS)
 		return false; /* aborted, nothing recorded */
-	case CONFIG_BYPASS:
+	if (config == CONFIG_BYPASS) {
 		*phys = iova;
 		return true;
 	}

@@ -497,11 +497,47 @@ static void record_bit_and_config_errors(void **state)
 	assert_false(smmuv3m_translate(&m, 1u << LOG2_STES, 0, false, &phys));
 	ste(0x16, CFG_ABORT, NULL); /* abort: nothing recorded */
 	assert_false(smmuv3m_translate(&m, 0x16, 0, false, &phys));
+	ste(0x18, 2ull << 1, NULL); /* 0b010: reserved, behaves as abort */
+	assert_false(smmuv3m_translate(&m, 0x18, 0, false, &phys));
 	ste(0x17, CFG_BYPASS, NULL);
 	assert_true(smmuv3m_translate(&m, 0x17, 0x4321, true, &phys));
 	assert_int_equal(phys, 0x4321);
 	assert_int_equal(events_written(), 7);
 	assert_int_equal(m.events, 7);
+	assert_int_equal(irq_calls[SMMUV3M_IRQ_EVENTQ], 0); /* EVENTQ_IRQEN clear */
+}
+
+static void cd_halves_and_granules(void **state)
+{
+	(void)state;
+	uint64_t phys;
+	unit("smmuv3");
+	uint64_t *root = translated(SID, 12, 16, 1), *upper = page();
+	map(root, 12, 16, 3, 0x1000, 0x11000, LEAF);
+	assert_false(dma(0xffff000000001000ull, false, &phys)); /* TTB1's half, EPD1=1 */
+	assert_int_equal(event_type(0), SMMUV3M_F_TRANSLATION);
+	assert_false(dma(0x0001000000001000ull, false, &phys)); /* neither half */
+	assert_int_equal(event_type(1), SMMUV3M_F_TRANSLATION);
+	/* TTB1 walked: T1SZ 16, TG1 0b10 (4K in TG1's own encoding) */
+	cds[0][0] = (cds[0][0] & ~CD_EPD1) | 16ull << 16 | 2ull << 22;
+	cds[0][2] = pa(upper);
+	command(CFGI_CD | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	map(upper, 12, 16, 3, 0xffff000000002000ull, 0x22000, LEAF);
+	assert_int_equal(through(0xffff000000002008ull), 0x22008);
+	assert_int_equal(through(0x1008), 0x11008);
+	/* T1SZ out of range once TTB1 is used: the CD is ILLEGAL */
+	cds[0][0] &= ~(0x3full << 16);
+	command(CFGI_CD | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	assert_false(dma(0x1008, false, &phys));
+	assert_int_equal(event_type(2), SMMUV3M_C_BAD_CD);
+	/* a granule IDR5 does not offer: 16K on the 64K-only kind */
+	unit("smmuv3-64k");
+	translated(SID, 14, 16, 1);
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(0), SMMUV3M_C_BAD_CD);
+	assert_clean();
 }
 
 /* ---- caches -------------------------------------------------------------------- */
@@ -871,6 +907,7 @@ int main(void)
 		cmocka_unit_test(access_flag_and_affd),
 		cmocka_unit_test(address_size_and_walk_aborts),
 		cmocka_unit_test(record_bit_and_config_errors),
+		cmocka_unit_test(cd_halves_and_granules),
 		cmocka_unit_test(tlb_stale_until_the_precise_invalidation),
 		cmocka_unit_test(range_invalidation_is_precise),
 		cmocka_unit_test(global_entries_survive_asid_invalidation),
