@@ -263,7 +263,7 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 		break;
 	}
 	case CMD_CFGI_CD:
-		ok = !(c0 & 0xfff00ull) && !(c1 >> 1); /* SubstreamID may be anything (4.3.3) */
+		ok = !(c0 & 0xf00ull) && !(c1 >> 1); /* SubstreamID may be anything (4.3.3) */
 		if (ok)
 			smmuv3m_drop_cd(m, sid), m->cfgi_cd++;
 		break;
@@ -404,12 +404,14 @@ static void write_cr0(struct smmuv3_model *m, uint32_t v)
 	cmdq_run(m); /* commands written before CMDQEN run now */
 }
 
-/* A base or pointer that is read-only while `en` is set in CR0 or CR0ACK. */
-static bool frozen(struct smmuv3_model *m, uint32_t en)
+/* A base or pointer is read-only while `en` is set in CR0 or CR0ACK: a
+ * write that would change it then is counted and ignored; true when the
+ * write is to be ignored. */
+static bool frozen(struct smmuv3_model *m, uint32_t en, uint64_t was, uint64_t v)
 {
 	if (!((m->cr0 | m->cr0ack) & en))
 		return false;
-	m->protocol_errors++;
+	m->protocol_errors += was != v;
 	return true;
 }
 
@@ -429,17 +431,20 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 	case CR0:
 		write_cr0(m, (uint32_t)within(m, v, CR0_BITS));
 		break;
-	case CR1:
-		v = (uint32_t)within(m, v, CR1_BITS);
-		if (v != m->cr1 && ((m->cr0 | m->cr0ack) & (SMMUEN | CMDQEN | EVENTQEN)))
-			m->protocol_errors++; /* changed under an enabled table or queue */
-		m->cr1 = v;
+	case CR1: {
+		/* QUEUE_* are RW only while no queue is enabled, TABLE_* only
+		 * while SMMUEN is 0, in CR0 and CR0ACK alike (6.3.11) */
+		uint32_t on = m->cr0 | m->cr0ack, changed = (uint32_t)within(m, v, CR1_BITS) ^ m->cr1;
+		if (((changed & 0x3f) && (on & (CMDQEN | EVENTQEN))) || ((changed & 0xfc0) && (on & SMMUEN)))
+			m->protocol_errors++; /* read-only then: ignored */
+		else
+			m->cr1 ^= changed;
 		break;
+	}
 	case CR2:
 		v = (uint32_t)within(m, v, CR2_BITS);
-		if (v != m->cr2 && ((m->cr0 | m->cr0ack) & SMMUEN))
-			m->protocol_errors++;
-		m->cr2 = v;
+		if (!frozen(m, SMMUEN, m->cr2, v))
+			m->cr2 = v;
 		break;
 	case GBPA:
 		if (!(v & GBPA_UPDATE) || (m->gbpa & GBPA_UPDATE)) {
@@ -465,8 +470,9 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 		break;
 	}
 	case STRTAB_BASE_CFG:
-		if (!frozen(m, SMMUEN))
-			m->strtab_base_cfg = (uint32_t)within(m, v, STRTAB_CFG_BITS);
+		v = (uint32_t)within(m, v, STRTAB_CFG_BITS);
+		if (!frozen(m, SMMUEN, m->strtab_base_cfg, v))
+			m->strtab_base_cfg = v;
 		break;
 	case CMDQ_PROD: {
 		uint32_t mask = (2u << cmdq_bits) - 1;
@@ -480,12 +486,14 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 		break;
 	}
 	case CMDQ_CONS:
-		if (!frozen(m, CMDQEN))
-			m->cmdq_cons = (uint32_t)within(m, v, (2u << cmdq_bits) - 1);
+		v = (uint32_t)within(m, v, (2u << cmdq_bits) - 1);
+		if (!frozen(m, CMDQEN, m->cmdq_cons & ((2u << cmdq_bits) - 1), v))
+			m->cmdq_cons = v;
 		break;
 	case EVENTQ_PROD:
-		if (!frozen(m, EVENTQEN))
-			m->eventq_prod = (uint32_t)within(m, v, QUEUE_OVFLG | ((2u << evtq_bits) - 1));
+		v = (uint32_t)within(m, v, QUEUE_OVFLG | ((2u << evtq_bits) - 1));
+		if (!frozen(m, EVENTQEN, m->eventq_prod, v))
+			m->eventq_prod = v;
 		break;
 	case EVENTQ_CONS: {
 		uint32_t mask = (2u << evtq_bits) - 1;
@@ -514,16 +522,19 @@ static void write64(struct smmuv3_model *m, uint64_t off, uint64_t v)
 {
 	switch (off) {
 	case STRTAB_BASE:
-		if (!frozen(m, SMMUEN))
-			m->strtab_base = within(m, v, BASE_HINT | addr_bits(m, 6));
+		v = within(m, v, BASE_HINT | addr_bits(m, 6));
+		if (!frozen(m, SMMUEN, m->strtab_base, v))
+			m->strtab_base = v;
 		break;
 	case CMDQ_BASE:
-		if (!frozen(m, CMDQEN))
-			m->cmdq_base = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		v = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		if (!frozen(m, CMDQEN, m->cmdq_base, v))
+			m->cmdq_base = v;
 		break;
 	case EVENTQ_BASE:
-		if (!frozen(m, EVENTQEN))
-			m->eventq_base = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		v = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		if (!frozen(m, EVENTQEN, m->eventq_base, v))
+			m->eventq_base = v;
 		break;
 	case GERROR_IRQ_CFG0:
 	case EVENTQ_IRQ_CFG0:

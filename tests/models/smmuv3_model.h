@@ -23,6 +23,11 @@
  *   the write (the first read still shows the old one), so that a driver
  *   that does not poll the ACK is caught; a CR0 write while CR0ACK still
  *   differs from CR0 is counted as a protocol error.
+ * - A register the spec makes read-only while an enable is set in CR0 or
+ *   CR0ACK (STRTAB_BASE(_CFG) and CR2 under SMMUEN, CR1's TABLE_* too, a
+ *   queue's BASE and its software-owned pointer and CR1's QUEUE_* under
+ *   the queue's enable) ignores a write then; one that would change it
+ *   is counted as a protocol error, one rewriting its value is not.
  * - A GBPA write without Update=1 is counted and ignored (the spec makes
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.

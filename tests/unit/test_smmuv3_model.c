@@ -493,7 +493,9 @@ static void record_bit_and_config_errors(void **state)
 	assert_int_equal(event_type(5), SMMUV3M_F_CD_FETCH);
 	assert_false(smmuv3m_translate(&m, 1u << LOG2_STES, 0, false, &phys)); /* beyond the table */
 	assert_int_equal(event_type(6), SMMUV3M_C_BAD_STREAMID);
-	wr(CR2, 0); /* without RECINVSID: not recorded */
+	cr0(CMDQEN | EVENTQEN); /* CR2 changes only while SMMUEN is 0 */
+	wr(CR2, 0);		/* without RECINVSID: not recorded */
+	cr0(CMDQEN | EVENTQEN | SMMUEN);
 	assert_false(smmuv3m_translate(&m, 1u << LOG2_STES, 0, false, &phys));
 	ste(0x16, CFG_ABORT, NULL); /* abort: nothing recorded */
 	assert_false(smmuv3m_translate(&m, 0x16, 0, false, &phys));
@@ -846,18 +848,25 @@ static void counts_forbidden_accesses(void **state)
 	wr(STRTAB_BASE_CFG, 5);		 /* likewise */
 	wr64(CMDQ_BASE, pa(cmdq) | 4);	 /* under CMDQEN */
 	wr64(EVENTQ_BASE, pa(evtq) | 4); /* under EVENTQEN */
-	wr(CMDQ_CONS, 0);		 /* under CMDQEN */
-	wr(EVENTQ_PROD, 0);		 /* under EVENTQEN */
-	assert_int_equal(m.protocol_errors, 6);
+	wr(CMDQ_CONS, 1);		 /* under CMDQEN */
+	wr(EVENTQ_PROD, 1);		 /* under EVENTQEN */
+	wr(CR2, 0);			 /* under SMMUEN */
+	wr(CR0 + 0x8, 1u << 6);		 /* CR1.TABLE_IC under SMMUEN */
+	assert_int_equal(m.protocol_errors, 8);
+	wr64(STRTAB_BASE, pa(strtab)); /* the same value: no change, allowed */
+	wr(CR2, RECINVSID);
+	assert_int_equal(m.protocol_errors, 8);
+	assert_int_equal(rd(CR0 + 0x8), 0);
+	assert_int_equal(rd(CR2), RECINVSID);
 	assert_int_equal(regwin_read64(&m.win, STRTAB_BASE), pa(strtab));
 	wr(CMDQ_PROD, 2u << CMDQ_LOG2); /* beyond the queue's size */
-	assert_int_equal(m.protocol_errors, 7);
+	assert_int_equal(m.protocol_errors, 9);
 	wr(EVENTQ_CONS, 3); /* past PROD: nothing was produced */
-	assert_int_equal(m.protocol_errors, 8);
+	assert_int_equal(m.protocol_errors, 10);
 	cr0(0);
 	wr64(STRTAB_BASE, 0);
 	wr(CR0, SMMUEN); /* no stream table */
-	assert_int_equal(m.protocol_errors, 9);
+	assert_int_equal(m.protocol_errors, 11);
 	regwin_read32(&m.win, SMMUV3M_WINDOW);
 	assert_int_equal(m.win.out_of_window, 1);
 }
