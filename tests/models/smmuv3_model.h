@@ -191,7 +191,10 @@ struct iommu;
 struct model_family;
 
 /* The family. Not const: the SMMUv3 driver (iommu/smmuv3/) is not visible
- * here, so attach fills io, driver and driver_win from the hook below. */
+ * here, so attach fills io, driver and driver_win from the hook below.
+ * The engine behind the model (bus MODEL_ENGINE_BUS, device 1) issues its
+ * requests with StreamID = its requester id, 0x1008 (an identity IORT
+ * mapping, as QEMU's virt machine has). */
 extern struct model_family smmuv3_family;
 
 /* THE MERGE HOOK. What the SMMUv3 backend (its catalogue file,

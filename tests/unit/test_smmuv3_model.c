@@ -10,6 +10,7 @@
  * fail a driver breaking the rules. */
 #include "unit.h"
 
+#include "../models/models.h"
 #include "../models/smmuv3_model.h"
 
 /* Register offsets and bits (6.2, 6.3), the test's own reading */
@@ -904,6 +905,75 @@ static void injected_faults(void **state)
 	assert_int_equal(regwin_read64(&m.win, STRTAB_BASE), ~0ull);
 }
 
+/* Physical 0 answers nothing: a command queue there is CERROR_ABT, an
+ * event queue there GERROR.EVENTQ_ABT_ERR with the record lost. */
+static void queues_where_nothing_answers(void **state)
+{
+	(void)state;
+	uint64_t phys;
+	unit("smmuv3");
+	cr0(EVENTQEN | SMMUEN);
+	wr64(CMDQ_BASE, CMDQ_LOG2);
+	wr(CMDQ_PROD, 0);
+	wr(CMDQ_CONS, 0);
+	cr0(CMDQEN | EVENTQEN | SMMUEN); /* enabled with no queue: counted */
+	assert_int_equal(m.protocol_errors, 1);
+	command(TLBI_NH_ALL, 0);
+	assert_int_equal(rd(CMDQ_CONS), SMMUV3M_CERROR_ABT << 24);
+	assert_int_equal((rd(GERROR) ^ rd(GERRORN)) & 1, 1);
+	unit("smmuv3");
+	cr0(CMDQEN | SMMUEN);
+	wr64(EVENTQ_BASE, EVTQ_LOG2);
+	cr0(CMDQEN | EVENTQEN | SMMUEN);
+	translated(SID, 12, 16, 1);
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal((rd(GERROR) ^ rd(GERRORN)) & 4, 4);
+	assert_int_equal(m.events, 0);
+	assert_int_equal(m.events_lost, 1);
+}
+
+/* The family's faults, each injected as `model smmuv3 FAULT` does, and
+ * its kinds, which are the model's. */
+static void family_faults_and_kinds(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (const char *const *k = smmuv3_family.kinds; *k; k++, n++)
+		assert_string_equal(*k, smmuv3m_kinds[n].name);
+	assert_null(smmuv3m_kinds[n].name);
+	unsigned seen = 0;
+	for (const struct model_fault *f = smmuv3_family.faults; f->name; f++) {
+		unit("smmuv3");
+		f->inject(&m);
+		if (strcmp(f->name, "cmd-sync-stuck") == 0) {
+			uint32_t at = rd(CMDQ_PROD);
+			command(CMD_SYNC, 0);
+			assert_int_equal(rd(CMDQ_CONS), at);
+			assert_int_equal(f->at_take, IOMMU_ERR_TIMEOUT);
+			seen |= 1;
+		} else if (strcmp(f->name, "eventq-overflow") == 0) {
+			uint64_t phys;
+			translated(SID, 12, 16, 1);
+			assert_false(dma(0x1000, false, &phys));
+			assert_int_equal(m.overflows, 1);
+			assert_int_equal(f->at_take, IOMMU_OK);
+			seen |= 2;
+		} else if (strcmp(f->name, "illegal-command") == 0) {
+			command(CMD_SYNC, 0);
+			assert_int_equal(rd(CMDQ_CONS) >> 24, SMMUV3M_CERROR_ILL);
+			assert_int_equal(f->at_take, IOMMU_ERR_HARDWARE);
+			seen |= 4;
+		} else if (strcmp(f->name, "cr0ack-stuck") == 0) {
+			wr(CR0, 0);
+			assert_int_equal(rd(CR0ACK), CMDQEN | EVENTQEN | SMMUEN);
+			assert_int_equal(rd(CR0ACK), CMDQEN | EVENTQEN | SMMUEN);
+			assert_int_equal(f->at_take, IOMMU_ERR_TIMEOUT);
+			seen |= 8;
+		}
+	}
+	assert_int_equal(seen, 15);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -927,6 +997,8 @@ int main(void)
 		cmocka_unit_test(event_queue_overflows_and_recovers),
 		cmocka_unit_test(counts_forbidden_accesses),
 		cmocka_unit_test(injected_faults),
+		cmocka_unit_test(queues_where_nothing_answers),
+		cmocka_unit_test(family_faults_and_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
