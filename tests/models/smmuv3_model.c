@@ -162,6 +162,14 @@ static unsigned qbits(uint64_t base, unsigned max)
 	return QUEUE_LOG2(base) < max ? QUEUE_LOG2(base) : max;
 }
 
+/* A queue's effective address: aligned to the queue's size in bytes, at
+ * least 32 (6.3.26, 6.3.29); 0 when nothing answers there. */
+static uint64_t qaddr(const struct smmuv3_model *m, uint64_t base, unsigned bits, unsigned entry)
+{
+	uint64_t size = (uint64_t)entry << bits;
+	return base & addr_bits(m, 5) & ~((size > 32 ? size : 32) - 1);
+}
+
 static uint32_t qindex(uint32_t v, unsigned bits)
 {
 	return v & ((1u << bits) - 1);
@@ -193,7 +201,7 @@ void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4])
 		m->events_lost++;
 		return;
 	}
-	uint64_t base = m->eventq_base & addr_bits(m, 5);
+	uint64_t base = qaddr(m, m->eventq_base, bits, 32);
 	if (!base) {
 		global_error(m, GERROR_EVENTQ_ABT_ERR); /* the record's write aborted */
 		m->events_lost++;
@@ -346,7 +354,7 @@ static void cmdq_run(struct smmuv3_model *m)
 		uint32_t cons = m->cmdq_cons & mask, prod = m->cmdq_prod & mask;
 		if (cons == prod)
 			return;
-		uint64_t base = m->cmdq_base & addr_bits(m, 5);
+		uint64_t base = qaddr(m, m->cmdq_base, bits, 16);
 		unsigned err = SMMUV3M_CERROR_ABT;
 		enum run r = ERROR;
 		if (base) {
@@ -528,11 +536,13 @@ static void write64(struct smmuv3_model *m, uint64_t off, uint64_t v)
 		break;
 	case CMDQ_BASE:
 		v = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		m->protocol_errors += QUEUE_LOG2(v) > IDR1_CMDQS(m->kind->idr1); /* must be <= CMDQS */
 		if (!frozen(m, CMDQEN, m->cmdq_base, v))
 			m->cmdq_base = v;
 		break;
 	case EVENTQ_BASE:
 		v = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		m->protocol_errors += QUEUE_LOG2(v) > IDR1_EVENTQS(m->kind->idr1);
 		if (!frozen(m, EVENTQEN, m->eventq_base, v))
 			m->eventq_base = v;
 		break;

@@ -28,6 +28,11 @@
  *   queue's BASE and its software-owned pointer and CR1's QUEUE_* under
  *   the queue's enable) ignores a write then; one that would change it
  *   is counted as a protocol error, one rewriting its value is not.
+ * - A queue's base is aligned down to the queue's size (at least 32
+ *   bytes), the linear stream table's to its size, the 2-level L1
+ *   table's to its size (at least 64 bytes), as the spec says the unit
+ *   does (6.3.24-26): a driver's misaligned table is read where the
+ *   unit reads it. A queue LOG2SIZE beyond IDR1's is counted and capped.
  * - A GBPA write without Update=1 is counted and ignored (the spec makes
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.

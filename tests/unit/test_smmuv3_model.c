@@ -775,6 +775,22 @@ static void command_error_stops_the_queue_until_acknowledged(void **state)
 	assert_clean();
 }
 
+/* A queue's base is aligned down to the queue's size (6.3.26): a command
+ * queue written 32 bytes in is read from its aligned start. */
+static void queue_base_aligned_to_its_size(void **state)
+{
+	(void)state;
+	unit("smmuv3");
+	cr0(EVENTQEN | SMMUEN);
+	wr64(CMDQ_BASE, (pa(cmdq) + 32) | 4); /* 16 entries, 256 bytes */
+	cr0(CMDQEN | EVENTQEN | SMMUEN);
+	cmdq[0] = TLBI_NH_ALL;
+	cmdq[4] = 0x7f; /* where the unaligned base points: never read */
+	wr(CMDQ_PROD, 1);
+	assert_int_equal(rd(CMDQ_CONS), 1);
+	assert_int_equal(m.tlbi_nh_all, 1);
+}
+
 static void queue_wraps_and_sync_interrupts(void **state)
 {
 	(void)state;
@@ -866,8 +882,11 @@ static void counts_forbidden_accesses(void **state)
 	assert_int_equal(m.protocol_errors, 10);
 	cr0(0);
 	wr64(STRTAB_BASE, 0);
-	wr(CR0, SMMUEN); /* no stream table */
+	cr0(SMMUEN); /* no stream table */
 	assert_int_equal(m.protocol_errors, 11);
+	cr0(0);
+	wr64(CMDQ_BASE, pa(cmdq) | 20); /* beyond IDR1.CMDQS (19) */
+	assert_int_equal(m.protocol_errors, 12);
 	regwin_read32(&m.win, SMMUV3M_WINDOW);
 	assert_int_equal(m.win.out_of_window, 1);
 }
@@ -993,6 +1012,7 @@ int main(void)
 		cmocka_unit_test(configuration_cached_until_cfgi),
 		cmocka_unit_test(two_level_stream_table),
 		cmocka_unit_test(command_error_stops_the_queue_until_acknowledged),
+		cmocka_unit_test(queue_base_aligned_to_its_size),
 		cmocka_unit_test(queue_wraps_and_sync_interrupts),
 		cmocka_unit_test(event_queue_overflows_and_recovers),
 		cmocka_unit_test(counts_forbidden_accesses),
