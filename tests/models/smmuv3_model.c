@@ -220,21 +220,26 @@ void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4])
 
 enum run { DONE, ERROR, WAIT };
 
-/* TLBI_NH_VA/VAA's address and range (4.4.1.1): false when malformed. */
-static bool tlbi_range(const struct smmuv3_model *m, uint64_t c0, uint64_t c1, uint64_t *va, uint64_t *size)
+/* TLBI_NH_VA/VAA's address, range, granule and level (4.4.1.1) into `s`:
+ * false when malformed. */
+static bool tlbi_range(const struct smmuv3_model *m, uint64_t c0, uint64_t c1, struct smmuv3m_scope *s)
 {
 	unsigned num = (c0 >> 12) & 0x1f, scale = (c0 >> 20) & 0x3f, ttl = (c1 >> 8) & 3, tg = (c1 >> 10) & 3;
-	*va = c1 & ~0xfffull;
+	s->va = c1 & ~0xfffull;
 	if (tg == 0) {
-		*size = 1; /* every leaf holding this address */
+		s->size = 1; /* every leaf holding this address, whatever its granule */
 		return !num && !scale && !ttl;
 	}
+	if (tg == 2 && ttl == 1)
+		ttl = 0; /* level 1 of 16K needs DS: treated as no hint */
 	if (!(m->kind->idr3 & IDR3_RIL) || scale > 0x1f || (!num && !scale && !ttl))
 		return false; /* RES0 without RIL; SCALE bit 25 needs DS; the reserved combination */
 	static const unsigned shift[4] = { 0, 12, 14, 16 };
-	*size = (uint64_t)(num + 1) << scale << shift[tg];
-	if (*va + *size < *va)
-		*size = 0 - *va; /* no wrap (4.4.1.1) */
+	s->granule = shift[tg];
+	s->level = ttl;
+	s->size = (uint64_t)(num + 1) << scale << shift[tg];
+	if (s->va + s->size < s->va)
+		s->size = 0 - s->va; /* no wrap (4.4.1.1) */
 	return true;
 }
 
@@ -244,6 +249,8 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 {
 	unsigned op = c0 & 0xff;
 	uint32_t sid = (uint32_t)(c0 >> 32);
+	const struct smmuv3m_scope all = { .any_asid = true, .global_too = true, .size = ~0ull },
+				   asid = { .asid = (uint16_t)(c0 >> 48), .size = ~0ull };
 	bool ok = !m->illegal_next;
 	m->illegal_next = false;
 	*err = SMMUV3M_CERROR_ILL;
@@ -283,22 +290,22 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 	case CMD_TLBI_NH_ALL:
 		ok = !(c0 & 0xffff0000ffffff00ull) && !c1;
 		if (ok)
-			smmuv3m_drop_tlb(m, true, 0, true, 0, ~0ull), m->tlbi_nh_all++;
+			smmuv3m_drop_tlb(m, &all), m->tlbi_nh_all++;
 		break;
 	case CMD_TLBI_NH_ASID:
 		ok = !(c0 & 0xffffff00ull) && !c1;
 		if (ok)
-			smmuv3m_drop_tlb(m, false, (uint16_t)(c0 >> 48), false, 0, ~0ull), m->tlbi_nh_asid++;
+			smmuv3m_drop_tlb(m, &asid), m->tlbi_nh_asid++;
 		break;
 	case CMD_TLBI_NH_VA:
 	case CMD_TLBI_NH_VAA: {
-		uint64_t va, size;
-		ok = !(c0 & 0xfe0e0f00ull) && !(c1 & 0xfeull) && tlbi_range(m, c0, c1, &va, &size);
+		struct smmuv3m_scope va = { .any_asid = op == CMD_TLBI_NH_VAA, .global_too = true, .asid = asid.asid };
+		ok = !(c0 & 0xfe0e0f00ull) && !(c1 & 0xfeull) && tlbi_range(m, c0, c1, &va);
 		if (op == CMD_TLBI_NH_VAA)
 			ok = ok && !(c0 >> 48);
 		if (!ok)
 			break;
-		smmuv3m_drop_tlb(m, op == CMD_TLBI_NH_VAA, (uint16_t)(c0 >> 48), true, va, size);
+		smmuv3m_drop_tlb(m, &va);
 		if (op == CMD_TLBI_NH_VAA)
 			m->tlbi_nh_vaa++;
 		else if ((c1 >> 10) & 3)
@@ -310,7 +317,7 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 	case CMD_TLBI_NSNH_ALL:
 		ok = !(c0 & ~0xffull) && !c1;
 		if (ok)
-			smmuv3m_drop_tlb(m, true, 0, true, 0, ~0ull), m->tlbi_nsnh_all++;
+			smmuv3m_drop_tlb(m, &all), m->tlbi_nsnh_all++;
 		break;
 	case CMD_RESUME:
 	case CMD_STALL_TERM:

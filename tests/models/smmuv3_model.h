@@ -57,7 +57,10 @@
  *   CERROR_ILL: the spec allows an implementation not to check them.
  * - The TLB caches leaf entries only, tagged by ASID (nG=1) or global
  *   (nG=0, matched by every ASID; TLBI_NH_ASID keeps them, 4.4.2.2). Walk
- *   (table) entries are not cached, so Leaf=0 and Leaf=1 act alike.
+ *   (table) entries are not cached, so Leaf=0 and Leaf=1 act alike. A
+ *   range TLBI (TG != 0) drops only entries of TG's granule and, with a
+ *   TTL hint, of that leaf level: what the spec requires and no more
+ *   (4.4.1.1), so a wrong TG or TTL leaves entries stale.
  *   An L1STD cache is kept: CFGI_STE with Leaf=1 leaves it stale.
  * - A request is unprivileged (PCIe without a PASID prefix) unless
  *   STE.PRIVCFG is 11 (privileged); then CD.PAN applies to AP[1]=1 pages.
@@ -111,8 +114,9 @@ struct smmuv3m_kind {
 struct smmuv3m_tlb {
 	bool valid, global;
 	uint16_t asid;
-	uint64_t va, size, pa; /* the whole leaf: a page or a block */
-	bool write, unpriv;    /* AP[2]=0 and APTable[1]=0; AP[1]=1 and APTable[0]=0 */
+	uint8_t granule, level; /* the walk's granule shift (12, 14, 16) and the leaf's level */
+	uint64_t va, size, pa;	/* the whole leaf: a page or a block */
+	bool write, unpriv;	/* AP[2]=0 and APTable[1]=0; AP[1]=1 and APTable[0]=0 */
 };
 
 struct smmuv3m_cfg {
@@ -183,10 +187,17 @@ void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4]);
  * when `l1`; the CD of one StreamID. */
 void smmuv3m_drop_ste(struct smmuv3_model *m, uint64_t first, uint64_t n, bool l1);
 void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid);
-/* The TLB's (4.4): entries of `asid` (any ASID when `any_asid`; global
- * entries only when `global_too`) overlapping [va, va + size). */
-void smmuv3m_drop_tlb(struct smmuv3_model *m, bool any_asid, uint16_t asid, bool global_too, uint64_t va,
-		      uint64_t size);
+/* What one TLB invalidation covers (4.4): entries of `asid` (any ASID
+ * when `any_asid`; global entries only when `global_too`) overlapping
+ * [va, va + size), of the granule and leaf level a range command names
+ * (0: any). */
+struct smmuv3m_scope {
+	bool any_asid, global_too;
+	uint16_t asid;
+	uint64_t va, size;
+	unsigned granule, level;
+};
+void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s);
 /* The effective output address size in bits (IDR5.OAS). */
 unsigned smmuv3m_oas_bits(unsigned ips);
 

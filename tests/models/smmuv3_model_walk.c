@@ -121,13 +121,14 @@ void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid)
 			m->cfg[i].cd_valid = false;
 }
 
-void smmuv3m_drop_tlb(struct smmuv3_model *m, bool any_asid, uint16_t asid, bool global_too, uint64_t va, uint64_t size)
+void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s)
 {
-	uint64_t last = va + (size - 1);
+	uint64_t last = s->va + (s->size - 1);
 	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
 		struct smmuv3m_tlb *t = &m->tlb[i];
-		bool asid_ok = any_asid || (t->global ? global_too : t->asid == asid);
-		if (asid_ok && t->va <= last && t->va + (t->size - 1) >= va)
+		bool asid_ok = s->any_asid || (t->global ? s->global_too : t->asid == s->asid);
+		bool kind_ok = (!s->granule || s->granule == t->granule) && (!s->level || s->level == t->level);
+		if (asid_ok && kind_ok && t->va <= last && t->va + (t->size - 1) >= s->va)
 			t->valid = false;
 	}
 }
@@ -336,6 +337,8 @@ static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct reques
 		struct smmuv3m_tlb t = { .valid = true,
 					 .global = !(desc & DESC_NG),
 					 .asid = asid,
+					 .granule = (uint8_t)g,
+					 .level = (uint8_t)level,
 					 .va = va & ~(size - 1),
 					 .size = size,
 					 .pa = desc & DESC_OA & ~(size - 1),

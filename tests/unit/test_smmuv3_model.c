@@ -607,6 +607,18 @@ static void range_invalidation_is_precise(void **state)
 		assert_int_equal(through(0x40000 + 0x1000ull * i), want);
 	}
 	assert_int_equal(m.tlbi_nh_va_range, 1);
+	/* a range names the granule and the leaf level it drops: a wrong TG or
+	 * TTL leaves the entry (4.4.1.1), the right ones drop it */
+	uint64_t *blk = map(root, 12, 16, 2, 0x40000000, 0x80000000, LEAF);
+	assert_int_equal(through(0x40000000), 0x80000000);
+	*blk += 0x200000;
+	command(TLBI_NH_VA | 5ull << 48 | 1ull << 12, 0x40000000 | 2ull << 10);		    /* TG 16K */
+	command(TLBI_NH_VA | 5ull << 48 | 1ull << 12, 0x40000000 | 1ull << 10 | 3ull << 8); /* TTL 3 */
+	cmd_sync();
+	assert_int_equal(through(0x40000000), 0x80000000);
+	command(TLBI_NH_VA | 5ull << 48, 0x40000000 | 1ull << 10 | 2ull << 8); /* 4K, level 2 */
+	cmd_sync();
+	assert_int_equal(through(0x40000000), 0x80200000);
 	/* NUM=SCALE=TTL=0 with a TG is the reserved combination: CERROR_ILL */
 	command(TLBI_NH_VA | 5ull << 48, 0x42000 | 1ull << 10);
 	assert_int_equal(rd(CMDQ_CONS) >> 24 & 0x7f, SMMUV3M_CERROR_ILL);
