@@ -61,8 +61,12 @@
  *   range TLBI (TG != 0) drops only entries of TG's granule and, with a
  *   TTL hint, of that leaf level: what the spec requires and no more
  *   (4.4.1.1), so a wrong TG or TTL leaves entries stale.
- *   An L1STD cache is kept: CFGI_STE with Leaf=1 leaves it stale.
- * - A request is unprivileged (PCIe without a PASID prefix) unless
+ * - The configuration cache holds L1STDs, STEs and CDs as fetched, valid
+ *   or not (3.21 permits it): an STE, CD or L1STD made valid is not seen
+ *   until the CFGI that covers it; CFGI_STE with Leaf=1 keeps the L1STD.
+ *   CFGI_STE and CFGI_STE_RANGE drop the CD cached through the STE too
+ *   (4.3.1). A fetch from physical 0 is not cached.
+ * - A request is unprivileged (PCIe without a PASID prefix, 13.7) unless
  *   STE.PRIVCFG is 11 (privileged); then CD.PAN applies to AP[1]=1 pages.
  * - Events are recorded only while EVENTQEN; otherwise they are lost and
  *   counted in events_lost (not an overflow).
@@ -120,7 +124,7 @@ struct smmuv3m_tlb {
 };
 
 struct smmuv3m_cfg {
-	bool valid, cd_valid;
+	bool valid, cd_cached;
 	uint32_t sid;
 	uint64_t ste[8], cd[8];
 };

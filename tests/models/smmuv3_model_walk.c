@@ -118,7 +118,7 @@ void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid)
 {
 	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++)
 		if (m->cfg[i].sid == sid)
-			m->cfg[i].cd_valid = false;
+			m->cfg[i].cd_cached = false;
 }
 
 void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s)
@@ -162,18 +162,15 @@ static uint64_t ste_address(struct smmuv3_model *m, const struct request *r)
 	for (unsigned i = 0; i < SMMUV3M_L1_CACHE && !cached; i++)
 		if (m->l1[i].valid && m->l1[i].index == index)
 			desc = m->l1[i].desc, cached = true;
-	if (!cached) {
+	if (!cached) { /* cached valid or not, as 3.21 permits */
 		if (!base)
 			return event(m, SMMUV3M_F_STE_FETCH, r, 8ull * index), 0;
 		desc = ((const volatile uint64_t *)(uintptr_t)base)[index];
+		m->l1[m->l1_next++ % SMMUV3M_L1_CACHE] = (struct smmuv3m_l1){ true, index, desc };
 	}
 	unsigned span = desc & 0x1f;
 	if (span == 0 || span > 11 || span > split + 1)
-		return bad_streamid(m, r), 0; /* an invalid L1STD is not cached */
-	if (!cached) {
-		struct smmuv3m_l1 *c = &m->l1[m->l1_next++ % SMMUV3M_L1_CACHE];
-		*c = (struct smmuv3m_l1){ true, index, desc };
-	}
+		return bad_streamid(m, r), 0;
 	uint32_t l2index = r->sid & ((1u << split) - 1);
 	if (l2index >= 1u << (span - 1))
 		return bad_streamid(m, r), 0;
@@ -183,9 +180,9 @@ static uint64_t ste_address(struct smmuv3_model *m, const struct request *r)
 	return l2 + 64ull * l2index;
 }
 
-/* The stream's configuration: from the cache, or the STE read now; NULL
- * after recording why not. An invalid or ILLEGAL STE is not cached. */
-static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct request *r)
+/* The stream's STE: from the cache, or read now and cached whether valid
+ * or not (3.21 permits it: a V=0 to V=1 change needs its CFGI_STE). */
+static struct smmuv3m_cfg *cached_ste(struct smmuv3_model *m, const struct request *r)
 {
 	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++)
 		if (m->cfg[i].valid && m->cfg[i].sid == r->sid)
@@ -194,25 +191,28 @@ static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct re
 	if (!at)
 		return NULL;
 	m->cfg_fetches++;
-	uint64_t ste[8];
-	for (unsigned i = 0; i < 8; i++)
-		ste[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
-	unsigned config = STE_CONFIG(ste[0]);
-	/* 0b0xx abort (the reserved ones behave as 0b000); 0b11x needs stage 2 */
-	bool legal = (ste[0] & STE_V) && config != 6 && config != 7;
-	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
-		legal = !STE_S1CDMAX(ste[0]) && !(ste[1] & STE1_S1STALLD) && !STE1_STRW(ste[1]);
-	if (!legal)
-		return event(m, SMMUV3M_C_BAD_STE, r, 0), NULL;
 	struct smmuv3m_cfg *c = &m->cfg[m->cfg_next++ % SMMUV3M_CFG_CACHE];
-	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++) /* one entry per StreamID */
-		if (m->cfg[i].sid == r->sid)
-			m->cfg[i].valid = false;
 	c->valid = true;
-	c->cd_valid = false;
+	c->cd_cached = false;
 	c->sid = r->sid;
 	for (unsigned i = 0; i < 8; i++)
-		c->ste[i] = ste[i];
+		c->ste[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
+	return c;
+}
+
+/* The stream's configuration; NULL after recording why there is none. */
+static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct request *r)
+{
+	struct smmuv3m_cfg *c = cached_ste(m, r);
+	if (!c)
+		return NULL;
+	unsigned config = STE_CONFIG(c->ste[0]);
+	/* 0b0xx abort (the reserved ones behave as 0b000); 0b11x needs stage 2 */
+	bool legal = (c->ste[0] & STE_V) && config != 6 && config != 7;
+	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
+		legal = !STE_S1CDMAX(c->ste[0]) && !(c->ste[1] & STE1_S1STALLD) && !STE1_STRW(c->ste[1]);
+	if (!legal)
+		return event(m, SMMUV3M_C_BAD_STE, r, 0), NULL;
 	return c;
 }
 
@@ -237,28 +237,25 @@ static bool half_legal(const struct smmuv3_model *m, uint64_t d0, bool half1)
 	return tsz >= 16 && tsz <= 39 && granule(m, CD_TG(d0, half1), half1);
 }
 
-/* The CD of the stream's STE, from the cache or read now; NULL after
- * recording why not. */
+/* The CD of the stream's STE, from the cache or read now and cached
+ * whether valid or not (3.21); NULL after recording why it cannot serve. */
 static const uint64_t *context(struct smmuv3_model *m, struct smmuv3m_cfg *c, const struct request *r)
 {
-	if (c->cd_valid)
-		return c->cd;
-	uint64_t at = c->ste[0] & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
-	if (!at)
-		return event(m, SMMUV3M_F_CD_FETCH, r, 0), NULL;
-	uint64_t cd[8];
-	for (unsigned i = 0; i < 8; i++)
-		cd[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
-	uint64_t d0 = cd[0];
+	if (!c->cd_cached) {
+		uint64_t at = c->ste[0] & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
+		if (!at)
+			return event(m, SMMUV3M_F_CD_FETCH, r, 0), NULL;
+		for (unsigned i = 0; i < 8; i++)
+			c->cd[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
+		c->cd_cached = true;
+	}
+	uint64_t d0 = c->cd[0];
 	bool legal = (d0 & CD_V) && (d0 & CD_AA64) && (d0 & CD_A) && !(d0 & (CD_ENDI | CD_S | CD_HA | CD_HD)) &&
 		     CD_SH0(d0) != 1 && half_legal(m, d0, false) && half_legal(m, d0, true);
 	if (!(m->kind->idr0 & IDR0_ASID16) && (CD_ASID(d0) >> 8))
 		legal = false;
 	if (!legal)
 		return event(m, SMMUV3M_C_BAD_CD, r, 0), NULL;
-	for (unsigned i = 0; i < 8; i++)
-		c->cd[i] = cd[i];
-	c->cd_valid = true;
 	return c->cd;
 }
 

@@ -693,6 +693,36 @@ static void configuration_cached_until_cfgi(void **state)
 	assert_clean();
 }
 
+/* Structures are cached valid or not (3.21): an STE or a CD made valid
+ * is not seen until the CFGI that covers it. */
+static void invalid_structures_cached_until_cfgi(void **state)
+{
+	(void)state;
+	uint64_t phys;
+	unit("smmuv3");
+	uint64_t *root = page();
+	map(root, 12, 16, 3, 0x1000, 0x11000, LEAF);
+	uint64_t *cd = cd_at(0, root, TG0_4K, 16, 1, 0);
+	strtab[8 * SID] = CFG_S1 | pa(cd); /* V=0 */
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(0), SMMUV3M_C_BAD_STE);
+	strtab[8 * SID] |= STE_V;
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(1), SMMUV3M_C_BAD_STE);
+	command(CFGI_STE | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	cd[0] &= ~CD_V;
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(2), SMMUV3M_C_BAD_CD);
+	cd[0] |= CD_V;
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(3), SMMUV3M_C_BAD_CD);
+	command(CFGI_CD | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	assert_int_equal(through(0x1000), 0x11000);
+	assert_clean();
+}
+
 /* ---- the stream table ----------------------------------------------------------- */
 
 /* The unit switched to a 2-level table of 2^16 StreamIDs, SPLIT 8: the
@@ -722,9 +752,18 @@ static void two_level_stream_table(void **state)
 	/* an L1STD with Span 0, and a StreamID beyond its Span */
 	assert_false(smmuv3m_translate(&m, 0x2000, 0, false, &phys));
 	assert_int_equal(event_type(0), SMMUV3M_C_BAD_STREAMID);
-	l1[0x20] = pa(l2) | 2; /* 2 STEs */
-	assert_false(smmuv3m_translate(&m, 0x2008, 0, false, &phys));
+	l1[0x21] = pa(l2) | 2; /* 2 STEs */
+	assert_false(smmuv3m_translate(&m, 0x2108, 0, false, &phys));
 	assert_int_equal(event_type(1), SMMUV3M_C_BAD_STREAMID);
+	/* the Span 0 descriptor was cached too (3.21): a new span needs its
+	 * non-leaf CFGI_STE */
+	l1[0x20] = pa(l2) | 9;
+	assert_false(smmuv3m_translate(&m, 0x2000 | (SID & 0xff), 0, false, &phys));
+	command(CFGI_STE | 0x2000ull << 32, 0);
+	cmd_sync();
+	assert_true(smmuv3m_translate(&m, 0x2000 | (SID & 0xff), 0x1000, false, &phys));
+	assert_int_equal(phys, 0x11000);
+	assert_int_equal(events_written(), 3);
 	/* the L1STD is cached: a leaf CFGI_STE keeps it, a non-leaf one drops it */
 	l1[SID >> 8] = 0;
 	command(CFGI_STE | (uint64_t)SID << 32, 1);
@@ -733,7 +772,7 @@ static void two_level_stream_table(void **state)
 	command(CFGI_STE | (uint64_t)SID << 32, 0);
 	cmd_sync();
 	assert_false(dma(0x1000, false, &phys));
-	assert_int_equal(event_type(2), SMMUV3M_C_BAD_STREAMID);
+	assert_int_equal(event_type(3), SMMUV3M_C_BAD_STREAMID);
 	/* a 2-level table where IDR0 offers none: SMMUEN with no usable table */
 	unit("smmuv3-linear");
 	two_level(&l2);
@@ -1022,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(range_invalidation_is_precise),
 		cmocka_unit_test(global_entries_survive_asid_invalidation),
 		cmocka_unit_test(configuration_cached_until_cfgi),
+		cmocka_unit_test(invalid_structures_cached_until_cfgi),
 		cmocka_unit_test(two_level_stream_table),
 		cmocka_unit_test(command_error_stops_the_queue_until_acknowledged),
 		cmocka_unit_test(queue_base_aligned_to_its_size),
