@@ -519,17 +519,25 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 		m->eventq_cons = v;
 		break;
 	}
-	case GERROR_IRQ_CFG1:
-	case GERROR_IRQ_CFG2:
-	case EVENTQ_IRQ_CFG1:
-	case EVENTQ_IRQ_CFG2:
-	case AGBPA:
-	case EVENTQ_PROD_ALIAS:
-	case EVENTQ_CONS_ALIAS:
-		within(m, v, 0); /* RES0 without MSIs; no AGBPA; no page-0 aliases */
+	case IDR0:
+	case IDR0 + 4:
+	case IDR0 + 8:
+	case IDR0 + 0xc:
+	case IDR0 + 0x10:
+	case IDR5:
+	case IIDR:
+	case AIDR:
+	case CR0ACK:
+	case STATUSR:
+	case IRQ_CTRLACK:
+	case GERROR:
+		m->reserved_writes++; /* read-only */
 		break;
 	default:
-		m->reserved_writes++; /* read-only or no register there */
+		/* RES0: the MSI configuration (no MSIs), AGBPA, the page-0
+		 * aliases this unit lacks, PRIQ and the rest it does not have;
+		 * zero may be written there, nothing else */
+		within(m, v, 0);
 	}
 }
 

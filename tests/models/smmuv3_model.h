@@ -33,6 +33,11 @@
  *   table's to its size (at least 64 bytes), as the spec says the unit
  *   does (6.3.24-26): a driver's misaligned table is read where the
  *   unit reads it. A queue LOG2SIZE beyond IDR1's is counted and capped.
+ * - Writes to read-only registers count as reserved writes; so do
+ *   non-zero writes to RES0 locations (the MSI configuration registers
+ *   without IDR0.MSI, AGBPA, PRIQ, the optional page-0 aliases of
+ *   EVENTQ_PROD/CONS at 0xA8/0xAC, which this unit does not have); zero
+ *   written there is allowed.
  * - A GBPA write without Update=1 is counted and ignored (the spec makes
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.

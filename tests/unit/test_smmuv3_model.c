@@ -911,6 +911,8 @@ static void counts_forbidden_accesses(void **state)
 	wr(CR0 + 0x8, 1u << 13);	  /* CR1: beyond its fields */
 	wr(0xa8, 1);			  /* the optional page-0 alias this unit lacks */
 	wr(0x1000, 1);			  /* no register there */
+	wr(0xc0, 0);			  /* PRIQ_BASE: no PRI, RES0, zero allowed */
+	wr(0x1000, 0);
 	assert_int_equal(m.reserved_writes, 4);
 	wr64(STRTAB_BASE, 0x1000);	 /* moved under SMMUEN: ignored */
 	wr(STRTAB_BASE_CFG, 5);		 /* likewise */
