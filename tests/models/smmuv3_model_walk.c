@@ -68,7 +68,7 @@ struct request {
 
 static uint64_t pa_mask(unsigned bits)
 {
-	return (1ull << bits) - 1;
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
 static bool event(struct smmuv3_model *m, enum smmuv3m_event type, const struct request *r, uint64_t addr2)
@@ -148,7 +148,7 @@ static uint64_t ste_address(struct smmuv3_model *m, const struct request *r)
 		return bad_streamid(m, r), 0;
 	uint64_t base = m->strtab_base & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
 	if (fmt == 0) {
-		base &= ~((64ull << log2size) - 1); /* aligned to the table's size */
+		base &= ~((1ull << (log2size < 57 ? log2size + 6 : 63)) - 1); /* aligned to the table's size */
 		if (!base)
 			return event(m, SMMUV3M_F_STE_FETCH, r, 64ull * r->sid), 0;
 		return base + 64ull * r->sid;
