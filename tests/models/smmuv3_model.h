@@ -42,13 +42,17 @@
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.
  * - STE.Config 001-011 abort without an event, as 000 (5.2: reserved,
- *   behaves as 000); 110 and 111 (stage 2) are C_BAD_STE. STE.S1Fmt is ignored when S1CDMax is 0, as the spec says; S1CDMax
- *   non-zero is C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5:
- *   STALL_MODEL != 00). STRW EL2 (HYP=0) and EL3 are C_BAD_STE. Other
+ *   behaves as 000); 110 and 111 (stage 2) are C_BAD_STE. STE.S1Fmt is
+ *   ignored when S1CDMax is 0, as the spec says; S1CDMax non-zero is
+ *   C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5: STALL_MODEL !=
+ *   00). STRW other than 00 (EL2 without HYP, EL3) is C_BAD_STE. Other
  *   STE fields (attributes, EATS, MEV, ...) are not checked.
  * - A StreamID beyond LOG2SIZE, an L1STD with Span 0, reserved or beyond
  *   SPLIT+1, or beyond its Span record C_BAD_STREAMID only when
- *   CR2.RECINVSID (5.1); QEMU records C_BAD_STE for some of these.
+ *   CR2.RECINVSID (5.1); QEMU 7.2 may record other types for these.
+ * - CMD_RESUME and CMD_STALL_TERM are accepted and do nothing (nothing
+ *   ever stalls); the spec may make them CERROR_ILL without stall
+ *   support: not sure.
  * - A CD is ILLEGAL (C_BAD_CD) when: V=0, AA64=0, T0SZ outside 16..39
  *   (IDR3.STT=0) for a translated TTB0 half, TG0 reserved or a granule
  *   IDR5 does not offer, ENDI=1 (TTENDIAN little-endian only), A=0
