@@ -746,6 +746,25 @@ static void inject_cr0ack_stuck(void *m)
 	((struct smmuv3_model *)m)->cr0ack_stuck = true;
 }
 
+/* What the caches hold at reset is IMPLEMENTATION SPECIFIC (3.11): an
+ * abort STE for the engine's stream, and global read-only, privileged-only
+ * leaves over the low 4 GiB that every ASID hits. A driver that skips the
+ * take-over's CFGI_ALL and TLBI_NSNH_ALL finds its DMA refused by them. */
+static void inject_stale_caches(void *model)
+{
+	struct smmuv3_model *m = model;
+	m->cfg[0] = (struct smmuv3m_cfg){ .valid = true, .sid = m->engine_sid, .ste = { 1 } };
+	for (unsigned i = 0; i < 4; i++)
+		m->tlb[i] = (struct smmuv3m_tlb){ .valid = true,
+						  .global = true,
+						  .granule = 12,
+						  .level = 1,
+						  .va = (uint64_t)i << 30,
+						  .size = 1ull << 30 };
+	m->cfg_next = 1;
+	m->tlb_next = 4;
+}
+
 /* The codes assume a take-over that enables the command queue, issues its
  * invalidations and a CMD_SYNC before SMMUEN (3.11, Arm's recommended
  * order), and polls CR0ACK after each CR0 write. */
@@ -757,6 +776,8 @@ static const struct model_fault family_faults[] = {
 	{ "illegal-command", "the next command is CERROR_ILL: CMDQ_CONS.ERR, GERROR.CMDQ_ERR, the queue stops", NULL,
 	  inject_illegal, IOMMU_ERR_HARDWARE, IOMMU_OK },
 	{ "cr0ack-stuck", "CR0ACK never follows CR0", NULL, inject_cr0ack_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "stale-caches", "the caches hold entries from before the take-over (an abort STE, global TLB leaves)", NULL,
+	  inject_stale_caches, IOMMU_OK, IOMMU_OK },
 	{ NULL },
 };
 

@@ -1035,6 +1035,24 @@ static void family_faults_and_kinds(void **state)
 			assert_int_equal(rd(CMDQ_CONS) >> 24, SMMUV3M_CERROR_ILL);
 			assert_int_equal(f->at_take, IOMMU_ERR_HARDWARE);
 			seen |= 4;
+		} else if (strcmp(f->name, "stale-caches") == 0) {
+			uint64_t phys;
+			unit("smmuv3");
+			m.engine_sid = SID;
+			f->inject(&m);
+			uint64_t *root = translated(SID, 12, 16, 1);
+			map(root, 12, 16, 3, 0x1000, 0x11000, LEAF);
+			assert_false(dma(0x1000, false, &phys)); /* the stale abort STE */
+			command(CFGI_STE_RANGE, 31);
+			cmd_sync();
+			assert_false(dma(0x1000, false, &phys)); /* a stale global leaf, read-only and EL1 only */
+			assert_int_equal(event_type(0), SMMUV3M_F_PERMISSION);
+			command(TLBI_NH_ASID | 1ull << 48, 0); /* keeps global entries */
+			command(TLBI_NSNH_ALL, 0);
+			cmd_sync();
+			assert_int_equal(through(0x1000), 0x11000);
+			assert_int_equal(f->at_take, IOMMU_OK);
+			seen |= 16;
 		} else if (strcmp(f->name, "cr0ack-stuck") == 0) {
 			wr(CR0, 0);
 			assert_int_equal(rd(CR0ACK), CMDQEN | EVENTQEN | SMMUEN);
@@ -1043,7 +1061,7 @@ static void family_faults_and_kinds(void **state)
 			seen |= 8;
 		}
 	}
-	assert_int_equal(seen, 15);
+	assert_int_equal(seen, 31);
 }
 
 int main(void)
