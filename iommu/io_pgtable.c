@@ -47,9 +47,7 @@ static uint64_t leaf_size(const struct io_pgtable *d, unsigned level)
 	return io_pgtable_leaf_size(d->cfg, level);
 }
 
-/* `n` 4 KiB pages aligned to `align` bytes: *raw and *rawn say what to
- * free (more than n when the first try was not aligned). */
-static void *aligned_pages(size_t n, uint64_t align, void **raw, size_t *rawn)
+void *io_pgtable_pages(size_t n, uint64_t align, void **raw, size_t *rawn)
 {
 	uint8_t *p = platform->alloc_pages(n, 0);
 	*raw = p, *rawn = n;
@@ -93,7 +91,7 @@ static uint64_t *table_page(struct io_pgtable *d)
 	if (d->npages == d->cap && !grow(d))
 		return NULL;
 	uint64_t g = granule(d);
-	uint64_t *t = aligned_pages((size_t)(g / PAGE), g, &d->raw[d->npages], &d->rawn[d->npages]);
+	uint64_t *t = io_pgtable_pages((size_t)(g / PAGE), g, &d->raw[d->npages], &d->rawn[d->npages]);
 	if (!t)
 		return NULL;
 	memset(t, 0, g);
@@ -257,7 +255,8 @@ const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtabl
 		const char *e = "";
 		for (unsigned l = d->cfg->levels < 3 ? d->cfg->levels : 3; e && l >= 1; l--) {
 			page = leaf_size(d, l);
-			if (l > 1 && (!page || !(d->cfg->page_sizes & page) || (base & (page - 1)) || end - base < page))
+			if (l > 1 &&
+			    (!page || !(d->cfg->page_sizes & page) || (base & (page - 1)) || end - base < page))
 				continue;
 			e = io_pgtable_map(f, d, base, base, page, IOMMU_RW, page);
 			if (e && (l == 1 || d->err != IOMMU_ERR_ARGUMENT))
@@ -266,4 +265,35 @@ const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtabl
 		base += page;
 	}
 	return NULL;
+}
+
+const char *io_pgtable_fork(const struct io_pgtable_fmt *f, struct io_pgtable *d, const struct io_pgtable *from,
+			    uint64_t iova, uint64_t phys)
+{
+	uint64_t old;
+	unsigned perm, level;
+	if (!io_pgtable_walk(f, from, iova, &old, &perm, &level))
+		return fail(f, d, IOMMU_ERR_ARGUMENT, "nothing mapped there to fork the tables at");
+	const char *e = io_pgtable_alloc(f, d, from->cfg, from->did);
+	if (e)
+		return e;
+	uint64_t g = granule(d);
+	const uint64_t *src = from->top;
+	uint64_t *dst = d->top;
+	for (unsigned l = d->cfg->levels;; l--) {
+		memcpy(dst, src, g);
+		uint64_t *slot = &dst[index_at(d, iova, l)];
+		if (l == level) {
+			*slot = f->leaf(phys & ~(leaf_size(d, l) - 1), perm, l);
+			sync(d, dst, g);
+			return NULL;
+		}
+		uint64_t *copy = table_page(d);
+		if (!copy)
+			return fail(f, d, IOMMU_ERR_NOMEM, "no memory for a page table");
+		src = table_at(f, *slot);
+		*slot = f->dir((uint64_t)(uintptr_t)copy, l);
+		sync(d, dst, g);
+		dst = copy;
+	}
 }

@@ -89,6 +89,20 @@ const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtabl
 bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d, uint64_t iova, uint64_t *phys,
 		     unsigned *perm, unsigned *level);
 
+/* A tree `d` that is `from` except that `iova` leads to the leaf `phys`
+ * (of the size already mapped there, with its permission): the tables on
+ * the way to it are copies that `d` owns, every other table is shared with
+ * `from` (and freed with it, not with `d`). For a unit whose cached
+ * configuration still names `from`'s top (a stale-configuration probe).
+ * ARGUMENT when nothing is mapped at `iova`. */
+const char *io_pgtable_fork(const struct io_pgtable_fmt *f, struct io_pgtable *d, const struct io_pgtable *from,
+			    uint64_t iova, uint64_t phys);
+
+/* `n` 4 KiB pages from the platform aligned to `align` bytes (a power of
+ * two): what to free is *raw, *rawn pages (more than n when aligning took
+ * more). NULL when there was no memory. */
+void *io_pgtable_pages(size_t n, uint64_t align, void **raw, size_t *rawn);
+
 /* Bytes a leaf at `level` maps, at the 4 KiB granule. */
 static inline uint64_t io_pgtable_level_size(unsigned level)
 {

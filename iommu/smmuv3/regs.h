@@ -40,7 +40,7 @@
 #define IDR0_ASID16 (1u << 12)
 #define IDR0_ST_LEVEL(v) (((v) >> 27) & 3) /* 1: 2-level stream table */
 /* SMMU_IDR1 (6.3.2) */
-#define IDR1_SIDSIZE(v) ((v) & 0x3f)
+#define IDR1_SIDSIZE(v) ((v)&0x3f)
 #define IDR1_EVENTQS(v) (((v) >> 16) & 0x1f)
 #define IDR1_CMDQS(v) (((v) >> 21) & 0x1f)
 #define IDR1_TABLES_PRESET (1u << 30)
@@ -48,7 +48,7 @@
 /* SMMU_IDR3 (6.3.4) */
 #define IDR3_RIL (1u << 10)
 /* SMMU_IDR5 (6.3.6) */
-#define IDR5_OAS(v) ((v) & 7) /* 32, 36, 40, 42, 44, 48, 52 bits */
+#define IDR5_OAS(v) ((v)&7) /* 32, 36, 40, 42, 44, 48, 52 bits */
 #define IDR5_GRAN4K (1u << 4)
 #define IDR5_GRAN16K (1u << 5)
 #define IDR5_GRAN64K (1u << 6)
@@ -85,7 +85,7 @@
 /* SMMU_STRTAB_BASE / _CFG (6.3.24, 6.3.25) */
 #define STRTAB_BASE_RA (1ull << 62)
 #define STRTAB_BASE_ADDR 0x000fffffffffffc0ull
-#define STRTAB_CFG_LOG2SIZE(n) ((uint32_t)(n) & 0x3f)
+#define STRTAB_CFG_LOG2SIZE(n) ((uint32_t)(n)&0x3f)
 #define STRTAB_CFG_SPLIT(n) ((uint32_t)(n) << 6)
 #define STRTAB_CFG_FMT_2LVL (1u << 16)
 /* SMMU_CMDQ_BASE / SMMU_EVENTQ_BASE (6.3.26, 6.3.29) */
@@ -116,12 +116,12 @@
 #define STE1_S1CSH(v) ((uint64_t)(v) << 6)
 #define STE1_SHCFG_INCOMING (1ull << 44)
 /* a level-1 descriptor of a 2-level table (5.1) */
-#define L1STD_SPAN(n) ((uint64_t)(n) & 0x1f)
+#define L1STD_SPAN(n) ((uint64_t)(n)&0x1f)
 #define L1STD_L2PTR 0x000fffffffffffc0ull
 
 /* ---- the context descriptor (5.4) ------------------------------------------ */
 #define CD_DWORDS 8
-#define CD0_T0SZ(n) ((uint64_t)(n) & 0x3f)
+#define CD0_T0SZ(n) ((uint64_t)(n)&0x3f)
 #define CD0_TG0(g) ((uint64_t)(g) << 6) /* 0: 4K, 1: 64K, 2: 16K */
 #define CD0_IR0(v) ((uint64_t)(v) << 8)
 #define CD0_OR0(v) ((uint64_t)(v) << 10)
@@ -164,7 +164,7 @@
 #define CMD_SID(s) ((uint64_t)(s) << 32)
 #define CMD_ASID(a) ((uint64_t)(a) << 48)
 #define CMD_LEAF (1ull << 0)
-#define CMD_STE_RANGE(n) ((uint64_t)(n) & 0x1f) /* 2^(n+1) stream ids; 31: all */
+#define CMD_STE_RANGE(n) ((uint64_t)(n)&0x1f) /* 2^(n+1) stream ids; 31: all */
 #define CMD_TLBI_NUM(n) ((uint64_t)(n) << 12)
 #define CMD_TLBI_SCALE(s) ((uint64_t)(s) << 20)
 #define CMD_TLBI_TG(g) ((uint64_t)(g) << 10) /* 1: 4K, 2: 16K, 3: 64K; 0: not a range */
@@ -173,7 +173,7 @@
 
 /* ---- events (7.3) ------------------------------------------------------------- */
 #define EVT_DWORDS 4
-#define EVT_ID(e0) ((unsigned)((e0) & 0xff))
+#define EVT_ID(e0) ((unsigned)((e0)&0xff))
 #define EVT_SID(e0) ((uint32_t)((e0) >> 32))
 #define EVT1_RNW (1ull << 35) /* 1: a read */
 #define EVT_F_UUT 0x01
