@@ -147,7 +147,9 @@ const char *smmuv3_sync(struct smmuv3 *s)
 
 const char *smmuv3_cfgi_ste(struct smmuv3 *s, uint32_t sid)
 {
-	const uint64_t c[1][CMD_DWORDS] = { { CMD_CFGI_STE | CMD_SID(sid), CMD_LEAF } };
+	/* Leaf=0: a level-1 descriptor cached for the stream (a level-2 table
+	 * just made) is dropped too (4.3.1) */
+	const uint64_t c[1][CMD_DWORDS] = { { CMD_CFGI_STE | CMD_SID(sid), 0 } };
 	return smmuv3_submit(s, c, 1);
 }
 

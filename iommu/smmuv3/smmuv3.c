@@ -50,7 +50,10 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 			return e;
 		s->has_dut = false;
 	}
-	uint32_t sid = pci_addr_eq(dev, s->dut_addr) && s->dut_sid != ~0u ? s->dut_sid : bdf(dev);
+	uint32_t sid = bdf(dev);
+	for (size_t i = 0; i < s->nstreams; i++)
+		if (pci_addr_eq(s->stream[i].dev, dev))
+			sid = s->stream[i].sid;
 	if (mode == IOMMU_TRANSLATE) {
 		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(&smmuv3_pte_fmt, &s->dut, &s->pgcfg, 1))) !=
 			NULL ||
@@ -240,23 +243,14 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	return NULL;
 }
 
-void smmuv3_add_bypass(struct smmuv3 *s, uint32_t sid)
+void smmuv3_add_stream(struct smmuv3 *s, struct pci_addr dev, uint32_t sid)
 {
-	for (size_t i = 0; i < s->nbypass; i++)
-		if (s->bypass[i] == sid)
-			return;
-	if (s->nbypass < SMMUV3_MAX_BYPASS)
-		s->bypass[s->nbypass++] = sid;
+	if (s->nstreams < SMMUV3_MAX_STREAMS)
+		s->stream[s->nstreams++] = (struct smmuv3_stream){ dev, sid };
 }
 
 void smmuv3_add_rmr(struct smmuv3 *s, uint32_t sid, uint64_t base, uint64_t end)
 {
 	if (s->nrmr < SMMUV3_MAX_RMR)
 		s->rmr[s->nrmr++] = (struct smmuv3_rmr){ base, end, sid };
-}
-
-void smmuv3_set_dut_sid(struct smmuv3 *s, struct pci_addr dev, uint32_t sid)
-{
-	s->dut_addr = dev;
-	s->dut_sid = sid;
 }

@@ -30,13 +30,19 @@ struct smmuv3_found {
 
 enum smmuv3_strtab_choice { SMMUV3_STRTAB_AUTO, SMMUV3_STRTAB_LINEAR, SMMUV3_STRTAB_2LEVEL };
 
+/* A device behind the unit and its stream id (from the IORT). */
+struct smmuv3_stream {
+	struct pci_addr dev;
+	uint32_t sid;
+};
+
 /* An identity range a device must keep through translation (an IORT RMR). */
 struct smmuv3_rmr {
 	uint64_t base, end; /* [base, end) */
 	uint32_t sid;
 };
 
-#define SMMUV3_MAX_BYPASS 256
+#define SMMUV3_MAX_STREAMS 256
 #define SMMUV3_MAX_RMR 16
 #define SMMUV3_NKINDS 8
 
@@ -82,9 +88,10 @@ struct smmuv3 {
 	struct pci_addr dut_addr;
 	uint32_t dut_sid;
 	enum iommu_mode dut_mode;
-	/* the stream ids that bypass (bystanders), and the RMR ranges */
-	uint32_t bypass[SMMUV3_MAX_BYPASS];
-	size_t nbypass;
+	/* the devices behind the unit (they bypass but for the device under
+	 * test), and the RMR ranges */
+	struct smmuv3_stream stream[SMMUV3_MAX_STREAMS];
+	size_t nstreams;
 	struct smmuv3_rmr rmr[SMMUV3_MAX_RMR];
 	size_t nrmr;
 	/* what the queues reported */
@@ -99,11 +106,16 @@ extern const struct iommu_backend smmuv3_backend;
  * granule from them and the settings already in `s` (want_*). NULL or why
  * not (UNUSABLE: all ones, no stage 1 or AArch64 tables). */
 const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *name);
-/* A stream id that bypasses (a bystander), before take-over. */
-void smmuv3_add_bypass(struct smmuv3 *s, uint32_t sid);
+/* Before take-over: a device behind the unit with its stream id (its STE
+ * bypasses until it is the device under test; a device not named has its
+ * BDF as stream id, as on QEMU's virt), and an RMR range of `sid`, which
+ * stays identity-mapped when that stream translates. */
+void smmuv3_add_stream(struct smmuv3 *s, struct pci_addr dev, uint32_t sid);
 void smmuv3_add_rmr(struct smmuv3 *s, uint32_t sid, uint64_t base, uint64_t end);
-/* The device under test's stream id (attach uses it; default: its BDF). */
-void smmuv3_set_dut_sid(struct smmuv3 *s, struct pci_addr dev, uint32_t sid);
+
+/* smmuv3.granule and smmuv3.strtab into s->want_* (backend.c), for the
+ * next smmuv3_init. */
+void smmuv3_settings_apply(struct smmuv3 *s);
 
 /* The state registers now against what the firmware left. */
 bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n);

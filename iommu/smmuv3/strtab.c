@@ -52,13 +52,13 @@ static unsigned fetch_sh(const struct smmuv3 *s)
 	return s->coherent ? 3 : 2;
 }
 
-/* A linear table covers the stream ids in use: the bystanders', the
- * device under test's, and at least bus 0's (2^8), within IDR1.SIDSIZE. */
+/* A linear table covers the stream ids in use (the devices behind the
+ * unit, the RMRs') and at least bus 0's (2^8), within IDR1.SIDSIZE. */
 static unsigned linear_log2(const struct smmuv3 *s)
 {
-	uint32_t top = s->dut_sid != ~0u ? s->dut_sid : 0;
-	for (size_t i = 0; i < s->nbypass; i++)
-		top = s->bypass[i] > top ? s->bypass[i] : top;
+	uint32_t top = 0;
+	for (size_t i = 0; i < s->nstreams; i++)
+		top = s->stream[i].sid > top ? s->stream[i].sid : top;
 	for (size_t i = 0; i < s->nrmr; i++)
 		top = s->rmr[i].sid > top ? s->rmr[i].sid : top;
 	unsigned log2 = 8;
@@ -82,8 +82,8 @@ const char *smmuv3_strtab_build(struct smmuv3 *s)
 	if (!s->strtab || !s->cd || (s->two_level && (!s->l2 || !s->l2_mem)))
 		return iommu_fail(&s->io, IOMMU_ERR_NOMEM, "smmuv3: no memory for the stream table");
 	/* every STE starts invalid (all zero); the bystanders bypass */
-	for (size_t i = 0; i < s->nbypass; i++) {
-		uint64_t *ste = smmuv3_ste(s, s->bypass[i]);
+	for (size_t i = 0; i < s->nstreams; i++) {
+		uint64_t *ste = smmuv3_ste(s, s->stream[i].sid);
 		if (!ste)
 			continue; /* beyond the table: its DMA is C_BAD_STREAMID, as before we came */
 		ste[1] = STE1_SHCFG_INCOMING;
