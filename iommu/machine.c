@@ -80,14 +80,33 @@ static void info_records(void)
 		if (u->refused[0])
 			json_str(&j, "refused", u->refused);
 		struct unit_regs r;
+		if (u->type == IOMMU_SMMUV3)
+			json_str(&j, "source", u->source);
 		if (platform->hardware && !u->refused[0] && units_read_regs(u, &r)) {
-			json_hex(&j, u->type == IOMMU_VTD ? "cap" : "efr", r.cap);
+			static const char *const idr[] = { "idr0", "idr1", "idr2", "idr3", "idr4", "idr5" };
+			for (unsigned k = 0; u->type == IOMMU_SMMUV3 && k < 6; k++)
+				json_hex(&j, idr[k], r.idr[k]);
+			if (u->type == IOMMU_SMMUV3)
+				json_hex(&j, "aidr", r.aidr);
+			else
+				json_hex(&j, u->type == IOMMU_VTD ? "cap" : "efr", r.cap);
 			if (u->type == IOMMU_VTD)
 				json_hex(&j, "ecap", r.ecap);
 		}
 		json_strs(&j, "devices", list, u->ndevices);
 		record_emit(&j);
 		free(big), free(list), free(store);
+	}
+	const struct iort *t = &machine.units.iort;
+	if (machine.units.have_iort) {
+		record_begin(&j, buf, sizeof(buf), "info");
+		json_str(&j, "what", "iort");
+		json_u64(&j, "revision", t->revision);
+		json_u64(&j, "nodes", t->n);
+		json_u64(&j, "smmuv3", t->nsmmu);
+		json_u64(&j, "rmr", t->nrmr);
+		json_u64(&j, "warnings", t->diag.warnings);
+		record_emit(&j);
 	}
 }
 
@@ -118,6 +137,17 @@ static void free_ivrs(void *v)
 	ivrs_free(v);
 }
 
+static unsigned parse_iort(const struct acpi_header *h, void *t)
+{
+	iort_parse((const uint8_t *)h, h->length, t);
+	return ((struct iort *)t)->diag.errors;
+}
+
+static void free_iort(void *t)
+{
+	iort_free(t);
+}
+
 /* The first instance of `sig` that parses without an error, parsed once
  * and kept in `out`: a corrupt one is reported here (and by its acpi.*
  * check), freed, and not used. */
@@ -130,8 +160,12 @@ static bool first_usable(const char *sig, unsigned (*parse)(const struct acpi_he
 		if (!errors)
 			return true;
 		drop(out);
-		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' and 'run acpi' say what)\n",
-		       sig, i, (unsigned long long)(uintptr_t)h, errors, sig[0] == 'D' ? "dmar" : "ivrs");
+		char lower[5];
+		for (unsigned k = 0; k < 4; k++)
+			lower[k] = (char)(sig[k] | 0x20);
+		lower[4] = '\0';
+		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' says what)\n", sig, i,
+		       (unsigned long long)(uintptr_t)h, errors, lower);
 	}
 	return false;
 }
@@ -150,9 +184,13 @@ static void machine_discover(void)
 	uint64_t t1 = cycles_end();
 	struct dmar dmar;
 	struct ivrs ivrs;
+	struct iort iort;
 	bool have_dmar = first_usable("DMAR", parse_dmar, free_dmar, &dmar),
-	     have_ivrs = first_usable("IVRS", parse_ivrs, free_ivrs, &ivrs);
+	     have_ivrs = first_usable("IVRS", parse_ivrs, free_ivrs, &ivrs),
+	     have_iort = first_usable("IORT", parse_iort, free_iort, &iort);
 	units_adopt(&machine.units, have_dmar ? &dmar : NULL, have_ivrs ? &ivrs : NULL, &machine.pci);
+	if (have_iort)
+		units_adopt_iort(&machine.units, &iort, &machine.pci);
 	dut_bind(&machine.cfg, &machine.pci);
 	machine.discovered = true;
 	for (size_t i = 0; i < machine.units.n; i++)
@@ -168,12 +206,12 @@ static void machine_discover(void)
 				    : "nothing",
 	       machine.cfg.n && machine.cfg.legacy ? " (CF8/CFC where ECAM does not reach)" : "",
 	       cycles_to_ns(t1 - t0) / 1e6);
-	printf("  iommu      %zu units (%s%s%s), covering %zu of the functions\n", machine.units.n,
-	       machine.units.have_dmar ? "DMAR" : "", machine.units.have_dmar && machine.units.have_ivrs ? ", " : "",
-	       machine.units.have_ivrs	 ? "IVRS"
-	       : machine.units.have_dmar ? ""
-					 : "no DMAR or IVRS",
-	       covered);
+	const struct iommu_units *u = &machine.units;
+	char tables[32] = "";
+	snprintf(tables, sizeof(tables), "%s%s%s", u->have_dmar ? " DMAR" : "", u->have_ivrs ? " IVRS" : "",
+		 u->have_iort ? " IORT" : "");
+	printf("  iommu      %zu units (%s), covering %zu of the functions\n", u->n,
+	       tables[0] ? tables + 1 : "no DMAR, IVRS or IORT", covered);
 	info_records();
 }
 

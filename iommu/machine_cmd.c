@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/acpi.h"
+#include "../core/gtdt.h"
 #include "../core/monitor.h"
 #include "machine.h"
 
@@ -115,6 +116,57 @@ static void acpi_list(void)
 		printf("  %s\n", a->diag.msg[i].text);
 }
 
+/* The IORT in use, and where each PCI function's requester id leads; or,
+ * when none was usable, every IORT there decoded with what is wrong. */
+static void acpi_iort(void)
+{
+	if (machine.units.have_iort) {
+		const struct iort *t = &machine.units.iort;
+		iort_print(t);
+		printf("  requester ids through the root complexes:\n");
+		for (size_t i = 0; i < machine.pci.n; i++) {
+			const struct pci_dev *d = &machine.pci.d[i];
+			char bdf[16];
+			size_t smmu;
+			uint32_t sid;
+			pci_addr_str(d->addr, bdf, sizeof(bdf));
+			if (iort_map_rid(t, d->addr.seg, pci_rid(d->addr), &smmu, &sid))
+				printf("    %s -> SMMUv3 at 0x%03zx stream id 0x%x\n", bdf, t->smmu[smmu].node_offset,
+				       sid);
+			else
+				printf("    %s -> no SMMUv3 (an ITS only, or not covered)\n", bdf);
+		}
+		for (size_t r = 0; r < t->nrmr; r++)
+			for (size_t k = 0; k < t->rmr[r].nstreams; k++)
+				printf("    RMR at 0x%03zx: stream id 0x%x on SMMUv3 at 0x%03zx\n",
+				       t->rmr[r].node_offset, t->rmr[r].stream[k].sid,
+				       t->smmu[t->rmr[r].stream[k].smmu].node_offset);
+		return;
+	}
+	const struct acpi_header *h = acpi_find(monitor_acpi(), "IORT", 0);
+	if (!h)
+		printf("  no IORT table\n");
+	for (unsigned i = 0; h; h = acpi_find(monitor_acpi(), "IORT", ++i)) {
+		struct iort t;
+		iort_parse((const uint8_t *)h, h->length, &t);
+		printf("  IORT #%u (not used):\n", i);
+		iort_print(&t);
+		iort_free(&t);
+	}
+}
+
+static void acpi_gtdt(void)
+{
+	const struct acpi_header *h = acpi_find(monitor_acpi(), "GTDT", 0);
+	if (!h) {
+		printf("  no GTDT table\n");
+		return;
+	}
+	struct gtdt g;
+	gtdt_parse((const uint8_t *)h, h->length, &g);
+	gtdt_print(&g);
+}
+
 static enum cmd_status cmd_acpi(int argc, char **argv)
 {
 	if (argc == 1) {
@@ -151,6 +203,14 @@ static enum cmd_status cmd_acpi(int argc, char **argv)
 			ivrs_print(&machine.units.ivrs);
 		return CMD_OK;
 	}
+	if (argc == 2 && strcmp(argv[1], "iort") == 0) {
+		acpi_iort();
+		return CMD_OK;
+	}
+	if (argc == 2 && strcmp(argv[1], "gtdt") == 0) {
+		acpi_gtdt();
+		return CMD_OK;
+	}
 	if (argc == 2 && strcmp(argv[1], "mcfg") == 0) {
 		if (!machine.have_mcfg)
 			printf("  no usable MCFG table\n");
@@ -160,11 +220,11 @@ static enum cmd_status cmd_acpi(int argc, char **argv)
 			       (unsigned long long)machine.mcfg.r[i].base);
 		return CMD_OK;
 	}
-	cmd_error("usage: acpi [dmar|ivrs|mcfg]");
+	cmd_error("usage: acpi [dmar|ivrs|iort|gtdt|mcfg]");
 	return CMD_ERROR;
 }
 
 const struct command machine_commands[MACHINE_NCOMMANDS] = {
 	{ "pci", "pci [bdf]", "PCI functions, or one function's details and capabilities", cmd_pci },
-	{ "acpi", "acpi [dmar|ivrs|mcfg]", "ACPI tables and checksums, or one table decoded", cmd_acpi },
+	{ "acpi", "acpi [dmar|ivrs|iort|gtdt|mcfg]", "ACPI tables and checksums, or one table decoded", cmd_acpi },
 };

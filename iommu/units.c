@@ -186,19 +186,62 @@ void units_adopt(struct iommu_units *u, struct dmar *dmar, struct ivrs *ivrs, st
 			 u->parent_walks_cut);
 }
 
+void units_adopt_iort(struct iommu_units *u, struct iort *iort, struct pci_list *pci)
+{
+	u->iort = *iort;
+	u->have_iort = true;
+	size_t first = u->n;
+	for (size_t i = 0; i < u->iort.nsmmu; i++) {
+		if (u->n == IOMMU_MAX_UNITS) {
+			diag_add(&u->iort.diag, DIAG_WARNING, "more than %d units: the rest are not used",
+				 IOMMU_MAX_UNITS);
+			break;
+		}
+		const struct iort_smmu *s = &u->iort.smmu[i];
+		struct iommu_unit *unit = &u->u[u->n];
+		memset(unit, 0, sizeof(*unit));
+		snprintf(unit->name, sizeof(unit->name), "smmu%zu", u->n - first);
+		unit->type = IOMMU_SMMUV3;
+		unit->segment = s->segment;
+		unit->base = s->base;
+		unit->src = i;
+		unit->size = IORT_SMMUV3_SPAN;
+		snprintf(unit->source, sizeof(unit->source), "IORT SMMUv3 node at 0x%zx", s->node_offset);
+		check_window(unit);
+		u->n++;
+	}
+	for (size_t i = 0; pci && i < pci->n; i++) {
+		size_t smmu;
+		uint32_t sid;
+		if (pci->d[i].iommu >= 0 ||
+		    !iort_map_rid(&u->iort, pci->d[i].addr.seg, pci_rid(pci->d[i].addr), &smmu, &sid))
+			continue;
+		/* the unit made from t->smmu[smmu], if the unit limit let it in */
+		if (first + smmu < u->n) {
+			pci->d[i].iommu = (int)(first + smmu);
+			u->u[first + smmu].ndevices++;
+		}
+	}
+}
+
 void units_free(struct iommu_units *u)
 {
 	if (u->have_dmar)
 		dmar_free(&u->dmar);
 	if (u->have_ivrs)
 		ivrs_free(&u->ivrs);
+	if (u->have_iort)
+		iort_free(&u->iort);
 	u->n = 0;
-	u->have_dmar = u->have_ivrs = false;
+	u->have_dmar = u->have_ivrs = u->have_iort = false;
 }
 
 /* AMD-Vi's Extended Feature Register (AMD IOMMU spec 3.4); VT-d's
  * registers are named in vtd/regs.h */
 #define AMDVI_EFR 0x30
+/* SMMUv3 identification registers, page 0 (IHI 0070 6.2) */
+#define SMMU_IDR(n) (0x0u + 4u * (n))
+#define SMMU_AIDR 0x1c
 
 bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 {
@@ -212,8 +255,78 @@ bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 		r->ecap = regwin_read64(&w, VTD_REG_ECAP);
 		return r->version != 0xffffffffu && r->cap != ~0ull;
 	}
+	if (u->type == IOMMU_SMMUV3) {
+		for (unsigned i = 0; i < 6; i++)
+			r->idr[i] = regwin_read32(&w, SMMU_IDR(i));
+		r->aidr = regwin_read32(&w, SMMU_AIDR);
+		return r->idr[0] != 0xffffffffu;
+	}
 	r->cap = regwin_read64(&w, AMDVI_EFR);
 	return r->cap != ~0ull;
+}
+
+/* The SMMU_IDRn fields `iommu` shows (IHI 0070 6.3.1-6), by register and
+ * bit position: one-bit features by name when set, wider fields as
+ * NAME=value. */
+static const struct smmuv3_field {
+	const char *name;
+	uint8_t idr, lo, width;
+} smmuv3_fields[] = {
+	{ "S2P", 0, 0, 1 },
+	{ "S1P", 0, 1, 1 },
+	{ "TTF", 0, 2, 2 },
+	{ "COHACC", 0, 4, 1 },
+	{ "BTM", 0, 5, 1 },
+	{ "HTTU", 0, 6, 2 },
+	{ "HYP", 0, 9, 1 },
+	{ "ATS", 0, 10, 1 },
+	{ "ASID16", 0, 12, 1 },
+	{ "MSI", 0, 13, 1 },
+	{ "SEV", 0, 14, 1 },
+	{ "PRI", 0, 16, 1 },
+	{ "VMID16", 0, 18, 1 },
+	{ "CD2L", 0, 19, 1 },
+	{ "STALL_MODEL", 0, 24, 2 },
+	{ "ST_LEVEL", 0, 27, 2 },
+	{ "SIDSIZE", 1, 0, 6 },
+	{ "SSIDSIZE", 1, 6, 5 },
+	{ "PRIQS", 1, 11, 5 },
+	{ "EVTQS", 1, 16, 5 },
+	{ "CMDQS", 1, 21, 5 },
+	{ "REL", 1, 28, 1 },
+	{ "QUEUES_PRESET", 1, 29, 1 },
+	{ "TABLES_PRESET", 1, 30, 1 },
+	{ "HAD", 3, 2, 1 },
+	{ "RIL", 3, 10, 1 },
+	{ "BBML", 3, 11, 2 },
+	{ "OAS", 5, 0, 3 },
+	{ "GRAN4K", 5, 4, 1 },
+	{ "GRAN16K", 5, 5, 1 },
+	{ "GRAN64K", 5, 6, 1 },
+};
+
+static void smmuv3_print(const struct unit_regs *r)
+{
+	static const unsigned oas_bits[8] = { 32, 36, 40, 42, 44, 48, 52, 0 };
+	for (unsigned reg = 0; reg < 6; reg++) {
+		if (reg == 2 || reg == 4)
+			continue; /* IDR2 (VATOS) and IDR4 (implementation defined) */
+		printf("      IDR%u 0x%08x:", reg, r->idr[reg]);
+		for (size_t i = 0; i < sizeof(smmuv3_fields) / sizeof(smmuv3_fields[0]); i++) {
+			const struct smmuv3_field *f = &smmuv3_fields[i];
+			unsigned v = (r->idr[reg] >> f->lo) & ((1u << f->width) - 1);
+			if (f->idr != reg || (f->width == 1 && !v))
+				continue;
+			if (f->width == 1)
+				printf(" %s", f->name);
+			else
+				printf(" %s=%u", f->name, v);
+		}
+		if (reg == 5)
+			printf(" (%u-bit output addresses)", oas_bits[r->idr[5] & 7]);
+		printf("\n");
+	}
+	printf("      AIDR 0x%08x: SMMUv%u.%u\n", r->aidr, ((r->aidr >> 4) & 0xf) + 3, r->aidr & 0xf);
 }
 
 static unsigned bits(uint64_t v, unsigned hi, unsigned lo)
@@ -235,6 +348,8 @@ void units_describe(const struct iommu_unit *u)
 	}
 	if (u->type == IOMMU_VTD) {
 		vtd_caps_print(r.version, r.cap, r.ecap);
+	} else if (u->type == IOMMU_SMMUV3) {
+		smmuv3_print(&r);
 	} else {
 		printf("      EFR 0x%016llx:%s%s%s%s%s%s%s%s, HATS %u\n", (unsigned long long)r.cap,
 		       bits(r.cap, 0, 0) ? " prefetch" : "", bits(r.cap, 1, 1) ? " PPR" : "",

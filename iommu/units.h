@@ -1,5 +1,5 @@
 /* The IOMMU units the firmware describes (DMAR remapping units, IVRS
- * IVHD blocks), and which unit covers each PCI device. */
+ * IVHD blocks, IORT SMMUv3 nodes), and which unit covers each PCI device. */
 #ifndef IOMMON_UNITS_H
 #define IOMMON_UNITS_H
 
@@ -8,20 +8,21 @@
 #include <stdint.h>
 
 #include "../core/dmar.h"
+#include "../core/iort.h"
 #include "../core/ivrs.h"
 #include "../pci/pci.h"
 
 #define IOMMU_MAX_UNITS 64
 
-enum iommu_type { IOMMU_VTD, IOMMU_AMDVI };
+enum iommu_type { IOMMU_VTD, IOMMU_AMDVI, IOMMU_SMMUV3 };
 
 struct iommu_unit {
-	char name[16]; /* dmar0.., amdvi0.. */
+	char name[16]; /* dmar0.., amdvi0.., smmu0.. */
 	enum iommu_type type;
 	uint16_t segment;
 	uint64_t base;
 	bool include_all; /* VT-d INCLUDE_PCI_ALL, or an IVHD select-all entry */
-	size_t src;	  /* index in dmar.s or ivrs.b */
+	size_t src;	  /* index in dmar.s, ivrs.b or iort.smmu */
 	size_t ndevices;
 	uint64_t size;	   /* bytes of its register window */
 	char source[40];   /* the table entry that describes it: "DMAR DRHD at 0x30" */
@@ -31,15 +32,16 @@ struct iommu_unit {
 struct iommu_units {
 	struct iommu_unit u[IOMMU_MAX_UNITS];
 	size_t n;
-	bool have_dmar, have_ivrs;
+	bool have_dmar, have_ivrs, have_iort;
 	struct dmar dmar;
 	struct ivrs ivrs;
+	struct iort iort;
 	unsigned parent_walks_cut; /* device-to-bridge walks stopped by the hop bound */
 };
 
 static inline const char *iommu_type_name(enum iommu_type t)
 {
-	return t == IOMMU_VTD ? "vtd" : "amdvi";
+	return t == IOMMU_VTD ? "vtd" : t == IOMMU_AMDVI ? "amdvi" : "smmuv3";
 }
 
 /* Parses the tables given (either may be NULL), lists the units and sets
@@ -49,14 +51,22 @@ void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, co
 /* The same from tables already parsed (either may be NULL): they are taken
  * over (units_free frees them), so nothing is parsed twice. */
 void units_adopt(struct iommu_units *u, struct dmar *dmar, struct ivrs *ivrs, struct pci_list *pci);
+/* Then the SMMUv3s of an IORT already parsed (taken over like the others):
+ * units smmu0.. (register pages 0 and 1), and each device not yet covered
+ * gets the SMMUv3 its requester id maps to (iort_map_rid); a device whose
+ * RID goes to an ITS only stays uncovered. */
+void units_adopt_iort(struct iommu_units *u, struct iort *iort, struct pci_list *pci);
 void units_free(struct iommu_units *u);
 
 /* The unit's identity registers: VT-d VER, CAP, ECAP (spec 11.4.1-3);
- * AMD-Vi EFR at MMIO 0x30. False when its window was refused (`refused`),
- * its base is not page-aligned, or it reads all ones. */
+ * AMD-Vi EFR at MMIO 0x30; SMMUv3 IDR0-5 and AIDR (IHI 0070 6.3.1-6).
+ * False when its window was refused (`refused`), its base is not
+ * page-aligned, or it reads all ones. */
 struct unit_regs {
 	uint32_t version;
 	uint64_t cap, ecap; /* AMD-Vi: cap = EFR */
+	uint32_t idr[6];    /* SMMUv3 SMMU_IDR0..5 */
+	uint32_t aidr;	    /* SMMUv3 SMMU_AIDR */
 };
 bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r);
 /* Opens the unit's register window through regwin_open_mmio: NULL, or why
