@@ -1,0 +1,210 @@
+/* A register-level model of one Arm SMMUv3, from the Arm System Memory
+ * Management Unit Architecture Specification (IHI 0070): register pages 0
+ * and 1 (6.2, 6.3), the stream table, linear or 2-level (3.3, 5.1, 5.2),
+ * one context descriptor per stream (5.4), the VMSAv8-64 stage-1 walk at
+ * 4K, 16K and 64K granules (Arm ARM D8), a configuration cache and a TLB
+ * that keep what they hold until the command that covers them (4.3, 4.4),
+ * the command queue with its errors (4.1, 7.1) and the event queue with
+ * its overflow (7.3, 7.4). Stage 1 only: no stage 2, no SubstreamIDs, no
+ * MSIs, no ATS or PRI, no stall (STALL_MODEL 01), abort termination only
+ * (TERM_MODEL 1). It behaves as the spec says where QEMU 7.2 does not
+ * (shared/specs/qemu-iommus.md section 3): AF=0 is an F_ACCESS unless
+ * CD.AFFD, AP[1]=0 refuses an unprivileged request, GBPA is present,
+ * CR0ACK follows CR0 only once the change took effect.
+ *
+ * Addresses are the host's pointers, as in the other models. Physical
+ * address 0 stands for a place nothing answers: a stream table, CD or
+ * translation table there is F_STE_FETCH, F_CD_FETCH or F_WALK_EABT; a
+ * queue there is GERROR.EVENTQ_ABT_ERR or CERROR_ABT.
+ *
+ * Where the spec left the model a choice, or where this reading is not
+ * sure of the spec, the model says so here:
+ * - CR0ACK and IRQ_CTRLACK take the new value at the second read after
+ *   the write (the first read still shows the old one), so that a driver
+ *   that does not poll the ACK is caught; a CR0 write while CR0ACK still
+ *   differs from CR0 is counted as a protocol error.
+ * - A GBPA write without Update=1 is counted and ignored (the spec makes
+ *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
+ *   GBPA resets to bypass (ABORT=0), as an implementation may choose.
+ * - STE.Config 001-011 are taken as reserved (C_BAD_STE), 000 as abort.
+ *   STE.S1Fmt is ignored when S1CDMax is 0, as the spec says; S1CDMax
+ *   non-zero is C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5:
+ *   STALL_MODEL != 00). STRW EL2 (HYP=0) and EL3 are C_BAD_STE. Other
+ *   STE fields (attributes, EATS, MEV, ...) are not checked.
+ * - A StreamID beyond LOG2SIZE, an L1STD with Span 0, reserved or beyond
+ *   SPLIT+1, or beyond its Span record C_BAD_STREAMID only when
+ *   CR2.RECINVSID (5.1); QEMU records C_BAD_STE for some of these.
+ * - A CD is ILLEGAL (C_BAD_CD) when: V=0, AA64=0, T0SZ outside 16..39
+ *   (IDR3.STT=0) for a translated TTB0 half, TG0 reserved or a granule
+ *   IDR5 does not offer, ENDI=1 (TTENDIAN little-endian only), A=0
+ *   (TERM_MODEL 1), S=1 (no stall), HA or HD set (no HTTU), SH0=01, ASID
+ *   non-zero in bits 15:8 without ASID16. The TTB1 half: EPD1=1 faults it
+ *   (F_TRANSLATION); EPD1=0 walks TTB1 with T1SZ/TG1 checked alike.
+ * - CMD_SYNC with CS=SIG_IRQ raises the model's irq hook (what a wired
+ *   sync interrupt would be; IDR0.MSI=0), CS=SIG_SEV is accepted, CS=11
+ *   is CERROR_ILL. A command with a non-zero field the spec makes RES0 for
+ *   this unit (no S2, HYP, ATS, PRI, stall; RIL=0 range fields) is
+ *   CERROR_ILL: the spec allows an implementation not to check them.
+ * - The TLB caches leaf entries only, tagged by ASID (nG=1) or global
+ *   (nG=0, matched by every ASID; TLBI_NH_ASID keeps them, 4.4.2.2). Walk
+ *   (table) entries are not cached, so Leaf=0 and Leaf=1 act alike.
+ *   An L1STD cache is kept: CFGI_STE with Leaf=1 leaves it stale.
+ * - A request is unprivileged (PCIe without a PASID prefix) unless
+ *   STE.PRIVCFG is 11 (privileged); then CD.PAN applies to AP[1]=1 pages.
+ * - Events are recorded only while EVENTQEN; otherwise they are lost and
+ *   counted in events_lost (not an overflow).
+ * - CLASS and the IPA of fault records are 0 (stage 1 faults, S2=0).
+ *
+ * The model keeps its own reading of the spec on purpose and never
+ * includes the SMMUv3 driver's register header: a shared header would let
+ * a wrong offset or bit pass both the driver and the model. */
+#ifndef IOMMON_SMMUV3_MODEL_H
+#define IOMMON_SMMUV3_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../core/regwin.h"
+
+#define SMMUV3M_WINDOW 0x20000 /* pages 0 and 1, 64 KiB each (6.1) */
+
+#define SMMUV3M_TLB 64
+#define SMMUV3M_CFG_CACHE 16
+#define SMMUV3M_L1_CACHE 8
+
+/* Event types (7.3), bits 7:0 of an event record's first word. */
+enum smmuv3m_event {
+	SMMUV3M_C_BAD_STREAMID = 0x02,
+	SMMUV3M_F_STE_FETCH = 0x03,
+	SMMUV3M_C_BAD_STE = 0x04,
+	SMMUV3M_F_CD_FETCH = 0x09,
+	SMMUV3M_C_BAD_CD = 0x0a,
+	SMMUV3M_F_WALK_EABT = 0x0b,
+	SMMUV3M_F_TRANSLATION = 0x10,
+	SMMUV3M_F_ADDR_SIZE = 0x11,
+	SMMUV3M_F_ACCESS = 0x12,
+	SMMUV3M_F_PERMISSION = 0x13,
+};
+
+/* CMDQ_CONS.ERR codes (7.1) */
+enum { SMMUV3M_CERROR_NONE = 0, SMMUV3M_CERROR_ILL = 1, SMMUV3M_CERROR_ABT = 2 };
+
+/* What the irq hook is told (3.18): which interrupt fired. */
+enum smmuv3m_irq { SMMUV3M_IRQ_EVENTQ, SMMUV3M_IRQ_GERROR, SMMUV3M_IRQ_SYNC };
+
+/* One kind: the ID registers it reports. */
+struct smmuv3m_kind {
+	const char *name;
+	uint32_t idr0, idr1, idr3, idr5;
+};
+
+struct smmuv3m_tlb {
+	bool valid, global;
+	uint16_t asid;
+	uint64_t va, size, pa; /* the whole leaf: a page or a block */
+	bool write, unpriv;    /* AP[2]=0 and APTable[1]=0; AP[1]=1 and APTable[0]=0 */
+};
+
+struct smmuv3m_cfg {
+	bool valid, cd_valid;
+	uint32_t sid;
+	uint64_t ste[8], cd[8];
+};
+
+struct smmuv3m_l1 {
+	bool valid;
+	uint32_t index;
+	uint64_t desc;
+};
+
+struct smmuv3_model {
+	const struct smmuv3m_kind *kind;
+	/* registers (6.3) */
+	uint32_t cr0, cr0ack, cr1, cr2, gbpa, irq_ctrl, irq_ctrlack, gerror, gerrorn;
+	uint32_t strtab_base_cfg, cmdq_prod, cmdq_cons, eventq_prod, eventq_cons;
+	uint32_t gerror_irq_cfg1, gerror_irq_cfg2, eventq_irq_cfg1, eventq_irq_cfg2;
+	uint64_t strtab_base, cmdq_base, eventq_base, gerror_irq_cfg0, eventq_irq_cfg0;
+	unsigned cr0_reads, irq_reads, gbpa_reads; /* reads since the write, until the ACK follows */
+	/* caches: they serve what they hold until the command that covers them */
+	struct smmuv3m_cfg cfg[SMMUV3M_CFG_CACHE];
+	struct smmuv3m_l1 l1[SMMUV3M_L1_CACHE];
+	struct smmuv3m_tlb tlb[SMMUV3M_TLB];
+	unsigned cfg_next, l1_next, tlb_next;
+	/* the engine behind the model (its StreamID) and the interrupt hook */
+	uint32_t engine_sid;
+	void (*irq)(void *ctx, enum smmuv3m_irq which);
+	void *irq_ctx;
+	/* faults injected */
+	bool sync_stuck;   /* CMD_SYNC never completes: CONS stops before it */
+	bool eventq_full;  /* the event queue has no free slot: every event overflows */
+	bool illegal_next; /* the next command fetched is CERROR_ILL */
+	bool all_ones;	   /* nothing answers */
+	bool cr0ack_stuck; /* CR0ACK never follows CR0 */
+	/* what happened, for tests */
+	unsigned irqs[3], events, events_lost, overflows, commands, syncs, walks, tlb_hits, cfg_fetches;
+	unsigned cfgi_ste, cfgi_ste_range, cfgi_cd, cfgi_cd_all, cfgi_all;
+	unsigned tlbi_nh_va, tlbi_nh_va_range, tlbi_nh_vaa, tlbi_nh_asid, tlbi_nh_all, tlbi_nsnh_all;
+	unsigned command_errors;
+	/* what the driver did wrong */
+	unsigned bad_width;	  /* not a 32-bit access, or a 64-bit one to a 32-bit register */
+	unsigned reserved_writes; /* reserved or read-only bits written, an undefined register written */
+	unsigned protocol_errors; /* a base moved while enabled, SMMUEN with no table, PROD past CONS, ... */
+	struct regwin win;
+};
+
+/* The kinds ("smmuv3", "smmuv3-linear", "smmuv3-64k"), ending with a NULL name. */
+extern const struct smmuv3m_kind smmuv3m_kinds[];
+/* A unit of `kind` out of reset: everything off; false for an unknown kind. */
+bool smmuv3m_init(struct smmuv3_model *m, const char *kind);
+
+/* A DMA by `sid` at `iova`: the physical address, or false after
+ * recording the event the spec gives for the refusal (when the queue
+ * takes it and the CD's R bit asks for it). `model` is a struct
+ * smmuv3_model. */
+bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uint64_t *phys);
+
+/* ---- inside the model: shared by smmuv3_model.c and smmuv3_model_walk.c ---- */
+
+/* Writes one event record (four doublewords) at EVENTQ_PROD, or counts it
+ * lost (queue disabled, full: OVFLG toggles, or unwritable). */
+void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4]);
+/* The configuration cache's invalidations (4.3): the STEs (and the CDs
+ * cached through them) of StreamIDs [first, first + n), with the L1STDs
+ * when `l1`; the CD of one StreamID. */
+void smmuv3m_drop_ste(struct smmuv3_model *m, uint64_t first, uint64_t n, bool l1);
+void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid);
+/* The TLB's (4.4): entries of `asid` (any ASID when `any_asid`; global
+ * entries only when `global_too`) overlapping [va, va + size). */
+void smmuv3m_drop_tlb(struct smmuv3_model *m, bool any_asid, uint16_t asid, bool global_too, uint64_t va,
+		      uint64_t size);
+/* The effective output address size in bits (IDR5.OAS). */
+unsigned smmuv3m_oas_bits(unsigned ips);
+
+/* ---- the family: what `model smmuv3` attaches ------------------------------ */
+
+struct iommu;
+struct model_family;
+
+/* The family. Not const: the SMMUv3 driver (iommu/smmuv3/) is not visible
+ * here, so attach fills io, driver and driver_win from the hook below. */
+extern struct model_family smmuv3_family;
+
+/* THE MERGE HOOK. What the SMMUv3 backend (its catalogue file,
+ * tests/catalogue/iommu/smmuv3.c) provides so that the family can build
+ * its driver on the model's window: it initialises a driver it owns
+ * (static) on `model_win` under `name`, fills `out` with that driver's
+ * unit, state and register window, and returns the driver's init result
+ * (NULL, or why not). Until the backend defines it, a weak definition in
+ * smmuv3_model.c refuses to attach. */
+struct smmuv3_model_driver {
+	struct iommu *io;	  /* &driver.io */
+	void *driver;		  /* &driver */
+	const struct regwin *win; /* the window the driver reads through */
+};
+const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct smmuv3_model_driver *out);
+
+/* The attached SMMUv3 model, for cases that reach into it (NULL when
+ * another kind, or none, is attached). */
+struct smmuv3_model *model_smmuv3(void);
+
+#endif

@@ -1,0 +1,372 @@
+/* The SMMUv3 model's translation (see smmuv3_model.h): the stream table,
+ * linear or 2-level (IHI 0070 3.3, 5.1), the STE (5.2) and the CD (5.4)
+ * through a configuration cache, the VMSAv8-64 stage-1 walk (Arm ARM D8)
+ * through a TLB tagged by ASID, and the events a refused request records
+ * (7.3). The caches keep what they hold until the command that covers it
+ * (smmuv3_model.c runs the commands).
+ * Its own reading of the spec, on purpose: never include the SMMUv3
+ * driver's register header here (smmuv3_model.h says why). */
+#include "smmuv3_model.h"
+
+#include <stddef.h>
+
+#define SMMUEN (1u << 0)
+#define GBPA_ABORT (1u << 20)
+#define CR2_RECINVSID (1u << 1)
+#define IDR0_ASID16 (1u << 12)
+#define IDR1_SIDSIZE(v) ((v)&0x3f)
+
+/* STE (5.2) */
+#define STE_V (1ull << 0)
+#define STE_CONFIG(s) ((unsigned)((s) >> 1) & 7)
+#define STE_S1CDMAX(s) ((unsigned)((s) >> 59) & 0x1f)
+#define STE1_S1STALLD (1ull << 27)
+#define STE1_STRW(s) ((unsigned)((s) >> 30) & 3)
+#define STE1_PRIVCFG(s) ((unsigned)((s) >> 48) & 3)
+enum { CONFIG_ABORT = 0, CONFIG_BYPASS = 4, CONFIG_S1 = 5 };
+
+/* CD (5.4), doubleword 0 */
+#define CD_TSZ(d, half) ((unsigned)((d) >> ((half) ? 16 : 0)) & 0x3f)
+#define CD_TG(d, half) ((unsigned)((d) >> ((half) ? 22 : 6)) & 3)
+#define CD_SH0(d) ((unsigned)((d) >> 12) & 3)
+#define CD_EPD(half) (1ull << ((half) ? 30 : 14))
+#define CD_ENDI (1ull << 15)
+#define CD_V (1ull << 31)
+#define CD_IPS(d) ((unsigned)((d) >> 32) & 7)
+#define CD_AFFD (1ull << 35)
+#define CD_TBI(half) (1ull << ((half) ? 39 : 38))
+#define CD_PAN (1ull << 40)
+#define CD_AA64 (1ull << 41)
+#define CD_HD (1ull << 42)
+#define CD_HA (1ull << 43)
+#define CD_S (1ull << 44)
+#define CD_R (1ull << 45)
+#define CD_A (1ull << 46)
+#define CD_ASID(d) ((uint16_t)((d) >> 48))
+#define CD_TTB_MASK 0x000ffffffffffff0ull /* TTB0/TTB1 [51:4] */
+
+/* Translation table descriptors (Arm ARM D8.3) */
+#define DESC_VALID (1ull << 0)
+#define DESC_TABLE (1ull << 1) /* at levels 0-2: a table; at level 3: a page (must be set) */
+#define DESC_AP1 (1ull << 6)   /* unprivileged access */
+#define DESC_AP2 (1ull << 7)   /* read-only */
+#define DESC_AF (1ull << 10)
+#define DESC_NG (1ull << 11)
+#define DESC_OA 0x0000fffffffff000ull /* OA [47:12] (no 52-bit OA at OAS 44) */
+#define APTABLE_NO_EL0 (1ull << 61)
+#define APTABLE_RO (1ull << 62)
+
+/* Event record fields (7.3): the second doubleword's PnU, InD and RnW. */
+#define EV_PNU (1ull << 33)
+#define EV_RNW (1ull << 35)
+
+struct request {
+	uint32_t sid;
+	uint64_t iova;
+	bool write, priv;
+};
+
+static uint64_t pa_mask(unsigned bits)
+{
+	return (1ull << bits) - 1;
+}
+
+static bool event(struct smmuv3_model *m, enum smmuv3m_event type, const struct request *r, uint64_t addr2)
+{
+	uint64_t rec[4] = { (uint64_t)type | (uint64_t)r->sid << 32, 0, 0, addr2 };
+	if (type >= SMMUV3M_F_WALK_EABT) { /* records of a transaction: its address and direction */
+		rec[1] = (r->write ? 0 : EV_RNW) | (r->priv ? EV_PNU : 0);
+		rec[2] = r->iova;
+	}
+	smmuv3m_record(m, rec);
+	return false;
+}
+
+/* A translation-related fault (5.5): recorded only when the CD says R. */
+static bool fault(struct smmuv3_model *m, const uint64_t *cd, enum smmuv3m_event type, const struct request *r)
+{
+	if (cd[0] & CD_R)
+		event(m, type, r, 0);
+	return false;
+}
+
+/* A StreamID that reaches no STE: C_BAD_STREAMID, recorded only with
+ * CR2.RECINVSID (5.1). */
+static bool bad_streamid(struct smmuv3_model *m, const struct request *r)
+{
+	if (m->cr2 & CR2_RECINVSID)
+		event(m, SMMUV3M_C_BAD_STREAMID, r, 0);
+	return false;
+}
+
+/* ---- the caches' invalidations ------------------------------------------- */
+
+void smmuv3m_drop_ste(struct smmuv3_model *m, uint64_t first, uint64_t n, bool l1)
+{
+	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++)
+		if (m->cfg[i].sid >= first && m->cfg[i].sid - first < n)
+			m->cfg[i].valid = false;
+	unsigned split = (m->strtab_base_cfg >> 6) & 0x1f;
+	for (unsigned i = 0; l1 && i < SMMUV3M_L1_CACHE; i++) {
+		uint64_t lo = (uint64_t)m->l1[i].index << split, span = 1ull << split;
+		if (lo < first + n && first < lo + span)
+			m->l1[i].valid = false;
+	}
+}
+
+void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid)
+{
+	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++)
+		if (m->cfg[i].sid == sid)
+			m->cfg[i].cd_valid = false;
+}
+
+void smmuv3m_drop_tlb(struct smmuv3_model *m, bool any_asid, uint16_t asid, bool global_too, uint64_t va, uint64_t size)
+{
+	uint64_t last = va + (size - 1);
+	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
+		struct smmuv3m_tlb *t = &m->tlb[i];
+		bool asid_ok = any_asid || (t->global ? global_too : t->asid == asid);
+		if (asid_ok && t->va <= last && t->va + (t->size - 1) >= va)
+			t->valid = false;
+	}
+}
+
+/* ---- the stream table (3.3, 5.1) ---------------------------------------------- */
+
+/* The STE's address for r->sid, through the L1STD cache; 0 after
+ * recording why there is none (*fetch: the descriptor that could not be
+ * read, for F_STE_FETCH). */
+static uint64_t ste_address(struct smmuv3_model *m, const struct request *r)
+{
+	uint32_t cfg = m->strtab_base_cfg;
+	unsigned log2size = cfg & 0x3f, sidsize = IDR1_SIDSIZE(m->kind->idr1), fmt = (cfg >> 16) & 3,
+		 split = (cfg >> 6) & 0x1f;
+	unsigned bits = log2size < sidsize ? log2size : sidsize;
+	if (bits < 32 && (r->sid >> bits))
+		return bad_streamid(m, r), 0;
+	uint64_t base = m->strtab_base & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
+	if (fmt == 0) {
+		base &= ~((64ull << log2size) - 1); /* aligned to the table's size */
+		if (!base)
+			return event(m, SMMUV3M_F_STE_FETCH, r, 64ull * r->sid), 0;
+		return base + 64ull * r->sid;
+	}
+	/* 2-level: the L1 table aligned to its size, at least 64 bytes */
+	unsigned l1bits = log2size > split ? log2size - split : 0;
+	base &= ~((1ull << (l1bits + 3 > 6 ? l1bits + 3 : 6)) - 1);
+	uint32_t index = r->sid >> split;
+	uint64_t desc = 0;
+	bool cached = false;
+	for (unsigned i = 0; i < SMMUV3M_L1_CACHE && !cached; i++)
+		if (m->l1[i].valid && m->l1[i].index == index)
+			desc = m->l1[i].desc, cached = true;
+	if (!cached) {
+		if (!base)
+			return event(m, SMMUV3M_F_STE_FETCH, r, 8ull * index), 0;
+		desc = ((const volatile uint64_t *)(uintptr_t)base)[index];
+	}
+	unsigned span = desc & 0x1f;
+	if (span == 0 || span > 11 || span > split + 1)
+		return bad_streamid(m, r), 0; /* an invalid L1STD is not cached */
+	if (!cached) {
+		struct smmuv3m_l1 *c = &m->l1[m->l1_next++ % SMMUV3M_L1_CACHE];
+		*c = (struct smmuv3m_l1){ true, index, desc };
+	}
+	uint32_t l2index = r->sid & ((1u << split) - 1);
+	if (l2index >= 1u << (span - 1))
+		return bad_streamid(m, r), 0;
+	uint64_t l2 = desc & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~((64ull << (span - 1)) - 1);
+	if (!l2)
+		return event(m, SMMUV3M_F_STE_FETCH, r, 64ull * l2index), 0;
+	return l2 + 64ull * l2index;
+}
+
+/* The stream's configuration: from the cache, or the STE read now; NULL
+ * after recording why not. An invalid or ILLEGAL STE is not cached. */
+static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct request *r)
+{
+	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++)
+		if (m->cfg[i].valid && m->cfg[i].sid == r->sid)
+			return &m->cfg[i];
+	uint64_t at = ste_address(m, r);
+	if (!at)
+		return NULL;
+	m->cfg_fetches++;
+	uint64_t ste[8];
+	for (unsigned i = 0; i < 8; i++)
+		ste[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
+	unsigned config = STE_CONFIG(ste[0]);
+	bool legal = (ste[0] & STE_V) && (config == CONFIG_ABORT || config == CONFIG_BYPASS || config == CONFIG_S1);
+	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
+		legal = !STE_S1CDMAX(ste[0]) && !(ste[1] & STE1_S1STALLD) && !STE1_STRW(ste[1]);
+	if (!legal)
+		return event(m, SMMUV3M_C_BAD_STE, r, 0), NULL;
+	struct smmuv3m_cfg *c = &m->cfg[m->cfg_next++ % SMMUV3M_CFG_CACHE];
+	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++) /* one entry per StreamID */
+		if (m->cfg[i].sid == r->sid)
+			m->cfg[i].valid = false;
+	c->valid = true;
+	c->cd_valid = false;
+	c->sid = r->sid;
+	for (unsigned i = 0; i < 8; i++)
+		c->ste[i] = ste[i];
+	return c;
+}
+
+/* ---- the context descriptor (5.4) ------------------------------------------------ */
+
+/* The granule's shift for a TGx encoding: TG0 00 4K, 01 64K, 10 16K; TG1
+ * 01 16K, 10 4K, 11 64K; 0 when reserved or not offered by IDR5. */
+static unsigned granule(const struct smmuv3_model *m, unsigned tg, bool half1)
+{
+	static const unsigned tg0[4] = { 12, 16, 14, 0 }, tg1[4] = { 0, 14, 12, 16 };
+	unsigned g = half1 ? tg1[tg] : tg0[tg];
+	unsigned offered = (m->kind->idr5 >> 4) & 7; /* GRAN4K, GRAN16K, GRAN64K */
+	bool ok = (g == 12 && (offered & 1)) || (g == 14 && (offered & 2)) || (g == 16 && (offered & 4));
+	return ok ? g : 0;
+}
+
+static bool half_legal(const struct smmuv3_model *m, uint64_t d0, bool half1)
+{
+	if (d0 & CD_EPD(half1))
+		return true; /* walks of this half disabled: its fields unused */
+	unsigned tsz = CD_TSZ(d0, half1);
+	return tsz >= 16 && tsz <= 39 && granule(m, CD_TG(d0, half1), half1);
+}
+
+/* The CD of the stream's STE, from the cache or read now; NULL after
+ * recording why not. */
+static const uint64_t *context(struct smmuv3_model *m, struct smmuv3m_cfg *c, const struct request *r)
+{
+	if (c->cd_valid)
+		return c->cd;
+	uint64_t at = c->ste[0] & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
+	if (!at)
+		return event(m, SMMUV3M_F_CD_FETCH, r, 0), NULL;
+	uint64_t cd[8];
+	for (unsigned i = 0; i < 8; i++)
+		cd[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
+	uint64_t d0 = cd[0];
+	bool legal = (d0 & CD_V) && (d0 & CD_AA64) && (d0 & CD_A) && !(d0 & (CD_ENDI | CD_S | CD_HA | CD_HD)) &&
+		     CD_SH0(d0) != 1 && half_legal(m, d0, false) && half_legal(m, d0, true);
+	if (!(m->kind->idr0 & IDR0_ASID16) && (CD_ASID(d0) >> 8))
+		legal = false;
+	if (!legal)
+		return event(m, SMMUV3M_C_BAD_CD, r, 0), NULL;
+	for (unsigned i = 0; i < 8; i++)
+		c->cd[i] = cd[i];
+	c->cd_valid = true;
+	return c->cd;
+}
+
+/* ---- the stage-1 walk (Arm ARM D8) ------------------------------------------------- */
+
+static bool permitted(const struct smmuv3m_tlb *t, const uint64_t *cd, const struct request *r)
+{
+	if (r->write && !t->write)
+		return false;
+	if (!r->priv)
+		return t->unpriv;
+	return !(t->unpriv && (cd[0] & CD_PAN)); /* PAN: EL1 may not touch EL0's pages */
+}
+
+/* Blocks a granule allows without 52-bit addresses: 4K at levels 1 and 2,
+ * 16K and 64K at level 2. */
+static bool block_allowed(unsigned g, unsigned level)
+{
+	return level == 2 || (g == 12 && level == 1);
+}
+
+static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct request *r, uint64_t *phys)
+{
+	uint64_t d0 = cd[0], va = r->iova;
+	bool half1 = (va >> 55) & 1;
+	unsigned tsz = CD_TSZ(d0, half1), vabits = 64 - tsz;
+	/* the bits above the region, up to 63 (55 with TBI), must all equal bit 55 */
+	uint64_t above = ((d0 & CD_TBI(half1)) ? pa_mask(56) : ~0ull) & ~pa_mask(vabits);
+	uint64_t upper = va & above, want = half1 ? above : 0;
+	if ((d0 & CD_EPD(half1)) || upper != want)
+		return fault(m, cd, SMMUV3M_F_TRANSLATION, r);
+	uint16_t asid = CD_ASID(d0);
+	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
+		struct smmuv3m_tlb *t = &m->tlb[i];
+		if (t->valid && (t->global || t->asid == asid) && va - t->va < t->size) {
+			m->tlb_hits++;
+			if (!permitted(t, cd, r))
+				return fault(m, cd, SMMUV3M_F_PERMISSION, r);
+			*phys = t->pa + (va - t->va);
+			return true;
+		}
+	}
+	m->walks++;
+	unsigned g = granule(m, CD_TG(d0, half1), half1), stride = g - 3;
+	unsigned levels = (vabits - g + stride - 1) / stride, level = 4 - levels;
+	unsigned pabits = smmuv3m_oas_bits(CD_IPS(d0)), oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
+	if (pabits > oas)
+		pabits = oas;
+	uint64_t table = cd[half1 ? 2 : 1] & CD_TTB_MASK;
+	if (table & ~pa_mask(pabits))
+		return fault(m, cd, SMMUV3M_F_ADDR_SIZE, r);
+	uint64_t aptable = 0;
+	for (;; level++) {
+		unsigned shift = g + stride * (3 - level);
+		unsigned bits = shift + stride > vabits ? vabits - shift : stride;
+		table &= ~pa_mask(bits + 3 > 6 ? bits + 3 : 6); /* a table is aligned to its size */
+		uint64_t at = table + 8 * ((va >> shift) & pa_mask(bits));
+		if (!table)
+			return event(m, SMMUV3M_F_WALK_EABT, r, at);
+		uint64_t desc = *(const volatile uint64_t *)(uintptr_t)at;
+		if (!(desc & DESC_VALID))
+			return fault(m, cd, SMMUV3M_F_TRANSLATION, r);
+		bool is_table = level < 3 && (desc & DESC_TABLE);
+		if (!is_table && (level == 3 ? !(desc & DESC_TABLE) : !block_allowed(g, level)))
+			return fault(m, cd, SMMUV3M_F_TRANSLATION, r); /* reserved encodings */
+		if ((desc & DESC_OA & ~pa_mask(pabits)))
+			return fault(m, cd, SMMUV3M_F_ADDR_SIZE, r);
+		if (is_table) {
+			aptable |= desc & (APTABLE_NO_EL0 | APTABLE_RO);
+			table = desc & DESC_OA & ~pa_mask(g);
+			continue;
+		}
+		if (!(desc & DESC_AF) && !(d0 & CD_AFFD))
+			return fault(m, cd, SMMUV3M_F_ACCESS, r);
+		uint64_t size = 1ull << shift;
+		struct smmuv3m_tlb t = { .valid = true,
+					 .global = !(desc & DESC_NG),
+					 .asid = asid,
+					 .va = va & ~(size - 1),
+					 .size = size,
+					 .pa = desc & DESC_OA & ~(size - 1),
+					 .write = !(desc & DESC_AP2) && !(aptable & APTABLE_RO),
+					 .unpriv = (desc & DESC_AP1) && !(aptable & APTABLE_NO_EL0) };
+		if (!permitted(&t, cd, r))
+			return fault(m, cd, SMMUV3M_F_PERMISSION, r); /* a fault is not cached */
+		m->tlb[m->tlb_next++ % SMMUV3M_TLB] = t;
+		*phys = t.pa + (va - t.va);
+		return true;
+	}
+}
+
+bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uint64_t *phys)
+{
+	struct smmuv3_model *m = model;
+	if (!(m->cr0 & SMMUEN)) { /* GBPA decides (6.3.14) */
+		*phys = iova;
+		return !(m->gbpa & GBPA_ABORT);
+	}
+	struct request r = { sid, iova, write, false };
+	struct smmuv3m_cfg *c = stream_config(m, &r);
+	if (!c)
+		return false;
+	switch (STE_CONFIG(c->ste[0])) {
+	case CONFIG_ABORT:
+		return false; /* aborted, nothing recorded */
+	case CONFIG_BYPASS:
+		*phys = iova;
+		return true;
+	}
+	r.priv = STE1_PRIVCFG(c->ste[1]) == 3;
+	const uint64_t *cd = context(m, c, &r);
+	return cd && walk(m, cd, &r, phys);
+}
