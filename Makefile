@@ -1,7 +1,8 @@
 # iommon: bare-metal IOMMU test monitor.
-#   make            build/iommon.efi
+#   make            build/iommon.efi (x86_64) and build/iommon-aa64.efi (aarch64)
 #   make image      build/iommon.img (GPT + FAT ESP, ready for dd to a USB stick)
 #   make run        boot it in QEMU (TCG) on the default config, print results
+#   make run-aarch64  the same on QEMU's aarch64 virt machine with an SMMUv3
 #   make test       unit tests, image checks, QEMU boot tests
 #   make deps       install the Debian packages the project needs
 
@@ -18,7 +19,10 @@ COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN)
 
 CORE_SRC := $(wildcard core/*.c pci/*.c iommu/*.c iommu/*/*.c)
 CAT_SRC  := $(wildcard tests/catalogue/*.c tests/catalogue/*/*.c tests/models/*.c)
-BOOT_SRC := $(wildcard boot/*.c)
+# boot/*.c builds for both architectures, with boot/x86_64/*.c or
+# boot/aarch64/*.c beside it; a file there replaces boot/'s of the same name.
+boot_src = $(wildcard boot/$(1)/*.c) $(filter-out $(patsubst boot/$(1)/%,boot/%,$(wildcard boot/$(1)/*.c)),$(wildcard boot/*.c))
+BOOT_SRC := $(call boot_src,x86_64)
 SHARED_SRC := $(CORE_SRC) $(CAT_SRC)
 
 # ---- EFI build -------------------------------------------------------------
@@ -32,10 +36,10 @@ EFI_OBJ := $(patsubst %.c,$(BUILD)/efi/%.o,$(SHARED_SRC) $(BOOT_SRC))
 LIBGCC := $(shell $(CC) -print-libgcc-file-name)
 LDS := linker/efi_x86_64.lds
 
-all: $(BUILD)/iommon.efi
+all: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi
 
 $(NEWLIB)/.stamp: tools/build-newlib.sh
-	tools/build-newlib.sh $(NEWLIB)
+	tools/build-newlib.sh $(NEWLIB) x86_64
 
 Q ?= @
 $(BUILD)/efi/%.o: %.c $(NEWLIB)/.stamp
@@ -53,6 +57,47 @@ $(BUILD)/iommon.efi: $(BUILD)/iommon.so $(BUILD)/host/petool tools/check-relocs.
 	tools/check-relocs.sh $<
 	objcopy -j .text -j .rodata -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	$(BUILD)/host/petool nx $@
+
+# ---- aarch64 EFI build ---------------------------------------------------------
+# Cross-built with Debian's gcc-aarch64-linux-gnu against gnu-efi's arm64
+# package, unpacked into build/ by tools/deps.sh (never installed: it would
+# replace the x86_64 gnu-efi), and newlib cross-built from the same source.
+AA64 := aarch64-linux-gnu-
+GNUEFI_AA64 := $(BUILD)/gnu-efi-aa64
+NEWLIB_AA64 := $(CURDIR)/$(BUILD)/newlib-aa64
+AA64_GCC_INC := $(shell $(AA64)gcc -print-file-name=include 2>/dev/null)
+AA64_LIBGCC := $(shell $(AA64)gcc -print-libgcc-file-name 2>/dev/null)
+AA64_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
+	-mstrict-align -fno-asynchronous-unwind-tables -nostdinc -isystem $(NEWLIB_AA64)/aarch64-elf/include \
+	-isystem $(AA64_GCC_INC) -I$(GNUEFI_AA64)/usr/include/efi -I$(GNUEFI_AA64)/usr/include/efi/aarch64
+AA64_OBJ := $(patsubst %.c,$(BUILD)/efi-aa64/%.o,$(SHARED_SRC) $(call boot_src,aarch64))
+AA64_LDS := linker/efi_aarch64.lds
+
+$(GNUEFI_AA64)/.stamp:
+	tools/deps.sh gnu-efi-aa64 $(GNUEFI_AA64)
+
+$(NEWLIB_AA64)/.stamp: tools/build-newlib.sh
+	tools/build-newlib.sh $(NEWLIB_AA64) aarch64
+
+$(BUILD)/efi-aa64/%.o: %.c $(NEWLIB_AA64)/.stamp $(GNUEFI_AA64)/.stamp
+	@mkdir -p $(dir $@)
+	@echo "  CC (aa64) $<"
+	$(Q)$(AA64)gcc $(AA64_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/iommon-aa64.so: $(AA64_OBJ) $(AA64_LDS) $(NEWLIB_AA64)/.stamp
+	$(AA64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
+		--defsym=EFI_SUBSYSTEM=0xa -T $(AA64_LDS) $(GNUEFI_AA64)/usr/lib/crt0-efi-aarch64.o $(AA64_OBJ) \
+		-L$(GNUEFI_AA64)/usr/lib -lgnuefi -lefi -L$(NEWLIB_AA64)/aarch64-elf/lib -lc -lm $(AA64_LIBGCC) -o $@
+
+# crt0 carries the PE header: -O binary copies the image as laid out, and
+# petool pads it to the size the header declares (the firmware refuses a
+# file shorter than its sections) and sets NX_COMPAT.
+$(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/check-relocs.sh
+	tools/check-relocs.sh $<
+	$(AA64)objcopy -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela -j '.rel.*' \
+		-j '.rela.*' -j .reloc -O binary $< $@
+	$(BUILD)/host/petool pad $@
 	$(BUILD)/host/petool nx $@
 
 # ---- host build -------------------------------------------------------------
@@ -125,8 +170,8 @@ fuzz: deps fuzz-build
 # ---- image, run, test ---------------------------------------------------------
 image: deps $(BUILD)/iommon.img
 
-$(BUILD)/iommon.img: $(BUILD)/iommon.efi tools/mkimage.sh tools/iommon.cfg
-	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg
+$(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.sh tools/iommon.cfg
+	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
 
 deps:
 	@tools/deps.sh
@@ -141,19 +186,28 @@ RUN_DEVICES := -device intel-iommu -blockdev driver=null-co,node-name=nvm0,size=
 run: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench --qemu "$(RUN_DEVICES)"
 
+# QEMU's aarch64 virt machine with an SMMUv3 in front of the PCIe tree, the
+# same null-backed NVMe, and QEMU's edu device as a second DMA engine.
+RUN_DEVICES_AA64 := -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
+	-device nvme,drive=nvm0,serial=iommon0 -device edu
+
+run-aarch64: deps $(BUILD)/iommon.img
+	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
+		--bench --qemu "$(RUN_DEVICES_AA64)"
+
 # The same boot with the serial console on your terminal.
 console: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
 
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN)
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN)
 	@tools/test.sh
 
 bench: $(BUILD)/host/bench
 	$(BUILD)/host/bench
 
 clean:
-	rm -rf $(BUILD)/efi $(BUILD)/host $(BUILD)/iommon.* $(BUILD)/boot-tests
+	rm -rf $(BUILD)/efi $(BUILD)/efi-aa64 $(BUILD)/host $(BUILD)/iommon.* $(BUILD)/iommon-aa64.* $(BUILD)/boot-tests
 
 distclean:
 	rm -rf $(BUILD)
@@ -164,7 +218,7 @@ CLANG_FORMAT := clang-format-14
 format: deps
 	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all image deps run console test bench fuzz fuzz-build clean distclean format
+.PHONY: all image deps run run-aarch64 console test bench fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

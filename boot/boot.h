@@ -35,13 +35,19 @@ const char *files_describe(void);
 const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 
-/* irq.c */
+/* x86_64/cpu.c, aarch64/cpu.c: the CPU-specific members of the platform
+ * (interrupt masking, address width, paging depth) */
+void arch_platform(struct platform *p);
+/* EXIT_QEMU: ends QEMU with the verdict as its exit status, or returns why not */
+const char *qemu_exit(int status);
+
+/* x86_64/irq.c, aarch64/irq.c */
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 void irq_remove(int vector);
 /* The crash path leaves a handler of ours mid-way: its end-of-interrupt. */
 void irq_abandon(void);
-/* A handler for any vector through the CPU architecture protocol (NULL
- * removes it); EFI_UNSUPPORTED when the firmware has no such protocol. */
+/* cpu_arch.c: a handler for any vector through the CPU architecture
+ * protocol (NULL removes it); EFI_UNSUPPORTED when the firmware has none. */
 EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context));
 
 /* breadcrumb.c */
@@ -58,8 +64,6 @@ void exceptions_remove(void);
 struct mem_range;
 size_t memory_map(const struct mem_range **map);
 uint64_t memory_top(void);
-unsigned phys_bits(void);
-unsigned paging_levels(void);
 
 /* syscalls.c */
 void heap_init(void);

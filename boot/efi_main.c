@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/cpu.h"
 #include "../core/monitor.h"
 #include "../iommu/machine.h"
 #include "../tests/catalogue/catalogue.h"
@@ -13,8 +12,6 @@
 
 EFI_HANDLE boot_image;
 EFI_LOADED_IMAGE *boot_loaded_image;
-
-#define QEMU_DEBUG_EXIT_PORT 0xf4
 
 static void *alloc_pages(size_t pages, uint64_t limit)
 {
@@ -61,19 +58,6 @@ static bool wallclock(struct wallclock *w)
 		return false;
 	*w = (struct wallclock){ t.Year, t.Month, t.Day, t.Hour, t.Minute, t.Second };
 	return true;
-}
-
-static uint64_t irq_save(void)
-{
-	uint64_t flags;
-	__asm__ volatile("pushfq; popq %0; cli" : "=r"(flags)::"memory");
-	return flags;
-}
-
-static void irq_restore(uint64_t flags)
-{
-	if (flags & (1u << 9)) /* IF */
-		__asm__ volatile("sti" ::: "memory");
 }
 
 static const void *acpi_rsdp(void)
@@ -156,9 +140,7 @@ static const char *firmware_exit(enum exit_kind how, int status)
 {
 	switch (how) {
 	case EXIT_QEMU:
-		outb(QEMU_DEBUG_EXIT_PORT, (uint8_t)status);
-		BS->Stall(100000);
-		return "no QEMU isa-debug-exit device at port 0xf4 (add -device isa-debug-exit,iobase=0xf4,iosize=4)";
+		return qemu_exit(status);
 	case EXIT_FIRMWARE:
 		boot_release();
 		BS->Exit(boot_image, EFI_SUCCESS, 0, NULL);
@@ -195,14 +177,10 @@ static struct platform efi_platform = {
 	.stall_us = stall_us,
 	.wallclock = wallclock,
 	.idle_us = idle_us,
-	.irq_save = irq_save,
-	.irq_restore = irq_restore,
 	.irq_install = irq_install,
 	.irq_remove = irq_remove,
 	.memory_top = memory_top,
 	.memory_map = memory_map,
-	.phys_bits = phys_bits,
-	.paging_levels = paging_levels,
 	.acpi_rsdp = acpi_rsdp,
 	.file_read = files_read,
 	.file_stream = files_stream,
@@ -230,6 +208,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	BS->SetWatchdogTimer(0, 0, 0, NULL);
 	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&boot_loaded_image)))
 		return EFI_LOAD_ERROR;
+	arch_platform(&efi_platform);
 	heap_init();
 	console_init();
 	files_init();

@@ -1,11 +1,10 @@
 /* The firmware's memory map (UEFI 2.10, 7.2 GetMemoryMap), read once and
  * kept in the platform's words (core/memmap.h): later allocations only
  * move pages between RAM types, which the checks treat alike. Also the
- * top of RAM for identity maps, and the CPU's physical address width. */
+ * top of RAM for identity maps. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/cpu.h"
 #include "../core/memmap.h"
 #include "boot.h"
 
@@ -77,17 +76,4 @@ uint64_t memory_top(void)
 			top = m[i].end;
 	}
 	return top;
-}
-
-unsigned phys_bits(void)
-{
-	return cpuid_phys_bits();
-}
-
-/* CR4.LA57 (bit 12): the firmware's paging is 5-level (Intel SDM vol. 3A, 4.5) */
-unsigned paging_levels(void)
-{
-	uint64_t cr4;
-	__asm__ volatile("mov %%cr4, %0" : "=r"(cr4));
-	return cr4 & (1ull << 12) ? 5 : 4;
 }

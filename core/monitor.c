@@ -287,7 +287,9 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		if (results_failure())
 			printf("  the results were not saved completely: %s\n", results_failure());
 		if (kinds[i].kind == EXIT_QEMU)
-			printf("exit qemu: writing %d to port 0xf4 (QEMU exits with %d)\n", v, (v << 1) | 1);
+			printf("exit qemu: verdict %d (QEMU exits with %d: isa-debug-exit on x86_64, semihosting on "
+			       "aarch64)\n",
+			       v, (v << 1) | 1);
 		else
 			results_close();
 		/* given back while the plan is still on record: a give-back

@@ -11,6 +11,10 @@ struct timing timing;
 uint64_t timed_masked_max;
 
 #define PMTIMER_HZ 3579545u
+/* QEMU 7.2 TCG: the generic timer ticks every 16 ns (GTIMER_SCALE) */
+#define QEMU_TCG_CNTFRQ 62500000u
+/* CNTFRQ_EL0 further than this from the Stall estimate is not believed */
+#define CNTFRQ_TOLERANCE 0.01
 #define HPET_GCAP_ID 0x000
 #define HPET_GEN_CONF 0x010
 #define HPET_MAIN_COUNTER 0x0f0
@@ -113,8 +117,44 @@ uint64_t calibrate_stall(uint32_t us, unsigned rounds)
 	return best;
 }
 
-static void identify_cpu(void)
+#if defined(__aarch64__)
+static void identify_cpu(const struct acpi *acpi)
 {
+	/* MIDR_EL1 (Arm ARM D19.2): implementer, variant, part number, revision;
+	 * there is no brand string. */
+	uint64_t midr;
+	__asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+	snprintf(timing.cpu, sizeof(timing.cpu), "MIDR 0x%08llx (implementer 0x%02llx, part 0x%03llx)",
+		 (unsigned long long)midr, (unsigned long long)(midr >> 24) & 0xff,
+		 (unsigned long long)(midr >> 4) & 0xfff);
+	timing.invariant_tsc = true; /* the generic timer's count never stops or changes rate */
+	timing.rdtscp = false;
+	timing.hypervisor[0] = '\0';
+	/* How the platform is named on aarch64 (no CPUID hypervisor leaf here):
+	 * - QEMU is recognised by its ACPI tables: the RSDP's OEM id is
+	 *   "BOCHS " (QEMU's default) or "QEMU". SMBIOS is not consulted: the
+	 *   platform seam offers ACPI only, and QEMU names itself in both.
+	 * - Under QEMU, TCG is told from an accelerator by the counter: QEMU 7.2
+	 *   TCG runs the generic timer at 62.5 MHz (a 16 ns period) and says so
+	 *   in CNTFRQ_EL0, while under KVM the count and CNTFRQ are the host's.
+	 *   timing_init then checks the rate against the firmware's Stall.
+	 * - QEMU with another counter is "kvm" (QEMU's accelerator on Linux Arm
+	 *   hosts; hvf on macOS could not be told apart). Anything else is
+	 *   "hardware": a hypervisor that does not identify itself in ACPI is
+	 *   not detected. */
+	bool qemu =
+	    acpi && acpi->present && (strncmp(acpi->oem_id, "BOCHS ", 6) == 0 || strncmp(acpi->oem_id, "QEMU", 4) == 0);
+	if (!qemu)
+		strcpy(timing.platform, "hardware");
+	else if (cntfrq() == QEMU_TCG_CNTFRQ)
+		strcpy(timing.platform, "qemu-tcg");
+	else
+		strcpy(timing.platform, "kvm");
+}
+#else
+static void identify_cpu(const struct acpi *acpi)
+{
+	(void)acpi; /* CPUID names the hypervisor on x86-64 */
 	struct cpuid_regs r = cpuid(0x80000000, 0);
 	uint32_t max_ext = r.eax;
 	if (max_ext >= 0x80000001)
@@ -158,6 +198,8 @@ static void identify_cpu(void)
 	}
 	snprintf(timing.platform, sizeof(timing.platform), "hypervisor");
 }
+
+#endif
 
 /* The reference clocks ACPI describes. NULL when `rc` is ready, else why
  * the source cannot be used (not described, or its register window refused
@@ -237,12 +279,39 @@ static uint64_t measure_overhead(void)
 	return best;
 }
 
+#if defined(__aarch64__)
+/* The generic timer declares its own frequency in CNTFRQ_EL0 (Arm ARM
+ * D11.1.2), programmed by firmware: believed when the firmware's Stall
+ * agrees within 1%, else the Stall estimate is used and the disagreement
+ * said (the PM timer and HPET, which Arm servers lack, are tried next). */
+static bool cntfrq_source(const char *prefer)
+{
+	timing.cntfrq_hz = cntfrq();
+	if (strcmp(prefer, "auto") != 0)
+		return false;
+	double f = (double)timing.cntfrq_hz, st = (double)timing.stall_hz;
+	double diff = f > 0 ? (st > f ? st - f : f - st) / f : 1.0;
+	if (timing.cntfrq_hz == 0 || diff > CNTFRQ_TOLERANCE) {
+		char why[160];
+		snprintf(why, sizeof(why), "CNTFRQ_EL0 says %.3f MHz but Stall measures %.3f MHz (%.2f%% apart)",
+			 f / 1e6, st / 1e6, diff * 100);
+		printf("error: timer: %s; using the Stall estimate\n", why);
+		note("cntfrq: %s%s", why, "; ");
+		return false;
+	}
+	timing.tsc_hz = timing.cntfrq_hz;
+	timing.source = "cntfrq";
+	timing.ref_hz = timing.cntfrq_hz;
+	return true;
+}
+#endif
+
 void timing_init(const struct acpi *acpi, const char *prefer)
 {
 	if (!prefer)
 		prefer = "auto";
 	timing_fini();
-	identify_cpu();
+	identify_cpu(acpi);
 	timing.note[0] = '\0';
 	timing.tsc_hz = 0;
 
@@ -254,7 +323,11 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 	timing.ref_hz = 0;
 
 	static const char *const order[] = { "pmtimer", "hpet" };
-	for (size_t i = 0; i < 2; i++) {
+	bool chosen = false;
+#if defined(__aarch64__)
+	chosen = cntfrq_source(prefer);
+#endif
+	for (size_t i = 0; i < 2 && !chosen; i++) {
 		if (strcmp(prefer, "auto") != 0 && strcmp(prefer, order[i]) != 0)
 			continue;
 		struct refclock rc;

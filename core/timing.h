@@ -14,14 +14,15 @@ struct acpi;
 
 struct timing {
 	uint64_t tsc_hz;     /* calibrated counter frequency */
-	const char *source;  /* what it was calibrated against: pmtimer, hpet, stall */
+	const char *source;  /* what it was calibrated against: pmtimer, hpet, stall, cntfrq */
 	uint64_t stall_hz;   /* estimate against the firmware's Stall service */
 	uint64_t ref_hz;     /* the reference clock's own frequency (0 for stall) */
-	bool invariant_tsc;  /* CPUID 0x80000007 EDX[8], as found */
+	uint64_t cntfrq_hz;  /* aarch64: CNTFRQ_EL0 as the firmware programmed it */
+	bool invariant_tsc;  /* CPUID 0x80000007 EDX[8], as found; the generic timer always is */
 	bool rdtscp;	     /* CPUID 0x80000001 EDX[27] */
 	uint64_t overhead;   /* cycles of an empty timed region (minimum) */
 	char platform[32];   /* "hardware", "qemu-tcg", "kvm", ... */
-	char hypervisor[13]; /* CPUID 0x40000000 vendor, "" on hardware */
+	char hypervisor[13]; /* CPUID 0x40000000 vendor, "" on hardware (and on aarch64) */
 	char cpu[49];	     /* brand string */
 	char note[320];	     /* why a preferred source was passed over */
 };
@@ -32,16 +33,31 @@ extern struct timing timing;
  * nothing after it starts early. */
 static inline uint64_t cycles_begin(void)
 {
+#if defined(__aarch64__)
+	/* ISB: the counter read is not taken early (Arm ARM D11.2.2) */
+	isb();
+	uint64_t t = rdtsc();
+	isb();
+#else
 	lfence();
 	uint64_t t = rdtsc();
 	lfence();
+#endif
 	return t;
 }
 
-/* End of a measured interval: RDTSCP waits for everything before it. */
+/* End of a measured interval: RDTSCP waits for everything before it; on
+ * aarch64 a DSB lets the measured accesses complete before the ISB-ordered
+ * counter read. */
 static inline uint64_t cycles_end(void)
 {
 	uint64_t t;
+#if defined(__aarch64__)
+	mfence();
+	isb();
+	t = rdtsc();
+	isb();
+#else
 	if (timing.rdtscp) {
 		t = rdtscp();
 	} else {
@@ -49,6 +65,7 @@ static inline uint64_t cycles_end(void)
 		t = rdtsc();
 	}
 	lfence();
+#endif
 	return t;
 }
 

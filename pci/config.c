@@ -36,7 +36,7 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 			why = regwin_open_mmio(&e->win, "ecam", first, (uint64_t)(r->end_bus - r->start_bus + 1) << 20,
 					       false, source);
 		if (why) {
-			/* its buses are left to CF8/CFC, which reaches segment 0 */
+			/* its buses are left to CF8/CFC, which reaches segment 0 (on x86) */
 			printf("error: %s\n", why);
 			if (c->nrefused < PCI_REFUSED_MAX)
 				snprintf(c->refused[c->nrefused], sizeof(c->refused[0]), "%s", why);
@@ -45,6 +45,10 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 		}
 		c->n++;
 	}
+#if defined(__aarch64__)
+	/* no I/O ports on Arm: configuration space is ECAM (MCFG) only */
+	legacy_io = false;
+#endif
 	c->legacy = legacy_io;
 	if (legacy_io)
 		regwin_init_port(&c->cf8, "cf8", 0xcf8, 8);

@@ -4,6 +4,9 @@
 # "PASS name", "FAIL name: why" or "SKIP name: why"; exits 0, 1 or 77.
 #
 # A .test file, one directive per line ('#' lines describe the test):
+#   arch A                x86_64 (default) or aarch64: QEMU's virt machine with
+#                         a Cortex-A57, AAVMF and semihosting (tools/qemu-run.sh);
+#                         its SMMUv3 through "qemu -machine iommu=smmuv3"
 #   timeout S             seconds before QEMU is killed (default 90)
 #   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder,
 #                         @DATA@ the folder tests/boot/data
@@ -36,13 +39,14 @@ test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0
+cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
 while IFS= read -r l || [ -n "$l" ]; do
 	case $l in
 	"timeout "*) timeout=${l#timeout } ;;
+	"arch "*) arch=${l#arch } ;;
 	"qemu "*) qemu="$qemu ${l#qemu }" ;;
 	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
 	"no-config") cfg=none ;;
@@ -70,7 +74,7 @@ run="$out/run"
 data=$(cd "$(dirname "$test")" && pwd)/data
 qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g; s|@DATA@|$data|g; s|@TEST@|$out|g")
 
-set -- --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
+set -- --arch "$arch" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
 # shellcheck disable=SC2086

@@ -1,12 +1,18 @@
 #!/bin/sh
-# gnu-efi's self-relocator applies R_X86_64_RELATIVE only: any other
-# dynamic relocation in the .so would crash the image at start.
+# check-relocs.sh SO: gnu-efi's self-relocators apply RELATIVE relocations
+# only (R_X86_64_RELATIVE, R_AARCH64_RELATIVE): any other dynamic
+# relocation in the .so would crash the image at start.
 set -eu
-bad=$(readelf -rW "$1" | awk '/^[0-9a-f]+ +[0-9a-f]+ R_X86_64_/ && $3 != "R_X86_64_RELATIVE" && $3 != "R_X86_64_NONE" {print $3}' | sort | uniq -c)
+case $(readelf -hW "$1" | awk -F: '/Machine:/ {print $2}') in
+*X86-64*) arch=X86_64 ;;
+*AArch64*) arch=AARCH64 ;;
+*) echo "check-relocs: $1 is neither x86-64 nor AArch64" >&2; exit 1 ;;
+esac
+bad=$(readelf -rW "$1" | awk -v a="R_${arch}_" '$3 ~ "^" a && $3 != a "RELATIVE" && $3 != a "NONE" {print $3}' | sort | uniq -c)
 if [ -n "$bad" ]; then
 	echo "check-relocs: $1 has relocations the EFI self-relocator cannot apply:" >&2
 	echo "$bad" >&2
 	exit 1
 fi
-n=$(readelf -rW "$1" | grep -c R_X86_64_RELATIVE || true)
+n=$(readelf -rW "$1" | grep -c "R_${arch}_RELATIVE" || true)
 echo "check-relocs: $1: $n RELATIVE relocations, nothing else"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # mkimage.sh IMG EFI CFG [EXTRA_FILE=DEST ...]
 # A GPT disk image with one FAT32 EFI system partition holding
-# EFI/BOOT/BOOTX64.EFI, iommon.cfg and iommon/results/. No root, no loop
+# EFI/BOOT/BOOTX64.EFI (EFI), iommon.cfg and iommon/results/, and the
+# extras (the Makefile adds the aarch64 build as EFI/BOOT/BOOTAA64.EFI: each
+# firmware starts the file named for its architecture). No root, no loop
 # devices: sgdisk writes the partition table into the file, mtools writes
 # the file system at the partition's offset.
 set -eu

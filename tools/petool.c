@@ -1,10 +1,14 @@
 /* petool: looks at (and marks) the PE32+ image objcopy makes.
  *
  *   petool nx FILE     set IMAGE_DLLCHARACTERISTICS_NX_COMPAT
+ *   petool pad FILE    extend the file with zeros to the end of the last
+ *                      section's raw data (aarch64: objcopy -O binary stops
+ *                      at the last byte it copies, gnu-efi's crt0 header
+ *                      declares more, and the firmware refuses the image)
  *   petool check FILE  fail unless: PE32+ EFI application, NX_COMPAT set,
  *                      no section both writable and executable, sections
  *                      page-aligned (firmware maps them with their own
- *                      permissions).
+ *                      permissions), every section's raw data in the file.
  * Offsets: Microsoft PE/COFF specification, "Optional Header". */
 #include <stdint.h>
 #include <stdio.h>
@@ -28,8 +32,8 @@ static uint32_t le32(const uint8_t *p)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3 || (strcmp(argv[1], "nx") && strcmp(argv[1], "check"))) {
-		fprintf(stderr, "usage: petool nx|check FILE\n");
+	if (argc != 3 || (strcmp(argv[1], "nx") && strcmp(argv[1], "pad") && strcmp(argv[1], "check"))) {
+		fprintf(stderr, "usage: petool nx|pad|check FILE\n");
 		return 2;
 	}
 	FILE *f = fopen(argv[2], "r+b");
@@ -69,9 +73,38 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	const uint8_t *sh = opt + optsize;
+	if ((size_t)(sh - img) + (size_t)nsect * 40 > n) {
+		printf("FAIL section table runs past the file\n");
+		return 1;
+	}
+	uint64_t raw_end = 0;
+	for (unsigned i = 0; i < nsect; i++) {
+		const uint8_t *e = sh + 40 * i;
+		uint64_t end = (uint64_t)le32(e + 20) + le32(e + 16); /* PointerToRawData + SizeOfRawData */
+		if (end > raw_end)
+			raw_end = end;
+	}
+	if (strcmp(argv[1], "pad") == 0) {
+		if (raw_end > sizeof(img)) {
+			fprintf(stderr, "%s: sections end at 0x%llx, past %zu bytes\n", argv[2],
+				(unsigned long long)raw_end, sizeof(img));
+			return 1;
+		}
+		if (raw_end > n && (fseek(f, 0, SEEK_END) || fwrite(img + n, 1, raw_end - n, f) != raw_end - n)) {
+			perror(argv[2]);
+			return 1;
+		}
+		return fclose(f) ? 1 : 0;
+	}
 	fclose(f);
 
 	int bad = 0;
+	if (raw_end > n) {
+		printf("FAIL sections end at 0x%llx but the file has 0x%zx bytes (firmware refuses it)\n",
+		       (unsigned long long)raw_end, n);
+		bad++;
+	}
 	if (subsystem != SUBSYSTEM_EFI_APPLICATION) {
 		printf("FAIL subsystem %u, want %u (EFI application)\n", subsystem, SUBSYSTEM_EFI_APPLICATION);
 		bad++;
@@ -83,11 +116,6 @@ int main(int argc, char **argv)
 	if (salign < 4096) {
 		printf("FAIL SectionAlignment 0x%x is below a page\n", salign);
 		bad++;
-	}
-	const uint8_t *sh = opt + optsize;
-	if ((size_t)(sh - img) + (size_t)nsect * 40 > n) {
-		printf("FAIL section table runs past the file\n");
-		return 1;
 	}
 	for (unsigned i = 0; i < nsect; i++, sh += 40) {
 		char name[9] = { 0 };
@@ -105,6 +133,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!bad)
-		printf("ok: EFI application, NX_COMPAT, %u sections, none W+X, all page-aligned\n", nsect);
+		printf("ok: EFI application (machine 0x%04x), NX_COMPAT, %u sections, none W+X, all page-aligned, all "
+		       "in the file\n",
+		       le16(coff), nsect);
 	return bad ? 1 : 0;
 }

@@ -2,6 +2,10 @@
 # qemu-run.sh: boot an iommon image in QEMU (OVMF, TCG by default), feed
 # keys to its serial console, enforce a timeout, and collect what it said.
 #
+#   --arch A          x86_64 (default: q35, OVMF) or aarch64 (virt, a
+#                     Cortex-A57, AAVMF, semihosting on for `exit qemu`)
+#   --machine M       the machine with its options (default q35 or virt;
+#                     e.g. virt,iommu=smmuv3)
 #   --image IMG       base image (copied; the copy takes the results)
 #   --cfg FILE        iommon.cfg for this boot ("none" removes it)
 #   --put LOCAL=DEST  copy a file onto the disk copy (repeatable)
@@ -27,11 +31,13 @@
 # Exit status: QEMU's, or 124 on timeout.
 set -eu
 
-image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0
+image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
 puts="" moves="" readonly="" fill="" reboot=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
+	--machine) mach=$2; shift 2 ;;
 	--cfg) cfg=$2; shift 2 ;;
 	--put) puts="$puts $2"; shift 2 ;;
 	--move) moves="$moves $2"; shift 2 ;;
@@ -50,8 +56,22 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -f "$image" ] || { echo "qemu-run: no image '$image' (make image)" >&2; exit 2; }
-code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd
-[ -f "$code" ] || { echo "qemu-run: $code missing (package ovmf)" >&2; exit 2; }
+case $arch in
+x86_64)
+	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd pkg=ovmf
+	qemubin=qemu-system-x86_64 mach=${mach:-q35} cpu=""
+	exitdev="-device isa-debug-exit,iobase=0xf4,iosize=4" ;;
+aarch64)
+	# the pflash pair rather than QEMU_EFI.fd as -bios: the variables
+	# (breadcrumbs, --vars) live in the second flash, as with OVMF
+	code=/usr/share/AAVMF/AAVMF_CODE.fd vars=/usr/share/AAVMF/AAVMF_VARS.fd pkg=qemu-efi-aarch64
+	qemubin=qemu-system-aarch64 mach=${mach:-virt} cpu="-cpu cortex-a57"
+	# `exit qemu` leaves through semihosting's SYS_EXIT_EXTENDED; without
+	# this option its HLT would be an undefined instruction
+	exitdev="-semihosting-config enable=on,target=native" ;;
+*) echo "qemu-run: unknown --arch $arch (x86_64 or aarch64)" >&2; exit 2 ;;
+esac
+[ -f "$code" ] || { echo "qemu-run: $code missing (package $pkg)" >&2; exit 2; }
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/iommon-run.XXXXXX")
 fi
@@ -69,7 +89,7 @@ if [ -n "$vars_keep" ]; then
 	[ -f "$vars_keep" ] || cp "$vars" "$vars_keep"
 	varsfile=$vars_keep
 else
-	cp "$vars" "$out/vars.fd"
+	cp --sparse=always "$vars" "$out/vars.fd"
 	varsfile=$out/vars.fd
 fi
 for m in $moves; do
@@ -96,14 +116,15 @@ if [ -n "$fill" ]; then
 fi
 noreboot=-no-reboot
 [ $reboot = 1 ] && noreboot=""
-machine="-machine q35 -accel $accel -m 1024 -smp 1 -display none -vga none $noreboot -nodefaults"
+vga="-vga none"
+[ "$arch" = aarch64 ] && vga=""
+machine="-machine $mach $cpu -accel $accel -m 1024 -smp 1 -display none $vga $noreboot -nodefaults"
 firmware="-drive if=pflash,format=raw,unit=0,readonly=on,file=$code -drive if=pflash,format=raw,unit=1,file=$varsfile"
 stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on"
-exitdev="-device isa-debug-exit,iobase=0xf4,iosize=4"
 if [ $interactive = 1 ]; then
 	echo "qemu-run: serial console on this terminal; Ctrl-C ends QEMU; disk copy in $out"
 	# shellcheck disable=SC2086
-	exec qemu-system-x86_64 $machine -monitor none $firmware $stick $exitdev -serial stdio $extra
+	exec $qemubin $machine -monitor none $firmware $stick $exitdev -serial stdio $extra
 fi
 
 mkfifo "$out/serial.in" "$out/serial.out" "$out/monitor.in" "$out/monitor.out"
@@ -119,7 +140,7 @@ reader=$!
 
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
-timeout -k 2 "$timeout" qemu-system-x86_64 $machine -monitor pipe:"$out/monitor" $firmware $stick $exitdev \
+timeout -k 2 "$timeout" $qemubin $machine -monitor pipe:"$out/monitor" $firmware $stick $exitdev \
 	-serial pipe:"$out/serial" $extra \
 	>"$out/qemu.stderr" 2>&1 &
 qemu=$!
@@ -204,14 +225,15 @@ echo "$status" >"$out/status"
 
 if [ $bench = 1 ]; then
 	echo
-	echo "boot benchmark (qemu-tcg on this host, OVMF, USB stick; wall-clock seconds from QEMU start):"
+	echo "boot benchmark (qemu-tcg $arch on this host, UEFI, USB stick; wall-clock seconds from QEMU start):"
 	echo "  power-on to first prompt:          ${t_prompt:-not reached}"
 	echo "  power-on to default plan verdict:  ${t_verdict:-not reached} (countdown skipped with Enter)"
 	echo "  console log and records: $out"
 fi
 [ "$status" = 124 ] && echo "qemu-run: timed out after ${timeout}s (log: $out/console.txt)" >&2
 if [ $bench = 1 ]; then
-	# isa-debug-exit: status = verdict * 2 + 1; report the verdict itself
+	# isa-debug-exit (x86_64) and semihosting (aarch64): status = verdict * 2 + 1;
+	# report the verdict itself
 	case $status in
 	1) exit 0 ;;
 	3) exit 1 ;;

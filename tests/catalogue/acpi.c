@@ -116,7 +116,8 @@ static void t_mcfg(struct test_ctx *t)
 	struct pci_cfg legacy;
 	pci_cfg_init(&legacy, NULL, true);
 	unsigned compared = 0, differ = 0;
-	for (size_t i = 0; i < machine.pci.n && compared < 8; i++) {
+	/* no CF8/CFC where there are no I/O ports (aarch64): nothing to compare */
+	for (size_t i = 0; legacy.legacy && i < machine.pci.n && compared < 8; i++) {
 		struct pci_addr a = machine.pci.d[i].addr;
 		if (a.seg != 0 || !pci_has_ecam(&machine.cfg, a))
 			continue;
@@ -128,7 +129,7 @@ static void t_mcfg(struct test_ctx *t)
 			       e, l);
 		}
 	}
-	if (machine.cfg.n) /* else every region was refused, and said so above */
+	if (machine.cfg.n && legacy.legacy) /* else every region was refused, and said so above */
 		report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions",
 		       compared);
 	test_note(t, "%zu regions; ECAM matches CF8 on %u functions", machine.mcfg.n, compared);

@@ -1,32 +1,18 @@
 /* Interrupts for hardware the monitor programs itself, through the
- * firmware's CPU architecture protocol (UEFI PI spec, DXE volume, "CPU
- * Architectural Protocol"): a handler registered on a free vector, and the
- * local APIC's end-of-interrupt sent for it, since the firmware sends none
- * for handlers it did not install. */
+ * firmware's CPU architecture protocol (boot/cpu_arch.c): a handler
+ * registered on a free vector, and the local APIC's end-of-interrupt sent
+ * for it, since the firmware sends none for handlers it did not install. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/cpu.h"
-#include "boot.h"
-
-static EFI_GUID cpu_arch_guid = { 0x26baccb1, 0x6f42, 0x11d4, { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } };
-
-typedef void(EFIAPI *cpu_interrupt_handler)(INTN vector, void *context);
-
-/* The protocol's layout; only RegisterInterruptHandler is called. */
-struct cpu_arch {
-	void *flush_data_cache, *enable_interrupt, *disable_interrupt, *get_interrupt_state, *init;
-	EFI_STATUS(EFIAPI *register_interrupt_handler)(struct cpu_arch *self, INTN vector, cpu_interrupt_handler h);
-	void *get_timer_value, *set_memory_attributes;
-	UINT32 number_of_timers, dma_buffer_alignment;
-};
+#include "../../core/cpu.h"
+#include "../boot.h"
 
 /* Vectors tried, lowest priority class first above everything OVMF uses
  * (its timer is 0x20, legacy PIC bases 0x68/0x70, HPET default 0x40). */
 #define FIRST_VECTOR 0xd0
 #define LAST_VECTOR 0xdf
 
-static struct cpu_arch *cpu;
 static struct {
 	void (*fn)(void *ctx);
 	void *ctx;
@@ -87,26 +73,8 @@ static uint32_t apic_id(void)
 	return cpuid(1, 0).ebx >> 24;
 }
 
-static bool cpu_locate(void)
-{
-	if (!cpu && EFI_ERROR(BS->LocateProtocol(&cpu_arch_guid, NULL, (void **)&cpu)))
-		cpu = NULL;
-	return cpu != NULL;
-}
-
-EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context))
-{
-	if (!cpu_locate())
-		return EFI_UNSUPPORTED;
-	return cpu->register_interrupt_handler(cpu, (INTN)vector, handler);
-}
-
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **why)
 {
-	if (!cpu_locate()) {
-		*why = "the firmware has no CPU architecture protocol";
-		return -1;
-	}
 	*apic = apic_id();
 	if (*apic > 0xff) {
 		*why = "the boot CPU's APIC id does not fit an MSI address without remapping";
@@ -117,10 +85,14 @@ int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **w
 		if (slots[i].fn)
 			continue;
 		slots[i].fn = fn, slots[i].ctx = ctx;
-		EFI_STATUS st = cpu->register_interrupt_handler(cpu, (INTN)v, dispatch);
+		EFI_STATUS st = cpu_register(v, dispatch);
 		if (!EFI_ERROR(st))
 			return (int)v;
 		slots[i].fn = NULL;
+		if (st == EFI_UNSUPPORTED) {
+			*why = "the firmware has no CPU architecture protocol";
+			return -1;
+		}
 	}
 	*why = "every vector from 0xd0 to 0xdf is taken";
 	return -1;
@@ -131,8 +103,8 @@ int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **w
 void irq_remove(int vector)
 {
 	unsigned i = (unsigned)vector - FIRST_VECTOR;
-	if (!cpu || i >= sizeof(slots) / sizeof(slots[0]) || !slots[i].fn)
+	if (i >= sizeof(slots) / sizeof(slots[0]) || !slots[i].fn)
 		return;
-	cpu->register_interrupt_handler(cpu, (INTN)vector, NULL);
+	cpu_register((unsigned)vector, NULL);
 	slots[i].fn = NULL;
 }
