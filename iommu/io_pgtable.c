@@ -47,15 +47,15 @@ static uint64_t leaf_size(const struct io_pgtable *d, unsigned level)
 	return io_pgtable_leaf_size(d->cfg, level);
 }
 
-void *io_pgtable_pages(size_t n, uint64_t align, void **raw, size_t *rawn)
+void *io_pgtable_pages(size_t n, uint64_t align, uint64_t limit, void **raw, size_t *rawn)
 {
-	uint8_t *p = platform->alloc_pages(n, 0);
+	uint8_t *p = platform->alloc_pages(n, limit);
 	*raw = p, *rawn = n;
 	if (!p || ((uintptr_t)p & (align - 1)) == 0)
 		return p;
 	platform->free_pages(p, n);
 	size_t more = n + (size_t)(align / PAGE) - 1;
-	p = platform->alloc_pages(more, 0);
+	p = platform->alloc_pages(more, limit);
 	*raw = p, *rawn = more;
 	if (!p)
 		return NULL;
@@ -91,7 +91,7 @@ static uint64_t *table_page(struct io_pgtable *d)
 	if (d->npages == d->cap && !grow(d))
 		return NULL;
 	uint64_t g = granule(d);
-	uint64_t *t = io_pgtable_pages((size_t)(g / PAGE), g, &d->raw[d->npages], &d->rawn[d->npages]);
+	uint64_t *t = io_pgtable_pages((size_t)(g / PAGE), g, d->cfg->limit, &d->raw[d->npages], &d->rawn[d->npages]);
 	if (!t)
 		return NULL;
 	memset(t, 0, g);

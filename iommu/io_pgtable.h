@@ -47,6 +47,7 @@ struct io_pgtable_cfg {
 	void (*sync)(const void *p, size_t n, void *ctx);
 	void *ctx;
 	unsigned granule_bits; /* log2 of a table's (and the smallest leaf's) bytes: 12, 14, 16; 0: 12 */
+	uint64_t limit;	       /* tables below this address (the unit's reach); 0: anywhere */
 };
 
 /* A domain: its tree and its id. */
@@ -98,10 +99,10 @@ bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d,
 const char *io_pgtable_fork(const struct io_pgtable_fmt *f, struct io_pgtable *d, const struct io_pgtable *from,
 			    uint64_t iova, uint64_t phys);
 
-/* `n` 4 KiB pages from the platform aligned to `align` bytes (a power of
- * two): what to free is *raw, *rawn pages (more than n when aligning took
- * more). NULL when there was no memory. */
-void *io_pgtable_pages(size_t n, uint64_t align, void **raw, size_t *rawn);
+/* `n` 4 KiB pages from the platform below `limit` (0: anywhere), aligned
+ * to `align` bytes (a power of two): what to free is *raw, *rawn pages
+ * (more than n when aligning took more). NULL when there was no memory. */
+void *io_pgtable_pages(size_t n, uint64_t align, uint64_t limit, void **raw, size_t *rawn);
 
 /* Bytes a leaf at `level` maps, at the 4 KiB granule. */
 static inline uint64_t io_pgtable_level_size(unsigned level)

@@ -207,9 +207,11 @@ static const char *tlbi_va(struct smmuv3 *s, uint64_t iova, uint64_t size, bool 
 	while (pages) {
 		uint64_t w0 = CMD_TLBI_NH_VA | CMD_ASID(s->asid), w1 = (iova & CMD_TLBI_ADDR) | CMD_LEAF;
 		uint64_t covered = 1;
-		if (range) {
-			unsigned scale = (unsigned)__builtin_ctzll(pages);
-			uint64_t num = (pages >> scale) & 0x1f; /* odd: at least 1 */
+		unsigned scale = (unsigned)__builtin_ctzll(pages);
+		uint64_t num = (pages >> scale) & 0x1f; /* odd: at least 1 */
+		/* NUM 0, SCALE 0 with TTL 0 is reserved in the range form: a
+		 * single page goes in the plain one */
+		if (range && (num > 1 || scale > 0)) {
 			covered = num << scale;
 			w0 |= CMD_TLBI_NUM(num - 1) | CMD_TLBI_SCALE(scale);
 			w1 |= CMD_TLBI_TG(tg);

@@ -73,7 +73,6 @@ void smmuv3_cd_write(struct smmuv3 *s, const uint64_t *top);
 const char *smmuv3_submit(struct smmuv3 *s, const uint64_t (*cmds)[CMD_DWORDS], size_t n);
 const char *smmuv3_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size);
 const char *smmuv3_invalidate_everything(struct smmuv3 *s);
-const char *smmuv3_tlbi_asid(struct smmuv3 *s);
 /* The kinds this unit can do, into s->kinds. */
 void smmuv3_kinds_setup(struct smmuv3 *s);
 /* An active global error (GERROR differs from GERRORN) acknowledged. */

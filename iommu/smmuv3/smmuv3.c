@@ -237,7 +237,9 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 					    .page_sizes = s->io.page_sizes,
 					    .sync = smmuv3_push,
 					    .ctx = s,
-					    .granule_bits = g };
+					    .granule_bits = g,
+					    /* every table, queue and descriptor within IDR5.OAS */
+					    .limit = s->oas_bits < 64 ? 1ull << s->oas_bits : 0 };
 	s->dut.did = s->alt.did = 1;
 	s->dut.cfg = s->alt.cfg = &s->pgcfg;
 	return NULL;

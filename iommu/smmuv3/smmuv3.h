@@ -125,6 +125,7 @@ const char *smmuv3_sync(struct smmuv3 *s);
 const char *smmuv3_cfgi_ste(struct smmuv3 *s, uint32_t sid);
 const char *smmuv3_cfgi_cd(struct smmuv3 *s, uint32_t sid);
 const char *smmuv3_cfgi_all(struct smmuv3 *s);
+const char *smmuv3_tlbi_asid(struct smmuv3 *s);
 /* An opcode the architecture does not define, then CMD_SYNC: NULL when
  * the unit reported CERROR_ILL, the driver skipped it and the queue ran
  * on; *reported says whether the error was seen at all. */

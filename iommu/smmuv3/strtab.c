@@ -25,7 +25,7 @@ void *smmuv3_alloc(struct smmuv3 *s, size_t bytes, struct smmuv3_mem *m)
 	uint64_t align = PAGE;
 	while (align < bytes)
 		align <<= 1;
-	void *p = io_pgtable_pages(n, align, &m->raw, &m->pages);
+	void *p = io_pgtable_pages(n, align, s->pgcfg.limit, &m->raw, &m->pages);
 	if (!p)
 		return NULL;
 	memset(p, 0, n * PAGE);
@@ -52,8 +52,9 @@ static unsigned fetch_sh(const struct smmuv3 *s)
 	return s->coherent ? 3 : 2;
 }
 
-/* A linear table covers the stream ids in use (the devices behind the
- * unit, the RMRs') and at least bus 0's (2^8), within IDR1.SIDSIZE. */
+/* A linear table covers every 16-bit requester id (a device under test
+ * the IORT did not name has its BDF as stream id) and the stream ids in
+ * use above that, within IDR1.SIDSIZE: 4 MiB at most for 16 bits. */
 static unsigned linear_log2(const struct smmuv3 *s)
 {
 	uint32_t top = 0;
@@ -61,7 +62,7 @@ static unsigned linear_log2(const struct smmuv3 *s)
 		top = s->stream[i].sid > top ? s->stream[i].sid : top;
 	for (size_t i = 0; i < s->nrmr; i++)
 		top = s->rmr[i].sid > top ? s->rmr[i].sid : top;
-	unsigned log2 = 8;
+	unsigned log2 = 16;
 	while (log2 < 32 && top >> log2)
 		log2++;
 	return log2 < s->sid_bits ? log2 : s->sid_bits;
