@@ -246,12 +246,16 @@ static const char *restore(struct smmuv3 *s)
 	smmu_w32(s, SMMU_CR2, f->cr2);
 	smmu_w64(s, SMMU_STRTAB_BASE, f->strtab_base);
 	smmu_w32(s, SMMU_STRTAB_BASE_CFG, f->strtab_cfg);
+	/* each queue's pointers in an order that never shows more entries
+	 * than it holds: the consumer's side first for the command queue;
+	 * the event queue made empty at the recorded CONS, then PROD */
 	smmu_w64(s, SMMU_CMDQ_BASE, f->cmdq_base);
-	smmu_w32(s, SMMU_CMDQ_PROD, f->cmdq_prod);
 	smmu_w32(s, SMMU_CMDQ_CONS, f->cmdq_cons);
+	smmu_w32(s, SMMU_CMDQ_PROD, f->cmdq_prod);
 	smmu_w64(s, SMMU_EVENTQ_BASE, f->evtq_base);
-	smmu_w32(s, SMMU_EVENTQ_PROD, f->evtq_prod);
+	smmu_w32(s, SMMU_EVENTQ_PROD, f->evtq_cons & ~EVENTQ_CONS_OVACKFLG);
 	smmu_w32(s, SMMU_EVENTQ_CONS, f->evtq_cons);
+	smmu_w32(s, SMMU_EVENTQ_PROD, f->evtq_prod);
 	if ((smmu_r32(s, SMMU_GBPA) & ~GBPA_UPDATE) != (f->gbpa & ~GBPA_UPDATE) && (e = gbpa(s, f->gbpa)) != NULL)
 		err = e;
 	/* the errors active at take-over active again, those since acknowledged */
