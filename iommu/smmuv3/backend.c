@@ -101,6 +101,11 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	return &unit.io;
 }
 
+bool smmuv3_backend_had_2level(void)
+{
+	return unit.had_2level;
+}
+
 static const char *const models[] = { "smmuv3", NULL };
 
 const struct iommu_backend smmuv3_backend = {

@@ -188,10 +188,11 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	bool ncfw = s->noncoherent_fw;
 	struct smmuv3_found found = s->found;
 	bool same_unit = s->found_valid && w->space == s->w.space && w->base == s->w.base && w->ctx == s->w.ctx;
+	bool had_2level = same_unit && s->had_2level;
 	memset(s, 0, sizeof(*s));
 	s->want_strtab = st, s->want_granule_bits = gran, s->noncoherent_fw = ncfw;
 	if (same_unit)
-		s->found = found, s->found_valid = true;
+		s->found = found, s->found_valid = true, s->had_2level = had_2level;
 	s->w = *w;
 	s->dut_sid = ~0u;
 	s->io.ops = &smmuv3_ops;

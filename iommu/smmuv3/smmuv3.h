@@ -57,6 +57,7 @@ struct smmuv3 {
 	struct regwin w;
 	struct smmuv3_found found;
 	bool found_valid;
+	bool had_2level; /* a 2-level stream table was given to this unit in this session */
 	uint32_t idr0, idr1, idr3, idr5;
 	bool coherent;	     /* IDR0.COHACC, unless the firmware says the unit is not coherent */
 	bool noncoherent_fw; /* the IORT node says so */
@@ -116,6 +117,10 @@ void smmuv3_add_rmr(struct smmuv3 *s, uint32_t sid, uint64_t base, uint64_t end)
 /* smmuv3.granule and smmuv3.strtab into s->want_* (backend.c), for the
  * next smmuv3_init. */
 void smmuv3_settings_apply(struct smmuv3 *s);
+
+/* Whether the machine's unit (the backend's) was given a 2-level stream
+ * table in this session (QEMU 7.2 keeps reading it as 2-level after). */
+bool smmuv3_backend_had_2level(void);
 
 /* The state registers now against what the firmware left. */
 bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n);

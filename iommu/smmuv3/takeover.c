@@ -191,6 +191,7 @@ const char *smmuv3_op_take(struct iommu *io)
 	smmu_w32(s, SMMU_EVENTQ_PROD, 0);
 	smmu_w32(s, SMMU_EVENTQ_CONS, 0);
 	s->cmdq_prod = s->evtq_cons = 0;
+	s->had_2level |= s->two_level;
 	/* whatever the unit cached before is forgotten before it translates */
 	if ((e = smmuv3_cr0(s, CR0_CMDQEN)) != NULL || (e = smmuv3_invalidate_everything(s)) != NULL ||
 	    (e = smmuv3_cr0(s, CR0_CMDQEN | CR0_EVENTQEN)) != NULL ||

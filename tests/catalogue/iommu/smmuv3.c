@@ -159,10 +159,24 @@ static bool offered(struct test_ctx *t, const char *key, const char *value)
 	return true;
 }
 
+/* QEMU 7.2 reads the stream table as 2-level for the rest of the boot
+ * once it was given one: a linear table after that fails the device's
+ * DMA (seen: NVMe's queues unreachable, CSTS.CFS). Linear is proven in a
+ * boot that starts linear (smmuv3.strtab linear). */
+static bool qemu_sticky_2level(struct test_ctx *t, const char *value)
+{
+	struct dma_engine *e;
+	if (!on_qemu() || strcmp(value, "linear") != 0 || model_unit(&e) || !smmuv3_backend_had_2level())
+		return false;
+	test_skip(t, "QEMU 7.2 keeps reading the stream table as 2-level once it was given one in this boot (a "
+		     "linear one then fails the device's DMA): linear is proven by a boot with smmuv3.strtab linear");
+	return true;
+}
+
 static void t_setting_case(struct test_ctx *t)
 {
 	const struct with_setting *w = t->tc->arg;
-	if (offered(t, w->key, w->value))
+	if (offered(t, w->key, w->value) && !qemu_sticky_2level(t, w->value))
 		t_with_setting(t);
 }
 
