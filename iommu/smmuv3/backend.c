@@ -106,7 +106,9 @@ bool smmuv3_backend_had_2level(void)
 	return unit.had_2level;
 }
 
-static const char *const models[] = { "smmuv3", NULL };
+/* the model's kinds (tests/models/smmuv3_model.c): QEMU 7.2's IDRs, a
+ * small non-coherent linear-only unit, a 64K-only unit */
+static const char *const models[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", NULL };
 
 const struct iommu_backend smmuv3_backend = {
 	.name = "smmuv3",

@@ -237,8 +237,10 @@ const char *smmuv3_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, u
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "smmuv3: no such invalidation kind");
 	const char *name = io->kinds[kind].name;
 	if (name == all_kinds[K_VA].name || name == all_kinds[K_VA_RANGE].name) {
-		if (!size || iova + size - 1 < iova)
-			return iommu_fail(io, IOMMU_ERR_ARGUMENT, "smmuv3: an empty or wrapping range");
+		if (!size) /* nothing to drop: the fence alone */
+			return smmuv3_sync(s);
+		if (iova + size - 1 < iova)
+			return iommu_fail(io, IOMMU_ERR_ARGUMENT, "smmuv3: a wrapping range");
 		return tlbi_va(s, iova, size, name == all_kinds[K_VA_RANGE].name);
 	}
 	if (name == all_kinds[K_ASID].name)

@@ -89,9 +89,10 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 	struct smmuv3 *s = (struct smmuv3 *)io;
 	if (!io->taken || !s->has_dut)
 		return no_domain(s);
-	if ((perm & IOMMU_RW) == IOMMU_W) /* AP[2:1] grant read with every write */
-		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
-				  "smmuv3: stage-1 permissions cannot say write-only (AP[2:1])");
+	/* AP[2:1] grant read with every write: write-only is mapped
+	 * read-write (the walk says so), as DART maps everything */
+	if ((perm & IOMMU_RW) == IOMMU_W)
+		perm |= IOMMU_R;
 	/* a translation fault is never cached (Arm ARM D8.16): no invalidation */
 	return smmuv3_pg_fail(s, &s->dut, io_pgtable_map(&smmuv3_pte_fmt, &s->dut, iova, phys, size, perm, page));
 }
