@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "acpi.h"
 #include "bytes.h"
 
 #define GTDT_REV2_LEN 96  /* ACPI 5.1-6.2: up to the platform timer offset */
@@ -31,6 +32,7 @@ static void read_block(struct gtdt *g, const uint8_t *p, struct gtdt_platform *p
 {
 	pt->base = get64(p + 4);
 	uint32_t count = get32(p + 12), at = get32(p + 16);
+	pt->frames_at = at;
 	if (pt->base == 0)
 		diag_add(&g->diag, DIAG_ERROR, "GTDT: GT block at 0x%x: CntCtlBase 0", pt->offset);
 	if (count > GTDT_MAX_FRAMES || (count && at < GT_BLOCK_LEN) ||
@@ -63,9 +65,12 @@ static void read_block(struct gtdt *g, const uint8_t *p, struct gtdt_platform *p
 static void read_platform(struct gtdt *g, const uint8_t *buf, uint32_t tlen)
 {
 	uint32_t off = g->platform_offset;
-	if (g->platform_count && (off < GTDT_REV2_LEN || off > tlen)) {
-		diag_add(&g->diag, DIAG_ERROR, "GTDT: %u platform timers at 0x%x, outside the table", g->platform_count,
-			 off);
+	/* in a revision 3 table the virtual EL2 timer takes 0x60-0x67 */
+	uint32_t fixed = g->have_virtual_el2 ? GTDT_REV3_LEN : GTDT_REV2_LEN;
+	if (g->platform_count && (off < fixed || off > tlen)) {
+		diag_add(&g->diag, DIAG_ERROR,
+			 "GTDT: %u platform timers at 0x%x: over the fixed part (0x%x) or past the end",
+			 g->platform_count, off, fixed);
 		return;
 	}
 	for (uint32_t i = 0; i < g->platform_count; i++) {
@@ -120,12 +125,8 @@ int gtdt_parse(const uint8_t *buf, size_t len, struct gtdt *g)
 	if (tlen > len || tlen < GTDT_REV2_LEN) {
 		diag_add(&g->diag, DIAG_ERROR, "GTDT: length field says %u bytes, %zu are there", tlen, len);
 		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	} else {
-		uint8_t sum = 0;
-		for (uint32_t i = 0; i < tlen; i++)
-			sum += buf[i];
-		if (sum)
-			diag_add(&g->diag, DIAG_ERROR, "GTDT: checksum: the bytes sum to 0x%02x", sum);
+	} else if (!acpi_checksum_ok(buf, tlen)) {
+		diag_add(&g->diag, DIAG_ERROR, "GTDT: checksum: the %u bytes do not sum to 0", tlen);
 	}
 	g->revision = buf[8];
 	if (g->revision < 2 || g->revision > 3)

@@ -46,6 +46,7 @@ struct gtdt_platform {
 	uint64_t base;	     /* GT block: CntCtlBase; watchdog: refresh frame */
 	uint64_t control;    /* watchdog: control frame */
 	struct gtdt_irq irq; /* watchdog */
+	uint32_t frames_at;  /* GT block: the frames' offset in the block */
 	struct gtdt_frame frame[GTDT_MAX_FRAMES];
 	size_t nframes;
 };

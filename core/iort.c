@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi.h"
 #include "bytes.h"
 
 #define IORT_HEADER_LEN 48 /* ACPI header, node count, node array offset, reserved */
@@ -180,7 +181,8 @@ static void decode_node(struct iort *t, const uint8_t *buf, struct iort_node *nd
 		nd->cca = get32(p + 16), nd->ah = p[20], nd->maf = p[23];
 		nd->ats = get32(p + 24);
 		nd->segment = get32(p + 28);
-		if (nd->length >= 33 && nd->revision >= 1)
+		/* revision 1+; read whenever the mappings leave the byte alone */
+		if (nd->length >= 33 && (nd->maps_ref >= 33 || !nd->nmaps_field))
 			nd->addr_limit = p[32];
 		if (nd->length >= 35 && nd->revision >= 4)
 			nd->pasid_caps = get16(p + 33);
@@ -237,12 +239,16 @@ static bool add_smmu(struct iort *t, const uint8_t *buf, struct iort_node *nd, s
 			       .identifier = nd->identifier,
 			       .node_offset = nd->offset,
 			       .node = idx };
-	if (nd->length >= 64)
+	/* node revision 0 ends at 60 and may put its mappings there: the later
+	 * fields are read only where the node has room and no mapping sits */
+	bool pxm = nd->length >= 64 && (nd->maps_ref >= 64 || !nd->nmaps_field);
+	bool devid = nd->length >= 68 && (nd->maps_ref >= 68 || !nd->nmaps_field);
+	if (pxm)
 		s.proximity = get32(p + 60), s.proximity_valid = nd->flags & IORT_SMMUV3_PXM_VALID;
 	else if (nd->flags & IORT_SMMUV3_PXM_VALID)
 		problem(t, IORT_P_FIELD, DIAG_ERROR, "SMMUv3 at 0x%x: proximity domain valid, node too short for it",
 			nd->offset);
-	if (nd->length >= 68)
+	if (devid)
 		s.deviceid_index = get32(p + 64);
 	if ((nd->flags & IORT_SMMUV3_DEVICEID_VALID) && s.deviceid_index >= nd->nmaps)
 		problem(t, IORT_P_FIELD, DIAG_ERROR, "SMMUv3 at 0x%x: DeviceID mapping index %u of %zu mappings",
@@ -576,12 +582,8 @@ int iort_parse(const uint8_t *buf, size_t len, struct iort *t)
 	if (tlen > len || tlen < IORT_HEADER_LEN) {
 		problem(t, IORT_P_LENGTH, DIAG_ERROR, "length field says %u bytes, %zu are there", tlen, len);
 		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	} else {
-		uint8_t sum = 0;
-		for (uint32_t i = 0; i < tlen; i++)
-			sum += buf[i];
-		if (sum)
-			problem(t, IORT_P_CHECKSUM, DIAG_ERROR, "checksum: the bytes sum to 0x%02x", sum);
+	} else if (!acpi_checksum_ok(buf, tlen)) {
+		problem(t, IORT_P_CHECKSUM, DIAG_ERROR, "checksum: the %u bytes do not sum to 0", tlen);
 	}
 	t->revision = buf[8];
 	if (t->revision > IORT_REVISION_MAX)

@@ -127,8 +127,9 @@ struct iort_node {
 struct iort_smmu {
 	uint64_t base;
 	uint32_t flags;
-	/* COHACC Override: the firmware says the SMMU's accesses are coherent
-	 * whatever IDR0.COHACC says; false leaves it to IDR0.COHACC */
+	/* COHACC Override set: the firmware declares the SMMU's accesses to
+	 * its tables and queues coherent (Linux takes it over IDR0.COHACC and
+	 * warns when the two disagree); clear: not declared coherent */
 	bool coherent;
 	uint32_t gsiv_event, gsiv_pri, gsiv_gerr, gsiv_sync;
 	uint32_t model;

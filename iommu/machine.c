@@ -11,6 +11,14 @@
 
 struct machine machine;
 
+/* CF8/CFC configuration access is x86 port I/O; an Arm server reaches
+ * configuration space through ECAM only (MCFG, the same table on both). */
+#if defined(__x86_64__) || defined(__i386__)
+#define CF8_CFC true
+#else
+#define CF8_CFC false
+#endif
+
 static void unit_bdfs(const struct iommu_unit *u, size_t idx, const char **out, char (*store)[16])
 {
 	size_t k = 0;
@@ -43,6 +51,12 @@ static void info_records(void)
 		json_str(&j, "class", hex);
 		json_str(&j, "class_name", pci_class_name(d->class));
 		json_str(&j, "iommu", d->iommu >= 0 ? machine.units.u[d->iommu].name : NULL);
+		size_t smmu;
+		uint32_t sid;
+		/* the stream id its requester id becomes, where an SMMUv3 covers it */
+		if (d->iommu >= 0 && machine.units.u[d->iommu].type == IOMMU_SMMUV3 &&
+		    iort_map_rid(&machine.units.iort, d->addr.seg, pci_rid(d->addr), &smmu, &sid))
+			json_hex(&j, "stream_id", sid);
 		if (d->parent >= 0) {
 			char p[16];
 			pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
@@ -164,8 +178,10 @@ static bool first_usable(const char *sig, unsigned (*parse)(const struct acpi_he
 		for (unsigned k = 0; k < 4; k++)
 			lower[k] = (char)(sig[k] | 0x20);
 		lower[4] = '\0';
-		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s' says what)\n", sig, i,
-		       (unsigned long long)(uintptr_t)h, errors, lower);
+		bool group = strcmp(sig, "IORT") != 0; /* the acpi group checks DMAR and IVRS */
+		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s'%s say%s what)\n", sig, i,
+		       (unsigned long long)(uintptr_t)h, errors, lower, group ? " and 'run acpi'" : "",
+		       group ? "" : "s");
 	}
 	return false;
 }
@@ -178,7 +194,7 @@ static void machine_discover(void)
 	}
 	const struct acpi_header *mcfg = table("MCFG");
 	machine.have_mcfg = mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &machine.mcfg) == 0;
-	pci_cfg_init(&machine.cfg, machine.have_mcfg ? &machine.mcfg : NULL, platform->hardware);
+	pci_cfg_init(&machine.cfg, machine.have_mcfg ? &machine.mcfg : NULL, platform->hardware && CF8_CFC);
 	uint64_t t0 = cycles_begin();
 	pci_enumerate(&machine.cfg, &machine.pci);
 	uint64_t t1 = cycles_end();

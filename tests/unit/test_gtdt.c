@@ -4,40 +4,7 @@
 #include "unit.h"
 
 #include "../../core/gtdt.h"
-
-static uint8_t t[512];
-static size_t tl;
-
-static void put(const void *p, size_t n)
-{
-	memcpy(t + tl, p, n);
-	tl += n;
-}
-static void put8(uint8_t v)
-{
-	put(&v, 1);
-}
-static void put16(uint16_t v)
-{
-	put(&v, 2);
-}
-static void put32(uint32_t v)
-{
-	put(&v, 4);
-}
-static void put64(uint64_t v)
-{
-	put(&v, 8);
-}
-static void seal(void)
-{
-	memcpy(t + 4, &(uint32_t){ (uint32_t)tl }, 4);
-	t[9] = 0;
-	uint8_t sum = 0;
-	for (size_t i = 0; i < tl; i++)
-		sum += t[i];
-	t[9] = (uint8_t)-sum;
-}
+#include "table_bytes.h"
 
 static void fixed(uint8_t revision, uint32_t nplatform, uint32_t platform_at)
 {
@@ -137,6 +104,34 @@ static void broken(void **state)
 	assert_true(errors_after(build_platform, 204 + 12, &(uint64_t){ 0 }, 8, true) > 0);	/* watchdog */
 	assert_true(errors_after(build_platform, 204 + 1, &(uint16_t){ 20 }, 2, true) > 0);	/* short */
 	assert_true(errors_after(build_platform, 92, &(uint32_t){ 40 }, 4, true) > 0); /* over the fixed part */
+	assert_true(errors_after(build_platform, 92, &(uint32_t){ 96 }, 4, true) > 0); /* over virtual EL2 */
+	/* platform timers said to start at 0x60, over a revision 3 table's
+	 * virtual EL2 fields, which here happen to read as a whole watchdog
+	 * (GSIV 0x1c01: type 1, length 28) with non-zero frames: only the
+	 * offset check can see it */
+	build_platform();
+	memcpy(t + 96, &(uint32_t){ 0x1c01 }, 4);
+	memcpy(t + 88, &(uint32_t){ 1 }, 4);
+	memcpy(t + 92, &(uint32_t){ 96 }, 4);
+	seal();
+	gtdt_parse(t, tl, &g);
+	assert_int_equal(g.diag.errors, 1);
+	/* a GT block of 9 frames, all there: refused whole (there are 8 slots) */
+	fixed(3, 1, 104);
+	put32(28), put32(0);
+	put8(0), put16(20 + 9 * 40), put8(0), put64(0x2a810000), put32(9), put32(20);
+	for (unsigned i = 0; i < 9; i++)
+		put8((uint8_t)i), put8(0), put16(0), put64(0x2a820000 + 0x10000 * i), put64(GTDT_NO_ADDRESS), put32(90),
+		    put32(0), put32(91), put32(0), put32(0);
+	seal();
+	gtdt_parse(t, tl, &g);
+	assert_true(g.diag.errors > 0);
+	assert_int_equal(g.nplatform, 1);
+	assert_int_equal(g.platform[0].nframes, 0);
+	build_qemu(), t[8] = 1, seal(); /* a revision before ACPI 5.1's */
+	gtdt_parse(t, tl, &g);
+	assert_int_equal(g.diag.errors, 0);
+	assert_int_equal(g.diag.warnings, 1);
 	/* a platform timer type from a later ACPI: skipped with a warning */
 	build_platform();
 	t[204] = 7;
@@ -155,10 +150,7 @@ static void truncated_everywhere(void **state)
 	uint8_t whole[512];
 	memcpy(whole, t, full);
 	for (size_t cut = 0; cut < full; cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
-		memcpy(copy, whole, cut);
-		if (cut >= 8)
-			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
+		uint8_t *copy = cut_copy(whole, cut);
 		struct gtdt g;
 		gtdt_parse(copy, cut, &g);
 		assert_true(g.diag.errors > 0);

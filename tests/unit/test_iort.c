@@ -5,112 +5,19 @@
  * none, so a test fails when its check is taken out). */
 #include "unit.h"
 
-#include "../../core/iort.h"
+#include "iort_build.h"
 
-static uint8_t t[8192];
-static size_t tl;
-
-static void put(const void *p, size_t n)
-{
-	memcpy(t + tl, p, n);
-	tl += n;
-}
-static void put8(uint8_t v)
-{
-	put(&v, 1);
-}
-static void put16(uint16_t v)
-{
-	put(&v, 2);
-}
-static void put32(uint32_t v)
-{
-	put(&v, 4);
-}
-static void put64(uint64_t v)
-{
-	put(&v, 8);
-}
-static void set32(size_t off, uint32_t v)
-{
-	memcpy(t + off, &v, 4);
-}
-static void set64(size_t off, uint64_t v)
-{
-	memcpy(t + off, &v, 8);
-}
-
-/* length and checksum, as firmware leaves them */
-static void seal(void)
-{
-	set32(4, (uint32_t)tl);
-	t[9] = 0;
-	uint8_t sum = 0;
-	for (size_t i = 0; i < tl; i++)
-		sum += t[i];
-	t[9] = (uint8_t)-sum;
-}
-
-static void header(uint8_t revision, uint32_t nodes)
-{
-	memset(t, 0, sizeof(t));
-	memcpy(t, "IORT", 4);
-	t[8] = revision;
-	memcpy(t + 10, "IOMMON", 6);
-	tl = 36;
-	put32(nodes), put32(48), put32(0);
-}
-
-static uint32_t node(uint8_t type, uint16_t len, uint8_t rev, uint32_t id, uint32_t nmaps, uint32_t ref)
-{
-	uint32_t at = (uint32_t)tl;
-	put8(type), put16(len), put8(rev), put32(id), put32(nmaps), put32(ref);
-	return at;
-}
-static void map(uint32_t in, uint32_t num, uint32_t out, uint32_t ref, uint32_t flags)
-{
-	put32(in), put32(num), put32(out), put32(ref), put32(flags);
-}
-
-static uint32_t its(uint32_t id)
-{
-	uint32_t at = node(IORT_ITS_GROUP, 24, 1, id, 0, 0);
-	put32(1), put32(0);
-	return at;
-}
-/* an SMMUv3 node (revision 4, 68 bytes) with its GSIVs from `irq` in QEMU's
- * order (event, PRI, GERR = +3, sync = +2); `nmaps` mappings follow */
-static uint32_t smmuv3(uint32_t id, uint64_t base, uint32_t irq, uint32_t nmaps)
-{
-	uint32_t at = node(IORT_SMMU_V3, (uint16_t)(68 + 20 * nmaps), 4, id, nmaps, 68);
-	put64(base), put32(IORT_SMMUV3_COHACC_OVERRIDE), put32(0), put64(0), put32(IORT_SMMUV3_GENERIC);
-	put32(irq), put32(irq + 1), put32(irq + 3), put32(irq + 2), put32(0), put32(0);
-	return at;
-}
-static uint32_t rc(uint32_t id, uint32_t segment, uint32_t nmaps)
-{
-	uint32_t at = node(IORT_ROOT_COMPLEX, (uint16_t)(36 + 20 * nmaps), 3, id, nmaps, 36);
-	put32(IORT_CCA_COHERENT), put8(0), put16(0), put8(IORT_MAF_CPM | IORT_MAF_DACS);
-	put32(0), put32(segment), put8(64), put8(0), put16(0);
-	return at;
-}
-
-/* QEMU 7.2 virt,iommu=smmuv3: ITS at 0x30, SMMUv3 at 0x48 (0x09050000,
- * SPI 74 = GSIV 106), root complex at 0xa0 mapping every RID to the SMMU,
- * the SMMU's IDs on to the ITS. */
-#define QEMU_ITS 0x30
-#define QEMU_SMMU 0x48
-#define QEMU_SMMU_MAP (QEMU_SMMU + 68)
-#define QEMU_RC 0xa0
-#define QEMU_RC_MAP (QEMU_RC + 36)
-static void build_qemu(void)
+/* QEMU virt's table with its root complex split: RIDs from `smmu_in` to
+ * the SMMUv3, from `its_in` to the ITS (mapped to themselves). */
+static void build_split(uint32_t smmu_in, uint32_t smmu_num, uint32_t its_in, uint32_t its_num)
 {
 	header(3, 3);
 	its(0);
 	smmuv3(1, 0x09050000, 106, 1);
 	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 1);
-	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	rc(2, 0, 2);
+	map(smmu_in, smmu_num, smmu_in, QEMU_SMMU, 0);
+	map(its_in, its_num, its_in, QEMU_ITS, 0);
 	seal();
 }
 
@@ -170,14 +77,7 @@ static void qemu_virt(void **state)
 static void rid_to_its_only(void **state)
 {
 	(void)state;
-	header(3, 3);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 2);
-	map(0, 0x7fff, 0, QEMU_SMMU, 0);
-	map(0x8000, 0x7fff, 0x8000, QEMU_ITS, 0);
-	seal();
+	build_split(0, 0x7fff, 0x8000, 0x7fff);
 	parse();
 	assert_int_equal(parsed.problems, 0);
 	size_t smmu;
@@ -192,14 +92,7 @@ static void rid_to_its_only(void **state)
 static void count_written_as_count(void **state)
 {
 	(void)state;
-	header(3, 3);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 2);
-	map(0, 0x8000, 0, QEMU_SMMU, 0);
-	map(0x8000, 0x7fff, 0x8000, QEMU_ITS, 0);
-	seal();
+	build_split(0, 0x8000, 0x8000, 0x7fff);
 	parse();
 	assert_true(iort_has(&parsed, IORT_P_MAP_OFF_BY_ONE));
 	assert_false(iort_has(&parsed, IORT_P_MAP_OVERLAP));
@@ -255,12 +148,7 @@ static void two_smmus_two_segments(void **state)
 static void rmr_ranges_and_streams(void **state)
 {
 	(void)state;
-	header(5, 4);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 1);
-	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	qemu_nodes(5, 4);
 	node(IORT_RMR, 28 + 40 + 40, 3, 3, 2, 28);
 	put32(IORT_RMR_REMAP_PERMITTED), put32(2), put32(68);
 	map(0, 1, 0x40, QEMU_SMMU, 0);
@@ -287,21 +175,30 @@ static void rmr_ranges_and_streams(void **state)
 /* SMMUv1/v2 (MMU-500) with its interrupt arrays, a named component behind
  * it, a PMCG counting for the SMMUv3: decoded; RIDs to an SMMUv2 are not
  * an SMMUv3's. */
-static void smmuv2_named_component_pmcg(void **state)
+#define V2 0x48	      /* the SMMUv1/v2 node, 100 bytes */
+#define V2_NC 0xf0    /* the named component, its name at +29 */
+#define V2_PMCG 0x128 /* the PMCG */
+static void build_smmuv2(void)
 {
-	(void)state;
 	header(5, 5);
-	uint32_t its0 = its(0);
-	uint32_t v2 = node(IORT_SMMU_V1V2, 60 + 16 + 16 + 8, 3, 1, 0, 0);
+	its(0);
+	node(IORT_SMMU_V1V2, 60 + 16 + 16 + 8, 3, 1, 0, 0);
 	put64(0x2b400000), put64(0x10000), put32(3), put32(1), put32(60), put32(2), put32(76), put32(1), put32(92);
 	put32(100), put32(0), put32(101), put32(0), put32(102), put32(0), put32(103), put32(0), put32(104), put32(0);
 	uint32_t v3 = smmuv3(2, 0x2b800000, 120, 0);
 	node(IORT_NAMED_COMPONENT, 30 + 6 + 20, 4, 3, 1, 36);
 	put32(0), put32(0), put8(0), put16(0), put8(0), put8(40), put("\\_SB.X", 7);
-	map(0, 0, 0x7, v2, IORT_MAP_SINGLE);
+	map(0, 0, 0x7, V2, IORT_MAP_SINGLE);
 	node(IORT_PMCG, 40, 2, 4, 0, 0);
 	put64(0x2b810000), put32(130), put32(v3), put64(0x2b820000);
 	seal();
+}
+
+static void smmuv2_named_component_pmcg(void **state)
+{
+	(void)state;
+	build_smmuv2();
+	assert_int_equal(tl, V2_PMCG + 40);
 	parse();
 	assert_int_equal(parsed.problems, 0);
 	const struct iort_node *n = &parsed.node[1];
@@ -312,7 +209,45 @@ static void smmuv2_named_component_pmcg(void **state)
 	assert_int_equal(parsed.node[4].page1, 0x2b820000);
 	assert_int_equal(parsed.node[4].gsiv, 130);
 	assert_int_equal(parsed.map[parsed.node[3].first_map].target, 1);
-	(void)its0;
+	assert_string_equal(parsed.node[3].name, "\\_SB.X");
+	teardown_parsed();
+}
+
+/* Two root complexes sharing one SMMUv3: the unit's segment is the first
+ * one's. A RID led to an SMMUv1/v2 stays there, even where that SMMU's
+ * own IDs go on to an SMMUv3. */
+static void shared_smmu_and_smmuv2(void **state)
+{
+	(void)state;
+	qemu_nodes(3, 5);
+	uint32_t rc3 = rc(3, 3, 1);
+	map(0, 0xffff, 0x10000, rc3 + 56, 0);
+	node(IORT_SMMU_V1V2, 60 + 16 + 20, 3, 4, 1, 76);
+	put64(0x2b400000), put64(0x10000), put32(3), put32(0), put32(60), put32(0), put32(76), put32(0), put32(76);
+	put32(100), put32(0), put32(101), put32(0);
+	map(0, 0x1ffff, 0, QEMU_SMMU, 0);
+	seal();
+	parse();
+	assert_int_equal(parsed.problems, 0);
+	assert_int_equal(parsed.smmu[0].segment, 0);
+	size_t smmu;
+	uint32_t sid;
+	assert_false(iort_map_rid(&parsed, 3, 0x10, &smmu, &sid));
+	teardown_parsed();
+
+	/* the same SMMU reached from segment 3 first: its segment is 3 */
+	header(3, 4);
+	its(0);
+	smmuv3(1, 0x09050000, 106, 1);
+	map(0, 0xffff, 0, QEMU_ITS, 0);
+	rc(2, 3, 1);
+	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	rc(3, 0, 1);
+	map(0, 0xffff, 0x10000, QEMU_SMMU, 0);
+	seal();
+	parse();
+	assert_int_equal(parsed.problems, 0);
+	assert_int_equal(parsed.smmu[0].segment, 3);
 	teardown_parsed();
 }
 
@@ -407,15 +342,7 @@ static void broken_mappings(void **state)
 	expect(IORT_P_MAP_WRAP, true);
 	build_qemu(), set32(QEMU_RC_MAP + 8, 0xffff0001), seal();
 	expect(IORT_P_MAP_WRAP, true);
-	/* two ranges sharing 0x100 RIDs */
-	header(3, 3);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 2);
-	map(0x100, 0xff, 0, QEMU_SMMU, 0);
-	map(0, 0x1ff, 0, QEMU_ITS, 0);
-	seal();
+	build_split(0x100, 0xff, 0, 0x1ff); /* two ranges sharing 0x100 RIDs */
 	expect(IORT_P_MAP_OVERLAP, true);
 }
 
@@ -465,16 +392,57 @@ static void broken_smmus(void **state)
 	expect(IORT_P_SMMU_OVERLAP, true);
 	build_qemu(), set32(QEMU_SMMU + 24, IORT_SMMUV3_DEVICEID_VALID), set32(QEMU_SMMU + 64, 1), seal();
 	expect(IORT_P_FIELD, true);
+	/* a revision 0 SMMUv3 node: 60 bytes, its mapping right after; the
+	 * mapping is not taken for a proximity domain */
+	header(0, 2);
+	its(0);
+	node(IORT_SMMU_V3, 60 + 20, 0, 0, 1, 60);
+	put64(0x09050000), put32(0), put32(0), put64(0), put32(0), put32(106), put32(107), put32(109), put32(108);
+	map(0x1234, 0xff, 0, QEMU_ITS, 0);
+	seal();
+	parse();
+	assert_int_equal(parsed.problems, 0);
+	assert_int_equal(parsed.smmu[0].proximity, 0);
+	assert_int_equal(parsed.smmu[0].deviceid_index, 0);
+	assert_int_equal(parsed.map[0].input_base, 0x1234);
+	teardown_parsed();
+}
+
+/* The checks on single fields, each on an otherwise clean table. */
+static void broken_fields(void **state)
+{
+	(void)state;
+	build_smmuv2(), set32(V2 + 44, 5), seal(); /* 5 context interrupts in room for 2 */
+	expect(IORT_P_FIELD, true);
+	build_smmuv2(), set64(V2 + 16, 0), seal();
+	expect(IORT_P_FIELD, true);
+	build_smmuv2(), t[V2_NC + 35] = 'Y', seal(); /* the name's NUL gone */
+	expect(IORT_P_FIELD, true);
+	build_smmuv2(), set32(V2_PMCG + 28, 0x50), seal(); /* the PMCG counts for no node */
+	expect(IORT_P_MAP_TARGET, true);
+	build_qemu(), set32(QEMU_RC + 28, 0x10000), seal();
+	expect(IORT_P_FIELD, true);
+	build_qemu(), set32(QEMU_SMMU + 40, 7), seal(); /* a model the spec does not name */
+	expect(IORT_P_FIELD, false);
+	build_qemu(), set32(QEMU_ITS + 8, 1), seal(); /* an ITS group with a mapping */
+	expect(IORT_P_FIELD, false);
+	/* proximity domain valid in a 60-byte (revision 0) SMMUv3 node */
+	header(0, 1);
+	node(IORT_SMMU_V3, 60, 0, 0, 0, 0);
+	put64(0x09050000), put32(IORT_SMMUV3_PXM_VALID), put32(0), put64(0), put32(0), put32(1), put32(2), put32(3);
+	put32(4);
+	seal();
+	expect(IORT_P_FIELD, true);
+	/* two root complexes for segment 0 */
+	qemu_nodes(3, 4);
+	rc(3, 0, 0);
+	seal();
+	expect(IORT_P_FIELD, false);
 }
 
 static void build_rmr(uint64_t base, uint64_t length, uint32_t nranges)
 {
-	header(5, 4);
-	its(0);
-	smmuv3(1, 0x09050000, 106, 1);
-	map(0, 0xffff, 0, QEMU_ITS, 0);
-	rc(2, 0, 1);
-	map(0, 0xffff, 0, QEMU_SMMU, 0);
+	qemu_nodes(5, 4);
 	node(IORT_RMR, 28 + 20 + 20, 3, 3, 1, 28);
 	put32(0), put32(nranges), put32(48);
 	map(0, 0, 0x40, QEMU_SMMU, IORT_MAP_SINGLE);
@@ -499,6 +467,10 @@ static void broken_rmrs(void **state)
 	expect(IORT_P_RMR_WRAP, true);
 	build_rmr(0x80000000, 0x10000, 2);
 	expect(IORT_P_RMR_ARRAY, true);
+	build_rmr(0x80000000, 0x10000, 0); /* no ranges at all */
+	expect(IORT_P_FIELD, false);
+	build_rmr(0x80000000, 0x10000, 1), t[0xd8 + 3] = 1, seal(); /* E.c's RMR, node revision 1 */
+	expect(IORT_P_REVISION, false);
 }
 
 /* Cut at every length (the length field agreeing): nothing is read past
@@ -512,10 +484,7 @@ static void truncated_everywhere(void **state)
 	uint8_t whole[256];
 	memcpy(whole, t, full);
 	for (size_t cut = 0; cut < full; cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
-		memcpy(copy, whole, cut);
-		if (cut >= 8)
-			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
+		uint8_t *copy = cut_copy(whole, cut);
 		int rc_ = iort_parse(copy, cut, &parsed);
 		if (cut < 48)
 			assert_int_equal(rc_, -1);
@@ -553,6 +522,7 @@ int main(void)
 		cmocka_unit_test(two_smmus_two_segments),
 		cmocka_unit_test(rmr_ranges_and_streams),
 		cmocka_unit_test(smmuv2_named_component_pmcg),
+		cmocka_unit_test(shared_smmu_and_smmuv2),
 		cmocka_unit_test(broken_header),
 		cmocka_unit_test(broken_nodes),
 		cmocka_unit_test(unknown_node_type),
@@ -560,6 +530,7 @@ int main(void)
 		cmocka_unit_test(broken_chains),
 		cmocka_unit_test(broken_smmus),
 		cmocka_unit_test(broken_rmrs),
+		cmocka_unit_test(broken_fields),
 		cmocka_unit_test(truncated_everywhere),
 		cmocka_unit_test(decode_printed),
 	};

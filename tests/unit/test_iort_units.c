@@ -7,53 +7,20 @@
 
 #include "../../iommu/units.h"
 #include "../host/platform_host.h"
-
-static uint8_t t[512];
-static size_t tl;
-
-static void put32(uint32_t v)
-{
-	memcpy(t + tl, &v, 4);
-	tl += 4;
-}
-static void put64(uint64_t v)
-{
-	put32((uint32_t)v), put32((uint32_t)(v >> 32));
-}
-static void node(uint8_t type, uint16_t len, uint8_t rev, uint32_t id, uint32_t nmaps, uint32_t ref)
-{
-	t[tl] = type;
-	memcpy(t + tl + 1, &len, 2);
-	t[tl + 3] = rev;
-	tl += 4;
-	put32(id), put32(nmaps), put32(ref);
-}
-static void map(uint32_t in, uint32_t num, uint32_t out, uint32_t ref)
-{
-	put32(in), put32(num), put32(out), put32(ref), put32(0);
-}
+#include "iort_build.h"
 
 /* ITS at 0x30, SMMUv3 at 0x48 at `base`, root complex (segment 0) at 0xa0:
  * buses 0-0x7f to the SMMU, the rest to the ITS. */
 static void build(uint64_t base)
 {
-	memset(t, 0, sizeof(t));
-	memcpy(t, "IORT", 4);
-	t[8] = 3;
-	tl = 36;
-	put32(3), put32(48), put32(0);
-	node(0, 24, 1, 0, 0, 0), put32(1), put32(0);
-	node(4, 88, 4, 1, 1, 68), put64(base), put32(1), put32(0), put64(0), put32(0);
-	put32(106), put32(107), put32(109), put32(108), put32(0), put32(0);
-	map(0, 0xffff, 0, 0x30);
-	node(2, 76, 3, 2, 2, 36), put32(1), put32(0x03000000), put32(0), put32(0), put32(64);
-	map(0, 0x7fff, 0, 0x48);
-	map(0x8000, 0x7fff, 0x8000, 0x30);
-	memcpy(t + 4, &(uint32_t){ (uint32_t)tl }, 4);
-	uint8_t sum = 0;
-	for (size_t i = 0; i < tl; i++)
-		sum += t[i];
-	t[9] = (uint8_t)-sum;
+	header(3, 3);
+	its(0);
+	smmuv3(1, base, 106, 1);
+	map(0, 0xffff, 0, QEMU_ITS, 0);
+	rc(2, 0, 2);
+	map(0, 0x7fff, 0, QEMU_SMMU, 0);
+	map(0x8000, 0x7fff, 0x8000, QEMU_ITS, 0);
+	seal();
 }
 
 static struct pci_list list;
