@@ -162,6 +162,14 @@ static unsigned qbits(uint64_t base, unsigned max)
 	return QUEUE_LOG2(base) < max ? QUEUE_LOG2(base) : max;
 }
 
+/* A queue's effective address: aligned to the queue's size in bytes, at
+ * least 32 (6.3.26, 6.3.29); 0 when nothing answers there. */
+static uint64_t qaddr(const struct smmuv3_model *m, uint64_t base, unsigned bits, unsigned entry)
+{
+	uint64_t size = (uint64_t)entry << bits;
+	return base & addr_bits(m, 5) & ~((size > 32 ? size : 32) - 1);
+}
+
 static uint32_t qindex(uint32_t v, unsigned bits)
 {
 	return v & ((1u << bits) - 1);
@@ -193,7 +201,7 @@ void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4])
 		m->events_lost++;
 		return;
 	}
-	uint64_t base = m->eventq_base & addr_bits(m, 5);
+	uint64_t base = qaddr(m, m->eventq_base, bits, 32);
 	if (!base) {
 		global_error(m, GERROR_EVENTQ_ABT_ERR); /* the record's write aborted */
 		m->events_lost++;
@@ -212,21 +220,26 @@ void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4])
 
 enum run { DONE, ERROR, WAIT };
 
-/* TLBI_NH_VA/VAA's address and range (4.4.1.1): false when malformed. */
-static bool tlbi_range(const struct smmuv3_model *m, uint64_t c0, uint64_t c1, uint64_t *va, uint64_t *size)
+/* TLBI_NH_VA/VAA's address, range, granule and level (4.4.1.1) into `s`:
+ * false when malformed. */
+static bool tlbi_range(const struct smmuv3_model *m, uint64_t c0, uint64_t c1, struct smmuv3m_scope *s)
 {
 	unsigned num = (c0 >> 12) & 0x1f, scale = (c0 >> 20) & 0x3f, ttl = (c1 >> 8) & 3, tg = (c1 >> 10) & 3;
-	*va = c1 & ~0xfffull;
+	s->va = c1 & ~0xfffull;
 	if (tg == 0) {
-		*size = 1; /* every leaf holding this address */
+		s->size = 1; /* every leaf holding this address, whatever its granule */
 		return !num && !scale && !ttl;
 	}
+	if (tg == 2 && ttl == 1)
+		ttl = 0; /* level 1 of 16K needs DS: treated as no hint */
 	if (!(m->kind->idr3 & IDR3_RIL) || scale > 0x1f || (!num && !scale && !ttl))
 		return false; /* RES0 without RIL; SCALE bit 25 needs DS; the reserved combination */
 	static const unsigned shift[4] = { 0, 12, 14, 16 };
-	*size = (uint64_t)(num + 1) << scale << shift[tg];
-	if (*va + *size < *va)
-		*size = 0 - *va; /* no wrap (4.4.1.1) */
+	s->granule = shift[tg];
+	s->level = ttl;
+	s->size = (uint64_t)(num + 1) << scale << shift[tg];
+	if (s->va + s->size < s->va)
+		s->size = 0 - s->va; /* no wrap (4.4.1.1) */
 	return true;
 }
 
@@ -236,6 +249,8 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 {
 	unsigned op = c0 & 0xff;
 	uint32_t sid = (uint32_t)(c0 >> 32);
+	const struct smmuv3m_scope all = { .any_asid = true, .global_too = true, .size = ~0ull },
+				   asid = { .asid = (uint16_t)(c0 >> 48), .size = ~0ull };
 	bool ok = !m->illegal_next;
 	m->illegal_next = false;
 	*err = SMMUV3M_CERROR_ILL;
@@ -263,7 +278,7 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 		break;
 	}
 	case CMD_CFGI_CD:
-		ok = !(c0 & 0xfff00ull) && !(c1 >> 1); /* SubstreamID may be anything (4.3.3) */
+		ok = !(c0 & 0xf00ull) && !(c1 >> 1); /* SubstreamID may be anything (4.3.3) */
 		if (ok)
 			smmuv3m_drop_cd(m, sid), m->cfgi_cd++;
 		break;
@@ -275,22 +290,22 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 	case CMD_TLBI_NH_ALL:
 		ok = !(c0 & 0xffff0000ffffff00ull) && !c1;
 		if (ok)
-			smmuv3m_drop_tlb(m, true, 0, true, 0, ~0ull), m->tlbi_nh_all++;
+			smmuv3m_drop_tlb(m, &all), m->tlbi_nh_all++;
 		break;
 	case CMD_TLBI_NH_ASID:
 		ok = !(c0 & 0xffffff00ull) && !c1;
 		if (ok)
-			smmuv3m_drop_tlb(m, false, (uint16_t)(c0 >> 48), false, 0, ~0ull), m->tlbi_nh_asid++;
+			smmuv3m_drop_tlb(m, &asid), m->tlbi_nh_asid++;
 		break;
 	case CMD_TLBI_NH_VA:
 	case CMD_TLBI_NH_VAA: {
-		uint64_t va, size;
-		ok = !(c0 & 0xfe0e0f00ull) && !(c1 & 0xfeull) && tlbi_range(m, c0, c1, &va, &size);
+		struct smmuv3m_scope va = { .any_asid = op == CMD_TLBI_NH_VAA, .global_too = true, .asid = asid.asid };
+		ok = !(c0 & 0xfe0e0f00ull) && !(c1 & 0xfeull) && tlbi_range(m, c0, c1, &va);
 		if (op == CMD_TLBI_NH_VAA)
 			ok = ok && !(c0 >> 48);
 		if (!ok)
 			break;
-		smmuv3m_drop_tlb(m, op == CMD_TLBI_NH_VAA, (uint16_t)(c0 >> 48), true, va, size);
+		smmuv3m_drop_tlb(m, &va);
 		if (op == CMD_TLBI_NH_VAA)
 			m->tlbi_nh_vaa++;
 		else if ((c1 >> 10) & 3)
@@ -302,7 +317,7 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 	case CMD_TLBI_NSNH_ALL:
 		ok = !(c0 & ~0xffull) && !c1;
 		if (ok)
-			smmuv3m_drop_tlb(m, true, 0, true, 0, ~0ull), m->tlbi_nsnh_all++;
+			smmuv3m_drop_tlb(m, &all), m->tlbi_nsnh_all++;
 		break;
 	case CMD_RESUME:
 	case CMD_STALL_TERM:
@@ -346,7 +361,7 @@ static void cmdq_run(struct smmuv3_model *m)
 		uint32_t cons = m->cmdq_cons & mask, prod = m->cmdq_prod & mask;
 		if (cons == prod)
 			return;
-		uint64_t base = m->cmdq_base & addr_bits(m, 5);
+		uint64_t base = qaddr(m, m->cmdq_base, bits, 16);
 		unsigned err = SMMUV3M_CERROR_ABT;
 		enum run r = ERROR;
 		if (base) {
@@ -404,12 +419,14 @@ static void write_cr0(struct smmuv3_model *m, uint32_t v)
 	cmdq_run(m); /* commands written before CMDQEN run now */
 }
 
-/* A base or pointer that is read-only while `en` is set in CR0 or CR0ACK. */
-static bool frozen(struct smmuv3_model *m, uint32_t en)
+/* A base or pointer is read-only while `en` is set in CR0 or CR0ACK: a
+ * write that would change it then is counted and ignored; true when the
+ * write is to be ignored. */
+static bool frozen(struct smmuv3_model *m, uint32_t en, uint64_t was, uint64_t v)
 {
 	if (!((m->cr0 | m->cr0ack) & en))
 		return false;
-	m->protocol_errors++;
+	m->protocol_errors += was != v;
 	return true;
 }
 
@@ -429,17 +446,20 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 	case CR0:
 		write_cr0(m, (uint32_t)within(m, v, CR0_BITS));
 		break;
-	case CR1:
-		v = (uint32_t)within(m, v, CR1_BITS);
-		if (v != m->cr1 && ((m->cr0 | m->cr0ack) & (SMMUEN | CMDQEN | EVENTQEN)))
-			m->protocol_errors++; /* changed under an enabled table or queue */
-		m->cr1 = v;
+	case CR1: {
+		/* QUEUE_* are RW only while no queue is enabled, TABLE_* only
+		 * while SMMUEN is 0, in CR0 and CR0ACK alike (6.3.11) */
+		uint32_t on = m->cr0 | m->cr0ack, changed = (uint32_t)within(m, v, CR1_BITS) ^ m->cr1;
+		if (((changed & 0x3f) && (on & (CMDQEN | EVENTQEN))) || ((changed & 0xfc0) && (on & SMMUEN)))
+			m->protocol_errors++; /* read-only then: ignored */
+		else
+			m->cr1 ^= changed;
 		break;
+	}
 	case CR2:
 		v = (uint32_t)within(m, v, CR2_BITS);
-		if (v != m->cr2 && ((m->cr0 | m->cr0ack) & SMMUEN))
-			m->protocol_errors++;
-		m->cr2 = v;
+		if (!frozen(m, SMMUEN, m->cr2, v))
+			m->cr2 = v;
 		break;
 	case GBPA:
 		if (!(v & GBPA_UPDATE) || (m->gbpa & GBPA_UPDATE)) {
@@ -465,48 +485,59 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 		break;
 	}
 	case STRTAB_BASE_CFG:
-		if (!frozen(m, SMMUEN))
-			m->strtab_base_cfg = (uint32_t)within(m, v, STRTAB_CFG_BITS);
+		v = (uint32_t)within(m, v, STRTAB_CFG_BITS);
+		if (!frozen(m, SMMUEN, m->strtab_base_cfg, v))
+			m->strtab_base_cfg = v;
 		break;
 	case CMDQ_PROD: {
 		uint32_t mask = (2u << cmdq_bits) - 1;
 		if (v & ~mask)
 			m->protocol_errors++; /* beyond the queue's size */
 		v &= mask;
-		if (qused(v, m->cmdq_cons & mask, cmdq_bits) > (1u << cmdq_bits))
+		if ((m->cr0 & CMDQEN) && qused(v, m->cmdq_cons & mask, cmdq_bits) > (1u << cmdq_bits))
 			m->protocol_errors++; /* more commands than the queue holds */
 		m->cmdq_prod = v;
 		cmdq_run(m);
 		break;
 	}
 	case CMDQ_CONS:
-		if (!frozen(m, CMDQEN))
-			m->cmdq_cons = (uint32_t)within(m, v, (2u << cmdq_bits) - 1);
+		v = (uint32_t)within(m, v, (2u << cmdq_bits) - 1);
+		if (!frozen(m, CMDQEN, m->cmdq_cons & ((2u << cmdq_bits) - 1), v))
+			m->cmdq_cons = v;
 		break;
 	case EVENTQ_PROD:
-		if (!frozen(m, EVENTQEN))
-			m->eventq_prod = (uint32_t)within(m, v, QUEUE_OVFLG | ((2u << evtq_bits) - 1));
+		v = (uint32_t)within(m, v, QUEUE_OVFLG | ((2u << evtq_bits) - 1));
+		if (!frozen(m, EVENTQEN, m->eventq_prod, v))
+			m->eventq_prod = v;
 		break;
 	case EVENTQ_CONS: {
 		uint32_t mask = (2u << evtq_bits) - 1;
 		v = (uint32_t)within(m, v, QUEUE_OVFLG | mask);
-		if (qused(m->eventq_prod & mask, v & mask, evtq_bits) >
-		    qused(m->eventq_prod & mask, m->eventq_cons & mask, evtq_bits))
+		if ((m->cr0 & EVENTQEN) && qused(m->eventq_prod & mask, v & mask, evtq_bits) >
+					       qused(m->eventq_prod & mask, m->eventq_cons & mask, evtq_bits))
 			m->protocol_errors++; /* CONS moved past PROD, or backwards */
 		m->eventq_cons = v;
 		break;
 	}
-	case GERROR_IRQ_CFG1:
-	case GERROR_IRQ_CFG2:
-	case EVENTQ_IRQ_CFG1:
-	case EVENTQ_IRQ_CFG2:
-	case AGBPA:
-	case EVENTQ_PROD_ALIAS:
-	case EVENTQ_CONS_ALIAS:
-		within(m, v, 0); /* RES0 without MSIs; no AGBPA; no page-0 aliases */
+	case IDR0:
+	case IDR0 + 4:
+	case IDR0 + 8:
+	case IDR0 + 0xc:
+	case IDR0 + 0x10:
+	case IDR5:
+	case IIDR:
+	case AIDR:
+	case CR0ACK:
+	case STATUSR:
+	case IRQ_CTRLACK:
+	case GERROR:
+		m->reserved_writes++; /* read-only */
 		break;
 	default:
-		m->reserved_writes++; /* read-only or no register there */
+		/* RES0: the MSI configuration (no MSIs), AGBPA, the page-0
+		 * aliases this unit lacks, PRIQ and the rest it does not have;
+		 * zero may be written there, nothing else */
+		within(m, v, 0);
 	}
 }
 
@@ -514,16 +545,21 @@ static void write64(struct smmuv3_model *m, uint64_t off, uint64_t v)
 {
 	switch (off) {
 	case STRTAB_BASE:
-		if (!frozen(m, SMMUEN))
-			m->strtab_base = within(m, v, BASE_HINT | addr_bits(m, 6));
+		v = within(m, v, BASE_HINT | addr_bits(m, 6));
+		if (!frozen(m, SMMUEN, m->strtab_base, v))
+			m->strtab_base = v;
 		break;
 	case CMDQ_BASE:
-		if (!frozen(m, CMDQEN))
-			m->cmdq_base = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		v = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		m->protocol_errors += QUEUE_LOG2(v) > IDR1_CMDQS(m->kind->idr1); /* must be <= CMDQS */
+		if (!frozen(m, CMDQEN, m->cmdq_base, v))
+			m->cmdq_base = v;
 		break;
 	case EVENTQ_BASE:
-		if (!frozen(m, EVENTQEN))
-			m->eventq_base = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		v = within(m, v, BASE_HINT | addr_bits(m, 5) | 0x1f);
+		m->protocol_errors += QUEUE_LOG2(v) > IDR1_EVENTQS(m->kind->idr1);
+		if (!frozen(m, EVENTQEN, m->eventq_base, v))
+			m->eventq_base = v;
 		break;
 	case GERROR_IRQ_CFG0:
 	case EVENTQ_IRQ_CFG0:
@@ -710,6 +746,25 @@ static void inject_cr0ack_stuck(void *m)
 	((struct smmuv3_model *)m)->cr0ack_stuck = true;
 }
 
+/* What the caches hold at reset is IMPLEMENTATION SPECIFIC (3.11): an
+ * abort STE for the engine's stream, and global read-only, privileged-only
+ * leaves over the low 4 GiB that every ASID hits. A driver that skips the
+ * take-over's CFGI_ALL and TLBI_NSNH_ALL finds its DMA refused by them. */
+static void inject_stale_caches(void *model)
+{
+	struct smmuv3_model *m = model;
+	m->cfg[0] = (struct smmuv3m_cfg){ .valid = true, .sid = m->engine_sid, .ste = { 1 } };
+	for (unsigned i = 0; i < 4; i++)
+		m->tlb[i] = (struct smmuv3m_tlb){ .valid = true,
+						  .global = true,
+						  .granule = 12,
+						  .level = 1,
+						  .va = (uint64_t)i << 30,
+						  .size = 1ull << 30 };
+	m->cfg_next = 1;
+	m->tlb_next = 4;
+}
+
 /* The codes assume a take-over that enables the command queue, issues its
  * invalidations and a CMD_SYNC before SMMUEN (3.11, Arm's recommended
  * order), and polls CR0ACK after each CR0 write. */
@@ -721,6 +776,8 @@ static const struct model_fault family_faults[] = {
 	{ "illegal-command", "the next command is CERROR_ILL: CMDQ_CONS.ERR, GERROR.CMDQ_ERR, the queue stops", NULL,
 	  inject_illegal, IOMMU_ERR_HARDWARE, IOMMU_OK },
 	{ "cr0ack-stuck", "CR0ACK never follows CR0", NULL, inject_cr0ack_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "stale-caches", "the caches hold entries from before the take-over (an abort STE, global TLB leaves)", NULL,
+	  inject_stale_caches, IOMMU_OK, IOMMU_OK },
 	{ NULL },
 };
 

@@ -23,17 +23,36 @@
  *   the write (the first read still shows the old one), so that a driver
  *   that does not poll the ACK is caught; a CR0 write while CR0ACK still
  *   differs from CR0 is counted as a protocol error.
+ * - A register the spec makes read-only while an enable is set in CR0 or
+ *   CR0ACK (STRTAB_BASE(_CFG) and CR2 under SMMUEN, CR1's TABLE_* too, a
+ *   queue's BASE and its software-owned pointer and CR1's QUEUE_* under
+ *   the queue's enable) ignores a write then; one that would change it
+ *   is counted as a protocol error, one rewriting its value is not.
+ * - A queue's base is aligned down to the queue's size (at least 32
+ *   bytes), the linear stream table's to its size, the 2-level L1
+ *   table's to its size (at least 64 bytes), as the spec says the unit
+ *   does (6.3.24-26): a driver's misaligned table is read where the
+ *   unit reads it. A queue LOG2SIZE beyond IDR1's is counted and capped.
+ * - Writes to read-only registers count as reserved writes; so do
+ *   non-zero writes to RES0 locations (the MSI configuration registers
+ *   without IDR0.MSI, AGBPA, PRIQ, the optional page-0 aliases of
+ *   EVENTQ_PROD/CONS at 0xA8/0xAC, which this unit does not have); zero
+ *   written there is allowed.
  * - A GBPA write without Update=1 is counted and ignored (the spec makes
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.
- * - STE.Config 001-011 are taken as reserved (C_BAD_STE), 000 as abort.
- *   STE.S1Fmt is ignored when S1CDMax is 0, as the spec says; S1CDMax
- *   non-zero is C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5:
- *   STALL_MODEL != 00). STRW EL2 (HYP=0) and EL3 are C_BAD_STE. Other
+ * - STE.Config 001-011 abort without an event, as 000 (5.2: reserved,
+ *   behaves as 000); 110 and 111 (stage 2) are C_BAD_STE. STE.S1Fmt is
+ *   ignored when S1CDMax is 0, as the spec says; S1CDMax non-zero is
+ *   C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5: STALL_MODEL !=
+ *   00). STRW other than 00 (EL2 without HYP, EL3) is C_BAD_STE. Other
  *   STE fields (attributes, EATS, MEV, ...) are not checked.
  * - A StreamID beyond LOG2SIZE, an L1STD with Span 0, reserved or beyond
  *   SPLIT+1, or beyond its Span record C_BAD_STREAMID only when
- *   CR2.RECINVSID (5.1); QEMU records C_BAD_STE for some of these.
+ *   CR2.RECINVSID (5.1); QEMU 7.2 may record other types for these.
+ * - CMD_RESUME and CMD_STALL_TERM are accepted and do nothing (nothing
+ *   ever stalls); the spec may make them CERROR_ILL without stall
+ *   support: not sure.
  * - A CD is ILLEGAL (C_BAD_CD) when: V=0, AA64=0, T0SZ outside 16..39
  *   (IDR3.STT=0) for a translated TTB0 half, TG0 reserved or a granule
  *   IDR5 does not offer, ENDI=1 (TTENDIAN little-endian only), A=0
@@ -47,9 +66,16 @@
  *   CERROR_ILL: the spec allows an implementation not to check them.
  * - The TLB caches leaf entries only, tagged by ASID (nG=1) or global
  *   (nG=0, matched by every ASID; TLBI_NH_ASID keeps them, 4.4.2.2). Walk
- *   (table) entries are not cached, so Leaf=0 and Leaf=1 act alike.
- *   An L1STD cache is kept: CFGI_STE with Leaf=1 leaves it stale.
- * - A request is unprivileged (PCIe without a PASID prefix) unless
+ *   (table) entries are not cached, so Leaf=0 and Leaf=1 act alike. A
+ *   range TLBI (TG != 0) drops only entries of TG's granule and, with a
+ *   TTL hint, of that leaf level: what the spec requires and no more
+ *   (4.4.1.1), so a wrong TG or TTL leaves entries stale.
+ * - The configuration cache holds L1STDs, STEs and CDs as fetched, valid
+ *   or not (3.21 permits it): an STE, CD or L1STD made valid is not seen
+ *   until the CFGI that covers it; CFGI_STE with Leaf=1 keeps the L1STD.
+ *   CFGI_STE and CFGI_STE_RANGE drop the CD cached through the STE too
+ *   (4.3.1). A fetch from physical 0 is not cached.
+ * - A request is unprivileged (PCIe without a PASID prefix, 13.7) unless
  *   STE.PRIVCFG is 11 (privileged); then CD.PAN applies to AP[1]=1 pages.
  * - Events are recorded only while EVENTQEN; otherwise they are lost and
  *   counted in events_lost (not an overflow).
@@ -101,12 +127,13 @@ struct smmuv3m_kind {
 struct smmuv3m_tlb {
 	bool valid, global;
 	uint16_t asid;
-	uint64_t va, size, pa; /* the whole leaf: a page or a block */
-	bool write, unpriv;    /* AP[2]=0 and APTable[1]=0; AP[1]=1 and APTable[0]=0 */
+	uint8_t granule, level; /* the walk's granule shift (12, 14, 16) and the leaf's level */
+	uint64_t va, size, pa;	/* the whole leaf: a page or a block */
+	bool write, unpriv;	/* AP[2]=0 and APTable[1]=0; AP[1]=1 and APTable[0]=0 */
 };
 
 struct smmuv3m_cfg {
-	bool valid, cd_valid;
+	bool valid, cd_cached;
 	uint32_t sid;
 	uint64_t ste[8], cd[8];
 };
@@ -173,10 +200,17 @@ void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4]);
  * when `l1`; the CD of one StreamID. */
 void smmuv3m_drop_ste(struct smmuv3_model *m, uint64_t first, uint64_t n, bool l1);
 void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid);
-/* The TLB's (4.4): entries of `asid` (any ASID when `any_asid`; global
- * entries only when `global_too`) overlapping [va, va + size). */
-void smmuv3m_drop_tlb(struct smmuv3_model *m, bool any_asid, uint16_t asid, bool global_too, uint64_t va,
-		      uint64_t size);
+/* What one TLB invalidation covers (4.4): entries of `asid` (any ASID
+ * when `any_asid`; global entries only when `global_too`) overlapping
+ * [va, va + size), of the granule and leaf level a range command names
+ * (0: any). */
+struct smmuv3m_scope {
+	bool any_asid, global_too;
+	uint16_t asid;
+	uint64_t va, size;
+	unsigned granule, level;
+};
+void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s);
 /* The effective output address size in bits (IDR5.OAS). */
 unsigned smmuv3m_oas_bits(unsigned ips);
 
@@ -186,7 +220,10 @@ struct iommu;
 struct model_family;
 
 /* The family. Not const: the SMMUv3 driver (iommu/smmuv3/) is not visible
- * here, so attach fills io, driver and driver_win from the hook below. */
+ * here, so attach fills io, driver and driver_win from the hook below.
+ * The engine behind the model (bus MODEL_ENGINE_BUS, device 1) issues its
+ * requests with StreamID = its requester id, 0x1008 (an identity IORT
+ * mapping, as QEMU's virt machine has). */
 extern struct model_family smmuv3_family;
 
 /* THE MERGE HOOK. What the SMMUv3 backend (its catalogue file,

@@ -23,7 +23,7 @@
 #define STE1_S1STALLD (1ull << 27)
 #define STE1_STRW(s) ((unsigned)((s) >> 30) & 3)
 #define STE1_PRIVCFG(s) ((unsigned)((s) >> 48) & 3)
-enum { CONFIG_ABORT = 0, CONFIG_BYPASS = 4, CONFIG_S1 = 5 };
+enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5 };
 
 /* CD (5.4), doubleword 0 */
 #define CD_TSZ(d, half) ((unsigned)((d) >> ((half) ? 16 : 0)) & 0x3f)
@@ -68,7 +68,7 @@ struct request {
 
 static uint64_t pa_mask(unsigned bits)
 {
-	return (1ull << bits) - 1;
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
 static bool event(struct smmuv3_model *m, enum smmuv3m_event type, const struct request *r, uint64_t addr2)
@@ -118,16 +118,17 @@ void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid)
 {
 	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++)
 		if (m->cfg[i].sid == sid)
-			m->cfg[i].cd_valid = false;
+			m->cfg[i].cd_cached = false;
 }
 
-void smmuv3m_drop_tlb(struct smmuv3_model *m, bool any_asid, uint16_t asid, bool global_too, uint64_t va, uint64_t size)
+void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s)
 {
-	uint64_t last = va + (size - 1);
+	uint64_t last = s->va + (s->size - 1);
 	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
 		struct smmuv3m_tlb *t = &m->tlb[i];
-		bool asid_ok = any_asid || (t->global ? global_too : t->asid == asid);
-		if (asid_ok && t->va <= last && t->va + (t->size - 1) >= va)
+		bool asid_ok = s->any_asid || (t->global ? s->global_too : t->asid == s->asid);
+		bool kind_ok = (!s->granule || s->granule == t->granule) && (!s->level || s->level == t->level);
+		if (asid_ok && kind_ok && t->va <= last && t->va + (t->size - 1) >= s->va)
 			t->valid = false;
 	}
 }
@@ -147,7 +148,7 @@ static uint64_t ste_address(struct smmuv3_model *m, const struct request *r)
 		return bad_streamid(m, r), 0;
 	uint64_t base = m->strtab_base & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
 	if (fmt == 0) {
-		base &= ~((64ull << log2size) - 1); /* aligned to the table's size */
+		base &= ~((1ull << (log2size < 57 ? log2size + 6 : 63)) - 1); /* aligned to the table's size */
 		if (!base)
 			return event(m, SMMUV3M_F_STE_FETCH, r, 64ull * r->sid), 0;
 		return base + 64ull * r->sid;
@@ -161,18 +162,15 @@ static uint64_t ste_address(struct smmuv3_model *m, const struct request *r)
 	for (unsigned i = 0; i < SMMUV3M_L1_CACHE && !cached; i++)
 		if (m->l1[i].valid && m->l1[i].index == index)
 			desc = m->l1[i].desc, cached = true;
-	if (!cached) {
+	if (!cached) { /* cached valid or not, as 3.21 permits */
 		if (!base)
 			return event(m, SMMUV3M_F_STE_FETCH, r, 8ull * index), 0;
 		desc = ((const volatile uint64_t *)(uintptr_t)base)[index];
+		m->l1[m->l1_next++ % SMMUV3M_L1_CACHE] = (struct smmuv3m_l1){ true, index, desc };
 	}
 	unsigned span = desc & 0x1f;
 	if (span == 0 || span > 11 || span > split + 1)
-		return bad_streamid(m, r), 0; /* an invalid L1STD is not cached */
-	if (!cached) {
-		struct smmuv3m_l1 *c = &m->l1[m->l1_next++ % SMMUV3M_L1_CACHE];
-		*c = (struct smmuv3m_l1){ true, index, desc };
-	}
+		return bad_streamid(m, r), 0;
 	uint32_t l2index = r->sid & ((1u << split) - 1);
 	if (l2index >= 1u << (span - 1))
 		return bad_streamid(m, r), 0;
@@ -182,9 +180,9 @@ static uint64_t ste_address(struct smmuv3_model *m, const struct request *r)
 	return l2 + 64ull * l2index;
 }
 
-/* The stream's configuration: from the cache, or the STE read now; NULL
- * after recording why not. An invalid or ILLEGAL STE is not cached. */
-static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct request *r)
+/* The stream's STE: from the cache, or read now and cached whether valid
+ * or not (3.21 permits it: a V=0 to V=1 change needs its CFGI_STE). */
+static struct smmuv3m_cfg *cached_ste(struct smmuv3_model *m, const struct request *r)
 {
 	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++)
 		if (m->cfg[i].valid && m->cfg[i].sid == r->sid)
@@ -193,24 +191,28 @@ static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct re
 	if (!at)
 		return NULL;
 	m->cfg_fetches++;
-	uint64_t ste[8];
-	for (unsigned i = 0; i < 8; i++)
-		ste[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
-	unsigned config = STE_CONFIG(ste[0]);
-	bool legal = (ste[0] & STE_V) && (config == CONFIG_ABORT || config == CONFIG_BYPASS || config == CONFIG_S1);
-	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
-		legal = !STE_S1CDMAX(ste[0]) && !(ste[1] & STE1_S1STALLD) && !STE1_STRW(ste[1]);
-	if (!legal)
-		return event(m, SMMUV3M_C_BAD_STE, r, 0), NULL;
 	struct smmuv3m_cfg *c = &m->cfg[m->cfg_next++ % SMMUV3M_CFG_CACHE];
-	for (unsigned i = 0; i < SMMUV3M_CFG_CACHE; i++) /* one entry per StreamID */
-		if (m->cfg[i].sid == r->sid)
-			m->cfg[i].valid = false;
 	c->valid = true;
-	c->cd_valid = false;
+	c->cd_cached = false;
 	c->sid = r->sid;
 	for (unsigned i = 0; i < 8; i++)
-		c->ste[i] = ste[i];
+		c->ste[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
+	return c;
+}
+
+/* The stream's configuration; NULL after recording why there is none. */
+static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct request *r)
+{
+	struct smmuv3m_cfg *c = cached_ste(m, r);
+	if (!c)
+		return NULL;
+	unsigned config = STE_CONFIG(c->ste[0]);
+	/* 0b0xx abort (the reserved ones behave as 0b000); 0b11x needs stage 2 */
+	bool legal = (c->ste[0] & STE_V) && config != 6 && config != 7;
+	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
+		legal = !STE_S1CDMAX(c->ste[0]) && !(c->ste[1] & STE1_S1STALLD) && !STE1_STRW(c->ste[1]);
+	if (!legal)
+		return event(m, SMMUV3M_C_BAD_STE, r, 0), NULL;
 	return c;
 }
 
@@ -235,28 +237,25 @@ static bool half_legal(const struct smmuv3_model *m, uint64_t d0, bool half1)
 	return tsz >= 16 && tsz <= 39 && granule(m, CD_TG(d0, half1), half1);
 }
 
-/* The CD of the stream's STE, from the cache or read now; NULL after
- * recording why not. */
+/* The CD of the stream's STE, from the cache or read now and cached
+ * whether valid or not (3.21); NULL after recording why it cannot serve. */
 static const uint64_t *context(struct smmuv3_model *m, struct smmuv3m_cfg *c, const struct request *r)
 {
-	if (c->cd_valid)
-		return c->cd;
-	uint64_t at = c->ste[0] & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
-	if (!at)
-		return event(m, SMMUV3M_F_CD_FETCH, r, 0), NULL;
-	uint64_t cd[8];
-	for (unsigned i = 0; i < 8; i++)
-		cd[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
-	uint64_t d0 = cd[0];
+	if (!c->cd_cached) {
+		uint64_t at = c->ste[0] & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
+		if (!at)
+			return event(m, SMMUV3M_F_CD_FETCH, r, 0), NULL;
+		for (unsigned i = 0; i < 8; i++)
+			c->cd[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
+		c->cd_cached = true;
+	}
+	uint64_t d0 = c->cd[0];
 	bool legal = (d0 & CD_V) && (d0 & CD_AA64) && (d0 & CD_A) && !(d0 & (CD_ENDI | CD_S | CD_HA | CD_HD)) &&
 		     CD_SH0(d0) != 1 && half_legal(m, d0, false) && half_legal(m, d0, true);
 	if (!(m->kind->idr0 & IDR0_ASID16) && (CD_ASID(d0) >> 8))
 		legal = false;
 	if (!legal)
 		return event(m, SMMUV3M_C_BAD_CD, r, 0), NULL;
-	for (unsigned i = 0; i < 8; i++)
-		c->cd[i] = cd[i];
-	c->cd_valid = true;
 	return c->cd;
 }
 
@@ -335,6 +334,8 @@ static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct reques
 		struct smmuv3m_tlb t = { .valid = true,
 					 .global = !(desc & DESC_NG),
 					 .asid = asid,
+					 .granule = (uint8_t)g,
+					 .level = (uint8_t)level,
 					 .va = va & ~(size - 1),
 					 .size = size,
 					 .pa = desc & DESC_OA & ~(size - 1),
@@ -359,10 +360,10 @@ bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uin
 	struct smmuv3m_cfg *c = stream_config(m, &r);
 	if (!c)
 		return false;
-	switch (STE_CONFIG(c->ste[0])) {
-	case CONFIG_ABORT:
+	unsigned config = STE_CONFIG(c->ste[0]);
+	if (config < CONFIG_BYPASS)
 		return false; /* aborted, nothing recorded */
-	case CONFIG_BYPASS:
+	if (config == CONFIG_BYPASS) {
 		*phys = iova;
 		return true;
 	}

@@ -10,6 +10,7 @@
  * fail a driver breaking the rules. */
 #include "unit.h"
 
+#include "../models/models.h"
 #include "../models/smmuv3_model.h"
 
 /* Register offsets and bits (6.2, 6.3), the test's own reading */
@@ -493,15 +494,53 @@ static void record_bit_and_config_errors(void **state)
 	assert_int_equal(event_type(5), SMMUV3M_F_CD_FETCH);
 	assert_false(smmuv3m_translate(&m, 1u << LOG2_STES, 0, false, &phys)); /* beyond the table */
 	assert_int_equal(event_type(6), SMMUV3M_C_BAD_STREAMID);
-	wr(CR2, 0); /* without RECINVSID: not recorded */
+	cr0(CMDQEN | EVENTQEN); /* CR2 changes only while SMMUEN is 0 */
+	wr(CR2, 0);		/* without RECINVSID: not recorded */
+	cr0(CMDQEN | EVENTQEN | SMMUEN);
 	assert_false(smmuv3m_translate(&m, 1u << LOG2_STES, 0, false, &phys));
 	ste(0x16, CFG_ABORT, NULL); /* abort: nothing recorded */
 	assert_false(smmuv3m_translate(&m, 0x16, 0, false, &phys));
+	ste(0x18, 2ull << 1, NULL); /* 0b010: reserved, behaves as abort */
+	assert_false(smmuv3m_translate(&m, 0x18, 0, false, &phys));
 	ste(0x17, CFG_BYPASS, NULL);
 	assert_true(smmuv3m_translate(&m, 0x17, 0x4321, true, &phys));
 	assert_int_equal(phys, 0x4321);
 	assert_int_equal(events_written(), 7);
 	assert_int_equal(m.events, 7);
+	assert_int_equal(irq_calls[SMMUV3M_IRQ_EVENTQ], 0); /* EVENTQ_IRQEN clear */
+}
+
+static void cd_halves_and_granules(void **state)
+{
+	(void)state;
+	uint64_t phys;
+	unit("smmuv3");
+	uint64_t *root = translated(SID, 12, 16, 1), *upper = page();
+	map(root, 12, 16, 3, 0x1000, 0x11000, LEAF);
+	assert_false(dma(0xffff000000001000ull, false, &phys)); /* TTB1's half, EPD1=1 */
+	assert_int_equal(event_type(0), SMMUV3M_F_TRANSLATION);
+	assert_false(dma(0x0001000000001000ull, false, &phys)); /* neither half */
+	assert_int_equal(event_type(1), SMMUV3M_F_TRANSLATION);
+	/* TTB1 walked: T1SZ 16, TG1 0b10 (4K in TG1's own encoding) */
+	cds[0][0] = (cds[0][0] & ~CD_EPD1) | 16ull << 16 | 2ull << 22;
+	cds[0][2] = pa(upper);
+	command(CFGI_CD | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	map(upper, 12, 16, 3, 0xffff000000002000ull, 0x22000, LEAF);
+	assert_int_equal(through(0xffff000000002008ull), 0x22008);
+	assert_int_equal(through(0x1008), 0x11008);
+	/* T1SZ out of range once TTB1 is used: the CD is ILLEGAL */
+	cds[0][0] &= ~(0x3full << 16);
+	command(CFGI_CD | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	assert_false(dma(0x1008, false, &phys));
+	assert_int_equal(event_type(2), SMMUV3M_C_BAD_CD);
+	/* a granule IDR5 does not offer: 16K on the 64K-only kind */
+	unit("smmuv3-64k");
+	translated(SID, 14, 16, 1);
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(0), SMMUV3M_C_BAD_CD);
+	assert_clean();
 }
 
 /* ---- caches -------------------------------------------------------------------- */
@@ -568,6 +607,18 @@ static void range_invalidation_is_precise(void **state)
 		assert_int_equal(through(0x40000 + 0x1000ull * i), want);
 	}
 	assert_int_equal(m.tlbi_nh_va_range, 1);
+	/* a range names the granule and the leaf level it drops: a wrong TG or
+	 * TTL leaves the entry (4.4.1.1), the right ones drop it */
+	uint64_t *blk = map(root, 12, 16, 2, 0x40000000, 0x80000000, LEAF);
+	assert_int_equal(through(0x40000000), 0x80000000);
+	*blk += 0x200000;
+	command(TLBI_NH_VA | 5ull << 48 | 1ull << 12, 0x40000000 | 2ull << 10);		    /* TG 16K */
+	command(TLBI_NH_VA | 5ull << 48 | 1ull << 12, 0x40000000 | 1ull << 10 | 3ull << 8); /* TTL 3 */
+	cmd_sync();
+	assert_int_equal(through(0x40000000), 0x80000000);
+	command(TLBI_NH_VA | 5ull << 48, 0x40000000 | 1ull << 10 | 2ull << 8); /* 4K, level 2 */
+	cmd_sync();
+	assert_int_equal(through(0x40000000), 0x80200000);
 	/* NUM=SCALE=TTL=0 with a TG is the reserved combination: CERROR_ILL */
 	command(TLBI_NH_VA | 5ull << 48, 0x42000 | 1ull << 10);
 	assert_int_equal(rd(CMDQ_CONS) >> 24 & 0x7f, SMMUV3M_CERROR_ILL);
@@ -642,6 +693,36 @@ static void configuration_cached_until_cfgi(void **state)
 	assert_clean();
 }
 
+/* Structures are cached valid or not (3.21): an STE or a CD made valid
+ * is not seen until the CFGI that covers it. */
+static void invalid_structures_cached_until_cfgi(void **state)
+{
+	(void)state;
+	uint64_t phys;
+	unit("smmuv3");
+	uint64_t *root = page();
+	map(root, 12, 16, 3, 0x1000, 0x11000, LEAF);
+	uint64_t *cd = cd_at(0, root, TG0_4K, 16, 1, 0);
+	strtab[8 * SID] = CFG_S1 | pa(cd); /* V=0 */
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(0), SMMUV3M_C_BAD_STE);
+	strtab[8 * SID] |= STE_V;
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(1), SMMUV3M_C_BAD_STE);
+	command(CFGI_STE | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	cd[0] &= ~CD_V;
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(2), SMMUV3M_C_BAD_CD);
+	cd[0] |= CD_V;
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(3), SMMUV3M_C_BAD_CD);
+	command(CFGI_CD | (uint64_t)SID << 32, 1);
+	cmd_sync();
+	assert_int_equal(through(0x1000), 0x11000);
+	assert_clean();
+}
+
 /* ---- the stream table ----------------------------------------------------------- */
 
 /* The unit switched to a 2-level table of 2^16 StreamIDs, SPLIT 8: the
@@ -671,9 +752,18 @@ static void two_level_stream_table(void **state)
 	/* an L1STD with Span 0, and a StreamID beyond its Span */
 	assert_false(smmuv3m_translate(&m, 0x2000, 0, false, &phys));
 	assert_int_equal(event_type(0), SMMUV3M_C_BAD_STREAMID);
-	l1[0x20] = pa(l2) | 2; /* 2 STEs */
-	assert_false(smmuv3m_translate(&m, 0x2008, 0, false, &phys));
+	l1[0x21] = pa(l2) | 2; /* 2 STEs */
+	assert_false(smmuv3m_translate(&m, 0x2108, 0, false, &phys));
 	assert_int_equal(event_type(1), SMMUV3M_C_BAD_STREAMID);
+	/* the Span 0 descriptor was cached too (3.21): a new span needs its
+	 * non-leaf CFGI_STE */
+	l1[0x20] = pa(l2) | 9;
+	assert_false(smmuv3m_translate(&m, 0x2000 | (SID & 0xff), 0, false, &phys));
+	command(CFGI_STE | 0x2000ull << 32, 0);
+	cmd_sync();
+	assert_true(smmuv3m_translate(&m, 0x2000 | (SID & 0xff), 0x1000, false, &phys));
+	assert_int_equal(phys, 0x11000);
+	assert_int_equal(events_written(), 3);
 	/* the L1STD is cached: a leaf CFGI_STE keeps it, a non-leaf one drops it */
 	l1[SID >> 8] = 0;
 	command(CFGI_STE | (uint64_t)SID << 32, 1);
@@ -682,7 +772,7 @@ static void two_level_stream_table(void **state)
 	command(CFGI_STE | (uint64_t)SID << 32, 0);
 	cmd_sync();
 	assert_false(dma(0x1000, false, &phys));
-	assert_int_equal(event_type(2), SMMUV3M_C_BAD_STREAMID);
+	assert_int_equal(event_type(3), SMMUV3M_C_BAD_STREAMID);
 	/* a 2-level table where IDR0 offers none: SMMUEN with no usable table */
 	unit("smmuv3-linear");
 	two_level(&l2);
@@ -734,6 +824,22 @@ static void command_error_stops_the_queue_until_acknowledged(void **state)
 	cmd_sync();
 	assert_int_equal(m.command_errors, 2);
 	assert_clean();
+}
+
+/* A queue's base is aligned down to the queue's size (6.3.26): a command
+ * queue written 32 bytes in is read from its aligned start. */
+static void queue_base_aligned_to_its_size(void **state)
+{
+	(void)state;
+	unit("smmuv3");
+	cr0(EVENTQEN | SMMUEN);
+	wr64(CMDQ_BASE, (pa(cmdq) + 32) | 4); /* 16 entries, 256 bytes */
+	cr0(CMDQEN | EVENTQEN | SMMUEN);
+	cmdq[0] = TLBI_NH_ALL;
+	cmdq[4] = 0x7f; /* where the unaligned base points: never read */
+	wr(CMDQ_PROD, 1);
+	assert_int_equal(rd(CMDQ_CONS), 1);
+	assert_int_equal(m.tlbi_nh_all, 1);
 }
 
 static void queue_wraps_and_sync_interrupts(void **state)
@@ -805,23 +911,35 @@ static void counts_forbidden_accesses(void **state)
 	wr(CR0 + 0x8, 1u << 13);	  /* CR1: beyond its fields */
 	wr(0xa8, 1);			  /* the optional page-0 alias this unit lacks */
 	wr(0x1000, 1);			  /* no register there */
+	wr(0xc0, 0);			  /* PRIQ_BASE: no PRI, RES0, zero allowed */
+	wr(0x1000, 0);
 	assert_int_equal(m.reserved_writes, 4);
 	wr64(STRTAB_BASE, 0x1000);	 /* moved under SMMUEN: ignored */
 	wr(STRTAB_BASE_CFG, 5);		 /* likewise */
 	wr64(CMDQ_BASE, pa(cmdq) | 4);	 /* under CMDQEN */
 	wr64(EVENTQ_BASE, pa(evtq) | 4); /* under EVENTQEN */
-	wr(CMDQ_CONS, 0);		 /* under CMDQEN */
-	wr(EVENTQ_PROD, 0);		 /* under EVENTQEN */
-	assert_int_equal(m.protocol_errors, 6);
+	wr(CMDQ_CONS, 1);		 /* under CMDQEN */
+	wr(EVENTQ_PROD, 1);		 /* under EVENTQEN */
+	wr(CR2, 0);			 /* under SMMUEN */
+	wr(CR0 + 0x8, 1u << 6);		 /* CR1.TABLE_IC under SMMUEN */
+	assert_int_equal(m.protocol_errors, 8);
+	wr64(STRTAB_BASE, pa(strtab)); /* the same value: no change, allowed */
+	wr(CR2, RECINVSID);
+	assert_int_equal(m.protocol_errors, 8);
+	assert_int_equal(rd(CR0 + 0x8), 0);
+	assert_int_equal(rd(CR2), RECINVSID);
 	assert_int_equal(regwin_read64(&m.win, STRTAB_BASE), pa(strtab));
 	wr(CMDQ_PROD, 2u << CMDQ_LOG2); /* beyond the queue's size */
-	assert_int_equal(m.protocol_errors, 7);
+	assert_int_equal(m.protocol_errors, 9);
 	wr(EVENTQ_CONS, 3); /* past PROD: nothing was produced */
-	assert_int_equal(m.protocol_errors, 8);
+	assert_int_equal(m.protocol_errors, 10);
 	cr0(0);
 	wr64(STRTAB_BASE, 0);
-	wr(CR0, SMMUEN); /* no stream table */
-	assert_int_equal(m.protocol_errors, 9);
+	cr0(SMMUEN); /* no stream table */
+	assert_int_equal(m.protocol_errors, 11);
+	cr0(0);
+	wr64(CMDQ_BASE, pa(cmdq) | 20); /* beyond IDR1.CMDQS (19) */
+	assert_int_equal(m.protocol_errors, 12);
 	regwin_read32(&m.win, SMMUV3M_WINDOW);
 	assert_int_equal(m.win.out_of_window, 1);
 }
@@ -859,6 +977,93 @@ static void injected_faults(void **state)
 	assert_int_equal(regwin_read64(&m.win, STRTAB_BASE), ~0ull);
 }
 
+/* Physical 0 answers nothing: a command queue there is CERROR_ABT, an
+ * event queue there GERROR.EVENTQ_ABT_ERR with the record lost. */
+static void queues_where_nothing_answers(void **state)
+{
+	(void)state;
+	uint64_t phys;
+	unit("smmuv3");
+	cr0(EVENTQEN | SMMUEN);
+	wr64(CMDQ_BASE, CMDQ_LOG2);
+	wr(CMDQ_PROD, 0);
+	wr(CMDQ_CONS, 0);
+	cr0(CMDQEN | EVENTQEN | SMMUEN); /* enabled with no queue: counted */
+	assert_int_equal(m.protocol_errors, 1);
+	command(TLBI_NH_ALL, 0);
+	assert_int_equal(rd(CMDQ_CONS), SMMUV3M_CERROR_ABT << 24);
+	assert_int_equal((rd(GERROR) ^ rd(GERRORN)) & 1, 1);
+	unit("smmuv3");
+	cr0(CMDQEN | SMMUEN);
+	wr64(EVENTQ_BASE, EVTQ_LOG2);
+	cr0(CMDQEN | EVENTQEN | SMMUEN);
+	translated(SID, 12, 16, 1);
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal((rd(GERROR) ^ rd(GERRORN)) & 4, 4);
+	assert_int_equal(m.events, 0);
+	assert_int_equal(m.events_lost, 1);
+}
+
+/* The family's faults, each injected as `model smmuv3 FAULT` does, and
+ * its kinds, which are the model's. */
+static void family_faults_and_kinds(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (const char *const *k = smmuv3_family.kinds; *k; k++, n++)
+		assert_string_equal(*k, smmuv3m_kinds[n].name);
+	assert_null(smmuv3m_kinds[n].name);
+	unsigned seen = 0;
+	for (const struct model_fault *f = smmuv3_family.faults; f->name; f++) {
+		unit("smmuv3");
+		f->inject(&m);
+		if (strcmp(f->name, "cmd-sync-stuck") == 0) {
+			uint32_t at = rd(CMDQ_PROD);
+			command(CMD_SYNC, 0);
+			assert_int_equal(rd(CMDQ_CONS), at);
+			assert_int_equal(f->at_take, IOMMU_ERR_TIMEOUT);
+			seen |= 1;
+		} else if (strcmp(f->name, "eventq-overflow") == 0) {
+			uint64_t phys;
+			translated(SID, 12, 16, 1);
+			assert_false(dma(0x1000, false, &phys));
+			assert_int_equal(m.overflows, 1);
+			assert_int_equal(f->at_take, IOMMU_OK);
+			seen |= 2;
+		} else if (strcmp(f->name, "illegal-command") == 0) {
+			command(CMD_SYNC, 0);
+			assert_int_equal(rd(CMDQ_CONS) >> 24, SMMUV3M_CERROR_ILL);
+			assert_int_equal(f->at_take, IOMMU_ERR_HARDWARE);
+			seen |= 4;
+		} else if (strcmp(f->name, "stale-caches") == 0) {
+			uint64_t phys;
+			unit("smmuv3");
+			m.engine_sid = SID;
+			f->inject(&m);
+			uint64_t *root = translated(SID, 12, 16, 1);
+			map(root, 12, 16, 3, 0x1000, 0x11000, LEAF);
+			assert_false(dma(0x1000, false, &phys)); /* the stale abort STE */
+			command(CFGI_STE_RANGE, 31);
+			cmd_sync();
+			assert_false(dma(0x1000, false, &phys)); /* a stale global leaf, read-only and EL1 only */
+			assert_int_equal(event_type(0), SMMUV3M_F_PERMISSION);
+			command(TLBI_NH_ASID | 1ull << 48, 0); /* keeps global entries */
+			command(TLBI_NSNH_ALL, 0);
+			cmd_sync();
+			assert_int_equal(through(0x1000), 0x11000);
+			assert_int_equal(f->at_take, IOMMU_OK);
+			seen |= 16;
+		} else if (strcmp(f->name, "cr0ack-stuck") == 0) {
+			wr(CR0, 0);
+			assert_int_equal(rd(CR0ACK), CMDQEN | EVENTQEN | SMMUEN);
+			assert_int_equal(rd(CR0ACK), CMDQEN | EVENTQEN | SMMUEN);
+			assert_int_equal(f->at_take, IOMMU_ERR_TIMEOUT);
+			seen |= 8;
+		}
+	}
+	assert_int_equal(seen, 31);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -871,16 +1076,21 @@ int main(void)
 		cmocka_unit_test(access_flag_and_affd),
 		cmocka_unit_test(address_size_and_walk_aborts),
 		cmocka_unit_test(record_bit_and_config_errors),
+		cmocka_unit_test(cd_halves_and_granules),
 		cmocka_unit_test(tlb_stale_until_the_precise_invalidation),
 		cmocka_unit_test(range_invalidation_is_precise),
 		cmocka_unit_test(global_entries_survive_asid_invalidation),
 		cmocka_unit_test(configuration_cached_until_cfgi),
+		cmocka_unit_test(invalid_structures_cached_until_cfgi),
 		cmocka_unit_test(two_level_stream_table),
 		cmocka_unit_test(command_error_stops_the_queue_until_acknowledged),
+		cmocka_unit_test(queue_base_aligned_to_its_size),
 		cmocka_unit_test(queue_wraps_and_sync_interrupts),
 		cmocka_unit_test(event_queue_overflows_and_recovers),
 		cmocka_unit_test(counts_forbidden_accesses),
 		cmocka_unit_test(injected_faults),
+		cmocka_unit_test(queues_where_nothing_answers),
+		cmocka_unit_test(family_faults_and_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
