@@ -200,8 +200,11 @@ run-aarch64: deps $(BUILD)/iommon.img
 console: deps $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
 
+# Both images, newlib twice on a fresh clone, the host build and the fuzzers:
+# built one job per core unless make was given its own -j (a jobserver).
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN)
+	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
+	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN)
 	@tools/test.sh
 
 bench: $(BUILD)/host/bench

@@ -1,6 +1,6 @@
-/* x86-64 instructions the monitor needs, as static inlines (through cpu.h). They compile on
- * the host too; the privileged ones (port I/O, cli/sti) are only executed on
- * the firmware platform or behind a model. */
+/* x86-64 instructions the monitor needs, as static inlines (through
+ * cpu.h). They compile on the host too; the privileged ones (port I/O,
+ * cli/sti) are only executed on the firmware platform or behind a model. */
 #ifndef IOMMON_CPU_X86_64_H
 #define IOMMON_CPU_X86_64_H
 

@@ -180,7 +180,7 @@ static void print_info(void)
 	printf("  platform   %s%s%s%s\n", timing.platform, timing.hypervisor[0] ? " (CPUID hypervisor \"" : "",
 	       timing.hypervisor, timing.hypervisor[0] ? "\")" : "");
 	printf("  cpu        %s\n", timing.cpu[0] ? timing.cpu : "(no brand string)");
-	printf("  counter    TSC %.3f MHz, calibrated against %s%s; invariant TSC %s; rdtscp %s\n",
+	printf("  counter    %s %.3f MHz, calibrated against %s%s; invariant %s; rdtscp %s\n", timing.counter,
 	       (double)timing.tsc_hz / 1e6, timing.source, timing.ref_hz ? "" : " (firmware Stall)",
 	       timing.invariant_tsc ? "yes" : "no (as reported by CPUID)", timing.rdtscp ? "yes" : "no");
 	printf("  stall      estimate %.3f MHz (%.2f%% from the calibration)\n", (double)timing.stall_hz / 1e6,
@@ -564,7 +564,7 @@ static void info_record(void)
 	json_str(&j, "hypervisor", timing.hypervisor);
 	json_str(&j, "cpu", timing.cpu);
 	json_str(&j, "firmware", platform->name);
-	json_str(&j, "counter", "tsc");
+	json_str(&j, "counter", timing.counter);
 	json_u64(&j, "counter_hz", timing.tsc_hz);
 	json_str(&j, "calibration", timing.source);
 	json_u64(&j, "stall_hz", timing.stall_hz);

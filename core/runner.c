@@ -132,7 +132,7 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 		json_double(&j, "p99_ns", cycles_to_ns(s.p99), 1);
 		json_double(&j, "mean_ns", cycles_to_ns((uint64_t)s.mean), 1);
 	}
-	json_str(&j, "counter", "tsc");
+	json_str(&j, "counter", timing.counter);
 	json_u64(&j, "counter_hz", timing.tsc_hz);
 	json_str(&j, "calibration", timing.source);
 	json_u64(&j, "region_overhead", timing.overhead);
@@ -410,8 +410,8 @@ static void print_table(size_t first_result, size_t first_measure)
 		       m->variant, m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
 		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, cycles_to_ns(m->s.p50) / 1e3);
 	}
-	printf("  (figures in cycles of the TSC at %.3f MHz, calibrated against %s; platform %s)\n",
-	       (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
+	printf("  (figures in cycles of the counter (%s) at %.3f MHz, calibrated against %s; platform %s)\n",
+	       timing.counter, (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
 }
 
 size_t runner_run(int nsel, char **sel)

@@ -7,7 +7,12 @@
 #include "acpi.h"
 #include "stats.h"
 
-struct timing timing;
+/* the counter rdtsc() reads, named in every measure record */
+#if defined(__aarch64__)
+struct timing timing = { .counter = "cntvct" };
+#else
+struct timing timing = { .counter = "tsc" };
+#endif
 uint64_t timed_masked_max;
 
 #define PMTIMER_HZ 3579545u

@@ -14,6 +14,7 @@ struct acpi;
 
 struct timing {
 	uint64_t tsc_hz;     /* calibrated counter frequency */
+	const char *counter; /* which counter rdtsc() reads: "tsc", or "cntvct" (aarch64's generic timer) */
 	const char *source;  /* what it was calibrated against: pmtimer, hpet, stall, cntfrq */
 	uint64_t stall_hz;   /* estimate against the firmware's Stall service */
 	uint64_t ref_hz;     /* the reference clock's own frequency (0 for stall) */

@@ -5,7 +5,7 @@
 # As root: apt-get installs what is missing. Otherwise: print the command, fail.
 # gnu-efi:arm64 is never installed: it is not Multi-Arch: same, and dpkg
 # would remove the x86_64 gnu-efi for it. Its .deb is downloaded through a
-# private apt state (lists and cache under build/, arm64 as the only
+# private apt state (lists and cache beside DEST, arm64 as the only
 # architecture), without touching dpkg's architectures, and unpacked in DEST.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 gnu_efi_aa64() {
 	dest=$1
 	[ -f "$dest/.stamp" ] && [ -f "$dest/usr/lib/crt0-efi-aarch64.o" ] && return 0
-	apt=$here/build/apt-arm64
+	apt=$dest.apt
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
 	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
 		-o APT::Architecture=arm64 -o APT::Architectures=arm64
