@@ -152,7 +152,7 @@ static bool offered(struct test_ctx *t, const char *key, const char *value)
 	struct smmuv3 *s = mu == &model_driver.io ? &model_driver : NULL;
 	if (!s)
 		return true; /* the machine's: the open says why, bench_setup skips */
-	t->model = true; /* a skip said of the model, as bench_setup would */
+	t->model = true;     /* a skip said of the model, as bench_setup would */
 	uint32_t need = strcmp(value, "16k") == 0 ? IDR5_GRAN16K : strcmp(value, "64k") == 0 ? IDR5_GRAN64K : 0;
 	if (strcmp(key, "smmuv3.granule") == 0 && need && !(s->idr5 & need)) {
 		test_skip(t, "IDR5 0x%x offers no %s granule", s->idr5, value);
