@@ -217,6 +217,28 @@ static void bystanders_bypass(void **state)
 	close_unit();
 }
 
+/* An RMR range of the device's stream stays reachable, identity-mapped,
+ * when the device translates; another stream's range is not mapped. */
+static void rmr_ranges_stay_identity_mapped(void **state)
+{
+	(void)state;
+	assert_true(smmuv3m_init(&m, "smmuv3"));
+	memset(&s, 0, sizeof(s));
+	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	smmuv3_add_rmr(&s, SID, 0x10000000, 0x10030000);
+	smmuv3_add_rmr(&s, SID + 8, 0x20000000, 0x20010000);
+	assert_null(s.io.ops->take(&s.io));
+	assert_null(s.io.ops->attach(&s.io, dev, IOMMU_TRANSLATE));
+	assert_int_equal(dma(0x10000000, true), 0x10000000);
+	assert_int_equal(dma(0x1002fff8, false), 0x1002fff8);
+	assert_int_equal(dma(0x10030000, false), 0);
+	assert_int_equal(dma(0x20000000, false), 0);
+	struct iommu_fault f[4];
+	bool ovf;
+	drain(f, 4, &ovf);
+	close_unit();
+}
+
 static void each_granule_with_its_blocks(void **state)
 {
 	(void)state;
@@ -434,6 +456,7 @@ int main(void)
 		cmocka_unit_test(an_ack_that_never_comes_times_out),
 		cmocka_unit_test(both_stream_table_formats_translate),
 		cmocka_unit_test(bystanders_bypass),
+		cmocka_unit_test(rmr_ranges_stay_identity_mapped),
 		cmocka_unit_test(each_granule_with_its_blocks),
 		cmocka_unit_test(permissions_and_their_events),
 		cmocka_unit_test(each_invalidation_kind_is_needed_and_enough),
