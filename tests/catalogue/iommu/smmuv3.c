@@ -188,19 +188,27 @@ static void t_setting_case(struct test_ctx *t)
 
 /* ---- faults: the event queue --------------------------------------------- */
 
+/* The unit taken over and a buffer the device reaches; false when either
+ * could not be had (the test skipped or failed, the unit given back). */
+static bool setup_with_buffer(struct test_ctx *t, struct env *v, struct dmabuf *a)
+{
+	if (!bench_setup(t, v, "smmuv3"))
+		return false;
+	if (dmabuf_alloc_in(a, v->len, 0, v->limit, v->pg))
+		return true;
+	report(t, false, "no memory");
+	bench_teardown(v);
+	return false;
+}
+
 /* A forbidden write and a read of nothing mapped: F_PERMISSION and
  * F_TRANSLATION, with the stream id, the page and the direction. */
 static void t_event_decode(struct test_ctx *t)
 {
 	struct env v;
-	if (!bench_setup(t, &v, "smmuv3"))
-		return;
 	struct dmabuf a = { 0 };
-	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
-		report(t, false, "no memory");
-		bench_teardown(&v);
+	if (!setup_with_buffer(t, &v, &a))
 		return;
-	}
 	uint64_t w0 = bench_window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
 	uint64_t w1 = bench_window(&v, v.pg, 1), iova1 = w1 + (a.phys & (v.pg - 1)); /* nothing mapped */
 	const char *e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_R, v.pg);
@@ -256,15 +264,10 @@ static void t_event_decode(struct test_ctx *t)
 static void t_event_overflow(struct test_ctx *t)
 {
 	struct env v;
-	if (!bench_setup(t, &v, "smmuv3"))
+	struct dmabuf a = { 0 };
+	if (!setup_with_buffer(t, &v, &a))
 		return;
 	struct smmuv3 *s = smmuv3_of(v.io);
-	struct dmabuf a = { 0 };
-	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
-		report(t, false, "no memory");
-		bench_teardown(&v);
-		return;
-	}
 	uint64_t iova = bench_window(&v, v.pg, 0) + (a.phys & (v.pg - 1)); /* nothing mapped there */
 	struct iommu_fault f[16];
 	bool ovf, lost = false;
