@@ -7,8 +7,7 @@
 
 #include "../core/platform.h"
 
-#define PAGE 4096ull
-#define ENTRIES 512u
+#define PAGE 4096ull /* what the platform allocates */
 
 /* `why` with the format's name in front and its register after (`what`:
  * NULL, or the one that sets the limit), in d->err's company. */
@@ -31,9 +30,36 @@ static void sync(const struct io_pgtable *d, const void *p, size_t n)
 	d->cfg->sync(p, n, d->cfg->ctx);
 }
 
-static unsigned index_at(uint64_t iova, unsigned level)
+static uint64_t granule(const struct io_pgtable *d)
 {
-	return (unsigned)(iova >> (12 + 9 * (level - 1))) & (ENTRIES - 1);
+	return 1ull << io_pgtable_granule_bits(d->cfg);
+}
+
+static unsigned index_at(const struct io_pgtable *d, uint64_t iova, unsigned level)
+{
+	unsigned g = io_pgtable_granule_bits(d->cfg), bits = g - 3;
+	unsigned shift = g + bits * (level - 1);
+	return shift < 64 ? (unsigned)(iova >> shift) & ((1u << bits) - 1) : 0;
+}
+
+static uint64_t leaf_size(const struct io_pgtable *d, unsigned level)
+{
+	return io_pgtable_leaf_size(d->cfg, level);
+}
+
+void *io_pgtable_pages(size_t n, uint64_t align, uint64_t limit, void **raw, size_t *rawn)
+{
+	uint8_t *p = platform->alloc_pages(n, limit);
+	*raw = p, *rawn = n;
+	if (!p || ((uintptr_t)p & (align - 1)) == 0)
+		return p;
+	platform->free_pages(p, n);
+	size_t more = n + (size_t)(align / PAGE) - 1;
+	p = platform->alloc_pages(more, limit);
+	*raw = p, *rawn = more;
+	if (!p)
+		return NULL;
+	return p + ((align - ((uintptr_t)p & (align - 1))) & (align - 1));
 }
 
 static uint64_t *table_at(const struct io_pgtable_fmt *f, uint64_t e)
@@ -41,21 +67,35 @@ static uint64_t *table_at(const struct io_pgtable_fmt *f, uint64_t e)
 	return (uint64_t *)(uintptr_t)(e & f->addr);
 }
 
-/* A zeroed table page, visible to the unit, remembered for freeing. */
+static bool grow(struct io_pgtable *d)
+{
+	size_t cap = d->cap ? d->cap * 2 : 16;
+	void **p = realloc(d->pages, cap * sizeof(*p));
+	if (p)
+		d->pages = p;
+	void **r = p ? realloc(d->raw, cap * sizeof(*r)) : NULL;
+	if (r)
+		d->raw = r;
+	size_t *rn = r ? realloc(d->rawn, cap * sizeof(*rn)) : NULL;
+	if (!rn)
+		return false;
+	d->rawn = rn, d->cap = cap;
+	return true;
+}
+
+/* A zeroed table of one granule, aligned to it (VMSA tables are; the x86
+ * formats' 4 KiB ones are by allocation), visible to the unit, remembered
+ * for freeing. */
 static uint64_t *table_page(struct io_pgtable *d)
 {
-	if (d->npages == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 16;
-		void **p = realloc(d->pages, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		d->pages = p, d->cap = cap;
-	}
-	uint64_t *t = platform->alloc_pages(1, 0);
+	if (d->npages == d->cap && !grow(d))
+		return NULL;
+	uint64_t g = granule(d);
+	uint64_t *t = io_pgtable_pages((size_t)(g / PAGE), g, d->cfg->limit, &d->raw[d->npages], &d->rawn[d->npages]);
 	if (!t)
 		return NULL;
-	memset(t, 0, PAGE);
-	sync(d, t, PAGE);
+	memset(t, 0, g);
+	sync(d, t, g);
 	d->pages[d->npages++] = t;
 	return t;
 }
@@ -63,8 +103,10 @@ static uint64_t *table_page(struct io_pgtable *d)
 void io_pgtable_free(struct io_pgtable *d)
 {
 	for (size_t i = 0; i < d->npages; i++)
-		platform->free_pages(d->pages[i], 1);
+		platform->free_pages(d->raw[i], d->rawn[i]);
 	free(d->pages);
+	free(d->raw);
+	free(d->rawn);
 	*d = (struct io_pgtable){ .did = d->did, .cfg = d->cfg };
 }
 
@@ -86,7 +128,7 @@ static uint64_t *entry_for(const struct io_pgtable_fmt *f, struct io_pgtable *d,
 {
 	uint64_t *t = d->top;
 	for (unsigned l = d->cfg->levels; l > level; l--) {
-		uint64_t *e = &t[index_at(iova, l)];
+		uint64_t *e = &t[index_at(d, iova, l)];
 		if (!f->present(*e)) {
 			uint64_t *n = table_page(d);
 			if (!n) {
@@ -101,13 +143,13 @@ static uint64_t *entry_for(const struct io_pgtable_fmt *f, struct io_pgtable *d,
 		}
 		t = table_at(f, *e);
 	}
-	return &t[index_at(iova, level)];
+	return &t[index_at(d, iova, level)];
 }
 
-static unsigned leaf_level(uint64_t page)
+static unsigned leaf_level(const struct io_pgtable *d, uint64_t page)
 {
-	for (unsigned l = 1; l <= 3; l++)
-		if (page == io_pgtable_level_size(l))
+	for (unsigned l = 1; l <= d->cfg->levels; l++)
+		if (page == leaf_size(d, l))
 			return l;
 	return 0;
 }
@@ -115,14 +157,14 @@ static unsigned leaf_level(uint64_t page)
 const char *io_pgtable_map(const struct io_pgtable_fmt *f, struct io_pgtable *d, uint64_t iova, uint64_t phys,
 			   uint64_t size, unsigned perm, uint64_t page)
 {
-	unsigned level = leaf_level(page);
+	unsigned level = leaf_level(d, page);
 	if (!level || level > d->cfg->levels || !(d->cfg->page_sizes & page))
 		return fail_by(f, d, IOMMU_ERR_UNSUPPORTED, "the unit has no leaves of that size", f->sizes);
 	if ((iova | phys | size) & (page - 1) || !size)
 		return fail(f, d, IOMMU_ERR_ARGUMENT, "address or size not aligned to the page size");
 	if (iova + size - 1 < iova || (iova + size - 1) >> d->cfg->addr_bits)
 		return fail_by(f, d, IOMMU_ERR_ARGUMENT, "IOVA beyond the unit's address width", f->width);
-	if (phys + size - 1 < phys || ((phys + size - 1) & ~f->addr & ~(PAGE - 1)))
+	if (phys + size - 1 < phys || ((phys + size - 1) & ~f->addr & ~(granule(d) - 1)))
 		return fail(f, d, IOMMU_ERR_ARGUMENT, "physical address beyond what an entry holds");
 	if (!(perm & IOMMU_RW))
 		return fail(f, d, IOMMU_ERR_ARGUMENT, "a mapping needs read or write permission");
@@ -148,7 +190,7 @@ const char *io_pgtable_unmap(const struct io_pgtable_fmt *f, struct io_pgtable *
 		unsigned perm, level;
 		if (!io_pgtable_walk(f, d, a, &phys, &perm, &level))
 			return fail(f, d, IOMMU_ERR_ARGUMENT, "unmap of an address that is not mapped");
-		uint64_t page = io_pgtable_level_size(level);
+		uint64_t page = leaf_size(d, level);
 		if (a & (page - 1))
 			return fail(f, d, IOMMU_ERR_ARGUMENT, "unmap starts inside a larger page");
 		if (page > size - (a - iova))
@@ -172,7 +214,7 @@ bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d,
 		return false;
 	unsigned allow = IOMMU_RW;
 	for (unsigned l = d->cfg->levels; l >= 1;) {
-		uint64_t e = t[index_at(iova, l)];
+		uint64_t e = t[index_at(d, iova, l)];
 		if (!f->present(e))
 			return false;
 		unsigned n = f->next(e, l);
@@ -180,14 +222,14 @@ bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d,
 			return false;
 		allow &= f->perm(e);
 		if (n == 0) {
-			uint64_t mask = io_pgtable_level_size(l) - 1;
+			uint64_t mask = leaf_size(d, l) - 1;
 			*phys = (e & f->addr & ~mask) | (iova & mask);
 			*perm = allow;
 			*level = l;
 			return true;
 		}
 		for (unsigned s = l - 1; s > n; s--)
-			if (index_at(iova, s) != 0)
+			if (index_at(d, iova, s) != 0)
 				return false;
 		t = table_at(f, e);
 		l = n;
@@ -197,13 +239,14 @@ bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d,
 
 const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtable *d, uint64_t base, uint64_t end)
 {
-	base &= ~(PAGE - 1);
-	end = (end + PAGE - 1) & ~(PAGE - 1);
+	uint64_t g = granule(d);
+	base &= ~(g - 1);
+	end = (end + g - 1) & ~(g - 1);
 	while (base < end) {
-		uint64_t phys, page = PAGE;
+		uint64_t phys, page = g;
 		unsigned perm, level;
 		if (io_pgtable_walk(f, d, base, &phys, &perm, &level)) {
-			page = io_pgtable_level_size(level); /* already there (a reserved range inside RAM) */
+			page = leaf_size(d, level); /* already there (a reserved range inside RAM) */
 			base = (base & ~(page - 1)) + page;
 			continue;
 		}
@@ -211,8 +254,9 @@ const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtabl
 		 * smaller leaves is already in the way */
 		const char *e = "";
 		for (unsigned l = d->cfg->levels < 3 ? d->cfg->levels : 3; e && l >= 1; l--) {
-			page = io_pgtable_level_size(l);
-			if (l > 1 && (!(d->cfg->page_sizes & page) || (base & (page - 1)) || end - base < page))
+			page = leaf_size(d, l);
+			if (l > 1 &&
+			    (!page || !(d->cfg->page_sizes & page) || (base & (page - 1)) || end - base < page))
 				continue;
 			e = io_pgtable_map(f, d, base, base, page, IOMMU_RW, page);
 			if (e && (l == 1 || d->err != IOMMU_ERR_ARGUMENT))
@@ -221,4 +265,35 @@ const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtabl
 		base += page;
 	}
 	return NULL;
+}
+
+const char *io_pgtable_fork(const struct io_pgtable_fmt *f, struct io_pgtable *d, const struct io_pgtable *from,
+			    uint64_t iova, uint64_t phys)
+{
+	uint64_t old;
+	unsigned perm, level;
+	if (!io_pgtable_walk(f, from, iova, &old, &perm, &level))
+		return fail(f, d, IOMMU_ERR_ARGUMENT, "nothing mapped there to fork the tables at");
+	const char *e = io_pgtable_alloc(f, d, from->cfg, from->did);
+	if (e)
+		return e;
+	uint64_t g = granule(d);
+	const uint64_t *src = from->top;
+	uint64_t *dst = d->top;
+	for (unsigned l = d->cfg->levels;; l--) {
+		memcpy(dst, src, g);
+		uint64_t *slot = &dst[index_at(d, iova, l)];
+		if (l == level) {
+			*slot = f->leaf(phys & ~(leaf_size(d, l) - 1), perm, l);
+			sync(d, dst, g);
+			return NULL;
+		}
+		uint64_t *copy = table_page(d);
+		if (!copy)
+			return fail(f, d, IOMMU_ERR_NOMEM, "no memory for a page table");
+		src = table_at(f, *slot);
+		*slot = f->dir((uint64_t)(uintptr_t)copy, l);
+		sync(d, dst, g);
+		dst = copy;
+	}
 }

@@ -1,6 +1,11 @@
-/* The page-table tree both x86 IOMMUs walk (VT-d second-level tables, AMD-Vi
- * host page tables): 512-entry tables of 64-bit entries, 3 to 6 levels,
- * leaves of 4 KiB, 2 MiB and 1 GiB. What an entry looks like is the
+/* The page-table tree the IOMMUs walk (VT-d second-level tables, AMD-Vi
+ * host page tables, SMMUv3 stage-1 VMSAv8-64 tables): tables of one
+ * granule of 64-bit entries (4 KiB: 512 entries, 16 KiB: 2048, 64 KiB:
+ * 8192), each level resolving log2(granule) - 3 bits, 2 to 6 levels, a
+ * leaf at level n mapping granule << (n - 1) * bits bytes (4 KiB: 4 KiB,
+ * 2 MiB, 1 GiB; 16 KiB: 16 KiB, 32 MiB; 64 KiB: 64 KiB, 512 MiB). Levels
+ * count up from the leaves: level 1 holds the smallest pages, whatever the
+ * format calls it (VMSA's level 3). What an entry looks like is the
  * format's (struct io_pgtable_fmt, in each driver's pgtable.c); building,
  * walking and clearing the tree is this file's, once (as Linux's io-pgtable
  * serves several formats). It only writes memory: no register, no
@@ -35,12 +40,14 @@ struct io_pgtable_fmt {
 };
 
 struct io_pgtable_cfg {
-	unsigned levels;     /* 3 to 6 */
+	unsigned levels;     /* 2 to 6 */
 	unsigned addr_bits;  /* IOVAs below 2^addr_bits (at most 63) */
 	uint64_t page_sizes; /* leaves offered: bit n set for 2^n bytes */
 	/* after every table write: make [p, p + n) visible to the unit */
 	void (*sync)(const void *p, size_t n, void *ctx);
 	void *ctx;
+	unsigned granule_bits; /* log2 of a table's (and the smallest leaf's) bytes: 12, 14, 16; 0: 12 */
+	uint64_t limit;	       /* tables below this address (the unit's reach); 0: anywhere */
 };
 
 /* A domain: its tree and its id. */
@@ -48,7 +55,9 @@ struct io_pgtable {
 	uint16_t did;
 	const struct io_pgtable_cfg *cfg;
 	uint64_t *top;
-	void **pages; /* every table page, freed with the domain */
+	void **pages; /* every table (granule-aligned), freed with the domain */
+	void **raw;   /* what was allocated for each (larger than a table when aligning it needed more) */
+	size_t *rawn; /* its 4 KiB pages */
 	size_t npages, cap;
 	enum iommu_err err; /* why the last call that failed did */
 };
@@ -71,20 +80,47 @@ const char *io_pgtable_map(const struct io_pgtable_fmt *f, struct io_pgtable *d,
  * on leaf boundaries and be mapped throughout (else ARGUMENT, with the
  * leaves before the bad one cleared). Tables left empty stay. */
 const char *io_pgtable_unmap(const struct io_pgtable_fmt *f, struct io_pgtable *d, uint64_t iova, uint64_t size);
-/* Identity [base, end) rounded out to 4 KiB, in the largest leaves that
+/* Identity [base, end) rounded out to the granule, in the largest leaves that
  * fit; what is already mapped there is kept. */
 const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtable *d, uint64_t base, uint64_t end);
 /* The walk the unit makes: where `iova` leads, with the permission every
- * level allows and the leaf's level (1: 4 KiB, 2: 2 MiB, 3: 1 GiB); false
+ * level allows and the leaf's level (4 KiB granule 1: 4 KiB, 2: 2 MiB, 3: 1 GiB); false
  * when the walk ends at an entry not present or refused. A table entry
  * that skips levels is followed only where the skipped indexes are 0. */
 bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d, uint64_t iova, uint64_t *phys,
 		     unsigned *perm, unsigned *level);
 
-/* Bytes a leaf at `level` maps. */
+/* A tree `d` that is `from` except that `iova` leads to the leaf `phys`
+ * (of the size already mapped there, with its permission): the tables on
+ * the way to it are copies that `d` owns, every other table is shared with
+ * `from` (and freed with it, not with `d`). For a unit whose cached
+ * configuration still names `from`'s top (a stale-configuration probe).
+ * ARGUMENT when nothing is mapped at `iova`. */
+const char *io_pgtable_fork(const struct io_pgtable_fmt *f, struct io_pgtable *d, const struct io_pgtable *from,
+			    uint64_t iova, uint64_t phys);
+
+/* `n` 4 KiB pages from the platform below `limit` (0: anywhere), aligned
+ * to `align` bytes (a power of two): what to free is *raw, *rawn pages
+ * (more than n when aligning took more). NULL when there was no memory. */
+void *io_pgtable_pages(size_t n, uint64_t align, uint64_t limit, void **raw, size_t *rawn);
+
+/* Bytes a leaf at `level` maps, at the 4 KiB granule. */
 static inline uint64_t io_pgtable_level_size(unsigned level)
 {
 	return 1ull << (12 + 9 * (level - 1));
+}
+
+static inline unsigned io_pgtable_granule_bits(const struct io_pgtable_cfg *c)
+{
+	return c->granule_bits ? c->granule_bits : 12;
+}
+
+/* Bytes a leaf at `level` maps at the tree's granule. */
+static inline uint64_t io_pgtable_leaf_size(const struct io_pgtable_cfg *c, unsigned level)
+{
+	unsigned g = io_pgtable_granule_bits(c);
+	unsigned shift = g + (g - 3) * (level - 1);
+	return shift < 64 ? 1ull << shift : 0;
 }
 
 #endif

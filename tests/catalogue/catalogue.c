@@ -15,7 +15,7 @@
 
 /* The backend registry: one name a backend, in the order their groups run.
  * Each <name>_registry is defined in tests/catalogue/iommu/<name>.c. */
-#define IOMMU_BACKENDS(X) X(vtd) X(amdvi) X(calgary) X(dart) X(apple)
+#define IOMMU_BACKENDS(X) X(vtd) X(amdvi) X(smmuv3) X(calgary) X(dart) X(apple)
 
 #define DECLARE(name) extern const struct iommu_registry_entry name##_registry;
 #define ENTRY(name) &name##_registry,

@@ -29,8 +29,13 @@
 const char *bench_translate(struct env *v)
 {
 	const char *e = v->io->ops->attach(v->io, v->e->addr, IOMMU_TRANSLATE);
-	for (size_t i = 0; !e && i < v->e->nown; i++)
-		e = v->io->ops->map(v->io, v->e->own[i].phys, v->e->own[i].phys, v->e->own[i].len, IOMMU_RW, PAGE);
+	/* in the unit's smallest leaves (an SMMUv3 at 16K or 64K has no 4K
+	 * ones), rounded out to them */
+	for (size_t i = 0; !e && i < v->e->nown; i++) {
+		uint64_t a = v->e->own[i].phys & ~(v->pg - 1);
+		uint64_t end = (v->e->own[i].phys + v->e->own[i].len + v->pg - 1) & ~(v->pg - 1);
+		e = v->io->ops->map(v->io, a, a, end - a, IOMMU_RW, v->pg);
+	}
 	return e;
 }
 

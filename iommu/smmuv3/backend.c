@@ -1,0 +1,120 @@
+/* The SMMUv3 backend as the registry sees it: IORT SMMUv3 nodes, opened
+ * with the settings that belong to this driver (smmuv3.granule,
+ * smmuv3.strtab), which live here beside it. The IORT says which devices'
+ * requester ids reach the unit and as which stream ids (every one of them
+ * bypasses while the device under test translates), whether the unit's
+ * accesses are coherent, and which reserved ranges (RMR) a stream must
+ * keep identity-mapped. */
+#include <string.h>
+
+#include "../../core/settings.h"
+#include "smmuv3.h"
+
+/* One unit is open at a time: the registry's open hands out this one. */
+static struct smmuv3 unit;
+
+static const char *check_granule(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "4k") == 0 || strcmp(v, "16k") == 0 || strcmp(v, "64k") == 0
+		   ? NULL
+		   : "must be auto, 4k, 16k or 64k (a granule IDR5 offers; auto: the smallest)";
+}
+
+static const char *check_strtab(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "linear") == 0 || strcmp(v, "2level") == 0
+		   ? NULL
+		   : "must be auto, linear or 2level (2level needs IDR0.ST_LEVEL)";
+}
+
+static void settings(void)
+{
+	setting_add("smmuv3.granule", "auto",
+		    "SMMUv3 translation granule: auto (the smallest IDR5 offers), 4k, 16k or 64k", check_granule, NULL);
+	setting_add("smmuv3.strtab", "auto",
+		    "SMMUv3 stream table: auto (2-level where IDR0.ST_LEVEL offers it and SIDSIZE exceeds 10 bits), "
+		    "linear or 2level",
+		    check_strtab, NULL);
+}
+
+void smmuv3_settings_apply(struct smmuv3 *s)
+{
+	const char *g = setting_get("smmuv3.granule"), *t = setting_get("smmuv3.strtab");
+	s->want_granule_bits = !g		       ? 0
+			       : strcmp(g, "4k") == 0  ? 12
+			       : strcmp(g, "16k") == 0 ? 14
+			       : strcmp(g, "64k") == 0 ? 16
+						       : 0;
+	s->want_strtab = !t			    ? SMMUV3_STRTAB_AUTO
+			 : strcmp(t, "linear") == 0 ? SMMUV3_STRTAB_LINEAR
+			 : strcmp(t, "2level") == 0 ? SMMUV3_STRTAB_2LEVEL
+						    : SMMUV3_STRTAB_AUTO;
+}
+
+/* What the IORT says of SMMU `idx`: the devices behind it, the RMRs. */
+static void from_iort(struct smmuv3 *s, const struct iort *t, size_t idx, const struct pci_list *pci)
+{
+	for (size_t i = 0; pci && i < pci->n; i++) {
+		size_t smmu;
+		uint32_t sid;
+		if (iort_map_rid(t, pci->d[i].addr.seg, pci_rid(pci->d[i].addr), &smmu, &sid) && smmu == idx)
+			smmuv3_add_stream(s, pci->d[i].addr, sid);
+	}
+	for (size_t r = 0; r < t->nrmr; r++)
+		for (size_t k = 0; k < t->rmr[r].nstreams; k++) {
+			if (t->rmr[r].stream[k].smmu != idx)
+				continue;
+			for (size_t g = 0; g < t->rmr[r].nranges; g++) {
+				const struct iort_range *rg = &t->rmr[r].range[g];
+				smmuv3_add_rmr(s, t->rmr[r].stream[k].sid, rg->base, rg->base + rg->length);
+			}
+		}
+}
+
+static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_units *all, const struct pci_list *pci,
+			       const char **why)
+{
+	if (iommu_backend_holds(&unit.io, u->name, why))
+		return &unit.io;
+	if (*why)
+		return NULL;
+	if (u->type != IOMMU_SMMUV3 || !all->have_iort || u->src >= all->iort.nsmmu) {
+		*why = iommu_fail(&unit.io, IOMMU_ERR_ARGUMENT, "not an IORT SMMUv3 unit");
+		return NULL;
+	}
+	if (u->refused[0]) {
+		*why = iommu_fail(&unit.io, IOMMU_ERR_UNUSABLE, u->refused);
+		return NULL;
+	}
+	struct regwin w;
+	if ((*why = units_open_window(u, &w)) != NULL) {
+		iommu_fail(&unit.io, IOMMU_ERR_UNUSABLE, *why);
+		return NULL;
+	}
+	smmuv3_settings_apply(&unit);
+	/* the firmware's word on coherency wins over IDR0.COHACC (IORT
+	 * COHACC Override), as it describes how the unit is wired */
+	unit.noncoherent_fw = !all->iort.smmu[u->src].coherent;
+	if ((*why = smmuv3_init(&unit, &w, u->name)) != NULL)
+		return NULL;
+	from_iort(&unit, &all->iort, u->src, pci);
+	return &unit.io;
+}
+
+bool smmuv3_backend_had_2level(void)
+{
+	return unit.had_2level;
+}
+
+/* the model's kinds (tests/models/smmuv3_model.c): QEMU 7.2's IDRs, a
+ * small non-coherent linear-only unit, a 64K-only unit */
+static const char *const models[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", NULL };
+
+const struct iommu_backend smmuv3_backend = {
+	.name = "smmuv3",
+	.title = "Arm SMMUv3",
+	.unit_types = 1u << IOMMU_SMMUV3,
+	.models = models,
+	.open = open_unit,
+	.settings = settings,
+};

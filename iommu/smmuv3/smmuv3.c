@@ -1,0 +1,260 @@
+/* The SMMUv3 behind the iommu interface: set-up from the ID registers
+ * (stage 1 with AArch64 tables required; the stream table's format and
+ * the granule chosen from IDR0, IDR1 and IDR5 and the settings), the
+ * device under test moved between bypass and stage-1 translation through
+ * its STE, map and unmap in its VMSA tables, the software walk. */
+#include "smmuv3.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../../core/platform.h"
+#include "driver.h"
+
+#define LINEAR_MAX_LOG2 10 /* auto: a linear table of at most 1024 STEs (64 KiB) */
+#define IAS 48		   /* input addresses: T0SZ 16, within what every granule walks */
+
+static const char *no_domain(struct smmuv3 *s)
+{
+	return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: no device under test in a domain");
+}
+
+static uint32_t bdf(struct pci_addr p)
+{
+	return (uint32_t)(p.bus << 8 | p.dev << 3 | p.fn);
+}
+
+/* The RMR ranges of `sid` identity-mapped in the device's tables. */
+static const char *rmr_map(struct smmuv3 *s, uint32_t sid)
+{
+	for (size_t i = 0; i < s->nrmr; i++) {
+		if (s->rmr[i].sid != sid)
+			continue;
+		const char *e = smmuv3_pg_fail(
+		    s, &s->dut, io_pgtable_identity(&smmuv3_pte_fmt, &s->dut, s->rmr[i].base, s->rmr[i].end));
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
+{
+	struct smmuv3 *s = (struct smmuv3 *)io;
+	if (!io->taken)
+		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
+	const char *e;
+	if (s->has_dut) { /* the previous device under test back among the bystanders */
+		if ((e = smmuv3_cd_unfork(s)) != NULL || (e = smmuv3_ste_bypass(s, s->dut_sid)) != NULL ||
+		    (e = smmuv3_tlbi_asid(s)) != NULL)
+			return e;
+		s->has_dut = false;
+	}
+	uint32_t sid = bdf(dev);
+	for (size_t i = 0; i < s->nstreams; i++)
+		if (pci_addr_eq(s->stream[i].dev, dev))
+			sid = s->stream[i].sid;
+	if (mode == IOMMU_TRANSLATE) {
+		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(&smmuv3_pte_fmt, &s->dut, &s->pgcfg, 1))) !=
+			NULL ||
+		    (e = rmr_map(s, sid)) != NULL)
+			return e;
+		smmuv3_cd_write(s, s->dut.top);
+		/* the descriptor and whatever was cached under the ASID forgotten
+		 * before the STE points at it */
+		if ((e = smmuv3_cfgi_cd(s, sid)) != NULL || (e = smmuv3_tlbi_asid(s)) != NULL ||
+		    (e = smmuv3_ste_translate(s, sid)) != NULL)
+			return e;
+	} else if ((e = smmuv3_ste_bypass(s, sid)) != NULL) {
+		return e;
+	}
+	s->has_dut = true;
+	s->dut_addr = dev;
+	s->dut_sid = sid;
+	s->dut_mode = mode;
+	return NULL;
+}
+
+static const char *op_enable(struct iommu *io, bool on)
+{
+	struct smmuv3 *s = (struct smmuv3 *)io;
+	if (!io->taken)
+		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
+	uint32_t cr0 = smmu_r32(s, SMMU_CR0);
+	return smmuv3_cr0(s, on ? cr0 | CR0_SMMUEN : cr0 & ~CR0_SMMUEN);
+}
+
+static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
+{
+	struct smmuv3 *s = (struct smmuv3 *)io;
+	if (!io->taken || !s->has_dut)
+		return no_domain(s);
+	/* AP[2:1] grant read with every write: write-only is mapped
+	 * read-write (the walk says so), as DART maps everything */
+	if ((perm & IOMMU_RW) == IOMMU_W)
+		perm |= IOMMU_R;
+	/* a translation fault is never cached (Arm ARM D8.16): no invalidation */
+	return smmuv3_pg_fail(s, &s->dut, io_pgtable_map(&smmuv3_pte_fmt, &s->dut, iova, phys, size, perm, page));
+}
+
+static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
+{
+	struct smmuv3 *s = (struct smmuv3 *)io;
+	if (!io->taken || !s->has_dut)
+		return no_domain(s);
+	return smmuv3_pg_fail(s, &s->dut, io_pgtable_unmap(&smmuv3_pte_fmt, &s->dut, iova, size));
+}
+
+static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
+{
+	struct smmuv3 *s = (struct smmuv3 *)io;
+	if (!io->taken || !s->has_dut)
+		return false;
+	if (s->dut_mode == IOMMU_PASSTHROUGH) {
+		*phys = iova, *perm = IOMMU_RW, *page = 1ull << s->granule_bits;
+		return true;
+	}
+	unsigned level;
+	if (!io_pgtable_walk(&smmuv3_pte_fmt, &s->dut, iova, phys, perm, &level))
+		return false;
+	*page = io_pgtable_leaf_size(&s->pgcfg, level);
+	return true;
+}
+
+static const struct iommu_ops smmuv3_ops = {
+	.take = smmuv3_op_take,
+	.give_back = smmuv3_op_give_back,
+	.attach = op_attach,
+	.enable = op_enable,
+	.map = op_map,
+	.unmap = op_unmap,
+	.invalidate = smmuv3_op_invalidate,
+	.faults = smmuv3_op_faults,
+	.fault_pending = smmuv3_op_fault_pending,
+	.iova_to_phys = op_iova_to_phys,
+	.as_found = smmuv3_op_as_found,
+};
+
+const char *smmuv3_granule_name(unsigned bits)
+{
+	return bits == 12 ? "4k" : bits == 14 ? "16k" : bits == 16 ? "64k" : "?";
+}
+
+/* The granule asked for, or the smallest IDR5 offers. */
+static const char *choose_granule(struct smmuv3 *s)
+{
+	static char why[120];
+	static const struct {
+		unsigned bits;
+		uint32_t idr5;
+	} gran[] = { { 12, IDR5_GRAN4K }, { 14, IDR5_GRAN16K }, { 16, IDR5_GRAN64K } };
+	for (size_t i = 0; i < 3; i++) {
+		bool offered = s->idr5 & gran[i].idr5;
+		if (s->want_granule_bits == gran[i].bits && !offered) {
+			snprintf(why, sizeof(why), "smmuv3: a %s granule was asked for; IDR5 0x%x does not offer it",
+				 smmuv3_granule_name(gran[i].bits), s->idr5);
+			return iommu_fail(&s->io, IOMMU_ERR_UNSUPPORTED, why);
+		}
+		if (offered && (!s->want_granule_bits || s->want_granule_bits == gran[i].bits)) {
+			s->granule_bits = gran[i].bits;
+			return NULL;
+		}
+	}
+	return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE, "smmuv3: IDR5 offers no translation granule");
+}
+
+static const char *choose_strtab(struct smmuv3 *s)
+{
+	bool offered = IDR0_ST_LEVEL(s->idr0) == 1;
+	if (s->want_strtab == SMMUV3_STRTAB_2LEVEL && !offered)
+		return iommu_fail(&s->io, IOMMU_ERR_UNSUPPORTED,
+				  "smmuv3: a 2-level stream table was asked for; IDR0.ST_LEVEL offers only linear");
+	s->two_level = s->want_strtab == SMMUV3_STRTAB_2LEVEL ||
+		       (s->want_strtab == SMMUV3_STRTAB_AUTO && offered && s->sid_bits > LINEAR_MAX_LOG2);
+	/* level-2 tables of 256 STEs (16 KiB), or 64 for a narrow stream id */
+	s->split = s->sid_bits > 8 ? 8 : 6;
+	if (s->two_level && s->sid_bits <= s->split)
+		return iommu_fail(&s->io, IOMMU_ERR_UNSUPPORTED,
+				  "smmuv3: the stream id is too narrow for a 2-level table (IDR1.SIDSIZE)");
+	/* 2-level: every stream id, in at most 4096 level-1 descriptors;
+	 * linear: sized at take-over to the stream ids in use */
+	s->strtab_log2 = s->two_level ? (s->sid_bits < s->split + 12 ? s->sid_bits : s->split + 12) : 0;
+	return NULL;
+}
+
+const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *name)
+{
+	enum smmuv3_strtab_choice st = s->want_strtab;
+	unsigned gran = s->want_granule_bits;
+	bool ncfw = s->noncoherent_fw;
+	struct smmuv3_found found = s->found;
+	bool same_unit = s->found_valid && w->space == s->w.space && w->base == s->w.base && w->ctx == s->w.ctx;
+	bool had_2level = same_unit && s->had_2level;
+	memset(s, 0, sizeof(*s));
+	s->want_strtab = st, s->want_granule_bits = gran, s->noncoherent_fw = ncfw;
+	if (same_unit)
+		s->found = found, s->found_valid = true, s->had_2level = had_2level;
+	s->w = *w;
+	s->dut_sid = ~0u;
+	s->io.ops = &smmuv3_ops;
+	s->io.backend = "smmuv3";
+	s->io.kinds = s->kinds;
+	s->io.model = w->space == REGWIN_MODEL;
+	snprintf(s->io.name, sizeof(s->io.name), "%s", name);
+	s->idr0 = smmu_r32(s, SMMU_IDR0);
+	s->idr1 = smmu_r32(s, SMMU_IDR1);
+	s->idr3 = smmu_r32(s, SMMU_IDR3);
+	s->idr5 = smmu_r32(s, SMMU_IDR5);
+	if (s->idr0 == ~0u || s->idr1 == ~0u || s->idr5 == ~0u)
+		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE, "smmuv3: IDR0 reads all ones (nothing answers)");
+	if (!(s->idr0 & IDR0_S1P) || !(IDR0_TTF(s->idr0) & 2))
+		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE,
+				  "smmuv3: no stage 1 with AArch64 tables (IDR0.S1P, IDR0.TTF): iommon drives stage 1");
+	static const unsigned oas[] = { 32, 36, 40, 42, 44, 48, 52, 52 };
+	s->oas_bits = oas[IDR5_OAS(s->idr5)];
+	s->sid_bits = IDR1_SIDSIZE(s->idr1);
+	s->coherent = (s->idr0 & IDR0_COHACC) && !s->noncoherent_fw;
+	s->ril = s->idr3 & IDR3_RIL;
+	s->asid = 1;
+	const char *e = choose_strtab(s);
+	if (!e)
+		e = choose_granule(s);
+	if (e)
+		return e;
+	/* one page of commands (256) and of events (128), or what IDR1 allows */
+	s->cmdq_log2 = IDR1_CMDQS(s->idr1) < 8 ? IDR1_CMDQS(s->idr1) : 8;
+	s->evtq_log2 = IDR1_EVENTQS(s->idr1) < 7 ? IDR1_EVENTQS(s->idr1) : 7;
+	unsigned g = s->granule_bits;
+	s->levels = (IAS - g + (g - 4)) / (g - 3);
+	s->io.addr_bits = IAS;
+	s->io.page_sizes = g == 12 ? 1ull << 12 | 1ull << 21 | 1ull << 30 : 1ull << g | 1ull << (2 * g - 3);
+	s->io.perm_bits = true;
+	s->io.passthrough = true;
+	s->io.map_flushes = false;
+	snprintf(s->variant, sizeof(s->variant), "%s-%s", s->two_level ? "2level" : "linear", smmuv3_granule_name(g));
+	s->io.variant = s->variant;
+	smmuv3_kinds_setup(s);
+	s->pgcfg = (struct io_pgtable_cfg){ .levels = s->levels,
+					    .addr_bits = IAS,
+					    .page_sizes = s->io.page_sizes,
+					    .sync = smmuv3_push,
+					    .ctx = s,
+					    .granule_bits = g,
+					    /* every table, queue and descriptor within IDR5.OAS */
+					    .limit = s->oas_bits < 64 ? 1ull << s->oas_bits : 0 };
+	s->dut.did = s->alt.did = 1;
+	s->dut.cfg = s->alt.cfg = &s->pgcfg;
+	return NULL;
+}
+
+void smmuv3_add_stream(struct smmuv3 *s, struct pci_addr dev, uint32_t sid)
+{
+	if (s->nstreams < SMMUV3_MAX_STREAMS)
+		s->stream[s->nstreams++] = (struct smmuv3_stream){ dev, sid };
+}
+
+void smmuv3_add_rmr(struct smmuv3 *s, uint32_t sid, uint64_t base, uint64_t end)
+{
+	if (s->nrmr < SMMUV3_MAX_RMR)
+		s->rmr[s->nrmr++] = (struct smmuv3_rmr){ base, end, sid };
+}

@@ -1,0 +1,151 @@
+/* Arm SMMUv3 (IHI 0070): one SMMU taken over from the firmware — a stream
+ * table (linear or 2-level) with every bystander bypassing, the device
+ * under test's stream translated at stage 1 through one context
+ * descriptor and VMSAv8-64 tables at a granule IDR5 offers, the command
+ * queue with CMD_SYNC polled as the fence, the event queue — behind the
+ * iommu interface. The driver is split by concern in this folder:
+ *   regs.h      registers, STE, CD, descriptors, commands and events in the spec's words
+ *   pgtable.c   the stage-1 descriptor format (../io_pgtable.c walks it)
+ *   strtab.c    the stream table and the context descriptor
+ *   cmdq.c      the command queue, CMD_SYNC, command errors, the invalidation kinds
+ *   evtq.c      the event queue decoded into faults
+ *   takeover.c  take-over from the firmware and give-back as found
+ *   smmuv3.c    set-up from the ID registers, the device under test, the ops
+ *   backend.c   the backend descriptor: opening an IORT unit, settings */
+#ifndef IOMMON_SMMUV3_H
+#define IOMMON_SMMUV3_H
+
+#include "../../core/regwin.h"
+#include "../backend.h"
+#include "../io_pgtable.h"
+#include "../iommu.h"
+#include "regs.h"
+
+/* What the firmware left, recorded before the first write. */
+struct smmuv3_found {
+	uint32_t cr0, cr1, cr2, gbpa, irq_ctrl, gerror, gerrorn, strtab_cfg;
+	uint32_t cmdq_prod, cmdq_cons, evtq_prod, evtq_cons;
+	uint64_t strtab_base, cmdq_base, evtq_base;
+};
+
+enum smmuv3_strtab_choice { SMMUV3_STRTAB_AUTO, SMMUV3_STRTAB_LINEAR, SMMUV3_STRTAB_2LEVEL };
+
+/* A device behind the unit and its stream id (from the IORT). */
+struct smmuv3_stream {
+	struct pci_addr dev;
+	uint32_t sid;
+};
+
+/* An identity range a device must keep through translation (an IORT RMR). */
+struct smmuv3_rmr {
+	uint64_t base, end; /* [base, end) */
+	uint32_t sid;
+};
+
+#define SMMUV3_MAX_STREAMS 256
+#define SMMUV3_MAX_RMR 16
+#define SMMUV3_NKINDS 8
+
+/* Memory from the platform, aligned as the spec asks: what to free. */
+struct smmuv3_mem {
+	void *raw;
+	size_t pages;
+};
+
+struct smmuv3 {
+	struct iommu io;
+	struct regwin w;
+	struct smmuv3_found found;
+	bool found_valid;
+	bool had_2level; /* a 2-level stream table was given to this unit in this session */
+	uint32_t idr0, idr1, idr3, idr5;
+	bool coherent;	     /* IDR0.COHACC, unless the firmware says the unit is not coherent */
+	bool noncoherent_fw; /* the IORT node says so */
+	unsigned sid_bits;   /* IDR1.SIDSIZE */
+	unsigned oas_bits;   /* IDR5.OAS */
+	unsigned asid;	     /* the device under test's */
+	bool ril;	     /* IDR3.RIL: TLBI_NH_VA ranges */
+	/* settings (backend.c): what was asked for */
+	enum smmuv3_strtab_choice want_strtab;
+	unsigned want_granule_bits; /* 0: the smallest offered */
+	/* what was chosen */
+	bool two_level;
+	unsigned strtab_log2, split; /* stream ids covered; level-2 tables of 2^split STEs */
+	unsigned granule_bits, levels;
+	struct iommu_inval_kind kinds[SMMUV3_NKINDS];
+	char variant[24]; /* "2level-4k": every record names the choices */
+	struct io_pgtable_cfg pgcfg;
+	/* the tables */
+	uint64_t *strtab; /* linear STEs, or the level-1 descriptors */
+	uint64_t **l2;	  /* 2-level: each level-1 descriptor's table, or NULL */
+	size_t nl1;
+	uint64_t *cd;
+	uint64_t *cmdq, *evtq;
+	struct smmuv3_mem strtab_mem, cd_mem, cmdq_mem, evtq_mem, *l2_mem;
+	unsigned cmdq_log2, evtq_log2;
+	uint32_t cmdq_prod, evtq_cons; /* index and wrap bit, as in the registers */
+	struct io_pgtable dut, alt;    /* alt: a fork for the stale-configuration probe */
+	bool has_dut, alt_live;
+	struct pci_addr dut_addr;
+	uint32_t dut_sid;
+	enum iommu_mode dut_mode;
+	/* the devices behind the unit (they bypass but for the device under
+	 * test), and the RMR ranges */
+	struct smmuv3_stream stream[SMMUV3_MAX_STREAMS];
+	size_t nstreams;
+	struct smmuv3_rmr rmr[SMMUV3_MAX_RMR];
+	size_t nrmr;
+	/* what the queues reported */
+	unsigned cmd_errors, last_cerror; /* command errors recovered, the last CMDQ_CONS.ERR */
+	unsigned events_lost;		  /* overflows seen */
+};
+
+extern const struct iommu_backend smmuv3_backend;
+
+/* Prepares a unit reached through `w` (MMIO on hardware, a model in
+ * tests): reads the ID registers and decides the stream table and the
+ * granule from them and the settings already in `s` (want_*). NULL or why
+ * not (UNUSABLE: all ones, no stage 1 or AArch64 tables). */
+const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *name);
+/* Before take-over: a device behind the unit with its stream id (its STE
+ * bypasses until it is the device under test; a device not named has its
+ * BDF as stream id, as on QEMU's virt), and an RMR range of `sid`, which
+ * stays identity-mapped when that stream translates. */
+void smmuv3_add_stream(struct smmuv3 *s, struct pci_addr dev, uint32_t sid);
+void smmuv3_add_rmr(struct smmuv3 *s, uint32_t sid, uint64_t base, uint64_t end);
+
+/* smmuv3.granule and smmuv3.strtab into s->want_* (backend.c), for the
+ * next smmuv3_init. */
+void smmuv3_settings_apply(struct smmuv3 *s);
+
+/* Whether the machine's unit (the backend's) was given a 2-level stream
+ * table in this session (QEMU 7.2 keeps reading it as 2-level after). */
+bool smmuv3_backend_had_2level(void);
+
+/* The state registers now against what the firmware left. */
+bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n);
+
+/* Command-queue operations the catalogue times or probes (cmdq.c). */
+const char *smmuv3_sync(struct smmuv3 *s);
+const char *smmuv3_cfgi_ste(struct smmuv3 *s, uint32_t sid);
+const char *smmuv3_cfgi_cd(struct smmuv3 *s, uint32_t sid);
+const char *smmuv3_cfgi_all(struct smmuv3 *s);
+const char *smmuv3_tlbi_asid(struct smmuv3 *s);
+/* An opcode the architecture does not define, then CMD_SYNC: NULL when
+ * the unit reported CERROR_ILL, the driver skipped it and the queue ran
+ * on; *reported says whether the error was seen at all. */
+const char *smmuv3_illegal_command_probe(struct smmuv3 *s, bool *reported);
+
+/* The stale-configuration probe (strtab.c): the context descriptor's TTB0
+ * pointed at a copy of the tables in which `iova` leads to `phys`,
+ * nothing invalidated; and back to the domain's own tables, with CFGI_CD
+ * and TLBI_NH_ASID. */
+const char *smmuv3_cd_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys);
+const char *smmuv3_cd_unfork(struct smmuv3 *s);
+
+/* An event's type in words. */
+const char *smmuv3_event_name(unsigned id);
+/* A granule's name: "4K", "16K", "64K". */
+const char *smmuv3_granule_name(unsigned bits);
+
+#endif

@@ -1,0 +1,635 @@
+/* Group `smmuv3`: the device under test (`set device`, edu or NVMe) behind
+ * the Arm SMMUv3 the IORT says covers it, taken over from the firmware for
+ * each case and given back after it. The group lists the shared cases
+ * (cases.h) with their arguments, run again at each granule and stream
+ * table format IDR0/IDR5 offer (through the settings smmuv3.granule and
+ * smmuv3.strtab), and SMMUv3's own: the take-over seen in its registers
+ * with the bystanders still working, the event queue's decode and
+ * overflow, the configuration cache going stale until CFGI_CD, the TLB
+ * stale until the right TLBI_NH_VA, range invalidation timed against
+ * page by page, each command timed, an illegal command reported and the
+ * queue resumed, and stage 2 (which QEMU 7.2 does not emulate).
+ *
+ * QEMU 7.2 records one event per 4-byte chunk of a faulting access: the
+ * cases count "at least one". */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../../core/settings.h"
+#include "../../../core/timing.h"
+#include "../../../iommu/backend.h"
+#include "../../../iommu/smmuv3/smmuv3.h"
+#include "../../models/models.h"
+#include "../../models/smmuv3_model.h"
+#include "../bench.h"
+#include "../catalogue.h"
+#include "cases.h"
+
+static struct smmuv3 *smmuv3_of(struct iommu *io)
+{
+	return (struct smmuv3 *)((char *)io - offsetof(struct smmuv3, io));
+}
+
+static bool on_qemu(void)
+{
+	return strcmp(timing.platform, "qemu-tcg") == 0;
+}
+
+static uint32_t dut_sid(const struct env *v)
+{
+	return smmuv3_of(v->io)->dut_sid;
+}
+
+/* The model's driver (tests/models/smmuv3_model.h), built through the hook
+ * at the end of this file. */
+static struct smmuv3 model_driver;
+
+/* ---- taking over and the bystanders ------------------------------------- */
+
+static void t_takeover(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	uint32_t ack = regwin_read32(&s->w, SMMU_CR0ACK), cfg = regwin_read32(&s->w, SMMU_STRTAB_BASE_CFG);
+	uint64_t base = regwin_read64(&s->w, SMMU_STRTAB_BASE);
+	report(t, (ack & (CR0_SMMUEN | CR0_CMDQEN | CR0_EVENTQEN)) == (CR0_SMMUEN | CR0_CMDQEN | CR0_EVENTQEN),
+	       "translation and both queues are on (CR0ACK 0x%x)", ack);
+	report(t, (base & STRTAB_BASE_ADDR) == (uint64_t)(uintptr_t)s->strtab && (cfg & 0x3f) == s->strtab_log2,
+	       "the stream table is ours: %s, 2^%u stream ids (STRTAB_BASE 0x%llx, _CFG 0x%x)",
+	       s->two_level ? "2-level" : "linear", s->strtab_log2, (unsigned long long)base, cfg);
+	printf("    IDR0 0x%08x IDR1 0x%08x IDR3 0x%08x IDR5 0x%08x: SIDSIZE %u, OAS %u bits, %s granule, %u levels, "
+	       "%s%s\n",
+	       s->idr0, s->idr1, s->idr3, s->idr5, s->sid_bits, s->oas_bits, smmuv3_granule_name(s->granule_bits),
+	       s->levels, s->coherent ? "coherent" : "not coherent (tables cleaned to the point of coherency)",
+	       s->ril ? ", range invalidation (RIL)" : "");
+	printf("    as found: CR0 0x%x CR1 0x%x CR2 0x%x GBPA 0x%x IRQ_CTRL 0x%x STRTAB_BASE 0x%llx\n", s->found.cr0,
+	       s->found.cr1, s->found.cr2, s->found.gbpa, s->found.irq_ctrl, (unsigned long long)s->found.strtab_base);
+	size_t fine, others = bench_bystanders(&v, &fine);
+	if (fine < others) /* bench_bystanders claims only what it could try */
+		printf(
+		    "    %zu bystander engine(s) not tried: no buffer within the device's reach (edu reaches 28 bits; "
+		    "QEMU virt's RAM starts at 1 GiB)\n",
+		    others - fine);
+	test_note(t, "%s taken in %.1f ms; %s stream table; %zu streams bypass; %zu of %zu bystander engines fine",
+		  v.io->name, cycles_to_ns(v.t_take) / 1e6, s->two_level ? "2-level" : "linear", s->nstreams, fine,
+		  others);
+	bench_teardown(&v);
+}
+
+/* ---- a setting for one case: granules and stream table formats ---------- */
+
+/* The model's driver set up again from the settings (the machine's unit
+ * reads them at every open; the model's driver only when attached). */
+static void model_driver_reinit(void)
+{
+	struct dma_engine *e;
+	if (!model_smmuv3() || model_unit(&e) != &model_driver.io || model_driver.io.taken)
+		return;
+	struct regwin w = model_driver.w;
+	char name[16];
+	snprintf(name, sizeof(name), "%s", model_driver.io.name);
+	smmuv3_settings_apply(&model_driver);
+	smmuv3_init(&model_driver, &w, name);
+}
+
+/* `inner` run with setting `key` = `value`, then the setting as it was. */
+struct with_setting {
+	const char *key, *value;
+	struct test_case inner;
+	void (*check)(struct test_ctx *t, const char *value);
+};
+
+static void t_with_setting(struct test_ctx *t)
+{
+	const struct with_setting *w = t->tc->arg;
+	char before[24];
+	snprintf(before, sizeof(before), "%s", setting_get(w->key) ? setting_get(w->key) : "auto");
+	const char *e = setting_set(w->key, w->value);
+	report(t, !e, "%s set to %s%s%s", w->key, w->value, e ? ": " : "", e ? e : "");
+	model_driver_reinit();
+	if (!e && w->check)
+		w->check(t, w->value);
+	if (!e && !t->skipped && !t->failures) {
+		const struct test_case *outer = t->tc;
+		t->tc = &w->inner;
+		w->inner.fn(t);
+		t->tc = outer;
+	}
+	setting_set(w->key, before);
+	model_driver_reinit();
+}
+
+/* The unit opened with the setting is what it asked for: the granule in
+ * the context descriptor's walk, the format in STRTAB_BASE_CFG; a unit
+ * that does not offer it skips, naming the ID register. */
+static void check_choice(struct test_ctx *t, const char *value)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	uint32_t cfg = regwin_read32(&s->w, SMMU_STRTAB_BASE_CFG);
+	bool is_strtab = strcmp(value, "linear") == 0 || strcmp(value, "2level") == 0;
+	if (is_strtab)
+		report(t, ((cfg & STRTAB_CFG_FMT_2LVL) != 0) == (strcmp(value, "2level") == 0),
+		       "STRTAB_BASE_CFG 0x%x: the %s format", cfg, value);
+	else
+		report(t, strcmp(smmuv3_granule_name(s->granule_bits), value) == 0, "the walk uses a %s granule",
+		       smmuv3_granule_name(s->granule_bits));
+	size_t fine, others = bench_bystanders(&v, &fine);
+	printf("    %s: %zu of %zu bystander engines fine\n", s->io.variant, fine, others);
+	bench_teardown(&v);
+}
+
+/* A setting the unit cannot honour makes the open fail: skip, not fail. */
+static bool offered(struct test_ctx *t, const char *key, const char *value)
+{
+	struct dma_engine *e;
+	struct iommu *mu = model_unit(&e);
+	struct smmuv3 *s = mu == &model_driver.io ? &model_driver : NULL;
+	if (!s)
+		return true; /* the machine's: the open says why, bench_setup skips */
+	t->model = true;     /* a skip said of the model, as bench_setup would */
+	uint32_t need = strcmp(value, "16k") == 0 ? IDR5_GRAN16K : strcmp(value, "64k") == 0 ? IDR5_GRAN64K : 0;
+	if (strcmp(key, "smmuv3.granule") == 0 && need && !(s->idr5 & need)) {
+		test_skip(t, "IDR5 0x%x offers no %s granule", s->idr5, value);
+		return false;
+	}
+	if (strcmp(value, "2level") == 0 && IDR0_ST_LEVEL(s->idr0) != 1) {
+		test_skip(t, "IDR0.ST_LEVEL offers only a linear stream table");
+		return false;
+	}
+	return true;
+}
+
+/* QEMU 7.2 reads the stream table as 2-level for the rest of the boot
+ * once it was given one: a linear table after that fails the device's
+ * DMA (seen: NVMe's queues unreachable, CSTS.CFS). Linear is proven in a
+ * boot that starts linear (smmuv3.strtab linear). */
+static bool qemu_sticky_2level(struct test_ctx *t, const char *value)
+{
+	struct dma_engine *e;
+	if (!on_qemu() || strcmp(value, "linear") != 0 || model_unit(&e) || !smmuv3_backend_had_2level())
+		return false;
+	test_skip(t, "QEMU 7.2 keeps reading the stream table as 2-level once it was given one in this boot (a "
+		     "linear one then fails the device's DMA): linear is proven by a boot with smmuv3.strtab linear");
+	return true;
+}
+
+static void t_setting_case(struct test_ctx *t)
+{
+	const struct with_setting *w = t->tc->arg;
+	if (offered(t, w->key, w->value) && !qemu_sticky_2level(t, w->value))
+		t_with_setting(t);
+}
+
+/* ---- faults: the event queue --------------------------------------------- */
+
+/* The unit taken over and a buffer the device reaches; false when either
+ * could not be had (the test skipped or failed, the unit given back). */
+static bool setup_with_buffer(struct test_ctx *t, struct env *v, struct dmabuf *a)
+{
+	if (!bench_setup(t, v, "smmuv3"))
+		return false;
+	if (dmabuf_alloc_in(a, v->len, 0, v->limit, v->pg))
+		return true;
+	report(t, false, "no memory");
+	bench_teardown(v);
+	return false;
+}
+
+/* A forbidden write and a read of nothing mapped: F_PERMISSION and
+ * F_TRANSLATION, with the stream id, the page and the direction. */
+static void t_event_decode(struct test_ctx *t)
+{
+	struct env v;
+	struct dmabuf a = { 0 };
+	if (!setup_with_buffer(t, &v, &a))
+		return;
+	uint64_t w0 = bench_window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
+	uint64_t w1 = bench_window(&v, v.pg, 1), iova1 = w1 + (a.phys & (v.pg - 1)); /* nothing mapped */
+	const char *e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_R, v.pg);
+	report(t, !e, "the buffer mapped read-only%s%s", e ? ": " : "", e ? e : "");
+	struct iommu_fault f[64];
+	bool ovf;
+	v.io->ops->faults(v.io, f, 64, &ovf);
+	struct dma_result r;
+	static const struct {
+		enum dma_dir dir;
+		unsigned id;
+		bool read;
+	} probe[2] = { { DMA_FROM_DEVICE, EVT_F_PERMISSION, false }, { DMA_TO_DEVICE, EVT_F_TRANSLATION, true } };
+	for (int i = 0; !e && i < 2; i++) {
+		bench_dma(&v, probe[i].dir, i ? iova1 : iova, v.len, &r);
+		/* every record read: one per 4-byte chunk on QEMU, in the one or
+		 * two pages the transfer spans */
+		uint64_t page = i ? w1 : w0;
+		struct iommu_fault first = { 0 };
+		size_t n = 0, ours = 0, got;
+		while (n < 4096 && (got = v.io->ops->faults(v.io, f, 64, &ovf)) > 0) {
+			if (!n)
+				first = f[0];
+			for (size_t k = 0; k < got; k++)
+				ours += f[k].reason == probe[i].id && f[k].addr >= page && f[k].addr - page <= v.pg;
+			n += got;
+		}
+		report(t, n >= 1, "the forbidden %s left %zu event record%s (at least one)",
+		       probe[i].read ? "read" : "write", n, n == 1 ? "" : "s");
+		if (!n)
+			continue;
+		report(t,
+		       first.reason == probe[i].id && first.sid == (uint16_t)dut_sid(&v) && first.addr == page &&
+			   first.read == probe[i].read && first.dir_known,
+		       "%s (0x%02x) for stream 0x%x, a %s at page 0x%llx: %s", smmuv3_event_name(first.reason),
+		       first.reason, first.sid, first.read ? "read" : "write", (unsigned long long)first.addr,
+		       first.why);
+		report(t, ours == n, "every record (%zu) names the same fault in the pages the DMA spans", n);
+		printf("    %zu records for one %zu-byte %s\n", n, v.len, probe[i].read ? "read" : "write");
+		test_note(t, "%s: %s and %s decoded; %zu records for one %zu-byte DMA", v.label,
+			  smmuv3_event_name(EVT_F_PERMISSION), smmuv3_event_name(EVT_F_TRANSLATION), n, v.len);
+	}
+	v.io->ops->unmap(v.io, w0, v.pg);
+	bench_teardown(&v);
+	dmabuf_free(&a);
+}
+
+/* More forbidden reads than the event queue holds, none read meanwhile:
+ * the driver says events were lost (EVENTQ_PROD.OVFLG, 7.4) and the queue
+ * records again once read. QEMU 7.2 drops an event on a full queue
+ * without toggling OVFLG: there the loss is not visible, and the case
+ * skips saying so. */
+static void t_event_overflow(struct test_ctx *t)
+{
+	struct env v;
+	struct dmabuf a = { 0 };
+	if (!setup_with_buffer(t, &v, &a))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	uint64_t iova = bench_window(&v, v.pg, 0) + (a.phys & (v.pg - 1)); /* nothing mapped there */
+	struct iommu_fault f[16];
+	bool ovf, lost = false;
+	v.io->ops->faults(v.io, f, 16, &ovf);
+	const unsigned ring = 1u << s->evtq_log2, fired = ring + 16;
+	struct dma_result r;
+	for (unsigned i = 0; i < fired && !test_stopped(t); i++)
+		bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
+	size_t drained = 0, got;
+	while ((got = v.io->ops->faults(v.io, f, 16, &ovf)) > 0 || ovf) {
+		drained += got, lost |= ovf;
+		if (!got)
+			break;
+	}
+	report(t, drained > 0 && drained <= ring, "the queue held %zu events (%u slots)", drained, ring);
+	bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
+	size_t n = v.io->ops->faults(v.io, f, 16, &ovf);
+	report(t, n > 0 && !ovf, "after it was read the queue records again (%zu new)", n);
+	if (lost) {
+		report(t, true, "%u forbidden reads into %u slots: the driver says events were lost", fired, ring);
+		test_note(t, "%s: overflow reported (OVFLG) and acknowledged (OVACKFLG)", v.label);
+	} else if (on_qemu()) {
+		test_skip(t, "QEMU 7.2 drops events on a full queue without toggling EVENTQ_PROD.OVFLG: the loss "
+			     "cannot be seen (the queue filled and recorded again once read)");
+	} else {
+		report(t, false, "%u forbidden reads into %u slots and no overflow reported", fired, ring);
+	}
+	bench_teardown(&v);
+	dmabuf_free(&a);
+}
+
+/* ---- the caches ------------------------------------------------------------ */
+
+static const char *inv_kind(struct env *v, const char *name, uint64_t iova, uint64_t size)
+{
+	size_t k = bench_kind_named(v->io, name);
+	return k == (size_t)-1 ? "no such invalidation kind" : v->io->ops->invalidate(v->io, k, iova, size);
+}
+
+/* TLBI_NH_VA of the neighbouring page only: does this one stay cached? */
+static const char *inv_neighbour(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)arg;
+	return inv_kind(v, "tlbi-va", iova + v->pg, v->pg);
+}
+
+static void t_tlbi_precision(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct stale_way way = bench_stale_kind(bench_kind_named(v.io, "tlbi-va"));
+	way.invalidate = inv_neighbour;
+	struct stale s;
+	bench_stale(&v, &way, &s);
+	report(t, !s.err, "the probe ran%s%s", s.err ? ": " : "", s.err ? s.err : "");
+	if (!s.err && s.before != 'A') {
+		bench_teardown(&v);
+		test_skip(t, "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
+		return;
+	}
+	report(t, s.after == 'A' || s.after == 'B', "after the neighbour's TLBI_NH_VA the DMA landed in one page (%c)",
+	       s.after);
+	test_note(t, "%s: %s", v.label,
+		  s.after == 'A' ? "precise: the neighbour's TLBI_NH_VA left this page cached (stale until its own)"
+				 : "finding: the neighbour's TLBI_NH_VA dropped this page too");
+	bench_teardown(&v);
+}
+
+/* The context descriptor's TTB0 pointed at a copy of the tables in which
+ * the IOVA leads to B: the unit may keep the CD it cached (4.3) and the
+ * translations of the ASID. With TLBI_NH_ASID alone the cached CD still
+ * names the old tables (a finding, as the spec allows); with CFGI_CD and
+ * TLBI_NH_ASID the DMA must reach B. */
+static const char *fork_cd(struct env *v, uint64_t iova, uint64_t phys, size_t arg)
+{
+	(void)arg;
+	struct smmuv3 *s = smmuv3_of(v->io);
+	const char *e = smmuv3_cd_unfork(s);
+	return e ? e : smmuv3_cd_fork(s, iova, phys);
+}
+
+static const char *tlbi_asid_only(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)iova, (void)arg;
+	return smmuv3_tlbi_asid(smmuv3_of(v->io));
+}
+
+static const char *cfgi_cd_and_tlbi(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)iova, (void)arg;
+	struct smmuv3 *s = smmuv3_of(v->io);
+	const char *e = smmuv3_cfgi_cd(s, s->dut_sid);
+	return e ? e : smmuv3_tlbi_asid(s);
+}
+
+static void t_stale_config(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	const struct stale_way tlbi_only = { fork_cd, tlbi_asid_only, 0 }, both = { fork_cd, cfgi_cd_and_tlbi, 0 };
+	struct stale s1, s2;
+	bench_stale(&v, &tlbi_only, &s1);
+	const char *e = smmuv3_cd_unfork(smmuv3_of(v.io));
+	report(t, !s1.err && !e, "CD.TTB0 switched, then TLBI_NH_ASID alone%s%s", s1.err || e ? ": " : "",
+	       s1.err ? s1.err
+	       : e    ? e
+		      : "");
+	bench_stale(&v, &both, &s2);
+	e = smmuv3_cd_unfork(smmuv3_of(v.io));
+	report(t, !s2.err && !e && s2.after == 'B',
+	       "after CFGI_CD and TLBI_NH_ASID the DMA reached the new tables (%c)", s2.after ? s2.after : '-');
+	if (!s1.err) {
+		printf(
+		    "    finding: with the CD changed and nothing invalidated the DMA reached %c; after TLBI_NH_ASID "
+		    "alone %c (%s)\n",
+		    s1.before, s1.after,
+		    s1.after == 'A' ? "the cached CD still named the old tables" : "the unit read the CD again");
+		test_note(t, "%s: %s", v.label,
+			  s1.after == 'A' ? "stale configuration: the old tables used until CFGI_CD (finding)"
+					  : "the new CD was read without CFGI_CD");
+	}
+	bench_teardown(&v);
+}
+
+/* TLBI_NH_VA of 64 pages: page by page, and in the range form (IDR3.RIL),
+ * each timed end to end. */
+#define RANGE_PAGES 64
+
+static const char *inv_pages(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)arg;
+	return inv_kind(v, "tlbi-va", iova, RANGE_PAGES * v->pg);
+}
+
+static const char *inv_range(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)arg;
+	return inv_kind(v, "tlbi-va-range", iova, RANGE_PAGES * v->pg);
+}
+
+static void t_range_vs_pages(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	if (!bench_needs(&v, smmuv3_of(v.io)->ril, "%s has no range invalidation (IDR3.RIL clear)", v.io->name))
+		return;
+	static const struct {
+		const char *variant, *note;
+		const char *(*run)(struct env *v, uint64_t iova, size_t arg);
+	} way[2] = {
+		{ "tlbi-va-64-pages", "64 TLBI_NH_VA commands, one per page, then CMD_SYNC", inv_pages },
+		{ "tlbi-va-range-64-pages", "one TLBI_NH_VA in the range form (NUM, SCALE, TG), then CMD_SYNC",
+		  inv_range },
+	};
+	uint64_t w0 = bench_window(&v, RANGE_PAGES * v.pg, 0);
+	for (int i = 0; i < 2; i++) {
+		const struct stale_way sw = { NULL, way[i].run, 0 };
+		struct measure m = { .path = "invalidation",
+				     .backend = "smmuv3",
+				     .variant = way[i].variant,
+				     .unit = "cycles",
+				     .model = v.io->model,
+				     .note = way[i].note };
+		bench_time_invalidation(&v, &sw, w0, way[i].variant, &m);
+	}
+	test_note(t, "%s: 64 pages invalidated page by page and as one range, both timed", v.label);
+	bench_teardown(&v);
+}
+
+/* ---- the command queue ----------------------------------------------------- */
+
+static const char *run_sync(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)iova, (void)arg;
+	return smmuv3_sync(smmuv3_of(v->io));
+}
+
+static const char *run_cfgi_ste(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)iova, (void)arg;
+	return smmuv3_cfgi_ste(smmuv3_of(v->io), dut_sid(v));
+}
+
+static const char *run_cfgi_cd(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)iova, (void)arg;
+	return smmuv3_cfgi_cd(smmuv3_of(v->io), dut_sid(v));
+}
+
+static const char *run_cfgi_all(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)iova, (void)arg;
+	return smmuv3_cfgi_all(smmuv3_of(v->io));
+}
+
+struct timed_cmd {
+	const char *name, *note;
+	const char *(*run)(struct env *v, uint64_t iova, size_t arg);
+};
+static const struct timed_cmd sync_alone = { "sync", "CMD_SYNC alone, CONS polled until it reaches PROD", run_sync },
+			      cfgi_ste = { "cfgi-ste", "CFGI_STE of the device's stream, then CMD_SYNC", run_cfgi_ste },
+			      cfgi_cd = { "cfgi-cd", "CFGI_CD of the device's stream, then CMD_SYNC", run_cfgi_cd },
+			      cfgi_all = { "cfgi-all", "CFGI_ALL (CFGI_STE_RANGE, Range 31), then CMD_SYNC",
+					   run_cfgi_all };
+
+static void t_command_timed(struct test_ctx *t)
+{
+	const struct timed_cmd *c = t->tc->arg;
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	const struct stale_way way = { NULL, c->run, 0 };
+	struct measure m = { .path = "invalidation",
+			     .backend = "smmuv3",
+			     .variant = c->name,
+			     .unit = "cycles",
+			     .model = v.io->model,
+			     .note = c->note };
+	bench_time_invalidation(&v, &way, 0, c->name, &m);
+	test_note(t, "%s: %s completed every time", v.label, c->name);
+	bench_teardown(&v);
+}
+
+/* Opcode 0: CERROR_ILL with GERROR.CMDQ_ERR (7.1); the driver skips the
+ * command, acknowledges through GERRORN, and the queue runs on. */
+static void t_illegal_command(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	bool reported;
+	const char *e = smmuv3_illegal_command_probe(s, &reported);
+	report(t, reported, "the unit reported %s (CMDQ_CONS.ERR %u, %u command errors so far)",
+	       s->last_cerror == 1 ? "CERROR_ILL" : "something else", s->last_cerror, s->cmd_errors);
+	report(t, !e, "after it was skipped a CMD_SYNC completes%s%s", e ? ": " : "", e ? e : "");
+	uint32_t g = regwin_read32(&s->w, SMMU_GERROR) ^ regwin_read32(&s->w, SMMU_GERRORN);
+	report(t, !(g & GERROR_CMDQ_ERR), "GERROR.CMDQ_ERR acknowledged (GERROR ^ GERRORN 0x%x)", g);
+	size_t k = bench_kind_named(v.io, "tlbi-va");
+	struct stale st = { .err = "no tlbi-va invalidation" };
+	struct stale_way way = bench_stale_kind(k);
+	if (k != (size_t)-1)
+		bench_stale(&v, &way, &st);
+	report(t, !st.err && st.after == 'B', "and an invalidation still takes effect (%s)",
+	       st.err		 ? st.err
+	       : st.after == 'B' ? "the DMA reached the new page"
+				 : "the DMA missed the new page");
+	test_note(t, "illegal command: CERROR_ILL reported, skipped, the queue resumed");
+	bench_teardown(&v);
+}
+
+/* Stage 2 (IDR0.S2P): QEMU 7.2 has none; iommon drives stage 1 only. */
+static void t_stage2(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	uint32_t idr0 = smmuv3_of(v.io)->idr0;
+	bool model = v.io->model;
+	bench_teardown(&v);
+	if (!(idr0 & IDR0_S2P))
+		test_skip(t, "IDR0 0x%08x: S2P clear, this SMMU has no stage 2%s", idr0,
+			  model	      ? " (the model is stage 1 only, as QEMU 7.2)"
+			  : on_qemu() ? " (QEMU 7.2 emulates stage 1 only)"
+				      : "");
+	else
+		test_skip(t, "IDR0.S2P is set but iommon drives stage 1 only: stage 2 is not written yet");
+}
+
+/* ---- the group ----------------------------------------------------------- */
+
+static const struct iommu_case_arg on_smmuv3 = { "smmuv3" };
+static const struct iommu_case_arg leaf_4k = { "smmuv3", 1ull << 12 }, leaf_2m = { "smmuv3", 1ull << 21 },
+				   leaf_1g = { "smmuv3", 1ull << 30 };
+static const struct iommu_case_arg leaf_16k = { "smmuv3", 1ull << 14 }, leaf_32m = { "smmuv3", 1ull << 25 },
+				   leaf_64k = { "smmuv3", 1ull << 16 }, leaf_512m = { "smmuv3", 1ull << 29 };
+static const struct iommu_case_arg tlbi_va = { "smmuv3", .kind = "tlbi-va" },
+				   tlbi_va_range = { "smmuv3", .kind = "tlbi-va-range" },
+				   tlbi_asid = { "smmuv3", .kind = "tlbi-asid" },
+				   tlbi_all = { "smmuv3", .kind = "tlbi-all" };
+
+#define WITH(name_, key_, value_, fn_, arg_, check_)                 \
+	{                                                            \
+		key_, value_, { name_, "", fn_, true, arg_ }, check_ \
+	}
+static const struct with_setting
+    g16k = WITH("smmuv3.granule_16k", "smmuv3.granule", "16k", case_translate, &leaf_16k, check_choice),
+    g16k_block = WITH("smmuv3.granule_16k_32m", "smmuv3.granule", "16k", case_translate, &leaf_32m, NULL),
+    g64k = WITH("smmuv3.granule_64k", "smmuv3.granule", "64k", case_translate, &leaf_64k, check_choice),
+    g64k_block = WITH("smmuv3.granule_64k_512m", "smmuv3.granule", "64k", case_translate, &leaf_512m, NULL),
+    g64k_ro = WITH("smmuv3.granule_64k_read_only", "smmuv3.granule", "64k", case_write_read_only, &on_smmuv3, NULL),
+    st_linear = WITH("smmuv3.strtab_linear", "smmuv3.strtab", "linear", case_translate, &on_smmuv3, check_choice),
+    st_2level = WITH("smmuv3.strtab_2level", "smmuv3.strtab", "2level", case_translate, &on_smmuv3, check_choice);
+
+static const struct test_case cases[] = {
+	{ "smmuv3.takeover", "take the SMMU over; bystander devices keep DMAing; give it back as found", t_takeover,
+	  true },
+	{ "smmuv3.translate_4k", "DMA both ways through 4 KiB pages at an IOVA far from the page", case_translate, true,
+	  &leaf_4k },
+	{ "smmuv3.translate_2m", "DMA both ways through a 2 MiB block (4K granule, level 2)", case_translate, true,
+	  &leaf_2m },
+	{ "smmuv3.translate_1g", "DMA both ways through a 1 GiB block (4K granule, level 1)", case_translate, true,
+	  &leaf_1g },
+	{ "smmuv3.granule_16k", "the 16K granule (smmuv3.granule 16k): DMA through 16 KiB pages", t_setting_case, true,
+	  &g16k },
+	{ "smmuv3.granule_16k_32m", "the 16K granule: DMA through a 32 MiB block", t_setting_case, true, &g16k_block },
+	{ "smmuv3.granule_64k", "the 64K granule (smmuv3.granule 64k): DMA through 64 KiB pages", t_setting_case, true,
+	  &g64k },
+	{ "smmuv3.granule_64k_512m", "the 64K granule: DMA through a 512 MiB block", t_setting_case, true,
+	  &g64k_block },
+	{ "smmuv3.granule_64k_read_only", "the 64K granule: a write to a read-only page faults (AP[2])", t_setting_case,
+	  true, &g64k_ro },
+	{ "smmuv3.strtab_linear", "a linear stream table (smmuv3.strtab linear): bystanders bypass, DMA translates",
+	  t_setting_case, true, &st_linear },
+	{ "smmuv3.strtab_2level", "a 2-level stream table (smmuv3.strtab 2level): bystanders bypass, DMA translates",
+	  t_setting_case, true, &st_2level },
+	{ "smmuv3.write_read_only", "a device write to a read-only page: memory unchanged, F_PERMISSION recorded",
+	  case_write_read_only, true, &on_smmuv3 },
+	{ "smmuv3.read_not_present", "a device read of an unmapped IOVA: F_TRANSLATION recorded", case_read_not_present,
+	  true, &on_smmuv3 },
+	{ "smmuv3.event_decode", "F_PERMISSION and F_TRANSLATION decoded: stream id, page, direction (>= 1 each)",
+	  t_event_decode, true },
+	{ "smmuv3.event_overflow", "more forbidden reads than the event queue holds: the loss reported (OVFLG)",
+	  t_event_overflow, true },
+	{ "smmuv3.stale_tlb", "repoint a mapping without invalidating: is the stale translation used? (finding)",
+	  case_stale, true, &on_smmuv3 },
+	{ "smmuv3.tlbi_precision", "TLBI_NH_VA of the neighbouring page: does this one stay cached? (finding)",
+	  t_tlbi_precision, true },
+	{ "smmuv3.stale_config", "CD.TTB0 switched: the old tables used until CFGI_CD (finding), then the new",
+	  t_stale_config, true },
+	{ "smmuv3.invalidate_tlbi_va", "TLBI_NH_VA of one page: DMA reaches the new page", case_invalidate, true,
+	  &tlbi_va },
+	{ "smmuv3.invalidate_tlbi_va_range", "TLBI_NH_VA in the range form (IDR3.RIL)", case_invalidate, true,
+	  &tlbi_va_range },
+	{ "smmuv3.invalidate_tlbi_asid", "TLBI_NH_ASID of the device's ASID", case_invalidate, true, &tlbi_asid },
+	{ "smmuv3.invalidate_tlbi_all", "TLBI_NSNH_ALL", case_invalidate, true, &tlbi_all },
+	{ "smmuv3.range_vs_pages", "TLBI_NH_VA of 64 pages: page by page against the range form, timed",
+	  t_range_vs_pages, true },
+	{ "smmuv3.sync", "CMD_SYNC alone: CONS reaches PROD every time, timed", t_command_timed, true, &sync_alone },
+	{ "smmuv3.cfgi_ste", "CFGI_STE of the device's stream, timed", t_command_timed, true, &cfgi_ste },
+	{ "smmuv3.cfgi_cd", "CFGI_CD of the device's stream, timed", t_command_timed, true, &cfgi_cd },
+	{ "smmuv3.cfgi_all", "CFGI_ALL, timed", t_command_timed, true, &cfgi_all },
+	{ "smmuv3.illegal_command", "an illegal command: CERROR_ILL reported, skipped, the queue resumes",
+	  t_illegal_command, true },
+	{ "smmuv3.stage2", "stage 2 translation (IDR0.S2P)", t_stage2, true },
+	{ "smmuv3.latency", "DMA latency: translation off, bypass, warm and cold TLB", case_latency, true, &on_smmuv3 },
+	{ "smmuv3.map_cost", "CPU cycles per page to map and to unmap", case_map_cost, true, &on_smmuv3 },
+};
+
+/* The SMMUv3 model's driver (tests/models/smmuv3_model.h): the family
+ * builds it on the model's window through this, the one place that sees
+ * both the driver and the model. */
+const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct smmuv3_model_driver *out)
+{
+	smmuv3_settings_apply(&model_driver);
+	const char *e = smmuv3_init(&model_driver, model_win, name);
+	*out = (struct smmuv3_model_driver){ &model_driver.io, &model_driver, &model_driver.w };
+	return e;
+}
+
+IOMMU_BACKEND_CASES(smmuv3, "Arm SMMUv3: translation at each granule, both stream tables, events, caches, commands",
+		    &smmuv3_backend, &smmuv3_family);
