@@ -60,6 +60,21 @@ static inline void cache_flush(const void *p, uint64_t n)
 	__asm__ volatile("dsb sy" ::: "memory");
 }
 
+/* Before reading what a device that does not snoop wrote to [p, p + n)
+ * (an event record of an SMMU with IDR0.COHACC = 0): clean and invalidate
+ * each line to the point of coherency (DC CIVAC), so that the next load
+ * goes to memory; clean as well as invalidate, because a line the CPU
+ * dirtied must not be lost (Arm ARM D7.5.9). */
+static inline void cache_invalidate(const void *p, uint64_t n)
+{
+	uint64_t line = dcache_line();
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(line - 1), end = (uintptr_t)p + n;
+	__asm__ volatile("dsb sy" ::: "memory");
+	for (; a < end; a += line)
+		__asm__ volatile("dc civac, %0" ::"r"(a) : "memory");
+	__asm__ volatile("dsb sy" ::: "memory");
+}
+
 static inline void cpu_relax(void)
 {
 	__asm__ volatile("yield" ::: "memory");

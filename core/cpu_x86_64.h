@@ -44,6 +44,13 @@ static inline void cache_flush(const void *p, uint64_t n)
 		__asm__ volatile("clflush (%0)" ::"r"(a) : "memory");
 	mfence();
 }
+/* Before reading what a device that does not snoop wrote to [p, p + n):
+ * no line of it stays in the caches to be read instead. CLFLUSH writes a
+ * line back and invalidates it, so this is cache_flush. */
+static inline void cache_invalidate(const void *p, uint64_t n)
+{
+	cache_flush(p, n);
+}
 static inline void cpu_relax(void)
 {
 	__asm__ volatile("pause" ::: "memory");

@@ -105,6 +105,8 @@ size_t smmuv3_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, b
 	mfence(); /* the records before PROD said they were there */
 	while (n < max && q_ptr(s->evtq_cons, s->evtq_log2) != q_ptr(prod, s->evtq_log2)) {
 		const uint64_t *e = s->evtq + (size_t)q_idx(s->evtq_cons, s->evtq_log2) * EVT_DWORDS;
+		if (!s->coherent) /* the unit wrote the record past the CPU's caches (CR1: non-cacheable) */
+			cache_invalidate(e, EVT_DWORDS * sizeof(*e));
 		out[n++] = decode(s, e);
 		s->evtq_cons = (s->evtq_cons & EVENTQ_CONS_OVACKFLG) | q_next(s->evtq_cons, s->evtq_log2);
 	}

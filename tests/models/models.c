@@ -171,11 +171,13 @@ const char *model_attached_kind(void)
 
 const char *model_describe(void)
 {
-	static char line[160];
+	static char line[200];
 	if (!mdl.family)
 		return "no model attached";
-	snprintf(line, sizeof(line), "%s model attached (fault injected: %s), DMA engine on bus %02x", mdl.kind,
-		 mdl.fault, mdl.eng.e.addr.bus);
+	const struct iommu_backend *b = iommu_backend_for_model(mdl.kind);
+	snprintf(line, sizeof(line),
+		 "%s model attached (fault injected: %s), DMA engine on bus %02x; its cases: run %s", mdl.kind,
+		 mdl.fault, mdl.eng.e.addr.bus, b ? b->name : "?");
 	return line;
 }
 

@@ -717,7 +717,11 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 	if (!smmuv3m_init(&family_model, kind))
 		return "no such SMMUv3 model kind";
 	family_model.engine_sid = (uint32_t)(at.bus << 8 | at.dev << 3 | at.fn);
-	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
+	/* the engine reaches what the unit can output (IDR5.OAS), so that the
+	 * bench's buffers lie where a translation may put them: the host's own
+	 * pointers run past 2^44 */
+	model_engine_init(e, "model-engine", at, smmuv3m_oas_bits(family_model.kind->idr5 & 7), family_translate,
+			  &family_model);
 	struct smmuv3_model_driver d = { 0 };
 	const char *err = smmuv3_model_driver_init(&family_model.win, kind, &d);
 	smmuv3_family.io = d.io;
