@@ -55,8 +55,10 @@ int breadcrumb_get(char *buf, size_t cap, const char **why);
 const char *breadcrumb_set(const char *text);
 const char *watchdog_arm(unsigned seconds);
 
-/* exceptions.c: handlers for vectors 0-31 through the CPU architecture
- * protocol; removed, the firmware's own handling returns. */
+/* cpu_exceptions.c (with boot/<arch>/exceptions.c, boot/exceptions.h):
+ * handlers for the CPU's exceptions (x86-64 vectors 0-31; aarch64
+ * synchronous, FIQ and SError) through the CPU architecture protocol;
+ * removed, the firmware's own handling returns. */
 bool exceptions_install(void);
 void exceptions_remove(void);
 

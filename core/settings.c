@@ -124,7 +124,7 @@ static const char *apply_uart(const char *v)
 
 static const char *check_timer_source(const char *v)
 {
-	static const char *const a[] = { "auto", "pmtimer", "hpet", "stall", NULL };
+	static const char *const a[] = { "auto", "cntfrq", "pmtimer", "hpet", "stall", NULL };
 	return one_of(v, a);
 }
 
@@ -152,7 +152,7 @@ static struct setting table[MAX_SETTINGS] = {
 	  check_uart, apply_uart },
 	{ "records", "on", "print JSON records on the console (the results file always has them)", setting_check_on_off,
 	  NULL },
-	{ "timer.source", "auto", "calibration reference: auto, pmtimer, hpet, stall", check_timer_source,
+	{ "timer.source", "auto", "calibration reference: auto, cntfrq, pmtimer, hpet, stall", check_timer_source,
 	  apply_timer_source },
 	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },
 };

@@ -292,7 +292,7 @@ static uint64_t measure_overhead(void)
 static bool cntfrq_source(const char *prefer)
 {
 	timing.cntfrq_hz = cntfrq();
-	if (strcmp(prefer, "auto") != 0)
+	if (strcmp(prefer, "auto") != 0 && strcmp(prefer, "cntfrq") != 0)
 		return false;
 	double f = (double)timing.cntfrq_hz, st = (double)timing.stall_hz;
 	double diff = f > 0 ? (st > f ? st - f : f - st) / f : 1.0;
@@ -331,6 +331,9 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 	bool chosen = false;
 #if defined(__aarch64__)
 	chosen = cntfrq_source(prefer);
+#else
+	if (strcmp(prefer, "cntfrq") == 0)
+		note("cntfrq: %s%s", "x86-64 has no Arm generic timer", "; ");
 #endif
 	for (size_t i = 0; i < 2 && !chosen; i++) {
 		if (strcmp(prefer, "auto") != 0 && strcmp(prefer, order[i]) != 0)

@@ -129,15 +129,17 @@ static enum cmd_status cmd_iommu(int argc, char **argv)
 		return CMD_ERROR;
 	}
 	if (machine.units.n == 0)
-		printf("  no VT-d or AMD-Vi unit: the firmware describes none (no DMAR or IVRS table%s)\n",
-		       machine.units.have_dmar || machine.units.have_ivrs ? " with a unit in it" : "");
+		printf("  no IOMMU unit: the firmware describes none (no DMAR, IVRS or IORT table%s)\n",
+		       machine.units.have_dmar || machine.units.have_ivrs || machine.units.have_iort
+			   ? " with a unit in it"
+			   : "");
 	const struct iommu_backend *b;
 	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
 		describe_backend(b);
 	for (size_t i = 0; i < machine.units.n; i++) {
 		const struct iommu_unit *u = &machine.units.u[i];
 		const struct iommu_backend *by = iommu_backend_for_type(u->type);
-		printf("  %-7s %-5s segment %u base 0x%llx%s, %zu devices%s\n", u->name, iommu_type_name(u->type),
+		printf("  %-7s %-6s segment %u base 0x%llx%s, %zu devices%s\n", u->name, iommu_type_name(u->type),
 		       u->segment, (unsigned long long)u->base, u->include_all ? " (all other devices)" : "",
 		       u->ndevices, by ? "" : " (no backend drives it yet)");
 		units_describe(u);

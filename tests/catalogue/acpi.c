@@ -4,7 +4,10 @@
 #include <string.h>
 
 #include "../../core/acpi.h"
+#include "../../core/gtdt.h"
+#include "../../core/iort.h"
 #include "../../core/memmap.h"
+#include "../../core/uart.h"
 #include "../../iommu/machine.h"
 #include "catalogue.h"
 
@@ -42,7 +45,8 @@ static void window(struct test_ctx *t, const char *what, uint64_t base, uint64_t
 }
 
 /* The device windows the small tables name, whether or not the monitor
- * opens them this run (the PM timer in system memory, HPET, SPCR). */
+ * opens them this run (the PM timer in system memory, HPET, SPCR's UART in
+ * the span its driver opens: a 16550's registers, a PL011's 4 KiB). */
 static void check_windows(struct test_ctx *t, const struct acpi *a)
 {
 	struct acpi_pmtimer pm;
@@ -55,8 +59,11 @@ static void check_windows(struct test_ctx *t, const struct acpi *a)
 	struct acpi_spcr s;
 	const char *why;
 	for (unsigned i = 0; acpi_find(a, "SPCR", i); i++)
-		if (acpi_spcr_uart(acpi_find(a, "SPCR", i), &s, &why) == 0 && s.base.space_id == ACPI_SPACE_MEMORY)
-			window(t, "SPCR UART", s.base.address, 8);
+		if (acpi_spcr_uart(acpi_find(a, "SPCR", i), &s, &why) == 0 && s.base.space_id == ACPI_SPACE_MEMORY) {
+			struct uart_place up;
+			if (!uart_place_from_spcr(&s, UART_PORT_IO, &up))
+				window(t, "SPCR UART", up.address, uart_place_span(&up));
+		}
 }
 
 static void t_tables(struct test_ctx *t)
@@ -458,11 +465,79 @@ static void t_bars(struct test_ctx *t)
 	test_note(t, "%u BARs sized and restored", checked);
 }
 
+/* IORT (Arm DEN 0049): every node, mapping and chain checked by the parser;
+ * then what a server's IORT must give the monitor: each SMMUv3's register
+ * pages 0 and 1 are a device's, not RAM, and where each PCI function's
+ * requester id leads (an SMMUv3 and a stream id, or an ITS only). */
+static void t_iort(struct test_ctx *t)
+{
+	if (!need_acpi(t))
+		return;
+	unsigned tables = 0, smmus = 0, rmrs = 0, warnings = 0, covered = 0, its_only = 0;
+	for (unsigned i = 0;; i++) {
+		const struct acpi_header *h = acpi_find(monitor_acpi(), "IORT", i);
+		if (!h)
+			break;
+		tables++;
+		struct iort v;
+		iort_parse((const uint8_t *)h, h->length, &v);
+		char name[32];
+		snprintf(name, sizeof(name), "IORT #%u (OEM \"%.8s\")", i, h->oem_table_id);
+		report_diag(t, name, &v.diag);
+		warnings += v.diag.warnings;
+		for (size_t k = 0; k < v.nsmmu; k++) {
+			char what[48];
+			snprintf(what, sizeof(what), "IORT SMMUv3 #%zu", k);
+			window(t, what, v.smmu[k].base, 0x20000);
+		}
+		smmus += (unsigned)v.nsmmu;
+		rmrs += (unsigned)v.nrmr;
+		for (size_t k = 0; k < machine.pci.n; k++) {
+			const struct pci_dev *d = &machine.pci.d[k];
+			size_t smmu;
+			uint32_t sid;
+			uint16_t rid = (uint16_t)(d->addr.bus << 8 | d->addr.dev << 3 | d->addr.fn);
+			if (iort_map_rid(&v, d->addr.seg, rid, &smmu, &sid))
+				covered++;
+			else if (iort_root_complex(&v, d->addr.seg) >= 0)
+				its_only++;
+		}
+		iort_free(&v);
+	}
+	if (!tables) {
+		test_skip(t, "no IORT table (no Arm SMMU or ITS described)");
+		return;
+	}
+	test_note(
+	    t,
+	    "%u tables, %u SMMUv3, %u RMR, %u functions behind an SMMUv3, %u not (ITS only or unmapped), %u warnings",
+	    tables, smmus, rmrs, covered, its_only, warnings);
+}
+
+/* GTDT: the generic timer's interrupts (per-CPU timers must be PPIs), the
+ * memory-mapped counter and the platform timers, checked by the parser. */
+static void t_gtdt(struct test_ctx *t)
+{
+	if (!need_acpi(t))
+		return;
+	const struct acpi_header *h = acpi_find(monitor_acpi(), "GTDT", 0);
+	if (!h) {
+		test_skip(t, "no GTDT table (no Arm generic timer described)");
+		return;
+	}
+	struct gtdt g;
+	gtdt_parse((const uint8_t *)h, h->length, &g);
+	report_diag(t, "GTDT", &g.diag);
+	test_note(t, "revision %u, %zu platform timers, %u warnings", g.revision, g.nplatform, g.diag.warnings);
+}
+
 static const struct test_case acpi_cases[] = {
 	{ "acpi.tables", "root table and every table's checksum", t_tables, true },
 	{ "acpi.mcfg", "MCFG regions, ECAM agrees with CF8/CFC", t_mcfg, true },
 	{ "acpi.dmar", "DMAR units, scopes, RMRRs, INCLUDE_PCI_ALL", t_dmar, true },
 	{ "acpi.ivrs", "IVRS blocks, device entries, IVMDs", t_ivrs, true },
+	{ "acpi.iort", "IORT nodes, ID mappings, SMMUv3 windows, where each function's RID leads", t_iort, true },
+	{ "acpi.gtdt", "GTDT timer interrupts, counter frames, platform timers", t_gtdt, true },
 };
 
 const struct test_group acpi_group = {
