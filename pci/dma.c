@@ -2,6 +2,10 @@
 
 #include <stdio.h>
 
+#include "../core/dmabuf.h"
+#include "../core/memmap.h"
+#include "../core/platform.h"
+
 const char *dma_status_name(enum dma_status s)
 {
 	switch (s) {
@@ -43,6 +47,38 @@ enum dma_status dma_check_request(const struct dma_engine *e, enum dma_dir dir, 
 	else
 		r->status = DMA_OK;
 	return r->status;
+}
+
+uint64_t dma_reach(const struct dma_engine *e)
+{
+	return e->caps.addr_bits < 64 ? 1ull << e->caps.addr_bits : 0;
+}
+
+const char *dma_ram_below(uint64_t limit, size_t len)
+{
+	struct dmabuf b;
+	if (dmabuf_alloc(&b, len, 0, limit)) {
+		dmabuf_free(&b);
+		return NULL;
+	}
+	/* the allocation decides; the map only says which words fit (the
+	 * host build describes no map) */
+	const struct mem_range *map;
+	uint64_t at;
+	bool described = platform->memory_map && platform->memory_map(&map) > 0;
+	if (limit && described && memmap_os_ram_in(0, limit, &at) == MEM_TYPES)
+		return "no RAM lies below it";
+	return "no free memory below it could be had";
+}
+
+const char *dma_unreachable(const struct dma_engine *e, size_t len, char *buf, size_t n)
+{
+	uint64_t reach = dma_reach(e);
+	const char *why = reach ? dma_ram_below(reach, len) : NULL;
+	if (why)
+		snprintf(buf, n, "%s reaches %u bits (0x%llx) and %s", e->kind, e->caps.addr_bits,
+			 (unsigned long long)reach, why);
+	return why ? buf : NULL;
 }
 
 static const struct {

@@ -76,6 +76,21 @@ const char *dma_status_name(enum dma_status s);
 enum dma_status dma_check_request(const struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
 				  struct dma_result *r);
 
+/* Physical addresses the engine reaches when nothing translates its DMA
+ * (no IOMMU, translation off, pass-through, a bypass entry): below this;
+ * 0 when it reaches every address. */
+uint64_t dma_reach(const struct dma_engine *e);
+/* NULL when a guarded buffer of `len` bytes can be had below `limit`
+ * (0: anywhere); else why not, in words about the memory: "no RAM lies
+ * below it" when the firmware's map describes none there, else "no free
+ * memory below it could be had". */
+const char *dma_ram_below(uint64_t limit, size_t len);
+/* NULL when the engine can reach a buffer of `len` bytes untranslated;
+ * else why not, in buf: "edu reaches 28 bits (0x10000000) and no RAM lies
+ * below it" (a device whose reach ends below the RAM, as edu's on Arm's
+ * virt machine, where RAM starts at 1 GiB). */
+const char *dma_unreachable(const struct dma_engine *e, size_t len, char *buf, size_t n);
+
 /* The engine for this PCI function, opened (NULL with *why if none). */
 struct dma_engine *dma_open(struct pci_cfg *c, const struct pci_dev *d, const char **why);
 /* Is there a driver for this function at all? */

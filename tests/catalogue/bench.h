@@ -18,8 +18,18 @@ struct env {
 	bool machine; /* the machine's own unit (held and given back by iommu/session.c) */
 	struct dma_engine *e;
 	struct iommu *io;
-	uint64_t limit;	   /* buffers below this (the device's reach) */
-	unsigned bits;	   /* IOVAs below 2^bits */
+	/* Buffers the unit translates for: below this (0: anywhere). The lower
+	 * half of the IOVAs the device reaches when RAM lies there, apart from
+	 * the upper half the IOVAs come from; anywhere when none does (edu on
+	 * Arm's virt machine: 28 bits, RAM from 1 GiB up), which is what an
+	 * IOMMU is for. */
+	uint64_t limit;
+	unsigned bits; /* IOVAs below 2^bits */
+	/* What the device reaches with nothing translating (translation off,
+	 * pass-through, a bypass entry): below `direct` (0: everything); and
+	 * why no buffer can be had there ("" when one can). */
+	uint64_t direct;
+	char direct_why[112];
 	size_t len;	   /* the transfer size the cases use */
 	const char *label; /* "nvme", "edu" */
 	uint64_t pg;	   /* the unit's smallest page: what the cases map */
@@ -38,9 +48,23 @@ void bench_teardown(struct env *v);
 /* What a case needs of the unit it got: true when `have`; else the unit is
  * given back and the test skipped, saying why. */
 bool bench_needs(struct env *v, bool have, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* For a case that needs the device to reach physical memory untranslated:
+ * true when it can; else the unit is given back and the test skipped with
+ * the reason (v->direct_why). */
+bool bench_needs_direct(struct env *v);
+/* A buffer of `len` bytes for DMA the unit translates through leaves of
+ * `leaf` bytes: below v->limit, and where a leaf covers more than the
+ * device reaches (one leaf: IOVA = the offset in it), at an offset in its
+ * leaf the device reaches. False when none could be had (printed why). */
+bool bench_buffer(struct env *v, struct dmabuf *b, size_t len, uint64_t leaf);
+/* A buffer the device reaches untranslated: `have` itself when it lies
+ * within reach, else a new one in *b (*use points at whichever); false
+ * when none can be had (v->direct_why says why). */
+bool bench_direct_buffer(struct env *v, struct dmabuf *have, struct dmabuf *b, struct dmabuf **use);
 /* Every other DMA-capable function behind the same unit DMAs to a physical
  * buffer while the unit translates: a claim each; returns how many were
- * tried, *fine how many worked. */
+ * tried, *fine how many worked. One that reaches no RAM untranslated
+ * (its entry bypasses the unit) is not tried: it is named, with why. */
 size_t bench_bystanders(struct env *v, size_t *fine);
 /* The device under test in its own empty domain, its own queues mapped. */
 const char *bench_translate(struct env *v);

@@ -43,7 +43,9 @@ struct figures {
 	double per_dma_ns, dmas_s, mb_s, overhead;
 	unsigned pending_max, probes, reachable;
 	bool ran;
-	char why[96];
+	bool skipped;  /* not run, for the reason in why */
+	bool baseline; /* overhead is against a 'none' row */
+	char why[112];
 };
 
 /* every model's strategies at eight sizes (7 x 5 x 8 today), with room for
@@ -218,6 +220,13 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 	f->size = size;
 	snprintf(f->variant, sizeof(f->variant), "%.24s%s%.32s-%zu", v->io->variant ? v->io->variant : "",
 		 v->io->variant ? "-" : "", st->name, size);
+	/* none and passthrough: the device reaches the buffer itself */
+	bool direct = st->kind == S_NONE || st->kind == S_PASSTHROUGH;
+	if (direct && v->direct_why[0]) {
+		f->skipped = true;
+		snprintf(f->why, sizeof(f->why), "%s", v->direct_why);
+		return;
+	}
 	size_t pages = (size + v->pg - 1) / v->pg, batch = (size_t)setting_long("price.batch");
 	/* 64 DMAs' worth of IOVA space: a batch larger than that meets the wrap first */
 	size_t space = 64 * pages;
@@ -227,8 +236,9 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 	uint64_t *pend = calloc(batch + 1, 8);
 	uint64_t base = bench_window(v, space * v->pg, 0);
 	const char *e = NULL;
-	if (!map || !unmap || !inval || !lat || !pend || !dmabuf_alloc_in(&b, size, 0, v->limit, v->pg) ||
-	    !iova_bitmap_init(&alloc, base, space, v->pg))
+	bool have =
+	    direct && !v->limit ? dmabuf_alloc_in(&b, size, 0, v->direct, v->pg) : bench_buffer(v, &b, size, v->pg);
+	if (!map || !unmap || !inval || !lat || !pend || !have || !iova_bitmap_init(&alloc, base, space, v->pg))
 		e = "no memory";
 	size_t deferred_kind = bench_kind_for(v->io, "domain");
 	if (deferred_kind == (size_t)-1)
@@ -373,7 +383,8 @@ static void record(struct env *v, const char *test, const struct figures *f)
 	json_double(&j, "latency_p99_ns", f->lat_p99, 1);
 	json_double(&j, "dmas_per_s", f->dmas_s, 1);
 	json_double(&j, "mb_per_s", f->mb_s, 2);
-	json_double(&j, "overhead_pct", f->overhead, 1);
+	if (f->baseline)
+		json_double(&j, "overhead_pct", f->overhead, 1);
 	json_u64(&j, "exposure_pending_max", f->pending_max);
 	json_u64(&j, "exposure_probes", f->probes);
 	json_u64(&j, "exposure_reachable", f->reachable);
@@ -434,9 +445,14 @@ static void strategies(struct env *v, const struct plan *p)
 		for (size_t k = 0; k < ns && table.n < MAX_ROWS && !v->t->skipped; k++) {
 			struct figures *f = &table.row[table.n];
 			run(v, &list[k], size, n, f);
+			if (f->skipped) { /* the row not kept */
+				printf("    %s not run: %s\n", f->variant, f->why);
+				continue;
+			}
 			if (list[k].kind == S_NONE && f->ran)
 				baseline = f->per_dma_ns;
-			f->overhead = baseline > 0 && f->ran ? (f->per_dma_ns / baseline - 1) * 100 : 0;
+			f->baseline = baseline > 0 && f->ran;
+			f->overhead = f->baseline ? (f->per_dma_ns / baseline - 1) * 100 : 0;
 			report(v->t, f->ran || v->t->skipped, "%s: %zu DMAs of %zu bytes%s%s", f->variant, f->n, size,
 			       f->ran ? "" : ": ", f->ran ? "" : f->why);
 			if (f->ran)
@@ -454,15 +470,18 @@ static void print_table(size_t first)
 		const struct figures *f = &table.row[i];
 		if (!f->ran)
 			continue;
-		char exp[48] = "-";
+		char exp[48] = "-", over[16] = "-";
+		if (f->baseline)
+			snprintf(over, sizeof(over), "%.1f%%", f->overhead);
 		if (f->probes)
 			snprintf(exp, sizeof(exp), "%u pending, %u/%u reached", f->pending_max, f->reachable,
 				 f->probes);
-		printf("  %-36s %9llu %9llu %9llu %9.2f %9.2f %9.0f %8.1f %8.1f%% %s\n", f->variant,
+		printf("  %-36s %9llu %9llu %9llu %9.2f %9.2f %9.0f %8.1f %9s %s\n", f->variant,
 		       (unsigned long long)f->map, (unsigned long long)f->unmap, (unsigned long long)f->inval,
-		       f->lat_p50 / 1e3, f->lat_p99 / 1e3, f->dmas_s, f->mb_s, f->overhead, exp);
+		       f->lat_p50 / 1e3, f->lat_p99 / 1e3, f->dmas_s, f->mb_s, over, exp);
 	}
-	printf("  (map, unmap, inval: CPU cycles per DMA, p50; overhead: time per DMA against 'none' at that size;\n"
+	printf("  (map, unmap, inval: CPU cycles per DMA, p50; overhead: time per DMA against 'none' at that size,\n"
+	       "   '-' where 'none' did not run;\n"
 	       "   exposure: freed pages awaiting invalidation at most, and how many probes still reached one)\n");
 }
 

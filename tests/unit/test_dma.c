@@ -3,6 +3,7 @@
 #include "unit.h"
 
 #include "../../core/dmabuf.h"
+#include "../../core/memmap.h"
 #include "../../pci/dma.h"
 #include "../host/platform_host.h"
 
@@ -40,6 +41,34 @@ static void requests_checked(void **state)
 	assert_non_null(strstr(r.error, "cannot read"));
 }
 
+/* A device whose address bits end below every RAM range (edu on Arm's
+ * virt machine) reaches no buffer untranslated, and says so in the words
+ * the memory map supports; one that reaches memory is not stopped. */
+static void reach_below_ram(void **state)
+{
+	(void)state;
+	struct dma_engine e = { .kind = "edu", .caps = { .addr_bits = 12 } }; /* the first page only */
+	char buf[112];
+	assert_int_equal(dma_reach(&e), 0x1000);
+	host_set_memory_map(NULL, 0); /* the map says nothing: the allocation decides */
+	assert_string_equal(dma_unreachable(&e, 64, buf, sizeof(buf)),
+			    "edu reaches 12 bits (0x1000) and no free memory below it could be had");
+	static const struct mem_range virt[] = { { 0x40000000, 0x80000000, MEM_CONVENTIONAL } };
+	host_set_memory_map(virt, 1);
+	assert_string_equal(dma_unreachable(&e, 64, buf, sizeof(buf)),
+			    "edu reaches 12 bits (0x1000) and no RAM lies below it");
+	static const struct mem_range low[] = { { 0, 0x80000000, MEM_CONVENTIONAL } };
+	host_set_memory_map(low, 1); /* RAM there, none of it free */
+	assert_string_equal(dma_unreachable(&e, 64, buf, sizeof(buf)),
+			    "edu reaches 12 bits (0x1000) and no free memory below it could be had");
+	host_set_memory_map(NULL, 0);
+	e.caps.addr_bits = 32; /* the host hands out pages below 2 GiB */
+	assert_null(dma_unreachable(&e, 64, buf, sizeof(buf)));
+	e.caps.addr_bits = 64;
+	assert_int_equal(dma_reach(&e), 0);
+	assert_null(dma_unreachable(&e, 64, buf, sizeof(buf)));
+}
+
 static void guards_catch_strays(void **state)
 {
 	(void)state;
@@ -69,6 +98,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(requests_checked),
+		cmocka_unit_test(reach_below_ram),
 		cmocka_unit_test(guards_catch_strays),
 	};
 	return cmocka_run_group_tests_name("dma", tests, setup, NULL);

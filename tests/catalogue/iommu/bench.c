@@ -7,8 +7,11 @@
  *
  * Every buffer a DMA may touch is one of ours, guarded; IOVAs are placed at
  * the top of what both the unit and the device can address, far from the
- * physical pages they map. The device's own queues (NVMe) are mapped at
- * their physical addresses so the driver keeps working. */
+ * physical pages they map, which lie anywhere the unit translates to when
+ * the device reaches no RAM itself. Only what runs untranslated (the
+ * device's own reach) needs RAM within the device's address bits. The
+ * device's own queues (NVMe) are mapped at their physical addresses so the
+ * driver keeps working. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,15 +134,22 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
 	v->pg = v->io->page_sizes & -v->io->page_sizes;
 	v->bits = v->e->caps.addr_bits < v->io->addr_bits ? v->e->caps.addr_bits : v->io->addr_bits;
-	/* buffers in the lower half of what both reach, IOVAs in the upper
-	 * half: a translation that does nothing cannot pass for one that works.
-	 * An IO space smaller than the device's reach (Calgary, DART) is apart
-	 * from physical memory anyway: buffers anywhere the device reaches. */
-	unsigned eb = v->e->caps.addr_bits;
-	v->limit = v->io->addr_bits >= eb ? 1ull << (v->bits - 1) : eb < 64 ? 1ull << eb : 0;
 	v->len = v->e->caps.max_len < PAGE ? v->e->caps.max_len : PAGE;
 	if (v->e->caps.len_unit > 1)
 		v->len -= v->len % v->e->caps.len_unit;
+	/* buffers in the lower half of what both reach, IOVAs in the upper
+	 * half: a translation that does nothing cannot pass for one that works.
+	 * An IO space smaller than the device's reach (Calgary, DART) is apart
+	 * from physical memory anyway: buffers anywhere the device reaches.
+	 * Where no RAM lies there, anywhere at all: the unit puts the IOVAs
+	 * the device can emit on RAM it could never reach alone. */
+	unsigned eb = v->e->caps.addr_bits;
+	v->limit = v->io->addr_bits >= eb ? 1ull << (v->bits - 1) : eb < 64 ? 1ull << eb : 0;
+	if (v->limit && dma_ram_below(v->limit, v->len))
+		v->limit = 0;
+	v->direct = dma_reach(v->e);
+	if (!dma_unreachable(v->e, v->len, v->direct_why, sizeof(v->direct_why)))
+		v->direct_why[0] = '\0';
 	uint64_t t0 = cycles_begin();
 	why = v->io->ops->take(v->io);
 	v->t_take = cycles_end() - t0;
@@ -169,6 +179,54 @@ void bench_teardown(struct env *v)
 	}
 }
 
+/* ---- buffers ------------------------------------------------------------- */
+
+bool bench_buffer(struct env *v, struct dmabuf *b, size_t len, uint64_t leaf)
+{
+	uint64_t top = v->bits < 64 ? 1ull << v->bits : 0;
+	if (!top || leaf < top) {
+		if (!dmabuf_alloc_in(b, len, 0, v->limit, v->pg)) {
+			printf("    no memory for a %zu-byte buffer\n", len);
+			return false;
+		}
+		/* anywhere: not among the IOVAs (the upper half of the reach),
+		 * where a unit that did not translate would pass for one that does */
+		if (!v->limit && b->phys < top && b->phys + len > top / 2) {
+			printf("    the buffer at 0x%llx lies among the IOVAs the cases use (0x%llx..0x%llx)\n",
+			       (unsigned long long)b->phys, (unsigned long long)top / 2, (unsigned long long)top - 1);
+			dmabuf_free(b);
+			return false;
+		}
+		return true;
+	}
+	/* one leaf covers all the device reaches, so the IOVA is the buffer's
+	 * offset in its leaf: leaf by leaf from the bottom, the first whose
+	 * reachable start holds free memory */
+	uint64_t end = v->limit ? v->limit : platform->memory_top ? platform->memory_top() : 0;
+	if (!end)
+		end = 64 * leaf; /* the map does not say: the first 64 leaves */
+	for (uint64_t base = 0; base < end; base += leaf) {
+		uint64_t below = v->limit && base + top > v->limit ? v->limit : base + top;
+		if (!dmabuf_alloc_in(b, len, 0, below, v->pg))
+			continue;
+		if (b->phys >= base)
+			return true;
+		dmabuf_free(b); /* in the leaf below, beyond the reach */
+	}
+	printf("    no memory for a %zu-byte buffer in the first 0x%llx bytes of a %llu-byte leaf\n", len,
+	       (unsigned long long)top, (unsigned long long)leaf);
+	return false;
+}
+
+bool bench_direct_buffer(struct env *v, struct dmabuf *have, struct dmabuf *b, struct dmabuf **use)
+{
+	*use = have;
+	if (!v->direct || have->phys + have->len <= v->direct)
+		return true;
+	*use = b;
+	return !v->direct_why[0] && dmabuf_alloc_in(b, have->len, 0, v->direct, v->pg);
+}
+
 /* ---- the bystanders ------------------------------------------------------ */
 
 size_t bench_bystanders(struct env *v, size_t *fine)
@@ -188,13 +246,22 @@ size_t bench_bystanders(struct env *v, size_t *fine)
 			printf("    bystander %s not opened: %s\n", bdf, why);
 			continue;
 		}
-		others++;
 		struct dmabuf b;
-		uint64_t limit = o->caps.addr_bits < 64 ? 1ull << o->caps.addr_bits : 0;
 		size_t len = o->caps.max_len < PAGE ? o->caps.max_len : PAGE;
 		if (o->caps.len_unit > 1)
 			len -= len % o->caps.len_unit;
-		if (dmabuf_alloc(&b, len, 0, limit)) {
+		char why_not[112];
+		if (dma_unreachable(o, len, why_not, sizeof(why_not))) {
+			/* its entry passes its DMA on at the physical address: there
+			 * is no RAM it could write, whatever the unit does */
+			printf("    bystander %s (%s) not tried: %s; %s lets a bystander's DMA through untranslated, "
+			       "so there is no RAM it could write\n",
+			       bdf, o->kind, why_not, v->io->name);
+			o->close(o);
+			continue;
+		}
+		others++;
+		if (dmabuf_alloc(&b, len, 0, dma_reach(o))) {
 			dmabuf_pattern(&b, 9);
 			struct dma_result r;
 			o->transfer(o, DMA_FROM_DEVICE, b.phys, len, &r);
@@ -301,7 +368,7 @@ static bool load_device(struct env *v, uint32_t seed)
 	if (!v->e->caps.roundtrip)
 		return true;
 	struct dmabuf s;
-	if (!dmabuf_alloc_in(&s, v->len, 0, v->limit, v->pg))
+	if (!bench_buffer(v, &s, v->len, v->pg))
 		return false;
 	dmabuf_pattern(&s, seed);
 	uint64_t iova = bench_window(v, v->pg, 8);
@@ -346,7 +413,7 @@ void bench_stale(struct env *v, const struct stale_way *way, struct stale *s)
 {
 	memset(s, 0, sizeof(*s));
 	struct dmabuf a = { 0 }, b = { 0 };
-	if (!dmabuf_alloc_in(&a, v->len, 0, v->limit, v->pg) || !dmabuf_alloc_in(&b, v->len, 0, v->limit, v->pg)) {
+	if (!bench_buffer(v, &a, v->len, v->pg) || !bench_buffer(v, &b, v->len, v->pg)) {
 		s->err = "no memory";
 		dmabuf_free(&a);
 		dmabuf_free(&b);

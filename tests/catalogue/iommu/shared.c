@@ -44,7 +44,7 @@ void case_translate(struct test_ctx *t)
 	if (!bench_needs(&v, (v.io->page_sizes & page) != 0, "%s maps no %s leaves", v.io->name, name))
 		return;
 	struct dmabuf a = { 0 }, b = { 0 };
-	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg) || !dmabuf_alloc_in(&b, v.len, 0, v.limit, v.pg)) {
+	if (!bench_buffer(&v, &a, v.len, page) || !bench_buffer(&v, &b, v.len, page)) {
 		report(t, false, "no memory for two buffers");
 		goto out;
 	}
@@ -65,7 +65,9 @@ void case_translate(struct test_ctx *t)
 	}
 	printf("    %s leaves: IOVA 0x%llx -> 0x%llx, IOVA 0x%llx -> 0x%llx%s\n", name, (unsigned long long)ia,
 	       (unsigned long long)a.phys, (unsigned long long)ib, (unsigned long long)b.phys,
-	       page >> v.bits ? " (one leaf covers all the device reaches: IOVA = physical here)" : "");
+	       !(page >> v.bits) ? ""
+	       : fa == 0	 ? " (one leaf covers all the device reaches: IOVA = physical here)"
+				 : " (one leaf covers all the device reaches: IOVA = the offset in the leaf)");
 	/* the backend's software walk must find what the hardware is about to use */
 	uint64_t ph = 0, leaf = 0;
 	unsigned perm = 0;
@@ -137,7 +139,7 @@ static void fault_case(struct test_ctx *t, bool write)
 			 v.io->backend))
 		return;
 	struct dmabuf a = { 0 };
-	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
+	if (!bench_buffer(&v, &a, v.len, v.pg)) {
 		report(t, false, "no memory");
 		bench_teardown(&v);
 		return;
@@ -289,7 +291,7 @@ void case_invalidate(struct test_ctx *t)
 	/* the cost: the same invalidation of a mapped page, again and again */
 	uint64_t w0 = bench_window(&v, v.pg, 3);
 	struct dmabuf p = { 0 };
-	const char *e = dmabuf_alloc_in(&p, v.pg, 0, v.limit, v.pg) ? NULL : "no memory";
+	const char *e = bench_buffer(&v, &p, v.pg, v.pg) ? NULL : "no memory";
 	if (!e)
 		e = v.io->ops->map(v.io, w0, p.phys, v.pg, IOMMU_R, v.pg);
 	report(t, !e, "a page mapped to invalidate%s%s", e ? ": " : "", e ? e : "");
@@ -355,27 +357,33 @@ void case_latency(struct test_ctx *t)
 	if (!case_setup(t, &v))
 		return;
 	size_t n = bench_samples(&v);
-	struct dmabuf a = { 0 };
-	if (!dmabuf_alloc_in(&a, v.len, 0, v.limit, v.pg)) {
+	struct dmabuf a = { 0 }, d = { 0 }, *direct;
+	if (!bench_buffer(&v, &a, v.len, v.pg)) {
 		report(t, false, "no memory");
 		bench_teardown(&v);
 		return;
 	}
-	/* translation off: the unit does nothing, IOVA = physical */
-	const char *e = v.io->ops->enable(v.io, false);
-	report(t, !e, "translation off for the baseline%s%s", e ? ": " : "", e ? e : "");
-	if (!e)
-		lat_series(&v, "off", a.phys, n, 0, false);
-	e = v.io->ops->enable(v.io, true);
-	report(t, !e, "translation back on%s%s", e ? ": " : "", e ? e : "");
-	/* pass-through context */
-	e = v.io->ops->attach(v.io, v.e->addr, IOMMU_PASSTHROUGH);
-	if (!e)
-		lat_series(&v, "passthrough", a.phys, n, 0, false);
-	else
-		printf("    pass-through not measured: %s\n", e);
-	e = bench_translate(&v);
-	report(t, !e, "back in its own domain%s%s", e ? ": " : "", e ? e : "");
+	/* off and pass-through need a buffer the device reaches itself */
+	const char *e = NULL;
+	bool untranslated = bench_direct_buffer(&v, &a, &d, &direct);
+	if (!untranslated)
+		printf("    off and pass-through not measured: %s\n", v.direct_why[0] ? v.direct_why : "no memory");
+	if (untranslated) { /* translation off: the unit does nothing, IOVA = physical */
+		e = v.io->ops->enable(v.io, false);
+		report(t, !e, "translation off for the baseline%s%s", e ? ": " : "", e ? e : "");
+		if (!e)
+			lat_series(&v, "off", direct->phys, n, 0, false);
+		e = v.io->ops->enable(v.io, true);
+		report(t, !e, "translation back on%s%s", e ? ": " : "", e ? e : "");
+		/* pass-through context */
+		e = v.io->ops->attach(v.io, v.e->addr, IOMMU_PASSTHROUGH);
+		if (!e)
+			lat_series(&v, "passthrough", direct->phys, n, 0, false);
+		else
+			printf("    pass-through not measured: %s\n", e);
+		e = bench_translate(&v);
+		report(t, !e, "back in its own domain%s%s", e ? ": " : "", e ? e : "");
+	}
 	/* translated, warm and cold */
 	uint64_t w0 = bench_window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
 	if (!e)
@@ -387,10 +395,15 @@ void case_latency(struct test_ctx *t)
 	} else {
 		report(t, false, "mapping the buffer: %s", e ? e : r.error);
 	}
-	report(t, dmabuf_guards_damaged(&a) == 0, "guard bytes intact");
-	test_note(t, "%s: off, pass-through (where offered), warm and cold cache, %zu DMAs each", v.label, n);
+	report(t, dmabuf_guards_damaged(&a) + dmabuf_guards_damaged(&d) == 0, "guard bytes intact");
+	if (untranslated)
+		test_note(t, "%s: off, pass-through (where offered), warm and cold cache, %zu DMAs each", v.label, n);
+	else
+		test_note(t, "%s: warm and cold cache, %zu DMAs each; off and pass-through not measured: %s", v.label,
+			  n, v.direct_why[0] ? v.direct_why : "no memory");
 	bench_teardown(&v);
 	dmabuf_free(&a);
+	dmabuf_free(&d);
 }
 
 /* ---- map and unmap cost ------------------------------------------------- */
@@ -403,7 +416,7 @@ void case_map_cost(struct test_ctx *t)
 	size_t n = 512;
 	uint64_t *mc = malloc(n * sizeof(*mc)), *uc = malloc(n * sizeof(*uc));
 	struct dmabuf a = { 0 };
-	if (!mc || !uc || !dmabuf_alloc_in(&a, v.pg, 0, v.limit, v.pg)) {
+	if (!mc || !uc || !bench_buffer(&v, &a, v.pg, v.pg)) {
 		report(t, false, "no memory");
 		free(mc), free(uc);
 		bench_teardown(&v);
