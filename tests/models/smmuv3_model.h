@@ -126,7 +126,8 @@ struct smmuv3m_kind {
 
 struct smmuv3m_tlb {
 	bool valid, global;
-	uint16_t asid;
+	bool stage2, noread; /* a stage-2 leaf (tagged by VMID) and its S2AP[0] = 0 */
+	uint16_t asid, vmid;
 	uint8_t granule, level; /* the walk's granule shift (12, 14, 16) and the leaf's level */
 	uint64_t va, size, pa;	/* the whole leaf: a page or a block */
 	bool write, unpriv;	/* AP[2]=0 and APTable[1]=0; AP[1]=1 and APTable[0]=0 */
@@ -171,6 +172,7 @@ struct smmuv3_model {
 	unsigned irqs[3], events, events_lost, overflows, commands, syncs, walks, tlb_hits, cfg_fetches;
 	unsigned cfgi_ste, cfgi_ste_range, cfgi_cd, cfgi_cd_all, cfgi_all;
 	unsigned tlbi_nh_va, tlbi_nh_va_range, tlbi_nh_vaa, tlbi_nh_asid, tlbi_nh_all, tlbi_nsnh_all;
+	unsigned tlbi_s2_ipa, tlbi_s2_ipa_range, tlbi_s12_vmall;
 	unsigned command_errors;
 	/* what the driver did wrong */
 	unsigned bad_width;	  /* not a 32-bit access, or a 64-bit one to a 32-bit register */
@@ -207,6 +209,8 @@ void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid);
 struct smmuv3m_scope {
 	bool any_asid, global_too;
 	uint16_t asid;
+	bool s2, s2_only, any_vmid; /* stage-2 entries too (of `vmid`, or any), or only they */
+	uint16_t vmid;
 	uint64_t va, size;
 	unsigned granule, level;
 };
