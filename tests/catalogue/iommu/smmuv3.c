@@ -346,8 +346,8 @@ static const char *fork_cd(struct env *v, uint64_t iova, uint64_t phys, size_t a
 {
 	(void)arg;
 	struct smmuv3 *s = smmuv3_of(v->io);
-	const char *e = smmuv3_cd_unfork(s);
-	return e ? e : smmuv3_cd_fork(s, iova, phys);
+	const char *e = smmuv3_ttb_unfork(s);
+	return e ? e : smmuv3_ttb_fork(s, iova, phys);
 }
 
 static const char *tlbi_asid_only(struct env *v, uint64_t iova, size_t arg)
@@ -372,13 +372,13 @@ static void t_stale_config(struct test_ctx *t)
 	const struct stale_way tlbi_only = { fork_cd, tlbi_asid_only, 0 }, both = { fork_cd, cfgi_cd_and_tlbi, 0 };
 	struct stale s1, s2;
 	bench_stale(&v, &tlbi_only, &s1);
-	const char *e = smmuv3_cd_unfork(smmuv3_of(v.io));
+	const char *e = smmuv3_ttb_unfork(smmuv3_of(v.io));
 	report(t, !s1.err && !e, "CD.TTB0 switched, then TLBI_NH_ASID alone%s%s", s1.err || e ? ": " : "",
 	       s1.err ? s1.err
 	       : e    ? e
 		      : "");
 	bench_stale(&v, &both, &s2);
-	e = smmuv3_cd_unfork(smmuv3_of(v.io));
+	e = smmuv3_ttb_unfork(smmuv3_of(v.io));
 	report(t, !s2.err && !e && s2.after == 'B',
 	       "after CFGI_CD and TLBI_NH_ASID the DMA reached the new tables (%c)", s2.after ? s2.after : '-');
 	if (!s1.err) {
