@@ -156,6 +156,10 @@ const char *smmuv3_illegal_command_probe(struct smmuv3 *s, bool *reported);
 const char *smmuv3_ttb_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys);
 const char *smmuv3_ttb_unfork(struct smmuv3 *s);
 
+/* The STE of `sid` (NULL: beyond the table); in a 2-level table its
+ * level-2 table is made when missing (NULL when no memory). */
+uint64_t *smmuv3_ste(struct smmuv3 *s, uint32_t sid);
+
 /* An event's type in words. */
 const char *smmuv3_event_name(unsigned id);
 /* A granule's name: "4K", "16K", "64K". */
