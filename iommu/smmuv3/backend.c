@@ -51,7 +51,7 @@ void smmuv3_settings_apply(struct smmuv3 *s)
 {
 	const char *g = setting_get("smmuv3.granule"), *t = setting_get("smmuv3.strtab"),
 		   *st = setting_get("smmuv3.stage");
-	s->want_stage = !st			 ? SMMUV3_STAGE_AUTO
+	s->want_stage = !st		       ? SMMUV3_STAGE_AUTO
 			: strcmp(st, "1") == 0 ? SMMUV3_STAGE_1
 			: strcmp(st, "2") == 0 ? SMMUV3_STAGE_2
 					       : SMMUV3_STAGE_AUTO;

@@ -27,11 +27,11 @@
 #define RETRIES 3
 
 static const struct iommu_inval_kind all_kinds[] = {
-	{ "tlbi-va", "page", "command" },	 /* TLBI_NH_VA per page, Leaf=1 */
-	{ "tlbi-va-range", "range", "command" }, /* TLBI_NH_VA range form (IDR3.RIL) */
-	{ "tlbi-asid", "domain", "command" },	 /* TLBI_NH_ASID */
-	{ "tlbi-all", "global", "command" },	 /* TLBI_NSNH_ALL: both stages */
-	{ "tlbi-s2-ipa", "page", "command" },	 /* TLBI_S2_IPA per page, Leaf=1 */
+	{ "tlbi-va", "page", "command" },	     /* TLBI_NH_VA per page, Leaf=1 */
+	{ "tlbi-va-range", "range", "command" },     /* TLBI_NH_VA range form (IDR3.RIL) */
+	{ "tlbi-asid", "domain", "command" },	     /* TLBI_NH_ASID */
+	{ "tlbi-all", "global", "command" },	     /* TLBI_NSNH_ALL: both stages */
+	{ "tlbi-s2-ipa", "page", "command" },	     /* TLBI_S2_IPA per page, Leaf=1 */
 	{ "tlbi-s2-ipa-range", "range", "command" }, /* TLBI_S2_IPA range form (IDR3.RIL) */
 	{ "tlbi-s12-vmall", "domain", "command" },   /* TLBI_S12_VMALL */
 };

@@ -95,7 +95,9 @@ static struct iommu_fault decode(const struct smmuv3 *s, const uint64_t *e)
 				 .sid_known = true,
 				 .addr_known = addr,
 				 .dir_known = addr,
-				 .why = s2 ? s2_what(id) : k >= 0 ? events[k].what : smmuv3_event_name(id),
+				 .why = s2	 ? s2_what(id)
+					: k >= 0 ? events[k].what
+						 : smmuv3_event_name(id),
 				 .t_seen = rdtsc() };
 	if (id == EVT_F_TRANSLATION)
 		f.kind = IOMMU_FAULT_NOT_PRESENT;

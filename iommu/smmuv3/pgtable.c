@@ -69,9 +69,8 @@ static unsigned perm_s2(uint64_t e)
 	return (e & PTE_S2AP_R ? IOMMU_R : 0) | (e & PTE_S2AP_W ? IOMMU_W : 0);
 }
 
-const struct io_pgtable_fmt smmuv3_s2_pte_fmt = {
-	"smmuv3", "STE.S2T0SZ", "IDR5's granules", PTE_ADDR, present, next, dir_s2, leaf_s2, perm_s2
-};
+const struct io_pgtable_fmt smmuv3_s2_pte_fmt = { "smmuv3", "STE.S2T0SZ", "IDR5's granules", PTE_ADDR, present,
+						  next,	    dir_s2,	  leaf_s2,	     perm_s2 };
 
 const struct io_pgtable_fmt smmuv3_pte_fmt = {
 	"smmuv3", "the context descriptor's T0SZ", "IDR5's granules", PTE_ADDR, present, next, dir, leaf, perm

@@ -165,8 +165,8 @@
 #define PTE_NG (1ull << 11)
 #define PTE_ADDR 0x0000fffffffff000ull /* below 2^48: no 52-bit output here */
 /* stage-2 leaves (Arm ARM D8.3, D8.5.5): S2AP and MemAttr in place of AP and AttrIndx */
-#define PTE_S2AP_R (1ull << 6) /* S2AP[0]: reads allowed */
-#define PTE_S2AP_W (1ull << 7) /* S2AP[1]: writes allowed */
+#define PTE_S2AP_R (1ull << 6)		/* S2AP[0]: reads allowed */
+#define PTE_S2AP_W (1ull << 7)		/* S2AP[1]: writes allowed */
 #define PTE_S2_MEMATTR_WB (0xfull << 2) /* normal, outer and inner write-back */
 
 /* ---- commands (4) ------------------------------------------------------------ */

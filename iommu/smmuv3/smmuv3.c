@@ -31,8 +31,8 @@ static const char *rmr_map(struct smmuv3 *s, uint32_t sid)
 	for (size_t i = 0; i < s->nrmr; i++) {
 		if (s->rmr[i].sid != sid)
 			continue;
-		const char *e = smmuv3_pg_fail(
-		    s, &s->dut, io_pgtable_identity(s->fmt, &s->dut, s->rmr[i].base, s->rmr[i].end));
+		const char *e =
+		    smmuv3_pg_fail(s, &s->dut, io_pgtable_identity(s->fmt, &s->dut, s->rmr[i].base, s->rmr[i].end));
 		if (e)
 			return e;
 	}
@@ -56,8 +56,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		if (pci_addr_eq(s->stream[i].dev, dev))
 			sid = s->stream[i].sid;
 	if (mode == IOMMU_TRANSLATE) {
-		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1))) !=
-			NULL ||
+		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1))) != NULL ||
 		    (e = rmr_map(s, sid)) != NULL)
 			return e;
 		/* the descriptor and whatever was cached under the ASID (VMID)

@@ -73,7 +73,7 @@ struct smmuv3 {
 	unsigned want_granule_bits; /* 0: the smallest offered */
 	enum smmuv3_stage_choice want_stage;
 	/* what was chosen */
-	unsigned stage; /* 1: STE.Config 0b101 through a CD; 2: 0b110, S2TTB */
+	unsigned stage;			  /* 1: STE.Config 0b101 through a CD; 2: 0b110, S2TTB */
 	const struct io_pgtable_fmt *fmt; /* the stage's descriptors (pgtable.c) */
 	bool two_level;
 	unsigned strtab_log2, split; /* stream ids covered; level-2 tables of 2^split STEs */

@@ -326,8 +326,9 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 		break;
 	}
 	case CMD_TLBI_NSNH_ALL: { /* both stages, every VMID (4.4.3.1) */
-		const struct smmuv3m_scope both = { .any_asid = true, .global_too = true, .s2 = true, .any_vmid = true,
-						    .size = ~0ull };
+		const struct smmuv3m_scope both = {
+			.any_asid = true, .global_too = true, .s2 = true, .any_vmid = true, .size = ~0ull
+		};
 		ok = !(c0 & ~0xffull) && !c1;
 		if (ok)
 			smmuv3m_drop_tlb(m, &both), m->tlbi_nsnh_all++;
@@ -336,8 +337,9 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 	case CMD_TLBI_S12_VMALL: {
 		/* the VMID's entries of both stages; stage-1 leaves carry no
 		 * VMID in this model, so all of them go (more than required) */
-		const struct smmuv3m_scope vm = { .any_asid = true, .global_too = true, .s2 = true,
-						  .vmid = (uint16_t)(c0 >> 32), .size = ~0ull };
+		const struct smmuv3m_scope vm = {
+			.any_asid = true, .global_too = true, .s2 = true, .vmid = (uint16_t)(c0 >> 32), .size = ~0ull
+		};
 		ok = (m->kind->idr0 & IDR0_S2P) && !(c0 & 0xffff0000ffffff00ull) && !c1;
 		if (ok)
 			smmuv3m_drop_tlb(m, &vm), m->tlbi_s12_vmall++;
@@ -822,8 +824,9 @@ static const struct model_fault family_faults[] = {
 	{ NULL },
 };
 
-static const char *const family_kinds[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only",
-					    NULL };
+static const char *const family_kinds[] = {
+	"smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only", NULL
+};
 
 struct model_family smmuv3_family = {
 	.kinds = family_kinds,

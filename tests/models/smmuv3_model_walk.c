@@ -70,7 +70,7 @@ enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5, CONFIG_S2 = 6 };
 #define DESC_AF (1ull << 10)
 #define DESC_NG (1ull << 11)
 #define DESC_OA 0x0000fffffffff000ull /* OA [47:12] (no 52-bit OA at OAS 44) */
-#define DESC_S2AP_R (1ull << 6) /* stage 2: S2AP[0] reads, S2AP[1] writes */
+#define DESC_S2AP_R (1ull << 6)	      /* stage 2: S2AP[0] reads, S2AP[1] writes */
 #define DESC_S2AP_W (1ull << 7)
 #define APTABLE_NO_EL0 (1ull << 61)
 #define APTABLE_RO (1ull << 62)
@@ -376,6 +376,56 @@ static const struct smmuv3m_tlb *tlb_find(struct smmuv3_model *m, bool stage2, u
 	return NULL;
 }
 
+/* The TLB entry for a leaf: `tag` says the stage and its ASID or VMID;
+ * stage 1 takes AP and APTable, stage 2 S2AP. */
+static struct smmuv3m_tlb leaf_entry(const struct smmuv3m_tlb *tag, unsigned g, const struct walk_leaf *l, uint64_t in)
+{
+	uint64_t size = 1ull << l->shift, d = l->desc;
+	struct smmuv3m_tlb t = *tag;
+	t.valid = true;
+	t.granule = (uint8_t)g, t.level = (uint8_t)l->level;
+	t.va = in & ~(size - 1), t.size = size, t.pa = d & DESC_OA & ~(size - 1);
+	if (t.stage2) {
+		t.write = d & DESC_S2AP_W;
+		t.noread = !(d & DESC_S2AP_R);
+	} else {
+		t.global = !(d & DESC_NG);
+		t.write = !(d & DESC_AP2) && !(l->aptable & APTABLE_RO);
+		t.unpriv = (d & DESC_AP1) && !(l->aptable & APTABLE_NO_EL0);
+	}
+	return t;
+}
+
+/* One stage's translation of r->iova: the TLB, else the walk from `from`
+ * with its leaf cached (a fault is not). 0 with *phys, or the fault
+ * (F_WALK_EABT with *at the descriptor that could not be read). */
+static enum smmuv3m_event lookup_or_walk(struct smmuv3_model *m, const struct walk_from *from,
+					 const struct smmuv3m_tlb *tag, bool affd, const uint64_t *cd,
+					 const struct request *r, uint64_t *phys, uint64_t *at)
+{
+	uint64_t in = r->iova;
+	const struct smmuv3m_tlb *hit = tlb_find(m, tag->stage2, tag->stage2 ? tag->vmid : tag->asid, in);
+	struct smmuv3m_tlb t;
+	if (hit) {
+		t = *hit;
+	} else {
+		m->walks++;
+		struct walk_leaf l = { 0 };
+		enum smmuv3m_event f = descend(from, in, &l, at);
+		if (f)
+			return f;
+		if (!(l.desc & DESC_AF) && !affd)
+			return SMMUV3M_F_ACCESS;
+		t = leaf_entry(tag, from->g, &l, in);
+	}
+	if (!permitted(&t, cd, r))
+		return SMMUV3M_F_PERMISSION;
+	if (!hit)
+		m->tlb[m->tlb_next++ % SMMUV3M_TLB] = t;
+	*phys = t.pa + (in - t.va);
+	return 0;
+}
+
 /* ---- stage 1 --------------------------------------------------------------------- */
 
 static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct request *r, uint64_t *phys)
@@ -388,44 +438,16 @@ static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct reques
 	uint64_t upper = va & above, want = half1 ? above : 0;
 	if ((d0 & CD_EPD(half1)) || upper != want)
 		return fault(m, cd, SMMUV3M_F_TRANSLATION, r);
-	uint16_t asid = CD_ASID(d0);
-	const struct smmuv3m_tlb *hit = tlb_find(m, false, asid, va);
-	if (hit) {
-		if (!permitted(hit, cd, r))
-			return fault(m, cd, SMMUV3M_F_PERMISSION, r);
-		*phys = hit->pa + (va - hit->va);
-		return true;
-	}
-	m->walks++;
 	unsigned g = granule(m, CD_TG(d0, half1), half1), stride = g - 3;
 	unsigned pabits = smmuv3m_oas_bits(CD_IPS(d0)), oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
 	struct walk_from from = { cd[half1 ? 2 : 1] & CD_TTB_MASK, g, 4 - (vabits - g + stride - 1) / stride, vabits,
 				  pabits < oas ? pabits : oas };
-	struct walk_leaf l = { 0 };
+	const struct smmuv3m_tlb tag = { .asid = CD_ASID(d0) };
 	uint64_t at;
-	enum smmuv3m_event f = descend(&from, va, &l, &at);
+	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d0 & CD_AFFD, cd, r, phys, &at);
 	if (f == SMMUV3M_F_WALK_EABT)
 		return event(m, f, r, at);
-	if (f)
-		return fault(m, cd, f, r);
-	if (!(l.desc & DESC_AF) && !(d0 & CD_AFFD))
-		return fault(m, cd, SMMUV3M_F_ACCESS, r);
-	uint64_t size = 1ull << l.shift;
-	struct smmuv3m_tlb t = { .valid = true,
-				 .global = !(l.desc & DESC_NG),
-				 .asid = asid,
-				 .granule = (uint8_t)g,
-				 .level = (uint8_t)l.level,
-				 .va = va & ~(size - 1),
-				 .size = size,
-				 .pa = l.desc & DESC_OA & ~(size - 1),
-				 .write = !(l.desc & DESC_AP2) && !(l.aptable & APTABLE_RO),
-				 .unpriv = (l.desc & DESC_AP1) && !(l.aptable & APTABLE_NO_EL0) };
-	if (!permitted(&t, cd, r))
-		return fault(m, cd, SMMUV3M_F_PERMISSION, r); /* a fault is not cached */
-	m->tlb[m->tlb_next++ % SMMUV3M_TLB] = t;
-	*phys = t.pa + (va - t.va);
-	return true;
+	return f ? fault(m, cd, f, r) : true;
 }
 
 /* ---- stage 2 (STE.Config 0b110) --------------------------------------------------- */
@@ -469,56 +491,28 @@ static bool s2_fault(struct smmuv3_model *m, const uint64_t *ste, enum smmuv3m_e
 {
 	if (!(ste[2] & STE2_S2R))
 		return false;
-	uint64_t rec[4] = { (uint64_t)type | (uint64_t)r->sid << 32,
-			    (r->write ? 0 : EV_RNW) | EV_S2 | EV_CLASS_IN, r->iova,
-			    r->iova & 0x000ffffffffffff8ull };
+	uint64_t rec[4] = { (uint64_t)type | (uint64_t)r->sid << 32, (r->write ? 0 : EV_RNW) | EV_S2 | EV_CLASS_IN,
+			    r->iova, r->iova & 0x000ffffffffffff8ull };
 	smmuv3m_record(m, rec);
 	return false;
 }
 
 static bool walk_s2(struct smmuv3_model *m, const uint64_t *ste, const struct request *r, uint64_t *phys)
 {
-	uint64_t d2 = ste[2], ipa = r->iova;
+	uint64_t d2 = ste[2];
 	unsigned ia = 64 - STE2_S2T0SZ(d2);
-	if (ipa >> ia)
+	if (r->iova >> ia)
 		return s2_fault(m, ste, SMMUV3M_F_TRANSLATION, r); /* beyond the IPA size */
-	uint16_t vmid = STE2_S2VMID(d2);
-	const struct smmuv3m_tlb *hit = tlb_find(m, true, vmid, ipa);
-	if (hit) {
-		if (!permitted(hit, NULL, r))
-			return s2_fault(m, ste, SMMUV3M_F_PERMISSION, r);
-		*phys = hit->pa + (ipa - hit->va);
-		return true;
-	}
-	m->walks++;
 	unsigned g = granule(m, STE2_S2TG(d2), false);
 	unsigned pabits = smmuv3m_oas_bits(STE2_S2PS(d2)), oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
-	struct walk_from from = { ste[3] & STE3_S2TTB, g, s2_start(g, STE2_S2SL0(d2)), ia, pabits < oas ? pabits : oas };
-	struct walk_leaf l = { 0 };
+	struct walk_from from = { ste[3] & STE3_S2TTB, g, s2_start(g, STE2_S2SL0(d2)), ia,
+				  pabits < oas ? pabits : oas };
+	const struct smmuv3m_tlb tag = { .stage2 = true, .vmid = STE2_S2VMID(d2) };
 	uint64_t at;
-	enum smmuv3m_event f = descend(&from, ipa, &l, &at);
+	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d2 & STE2_S2AFFD, NULL, r, phys, &at);
 	if (f == SMMUV3M_F_WALK_EABT)
 		return event(m, f, r, at);
-	if (f)
-		return s2_fault(m, ste, f, r);
-	if (!(l.desc & DESC_AF) && !(d2 & STE2_S2AFFD))
-		return s2_fault(m, ste, SMMUV3M_F_ACCESS, r);
-	uint64_t size = 1ull << l.shift;
-	struct smmuv3m_tlb t = { .valid = true,
-				 .stage2 = true,
-				 .vmid = vmid,
-				 .granule = (uint8_t)g,
-				 .level = (uint8_t)l.level,
-				 .va = ipa & ~(size - 1),
-				 .size = size,
-				 .pa = l.desc & DESC_OA & ~(size - 1),
-				 .write = l.desc & DESC_S2AP_W,
-				 .noread = !(l.desc & DESC_S2AP_R) };
-	if (!permitted(&t, NULL, r))
-		return s2_fault(m, ste, SMMUV3M_F_PERMISSION, r);
-	m->tlb[m->tlb_next++ % SMMUV3M_TLB] = t;
-	*phys = t.pa + (ipa - t.va);
-	return true;
+	return f ? s2_fault(m, ste, f, r) : true;
 }
 
 bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uint64_t *phys)

@@ -96,12 +96,11 @@ static size_t drain(struct iommu_fault *f, size_t max, bool *ovf)
 	return s.io.ops->faults(&s.io, f, max, ovf);
 }
 
-/* What the firmware left (queues configured, interrupts on, SMMUEN off)
- * is what give-back leaves; the translation in between is the driver's. */
-static void take_over_and_give_back_as_found(void **state)
+/* A unit of `kind` as a firmware might leave it: queues configured,
+ * interrupts on, SMMUEN off. */
+static void firmware_left(const char *kind)
 {
-	(void)state;
-	assert_true(smmuv3m_init(&m, "smmuv3"));
+	assert_true(smmuv3m_init(&m, kind));
 	m.cr1 = 0xd75; /* write-back, inner shareable */
 	m.cr2 = 0x2;
 	m.irq_ctrl = m.irq_ctrlack = 0x5;
@@ -109,13 +108,11 @@ static void take_over_and_give_back_as_found(void **state)
 	m.strtab_base_cfg = 0x8;
 	m.cmdq_base = 0x80010000ull | 4;
 	m.eventq_base = 0x80020000ull | 4;
-	memset(&s, 0, sizeof(s));
-	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
-	assert_null(s.io.ops->take(&s.io));
-	assert_int_equal(m.cr0ack & 0xd, 0xd); /* SMMUEN, CMDQEN, EVENTQEN */
-	assert_int_equal(m.irq_ctrlack, 0);    /* polled, not interrupting */
-	assert_int_equal(m.strtab_base & ~(0x3ull << 62) & ~0x3full, (uint64_t)(uintptr_t)s.strtab);
-	assert_true(m.cfgi_all >= 1 && m.tlbi_nsnh_all >= 1); /* the caches forgotten before translating */
+}
+
+/* Given back: every register as firmware_left had it. */
+static void given_back_as_left(void)
+{
 	assert_null(s.io.ops->give_back(&s.io));
 	assert_int_equal(m.cr0, 0);
 	assert_int_equal(m.cr1, 0xd75);
@@ -129,6 +126,22 @@ static void take_over_and_give_back_as_found(void **state)
 	char note[200];
 	assert_true(s.io.ops->as_found(&s.io, note, sizeof(note)));
 	assert_clean();
+}
+
+/* What the firmware left (queues configured, interrupts on, SMMUEN off)
+ * is what give-back leaves; the translation in between is the driver's. */
+static void take_over_and_give_back_as_found(void **state)
+{
+	(void)state;
+	firmware_left("smmuv3");
+	memset(&s, 0, sizeof(s));
+	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	assert_null(s.io.ops->take(&s.io));
+	assert_int_equal(m.cr0ack & 0xd, 0xd); /* SMMUEN, CMDQEN, EVENTQEN */
+	assert_int_equal(m.irq_ctrlack, 0);    /* polled, not interrupting */
+	assert_int_equal(m.strtab_base & ~(0x3ull << 62) & ~0x3full, (uint64_t)(uintptr_t)s.strtab);
+	assert_true(m.cfgi_all >= 1 && m.tlbi_nsnh_all >= 1); /* the caches forgotten before translating */
+	given_back_as_left();
 }
 
 /* SMMUEN set by the firmware: refused, nothing written. */
@@ -484,7 +497,7 @@ static void stage2_translates_with_s2ap(void **state)
 		unsigned perm;
 		assert_true(s.io.ops->iova_to_phys(&s.io, IOVA + 2 * block, &phys, &perm, &page));
 		assert_int_equal(perm, IOMMU_W);
-		assert_int_equal(dma(IOVA + block, true), 0);	  /* read-only */
+		assert_int_equal(dma(IOVA + block, true), 0);	   /* read-only */
 		assert_int_equal(dma(IOVA + 2 * block, false), 0); /* write-only */
 		assert_int_equal(dma(IOVA + 4 * block, false), 0); /* nothing there */
 		struct iommu_fault f[8];
@@ -545,13 +558,7 @@ static void stage2_stale_until_tlbi_s2(void **state)
 static void a_stage2_only_unit_works_in_auto(void **state)
 {
 	(void)state;
-	assert_true(smmuv3m_init(&m, "smmuv3-s2only"));
-	m.cr1 = 0xd75;
-	m.cr2 = 0x2;
-	m.strtab_base = 0x80000000ull;
-	m.strtab_base_cfg = 0x8;
-	m.cmdq_base = 0x80010000ull | 4;
-	m.eventq_base = 0x80020000ull | 4;
+	firmware_left("smmuv3-s2only");
 	memset(&s, 0, sizeof(s));
 	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
 	assert_int_equal(s.stage, 2);
@@ -561,17 +568,7 @@ static void a_stage2_only_unit_works_in_auto(void **state)
 	assert_int_equal(dma(IOVA + 4, true), PA + 4);
 	assert_null(s.io.ops->attach(&s.io, dev, IOMMU_PASSTHROUGH));
 	assert_int_equal(dma(IOVA + 4, true), IOVA + 4);
-	assert_null(s.io.ops->give_back(&s.io));
-	assert_int_equal(m.cr0, 0);
-	assert_int_equal(m.cr1, 0xd75);
-	assert_int_equal(m.cr2, 0x2);
-	assert_int_equal(m.strtab_base, 0x80000000ull);
-	assert_int_equal(m.strtab_base_cfg, 0x8);
-	assert_int_equal(m.cmdq_base, 0x80010000ull | 4);
-	assert_int_equal(m.eventq_base, 0x80020000ull | 4);
-	char note[200];
-	assert_true(s.io.ops->as_found(&s.io, note, sizeof(note)));
-	assert_clean();
+	given_back_as_left();
 	memset(&s, 0, sizeof(s));
 	s.want_stage = SMMUV3_STAGE_1;
 	assert_non_null(smmuv3_init(&s, &m.win, "smmu-model"));

@@ -1080,11 +1080,11 @@ static void stage2_walk_permissions_and_faults(void **state)
 	assert_true(dma(0x3000, true, &phys));		     /* write-only */
 	assert_int_equal(phys, 0x53000);
 	assert_false(dma(0x3000, false, &phys));
-	assert_false(dma(0x4000, false, &phys)); /* AF=0 */
-	assert_false(dma(0x5000, false, &phys)); /* OA beyond S2PS */
-	assert_false(dma(0x7000, false, &phys)); /* nothing there */
+	assert_false(dma(0x4000, false, &phys));     /* AF=0 */
+	assert_false(dma(0x5000, false, &phys));     /* OA beyond S2PS */
+	assert_false(dma(0x7000, false, &phys));     /* nothing there */
 	assert_false(dma(1ull << 40, false, &phys)); /* beyond the IPA size */
-	static const unsigned want[] = { SMMUV3M_F_PERMISSION, SMMUV3M_F_PERMISSION, SMMUV3M_F_ACCESS,
+	static const unsigned want[] = { SMMUV3M_F_PERMISSION, SMMUV3M_F_PERMISSION,  SMMUV3M_F_ACCESS,
 					 SMMUV3M_F_ADDR_SIZE,  SMMUV3M_F_TRANSLATION, SMMUV3M_F_TRANSLATION };
 	static const uint64_t at[] = { 1ull << 39 | 0x2000, 0x3000, 0x4000, 0x5000, 0x7000, 1ull << 40 };
 	assert_int_equal(events_written(), 6);
@@ -1127,9 +1127,9 @@ static void stage2_ste_legality(void **state)
 	ste_s2(0x23, root, TG0_4K, 24, 1, 1, 0);
 	strtab[8 * 0x23 + 2] &= ~S2AA64; /* AArch32 tables: TTF offers AArch64 only */
 	ste_s2(0x24, root, TG0_4K, 24, 1, 1, S2ENDI);
-	ste_s2(0x25, root, TG0_4K, 24, 3, 1, 0);     /* S2SL0 0b11 */
+	ste_s2(0x25, root, TG0_4K, 24, 3, 1, 0); /* S2SL0 0b11 */
 	ste_s2(0x26, root, TG0_4K, 24, 1, 1, 0);
-	strtab[8 * 0x26] = STE_V | 7ull << 1;	     /* nested: not modelled */
+	strtab[8 * 0x26] = STE_V | 7ull << 1; /* nested: not modelled */
 	for (uint32_t sid = 0x21; sid <= 0x26; sid++)
 		assert_false(smmuv3m_translate(&m, sid, 0, false, &phys));
 	assert_int_equal(events_written(), 6);

@@ -52,10 +52,10 @@ struct stage_words {
 
 static const struct stage_words *words(const struct env *v)
 {
-	static const struct stage_words s1 = { "tlbi-va", "tlbi-va-range", "TLBI_NH_VA", "TLBI_NH_ASID", "CFGI_CD",
-					       "CD.TTB0" },
-					s2 = { "tlbi-s2-ipa", "tlbi-s2-ipa-range", "TLBI_S2_IPA", "TLBI_S12_VMALL",
-					       "CFGI_STE", "STE.S2TTB" };
+	static const struct stage_words s1 = { "tlbi-va",      "tlbi-va-range", "TLBI_NH_VA",
+					       "TLBI_NH_ASID", "CFGI_CD",	"CD.TTB0" },
+					s2 = { "tlbi-s2-ipa",	 "tlbi-s2-ipa-range", "TLBI_S2_IPA",
+					       "TLBI_S12_VMALL", "CFGI_STE",	      "STE.S2TTB" };
 	return smmuv3_of(v->io)->stage == 2 ? &s2 : &s1;
 }
 
@@ -402,14 +402,15 @@ static void t_stale_config(struct test_ctx *t)
 	report(t, !s2.err && !e && s2.after == 'B', "after %s and %s the DMA reached the new tables (%c)", w->cfgi_cmd,
 	       w->domain_cmd, s2.after ? s2.after : '-');
 	if (!s1.err) {
-		printf("    finding: with %s changed and nothing invalidated the DMA reached %c; after %s alone %c (%s)\n",
-		       w->ttb, s1.before, w->domain_cmd, s1.after,
-		       s1.after == 'A' ? "the cached configuration still named the old tables"
-				       : "the unit read the configuration again");
-		test_note(t, "%s: %s %s", v.label,
+		printf(
+		    "    finding: with %s changed and nothing invalidated the DMA reached %c; after %s alone %c (%s)\n",
+		    w->ttb, s1.before, w->domain_cmd, s1.after,
+		    s1.after == 'A' ? "the cached configuration still named the old tables"
+				    : "the unit read the configuration again");
+		test_note(t, "%s: %s %s%s", v.label,
 			  s1.after == 'A' ? "stale configuration: the old tables used until"
 					  : "the new configuration was read without",
-			  w->cfgi_cmd);
+			  w->cfgi_cmd, s1.after == 'A' ? " (finding)" : "");
 	}
 	bench_teardown(&v);
 }
@@ -588,8 +589,9 @@ static void t_stage2_dma(struct test_ctx *t)
 		test_note(t, "stage 2: DMA through S2TTB's tables, a write S2AP forbids refused");
 }
 
-static const struct with_setting stage2 = { "smmuv3.stage", "2", { "smmuv3.stage2", "", t_stage2_dma, true, NULL },
-					    NULL };
+static const struct with_setting stage2 = {
+	"smmuv3.stage", "2", { "smmuv3.stage2", "", t_stage2_dma, true, NULL }, NULL
+};
 
 /* Stage 2 where IDR0.S2P (QEMU 7.2 has none). */
 static void t_stage2(struct test_ctx *t)
