@@ -1,9 +1,10 @@
 /* Arm SMMUv3 (IHI 0070): one SMMU taken over from the firmware — a stream
  * table (linear or 2-level) with every bystander bypassing, the device
  * under test's stream translated at stage 1 through one context
- * descriptor and VMSAv8-64 tables at a granule IDR5 offers, the command
- * queue with CMD_SYNC polled as the fence, the event queue — behind the
- * iommu interface. The driver is split by concern in this folder:
+ * descriptor or, where IDR0.S2P and smmuv3.stage say so, at stage 2
+ * through the STE alone, with VMSAv8-64 tables at a granule IDR5 offers,
+ * the command queue with CMD_SYNC polled as the fence, the event queue —
+ * behind the iommu interface. The driver is split by concern in this folder:
  *   regs.h      registers, STE, CD, descriptors, commands and events in the spec's words
  *   pgtable.c   the stage-1 and stage-2 descriptor formats (../io_pgtable.c walks them)
  *   strtab.c    the stream table and the context descriptor

@@ -47,7 +47,8 @@
 #define EVENTQ_PROD 0x100a8
 #define EVENTQ_CONS 0x100ac
 
-/* CR0 (6.3.9): PRIQEN, ATSCHK and VMW are RES0 without PRI, ATS, S2 */
+/* CR0 (6.3.9): PRIQEN and ATSCHK are RES0 without PRI and ATS; VMW (VMID
+ * wildcards) is not implemented here */
 #define SMMUEN (1u << 0)
 #define EVENTQEN (1u << 2)
 #define CMDQEN (1u << 3)
@@ -373,7 +374,7 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 			interrupt(m, SMMUV3M_IRQ_SYNC);
 		break;
 	}
-	default: /* 0, EL2/EL3/S2 (no HYP, no S2), ATC_INV, PRI_RESP, and beyond */
+	default: /* 0, EL2/EL3 (no HYP), ATC_INV, PRI_RESP, and beyond */
 		ok = false;
 	}
 	if (!ok) {

@@ -6,8 +6,9 @@
  * permissions and the Access flag, every fault type recorded (and not,
  * without CD.R), caches stale until the covering command and no longer,
  * the 2-level stream table, the command queue's error and its recovery,
- * the event queue's overflow, the injected faults, and the counters that
- * fail a driver breaking the rules. */
+ * the event queue's overflow, the injected faults, the counters that fail
+ * a driver breaking the rules, and stage 2 (its walk with concatenated
+ * start tables, S2AP, its faults, its STE checks, its TLB by VMID). */
 #include "unit.h"
 
 #include "../models/models.h"
