@@ -1155,6 +1155,11 @@ static void stage2_tlb_tagged_by_vmid(void **state)
 	ste_s2(SID, root, TG0_4K, 24, 1, 9, 0);
 	uint64_t *leaf = map_s2(root, 12, 40, 1, 0x1000, 0x71000, S2_LEAF | S2_R | S2_W);
 	assert_int_equal(through(0x1000), 0x71000);
+	uint64_t phys, *other = page(); /* VMID 8: the same IPA elsewhere, not VMID 9's entry */
+	ste_s2(0x30, other, TG0_4K, 24, 1, 8, 0);
+	map_s2(other, 12, 40, 1, 0x1000, 0x81000, S2_LEAF | S2_R);
+	assert_true(smmuv3m_translate(&m, 0x30, 0x1000, false, &phys));
+	assert_int_equal(phys, 0x81000);
 	*leaf = (*leaf & ~0x0000fffffffff000ull) | 0x72000;
 	command(TLBI_NH_VA | 9ull << 48, 0x1000);
 	command(TLBI_NH_ASID | 9ull << 48, 0);
