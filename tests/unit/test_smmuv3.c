@@ -500,7 +500,7 @@ static void stage2_translates_with_s2ap(void **state)
 		assert_int_equal(dma(IOVA + block, true), 0);	   /* read-only */
 		assert_int_equal(dma(IOVA + 2 * block, false), 0); /* write-only */
 		assert_int_equal(dma(IOVA + 4 * block, false), 0); /* nothing there */
-		for (unsigned r = 0; r < 3; r++) /* a stage-2 fault's page comes from its IPA field */
+		for (unsigned r = 0; r < 3; r++)		   /* a stage-2 fault's page comes from its IPA field */
 			s.evtq[4 * r + 2] = 0xdead000;
 		struct iommu_fault f[8];
 		bool ovf;
