@@ -1,6 +1,6 @@
 /* The SMMUv3 backend as the registry sees it: IORT SMMUv3 nodes, opened
  * with the settings that belong to this driver (smmuv3.granule,
- * smmuv3.strtab), which live here beside it. The IORT says which devices'
+ * smmuv3.strtab, smmuv3.stage), which live here beside it. The IORT says which devices'
  * requester ids reach the unit and as which stream ids (every one of them
  * bypasses while the device under test translates), whether the unit's
  * accesses are coherent, and which reserved ranges (RMR) a stream must
@@ -27,8 +27,18 @@ static const char *check_strtab(const char *v)
 		   : "must be auto, linear or 2level (2level needs IDR0.ST_LEVEL)";
 }
 
+static const char *check_stage(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "1") == 0 || strcmp(v, "2") == 0
+		   ? NULL
+		   : "must be auto, 1 or 2 (2 needs IDR0.S2P; auto: stage 1 where IDR0.S1P, else 2)";
+}
+
 static void settings(void)
 {
+	setting_add("smmuv3.stage", "auto",
+		    "SMMUv3 stage the device under test translates at: auto (1 where IDR0.S1P, else 2), 1 or 2",
+		    check_stage, NULL);
 	setting_add("smmuv3.granule", "auto",
 		    "SMMUv3 translation granule: auto (the smallest IDR5 offers), 4k, 16k or 64k", check_granule, NULL);
 	setting_add("smmuv3.strtab", "auto",
@@ -39,7 +49,12 @@ static void settings(void)
 
 void smmuv3_settings_apply(struct smmuv3 *s)
 {
-	const char *g = setting_get("smmuv3.granule"), *t = setting_get("smmuv3.strtab");
+	const char *g = setting_get("smmuv3.granule"), *t = setting_get("smmuv3.strtab"),
+		   *st = setting_get("smmuv3.stage");
+	s->want_stage = !st		       ? SMMUV3_STAGE_AUTO
+			: strcmp(st, "1") == 0 ? SMMUV3_STAGE_1
+			: strcmp(st, "2") == 0 ? SMMUV3_STAGE_2
+					       : SMMUV3_STAGE_AUTO;
 	s->want_granule_bits = !g		       ? 0
 			       : strcmp(g, "4k") == 0  ? 12
 			       : strcmp(g, "16k") == 0 ? 14
@@ -107,8 +122,9 @@ bool smmuv3_backend_had_2level(void)
 }
 
 /* the model's kinds (tests/models/smmuv3_model.c): QEMU 7.2's IDRs, a
- * small non-coherent linear-only unit, a 64K-only unit */
-static const char *const models[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", NULL };
+ * small non-coherent linear-only unit, a 64K-only unit, a unit with both
+ * stages and one with stage 2 alone */
+static const char *const models[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only", NULL };
 
 const struct iommu_backend smmuv3_backend = {
 	.name = "smmuv3",

@@ -14,7 +14,9 @@
  * the unit resumes at CONS.
  *
  * The invalidations of the device's translations are the kinds the
- * catalogue names and times; the configuration invalidations (CFGI_*)
+ * catalogue names and times, stage 1's (TLBI_NH_*, by ASID) or, while the
+ * device translates at stage 2, stage 2's (TLBI_S2_IPA, TLBI_S12_VMALL, by
+ * VMID: 4.4 keeps the TLBI_NH_* away from stage-2 entries); the configuration invalidations (CFGI_*)
  * and CMD_SYNC alone are offered to it as functions. */
 #include <stdio.h>
 
@@ -25,19 +27,25 @@
 #define RETRIES 3
 
 static const struct iommu_inval_kind all_kinds[] = {
-	{ "tlbi-va", "page", "command" },	 /* TLBI_NH_VA per page, Leaf=1 */
-	{ "tlbi-va-range", "range", "command" }, /* TLBI_NH_VA range form (IDR3.RIL) */
-	{ "tlbi-asid", "domain", "command" },	 /* TLBI_NH_ASID */
-	{ "tlbi-all", "global", "command" },	 /* TLBI_NSNH_ALL */
+	{ "tlbi-va", "page", "command" },	     /* TLBI_NH_VA per page, Leaf=1 */
+	{ "tlbi-va-range", "range", "command" },     /* TLBI_NH_VA range form (IDR3.RIL) */
+	{ "tlbi-asid", "domain", "command" },	     /* TLBI_NH_ASID */
+	{ "tlbi-all", "global", "command" },	     /* TLBI_NSNH_ALL: both stages */
+	{ "tlbi-s2-ipa", "page", "command" },	     /* TLBI_S2_IPA per page, Leaf=1 */
+	{ "tlbi-s2-ipa-range", "range", "command" }, /* TLBI_S2_IPA range form (IDR3.RIL) */
+	{ "tlbi-s12-vmall", "domain", "command" },   /* TLBI_S12_VMALL */
 };
-enum { K_VA, K_VA_RANGE, K_ASID, K_ALL, NKINDS };
+enum { K_VA, K_VA_RANGE, K_ASID, K_ALL, K_S2_IPA, K_S2_IPA_RANGE, K_S12_VMALL, NKINDS };
 
 void smmuv3_kinds_setup(struct smmuv3 *s)
 {
+	static const unsigned s1[] = { K_VA, K_VA_RANGE, K_ASID, K_ALL },
+			      s2[] = { K_S2_IPA, K_S2_IPA_RANGE, K_S12_VMALL, K_ALL };
+	const unsigned *k = s->stage == 2 ? s2 : s1;
 	s->io.nkinds = 0;
-	for (size_t k = 0; k < NKINDS; k++)
-		if (k != K_VA_RANGE || s->ril)
-			s->kinds[s->io.nkinds++] = all_kinds[k];
+	for (size_t i = 0; i < 4; i++)
+		if ((k[i] != K_VA_RANGE && k[i] != K_S2_IPA_RANGE) || s->ril)
+			s->kinds[s->io.nkinds++] = all_kinds[k[i]];
 }
 
 void smmuv3_gerror_ack(struct smmuv3 *s, uint32_t bits)
@@ -172,6 +180,19 @@ const char *smmuv3_tlbi_asid(struct smmuv3 *s)
 	return smmuv3_submit(s, c, 1);
 }
 
+const char *smmuv3_tlbi_domain(struct smmuv3 *s)
+{
+	if (s->stage == 1)
+		return smmuv3_tlbi_asid(s);
+	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_S12_VMALL | CMD_VMID(s->vmid), 0 } };
+	return smmuv3_submit(s, c, 1);
+}
+
+const char *smmuv3_cfgi_ttb(struct smmuv3 *s)
+{
+	return s->stage == 1 ? smmuv3_cfgi_cd(s, s->dut_sid) : smmuv3_cfgi_ste(s, s->dut_sid);
+}
+
 const char *smmuv3_invalidate_everything(struct smmuv3 *s)
 {
 	const uint64_t c[2][CMD_DWORDS] = { { CMD_CFGI_STE_RANGE, CMD_STE_RANGE(31) }, { CMD_TLBI_NSNH_ALL, 0 } };
@@ -192,9 +213,11 @@ const char *smmuv3_illegal_command_probe(struct smmuv3 *s, bool *reported)
 	return smmuv3_sync(s);
 }
 
-/* TLBI_NH_VA of every granule page in [iova, iova + size): page by page,
- * or in the range form (4.4.1.1: (NUM + 1) * 2^SCALE pages of TG's size
- * from an address aligned to them) where IDR3.RIL. */
+/* TLBI_NH_VA (stage 1, the ASID) or TLBI_S2_IPA (stage 2, the VMID; the
+ * same address and range fields, 4.4.1.1 and 4.4.2.3) of every granule
+ * page in [iova, iova + size): page by page, or in the range form ((NUM
+ * + 1) * 2^SCALE pages of TG's size from an address aligned to them)
+ * where IDR3.RIL. */
 static const char *tlbi_va(struct smmuv3 *s, uint64_t iova, uint64_t size, bool range)
 {
 	enum { MAXC = 64 };
@@ -205,7 +228,8 @@ static const char *tlbi_va(struct smmuv3 *s, uint64_t iova, uint64_t size, bool 
 	unsigned tg = s->granule_bits == 12 ? 1 : s->granule_bits == 14 ? 2 : 3;
 	size_t k = 0;
 	while (pages) {
-		uint64_t w0 = CMD_TLBI_NH_VA | CMD_ASID(s->asid), w1 = (iova & CMD_TLBI_ADDR) | CMD_LEAF;
+		uint64_t w0 = s->stage == 2 ? CMD_TLBI_S2_IPA | CMD_VMID(s->vmid) : CMD_TLBI_NH_VA | CMD_ASID(s->asid);
+		uint64_t w1 = (iova & CMD_TLBI_ADDR) | CMD_LEAF;
 		uint64_t covered = 1;
 		unsigned scale = (unsigned)__builtin_ctzll(pages);
 		uint64_t num = (pages >> scale) & 0x1f; /* odd: at least 1 */
@@ -236,15 +260,16 @@ const char *smmuv3_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, u
 	if (kind >= io->nkinds)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "smmuv3: no such invalidation kind");
 	const char *name = io->kinds[kind].name;
-	if (name == all_kinds[K_VA].name || name == all_kinds[K_VA_RANGE].name) {
+	bool range = name == all_kinds[K_VA_RANGE].name || name == all_kinds[K_S2_IPA_RANGE].name;
+	if (range || name == all_kinds[K_VA].name || name == all_kinds[K_S2_IPA].name) {
 		if (!size) /* nothing to drop: the fence alone */
 			return smmuv3_sync(s);
 		if (iova + size - 1 < iova)
 			return iommu_fail(io, IOMMU_ERR_ARGUMENT, "smmuv3: a wrapping range");
-		return tlbi_va(s, iova, size, name == all_kinds[K_VA_RANGE].name);
+		return tlbi_va(s, iova, size, range);
 	}
-	if (name == all_kinds[K_ASID].name)
-		return smmuv3_tlbi_asid(s);
+	if (name == all_kinds[K_ASID].name || name == all_kinds[K_S12_VMALL].name)
+		return smmuv3_tlbi_domain(s);
 	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_NSNH_ALL, 0 } };
 	return smmuv3_submit(s, c, 1);
 }

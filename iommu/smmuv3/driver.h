@@ -54,16 +54,14 @@ void *smmuv3_alloc(struct smmuv3 *s, size_t bytes, struct smmuv3_mem *m);
 void smmuv3_free(struct smmuv3_mem *m);
 
 /* pgtable.c */
-extern const struct io_pgtable_fmt smmuv3_pte_fmt;
+extern const struct io_pgtable_fmt smmuv3_pte_fmt, smmuv3_s2_pte_fmt;
 
 /* strtab.c */
 const char *smmuv3_strtab_build(struct smmuv3 *s);
 void smmuv3_strtab_free(struct smmuv3 *s);
-/* The STE of `sid` (NULL: beyond the table); in a 2-level table its
- * level-2 table is made when missing (NULL when no memory). */
-uint64_t *smmuv3_ste(struct smmuv3 *s, uint32_t sid);
-/* STE `sid` bypassing, or translating through the context descriptor,
- * then CFGI_STE and CMD_SYNC. */
+/* STE `sid` bypassing, or translating (stage 1: through the context
+ * descriptor; stage 2: S2TTB the device's tables), then CFGI_STE and
+ * CMD_SYNC. */
 const char *smmuv3_ste_bypass(struct smmuv3 *s, uint32_t sid);
 const char *smmuv3_ste_translate(struct smmuv3 *s, uint32_t sid);
 /* The context descriptor for tables `top` (its TTB0). */

@@ -1,7 +1,7 @@
 /* The event queue (spec 3.5, 7.3): records between the CONS the driver
  * keeps and the PROD the unit advances, decoded into faults (stream id,
- * input address, read or write, the event type as the reason) and
- * consumed by writing CONS back. A full queue drops events and toggles
+ * input address or, for a stage-2 fault, the IPA, read or write, the
+ * event type as the reason, stage 2 said in the words) and consumed by writing CONS back. A full queue drops events and toggles
  * EVENTQ_PROD.OVFLG (7.4); the driver reports the loss and acknowledges it
  * by copying the flag to EVENTQ_CONS.OVACKFLG. Nothing here waits: QEMU
  * records an event per 4-byte chunk of a faulting access, so a caller
@@ -52,6 +52,24 @@ const char *smmuv3_event_name(unsigned id)
 	return id >= 0xe0 && id <= 0xef ? "IMPLEMENTATION DEFINED event" : "event type not known to iommon";
 }
 
+/* Stage 2's words for the faults a stage-2 walk records (7.3.12-7.3.16 with S2=1) */
+static const char *s2_what(unsigned id)
+{
+	switch (id) {
+	case EVT_F_TRANSLATION:
+		return "stage 2: no valid descriptor for the IPA";
+	case EVT_F_ADDR_SIZE:
+		return "stage 2: an IPA or output address beyond the configured size";
+	case EVT_F_ACCESS:
+		return "stage 2: a descriptor with the access flag clear";
+	case EVT_F_PERMISSION:
+		return "stage 2: an access S2AP forbids";
+	case EVT_F_WALK_EABT:
+		return "stage 2: an external abort walking the tables";
+	}
+	return NULL;
+}
+
 /* The fault events with an input address and a direction (7.3.12-7.3.16) */
 static bool has_address(unsigned id)
 {
@@ -65,15 +83,21 @@ static struct iommu_fault decode(const struct smmuv3 *s, const uint64_t *e)
 	int k = find(id);
 	bool addr = has_address(id);
 	bool read = e[1] & EVT1_RNW;
+	/* a stage-2 fault: the IPA field says where (the input address is
+	 * the IPA too when stage 1 does not translate) */
+	bool s2 = addr && (e[1] & EVT1_S2) && s2_what(id);
+	uint64_t at = s2 ? e[3] & EVT3_IPA : e[2];
 	struct iommu_fault f = { .kind = IOMMU_FAULT_OTHER,
 				 .sid = (uint16_t)EVT_SID(e[0]),
 				 .reason = id,
 				 .read = read,
-				 .addr = addr ? e[2] & ~((1ull << s->granule_bits) - 1) : 0,
+				 .addr = addr ? at & ~((1ull << s->granule_bits) - 1) : 0,
 				 .sid_known = true,
 				 .addr_known = addr,
 				 .dir_known = addr,
-				 .why = k >= 0 ? events[k].what : smmuv3_event_name(id),
+				 .why = s2	 ? s2_what(id)
+					: k >= 0 ? events[k].what
+						 : smmuv3_event_name(id),
 				 .t_seen = rdtsc() };
 	if (id == EVT_F_TRANSLATION)
 		f.kind = IOMMU_FAULT_NOT_PRESENT;

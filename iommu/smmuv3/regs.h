@@ -38,6 +38,7 @@
 #define IDR0_TTF(v) (((v) >> 2) & 3) /* 2: AArch64 tables, 3: both */
 #define IDR0_COHACC (1u << 4)
 #define IDR0_ASID16 (1u << 12)
+#define IDR0_VMID16 (1u << 18)
 #define IDR0_ST_LEVEL(v) (((v) >> 27) & 3) /* 1: 2-level stream table */
 /* SMMU_IDR1 (6.3.2) */
 #define IDR1_SIDSIZE(v) ((v)&0x3f)
@@ -108,6 +109,7 @@
 #define STE_CONFIG_ABORT 0
 #define STE_CONFIG_BYPASS 4
 #define STE_CONFIG_S1 5
+#define STE_CONFIG_S2 6
 #define STE0_S1FMT_LINEAR (0ull << 4)
 #define STE0_S1CONTEXTPTR 0x000fffffffffffc0ull
 #define STE0_S1CDMAX(n) ((uint64_t)(n) << 59)
@@ -115,6 +117,18 @@
 #define STE1_S1COR(v) ((uint64_t)(v) << 4)
 #define STE1_S1CSH(v) ((uint64_t)(v) << 6)
 #define STE1_SHCFG_INCOMING (1ull << 44)
+/* stage 2 (5.2): doubleword 2, and S2TTB in doubleword 3 */
+#define STE2_S2VMID(v) ((uint64_t)(v)&0xffff)
+#define STE2_S2T0SZ(n) ((uint64_t)(n) << 32)
+#define STE2_S2SL0(n) ((uint64_t)(n) << 38)
+#define STE2_S2IR0(v) ((uint64_t)(v) << 40)
+#define STE2_S2OR0(v) ((uint64_t)(v) << 42)
+#define STE2_S2SH0(v) ((uint64_t)(v) << 44)
+#define STE2_S2TG(g) ((uint64_t)(g) << 46) /* as CD.TG0: 0 4K, 1 64K, 2 16K */
+#define STE2_S2PS(v) ((uint64_t)(v) << 48)
+#define STE2_S2AA64 (1ull << 51)
+#define STE2_S2R (1ull << 58) /* record faults */
+#define STE3_S2TTB 0x000ffffffffffff0ull
 /* a level-1 descriptor of a 2-level table (5.1) */
 #define L1STD_SPAN(n) ((uint64_t)(n)&0x1f)
 #define L1STD_L2PTR 0x000fffffffffffc0ull
@@ -150,6 +164,10 @@
 #define PTE_AF (1ull << 10)
 #define PTE_NG (1ull << 11)
 #define PTE_ADDR 0x0000fffffffff000ull /* below 2^48: no 52-bit output here */
+/* stage-2 leaves (Arm ARM D8.3, D8.5.5): S2AP and MemAttr in place of AP and AttrIndx */
+#define PTE_S2AP_R (1ull << 6)		/* S2AP[0]: reads allowed */
+#define PTE_S2AP_W (1ull << 7)		/* S2AP[1]: writes allowed */
+#define PTE_S2_MEMATTR_WB (0xfull << 2) /* normal, outer and inner write-back */
 
 /* ---- commands (4) ------------------------------------------------------------ */
 #define CMD_DWORDS 2
@@ -159,10 +177,13 @@
 #define CMD_TLBI_NH_ALL 0x10
 #define CMD_TLBI_NH_ASID 0x11
 #define CMD_TLBI_NH_VA 0x12
+#define CMD_TLBI_S12_VMALL 0x28
+#define CMD_TLBI_S2_IPA 0x2a
 #define CMD_TLBI_NSNH_ALL 0x30
 #define CMD_SYNC 0x46
 #define CMD_SID(s) ((uint64_t)(s) << 32)
 #define CMD_ASID(a) ((uint64_t)(a) << 48)
+#define CMD_VMID(v) ((uint64_t)(v) << 32)
 #define CMD_LEAF (1ull << 0)
 #define CMD_STE_RANGE(n) ((uint64_t)(n)&0x1f) /* 2^(n+1) stream ids; 31: all */
 #define CMD_TLBI_NUM(n) ((uint64_t)(n) << 12)
@@ -176,6 +197,8 @@
 #define EVT_ID(e0) ((unsigned)((e0)&0xff))
 #define EVT_SID(e0) ((uint32_t)((e0) >> 32))
 #define EVT1_RNW (1ull << 35) /* 1: a read */
+#define EVT1_S2 (1ull << 39)  /* the fault is stage 2's */
+#define EVT3_IPA 0x000ffffffffffff8ull
 #define EVT_F_UUT 0x01
 #define EVT_C_BAD_STREAMID 0x02
 #define EVT_F_STE_FETCH 0x03

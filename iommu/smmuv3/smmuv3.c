@@ -1,8 +1,8 @@
 /* The SMMUv3 behind the iommu interface: set-up from the ID registers
- * (stage 1 with AArch64 tables required; the stream table's format and
- * the granule chosen from IDR0, IDR1 and IDR5 and the settings), the
- * device under test moved between bypass and stage-1 translation through
- * its STE, map and unmap in its VMSA tables, the software walk. */
+ * (AArch64 tables required; the stage, the stream table's format and the
+ * granule chosen from IDR0, IDR1 and IDR5 and the settings), the device
+ * under test moved between bypass and stage-1 or stage-2 translation
+ * through its STE, map and unmap in its VMSA tables, the software walk. */
 #include "smmuv3.h"
 
 #include <stdio.h>
@@ -13,6 +13,7 @@
 
 #define LINEAR_MAX_LOG2 10 /* auto: a linear table of at most 1024 STEs (64 KiB) */
 #define IAS 48		   /* input addresses: T0SZ 16, within what every granule walks */
+#define S2_IAS_MIN 25	   /* S2T0SZ 39 */
 
 static const char *no_domain(struct smmuv3 *s)
 {
@@ -30,8 +31,8 @@ static const char *rmr_map(struct smmuv3 *s, uint32_t sid)
 	for (size_t i = 0; i < s->nrmr; i++) {
 		if (s->rmr[i].sid != sid)
 			continue;
-		const char *e = smmuv3_pg_fail(
-		    s, &s->dut, io_pgtable_identity(&smmuv3_pte_fmt, &s->dut, s->rmr[i].base, s->rmr[i].end));
+		const char *e =
+		    smmuv3_pg_fail(s, &s->dut, io_pgtable_identity(s->fmt, &s->dut, s->rmr[i].base, s->rmr[i].end));
 		if (e)
 			return e;
 	}
@@ -45,8 +46,8 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	const char *e;
 	if (s->has_dut) { /* the previous device under test back among the bystanders */
-		if ((e = smmuv3_cd_unfork(s)) != NULL || (e = smmuv3_ste_bypass(s, s->dut_sid)) != NULL ||
-		    (e = smmuv3_tlbi_asid(s)) != NULL)
+		if ((e = smmuv3_ttb_unfork(s)) != NULL || (e = smmuv3_ste_bypass(s, s->dut_sid)) != NULL ||
+		    (e = smmuv3_tlbi_domain(s)) != NULL)
 			return e;
 		s->has_dut = false;
 	}
@@ -55,15 +56,17 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		if (pci_addr_eq(s->stream[i].dev, dev))
 			sid = s->stream[i].sid;
 	if (mode == IOMMU_TRANSLATE) {
-		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(&smmuv3_pte_fmt, &s->dut, &s->pgcfg, 1))) !=
-			NULL ||
+		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1))) != NULL ||
 		    (e = rmr_map(s, sid)) != NULL)
 			return e;
-		smmuv3_cd_write(s, s->dut.top);
-		/* the descriptor and whatever was cached under the ASID forgotten
-		 * before the STE points at it */
-		if ((e = smmuv3_cfgi_cd(s, sid)) != NULL || (e = smmuv3_tlbi_asid(s)) != NULL ||
-		    (e = smmuv3_ste_translate(s, sid)) != NULL)
+		/* the descriptor and whatever was cached under the ASID (VMID)
+		 * forgotten before the STE points at it */
+		if (s->stage == 1) {
+			smmuv3_cd_write(s, s->dut.top);
+			if ((e = smmuv3_cfgi_cd(s, sid)) != NULL)
+				return e;
+		}
+		if ((e = smmuv3_tlbi_domain(s)) != NULL || (e = smmuv3_ste_translate(s, sid)) != NULL)
 			return e;
 	} else if ((e = smmuv3_ste_bypass(s, sid)) != NULL) {
 		return e;
@@ -89,12 +92,13 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 	struct smmuv3 *s = (struct smmuv3 *)io;
 	if (!io->taken || !s->has_dut)
 		return no_domain(s);
-	/* AP[2:1] grant read with every write: write-only is mapped
-	 * read-write (the walk says so), as DART maps everything */
-	if ((perm & IOMMU_RW) == IOMMU_W)
+	/* stage 1's AP[2:1] grant read with every write: write-only is
+	 * mapped read-write (the walk says so), as DART maps everything;
+	 * stage 2's S2AP has write-only */
+	if (s->stage == 1 && (perm & IOMMU_RW) == IOMMU_W)
 		perm |= IOMMU_R;
 	/* a translation fault is never cached (Arm ARM D8.16): no invalidation */
-	return smmuv3_pg_fail(s, &s->dut, io_pgtable_map(&smmuv3_pte_fmt, &s->dut, iova, phys, size, perm, page));
+	return smmuv3_pg_fail(s, &s->dut, io_pgtable_map(s->fmt, &s->dut, iova, phys, size, perm, page));
 }
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
@@ -102,7 +106,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 	struct smmuv3 *s = (struct smmuv3 *)io;
 	if (!io->taken || !s->has_dut)
 		return no_domain(s);
-	return smmuv3_pg_fail(s, &s->dut, io_pgtable_unmap(&smmuv3_pte_fmt, &s->dut, iova, size));
+	return smmuv3_pg_fail(s, &s->dut, io_pgtable_unmap(s->fmt, &s->dut, iova, size));
 }
 
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
@@ -115,7 +119,7 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 		return true;
 	}
 	unsigned level;
-	if (!io_pgtable_walk(&smmuv3_pte_fmt, &s->dut, iova, phys, perm, &level))
+	if (!io_pgtable_walk(s->fmt, &s->dut, iova, phys, perm, &level))
 		return false;
 	*page = io_pgtable_leaf_size(&s->pgcfg, level);
 	return true;
@@ -182,16 +186,35 @@ static const char *choose_strtab(struct smmuv3 *s)
 	return NULL;
 }
 
+/* The stage asked for, or stage 1 where IDR0 offers it, else stage 2. */
+static const char *choose_stage(struct smmuv3 *s)
+{
+	static char why[120];
+	bool s1 = s->idr0 & IDR0_S1P, s2 = s->idr0 & IDR0_S2P;
+	if (!(IDR0_TTF(s->idr0) & 2) || (!s1 && !s2))
+		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE,
+				  "smmuv3: neither stage with AArch64 tables (IDR0.S1P, S2P, TTF)");
+	if ((s->want_stage == SMMUV3_STAGE_1 && !s1) || (s->want_stage == SMMUV3_STAGE_2 && !s2)) {
+		snprintf(why, sizeof(why), "smmuv3: stage %d was asked for; IDR0 0x%08x does not offer it (%s clear)",
+			 s->want_stage == SMMUV3_STAGE_1 ? 1 : 2, s->idr0, s1 ? "S2P" : "S1P");
+		return iommu_fail(&s->io, IOMMU_ERR_UNSUPPORTED, why);
+	}
+	s->stage = s->want_stage == SMMUV3_STAGE_2 || (s->want_stage == SMMUV3_STAGE_AUTO && !s1) ? 2 : 1;
+	s->fmt = s->stage == 2 ? &smmuv3_s2_pte_fmt : &smmuv3_pte_fmt;
+	return NULL;
+}
+
 const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *name)
 {
 	enum smmuv3_strtab_choice st = s->want_strtab;
 	unsigned gran = s->want_granule_bits;
+	enum smmuv3_stage_choice stage = s->want_stage;
 	bool ncfw = s->noncoherent_fw;
 	struct smmuv3_found found = s->found;
 	bool same_unit = s->found_valid && w->space == s->w.space && w->base == s->w.base && w->ctx == s->w.ctx;
 	bool had_2level = same_unit && s->had_2level;
 	memset(s, 0, sizeof(*s));
-	s->want_strtab = st, s->want_granule_bits = gran, s->noncoherent_fw = ncfw;
+	s->want_strtab = st, s->want_granule_bits = gran, s->want_stage = stage, s->noncoherent_fw = ncfw;
 	if (same_unit)
 		s->found = found, s->found_valid = true, s->had_2level = had_2level;
 	s->w = *w;
@@ -207,16 +230,16 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	s->idr5 = smmu_r32(s, SMMU_IDR5);
 	if (s->idr0 == ~0u || s->idr1 == ~0u || s->idr5 == ~0u)
 		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE, "smmuv3: IDR0 reads all ones (nothing answers)");
-	if (!(s->idr0 & IDR0_S1P) || !(IDR0_TTF(s->idr0) & 2))
-		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE,
-				  "smmuv3: no stage 1 with AArch64 tables (IDR0.S1P, IDR0.TTF): iommon drives stage 1");
 	static const unsigned oas[] = { 32, 36, 40, 42, 44, 48, 52, 52 };
 	s->oas_bits = oas[IDR5_OAS(s->idr5)];
 	s->sid_bits = IDR1_SIDSIZE(s->idr1);
 	s->coherent = (s->idr0 & IDR0_COHACC) && !s->noncoherent_fw;
 	s->ril = s->idr3 & IDR3_RIL;
 	s->asid = 1;
-	const char *e = choose_strtab(s);
+	s->vmid = 1;
+	const char *e = choose_stage(s);
+	if (!e)
+		e = choose_strtab(s);
 	if (!e)
 		e = choose_granule(s);
 	if (e)
@@ -225,17 +248,24 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	s->cmdq_log2 = IDR1_CMDQS(s->idr1) < 8 ? IDR1_CMDQS(s->idr1) : 8;
 	s->evtq_log2 = IDR1_EVENTQS(s->idr1) < 7 ? IDR1_EVENTQS(s->idr1) : 7;
 	unsigned g = s->granule_bits;
-	s->levels = (IAS - g + (g - 4)) / (g - 3);
-	s->io.addr_bits = IAS;
+	/* stage 2's input is an IPA, at most the unit's OAS wide (3.4: IAS
+	 * is OAS with stage 2); the walk as deep as it needs, so that its top
+	 * table resolves at most a stride (no concatenated tables) */
+	unsigned ias = s->stage == 2 && s->oas_bits < IAS ? s->oas_bits : IAS;
+	if (ias < S2_IAS_MIN)
+		ias = S2_IAS_MIN;
+	s->levels = (ias - g + (g - 4)) / (g - 3);
+	s->io.addr_bits = ias;
 	s->io.page_sizes = g == 12 ? 1ull << 12 | 1ull << 21 | 1ull << 30 : 1ull << g | 1ull << (2 * g - 3);
 	s->io.perm_bits = true;
 	s->io.passthrough = true;
 	s->io.map_flushes = false;
-	snprintf(s->variant, sizeof(s->variant), "%s-%s", s->two_level ? "2level" : "linear", smmuv3_granule_name(g));
+	snprintf(s->variant, sizeof(s->variant), "%s-%s%s", s->two_level ? "2level" : "linear", smmuv3_granule_name(g),
+		 s->stage == 2 ? "-s2" : "");
 	s->io.variant = s->variant;
 	smmuv3_kinds_setup(s);
 	s->pgcfg = (struct io_pgtable_cfg){ .levels = s->levels,
-					    .addr_bits = IAS,
+					    .addr_bits = ias,
 					    .page_sizes = s->io.page_sizes,
 					    .sync = smmuv3_push,
 					    .ctx = s,

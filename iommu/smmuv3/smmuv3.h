@@ -1,11 +1,12 @@
 /* Arm SMMUv3 (IHI 0070): one SMMU taken over from the firmware — a stream
  * table (linear or 2-level) with every bystander bypassing, the device
  * under test's stream translated at stage 1 through one context
- * descriptor and VMSAv8-64 tables at a granule IDR5 offers, the command
- * queue with CMD_SYNC polled as the fence, the event queue — behind the
- * iommu interface. The driver is split by concern in this folder:
+ * descriptor or, where IDR0.S2P and smmuv3.stage say so, at stage 2
+ * through the STE alone, with VMSAv8-64 tables at a granule IDR5 offers,
+ * the command queue with CMD_SYNC polled as the fence, the event queue —
+ * behind the iommu interface. The driver is split by concern in this folder:
  *   regs.h      registers, STE, CD, descriptors, commands and events in the spec's words
- *   pgtable.c   the stage-1 descriptor format (../io_pgtable.c walks it)
+ *   pgtable.c   the stage-1 and stage-2 descriptor formats (../io_pgtable.c walks them)
  *   strtab.c    the stream table and the context descriptor
  *   cmdq.c      the command queue, CMD_SYNC, command errors, the invalidation kinds
  *   evtq.c      the event queue decoded into faults
@@ -29,6 +30,8 @@ struct smmuv3_found {
 };
 
 enum smmuv3_strtab_choice { SMMUV3_STRTAB_AUTO, SMMUV3_STRTAB_LINEAR, SMMUV3_STRTAB_2LEVEL };
+/* auto: stage 1 where IDR0.S1P, else stage 2 */
+enum smmuv3_stage_choice { SMMUV3_STAGE_AUTO, SMMUV3_STAGE_1, SMMUV3_STAGE_2 };
 
 /* A device behind the unit and its stream id (from the IORT). */
 struct smmuv3_stream {
@@ -63,12 +66,16 @@ struct smmuv3 {
 	bool noncoherent_fw; /* the IORT node says so */
 	unsigned sid_bits;   /* IDR1.SIDSIZE */
 	unsigned oas_bits;   /* IDR5.OAS */
-	unsigned asid;	     /* the device under test's */
+	unsigned asid;	     /* the device under test's (stage 1) */
+	unsigned vmid;	     /* the device under test's (stage 2) */
 	bool ril;	     /* IDR3.RIL: TLBI_NH_VA ranges */
 	/* settings (backend.c): what was asked for */
 	enum smmuv3_strtab_choice want_strtab;
 	unsigned want_granule_bits; /* 0: the smallest offered */
+	enum smmuv3_stage_choice want_stage;
 	/* what was chosen */
+	unsigned stage;			  /* 1: STE.Config 0b101 through a CD; 2: 0b110, S2TTB */
+	const struct io_pgtable_fmt *fmt; /* the stage's descriptors (pgtable.c) */
 	bool two_level;
 	unsigned strtab_log2, split; /* stream ids covered; level-2 tables of 2^split STEs */
 	unsigned granule_bits, levels;
@@ -105,7 +112,8 @@ extern const struct iommu_backend smmuv3_backend;
 /* Prepares a unit reached through `w` (MMIO on hardware, a model in
  * tests): reads the ID registers and decides the stream table and the
  * granule from them and the settings already in `s` (want_*). NULL or why
- * not (UNUSABLE: all ones, no stage 1 or AArch64 tables). */
+ * not (UNUSABLE: all ones, neither stage or no AArch64 tables;
+ * UNSUPPORTED: a stage, granule or table format asked for and not offered). */
 const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *name);
 /* Before take-over: a device behind the unit with its stream id (its STE
  * bypasses until it is the device under test; a device not named has its
@@ -114,8 +122,8 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 void smmuv3_add_stream(struct smmuv3 *s, struct pci_addr dev, uint32_t sid);
 void smmuv3_add_rmr(struct smmuv3 *s, uint32_t sid, uint64_t base, uint64_t end);
 
-/* smmuv3.granule and smmuv3.strtab into s->want_* (backend.c), for the
- * next smmuv3_init. */
+/* smmuv3.granule, smmuv3.strtab and smmuv3.stage into s->want_*
+ * (backend.c), for the next smmuv3_init. */
 void smmuv3_settings_apply(struct smmuv3 *s);
 
 /* Whether the machine's unit (the backend's) was given a 2-level stream
@@ -131,17 +139,27 @@ const char *smmuv3_cfgi_ste(struct smmuv3 *s, uint32_t sid);
 const char *smmuv3_cfgi_cd(struct smmuv3 *s, uint32_t sid);
 const char *smmuv3_cfgi_all(struct smmuv3 *s);
 const char *smmuv3_tlbi_asid(struct smmuv3 *s);
+/* Everything cached of the device's translations: TLBI_NH_ASID at stage
+ * 1, TLBI_S12_VMALL of its VMID at stage 2. */
+const char *smmuv3_tlbi_domain(struct smmuv3 *s);
+/* The configuration invalidation that covers the pointer to the device's
+ * tables: CFGI_CD at stage 1 (CD.TTB0), CFGI_STE at stage 2 (STE.S2TTB). */
+const char *smmuv3_cfgi_ttb(struct smmuv3 *s);
 /* An opcode the architecture does not define, then CMD_SYNC: NULL when
  * the unit reported CERROR_ILL, the driver skipped it and the queue ran
  * on; *reported says whether the error was seen at all. */
 const char *smmuv3_illegal_command_probe(struct smmuv3 *s, bool *reported);
 
-/* The stale-configuration probe (strtab.c): the context descriptor's TTB0
- * pointed at a copy of the tables in which `iova` leads to `phys`,
- * nothing invalidated; and back to the domain's own tables, with CFGI_CD
- * and TLBI_NH_ASID. */
-const char *smmuv3_cd_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys);
-const char *smmuv3_cd_unfork(struct smmuv3 *s);
+/* The stale-configuration probe (strtab.c): the pointer to the tables
+ * (CD.TTB0 at stage 1, STE.S2TTB at stage 2) moved to a copy of them in
+ * which `iova` leads to `phys`, nothing invalidated; and back to the
+ * domain's own tables, with smmuv3_cfgi_ttb and smmuv3_tlbi_domain. */
+const char *smmuv3_ttb_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys);
+const char *smmuv3_ttb_unfork(struct smmuv3 *s);
+
+/* The STE of `sid` (NULL: beyond the table); in a 2-level table its
+ * level-2 table is made when missing (NULL when no memory). */
+uint64_t *smmuv3_ste(struct smmuv3 *s, uint32_t sid);
 
 /* An event's type in words. */
 const char *smmuv3_event_name(unsigned id);

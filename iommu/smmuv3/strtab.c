@@ -6,7 +6,9 @@
  * which no device we know of uses). Bystanders' STEs bypass (Config
  * 0b100, attributes as the device sent them); the device under test's
  * translates at stage 1 (Config 0b101) through one context descriptor
- * (S1CDMax 0, S1Fmt linear) whose TTB0 names its VMSA tables.
+ * (S1CDMax 0, S1Fmt linear) whose TTB0 names its VMSA tables, or at stage
+ * 2 (Config 0b110) with S2TTB naming them and the walk described in the
+ * STE itself (S2T0SZ, S2SL0, S2TG, S2PS; VMID tags what is cached).
  *
  * A live STE is changed as 3.21.3 asks, so that the unit never reads half
  * of one: V cleared and the entry invalidated, the other words written,
@@ -158,20 +160,48 @@ const char *smmuv3_ste_bypass(struct smmuv3 *s, uint32_t sid)
 	return ste_replace(s, sid, w);
 }
 
+/* TG0 (5.4.1): 0 for 4K, 1 for 64K, 2 for 16K; S2TG alike (5.2) */
+static unsigned tg0(unsigned granule_bits)
+{
+	return granule_bits == 16 ? 1 : granule_bits == 14 ? 2 : 0;
+}
+
+/* S2SL0 (5.2, Arm ARM D8.2): the start level of the walk s->levels deep.
+ * 4K: 0b00 level 2, 0b01 level 1, 0b10 level 0; 16K and 64K: 0b00 level
+ * 3, 0b01 level 2, 0b10 level 1. The top table resolves at most a stride
+ * (smmuv3.c chooses the depth so), never concatenated tables. */
+static unsigned s2sl0(const struct smmuv3 *s)
+{
+	unsigned start = 4 - s->levels;
+	return (s->granule_bits == 12 ? 2 : 3) - start;
+}
+
+/* The stage-2 STE of the device's tables `top`: S2PS is IDR5.OAS (the
+ * tables, and what they map, lie within it), faults recorded (S2R). */
+static void ste_s2_words(const struct smmuv3 *s, const uint64_t *top, uint64_t w[STE_DWORDS])
+{
+	unsigned c = fetch_cache(s);
+	w[0] = STE0_V | STE0_CONFIG(STE_CONFIG_S2);
+	w[1] = STE1_SHCFG_INCOMING;
+	w[2] = STE2_S2VMID(s->vmid) | STE2_S2T0SZ(64 - s->io.addr_bits) | STE2_S2SL0(s2sl0(s)) | STE2_S2IR0(c) |
+	       STE2_S2OR0(c) | STE2_S2SH0(fetch_sh(s)) | STE2_S2TG(tg0(s->granule_bits)) |
+	       STE2_S2PS(IDR5_OAS(s->idr5)) | STE2_S2AA64 | STE2_S2R;
+	w[3] = (uint64_t)(uintptr_t)top & STE3_S2TTB;
+}
+
 const char *smmuv3_ste_translate(struct smmuv3 *s, uint32_t sid)
 {
+	if (s->stage == 2) {
+		uint64_t w[STE_DWORDS] = { 0 };
+		ste_s2_words(s, s->dut.top, w);
+		return ste_replace(s, sid, w);
+	}
 	const uint64_t w[STE_DWORDS] = {
 		STE0_V | STE0_CONFIG(STE_CONFIG_S1) | STE0_S1FMT_LINEAR | STE0_S1CDMAX(0) |
 		    ((uint64_t)(uintptr_t)s->cd & STE0_S1CONTEXTPTR),
 		STE1_S1CIR(fetch_cache(s)) | STE1_S1COR(fetch_cache(s)) | STE1_S1CSH(fetch_sh(s)),
 	};
 	return ste_replace(s, sid, w);
-}
-
-/* TG0 (5.4.1): 0 for 4K, 1 for 64K, 2 for 16K */
-static unsigned tg0(unsigned granule_bits)
-{
-	return granule_bits == 16 ? 1 : granule_bits == 14 ? 2 : 0;
 }
 
 void smmuv3_cd_write(struct smmuv3 *s, const uint64_t *top)
@@ -190,26 +220,42 @@ void smmuv3_cd_write(struct smmuv3 *s, const uint64_t *top)
 	smmuv3_push(cd, 8, s);
 }
 
-const char *smmuv3_cd_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys)
+/* Where the device's STE or CD names its tables, now `top`. At stage 2
+ * only S2TTB's doubleword changes: a single 64-bit write the unit sees
+ * whole (3.21.3 allows it without breaking V). */
+static void ttb_point(struct smmuv3 *s, const uint64_t *top)
+{
+	if (s->stage == 1) {
+		smmuv3_cd_write(s, top);
+		return;
+	}
+	uint64_t *ste = smmuv3_ste(s, s->dut_sid);
+	if (!ste)
+		return; /* the STE exists: it was made at attach */
+	ste[3] = (uint64_t)(uintptr_t)top & STE3_S2TTB;
+	smmuv3_push(&ste[3], 8, s);
+}
+
+const char *smmuv3_ttb_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys)
 {
 	if (!s->io.taken || !s->has_dut || s->dut_mode != IOMMU_TRANSLATE)
 		return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: no device under test translating");
-	const char *e = smmuv3_pg_fail(s, &s->alt, io_pgtable_fork(&smmuv3_pte_fmt, &s->alt, &s->dut, iova, phys));
+	const char *e = smmuv3_pg_fail(s, &s->alt, io_pgtable_fork(s->fmt, &s->alt, &s->dut, iova, phys));
 	if (e)
 		return e;
 	s->alt_live = true;
-	smmuv3_cd_write(s, s->alt.top); /* and nothing invalidated: that is the probe */
+	ttb_point(s, s->alt.top); /* and nothing invalidated: that is the probe */
 	return NULL;
 }
 
-const char *smmuv3_cd_unfork(struct smmuv3 *s)
+const char *smmuv3_ttb_unfork(struct smmuv3 *s)
 {
 	if (!s->alt_live)
 		return NULL;
-	smmuv3_cd_write(s, s->dut.top);
-	const char *e = smmuv3_cfgi_cd(s, s->dut_sid);
+	ttb_point(s, s->dut.top);
+	const char *e = smmuv3_cfgi_ttb(s);
 	if (!e)
-		e = smmuv3_tlbi_asid(s);
+		e = smmuv3_tlbi_domain(s);
 	if (!e) { /* the unit no longer reads the fork */
 		io_pgtable_free(&s->alt);
 		s->alt_live = false;

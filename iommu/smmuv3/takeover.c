@@ -143,7 +143,7 @@ static const char *build_tables(struct smmuv3 *s)
 	s->evtq = smmuv3_alloc(s, (size_t)32 << s->evtq_log2, &s->evtq_mem);
 	if (!s->cmdq || !s->evtq)
 		return iommu_fail(&s->io, IOMMU_ERR_NOMEM, "smmuv3: no memory for the queues");
-	return smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(&smmuv3_pte_fmt, &s->dut, &s->pgcfg, 1));
+	return smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1));
 }
 
 static const char *take_failed(struct iommu *io, const char *why)

@@ -47,7 +47,8 @@
 #define EVENTQ_PROD 0x100a8
 #define EVENTQ_CONS 0x100ac
 
-/* CR0 (6.3.9): PRIQEN, ATSCHK and VMW are RES0 without PRI, ATS, S2 */
+/* CR0 (6.3.9): PRIQEN and ATSCHK are RES0 without PRI and ATS; VMW (VMID
+ * wildcards) is not implemented here */
 #define SMMUEN (1u << 0)
 #define EVENTQEN (1u << 2)
 #define CMDQEN (1u << 3)
@@ -79,6 +80,7 @@
 #define IDR1_EVENTQS(v) (((v) >> 16) & 0x1f)
 #define IDR1_CMDQS(v) (((v) >> 21) & 0x1f)
 #define IDR3_RIL (1u << 10)
+#define IDR0_S2P (1u << 0)
 
 /* Command opcodes (4.1), bits 7:0 */
 enum {
@@ -92,6 +94,8 @@ enum {
 	CMD_TLBI_NH_ASID = 0x11,
 	CMD_TLBI_NH_VA = 0x12,
 	CMD_TLBI_NH_VAA = 0x13,
+	CMD_TLBI_S12_VMALL = 0x28,
+	CMD_TLBI_S2_IPA = 0x2a,
 	CMD_TLBI_NSNH_ALL = 0x30,
 	CMD_RESUME = 0x44,
 	CMD_STALL_TERM = 0x45,
@@ -107,6 +111,8 @@ enum {
 #define IDR0_BASE 0x0540100au
 #define IDR0_COHACC (1u << 4)
 #define IDR0_2LVL (1u << 27)
+#define IDR0_S1P (1u << 1)
+#define IDR0_VMID16 (1u << 18)
 #define IDR1(cmdqs, evtqs, sids) ((uint32_t)(cmdqs) << 21 | (uint32_t)(evtqs) << 16 | (sids))
 #define OAS_44 4u
 #define GRAN4K (1u << 4)
@@ -122,6 +128,12 @@ const struct smmuv3m_kind smmuv3m_kinds[] = {
 	{ "smmuv3-linear", IDR0_BASE, IDR1(8, 7, 13), 0, OAS_44 | GRAN4K | GRAN64K },
 	/* 64K granule only: the driver's tables must follow IDR5 */
 	{ "smmuv3-64k", IDR0_BASE | IDR0_COHACC | IDR0_2LVL, IDR1(12, 10, 16), IDR3_RIL, OAS_44 | GRAN64K },
+	/* both stages (S2P, 16-bit VMIDs), as an Arm server's SMMU */
+	{ "smmuv3-s2", IDR0_BASE | IDR0_COHACC | IDR0_2LVL | IDR0_S2P | IDR0_VMID16, IDR1(19, 19, 16), IDR3_RIL,
+	  OAS_44 | GRAN4K | GRAN16K | GRAN64K },
+	/* stage 2 only (S1P clear): what a driver must drive at stage 2 by itself */
+	{ "smmuv3-s2only", (IDR0_BASE & ~IDR0_S1P) | IDR0_COHACC | IDR0_S2P | IDR0_VMID16, IDR1(12, 10, 13), 0,
+	  OAS_44 | GRAN4K | GRAN64K },
 	{ NULL },
 };
 
@@ -314,11 +326,39 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 			m->tlbi_nh_va++;
 		break;
 	}
-	case CMD_TLBI_NSNH_ALL:
+	case CMD_TLBI_NSNH_ALL: { /* both stages, every VMID (4.4.3.1) */
+		const struct smmuv3m_scope both = {
+			.any_asid = true, .global_too = true, .s2 = true, .any_vmid = true, .size = ~0ull
+		};
 		ok = !(c0 & ~0xffull) && !c1;
 		if (ok)
-			smmuv3m_drop_tlb(m, &all), m->tlbi_nsnh_all++;
+			smmuv3m_drop_tlb(m, &both), m->tlbi_nsnh_all++;
 		break;
+	}
+	case CMD_TLBI_S12_VMALL: {
+		/* the VMID's entries of both stages; stage-1 leaves carry no
+		 * VMID in this model, so all of them go (more than required) */
+		const struct smmuv3m_scope vm = {
+			.any_asid = true, .global_too = true, .s2 = true, .vmid = (uint16_t)(c0 >> 32), .size = ~0ull
+		};
+		ok = (m->kind->idr0 & IDR0_S2P) && !(c0 & 0xffff0000ffffff00ull) && !c1;
+		if (ok)
+			smmuv3m_drop_tlb(m, &vm), m->tlbi_s12_vmall++;
+		break;
+	}
+	case CMD_TLBI_S2_IPA: { /* stage-2 leaves of the VMID holding the IPA (range: 4.4.1.1) */
+		struct smmuv3m_scope ipa = { .s2 = true, .s2_only = true, .vmid = (uint16_t)(c0 >> 32) };
+		ok = (m->kind->idr0 & IDR0_S2P) && !(c0 & 0xffff0000fe0e0f00ull) && !(c1 & 0xfff00000000000feull) &&
+		     tlbi_range(m, c0, c1, &ipa);
+		if (!ok)
+			break;
+		smmuv3m_drop_tlb(m, &ipa);
+		if ((c1 >> 10) & 3)
+			m->tlbi_s2_ipa_range++;
+		else
+			m->tlbi_s2_ipa++;
+		break;
+	}
 	case CMD_RESUME:
 	case CMD_STALL_TERM:
 		break; /* nothing stalls here (STALL_MODEL 01): accepted, nothing to do */
@@ -334,7 +374,7 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 			interrupt(m, SMMUV3M_IRQ_SYNC);
 		break;
 	}
-	default: /* 0, EL2/EL3/S2 (no HYP, no S2), ATC_INV, PRI_RESP, and beyond */
+	default: /* 0, EL2/EL3 (no HYP), ATC_INV, PRI_RESP, and beyond */
 		ok = false;
 	}
 	if (!ok) {
@@ -785,7 +825,9 @@ static const struct model_fault family_faults[] = {
 	{ NULL },
 };
 
-static const char *const family_kinds[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", NULL };
+static const char *const family_kinds[] = {
+	"smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only", NULL
+};
 
 struct model_family smmuv3_family = {
 	.kinds = family_kinds,

@@ -2,10 +2,12 @@
  * Management Unit Architecture Specification (IHI 0070): register pages 0
  * and 1 (6.2, 6.3), the stream table, linear or 2-level (3.3, 5.1, 5.2),
  * one context descriptor per stream (5.4), the VMSAv8-64 stage-1 walk at
- * 4K, 16K and 64K granules (Arm ARM D8), a configuration cache and a TLB
- * that keep what they hold until the command that covers them (4.3, 4.4),
- * the command queue with its errors (4.1, 7.1) and the event queue with
- * its overflow (7.3, 7.4). Stage 1 only: no stage 2, no SubstreamIDs, no
+ * 4K, 16K and 64K granules (Arm ARM D8), stage 2 alone (STE.Config 0b110)
+ * on the kinds with IDR0.S2P through the same walk, a configuration cache
+ * and a TLB that keep what they hold until the command that covers them
+ * (4.3, 4.4), the command queue with its errors (4.1, 7.1) and the event
+ * queue with its overflow (7.3, 7.4). No nested translation (Config
+ * 0b111), no SubstreamIDs, no
  * MSIs, no ATS or PRI, no stall (STALL_MODEL 01), abort termination only
  * (TERM_MODEL 1). It behaves as the spec says where QEMU 7.2 does not
  * (shared/specs/qemu-iommus.md section 3): AF=0 is an F_ACCESS unless
@@ -42,7 +44,8 @@
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.
  * - STE.Config 001-011 abort without an event, as 000 (5.2: reserved,
- *   behaves as 000); 110 and 111 (stage 2) are C_BAD_STE. STE.S1Fmt is
+ *   behaves as 000); 101 without IDR0.S1P, 110 without IDR0.S2P and 111
+ *   (nested, not modelled) are C_BAD_STE. STE.S1Fmt is
  *   ignored when S1CDMax is 0, as the spec says; S1CDMax non-zero is
  *   C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5: STALL_MODEL !=
  *   00). STRW other than 00 (EL2 without HYP, EL3) is C_BAD_STE. Other
@@ -62,8 +65,9 @@
  * - CMD_SYNC with CS=SIG_IRQ raises the model's irq hook (what a wired
  *   sync interrupt would be; IDR0.MSI=0), CS=SIG_SEV is accepted, CS=11
  *   is CERROR_ILL. A command with a non-zero field the spec makes RES0 for
- *   this unit (no S2, HYP, ATS, PRI, stall; RIL=0 range fields) is
- *   CERROR_ILL: the spec allows an implementation not to check them.
+ *   this unit (S2 commands without IDR0.S2P, HYP, ATS, PRI, stall; RIL=0
+ *   range fields) is CERROR_ILL: the spec allows an implementation not
+ *   to check them.
  * - The TLB caches leaf entries only, tagged by ASID (nG=1) or global
  *   (nG=0, matched by every ASID; TLBI_NH_ASID keeps them, 4.4.2.2). Walk
  *   (table) entries are not cached, so Leaf=0 and Leaf=1 act alike. A
@@ -79,7 +83,20 @@
  *   STE.PRIVCFG is 11 (privileged); then CD.PAN applies to AP[1]=1 pages.
  * - Events are recorded only while EVENTQEN; otherwise they are lost and
  *   counted in events_lost (not an overflow).
- * - CLASS and the IPA of fault records are 0 (stage 1 faults, S2=0).
+ * - CLASS and the IPA of stage-1 fault records are 0 (S2=0). A stage-2
+ *   fault has S2=1, CLASS IN (0b10) and the IPA (the input address:
+ *   stage 1 does not translate), recorded only with STE.S2R.
+ * - A stage-2 STE is ILLEGAL (C_BAD_STE) when: S2AA64=0 (TTF AArch64
+ *   only), S2ENDI=1, S2HA/S2HD, S2S=1, S2TG reserved or not offered,
+ *   S2T0SZ above 39 or an IPA wider than OAS (3.4: IAS is OAS here),
+ *   S2SL0 0b11 or a start level whose table would resolve no bits or
+ *   more than 16 concatenated tables (Arm ARM D8.2), S2VMID[15:8] non-zero
+ *   without VMID16, STRW non-zero. S2PS above OAS is read as OAS.
+ * - Stage-2 leaves in the TLB are tagged by VMID and dropped only by
+ *   TLBI_S2_IPA (of their VMID and IPA; the range form as TLBI_NH_VA's),
+ *   TLBI_S12_VMALL (of their VMID) and TLBI_NSNH_ALL; every TLBI_NH_*
+ *   keeps them (4.4). Stage-1 leaves carry no VMID in this model, so
+ *   TLBI_S12_VMALL drops all of them (more than it must).
  *
  * The model keeps its own reading of the spec on purpose and never
  * includes the SMMUv3 driver's register header: a shared header would let
@@ -126,7 +143,8 @@ struct smmuv3m_kind {
 
 struct smmuv3m_tlb {
 	bool valid, global;
-	uint16_t asid;
+	bool stage2, noread; /* a stage-2 leaf (tagged by VMID) and its S2AP[0] = 0 */
+	uint16_t asid, vmid;
 	uint8_t granule, level; /* the walk's granule shift (12, 14, 16) and the leaf's level */
 	uint64_t va, size, pa;	/* the whole leaf: a page or a block */
 	bool write, unpriv;	/* AP[2]=0 and APTable[1]=0; AP[1]=1 and APTable[0]=0 */
@@ -171,6 +189,7 @@ struct smmuv3_model {
 	unsigned irqs[3], events, events_lost, overflows, commands, syncs, walks, tlb_hits, cfg_fetches;
 	unsigned cfgi_ste, cfgi_ste_range, cfgi_cd, cfgi_cd_all, cfgi_all;
 	unsigned tlbi_nh_va, tlbi_nh_va_range, tlbi_nh_vaa, tlbi_nh_asid, tlbi_nh_all, tlbi_nsnh_all;
+	unsigned tlbi_s2_ipa, tlbi_s2_ipa_range, tlbi_s12_vmall;
 	unsigned command_errors;
 	/* what the driver did wrong */
 	unsigned bad_width;	  /* not a 32-bit access, or a 64-bit one to a 32-bit register */
@@ -179,7 +198,8 @@ struct smmuv3_model {
 	struct regwin win;
 };
 
-/* The kinds ("smmuv3", "smmuv3-linear", "smmuv3-64k"), ending with a NULL name. */
+/* The kinds ("smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2",
+ * "smmuv3-s2only"), ending with a NULL name. */
 extern const struct smmuv3m_kind smmuv3m_kinds[];
 /* A unit of `kind` out of reset: everything off; false for an unknown kind. */
 bool smmuv3m_init(struct smmuv3_model *m, const char *kind);
@@ -207,6 +227,8 @@ void smmuv3m_drop_cd(struct smmuv3_model *m, uint32_t sid);
 struct smmuv3m_scope {
 	bool any_asid, global_too;
 	uint16_t asid;
+	bool s2, s2_only, any_vmid; /* stage-2 entries too (of `vmid`, or any), or only they */
+	uint16_t vmid;
 	uint64_t va, size;
 	unsigned granule, level;
 };

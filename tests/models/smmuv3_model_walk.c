@@ -23,7 +23,24 @@
 #define STE1_S1STALLD (1ull << 27)
 #define STE1_STRW(s) ((unsigned)((s) >> 30) & 3)
 #define STE1_PRIVCFG(s) ((unsigned)((s) >> 48) & 3)
-enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5 };
+/* stage 2 (5.2): doubleword 2 from bit 0, doubleword 3 the table */
+#define STE2_S2VMID(s) ((uint16_t)(s))
+#define STE2_S2T0SZ(s) ((unsigned)((s) >> 32) & 0x3f)
+#define STE2_S2SL0(s) ((unsigned)((s) >> 38) & 3)
+#define STE2_S2TG(s) ((unsigned)((s) >> 46) & 3)
+#define STE2_S2PS(s) ((unsigned)((s) >> 48) & 7)
+#define STE2_S2AA64 (1ull << 51)
+#define STE2_S2ENDI (1ull << 52)
+#define STE2_S2AFFD (1ull << 53)
+#define STE2_S2HD (1ull << 55)
+#define STE2_S2HA (1ull << 56)
+#define STE2_S2S (1ull << 57)
+#define STE2_S2R (1ull << 58)
+#define STE3_S2TTB 0x000ffffffffffff0ull
+enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5, CONFIG_S2 = 6 };
+#define IDR0_S2P (1u << 0)
+#define IDR0_S1P (1u << 1)
+#define IDR0_VMID16 (1u << 18)
 
 /* CD (5.4), doubleword 0 */
 #define CD_TSZ(d, half) ((unsigned)((d) >> ((half) ? 16 : 0)) & 0x3f)
@@ -53,12 +70,16 @@ enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5 };
 #define DESC_AF (1ull << 10)
 #define DESC_NG (1ull << 11)
 #define DESC_OA 0x0000fffffffff000ull /* OA [47:12] (no 52-bit OA at OAS 44) */
+#define DESC_S2AP_R (1ull << 6)	      /* stage 2: S2AP[0] reads, S2AP[1] writes */
+#define DESC_S2AP_W (1ull << 7)
 #define APTABLE_NO_EL0 (1ull << 61)
 #define APTABLE_RO (1ull << 62)
 
 /* Event record fields (7.3): the second doubleword's PnU, InD and RnW. */
 #define EV_PNU (1ull << 33)
 #define EV_RNW (1ull << 35)
+#define EV_S2 (1ull << 39)
+#define EV_CLASS_IN (2ull << 40) /* the fault is on the input address, not a walk or CD fetch */
 
 struct request {
 	uint32_t sid;
@@ -127,6 +148,10 @@ void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s)
 	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
 		struct smmuv3m_tlb *t = &m->tlb[i];
 		bool asid_ok = s->any_asid || (t->global ? s->global_too : t->asid == s->asid);
+		if (t->stage2) /* only the commands that name stage 2 reach it (4.4) */
+			asid_ok = s->s2 && (s->any_vmid || t->vmid == s->vmid);
+		else if (s->s2_only)
+			asid_ok = false;
 		bool kind_ok = (!s->granule || s->granule == t->granule) && (!s->level || s->level == t->level);
 		if (asid_ok && kind_ok && t->va <= last && t->va + (t->size - 1) >= s->va)
 			t->valid = false;
@@ -200,6 +225,8 @@ static struct smmuv3m_cfg *cached_ste(struct smmuv3_model *m, const struct reque
 	return c;
 }
 
+static bool s2_legal(const struct smmuv3_model *m, const uint64_t *ste);
+
 /* The stream's configuration; NULL after recording why there is none. */
 static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct request *r)
 {
@@ -207,10 +234,15 @@ static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct re
 	if (!c)
 		return NULL;
 	unsigned config = STE_CONFIG(c->ste[0]);
-	/* 0b0xx abort (the reserved ones behave as 0b000); 0b11x needs stage 2 */
-	bool legal = (c->ste[0] & STE_V) && config != 6 && config != 7;
+	/* 0b0xx abort (the reserved ones behave as 0b000); 0b101 needs stage
+	 * 1, 0b110 stage 2; 0b111 (nested) is not modelled */
+	uint32_t idr0 = m->kind->idr0;
+	bool legal = (c->ste[0] & STE_V) && config != 7 && (config != CONFIG_S1 || (idr0 & IDR0_S1P)) &&
+		     (config != CONFIG_S2 || (idr0 & IDR0_S2P));
 	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
 		legal = !STE_S1CDMAX(c->ste[0]) && !(c->ste[1] & STE1_S1STALLD) && !STE1_STRW(c->ste[1]);
+	if (legal && config == CONFIG_S2)
+		legal = s2_legal(m, c->ste) && !STE1_STRW(c->ste[1]);
 	if (!legal)
 		return event(m, SMMUV3M_C_BAD_STE, r, 0), NULL;
 	return c;
@@ -259,12 +291,14 @@ static const uint64_t *context(struct smmuv3_model *m, struct smmuv3m_cfg *c, co
 	return c->cd;
 }
 
-/* ---- the stage-1 walk (Arm ARM D8) ------------------------------------------------- */
+/* ---- the walk (Arm ARM D8), one for both stages ------------------------------ */
 
 static bool permitted(const struct smmuv3m_tlb *t, const uint64_t *cd, const struct request *r)
 {
-	if (r->write && !t->write)
+	if (r->write ? !t->write : t->noread)
 		return false;
+	if (t->stage2) /* S2AP alone: a stage-2 leaf knows no privilege */
+		return true;
 	if (!r->priv)
 		return t->unpriv;
 	return !(t->unpriv && (cd[0] & CD_PAN)); /* PAN: EL1 may not touch EL0's pages */
@@ -277,6 +311,123 @@ static bool block_allowed(unsigned g, unsigned level)
 	return level == 2 || (g == 12 && level == 1);
 }
 
+/* Where a walk starts and what it may reach. */
+struct walk_from {
+	uint64_t table;	 /* TTB: the start table (concatenated tables at stage 2) */
+	unsigned g;	 /* granule shift */
+	unsigned level;	 /* the start level */
+	unsigned inbits; /* input address bits (64 - TxSZ) */
+	unsigned pabits; /* output address bits (IPS or S2PS, at most OAS) */
+};
+
+/* The leaf a walk reached. */
+struct walk_leaf {
+	uint64_t desc, aptable; /* the leaf, and the APTable bits of the tables above it */
+	unsigned level, shift;	/* its level, and log2 of the bytes it maps */
+};
+
+/* The descriptors from `w` down to the leaf for `in`: 0, or the fault
+ * (F_WALK_EABT with *at the descriptor's address). The start table
+ * resolves what the levels below leave of the input address: more than a
+ * stride when stage-2 tables are concatenated (D8.2.x: up to 16 tables,
+ * the index's top bits choose the table). */
+static enum smmuv3m_event descend(const struct walk_from *w, uint64_t in, struct walk_leaf *out, uint64_t *at)
+{
+	unsigned g = w->g, stride = g - 3;
+	uint64_t table = w->table;
+	if (table & ~pa_mask(w->pabits))
+		return SMMUV3M_F_ADDR_SIZE;
+	for (unsigned level = w->level;; level++) {
+		unsigned shift = g + stride * (3 - level);
+		unsigned bits = level == w->level ? w->inbits - shift : stride;
+		table &= ~pa_mask(bits + 3 > 6 ? bits + 3 : 6); /* a table is aligned to its size */
+		*at = table + 8 * ((in >> shift) & pa_mask(bits));
+		if (!table)
+			return SMMUV3M_F_WALK_EABT;
+		uint64_t desc = *(const volatile uint64_t *)(uintptr_t)*at;
+		if (!(desc & DESC_VALID))
+			return SMMUV3M_F_TRANSLATION;
+		bool is_table = level < 3 && (desc & DESC_TABLE);
+		if (!is_table && (level == 3 ? !(desc & DESC_TABLE) : !block_allowed(g, level)))
+			return SMMUV3M_F_TRANSLATION; /* reserved encodings */
+		if ((desc & DESC_OA & ~pa_mask(w->pabits)))
+			return SMMUV3M_F_ADDR_SIZE;
+		if (is_table) {
+			out->aptable |= desc & (APTABLE_NO_EL0 | APTABLE_RO);
+			table = desc & DESC_OA & ~pa_mask(g);
+			continue;
+		}
+		out->desc = desc, out->level = level, out->shift = shift;
+		return 0;
+	}
+}
+
+/* The TLB entry serving `in` at this stage, its tag matching. */
+static const struct smmuv3m_tlb *tlb_find(struct smmuv3_model *m, bool stage2, uint16_t tag, uint64_t in)
+{
+	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
+		const struct smmuv3m_tlb *t = &m->tlb[i];
+		bool tag_ok = stage2 ? t->vmid == tag : t->global || t->asid == tag;
+		if (t->valid && t->stage2 == stage2 && tag_ok && in - t->va < t->size) {
+			m->tlb_hits++;
+			return t;
+		}
+	}
+	return NULL;
+}
+
+/* The TLB entry for a leaf: `tag` says the stage and its ASID or VMID;
+ * stage 1 takes AP and APTable, stage 2 S2AP. */
+static struct smmuv3m_tlb leaf_entry(const struct smmuv3m_tlb *tag, unsigned g, const struct walk_leaf *l, uint64_t in)
+{
+	uint64_t size = 1ull << l->shift, d = l->desc;
+	struct smmuv3m_tlb t = *tag;
+	t.valid = true;
+	t.granule = (uint8_t)g, t.level = (uint8_t)l->level;
+	t.va = in & ~(size - 1), t.size = size, t.pa = d & DESC_OA & ~(size - 1);
+	if (t.stage2) {
+		t.write = d & DESC_S2AP_W;
+		t.noread = !(d & DESC_S2AP_R);
+	} else {
+		t.global = !(d & DESC_NG);
+		t.write = !(d & DESC_AP2) && !(l->aptable & APTABLE_RO);
+		t.unpriv = (d & DESC_AP1) && !(l->aptable & APTABLE_NO_EL0);
+	}
+	return t;
+}
+
+/* One stage's translation of r->iova: the TLB, else the walk from `from`
+ * with its leaf cached (a fault is not). 0 with *phys, or the fault
+ * (F_WALK_EABT with *at the descriptor that could not be read). */
+static enum smmuv3m_event lookup_or_walk(struct smmuv3_model *m, const struct walk_from *from,
+					 const struct smmuv3m_tlb *tag, bool affd, const uint64_t *cd,
+					 const struct request *r, uint64_t *phys, uint64_t *at)
+{
+	uint64_t in = r->iova;
+	const struct smmuv3m_tlb *hit = tlb_find(m, tag->stage2, tag->stage2 ? tag->vmid : tag->asid, in);
+	struct smmuv3m_tlb t;
+	if (hit) {
+		t = *hit;
+	} else {
+		m->walks++;
+		struct walk_leaf l = { 0 };
+		enum smmuv3m_event f = descend(from, in, &l, at);
+		if (f)
+			return f;
+		if (!(l.desc & DESC_AF) && !affd)
+			return SMMUV3M_F_ACCESS;
+		t = leaf_entry(tag, from->g, &l, in);
+	}
+	if (!permitted(&t, cd, r))
+		return SMMUV3M_F_PERMISSION;
+	if (!hit)
+		m->tlb[m->tlb_next++ % SMMUV3M_TLB] = t;
+	*phys = t.pa + (in - t.va);
+	return 0;
+}
+
+/* ---- stage 1 --------------------------------------------------------------------- */
+
 static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct request *r, uint64_t *phys)
 {
 	uint64_t d0 = cd[0], va = r->iova;
@@ -287,66 +438,81 @@ static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct reques
 	uint64_t upper = va & above, want = half1 ? above : 0;
 	if ((d0 & CD_EPD(half1)) || upper != want)
 		return fault(m, cd, SMMUV3M_F_TRANSLATION, r);
-	uint16_t asid = CD_ASID(d0);
-	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
-		struct smmuv3m_tlb *t = &m->tlb[i];
-		if (t->valid && (t->global || t->asid == asid) && va - t->va < t->size) {
-			m->tlb_hits++;
-			if (!permitted(t, cd, r))
-				return fault(m, cd, SMMUV3M_F_PERMISSION, r);
-			*phys = t->pa + (va - t->va);
-			return true;
-		}
-	}
-	m->walks++;
 	unsigned g = granule(m, CD_TG(d0, half1), half1), stride = g - 3;
-	unsigned levels = (vabits - g + stride - 1) / stride, level = 4 - levels;
 	unsigned pabits = smmuv3m_oas_bits(CD_IPS(d0)), oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
-	if (pabits > oas)
-		pabits = oas;
-	uint64_t table = cd[half1 ? 2 : 1] & CD_TTB_MASK;
-	if (table & ~pa_mask(pabits))
-		return fault(m, cd, SMMUV3M_F_ADDR_SIZE, r);
-	uint64_t aptable = 0;
-	for (;; level++) {
-		unsigned shift = g + stride * (3 - level);
-		unsigned bits = shift + stride > vabits ? vabits - shift : stride;
-		table &= ~pa_mask(bits + 3 > 6 ? bits + 3 : 6); /* a table is aligned to its size */
-		uint64_t at = table + 8 * ((va >> shift) & pa_mask(bits));
-		if (!table)
-			return event(m, SMMUV3M_F_WALK_EABT, r, at);
-		uint64_t desc = *(const volatile uint64_t *)(uintptr_t)at;
-		if (!(desc & DESC_VALID))
-			return fault(m, cd, SMMUV3M_F_TRANSLATION, r);
-		bool is_table = level < 3 && (desc & DESC_TABLE);
-		if (!is_table && (level == 3 ? !(desc & DESC_TABLE) : !block_allowed(g, level)))
-			return fault(m, cd, SMMUV3M_F_TRANSLATION, r); /* reserved encodings */
-		if ((desc & DESC_OA & ~pa_mask(pabits)))
-			return fault(m, cd, SMMUV3M_F_ADDR_SIZE, r);
-		if (is_table) {
-			aptable |= desc & (APTABLE_NO_EL0 | APTABLE_RO);
-			table = desc & DESC_OA & ~pa_mask(g);
-			continue;
-		}
-		if (!(desc & DESC_AF) && !(d0 & CD_AFFD))
-			return fault(m, cd, SMMUV3M_F_ACCESS, r);
-		uint64_t size = 1ull << shift;
-		struct smmuv3m_tlb t = { .valid = true,
-					 .global = !(desc & DESC_NG),
-					 .asid = asid,
-					 .granule = (uint8_t)g,
-					 .level = (uint8_t)level,
-					 .va = va & ~(size - 1),
-					 .size = size,
-					 .pa = desc & DESC_OA & ~(size - 1),
-					 .write = !(desc & DESC_AP2) && !(aptable & APTABLE_RO),
-					 .unpriv = (desc & DESC_AP1) && !(aptable & APTABLE_NO_EL0) };
-		if (!permitted(&t, cd, r))
-			return fault(m, cd, SMMUV3M_F_PERMISSION, r); /* a fault is not cached */
-		m->tlb[m->tlb_next++ % SMMUV3M_TLB] = t;
-		*phys = t.pa + (va - t.va);
-		return true;
-	}
+	struct walk_from from = { cd[half1 ? 2 : 1] & CD_TTB_MASK, g, 4 - (vabits - g + stride - 1) / stride, vabits,
+				  pabits < oas ? pabits : oas };
+	const struct smmuv3m_tlb tag = { .asid = CD_ASID(d0) };
+	uint64_t at;
+	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d0 & CD_AFFD, cd, r, phys, &at);
+	if (f == SMMUV3M_F_WALK_EABT)
+		return event(m, f, r, at);
+	return f ? fault(m, cd, f, r) : true;
+}
+
+/* ---- stage 2 (STE.Config 0b110) --------------------------------------------------- */
+
+/* The stage-2 start level S2SL0 names (5.2, Arm ARM D8.2): 4K 0b00 level 2,
+ * 0b01 level 1, 0b10 level 0; 16K and 64K 0b00 level 3, 0b01 level 2,
+ * 0b10 level 1; 0b11 reserved (4 for "none"). */
+static unsigned s2_start(unsigned g, unsigned sl0)
+{
+	if (sl0 == 3)
+		return 4;
+	return (g == 12 ? 2 : 3) - sl0;
+}
+
+/* A stage-2 configuration the unit can walk (else the STE is ILLEGAL):
+ * AArch64 little-endian tables without HTTU or stall, an offered granule,
+ * an IPA size within 25 bits and OAS (3.4: the unit's IAS is its OAS here),
+ * and a start level whose table resolves what remains of the IPA in at
+ * most 16 concatenated tables (Arm ARM D8.2: at most 4 more bits than a
+ * level's stride, at least one). */
+static bool s2_legal(const struct smmuv3_model *m, const uint64_t *ste)
+{
+	uint64_t d2 = ste[2];
+	unsigned g = granule(m, STE2_S2TG(d2), false), tsz = STE2_S2T0SZ(d2);
+	unsigned ia = 64 - tsz, oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
+	if (!(d2 & STE2_S2AA64) || (d2 & (STE2_S2ENDI | STE2_S2HA | STE2_S2HD | STE2_S2S)) || !g || tsz > 39 ||
+	    ia > oas)
+		return false;
+	if (!(m->kind->idr0 & IDR0_VMID16) && (STE2_S2VMID(d2) >> 8))
+		return false;
+	unsigned start = s2_start(g, STE2_S2SL0(d2));
+	if (start > 3)
+		return false;
+	unsigned shift = g + (g - 3) * (3 - start);
+	return ia > shift && ia - shift <= g - 3 + 4;
+}
+
+/* A stage-2 fault (7.3): recorded only when STE.S2R says so, with S2 set,
+ * CLASS IN (the transaction's own address) and the IPA. */
+static bool s2_fault(struct smmuv3_model *m, const uint64_t *ste, enum smmuv3m_event type, const struct request *r)
+{
+	if (!(ste[2] & STE2_S2R))
+		return false;
+	uint64_t rec[4] = { (uint64_t)type | (uint64_t)r->sid << 32, (r->write ? 0 : EV_RNW) | EV_S2 | EV_CLASS_IN,
+			    r->iova, r->iova & 0x000ffffffffffff8ull };
+	smmuv3m_record(m, rec);
+	return false;
+}
+
+static bool walk_s2(struct smmuv3_model *m, const uint64_t *ste, const struct request *r, uint64_t *phys)
+{
+	uint64_t d2 = ste[2];
+	unsigned ia = 64 - STE2_S2T0SZ(d2);
+	if (r->iova >> ia)
+		return s2_fault(m, ste, SMMUV3M_F_TRANSLATION, r); /* beyond the IPA size */
+	unsigned g = granule(m, STE2_S2TG(d2), false);
+	unsigned pabits = smmuv3m_oas_bits(STE2_S2PS(d2)), oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
+	struct walk_from from = { ste[3] & STE3_S2TTB, g, s2_start(g, STE2_S2SL0(d2)), ia,
+				  pabits < oas ? pabits : oas };
+	const struct smmuv3m_tlb tag = { .stage2 = true, .vmid = STE2_S2VMID(d2) };
+	uint64_t at;
+	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d2 & STE2_S2AFFD, NULL, r, phys, &at);
+	if (f == SMMUV3M_F_WALK_EABT)
+		return event(m, f, r, at);
+	return f ? s2_fault(m, ste, f, r) : true;
 }
 
 bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uint64_t *phys)
@@ -367,6 +533,8 @@ bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uin
 		*phys = iova;
 		return true;
 	}
+	if (config == CONFIG_S2)
+		return walk_s2(m, c->ste, &r, phys);
 	r.priv = STE1_PRIVCFG(c->ste[1]) == 3;
 	const uint64_t *cd = context(m, c, &r);
 	return cd && walk(m, cd, &r, phys);

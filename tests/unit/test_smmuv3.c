@@ -6,11 +6,14 @@
  * invalidation kind against the model's caches (stale until the right
  * command, and no longer), the configuration cache until CFGI_CD, a
  * CMD_SYNC that never completes, an illegal command, an event queue that
- * overflows. The model's counters of forbidden accesses stay zero
+ * overflows; stage 2 on a unit that offers it (S2AP, faults by IPA, the
+ * stage-2 invalidations by VMID that TLBI_NH_* do not replace, a unit with
+ * stage 2 alone). The model's counters of forbidden accesses stay zero
  * throughout. */
 #include "unit.h"
 
 #include "../../core/timing.h"
+#include "../../iommu/smmuv3/driver.h"
 #include "../../iommu/smmuv3/smmuv3.h"
 #include "../host/platform_host.h"
 #include "../models/smmuv3_model.h"
@@ -40,15 +43,22 @@ static void assert_clean(void)
 
 /* A fresh model of `kind` and a driver asking for `strtab` and `granule`
  * bits (0: auto), taken over, the device attached translating. */
-static void open_as(const char *kind, enum smmuv3_strtab_choice strtab, unsigned granule)
+static void open_stage(const char *kind, enum smmuv3_strtab_choice strtab, unsigned granule,
+		       enum smmuv3_stage_choice stage)
 {
 	assert_true(smmuv3m_init(&m, kind));
 	memset(&s, 0, sizeof(s));
 	s.want_strtab = strtab;
 	s.want_granule_bits = granule;
+	s.want_stage = stage;
 	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
 	assert_null(s.io.ops->take(&s.io));
 	assert_null(s.io.ops->attach(&s.io, dev, IOMMU_TRANSLATE));
+}
+
+static void open_as(const char *kind, enum smmuv3_strtab_choice strtab, unsigned granule)
+{
+	open_stage(kind, strtab, granule, SMMUV3_STAGE_AUTO);
 }
 
 static void open_unit(void)
@@ -86,12 +96,11 @@ static size_t drain(struct iommu_fault *f, size_t max, bool *ovf)
 	return s.io.ops->faults(&s.io, f, max, ovf);
 }
 
-/* What the firmware left (queues configured, interrupts on, SMMUEN off)
- * is what give-back leaves; the translation in between is the driver's. */
-static void take_over_and_give_back_as_found(void **state)
+/* A unit of `kind` as a firmware might leave it: queues configured,
+ * interrupts on, SMMUEN off. */
+static void firmware_left(const char *kind)
 {
-	(void)state;
-	assert_true(smmuv3m_init(&m, "smmuv3"));
+	assert_true(smmuv3m_init(&m, kind));
 	m.cr1 = 0xd75; /* write-back, inner shareable */
 	m.cr2 = 0x2;
 	m.irq_ctrl = m.irq_ctrlack = 0x5;
@@ -99,13 +108,11 @@ static void take_over_and_give_back_as_found(void **state)
 	m.strtab_base_cfg = 0x8;
 	m.cmdq_base = 0x80010000ull | 4;
 	m.eventq_base = 0x80020000ull | 4;
-	memset(&s, 0, sizeof(s));
-	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
-	assert_null(s.io.ops->take(&s.io));
-	assert_int_equal(m.cr0ack & 0xd, 0xd); /* SMMUEN, CMDQEN, EVENTQEN */
-	assert_int_equal(m.irq_ctrlack, 0);    /* polled, not interrupting */
-	assert_int_equal(m.strtab_base & ~(0x3ull << 62) & ~0x3full, (uint64_t)(uintptr_t)s.strtab);
-	assert_true(m.cfgi_all >= 1 && m.tlbi_nsnh_all >= 1); /* the caches forgotten before translating */
+}
+
+/* Given back: every register as firmware_left had it. */
+static void given_back_as_left(void)
+{
 	assert_null(s.io.ops->give_back(&s.io));
 	assert_int_equal(m.cr0, 0);
 	assert_int_equal(m.cr1, 0xd75);
@@ -119,6 +126,22 @@ static void take_over_and_give_back_as_found(void **state)
 	char note[200];
 	assert_true(s.io.ops->as_found(&s.io, note, sizeof(note)));
 	assert_clean();
+}
+
+/* What the firmware left (queues configured, interrupts on, SMMUEN off)
+ * is what give-back leaves; the translation in between is the driver's. */
+static void take_over_and_give_back_as_found(void **state)
+{
+	(void)state;
+	firmware_left("smmuv3");
+	memset(&s, 0, sizeof(s));
+	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	assert_null(s.io.ops->take(&s.io));
+	assert_int_equal(m.cr0ack & 0xd, 0xd); /* SMMUEN, CMDQEN, EVENTQEN */
+	assert_int_equal(m.irq_ctrlack, 0);    /* polled, not interrupting */
+	assert_int_equal(m.strtab_base & ~(0x3ull << 62) & ~0x3full, (uint64_t)(uintptr_t)s.strtab);
+	assert_true(m.cfgi_all >= 1 && m.tlbi_nsnh_all >= 1); /* the caches forgotten before translating */
+	given_back_as_left();
 }
 
 /* SMMUEN set by the firmware: refused, nothing written. */
@@ -370,13 +393,13 @@ static void a_changed_cd_is_stale_until_cfgi_cd(void **state)
 	open_unit();
 	assert_null(s.io.ops->map(&s.io, IOVA, PA, 4096, IOMMU_RW, 4096));
 	assert_int_equal(dma(IOVA, false), PA);
-	assert_null(smmuv3_cd_fork(&s, IOVA, PA + 0x200000));
+	assert_null(smmuv3_ttb_fork(&s, IOVA, PA + 0x200000));
 	assert_null(smmuv3_tlbi_asid(&s));
 	assert_int_equal(dma(IOVA, false), PA); /* the old tables, through the cached CD */
 	assert_null(smmuv3_cfgi_cd(&s, SID));
 	assert_null(smmuv3_tlbi_asid(&s));
 	assert_int_equal(dma(IOVA, false), PA + 0x200000);
-	assert_null(smmuv3_cd_unfork(&s));
+	assert_null(smmuv3_ttb_unfork(&s));
 	assert_int_equal(dma(IOVA, false), PA);
 	close_unit();
 }
@@ -447,6 +470,122 @@ static void the_event_queue_wraps(void **state)
 	close_unit();
 }
 
+/* ---- stage 2 ----------------------------------------------------------------- */
+
+/* The device's STE at stage 2 on a unit with both stages, at each granule:
+ * pages and blocks through S2TTB, S2AP's read and write apart (write-only
+ * exists at stage 2), and the faults decoded with the IPA. */
+static void stage2_translates_with_s2ap(void **state)
+{
+	(void)state;
+	static const unsigned granules[] = { 12, 14, 16 };
+	for (size_t i = 0; i < 3; i++) {
+		unsigned g = granules[i];
+		uint64_t block = 1ull << (2 * g - 3);
+		open_stage("smmuv3-s2", SMMUV3_STRTAB_AUTO, g, SMMUV3_STAGE_2);
+		assert_int_equal(s.stage, 2);
+		assert_int_equal(s.io.addr_bits, 44); /* the IPA: IDR5.OAS */
+		const uint64_t *ste = smmuv3_ste(&s, SID);
+		assert_int_equal((ste[0] >> 1) & 7, 6);
+		assert_null(s.io.ops->map(&s.io, IOVA, PA, 1ull << g, IOMMU_RW, 1ull << g));
+		assert_null(s.io.ops->map(&s.io, IOVA + block, 8 * block, block, IOMMU_R, block));
+		assert_null(s.io.ops->map(&s.io, IOVA + 2 * block, PA, 1ull << g, IOMMU_W, 1ull << g));
+		assert_int_equal(dma(IOVA + 8, true), PA + 8);
+		assert_int_equal(dma(IOVA + block + (block >> 1), false), 8 * block + (block >> 1));
+		assert_int_equal(dma(IOVA + 2 * block, true), PA);
+		uint64_t phys, page;
+		unsigned perm;
+		assert_true(s.io.ops->iova_to_phys(&s.io, IOVA + 2 * block, &phys, &perm, &page));
+		assert_int_equal(perm, IOMMU_W);
+		assert_int_equal(dma(IOVA + block, true), 0);	   /* read-only */
+		assert_int_equal(dma(IOVA + 2 * block, false), 0); /* write-only */
+		assert_int_equal(dma(IOVA + 4 * block, false), 0); /* nothing there */
+		for (unsigned r = 0; r < 3; r++)		   /* a stage-2 fault's page comes from its IPA field */
+			s.evtq[4 * r + 2] = 0xdead000;
+		struct iommu_fault f[8];
+		bool ovf;
+		assert_int_equal(drain(f, 8, &ovf), 3);
+		assert_int_equal(f[0].kind, IOMMU_FAULT_WRITE_DENIED);
+		assert_int_equal(f[0].addr, IOVA + block);
+		assert_int_equal(f[1].reason, EVT_F_PERMISSION);
+		assert_true(f[1].read);
+		assert_int_equal(f[1].addr, IOVA + 2 * block);
+		assert_int_equal(f[2].kind, IOMMU_FAULT_NOT_PRESENT);
+		assert_int_equal(f[2].addr, IOVA + 4 * block);
+		close_unit();
+	}
+}
+
+/* Stage-2 leaves cached by VMID: stale through every TLBI_NH_* (they do
+ * not cover stage 2), until each stage-2 kind; the stage-2 kinds replace
+ * stage 1's. */
+static void stage2_stale_until_tlbi_s2(void **state)
+{
+	(void)state;
+	static const char *const kinds[] = { "tlbi-s2-ipa", "tlbi-s2-ipa-range", "tlbi-s12-vmall", "tlbi-all" };
+	for (size_t i = 0; i < 4; i++) {
+		open_stage("smmuv3-s2", SMMUV3_STRTAB_AUTO, 0, SMMUV3_STAGE_2);
+		assert_int_equal(s.io.nkinds, 4);
+		for (size_t k = 0; k < s.io.nkinds; k++)
+			assert_string_equal(s.io.kinds[k].name, kinds[k]);
+		repoint();
+		const uint64_t nh[3][2] = { { 0x12 | 1ull << 48, IOVA | 1 }, { 0x11 | 1ull << 48, 0 }, { 0x10, 0 } };
+		assert_null(smmuv3_submit(&s, nh, 3)); /* TLBI_NH_VA, TLBI_NH_ASID, TLBI_NH_ALL */
+		assert_null(s.io.ops->invalidate(&s.io, kind("tlbi-s2-ipa"), IOVA + 4096, 4096));
+		assert_int_equal(dma(IOVA, true), PA); /* still stale */
+		assert_null(s.io.ops->invalidate(&s.io, kind(kinds[i]), IOVA, 4096));
+		assert_int_equal(dma(IOVA, true), PA + 0x100000);
+		close_unit();
+	}
+	assert_int_equal(m.command_errors, 0);
+	/* STE.S2TTB moved to a copy: the cached STE keeps the old tables
+	 * through TLBI_S12_VMALL, until CFGI_STE */
+	open_stage("smmuv3-s2", SMMUV3_STRTAB_AUTO, 0, SMMUV3_STAGE_2);
+	assert_null(s.io.ops->map(&s.io, IOVA, PA, 4096, IOMMU_RW, 4096));
+	assert_int_equal(dma(IOVA, false), PA);
+	assert_null(smmuv3_ttb_fork(&s, IOVA, PA + 0x200000));
+	assert_null(smmuv3_tlbi_domain(&s));
+	assert_int_equal(dma(IOVA, false), PA);
+	assert_null(smmuv3_cfgi_ttb(&s));
+	assert_null(smmuv3_tlbi_domain(&s));
+	assert_int_equal(dma(IOVA, false), PA + 0x200000);
+	assert_null(smmuv3_ttb_unfork(&s));
+	assert_int_equal(dma(IOVA, false), PA);
+	assert_true(m.tlbi_s12_vmall > 0 && m.cfgi_ste > 0);
+	close_unit();
+}
+
+/* A unit with stage 2 alone works in auto, and gives back what the
+ * firmware left; a stage the unit lacks is refused by code. */
+static void a_stage2_only_unit_works_in_auto(void **state)
+{
+	(void)state;
+	firmware_left("smmuv3-s2only");
+	memset(&s, 0, sizeof(s));
+	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	assert_int_equal(s.stage, 2);
+	assert_null(s.io.ops->take(&s.io));
+	assert_null(s.io.ops->attach(&s.io, dev, IOMMU_TRANSLATE));
+	assert_null(s.io.ops->map(&s.io, IOVA, PA, 4096, IOMMU_RW, 4096));
+	assert_int_equal(dma(IOVA + 4, true), PA + 4);
+	assert_null(s.io.ops->attach(&s.io, dev, IOMMU_PASSTHROUGH));
+	assert_int_equal(dma(IOVA + 4, true), IOVA + 4);
+	given_back_as_left();
+	memset(&s, 0, sizeof(s));
+	s.want_stage = SMMUV3_STAGE_1;
+	assert_non_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	assert_int_equal(s.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_true(smmuv3m_init(&m, "smmuv3"));
+	memset(&s, 0, sizeof(s));
+	s.want_stage = SMMUV3_STAGE_2;
+	assert_non_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	assert_int_equal(s.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_true(smmuv3m_init(&m, "smmuv3-s2")); /* auto: stage 1 where there is one */
+	memset(&s, 0, sizeof(s));
+	assert_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	assert_int_equal(s.stage, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +604,9 @@ int main(void)
 		cmocka_unit_test(an_illegal_command_is_skipped_and_reported),
 		cmocka_unit_test(an_event_overflow_is_reported),
 		cmocka_unit_test(the_event_queue_wraps),
+		cmocka_unit_test(stage2_translates_with_s2ap),
+		cmocka_unit_test(stage2_stale_until_tlbi_s2),
+		cmocka_unit_test(a_stage2_only_unit_works_in_auto),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
