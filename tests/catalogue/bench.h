@@ -111,9 +111,19 @@ void bench_stale_finding(struct env *v, const struct stale_way *way, const char 
  * reached B (returned). */
 bool bench_stale_invalidated(struct env *v, const struct stale_way *way, const char *how, const char *name);
 /* The way's invalidation (`name`) of `iova`, back to back, each timed end
- * to end: a claim that all completed, and the measure `m` of them. */
+ * to end: a claim that all completed, and their measure (path
+ * "invalidation", the unit's backend, `variant`, or `name` when NULL, and
+ * `note` for the reader). */
 void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_t iova, const char *name,
-			     const struct measure *m);
+			     const char *variant, const char *note);
+/* A command of a backend's own (AMD-Vi's COMPLETION_WAIT, SMMUv3's
+ * CMD_SYNC and CFGI_*), timed as an invalidation is: `run` issues it and
+ * waits for it to complete. */
+struct bench_cmd {
+	const char *name, *note;
+	const char *(*run)(struct env *v, uint64_t iova, size_t arg);
+};
+void bench_time_cmd(struct env *v, const struct bench_cmd *c);
 
 /* A fault injected into the flush handshake (set by the caller): the flush
  * (kind 0) must fail with `want` in io->err, in bounded time; `what` names

@@ -267,11 +267,7 @@ static const char *inv_interrupt_table(struct env *v, uint64_t iova, size_t arg)
 
 /* A command sequence the catalogue times (`.arg`), each ended by the
  * COMPLETION_WAIT fence. */
-struct timed_cmd {
-	const char *name, *note;
-	const char *(*run)(struct env *v, uint64_t iova, size_t arg);
-};
-static const struct timed_cmd completion_wait = { "completion-wait",
+static const struct bench_cmd completion_wait = { "completion-wait",
 						  "COMPLETION_WAIT alone: the tail written to the store seen in memory",
 						  fence },
 			      devtab = { "cmd-devtab", "INVALIDATE_DEVTAB_ENTRY of the device, then COMPLETION_WAIT",
@@ -284,7 +280,7 @@ static const struct timed_cmd completion_wait = { "completion-wait",
  * alone, its store is seen to carry the next sequence number first. */
 static void t_command_timed(struct test_ctx *t)
 {
-	const struct timed_cmd *c = t->tc->arg;
+	const struct bench_cmd *c = t->tc->arg;
 	struct env v;
 	if (!bench_setup(t, &v, "amdvi"))
 		return;
@@ -295,15 +291,7 @@ static void t_command_timed(struct test_ctx *t)
 		report(t, !e && *a->wait == before + 1, "COMPLETION_WAIT stored %llu at 0x%llx%s%s",
 		       (unsigned long long)*a->wait, (unsigned long long)(uintptr_t)a->wait, e ? ": " : "", e ? e : "");
 	}
-	const struct stale_way way = { NULL, c->run, 0 };
-	struct measure m = { .path = "invalidation",
-			     .backend = "amdvi",
-			     .variant = c->name,
-			     .unit = "cycles",
-			     .model = v.io->model,
-			     .note = c->note };
-	bench_time_invalidation(&v, &way, 0, c->name, &m);
-	test_note(t, "%s: %s completed every time", v.label, c->name);
+	bench_time_cmd(&v, c);
 	bench_teardown(&v);
 }
 

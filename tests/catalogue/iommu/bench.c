@@ -496,8 +496,14 @@ bool bench_stale_invalidated(struct env *v, const struct stale_way *way, const c
 }
 
 void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_t iova, const char *name,
-			     const struct measure *m)
+			     const char *variant, const char *note)
 {
+	const struct measure m = { .path = "invalidation",
+				   .backend = v->io->backend,
+				   .variant = variant ? variant : name,
+				   .unit = "cycles",
+				   .model = v->io->model,
+				   .note = note };
 	size_t n = v->e->caps.fixed_latency_us ? 20 : 200, got = 0;
 	uint64_t *c = malloc(n * sizeof(*c));
 	const char *e = c ? NULL : "no memory";
@@ -514,8 +520,15 @@ void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_
 	}
 	report(v->t, got == n, "%zu %s invalidations timed%s%s", got, name, e ? ": " : "", e ? e : "");
 	if (got)
-		test_measure(v->t, m, c, got);
+		test_measure(v->t, &m, c, got);
 	free(c);
+}
+
+void bench_time_cmd(struct env *v, const struct bench_cmd *c)
+{
+	const struct stale_way way = { NULL, c->run, 0 };
+	bench_time_invalidation(v, &way, 0, c->name, NULL, c->note);
+	test_note(v->t, "%s: %s completed every time", v->label, c->name);
 }
 
 /* ---- faults injected into a flush --------------------------------------- */

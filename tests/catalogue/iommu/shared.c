@@ -299,16 +299,10 @@ void case_invalidate(struct test_ctx *t)
 		char variant[64];
 		snprintf(variant, sizeof(variant), "%s%s%s", v.io->variant ? v.io->variant : "",
 			 v.io->variant ? "-" : "", arg->kind);
-		struct measure m = { .path = "invalidation",
-				     .backend = v.io->backend,
-				     .variant = variant,
-				     .unit = "cycles",
-				     .model = v.io->model,
-				     .note = v.io->model
-						 ? "the driver's whole sequence against a register-level model: "
-						   "CPU cycles of the sequence, not the hardware's time"
-						 : "one page's invalidation, from the first register write to done" };
-		bench_time_invalidation(&v, &way, w0, arg->kind, &m);
+		bench_time_invalidation(&v, &way, w0, arg->kind, variant,
+					v.io->model ? "the driver's whole sequence against a register-level model: "
+						      "CPU cycles of the sequence, not the hardware's time"
+						    : "one page's invalidation, from the first register write to done");
 		v.io->ops->unmap(v.io, w0, v.pg);
 	}
 	dmabuf_free(&p);

@@ -448,13 +448,7 @@ static void t_range_vs_pages(struct test_ctx *t)
 	uint64_t w0 = bench_window(&v, RANGE_PAGES * v.pg, 0);
 	for (int i = 0; i < 2; i++) {
 		const struct stale_way sw = { NULL, way[i].run, 0 };
-		struct measure m = { .path = "invalidation",
-				     .backend = "smmuv3",
-				     .variant = way[i].variant,
-				     .unit = "cycles",
-				     .model = v.io->model,
-				     .note = way[i].note };
-		bench_time_invalidation(&v, &sw, w0, way[i].variant, &m);
+		bench_time_invalidation(&v, &sw, w0, way[i].variant, NULL, way[i].note);
 	}
 	test_note(t, "%s: 64 pages invalidated page by page and as one range, both timed", v.label);
 	bench_teardown(&v);
@@ -486,11 +480,7 @@ static const char *run_cfgi_all(struct env *v, uint64_t iova, size_t arg)
 	return smmuv3_cfgi_all(smmuv3_of(v->io));
 }
 
-struct timed_cmd {
-	const char *name, *note;
-	const char *(*run)(struct env *v, uint64_t iova, size_t arg);
-};
-static const struct timed_cmd sync_alone = { "sync", "CMD_SYNC alone, CONS polled until it reaches PROD", run_sync },
+static const struct bench_cmd sync_alone = { "sync", "CMD_SYNC alone, CONS polled until it reaches PROD", run_sync },
 			      cfgi_ste = { "cfgi-ste", "CFGI_STE of the device's stream, then CMD_SYNC", run_cfgi_ste },
 			      cfgi_cd = { "cfgi-cd", "CFGI_CD of the device's stream, then CMD_SYNC", run_cfgi_cd },
 			      cfgi_all = { "cfgi-all", "CFGI_ALL (CFGI_STE_RANGE, Range 31), then CMD_SYNC",
@@ -498,19 +488,10 @@ static const struct timed_cmd sync_alone = { "sync", "CMD_SYNC alone, CONS polle
 
 static void t_command_timed(struct test_ctx *t)
 {
-	const struct timed_cmd *c = t->tc->arg;
 	struct env v;
 	if (!bench_setup(t, &v, "smmuv3"))
 		return;
-	const struct stale_way way = { NULL, c->run, 0 };
-	struct measure m = { .path = "invalidation",
-			     .backend = "smmuv3",
-			     .variant = c->name,
-			     .unit = "cycles",
-			     .model = v.io->model,
-			     .note = c->note };
-	bench_time_invalidation(&v, &way, 0, c->name, &m);
-	test_note(t, "%s: %s completed every time", v.label, c->name);
+	bench_time_cmd(&v, t->tc->arg);
 	bench_teardown(&v);
 }
 

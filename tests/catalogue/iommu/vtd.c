@@ -95,14 +95,9 @@ static void t_invalidate_context(struct test_ctx *t)
 	const char *name = queued ? "queued-context" : "register-context";
 	const struct stale_way way = { context_swap, context_invalidate, queued };
 	bench_stale_invalidated(&v, &way, "move the device to a domain mapping B", name);
-	struct measure m = { .path = "invalidation",
-			     .backend = v.io->backend,
-			     .variant = name,
-			     .unit = "cycles",
-			     .model = v.io->model,
-			     .note = "device-selective context-cache invalidation, then the old domain's IOTLB, "
-				     "as a context change requires" };
-	bench_time_invalidation(&v, &way, 0, name, &m);
+	bench_time_invalidation(&v, &way, 0, name, NULL,
+				"device-selective context-cache invalidation, then the old domain's IOTLB, "
+				"as a context change requires");
 	test_note(t, "%s: after %s the DMA reached the new domain", v.label, name);
 	bench_teardown(&v);
 }
