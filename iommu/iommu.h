@@ -27,9 +27,14 @@ enum iommu_mode {
 
 /* What a fault was, as far as the hardware says. */
 enum iommu_fault_kind {
-	IOMMU_FAULT_OTHER,	  /* something else, or the hardware does not say */
-	IOMMU_FAULT_WRITE_DENIED, /* a write to a page mapped without write permission */
-	IOMMU_FAULT_NOT_PRESENT,  /* an IOVA with no valid entry (or no read permission) */
+	IOMMU_FAULT_OTHER,	    /* something else, or the hardware does not say */
+	IOMMU_FAULT_WRITE_DENIED,   /* a write to a page mapped without write permission */
+	IOMMU_FAULT_NOT_PRESENT,    /* an IOVA with no valid entry (or no read permission) */
+	IOMMU_FAULT_IR_NOT_PRESENT, /* an interrupt whose remapping entry is not present */
+	IOMMU_FAULT_IR_INDEX,	    /* an interrupt index past the remapping table */
+	IOMMU_FAULT_IR_SOURCE,	    /* an interrupt from a requester the entry does not admit */
+	IOMMU_FAULT_IR_COMPAT,	    /* a compatibility-format interrupt while they are blocked */
+	IOMMU_FAULT_IR_OTHER,	    /* another interrupt-remapping fault (reserved bits, table fetch, ...) */
 };
 
 struct iommu_fault {
@@ -68,6 +73,21 @@ enum iommu_err {
 
 struct iommu;
 
+/* ---- interrupt remapping ---------------------------------------------------
+ * The cases' view of a remapping entry, whatever the unit's format (VT-d
+ * IRTE, AMD-Vi 32- or 128-bit IRTE): deliver `vector` to the CPU `dest`
+ * (a local APIC id: 8 bits in xAPIC mode, 32 with x2APIC), fixed delivery,
+ * physical destination, edge. present=false writes an entry that blocks.
+ * sid_check: the entry admits only `source_id` (VT-d SVT=01, SQ=00; an
+ * AMD-Vi table is per device, so always). */
+struct iommu_irte {
+	bool present;
+	uint8_t vector;
+	uint32_t dest;
+	uint16_t source_id;
+	bool sid_check;
+};
+
 struct iommu_ops {
 	/* Record what the firmware left, then own the unit: every device
 	 * untranslated or identity-mapped, translation on. NULL or why not. */
@@ -104,6 +124,28 @@ struct iommu_ops {
 	 * true when they agree; `out` says which differ (NULL: the backend
 	 * records nothing to compare, as on a model without firmware). */
 	bool (*as_found)(struct iommu *io, char *out, size_t n);
+
+	/* Interrupt remapping (NULL where the backend has none). */
+	/* On: a table of at least `entries` entries for each device it will
+	 * serve, every entry not present, remapping enabled through whatever
+	 * the unit requires (VT-d: queued invalidation, IRTA, SIRTP, IRE; the
+	 * firmware's compatibility-format interrupts kept allowed unless
+	 * ir_compat(false)). Off: remapping disabled. NULL or why not. */
+	const char *(*ir_enable)(struct iommu *io, bool on, unsigned entries);
+	/* Writes entry `index` of the table serving `source_id`. The unit may
+	 * keep using a cached copy of the old one until ir_invalidate. */
+	const char *(*ir_set)(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e);
+	/* The message a device with requester id `source_id` must send to
+	 * raise entry `index` (VT-d: remappable format, handle = index;
+	 * AMD-Vi: the interrupt's data selects the entry). */
+	const char *(*ir_msi)(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out);
+	/* Invalidates the unit's cached entries: `index` of `source_id`'s
+	 * table, or every entry when index < 0, by the kind named in
+	 * io->ir_kinds[kind]. */
+	const char *(*ir_invalidate)(struct iommu *io, size_t kind, uint16_t source_id, int index);
+	/* Compatibility-format interrupts allowed (VT-d GCMD.CFI) or blocked;
+	 * NULL where the unit has no such switch. */
+	const char *(*ir_compat)(struct iommu *io, bool allow);
 };
 
 struct iommu {
@@ -114,6 +156,8 @@ struct iommu {
 	unsigned addr_bits;		      /* IOVAs the domain can hold */
 	const struct iommu_inval_kind *kinds; /* only those this unit can do */
 	size_t nkinds;
+	const struct iommu_inval_kind *ir_kinds; /* interrupt-entry invalidations ("iec-global", "iec-index", ...) */
+	size_t nir_kinds;
 	bool perm_bits;	     /* entries can be read-only (DART's cannot) */
 	bool map_flushes;    /* map invalidates too (VT-d caching mode): its cost includes one */
 	bool passthrough;    /* the device under test can bypass translation */

@@ -67,6 +67,16 @@ struct dma_engine {
 	 * so a test can watch other hardware while the DMA runs. */
 	void (*on_wait)(void *ctx);
 	void *on_wait_ctx;
+	/* The device's own interrupt, for the interrupt-remapping cases (NULL
+	 * where the driver offers none). msi_program: the device's MSI (or
+	 * MSI-X entry 0) set to `m`, enabled, with every other vector masked;
+	 * msi_raise: make the device send it once (edu: its raise register;
+	 * NVMe: an admin command's completion), with *t_doorbell the counter
+	 * just before the write that makes it; msi_off: the capability as
+	 * found. */
+	const char *(*msi_program)(struct dma_engine *e, const struct msi_message *m);
+	const char *(*msi_raise)(struct dma_engine *e, uint64_t *t_doorbell);
+	void (*msi_off)(struct dma_engine *e);
 };
 
 const char *dma_status_name(enum dma_status s);

@@ -11,6 +11,12 @@
 #include "../core/mcfg.h"
 #include "../core/regwin.h"
 
+/* An MSI as a device sends it: the address it writes and the data. */
+struct msi_message {
+	uint64_t addr;
+	uint32_t data;
+};
+
 struct pci_addr {
 	uint16_t seg;
 	uint8_t bus, dev, fn;
