@@ -2,9 +2,11 @@
 
 #include <stdio.h>
 
+#include "../core/cpu.h"
 #include "../core/dmabuf.h"
 #include "../core/memmap.h"
 #include "../core/platform.h"
+#include "../core/timing.h"
 
 const char *dma_status_name(enum dma_status s)
 {
@@ -115,4 +117,107 @@ struct dma_engine *dma_open(struct pci_cfg *c, const struct pci_dev *d, const ch
 		return NULL;
 	}
 	return drivers[i].open(c, d, why);
+}
+
+/* ---- a device's own interrupt, counted ---------------------------------- */
+
+static void msi_catch_fire(void *ctx)
+{
+	struct msi_catch *c = ctx;
+	c->tsc = rdtsc(); /* first: the arrival, not the count's store */
+	c->count++;
+}
+
+const char *msi_catch_install(struct msi_catch *c)
+{
+	*c = (struct msi_catch){ .vector = -1 };
+	if (!platform->irq_install)
+		return "the platform delivers no interrupts to the monitor (no irq_install)";
+	const char *why = "no vector";
+	c->vector = platform->irq_install(msi_catch_fire, c, &c->apic_id, &why);
+	return c->vector < 0 ? why : NULL;
+}
+
+void msi_catch_remove(struct msi_catch *c)
+{
+	if (c->vector >= 0 && platform->irq_remove)
+		platform->irq_remove(c->vector);
+	c->vector = -1;
+}
+
+bool msi_catch_wait(const struct msi_catch *c, uint64_t before, uint32_t us)
+{
+	struct deadline dl = deadline_after_us(us);
+	while (c->count == before && !deadline_passed(&dl))
+		cpu_relax();
+	return c->count != before;
+}
+
+/* 0xfee00000 | destination << 12; redirection hint 0, physical mode */
+struct msi_message msi_catch_message(const struct msi_catch *c)
+{
+	return (struct msi_message){ .addr = 0xfee00000ull | ((uint64_t)(c->apic_id & 0xff) << 12),
+				     .data = (uint32_t)(c->vector & 0xff) };
+}
+
+/* ---- the MSI capability (PCIe base spec 7.7.1) --------------------------- */
+
+#define MSI_CONTROL 0x2
+#define MSI_ADDR_LO 0x4
+#define MSI_CTL_ENABLE 0x0001
+#define MSI_CTL_MME 0x0070 /* multiple message enable: 0, one vector */
+#define MSI_CTL_64BIT 0x0080
+#define MSI_CTL_PVM 0x0100 /* per-vector masking */
+
+/* the data register, then the mask bits, follow the address */
+static uint16_t msi_data_off(uint16_t control)
+{
+	return control & MSI_CTL_64BIT ? 0xc : 0x8;
+}
+
+const char *msi_cap_program(struct pci_cfg *c, struct pci_addr a, uint16_t off, struct msi_cap *saved,
+			    const struct msi_message *m)
+{
+	if (!off)
+		return "the device has no MSI capability";
+	uint16_t ctl = pci_read16(c, a, off + MSI_CONTROL);
+	if (ctl == 0xffff)
+		return "the device's configuration space reads all ones";
+	if (!(ctl & MSI_CTL_64BIT) && (m->addr >> 32))
+		return "the message's address needs 64 bits and the device's MSI has 32";
+	uint16_t data = msi_data_off(ctl);
+	if (!saved->off) { /* the first programming records what the firmware left */
+		*saved = (struct msi_cap){ .off = off,
+					   .control = ctl,
+					   .addr_lo = pci_read32(c, a, off + MSI_ADDR_LO),
+					   .addr_hi = ctl & MSI_CTL_64BIT ? pci_read32(c, a, off + 0x8) : 0,
+					   .data = pci_read16(c, a, off + data),
+					   .mask = ctl & MSI_CTL_PVM ? pci_read32(c, a, off + data + 4) : 0 };
+	}
+	/* off while the message changes: no half-written address is sent */
+	pci_write16(c, a, off + MSI_CONTROL, (uint16_t)(ctl & ~(MSI_CTL_ENABLE | MSI_CTL_MME)));
+	pci_write32(c, a, off + MSI_ADDR_LO, (uint32_t)m->addr);
+	if (ctl & MSI_CTL_64BIT)
+		pci_write32(c, a, off + 0x8, (uint32_t)(m->addr >> 32));
+	pci_write16(c, a, off + data, (uint16_t)m->data);
+	if (ctl & MSI_CTL_PVM)
+		pci_write32(c, a, off + data + 4, saved->mask & ~1u); /* vector 0 unmasked */
+	pci_write16(c, a, off + MSI_CONTROL, (uint16_t)((ctl & ~MSI_CTL_MME) | MSI_CTL_ENABLE));
+	return NULL;
+}
+
+void msi_cap_restore(struct pci_cfg *c, struct pci_addr a, struct msi_cap *saved)
+{
+	uint16_t off = saved->off, ctl = saved->control, data = msi_data_off(ctl);
+	if (!off)
+		return;
+	pci_write16(c, a, off + MSI_CONTROL, (uint16_t)(ctl & ~MSI_CTL_ENABLE));
+	pci_write32(c, a, off + MSI_ADDR_LO, saved->addr_lo);
+	if (ctl & MSI_CTL_64BIT)
+		pci_write32(c, a, off + 0x8, saved->addr_hi);
+	pci_write16(c, a, off + data, (uint16_t)saved->data);
+	if (ctl & MSI_CTL_PVM)
+		pci_write32(c, a, off + data + 4, saved->mask);
+	pci_write16(c, a, off + MSI_CONTROL, ctl);
+	saved->off = 0;
 }

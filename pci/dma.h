@@ -79,6 +79,38 @@ struct dma_engine {
 	void (*msi_off)(struct dma_engine *e);
 };
 
+/* A counting interrupt handler for a device's own MSI: installed on a free
+ * vector of the boot CPU, each arrival counted and the counter stamped.
+ * The interrupt-remapping cases install one for the vector they expect and
+ * one for a decoy the device is told, and wait on each. */
+struct msi_catch {
+	int vector; /* -1: none installed */
+	uint32_t apic_id;
+	volatile uint64_t count, tsc;
+};
+/* Installs the handler (platform->irq_install). NULL or why not. */
+const char *msi_catch_install(struct msi_catch *c);
+void msi_catch_remove(struct msi_catch *c);
+/* Waits up to `us` for the count to pass `before`: true when it did. */
+bool msi_catch_wait(const struct msi_catch *c, uint64_t before, uint32_t us);
+/* The message that reaches `c` untranslated: xAPIC physical destination,
+ * fixed delivery, edge (Intel SDM vol. 3 10.11.1, 10.11.2). */
+struct msi_message msi_catch_message(const struct msi_catch *c);
+
+/* A device's MSI capability (PCIe base spec 7.7.1) as found, so it can be
+ * programmed for one vector and put back. */
+struct msi_cap {
+	uint16_t off; /* 0: the device has none */
+	uint16_t control;
+	uint32_t addr_lo, addr_hi, data, mask;
+};
+/* Records the capability at `off` and programs it: `m`, one vector,
+ * enabled, unmasked. NULL or why not. */
+const char *msi_cap_program(struct pci_cfg *c, struct pci_addr a, uint16_t off, struct msi_cap *saved,
+			    const struct msi_message *m);
+/* The capability as recorded (nothing when none was). */
+void msi_cap_restore(struct pci_cfg *c, struct pci_addr a, struct msi_cap *saved);
+
 const char *dma_status_name(enum dma_status s);
 
 /* Checks a request against the engine's capabilities; DMA_OK or

@@ -12,7 +12,10 @@
 #define EDU_ID 0x00
 #define EDU_ID_MAGIC 0xed /* low byte; the upper bytes are the version */
 #define EDU_IRQ_STATUS 0x24
+#define EDU_IRQ_RAISE 0x60 /* the value written is ORed into the status, and the interrupt sent */
 #define EDU_IRQ_ACK 0x64
+#define EDU_IRQ_RAISE_BIT 0x1 /* ours; a DMA's completion is 0x100 */
+#define PCI_CAP_MSI 0x05
 #define EDU_DMA_SRC 0x80
 #define EDU_DMA_DST 0x88
 #define EDU_DMA_COUNT 0x90
@@ -42,6 +45,8 @@ struct edu {
 	struct regwin bar;
 	struct pci_cfg *cfg;
 	uint16_t saved_command;
+	uint16_t msi_off; /* the MSI capability's offset (0: none) */
+	struct msi_cap msi;
 	bool dead; /* bus mastering off after a DMA that did not finish */
 };
 
@@ -109,9 +114,37 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 	return r->status;
 }
 
+/* edu's MSI (one vector, 64-bit address, no masking in QEMU 7.2): sent on
+ * every write to the raise register while the status is not zero. */
+static const char *edu_msi_program(struct dma_engine *e, const struct msi_message *m)
+{
+	struct edu *d = (struct edu *)e;
+	return msi_cap_program(d->cfg, e->addr, d->msi_off, &d->msi, m);
+}
+
+static const char *edu_msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
+{
+	struct edu *d = (struct edu *)e;
+	if (!d->msi.off)
+		return "edu: its MSI is not programmed";
+	regwin_write32(&d->bar, EDU_IRQ_ACK, EDU_IRQ_RAISE_BIT);
+	*t_doorbell = cycles_begin();
+	regwin_write32(&d->bar, EDU_IRQ_RAISE, EDU_IRQ_RAISE_BIT);
+	/* the status kept set would let a DMA's completion send it again */
+	regwin_write32(&d->bar, EDU_IRQ_ACK, EDU_IRQ_RAISE_BIT);
+	return NULL;
+}
+
+static void edu_msi_off(struct dma_engine *e)
+{
+	struct edu *d = (struct edu *)e;
+	msi_cap_restore(d->cfg, e->addr, &d->msi);
+}
+
 static void edu_close(struct dma_engine *e)
 {
 	struct edu *d = (struct edu *)e;
+	edu_msi_off(e);
 	uint16_t command = d->saved_command;
 	/* a DMA given up on may still run: bus mastering back on would let
 	 * it land in a buffer the test has freed */
@@ -174,5 +207,12 @@ struct dma_engine *edu_open_window(struct pci_cfg *c, const struct pci_dev *dev,
 		.transfer = edu_transfer,
 		.close = edu_close,
 	};
+	const struct pci_cap *msi = pci_find_cap(dev, PCI_CAP_MSI, false);
+	d->msi_off = msi ? msi->offset : 0;
+	if (d->msi_off) {
+		d->e.msi_program = edu_msi_program;
+		d->e.msi_raise = edu_msi_raise;
+		d->e.msi_off = edu_msi_off;
+	}
 	return &d->e;
 }

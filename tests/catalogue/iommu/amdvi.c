@@ -23,6 +23,7 @@
 #include "../bench.h"
 #include "../catalogue.h"
 #include "cases.h"
+#include "ir.h"
 
 #define PAGE 4096ull
 
@@ -397,6 +398,19 @@ static const struct test_case cases[] = {
 	{ "amdvi.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", case_latency, true,
 	  &on_amdvi },
 	{ "amdvi.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &on_amdvi },
+	/* interrupt remapping (ir.c): named, not in the default plan, until
+	 * every unit the default plan meets has it */
+	{ "amdvi.ir_msi_direct", "remapping off: the device's own MSI arrives; timed", case_ir_msi_direct, false,
+	  &on_amdvi },
+	{ "amdvi.ir_remapped", "a remapped MSI arrives at the entry's vector, not the one the device was told",
+	  case_ir_remapped, false, &on_amdvi },
+	{ "amdvi.ir_not_present", "an MSI through a not-present entry is blocked", case_ir_not_present, false,
+	  &on_amdvi },
+	{ "amdvi.ir_index", "an MSI naming an index past the table is blocked", case_ir_index, false, &on_amdvi },
+	{ "amdvi.ir_source", "an MSI through an entry admitting another requester is blocked", case_ir_source, false,
+	  &on_amdvi },
+	{ "amdvi.ir_invalidate", "a changed interrupt entry used after its invalidation (stale: finding)",
+	  case_ir_invalidate, false, &on_amdvi },
 };
 
 /* The AMD-Vi model's driver (tests/models/amdvi_model.h): the model

@@ -1,0 +1,317 @@
+/* The interrupt-remapping cases (ir.h), written once against the iommu
+ * interface's ir_* ops and the DMA engine's own MSI (msi_program,
+ * msi_raise, msi_off). A backend's group lists them with its bench
+ * (struct iommu_case_arg), so each record says which unit it ran on.
+ *
+ * Every case counts arrivals with handlers of its own (pci/dma.h
+ * msi_catch): `real` is the vector a remapping entry names, `decoy` the one
+ * the device is told (the data an untranslated message would carry), so a
+ * message that bypassed the table, or went where the entry does not say,
+ * shows on the wrong counter. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../../core/timing.h"
+#include "../bench.h"
+#include "cases.h"
+#include "ir.h"
+
+#define IR_ENTRIES 256	  /* room for an index equal to any vector the platform hands out */
+#define IR_WAIT_US 100000 /* an MSI arrives within microseconds; 100 ms allows for TCG */
+#define IR_SAMPLES 16
+
+struct ir {
+	struct env v;
+	struct msi_catch real, decoy;
+	uint16_t sid;
+	bool enabled;
+};
+
+static uint16_t ir_sid(const struct dma_engine *e)
+{
+	return (uint16_t)(e->addr.bus << 8 | e->addr.dev << 3 | e->addr.fn);
+}
+
+/* Everything the case set up put back, the bench last. */
+static void ir_release(struct ir *r)
+{
+	if (r->v.e && r->v.e->msi_off)
+		r->v.e->msi_off(r->v.e); /* masked before the handlers go */
+	if (r->enabled)
+		r->v.io->ops->ir_enable(r->v.io, false, 0);
+	r->enabled = false;
+	msi_catch_remove(&r->real);
+	msi_catch_remove(&r->decoy);
+}
+
+static void ir_teardown(struct ir *r)
+{
+	ir_release(r);
+	bench_teardown(&r->v);
+}
+
+/* bench_needs for a case already set up: skipped, all put back, unless `have`. */
+static bool ir_needs(struct ir *r, bool have, const char *why)
+{
+	if (!have)
+		ir_release(r);
+	return bench_needs(&r->v, have, "%s", why);
+}
+
+/* The bench, the device's MSI, two counting handlers and, when `remap`,
+ * remapping on with every entry not present. False: skipped or failed. */
+static bool ir_setup(struct test_ctx *t, struct ir *r, bool remap)
+{
+	const struct iommu_case_arg *arg = t->tc->arg;
+	*r = (struct ir){ .real.vector = -1, .decoy.vector = -1 };
+	if (!bench_setup(t, &r->v, arg->backend))
+		return false;
+	struct env *v = &r->v;
+	if (!bench_needs(v, v->e->msi_program && v->e->msi_raise, "%s: the engine cannot send its own MSI", v->label))
+		return false;
+	if (!bench_needs(v, !remap || (v->io->ops->ir_enable && v->io->ops->ir_set && v->io->ops->ir_msi),
+			 "%s: the backend has no interrupt remapping", v->io->name))
+		return false;
+	const char *e = msi_catch_install(&r->real);
+	if (!e)
+		e = msi_catch_install(&r->decoy);
+	if (e) {
+		msi_catch_remove(&r->real);
+		return bench_needs(v, false, "no interrupt handler: %s", e);
+	}
+	r->sid = ir_sid(v->e);
+	if (remap) {
+		e = v->io->ops->ir_enable(v->io, true, IR_ENTRIES);
+		r->enabled = !e;
+		if (e) {
+			report(t, false, "%s: interrupt remapping on: %s", v->io->name, e);
+			ir_teardown(r);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Raises the device's MSI once: did it reach `want` (and not `other`)?
+ * *cycles: the doorbell to the handler's stamp. */
+static const char *ir_raise(struct ir *r, const struct msi_catch *want, const struct msi_catch *other, bool *arrived,
+			    bool *strayed, uint64_t *cycles)
+{
+	uint64_t w = want->count, o = other->count, t0 = 0;
+	const char *e = r->v.e->msi_raise(r->v.e, &t0);
+	if (e)
+		return e;
+	*arrived = msi_catch_wait(want, w, IR_WAIT_US);
+	msi_catch_wait(other, o, *arrived ? 1000 : 0); /* a second message may trail the first */
+	*strayed = other->count != o;
+	if (cycles)
+		*cycles = *arrived ? want->tsc - t0 : 0;
+	return NULL;
+}
+
+/* `n` raises timed doorbell to handler: a claim that all arrived, and the
+ * measure (path "interrupt"). */
+static void ir_time(struct ir *r, const struct msi_catch *want, const char *variant)
+{
+	uint64_t c[IR_SAMPLES];
+	size_t got = 0;
+	const char *e = NULL;
+	for (size_t i = 0; i < IR_SAMPLES && !e && !test_stopped(r->v.t); i++) {
+		bool arrived = false, strayed = false;
+		e = ir_raise(r, want, want == &r->real ? &r->decoy : &r->real, &arrived, &strayed, &c[got]);
+		if (!e && !arrived)
+			e = "one did not arrive";
+		got += !e;
+	}
+	report(r->v.t, got == IR_SAMPLES, "%zu interrupts (%s) timed from the doorbell to the handler%s%s", got,
+	       variant, e ? ": " : "", e ? e : "");
+	const struct measure m = { .path = "interrupt",
+				   .backend = r->enabled ? r->v.io->backend : "none",
+				   .variant = variant,
+				   .unit = "cycles",
+				   .model = !r->v.machine,
+				   .note = "from the write that makes the device send its MSI to the first "
+					   "instruction of the monitor's handler" };
+	if (got)
+		test_measure(r->v.t, &m, c, got);
+}
+
+/* An entry delivering to `c`, written and invalidated. */
+static const char *ir_point(struct ir *r, unsigned index, const struct msi_catch *c, bool invalidate)
+{
+	const struct iommu_irte ent = { .present = c != NULL,
+					.vector = c ? (uint8_t)c->vector : 0,
+					.dest = c ? c->apic_id : 0,
+					.source_id = r->sid,
+					.sid_check = true };
+	const char *e = r->v.io->ops->ir_set(r->v.io, r->sid, index, &ent);
+	if (!e && invalidate && r->v.io->ops->ir_invalidate && r->v.io->nir_kinds)
+		e = r->v.io->ops->ir_invalidate(r->v.io, 0, r->sid, -1);
+	return e;
+}
+
+/* The device told the message for `index` (with the decoy's vector where
+ * the format carries one: the index is the decoy's vector). */
+static const char *ir_tell(struct ir *r, unsigned index)
+{
+	struct msi_message m;
+	const char *e = r->v.io->ops->ir_msi(r->v.io, r->sid, index, &m);
+	return e ? e : r->v.e->msi_program(r->v.e, &m);
+}
+
+void case_ir_msi_direct(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, false))
+		return;
+	struct msi_message m = msi_catch_message(&r.real);
+	const char *e = r.v.e->msi_program(r.v.e, &m);
+	bool arrived = false, strayed = false;
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	report(t, !e && arrived && !strayed, "%s's MSI (0x%llx, data 0x%x) reached vector 0x%x on APIC %u%s%s",
+	       r.v.label, (unsigned long long)m.addr, m.data, r.real.vector, r.real.apic_id, e ? ": " : "",
+	       e ? e : (strayed ? " (and the decoy's vector too)" : ""));
+	if (!e && arrived)
+		ir_time(&r, &r.real, "remapping-off");
+	ir_teardown(&r);
+}
+
+void case_ir_remapped(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	bool pending = r.v.io->ops->fault_pending && r.v.io->ops->fault_pending(r.v.io);
+	report(t, !pending, "no fault recorded after the takeover and remapping on");
+	unsigned index = (unsigned)r.decoy.vector;
+	const char *e = ir_point(&r, index, &r.real, true);
+	if (!e)
+		e = ir_tell(&r, index);
+	bool arrived = false, strayed = false;
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	report(t, !e && arrived && !strayed,
+	       "entry %u (vector 0x%x, APIC %u) delivered the MSI, not the decoy's vector 0x%x%s%s", index,
+	       r.real.vector, r.real.apic_id, r.decoy.vector, e ? ": " : "",
+	       e ? e : (strayed ? ": the decoy's came" : ""));
+	if (!e && arrived)
+		ir_time(&r, &r.real, "remapped");
+	ir_teardown(&r);
+}
+
+/* A blocked interrupt: neither handler runs, and a fault of `kind` is
+ * recorded where the unit records interrupt faults. */
+static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, const char *what)
+{
+	bool arrived = false, strayed = false;
+	const char *e = ir_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
+	report(r->v.t, !e && !arrived && !strayed, "%s: the MSI was blocked%s%s", what, e ? ": " : "",
+	       e ? e : (arrived || strayed ? " (it was delivered)" : ""));
+	struct iommu_fault f[4];
+	bool overflow = false;
+	size_t n = r->v.io->ops->faults ? r->v.io->ops->faults(r->v.io, f, 4, &overflow) : 0;
+	bool found = false;
+	for (size_t i = 0; i < n; i++)
+		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == r->sid);
+	if (found)
+		report(r->v.t, true, "the unit recorded the interrupt fault (sid %04x)", r->sid);
+	else
+		printf("    %s: no interrupt fault recorded (%zu records); QEMU's AMD-Vi logs none\n", r->v.io->name,
+		       n);
+}
+
+void case_ir_not_present(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	unsigned index = (unsigned)r.decoy.vector;
+	const char *e = ir_point(&r, index, NULL, true);
+	if (!e)
+		e = ir_tell(&r, index);
+	if (e)
+		report(t, false, "a not-present entry %u: %s", index, e);
+	else
+		ir_blocked(&r, IOMMU_FAULT_IR_NOT_PRESENT, "a not-present entry");
+	ir_teardown(&r);
+}
+
+void case_ir_index(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	struct msi_message m;
+	const char *e = r.v.io->ops->ir_msi(r.v.io, r.sid, IR_ENTRIES, &m);
+	if (!ir_needs(&r, !e, "no message names an index past the table (ir_msi refuses it)"))
+		return;
+	e = r.v.e->msi_program(r.v.e, &m);
+	if (e)
+		report(t, false, "index %u: %s", IR_ENTRIES, e);
+	else
+		ir_blocked(&r, IOMMU_FAULT_IR_INDEX, "an index past the table");
+	ir_teardown(&r);
+}
+
+void case_ir_source(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	unsigned index = (unsigned)r.decoy.vector;
+	uint16_t other = r.sid ^ 0x1; /* function 1 of the same device: not ours */
+	const struct iommu_irte ent = { .present = true,
+					.vector = (uint8_t)r.real.vector,
+					.dest = r.real.apic_id,
+					.source_id = other,
+					.sid_check = true };
+	const char *e = r.v.io->ops->ir_set(r.v.io, other, index, &ent);
+	if (!e && r.v.io->ops->ir_invalidate && r.v.io->nir_kinds)
+		e = r.v.io->ops->ir_invalidate(r.v.io, 0, other, -1);
+	if (!e)
+		e = ir_tell(&r, index);
+	if (e)
+		report(t, false, "an entry for requester %04x: %s", other, e);
+	else
+		ir_blocked(&r, IOMMU_FAULT_IR_SOURCE, "an entry admitting only another requester");
+	ir_teardown(&r);
+}
+
+void case_ir_invalidate(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	if (!ir_needs(&r, r.v.io->ops->ir_invalidate && r.v.io->nir_kinds, "no interrupt-entry invalidation"))
+		return;
+	unsigned index = (unsigned)r.decoy.vector;
+	bool arrived = false, strayed = false;
+	const char *e = ir_point(&r, index, &r.real, true);
+	if (!e)
+		e = ir_tell(&r, index);
+	if (!e) /* the unit's cache learns the entry */
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	if (!e) /* repointed, not invalidated: which vector does it use? */
+		e = ir_point(&r, index, &r.decoy, false);
+	bool stale = false, fresh = false;
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &stale, &fresh, NULL);
+	if (e) {
+		report(t, false, "%s", e);
+		ir_teardown(&r);
+		return;
+	}
+	printf("    before invalidating, the changed entry %s\n",
+	       stale   ? "was not used: the unit delivered from its cached copy (a finding)"
+	       : fresh ? "was used at once (the unit caches no entry, as QEMU does)"
+		       : "delivered nothing");
+	e = r.v.io->ops->ir_invalidate(r.v.io, 0, r.sid, -1);
+	if (!e)
+		e = ir_raise(&r, &r.decoy, &r.real, &arrived, &strayed, NULL);
+	report(t, !e && arrived && !strayed, "after %s the changed entry delivered (vector 0x%x)%s%s",
+	       r.v.io->ir_kinds[0].name, r.decoy.vector, e ? ": " : "", e ? e : "");
+	if (!e && arrived)
+		ir_time(&r, &r.decoy, "remapped-after-invalidation");
+	ir_teardown(&r);
+}
