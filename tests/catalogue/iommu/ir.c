@@ -214,11 +214,17 @@ static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, const char *wha
 	bool found = false;
 	for (size_t i = 0; i < n; i++)
 		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == r->sid);
-	if (found)
-		report(r->v.t, true, "the unit recorded the interrupt fault (sid %04x)", r->sid);
+	/* the argument says whether the machine's unit records interrupt
+	 * faults (QEMU's VT-d does; its AMD-Vi's event log is dead); a model
+	 * always does */
+	const struct iommu_case_arg *arg = r->v.t->tc->arg;
+	bool records = !r->v.machine || (arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0);
+	if (records)
+		report(r->v.t, found, "the unit recorded the interrupt fault (sid %04x; %zu records read)", r->sid, n);
 	else
-		printf("    %s: no interrupt fault recorded (%zu records); QEMU's AMD-Vi logs none\n", r->v.io->name,
-		       n);
+		printf("    %s: %s interrupt fault recorded (%zu records read; this unit is not expected to record "
+		       "one)\n",
+		       r->v.io->name, found ? "an" : "no", n);
 }
 
 void case_ir_not_present(struct test_ctx *t)

@@ -8,6 +8,12 @@
 
 #include "../../../core/runner.h"
 
+/* The `kind` of a case argument (struct iommu_case_arg) saying that the
+ * machine's unit records interrupt faults, so a blocked interrupt without
+ * a record fails (QEMU's VT-d); without it a missing record is reported,
+ * not claimed (QEMU's AMD-Vi, whose event log is dead). */
+#define IR_FAULTS_RECORDED "ir-faults"
+
 /* Remapping off: the device's MSI reaches the monitor's handler; timed. */
 void case_ir_msi_direct(struct test_ctx *t);
 /* Remapping on: no fault after the takeover; the MSI arrives at the

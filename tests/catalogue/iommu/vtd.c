@@ -139,7 +139,7 @@ static void t_queue_error(struct test_ctx *t)
 
 /* ---- the group ----------------------------------------------------------- */
 
-static const struct iommu_case_arg on_vtd = { "vtd" };
+static const struct iommu_case_arg on_vtd = { "vtd" }, ir_vtd = { "vtd", .kind = IR_FAULTS_RECORDED };
 static const struct iommu_case_arg leaf_4k = { "vtd", 1ull << 12 }, leaf_2m = { "vtd", 1ull << 21 },
 				   leaf_1g = { "vtd", 1ull << 30 };
 static const struct iommu_case_arg register_page = { "vtd", .kind = "register-page" },
@@ -188,15 +188,15 @@ static const struct test_case cases[] = {
 	/* interrupt remapping (ir.c): named, not in the default plan, until
 	 * every unit the default plan meets has it */
 	{ "vtd.ir_msi_direct", "remapping off: the device's own MSI arrives; timed", case_ir_msi_direct, false,
-	  &on_vtd },
+	  &ir_vtd },
 	{ "vtd.ir_remapped", "a remapped MSI arrives at the entry's vector, not the one the device was told",
-	  case_ir_remapped, false, &on_vtd },
-	{ "vtd.ir_not_present", "an MSI through a not-present entry is blocked", case_ir_not_present, false, &on_vtd },
-	{ "vtd.ir_index", "an MSI naming an index past the table is blocked", case_ir_index, false, &on_vtd },
+	  case_ir_remapped, false, &ir_vtd },
+	{ "vtd.ir_not_present", "an MSI through a not-present entry is blocked", case_ir_not_present, false, &ir_vtd },
+	{ "vtd.ir_index", "an MSI naming an index past the table is blocked", case_ir_index, false, &ir_vtd },
 	{ "vtd.ir_source", "an MSI through an entry admitting another requester is blocked", case_ir_source, false,
-	  &on_vtd },
+	  &ir_vtd },
 	{ "vtd.ir_invalidate", "a changed interrupt entry used after its invalidation (stale: finding)",
-	  case_ir_invalidate, false, &on_vtd },
+	  case_ir_invalidate, false, &ir_vtd },
 };
 
 IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed", &vtd_backend, NULL);
