@@ -221,3 +221,67 @@ void msi_cap_restore(struct pci_cfg *c, struct pci_addr a, struct msi_cap *saved
 	pci_write16(c, a, off + MSI_CONTROL, ctl);
 	saved->off = 0;
 }
+
+/* ---- MSI-X (PCIe base spec 7.7.2) ---------------------------------------- */
+
+#define MSIX_CONTROL 0x2
+#define MSIX_TABLE 0x4
+#define MSIX_CTL_SIZE 0x07ff /* table size - 1 */
+#define MSIX_CTL_MASKALL 0x4000
+#define MSIX_CTL_ENABLE 0x8000
+#define MSIX_ENTRY 16
+#define MSIX_VC_MASK 0x1
+
+void msix_table_where(struct pci_cfg *c, struct pci_addr a, uint16_t off, unsigned *bir, uint64_t *table_off)
+{
+	uint32_t t = pci_read32(c, a, off + MSIX_TABLE);
+	*bir = t & 0x7;
+	*table_off = t & ~0x7u;
+}
+
+const char *msix_program(struct pci_cfg *c, struct pci_addr a, uint16_t off, struct regwin *table, uint64_t table_off,
+			 struct msix_cap *saved, const struct msi_message *m)
+{
+	if (!off)
+		return "the device has no MSI-X capability";
+	uint16_t ctl = pci_read16(c, a, off + MSIX_CONTROL);
+	if (ctl == 0xffff)
+		return "the device's configuration space reads all ones";
+	unsigned n = (ctl & MSIX_CTL_SIZE) + 1u;
+	if (table_off + (uint64_t)n * MSIX_ENTRY > table->size)
+		return "the MSI-X table lies past the end of its BAR";
+	/* function-masked while entries change: nothing half-written is sent */
+	pci_write16(c, a, off + MSIX_CONTROL, (uint16_t)(ctl | MSIX_CTL_ENABLE | MSIX_CTL_MASKALL));
+	if (!saved->off) {
+		*saved =
+		    (struct msix_cap){ .off = off, .control = ctl, .table = table, .table_off = table_off, .n = n };
+		for (unsigned w = 0; w < 4; w++)
+			saved->entry0[w] = regwin_read32(table, table_off + 4 * w);
+		for (unsigned i = 0; i < n; i++)
+			if (regwin_read32(table, table_off + i * MSIX_ENTRY + 12) & MSIX_VC_MASK)
+				saved->masked[i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+	for (unsigned i = 1; i < n; i++)
+		regwin_write32(table, table_off + i * MSIX_ENTRY + 12, MSIX_VC_MASK);
+	regwin_write32(table, table_off + 0, (uint32_t)m->addr);
+	regwin_write32(table, table_off + 4, (uint32_t)(m->addr >> 32));
+	regwin_write32(table, table_off + 8, m->data);
+	regwin_write32(table, table_off + 12, 0);
+	pci_write16(c, a, off + MSIX_CONTROL, (uint16_t)((ctl & ~MSIX_CTL_MASKALL) | MSIX_CTL_ENABLE));
+	return NULL;
+}
+
+void msix_restore(struct pci_cfg *c, struct pci_addr a, struct msix_cap *saved)
+{
+	if (!saved->off)
+		return;
+	uint16_t off = saved->off;
+	pci_write16(c, a, off + MSIX_CONTROL, (uint16_t)(saved->control | MSIX_CTL_ENABLE | MSIX_CTL_MASKALL));
+	for (unsigned w = 0; w < 4; w++)
+		regwin_write32(saved->table, saved->table_off + 4 * w, saved->entry0[w]);
+	for (unsigned i = 1; i < saved->n; i++)
+		regwin_write32(saved->table, saved->table_off + i * MSIX_ENTRY + 12,
+			       (saved->masked[i / 8] >> (i % 8)) & 1u ? MSIX_VC_MASK : 0);
+	pci_write16(c, a, off + MSIX_CONTROL, saved->control);
+	saved->off = 0;
+}

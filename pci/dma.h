@@ -111,6 +111,25 @@ const char *msi_cap_program(struct pci_cfg *c, struct pci_addr a, uint16_t off, 
 /* The capability as recorded (nothing when none was). */
 void msi_cap_restore(struct pci_cfg *c, struct pci_addr a, struct msi_cap *saved);
 
+/* A device's MSI-X (PCIe base spec 7.7.2) as found, so entry 0 can be
+ * programmed, every other entry masked, and all put back. The table lies
+ * in a BAR the driver already has open (`table`: that BAR's window). */
+#define MSIX_SAVED_MAX 2048 /* the most entries a table has */
+struct msix_cap {
+	uint16_t off; /* 0: nothing recorded */
+	uint16_t control;
+	uint32_t entry0[4]; /* address low, high, data, vector control */
+	uint8_t masked[MSIX_SAVED_MAX / 8];
+	struct regwin *table;
+	uint64_t table_off;
+	unsigned n;
+};
+/* The BAR (BIR) and offset of the table of the MSI-X capability at `off`. */
+void msix_table_where(struct pci_cfg *c, struct pci_addr a, uint16_t off, unsigned *bir, uint64_t *table_off);
+const char *msix_program(struct pci_cfg *c, struct pci_addr a, uint16_t off, struct regwin *table, uint64_t table_off,
+			 struct msix_cap *saved, const struct msi_message *m);
+void msix_restore(struct pci_cfg *c, struct pci_addr a, struct msix_cap *saved);
+
 const char *dma_status_name(enum dma_status s);
 
 /* Checks a request against the engine's capabilities; DMA_OK or

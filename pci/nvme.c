@@ -46,6 +46,8 @@
 #define PAGE NVME_PAGE
 #define ADMIN_DEPTH 16
 #define IO_DEPTH 64
+#define IRQ_CQ_QID 2 /* the I/O queue is 1 */
+#define IRQ_CQ_DEPTH 2
 #define MAX_TRANSFER (1u << 20) /* 256 pages: one PRP list page */
 #define CMD_DEADLINE_US 2000000 /* a read of 1 MiB from any real disk */
 /* All of one device's controller waits together, from open to close: a
@@ -84,9 +86,12 @@ struct nvme {
 	uint32_t saved_cc, saved_aqa, saved_intms;
 	uint64_t saved_asq, saved_acq;
 	bool was_enabled, claimed;
-	bool msix;  /* MSI-X on: INTMS/INTMC must not be touched (1.4, 3.1.3) */
-	bool saved; /* the registers above hold what was found */
-	bool dead;  /* stopped after a timeout */
+	bool msix;		    /* MSI-X on: INTMS/INTMC must not be touched (1.4, 3.1.3) */
+	uint16_t msix_off;	    /* the MSI-X capability (0: none) */
+	struct msix_cap msix_saved; /* while the engine's own interrupt is programmed */
+	uint8_t *irq_cq;	    /* the completion queue that holds vector 0 in use (below) */
+	bool saved;		    /* the registers above hold what was found */
+	bool dead;		    /* stopped after a timeout */
 	/* closing: the stop that ended the test (it stays requested for the
 	 * rest of the run) no longer ends a wait, or the controller would be
 	 * left disabled and not given back; a Ctrl-C/Esc typed during the
@@ -468,10 +473,83 @@ static void give_back(struct nvme *n)
 	free(n);
 }
 
+static void nvme_msi_off(struct dma_engine *e);
+
+/* The admin completion queue's interrupt (vector 0, always enabled, 1.4
+ * 5.3) through MSI-X entry 0 of a table in BAR0. Completions are still
+ * polled: the interrupt only tells the interrupt cases it came. */
+static const char *nvme_msi_program(struct dma_engine *e, const struct msi_message *m)
+{
+	struct nvme *n = (struct nvme *)e;
+	if (!n->msix_off)
+		return "nvme: the controller has no MSI-X capability";
+	unsigned bir;
+	uint64_t table_off;
+	msix_table_where(n->cfg, e->addr, n->msix_off, &bir, &table_off);
+	if (bir != 0)
+		return "nvme: its MSI-X table is not in BAR0, the only BAR the driver maps";
+	const char *why = msix_program(n->cfg, e->addr, n->msix_off, &n->bar, table_off, &n->msix_saved, m);
+	if (why || n->irq_cq)
+		return why;
+	/* QEMU 7.2 sends a queue's vector only if MSI-X was on when some
+	 * queue with that vector was created (the admin queue was created
+	 * before): an empty queue with interrupts on vector 0 (IEN, IV=0),
+	 * never given a submission queue, so nothing is ever posted to it. */
+	if (!(n->irq_cq = page())) {
+		nvme_msi_off(e);
+		return "nvme: out of memory for the interrupt's completion queue";
+	}
+	uint32_t qsize = (uint32_t)(IRQ_CQ_DEPTH - 1) << 16;
+	if (admin(n, ADMIN_CREATE_CQ, 0, (uint64_t)(uintptr_t)n->irq_cq, qsize | IRQ_CQ_QID, 0x3 /* IEN, contiguous */,
+		  &why) != DMA_OK) {
+		platform->free_pages(n->irq_cq, 1);
+		n->irq_cq = NULL;
+		nvme_msi_off(e);
+		return why;
+	}
+	return NULL;
+}
+
+/* An Identify controller: its completion on the admin queue sends the
+ * interrupt. */
+static const char *nvme_msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
+{
+	struct nvme *n = (struct nvme *)e;
+	static char err[160];
+	if (!n->msix_saved.off)
+		return "nvme: its MSI-X is not programmed";
+	if (n->dead)
+		return "nvme: stopped after a command did not complete";
+	uint8_t cmd[64] = { ADMIN_IDENTIFY };
+	uint64_t prp1 = (uint64_t)(uintptr_t)n->identify;
+	uint32_t cns = 1;
+	memcpy(cmd + 24, &prp1, 8);
+	memcpy(cmd + 40, &cns, 4);
+	uint16_t cid = submit(n, &n->admin, cmd, true, t_doorbell);
+	if (complete(n, &n->admin, cid, n->timeout_us, true, NULL, err, sizeof(err), NULL) != DMA_OK)
+		return err;
+	return NULL;
+}
+
+static void nvme_msi_off(struct dma_engine *e)
+{
+	struct nvme *n = (struct nvme *)e;
+	const char *why;
+	if (n->irq_cq) { /* deleted while MSI-X is on, so the vector is let go of */
+		if (!n->dead && admin(n, ADMIN_DELETE_CQ, 0, 0, IRQ_CQ_QID, 0, &why) != DMA_OK)
+			printf("warning: deleting the interrupt's completion queue: %s (its page is kept)\n", why);
+		else /* a queue still live keeps its page: nothing is posted to it, but it is the device's */
+			platform->free_pages(n->irq_cq, 1);
+		n->irq_cq = NULL;
+	}
+	msix_restore(n->cfg, e->addr, &n->msix_saved);
+}
+
 static void nvme_close(struct dma_engine *e)
 {
 	struct nvme *n = (struct nvme *)e;
 	const char *why;
+	nvme_msi_off(e);
 	n->closing = true;
 	if (n->dead) { /* stopped after a timeout: nothing more to ask of it */
 		give_back(n);
@@ -637,6 +715,12 @@ struct dma_engine *nvme_open_window(struct pci_cfg *c, const struct pci_dev *dev
 	n->bar = *bar;
 	const struct pci_cap *msix = pci_find_cap(dev, PCI_CAP_MSIX, false);
 	n->msix = msix && (pci_read16(c, dev->addr, (uint16_t)(msix->offset + 2)) & MSIX_ENABLE);
+	n->msix_off = msix ? msix->offset : 0;
+	if (n->msix_off) {
+		n->e.msi_program = nvme_msi_program;
+		n->e.msi_raise = nvme_msi_raise;
+		n->e.msi_off = nvme_msi_off;
+	}
 	n->saved_command = pci_read16(c, dev->addr, PCI_COMMAND);
 	pci_write16(c, dev->addr, PCI_COMMAND, n->saved_command | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER | 0x0400);
 	if (!start(n, why)) {

@@ -125,9 +125,11 @@ static void ir_time(struct ir *r, const struct msi_catch *want, const char *vari
 	}
 	report(r->v.t, got == IR_SAMPLES, "%zu interrupts (%s) timed from the doorbell to the handler%s%s", got,
 	       variant, e ? ": " : "", e ? e : "");
+	char name[48]; /* "edu-remapped": the device's own path is part of the figure */
+	snprintf(name, sizeof(name), "%s-%s", r->v.label, variant);
 	const struct measure m = { .path = "interrupt",
 				   .backend = r->enabled ? r->v.io->backend : "none",
-				   .variant = variant,
+				   .variant = name,
 				   .unit = "cycles",
 				   .model = !r->v.machine,
 				   .note = "from the write that makes the device send its MSI to the first "
