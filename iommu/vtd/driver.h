@@ -54,6 +54,9 @@ const char *vtd_iotlb_invalidate(struct vtd *v, bool queued, enum vtd_iotlb_g g,
 /* Everything: context cache and IOTLB, globally, on the current interface. */
 const char *vtd_invalidate_all(struct vtd *v);
 const char *vtd_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size);
+/* Interrupt entry cache (6.5.2.7) through the queue: every entry, or
+ * 2^im entries from `index`. */
+const char *vtd_iec_invalidate(struct vtd *v, bool by_index, unsigned index, unsigned im);
 /* The kinds the driver offers; vtd_kind_usable says which this unit can do. */
 extern const struct iommu_inval_kind vtd_kinds[6];
 
@@ -62,6 +65,16 @@ bool vtd_op_fault_pending(struct iommu *io);
 size_t vtd_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow);
 void vtd_irq_setup(struct vtd *v);
 void vtd_irq_teardown(struct vtd *v);
+
+/* intremap.c */
+extern const struct iommu_inval_kind vtd_ir_kinds[2];
+const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries);
+const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e);
+const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out);
+const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index);
+const char *vtd_op_ir_compat(struct iommu *io, bool allow);
+/* Give-back's half: IRE off, the table freed, IRTA and CFI as found. */
+const char *vtd_ir_give_back(struct vtd *v);
 
 /* takeover.c */
 const char *vtd_op_take(struct iommu *io);

@@ -25,8 +25,21 @@ const char *vtd_fault_reason(unsigned r)
 		[11] = "reserved bit set in a context entry",
 		[12] = "reserved bit set in a second-level entry",
 		[13] = "translation type blocked by the context entry",
+		[VTD_FR_IR_REQ_RSVD] = "interrupt request with a reserved field set",
+		[VTD_FR_IR_INDEX] = "interrupt index past the remapping table",
+		[VTD_FR_IR_NOT_PRESENT] = "interrupt remapping entry not present",
+		[VTD_FR_IR_FETCH] = "interrupt remapping table could not be read",
+		[VTD_FR_IR_IRTE_RSVD] = "reserved field set in an interrupt remapping entry",
+		[VTD_FR_IR_COMPAT] = "compatibility-format interrupt blocked",
+		[VTD_FR_IR_SID] = "interrupt source-id verification failed",
 	};
 	return r < sizeof(text) / sizeof(text[0]) && text[r] ? text[r] : "reason not known to iommon";
+}
+
+/* Appendix A: 20h-2Fh are the interrupt-remapping reasons. */
+static bool is_ir(unsigned reason)
+{
+	return reason >= 0x20 && reason <= 0x2f;
 }
 
 bool vtd_op_fault_pending(struct iommu *io)
@@ -38,9 +51,21 @@ bool vtd_op_fault_pending(struct iommu *io)
 
 static enum iommu_fault_kind kind_of(unsigned reason)
 {
-	return reason == VTD_FR_WRITE  ? IOMMU_FAULT_WRITE_DENIED
-	       : reason == VTD_FR_READ ? IOMMU_FAULT_NOT_PRESENT
-				       : IOMMU_FAULT_OTHER;
+	switch (reason) {
+	case VTD_FR_WRITE:
+		return IOMMU_FAULT_WRITE_DENIED;
+	case VTD_FR_READ:
+		return IOMMU_FAULT_NOT_PRESENT;
+	case VTD_FR_IR_NOT_PRESENT:
+		return IOMMU_FAULT_IR_NOT_PRESENT;
+	case VTD_FR_IR_INDEX:
+		return IOMMU_FAULT_IR_INDEX;
+	case VTD_FR_IR_SID:
+		return IOMMU_FAULT_IR_SOURCE;
+	case VTD_FR_IR_COMPAT:
+		return IOMMU_FAULT_IR_COMPAT;
+	}
+	return is_ir(reason) ? IOMMU_FAULT_IR_OTHER : IOMMU_FAULT_OTHER;
 }
 
 size_t vtd_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
@@ -60,15 +85,18 @@ size_t vtd_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool
 		uint32_t sid = vtd_r32(v, VTD_REG_FRCD_SID(v->fro, i));
 		uint64_t lo = vtd_r64(v, VTD_REG_FRCD_LO(v->fro, i));
 		unsigned reason = vtd_frcd_fr(hi);
+		/* an interrupt fault has no page and no direction: `addr`
+		 * carries its interrupt_index (FI 63:48) */
+		bool ir = is_ir(reason);
 		if (n < max)
 			out[n++] = (struct iommu_fault){ .kind = kind_of(reason),
 							 .sid_known = true,
 							 .addr_known = true,
-							 .dir_known = true,
+							 .dir_known = !ir,
 							 .sid = vtd_frcd_sid(sid),
 							 .reason = reason,
-							 .read = (hi & VTD_FRCD_T) != 0,
-							 .addr = vtd_frcd_fi(lo),
+							 .read = !ir && (hi & VTD_FRCD_T) != 0,
+							 .addr = ir ? vtd_frcd_ir_index(lo) : vtd_frcd_fi(lo),
 							 .why = vtd_fault_reason(reason),
 							 .t_seen = rdtsc() };
 		else

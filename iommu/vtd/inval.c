@@ -184,6 +184,10 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 		v->qi_on = e == NULL;
 		return e;
 	}
+	/* IEC is queued only: the queue stays while remapping needs it */
+	if (v->ir_on)
+		return iommu_fail(&v->io, IOMMU_ERR_STATE,
+				  "vtd: queued invalidation stays on while interrupt remapping is on");
 	/* the unit may stop only when it has fetched everything (head ==
 	 * tail) and the last descriptor was a wait */
 	if (vtd_iq_index(vtd_r64(v, VTD_REG_IQH)) != vtd_iq_index(vtd_r64(v, VTD_REG_IQT)))
@@ -259,6 +263,15 @@ const char *vtd_invalidate_all(struct vtd *v)
 {
 	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_GLOBAL, 0, 0);
 	return e ? e : vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_GLOBAL, 0, 0, 0);
+}
+
+const char *vtd_iec_invalidate(struct vtd *v, bool by_index, unsigned index, unsigned im)
+{
+	if (!v->qi_on)
+		return iommu_fail(&v->io, IOMMU_ERR_STATE,
+				  "vtd: the interrupt entry cache is invalidated only through the queue, which is off");
+	struct vtd_desc d = vtd_desc_iec(by_index, index, im);
+	return qi_submit(v, &d, 1, NULL);
 }
 
 const char *vtd_queue_error_probe(struct vtd *v, unsigned *iqe_seen)

@@ -36,6 +36,7 @@ static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
 #define VTD_REG_IQT 0x88     /* Invalidation Queue Tail */
 #define VTD_REG_IQA 0x90     /* Invalidation Queue Address */
 #define VTD_REG_ICS 0x9c     /* Invalidation Completion Status, 32-bit */
+#define VTD_REG_IRTA 0xb8    /* Interrupt Remapping Table Address (11.4.10.1) */
 /* The IOTLB registers sit at ECAP.IRO (11.4.8): IVA first, IOTLB after it. */
 #define VTD_REG_IVA(iro) (iro)
 #define VTD_REG_IOTLB(iro) ((iro) + 8)
@@ -103,6 +104,7 @@ static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
 #define VTD_GSTS_QIES (1u << 26)
 #define VTD_GSTS_IRES (1u << 25)
 #define VTD_GSTS_IRTPS (1u << 24)
+#define VTD_GSTS_CFIS (1u << 23)
 /* GSTS read back as the base of a GCMD write: the one-shot commands'
  * status bits masked, so that none of them is issued by accident (11.4.4) */
 #define VTD_GSTS_KEEP (~(VTD_GSTS_RTPS | VTD_GSTS_FLS | VTD_GSTS_WBFS | VTD_GSTS_IRTPS))
@@ -162,6 +164,17 @@ static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
 /* Fault reasons (appendix A) the iommu interface names */
 #define VTD_FR_WRITE 5 /* write to a page without write permission */
 #define VTD_FR_READ 6  /* read of a page without read permission */
+/* interrupt-remapping fault reasons (appendix A, 20h-26h) */
+#define VTD_FR_IR_REQ_RSVD 0x20	   /* reserved field set in the interrupt request */
+#define VTD_FR_IR_INDEX 0x21	   /* interrupt_index beyond the table's size (IRTA.S) */
+#define VTD_FR_IR_NOT_PRESENT 0x22 /* IRTE.P clear */
+#define VTD_FR_IR_FETCH 0x23	   /* the table could not be read */
+#define VTD_FR_IR_IRTE_RSVD 0x24   /* reserved field set in the IRTE */
+#define VTD_FR_IR_COMPAT 0x25	   /* compatibility format blocked (IRE set, CFIS clear) */
+#define VTD_FR_IR_SID 0x26	   /* source-id verification failed */
+/* for interrupt-remapping faults FI's bits 63:48 hold the interrupt_index
+ * and 47:12 are clear (9.9) */
+#define vtd_frcd_ir_index(lo) ((unsigned)vtd_field((lo), 63, 48))
 
 /* ---- PMEN --------------------------------------------------------------- */
 #define VTD_PMEN_EPM (1u << 31) /* protected memory regions enabled */
@@ -183,6 +196,7 @@ struct vtd_desc {
 };
 #define VTD_DESC_CC 0x1	   /* context-cache invalidate (6.5.2.1) */
 #define VTD_DESC_IOTLB 0x2 /* IOTLB invalidate (6.5.2.3) */
+#define VTD_DESC_IEC 0x4   /* interrupt entry cache invalidate (6.5.2.7) */
 #define VTD_DESC_WAIT 0x5  /* invalidation wait (6.5.2.8) */
 /* context-cache: G (5:4) as CCMD.CIRG, DID (31:16), SID (47:32) */
 static inline struct vtd_desc vtd_desc_cc(enum vtd_ccmd_g g, uint16_t did, uint16_t sid)
@@ -199,6 +213,16 @@ static inline struct vtd_desc vtd_desc_iotlb(enum vtd_iotlb_g g, uint16_t did, i
 	return (struct vtd_desc){ VTD_DESC_IOTLB | (uint64_t)g << 4 | (dw ? VTD_DESC_IOTLB_DW : 0) |
 				      (dr ? VTD_DESC_IOTLB_DR : 0) | (uint64_t)did << 16,
 				  vtd_iva(addr, am) };
+}
+/* IEC: G (4) 0 global, 1 index-selective; IM (31:27) 2^IM entries from
+ * IIDX (47:32) */
+#define VTD_DESC_IEC_INDEX (1ull << 4)
+static inline struct vtd_desc vtd_desc_iec(bool by_index, unsigned iidx, unsigned im)
+{
+	return (struct vtd_desc){ VTD_DESC_IEC | (by_index ? VTD_DESC_IEC_INDEX | (uint64_t)(im & 0x1f) << 27 |
+								 (uint64_t)(iidx & 0xffff) << 32
+							   : 0),
+				  0 };
 }
 /* wait: IF (4) interrupt, SW (5) status write, FN (6) fence; the status
  * data (63:32) written to the status address (127:66, 4-byte aligned) */
@@ -233,5 +257,36 @@ static inline uint64_t vtd_ctx_hi(unsigned aw, uint16_t did)
 #define VTD_PTE_PS (1ull << 7)		   /* page size: a leaf above level 1 */
 #define VTD_PTE_ADDR 0x000ffffffffff000ull /* 51:12, the next table or the page */
 #define VTD_PTE_LEVEL_BITS 9		   /* 512 entries a table */
+
+/* ---- interrupt remapping (9.10, 11.4.10.1, 5.1.2) ------------------------ */
+/* IRTA: the table's base (63:12), EIME (11) x2APIC mode, S (3:0) 2^(S+1)
+ * entries */
+#define VTD_IRTA_EIME (1ull << 11)
+static inline uint64_t vtd_irta(uint64_t base, unsigned s)
+{
+	return (base & ~0xfffull) | (s & 0xf);
+}
+/* An IRTE (9.10), 128 bits, remapped format: the low half P (0), FPD (1),
+ * DM (2) logical destination, RH (3), TM (4) level, DLM (7:5) 0 fixed,
+ * V (23:16) the vector, DST (63:32); in xAPIC mode the 8-bit APIC id sits
+ * in DST bits 15:8. The high half SID (15:0), SQ (17:16), SVT (19:18). */
+#define VTD_IRTE_P 1ull
+static inline uint64_t vtd_irte_lo(uint8_t vector, uint32_t dst, bool x2apic)
+{
+	uint64_t d = x2apic ? dst : (uint64_t)(dst & 0xff) << 8;
+	return VTD_IRTE_P | (uint64_t)vector << 16 | d << 32;
+}
+#define VTD_IRTE_SVT_SID 1ull /* SVT 01: the request's SID against SID and SQ */
+static inline uint64_t vtd_irte_hi(bool verify, uint16_t sid)
+{
+	return verify ? VTD_IRTE_SVT_SID << 18 | sid : 0;
+}
+/* A remappable-format MSI (5.1.2.2): address 0xFEE, handle[14:0] (19:5),
+ * interrupt format (4) 1, SHV (3) 0, handle[15] (2); the data unused. */
+#define VTD_MSI_IF (1u << 4)
+static inline uint32_t vtd_msi_addr(unsigned handle)
+{
+	return 0xfee00000u | (handle & 0x7fffu) << 5 | VTD_MSI_IF | ((handle >> 15) & 1u) << 2;
+}
 
 #endif

@@ -178,6 +178,7 @@ static void record(struct vtd *v)
 	f->rtaddr = vtd_r64(v, VTD_REG_RTADDR);
 	f->iqa = v->qi ? vtd_r64(v, VTD_REG_IQA) : 0;
 	f->iqt = v->qi ? vtd_r64(v, VTD_REG_IQT) : 0;
+	f->irta = vtd_ecap_ir(v->ecap) ? vtd_r64(v, VTD_REG_IRTA) : 0;
 	v->found_valid = true;
 }
 
@@ -259,8 +260,11 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 		return true;
 	}
 	struct reg_found regs[] = {
-		{ "GSTS", vtd_r32(v, VTD_REG_GSTS) & ~VTD_GSTS_RTPS, f->gsts & ~VTD_GSTS_RTPS },
+		/* RTPS and IRTPS say a pointer was latched once, not a state */
+		{ "GSTS", vtd_r32(v, VTD_REG_GSTS) & ~(VTD_GSTS_RTPS | VTD_GSTS_IRTPS),
+		  f->gsts & ~(VTD_GSTS_RTPS | VTD_GSTS_IRTPS) },
 		{ "RTADDR", vtd_r64(v, VTD_REG_RTADDR), f->rtaddr },
+		{ "IRTA", vtd_ecap_ir(v->ecap) ? vtd_r64(v, VTD_REG_IRTA) : 0, f->irta },
 		{ "FECTL", vtd_r32(v, VTD_REG_FECTL) & ~VTD_FECTL_IP, f->fectl & ~VTD_FECTL_IP },
 		{ "FEDATA", vtd_r32(v, VTD_REG_FEDATA), f->fedata },
 		{ "FEADDR", vtd_r32(v, VTD_REG_FEADDR), f->feaddr },
@@ -295,6 +299,8 @@ const char *vtd_op_give_back(struct iommu *io)
 	const struct vtd_found *f = &v->found;
 	const char *err = NULL;
 	enum iommu_err code = IOMMU_OK;
+	/* interrupt remapping first: it needs the queue, which stops below */
+	first(v, &err, &code, vtd_ir_give_back(v));
 	first(v, &err, &code, vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling"));
 	/* the queue drains with a wait, then stops; caches are emptied on the
 	 * way out so nothing of ours is used by whoever comes next */

@@ -217,6 +217,11 @@ static const struct iommu_ops vtd_ops = {
 	.fault_pending = vtd_op_fault_pending,
 	.iova_to_phys = op_iova_to_phys,
 	.as_found = vtd_op_as_found,
+	.ir_enable = vtd_op_ir_enable,
+	.ir_set = vtd_op_ir_set,
+	.ir_msi = vtd_op_ir_msi,
+	.ir_invalidate = vtd_op_ir_invalidate,
+	.ir_compat = vtd_op_ir_compat,
 };
 
 /* What CAP and ECAP allow, as the driver and the iommu interface use it. */
@@ -233,6 +238,12 @@ static void adopt(struct vtd *v, const struct vtd_caps *c)
 	v->io.perm_bits = true;
 	v->io.passthrough = v->pt;
 	v->io.map_flushes = v->cm;
+	v->ir = vtd_ecap_ir(v->ecap);
+	if (v->ir && v->qi) { /* IEC exists only as a queued descriptor */
+		memcpy(v->ir_kinds, vtd_ir_kinds, sizeof(v->ir_kinds));
+		v->io.ir_kinds = v->ir_kinds;
+		v->io.nir_kinds = 2;
+	}
 	v->io.page_sizes = 1ull << 12 | (c->sp_2m ? 1ull << 21 : 0) | (c->sp_1g ? 1ull << 30 : 0);
 	v->pgcfg = (struct vtd_pgtable_cfg){
 		.levels = v->levels, .addr_bits = v->mgaw, .page_sizes = v->io.page_sizes, .sync = vtd_push, .ctx = v

@@ -8,6 +8,7 @@
  *   pgtable.c   second-level page tables (memory only, host-tested alone)
  *   inval.c     register-based and queued invalidation, the queue's errors
  *   fault.c     fault recording registers and the fault event interrupt
+ *   intremap.c  interrupt remapping: the IRTE table, IRTA, IRE and CFI
  *   takeover.c  take-over from the firmware and give-back as found
  *   vtd.c       set-up, the device under test's domain, the ops table
  *   backend.c   the backend descriptor: opening a DMAR unit, settings */
@@ -24,7 +25,7 @@
 /* What the firmware left, recorded before the first write. */
 struct vtd_found {
 	uint32_t gsts, fsts, fectl, fedata, feaddr, feuaddr;
-	uint64_t rtaddr, iqa, iqt;
+	uint64_t rtaddr, iqa, iqt, irta;
 };
 
 enum vtd_bystanders { VTD_BYSTANDERS_AUTO, VTD_BYSTANDERS_PT, VTD_BYSTANDERS_IDENTITY };
@@ -60,6 +61,12 @@ struct vtd {
 	unsigned iq_tail;
 	bool qi_on;
 	unsigned queue_errors; /* IQE seen and recovered */
+	/* interrupt remapping (intremap.c) */
+	bool ir;	   /* ECAP.IR */
+	uint64_t *irt;	   /* the interrupt remapping table, 16 bytes an entry */
+	unsigned irt_size; /* entries: 2^(IRTA.S + 1) */
+	bool ir_on;	   /* IRE set by us */
+	struct iommu_inval_kind ir_kinds[2];
 	/* the fault event interrupt */
 	int vector;
 	uint32_t apic_id;

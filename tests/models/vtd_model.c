@@ -23,11 +23,15 @@
 #define R_IQT 0x88
 #define R_IQA 0x90
 #define R_ICS 0x9c
+#define R_IRTA 0xb8
 
 #define TE (1u << 31)
 #define SRTP (1u << 30)
 #define WBF (1u << 27)
 #define QIE (1u << 26)
+#define IRE (1u << 25)
+#define SIRTP (1u << 24) /* and GSTS.IRTPS */
+#define CFI (1u << 23)
 #define PERSISTENT (TE | QIE | (1u << 25) | (1u << 29) | (1u << 28) | (1u << 23))
 
 #define CTX_SLOTS (sizeof(((struct vtd_model *)0)->ctx_cache) / sizeof(((struct vtd_model *)0)->ctx_cache[0]))
@@ -107,6 +111,16 @@ static void update_ppf(struct vtd_model *m)
 	m->fsts = any ? m->fsts | 2u : m->fsts & ~2u;
 }
 
+static void iec_flush(struct vtd_model *m, bool by_index, uint16_t iidx, unsigned im)
+{
+	uint32_t first = iidx & ~((1u << im) - 1), n = 1u << im;
+	for (unsigned i = 0; i < VTDM_IEC; i++)
+		if (!by_index || (m->iec[i].index >= first && m->iec[i].index - first < n))
+			m->iec[i].valid = false;
+	m->iec_invalidations++;
+	m->iec_global += !by_index;
+}
+
 static void queue_run(struct vtd_model *m)
 {
 	uint64_t *q = (uint64_t *)(uintptr_t)(m->iqa & ~0xfffull);
@@ -121,6 +135,9 @@ static void queue_run(struct vtd_model *m)
 			break;
 		case 2:
 			tlb_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 16), hi & ~0xfffull, (unsigned)(hi & 0x3f));
+			break;
+		case 4: /* IEC: G (4) index-selective, IM (31:27), IIDX (47:32) */
+			iec_flush(m, (lo >> 4) & 1, (uint16_t)(lo >> 32), (unsigned)(lo >> 27) & 0x1f);
 			break;
 		case 5:
 			if ((lo & 0x30) == 0x30 || !(lo & 0x30)) {
@@ -158,6 +175,8 @@ static uint64_t reg64(struct vtd_model *m, uint64_t off)
 		return m->iqt;
 	if (off == R_IQA)
 		return m->iqa;
+	if (off == R_IRTA)
+		return m->irta;
 	if (off == VTDM_IRO)
 		return 0; /* IVA is write-only */
 	if (off == VTDM_IRO + 8)
@@ -208,7 +227,7 @@ static uint64_t model_read(void *ctx, uint64_t off, unsigned width)
 static void gcmd(struct vtd_model *m, uint32_t v)
 {
 	uint32_t changed = (v ^ m->gsts) & PERSISTENT;
-	unsigned asks = __builtin_popcount(changed) + !!(v & SRTP) + !!(v & WBF);
+	unsigned asks = __builtin_popcount(changed) + !!(v & SRTP) + !!(v & WBF) + !!(v & SIRTP);
 	m->oneshot_writes += asks > 1;
 	uint32_t next = m->gsts;
 	if (changed & TE) /* caches are left as they are: software invalidates */
@@ -220,6 +239,18 @@ static void gcmd(struct vtd_model *m, uint32_t v)
 		} else if (m->iqh == m->iqt) {
 			next &= ~QIE;
 		}
+	}
+	if (changed & IRE) {
+		/* IEC is a queued descriptor only: IRE with the queue off, or
+		 * before a table was latched, leaves the cache unmanageable */
+		m->ire_unready += (v & IRE) && (!(m->gsts & QIE) || !(m->gsts & SIRTP));
+		next ^= IRE;
+	}
+	if (changed & CFI)
+		next ^= CFI;
+	if (v & SIRTP) { /* the entry cache stays until software invalidates */
+		m->irt = m->irta;
+		next |= SIRTP;
 	}
 	if (v & SRTP) { /* the caches too stay until software invalidates */
 		m->root = m->rtaddr;
@@ -284,6 +315,8 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 		m->iqt = v & 0x7fff0;
 		if (m->gsts & QIE)
 			queue_run(m);
+	} else if (base == R_IRTA) {
+		m->irta = v;
 	} else if (base == R_IQA) {
 		m->iqa = v;
 		m->iqh = m->iqt = 0; /* as Intel's units do */
@@ -337,6 +370,84 @@ static bool fault(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, 
 	}
 	m->fsts |= 1u; /* PFO */
 	return false;
+}
+
+/* Interrupt faults (7.1.1, 9.9): FI's bits 63:48 the interrupt_index, the
+ * request a write (T clear). */
+static bool ir_fault(struct vtd_model *m, uint16_t sid, uint16_t index, unsigned reason)
+{
+	return fault(m, sid, (uint64_t)index << 48, true, reason);
+}
+
+/* The IRTE for `index`: the cached copy while there is one (hardware may
+ * keep it until an IEC invalidation covers it), else the table in memory,
+ * present entries cached. */
+static void irte_fetch(struct vtd_model *m, uint16_t index, uint64_t *lo, uint64_t *hi)
+{
+	for (unsigned i = 0; i < VTDM_IEC; i++)
+		if (m->iec[i].valid && m->iec[i].index == index) {
+			*lo = m->iec[i].lo, *hi = m->iec[i].hi;
+			return;
+		}
+	const uint64_t *t = (const uint64_t *)(uintptr_t)(m->irt & ~0xfffull);
+	*lo = t[2 * (size_t)index], *hi = t[2 * (size_t)index + 1];
+	if (*lo & 1) {
+		unsigned i = m->iec_next++ % VTDM_IEC;
+		m->iec[i].valid = true, m->iec[i].index = index, m->iec[i].lo = *lo, m->iec[i].hi = *hi;
+	}
+}
+
+/* SVT (83:82) and SQ (81:80) against the requester (9.10, table 26). */
+static bool sid_admitted(uint64_t hi, uint16_t sid)
+{
+	unsigned svt = (hi >> 18) & 3, sq = (hi >> 16) & 3;
+	uint16_t want = (uint16_t)hi;
+	if (svt == 0)
+		return true;
+	if (svt == 2) /* bus range: SID 15:8 the first bus, 7:0 the last */
+		return (sid >> 8) >= (want >> 8) && (sid >> 8) <= (want & 0xff);
+	static const uint16_t ignored[] = { 0, 1u << 2, 3u << 1, 7u };
+	return ((sid ^ want) & ~ignored[sq]) == 0;
+}
+
+bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
+{
+	bool remappable = (addr >> 4) & 1;
+	if (!(m->gsts & IRE) || (!remappable && (m->gsts & CFI))) {
+		*vector = (uint8_t)data;
+		*dest = (uint32_t)(addr >> 12) & 0xff;
+		return true;
+	}
+	/* compatibility format with CFIS clear: blocked (5.1.4); the index
+	 * field means nothing for it and is recorded as 0 */
+	if (!remappable)
+		return ir_fault(m, sid, 0, 0x25);
+	uint32_t index = (uint32_t)((addr >> 5) & 0x7fff) | (uint32_t)((addr >> 2) & 1) << 15;
+	bool shv = (addr >> 3) & 1;
+	if ((addr >> 32) || (shv && (data >> 16)))
+		return ir_fault(m, sid, (uint16_t)index, 0x20);
+	if (shv)
+		index = (index + (data & 0xffff)) & 0xffff;
+	if (index >= 2u << (m->irt & 0xf))
+		return ir_fault(m, sid, (uint16_t)index, 0x21);
+	uint64_t lo, hi;
+	irte_fetch(m, (uint16_t)index, &lo, &hi);
+	bool fpd = (lo >> 1) & 1, eime = (m->irt >> 11) & 1;
+	unsigned reason = 0;
+	if (!(lo & 1))
+		reason = 0x22;
+	/* reserved: 14:12 and 31:24 low, 127:84 high; DLM 3 and 6; SVT 3;
+	 * IM (15) posted, not modelled; xAPIC DST keeps only 15:8 */
+	else if ((lo & 0xff00f000ull) || (hi >> 20) || ((hi >> 18) & 3) == 3 || ((lo >> 5) & 7) == 3 ||
+		 ((lo >> 5) & 7) == 6 || (!eime && (lo >> 32) & 0xffff00ffull))
+		reason = 0x24;
+	else if (!sid_admitted(hi, sid))
+		reason = 0x26;
+	if (reason)
+		return fpd ? false : ir_fault(m, sid, (uint16_t)index, reason);
+	*vector = (uint8_t)(lo >> 16);
+	*dest = eime ? (uint32_t)(lo >> 32) : (uint32_t)(lo >> 40) & 0xff;
+	return true;
 }
 
 bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys)

@@ -2,7 +2,10 @@
  * the driver's host tests: the registers and their side effects, root,
  * context and second-level walks from memory (addresses are pointers), a
  * translation cache that keeps serving an entry until the invalidation
- * that covers it runs, fault recording, and the invalidation queue.
+ * that covers it runs, fault recording, the invalidation queue, and
+ * interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of an MSI with
+ * its checks, an interrupt entry cache kept until its IEC invalidation,
+ * and interrupt faults recorded with their reason, source and index.
  *
  * It is strict where hardware is: a 32-bit register accessed with 64 bits,
  * a GCMD write that sets a one-shot bit by accident, a register-based
@@ -32,6 +35,7 @@
 #define VTDM_WINDOW 0x1000
 #define VTDM_FRO 0x400
 #define VTDM_IRO 0x500
+#define VTDM_IEC 16 /* interrupt entry cache slots */
 
 struct vtdm_tlb {
 	bool valid;
@@ -52,6 +56,14 @@ struct vtd_model {
 		uint64_t lo, hi;
 	} ctx_cache[65536 / 64]; /* a few slots: sid % size */
 	unsigned tlb_next;
+	/* interrupt remapping */
+	uint64_t irta, irt; /* the register, and the value SIRTP latched */
+	struct {
+		bool valid;
+		uint16_t index;
+		uint64_t lo, hi;
+	} iec[VTDM_IEC];
+	unsigned iec_next;
 	/* faults injected */
 	uint32_t stuck_gsts; /* GSTS bits that never change */
 	bool all_ones;	     /* nothing answers */
@@ -63,6 +75,8 @@ struct vtd_model {
 	unsigned reg_while_queued; /* register invalidation with QIE on */
 	unsigned writes;	   /* every write, for "touched nothing" checks */
 	unsigned ctx_invalidations, iotlb_invalidations, waits, queue_errors;
+	unsigned iec_invalidations, iec_global; /* all IEC descriptors, and the global ones */
+	unsigned ire_unready;			/* IRE set with the queue off or no table latched */
 	uint64_t last_psi_addr;
 	unsigned last_psi_am;
 	struct regwin win;
@@ -74,5 +88,13 @@ void vtdm_init(struct vtd_model *m, uint64_t cap, uint64_t ecap);
 /* A DMA by `sid` at `iova`: the physical address, or a fault recorded the
  * way the hardware records it (returns false). */
 bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys);
+
+/* An MSI write by `sid` (address, data) to the unit's interrupt window:
+ * true and the vector and local APIC id it is delivered to, or false when
+ * it is blocked, with the fault recorded (unless the entry's FPD says
+ * not). With IRE off, or a compatibility-format request that CFIS lets
+ * through, the message is delivered as it is (xAPIC: destination in
+ * address bits 19:12, vector in data 7:0). */
+bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest);
 
 #endif

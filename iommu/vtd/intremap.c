@@ -1,0 +1,186 @@
+/* VT-d interrupt remapping (spec chapter 5, 9.10, 11.4.10): one interrupt
+ * remapping table for the unit, pointed at by IRTA and latched by SIRTP,
+ * the interrupt entry cache invalidated (6.5.2.7) before IRE is set, and
+ * IRE only with the queue on (IEC exists only as a queued descriptor).
+ * Compatibility-format interrupts stay allowed (CFI) unless a case blocks
+ * them: the firmware's timer and watchdog use them.
+ *
+ * Destinations are xAPIC (8-bit, IRTE.DST 15:8): IRTA.EIME is never set,
+ * because the monitor leaves the local APICs in the mode the firmware
+ * chose, and QEMU refuses eim under TCG. */
+#include <string.h>
+
+#include "../../core/platform.h"
+#include "driver.h"
+
+#define PAGE 4096ull
+
+const struct iommu_inval_kind vtd_ir_kinds[2] = {
+	{ "iec-global", "global", "queued" },
+	{ "iec-index", "entry", "queued" },
+};
+
+static size_t table_pages(unsigned entries)
+{
+	size_t bytes = (size_t)entries * 16;
+	return bytes < PAGE ? 1 : bytes / PAGE;
+}
+
+static void table_free(struct vtd *v)
+{
+	if (v->irt)
+		platform->free_pages(v->irt, table_pages(v->irt_size));
+	v->irt = NULL;
+	v->irt_size = 0;
+}
+
+static const char *ir_usable(struct vtd *v)
+{
+	if (!v->io.taken)
+		return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
+	if (!v->ir)
+		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
+				  "vtd: the unit has no interrupt remapping (ECAP.IR clear)");
+	if (!v->qi)
+		return iommu_fail(
+		    &v->io, IOMMU_ERR_UNSUPPORTED,
+		    "vtd: interrupt remapping needs queued invalidation, which the unit lacks (ECAP.QI clear)");
+	return NULL;
+}
+
+static const char *ir_off(struct vtd *v)
+{
+	const char *e = vtd_gcmd_set(v, VTD_GCMD_IRE, false, "vtd: GSTS.IRES still set 100 ms after clearing IRE");
+	if (e)
+		return e; /* the unit may still read the table: it is kept */
+	v->ir_on = false;
+	table_free(v);
+	return NULL;
+}
+
+const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
+{
+	struct vtd *v = (struct vtd *)io;
+	const char *e = ir_usable(v);
+	if (e)
+		return e;
+	if (v->ir_on && (e = ir_off(v)) != NULL)
+		return e;
+	if (!on)
+		return NULL;
+	if (entries > 65536)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT,
+				  "vtd: an interrupt remapping table holds at most 65536 entries");
+	unsigned s = 0; /* 2^(S+1) entries */
+	while ((2u << s) < entries)
+		s++;
+	unsigned size = 2u << s;
+	v->irt = platform->alloc_pages(table_pages(size), 0);
+	if (!v->irt)
+		return iommu_fail(io, IOMMU_ERR_NOMEM, "vtd: no memory for the interrupt remapping table");
+	memset(v->irt, 0, table_pages(size) * PAGE); /* every entry not present */
+	v->irt_size = size;
+	vtd_push(v->irt, table_pages(size) * PAGE, v);
+	if ((e = vtd_qi_enable(v, true)) != NULL)
+		goto fail;
+	vtd_w64(v, VTD_REG_IRTA, vtd_irta((uint64_t)(uintptr_t)v->irt, s));
+	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SIRTP);
+	if ((e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true, "vtd: GSTS.IRTPS not set within 100 ms of SIRTP")) != NULL)
+		goto fail;
+	/* entries an earlier table left in the cache go before IRE (5.1.5) */
+	if ((e = vtd_iec_invalidate(v, false, 0, 0)) != NULL)
+		goto fail;
+	/* CFI before IRE: no moment in which the firmware's compatibility
+	 * interrupts are blocked */
+	if ((e = vtd_gcmd_set(v, VTD_GCMD_CFI, true, "vtd: GSTS.CFIS not set within 100 ms of setting CFI")) != NULL)
+		goto fail;
+	if ((e = vtd_gcmd_set(v, VTD_GCMD_IRE, true, "vtd: GSTS.IRES not set within 100 ms of setting IRE")) != NULL)
+		goto fail;
+	v->ir_on = true;
+	return NULL;
+fail:
+	if (!(vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_IRES))
+		table_free(v);
+	return e;
+}
+
+const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e)
+{
+	struct vtd *v = (struct vtd *)io;
+	(void)source_id; /* one table for the whole unit */
+	if (!v->ir_on)
+		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: interrupt remapping is not on");
+	if (index >= v->irt_size)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: the index is past the interrupt remapping table");
+	if (e->present && e->dest > 0xff)
+		return iommu_fail(
+		    io, IOMMU_ERR_UNSUPPORTED,
+		    "vtd: a destination above 255 needs x2APIC mode (IRTA.EIME), which iommon does not use");
+	uint64_t *irte = v->irt + 2 * (size_t)index;
+	/* the high half first, P last: a fetch between the two writes sees
+	 * the old entry's present bit with at worst the new source check */
+	irte[1] = e->present ? vtd_irte_hi(e->sid_check, e->source_id) : 0;
+	__asm__ volatile("" ::: "memory");
+	irte[0] = e->present ? vtd_irte_lo(e->vector, e->dest, false) : 0;
+	vtd_push(irte, 16, v);
+	return NULL;
+}
+
+const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out)
+{
+	struct vtd *v = (struct vtd *)io;
+	(void)source_id;
+	/* any 16-bit handle, past the table too: the cases send those */
+	if (index > 0xffff)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: an interrupt handle has 16 bits");
+	if (!v->io.taken)
+		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
+	out->addr = vtd_msi_addr(index);
+	out->data = 0; /* SHV clear: no subhandle */
+	return NULL;
+}
+
+const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
+{
+	struct vtd *v = (struct vtd *)io;
+	(void)source_id;
+	if (kind >= io->nir_kinds)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: no such kind of interrupt entry invalidation");
+	if (!v->ir_on)
+		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: interrupt remapping is not on");
+	bool by_index = strcmp(io->ir_kinds[kind].name, "iec-index") == 0;
+	if (by_index && (index < 0 || index > 0xffff))
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: iec-index needs an index of 16 bits");
+	return vtd_iec_invalidate(v, by_index, by_index ? (unsigned)index : 0, 0);
+}
+
+const char *vtd_op_ir_compat(struct iommu *io, bool allow)
+{
+	struct vtd *v = (struct vtd *)io;
+	const char *e = ir_usable(v);
+	return e ? e
+		 : vtd_gcmd_set(v, VTD_GCMD_CFI, allow,
+				allow ? "vtd: GSTS.CFIS not set within 100 ms of setting CFI"
+				      : "vtd: GSTS.CFIS still set 100 ms after clearing CFI");
+}
+
+const char *vtd_ir_give_back(struct vtd *v)
+{
+	const char *e = v->ir_on ? ir_off(v) : NULL;
+	if (e || !v->ir)
+		return e;
+	uint32_t cfis = v->found.gsts & VTD_GSTS_CFIS;
+	if ((vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_CFIS) != cfis &&
+	    vtd_gcmd_set(v, VTD_GCMD_CFI, cfis != 0, "vtd: GSTS.CFIS not back as found within 100 ms"))
+		e = iommu_fail(&v->io, IOMMU_ERR_RESTORE,
+			       "vtd: GSTS.CFIS could not be put back as the firmware left it");
+	/* the firmware's pointer back; latched only where it had latched one */
+	if (vtd_r64(v, VTD_REG_IRTA) != v->found.irta) {
+		vtd_w64(v, VTD_REG_IRTA, v->found.irta);
+		if (!e && (v->found.gsts & VTD_GSTS_IRTPS)) {
+			vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SIRTP);
+			e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true, "vtd: GSTS.IRTPS not set within 100 ms of SIRTP");
+		}
+	}
+	return e;
+}
