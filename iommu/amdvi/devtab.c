@@ -190,3 +190,27 @@ const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devi
 	}
 	return NULL;
 }
+
+/* The interrupt half of the entry (2.2.5): remapped through `table`, or
+ * (table NULL) back to what take-over gives, IV=0 and the IVHD's pass bits
+ * alone, so interrupts pass unremapped. */
+static void point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n)
+{
+	uint64_t *e = dte(a, devid);
+	uint64_t pass = e[2] & (AMDVI_DTE_INIT_PASS | AMDVI_DTE_EINT_PASS | AMDVI_DTE_NMI_PASS | AMDVI_DTE_LINT0_PASS |
+				AMDVI_DTE_LINT1_PASS);
+	e[2] = table ? amdvi_dte_remapped(pass, (uint64_t)(uintptr_t)table, log2n) : pass;
+	amdvi_push(e, AMDVI_DTE_SIZE, a);
+}
+
+size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t *ids,
+			     size_t max)
+{
+	size_t n = 0;
+	int al = alias_of(a, devid);
+	if (devid < a->ndev && n < max)
+		point_ir(a, devid, table, log2n), ids[n++] = devid;
+	if (al >= 0 && al != devid && (uint32_t)al < a->ndev && n < max)
+		point_ir(a, (uint16_t)al, table, log2n), ids[n++] = (uint16_t)al;
+	return n;
+}
