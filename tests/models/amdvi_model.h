@@ -36,7 +36,8 @@
  *   entries only (no GASup). IntCtl=00b blocks without an event.
  * - A blocked interrupt is an IO_PAGE_FAULT with I=1: PR=0 for an entry
  *   with RemapEn=0, PR=1 for an index past IntTabLen (the table was there,
- *   the entry is not), PR=1 and RZ=1 for reserved bits (31:24, GuestMode);
+ *   the entry is not), PR=1 and RZ=1 for reserved bits (31:24, GuestMode)
+ *   or an IntType other than fixed or arbitrated;
  *   Address is the message's address. This reading of PR is the model's
  *   (the spec's table does not say what PR means for interrupts).
  * - The interrupt remapping cache holds entries with RemapEn=1 only,

@@ -212,7 +212,8 @@ bool amdvim_translate(void *model, uint16_t devid, uint64_t iova, bool write, ui
 /* IRTE, 32-bit format (2.2.5.2) */
 #define IRTE_REMAP_EN (1u << 0)
 #define IRTE_SUP_IOPF (1u << 1)
-#define IRTE_RESERVED 0xff000080u /* 31:24, and GuestMode without GA */
+#define IRTE_RESERVED 0xff000080u		    /* 31:24, and GuestMode without GA */
+#define IRTE_INT_TYPE(e) ((unsigned)((e) >> 2) & 7) /* 000b fixed, 001b arbitrated */
 
 void amdvim_drop_irt(struct amdvi_model *m, bool all, uint16_t devid)
 {
@@ -240,7 +241,7 @@ static uint32_t read_irte(struct amdvi_model *m, uint16_t devid, const uint64_t 
 			return m->irtc[i].irte;
 		}
 	uint32_t e = ((const volatile uint32_t *)(uintptr_t)(dte[2] & DTE_INT_ROOT))[index];
-	if ((e & IRTE_REMAP_EN) && !(e & IRTE_RESERVED))
+	if ((e & IRTE_REMAP_EN) && !(e & IRTE_RESERVED) && IRTE_INT_TYPE(e) <= 1)
 		m->irtc[m->irtc_next++ % AMDVIM_IRT_CACHE] = (struct amdvim_irtc){ true, devid, (uint16_t)index, e };
 	return e;
 }
@@ -274,7 +275,7 @@ bool amdvim_msi(struct amdvi_model *m, uint16_t devid, uint64_t addr, uint32_t d
 	uint32_t e = read_irte(m, devid, dte, index);
 	if (!(e & IRTE_REMAP_EN))
 		return blocked(m, devid, dte, addr, 0, e & IRTE_SUP_IOPF);
-	if (e & IRTE_RESERVED)
+	if ((e & IRTE_RESERVED) || IRTE_INT_TYPE(e) > 1)
 		return blocked(m, devid, dte, addr, AMDVIM_EVF_PR | AMDVIM_EVF_RZ, e & IRTE_SUP_IOPF);
 	*vector = (uint8_t)(e >> 16), *dest = (e >> 8) & 0xff;
 	m->interrupts_remapped++;
