@@ -43,7 +43,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	if (a->has_dut) {
 		/* the previous device under test back among the bystanders, and
 		 * nothing left pointing at its tables */
-		n = amdvi_devtab_point(a, amdvi_devid(a->dut_addr), NULL, ids, 2);
+		n = amdvi_devtab_point(a, amdvi_devid(a->dut_addr), NULL, ids);
 		if ((e = dte_changed(a, ids, n, a->dut.did)) != NULL)
 			return e;
 		a->has_dut = false;
@@ -54,7 +54,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		    (e = amdvi_unity_map(a, &a->dut, devid)) != NULL)
 			return e;
 	}
-	n = amdvi_devtab_point(a, devid, mode == IOMMU_TRANSLATE ? &a->dut : NULL, ids, 2);
+	n = amdvi_devtab_point(a, devid, mode == IOMMU_TRANSLATE ? &a->dut : NULL, ids);
 	if ((e = dte_changed(a, ids, n, a->dut.did)) != NULL)
 		return e;
 	a->has_dut = true;

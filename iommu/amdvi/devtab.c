@@ -140,14 +140,22 @@ static void point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d)
 	amdvi_push(e, AMDVI_DTE_SIZE, a);
 }
 
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max)
+size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t ids[2])
 {
 	size_t n = 0;
 	int al = alias_of(a, devid);
-	if (devid < a->ndev && n < max)
-		point(a, devid, d), ids[n++] = devid;
-	if (al >= 0 && al != devid && (uint32_t)al < a->ndev && n < max)
-		point(a, (uint16_t)al, d), ids[n++] = (uint16_t)al;
+	if (devid < a->ndev)
+		ids[n++] = devid;
+	if (al >= 0 && al != devid && (uint32_t)al < a->ndev)
+		ids[n++] = (uint16_t)al;
+	return n;
+}
+
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t ids[2])
+{
+	size_t n = amdvi_requester_ids(a, devid, ids);
+	for (size_t i = 0; i < n; i++)
+		point(a, ids[i], d);
 	return n;
 }
 
@@ -203,14 +211,10 @@ static void point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, uns
 	amdvi_push(e, AMDVI_DTE_SIZE, a);
 }
 
-size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t *ids,
-			     size_t max)
+size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t ids[2])
 {
-	size_t n = 0;
-	int al = alias_of(a, devid);
-	if (devid < a->ndev && n < max)
-		point_ir(a, devid, table, log2n), ids[n++] = devid;
-	if (al >= 0 && al != devid && (uint32_t)al < a->ndev && n < max)
-		point_ir(a, (uint16_t)al, table, log2n), ids[n++] = (uint16_t)al;
+	size_t n = amdvi_requester_ids(a, devid, ids);
+	for (size_t i = 0; i < n; i++)
+		point_ir(a, ids[i], table, log2n);
 	return n;
 }

@@ -35,14 +35,15 @@ uint32_t amdvi_devtab_entries(const struct ivrs *ivrs, const struct ivrs_block *
 /* Every entry passed through untranslated (Mode 0, IR=IW=1) with the
  * IVHD's settings. */
 void amdvi_devtab_fill(struct amdvi *a);
-/* Entry `devid` and the requester ids the IVHD says its DMA appears with:
- * through `d`, or passed through (d NULL). Returns how many were written
- * (ids beyond the table are not). */
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max);
+/* `devid` and the requester id the IVHD says its requests appear with
+ * (an alias), those within the table: how many. */
+size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t ids[2]);
+/* Entry `devid` and its alias's: through `d`, or passed through (d NULL).
+ * Returns how many were written, their ids in `ids`. */
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t ids[2]);
 /* The interrupt half of entry `devid` and its alias's: remapped through
  * `table` of 2^log2n entries, or (NULL) interrupts passed unremapped. */
-size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t *ids,
-			     size_t max);
+size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t ids[2]);
 /* The IVMD unity ranges that name `devid` identity-mapped in `d`. */
 const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devid);
 

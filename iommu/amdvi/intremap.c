@@ -16,6 +16,7 @@ const struct iommu_inval_kind amdvi_ir_kinds[1] = {
 };
 
 #define MSI_WINDOW 0xfee00000u /* the local APICs' window: the message the unit remaps */
+#define AMDVI_IR_LOG2_USABLE 9 /* indexes whose data 10:8 reads fixed (000b) or arbitrated (001b) */
 
 static size_t table_pages(unsigned log2n)
 {
@@ -35,7 +36,7 @@ static struct amdvi_irt *table_of(struct amdvi *a, uint16_t devid)
 static const char *point(struct amdvi *a, uint16_t devid, const uint32_t *t)
 {
 	uint16_t ids[2];
-	size_t n = amdvi_devtab_point_ir(a, devid, t, a->ir_log2, ids, 2);
+	size_t n = amdvi_devtab_point_ir(a, devid, t, a->ir_log2, ids);
 	struct amdvi_cmd c[4];
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -100,8 +101,11 @@ const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	unsigned log2n = 0;
 	while ((1u << log2n) < entries)
 		log2n++;
-	if (log2n > AMDVI_DTE_INT_TAB_LEN_MAX)
-		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: at most 2048 interrupt remapping entries per device");
+	/* IntTabLen allows 2^11, but a unit may read MSI data 10:8 as the
+	 * message type before it remaps (QEMU's amdvi_int_remap_msi does):
+	 * indexes from 512 would be SMI, NMI, INIT ... there, not remapped */
+	if (log2n > AMDVI_IR_LOG2_USABLE)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: at most 512 interrupt remapping entries per device");
 	if (a->ir_on && log2n != a->ir_log2 && (e = amdvi_op_ir_enable(io, false, 0)) != NULL)
 		return e;
 	a->ir_log2 = log2n;
@@ -153,5 +157,11 @@ const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t sourc
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
 	if (kind >= io->nir_kinds)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "amdvi: no such interrupt invalidation kind");
-	return amdvi_inv_interrupt_table(a, source_id);
+	/* the alias's entry is the same table, perhaps cached under its id */
+	uint16_t ids[2];
+	struct amdvi_cmd c[2];
+	size_t n = amdvi_requester_ids(a, source_id, ids);
+	for (size_t i = 0; i < n; i++)
+		c[i] = amdvi_cmd_inv_interrupt_table(ids[i]);
+	return amdvi_submit(a, c, n);
 }

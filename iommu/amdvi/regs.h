@@ -103,8 +103,7 @@ static inline unsigned amdvi_efr_hats(uint64_t efr)
 #define AMDVI_DTE_SYSMGT_SHIFT 40 /* 41:40 */
 /* quadword 2 (interrupt remapping) */
 #define AMDVI_DTE_IV (1ull << 0)
-#define AMDVI_DTE_INT_TAB_LEN_SHIFT 1 /* 4:1: the table holds 2^IntTabLen entries (at most 2^11) */
-#define AMDVI_DTE_INT_TAB_LEN_MAX 11u
+#define AMDVI_DTE_INT_TAB_LEN_SHIFT 1		 /* 4:1: the table holds 2^IntTabLen entries (at most 2^11) */
 #define AMDVI_DTE_INT_ROOT 0x000fffffffffffc0ull /* 51:6: IntTableRootPtr, 128-byte aligned */
 #define AMDVI_DTE_INT_CTL_SHIFT 60		 /* 61:60: IntCtl */
 #define AMDVI_DTE_INT_CTL_MASK (3ull << AMDVI_DTE_INT_CTL_SHIFT)

@@ -188,7 +188,7 @@ static void refusals_carry_codes(void **state)
 	e.dest = 1;
 	assert_non_null(a.io.ops->ir_set(&a.io, DEVID, 4, &e));
 	assert_int_equal(a.io.err, IOMMU_ERR_ARGUMENT);
-	assert_non_null(a.io.ops->ir_enable(&a.io, true, 4096));
+	assert_non_null(a.io.ops->ir_enable(&a.io, true, 513));
 	assert_int_equal(a.io.err, IOMMU_ERR_ARGUMENT);
 	assert_null(a.io.ops->ir_compat);
 	close_unit();
