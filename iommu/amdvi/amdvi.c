@@ -43,7 +43,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	if (a->has_dut) {
 		/* the previous device under test back among the bystanders, and
 		 * nothing left pointing at its tables */
-		n = amdvi_devtab_point(a, amdvi_devid(a->dut_addr), NULL, ids, 2);
+		n = amdvi_devtab_point(a, amdvi_devid(a->dut_addr), NULL, ids);
 		if ((e = dte_changed(a, ids, n, a->dut.did)) != NULL)
 			return e;
 		a->has_dut = false;
@@ -54,7 +54,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		    (e = amdvi_unity_map(a, &a->dut, devid)) != NULL)
 			return e;
 	}
-	n = amdvi_devtab_point(a, devid, mode == IOMMU_TRANSLATE ? &a->dut : NULL, ids, 2);
+	n = amdvi_devtab_point(a, devid, mode == IOMMU_TRANSLATE ? &a->dut : NULL, ids);
 	if ((e = dte_changed(a, ids, n, a->dut.did)) != NULL)
 		return e;
 	a->has_dut = true;
@@ -134,6 +134,11 @@ static const struct iommu_ops amdvi_ops = {
 	.fault_pending = amdvi_op_fault_pending,
 	.iova_to_phys = op_iova_to_phys,
 	.as_found = amdvi_op_as_found,
+	.ir_enable = amdvi_op_ir_enable,
+	.ir_set = amdvi_op_ir_set,
+	.ir_msi = amdvi_op_ir_msi,
+	.ir_invalidate = amdvi_op_ir_invalidate,
+	.ir_compat = NULL, /* AMD-Vi has no switch for compatibility-format interrupts */
 };
 
 /* The walk: the levels asked for, or the fewest (at least 3) whose IOVAs
@@ -178,6 +183,8 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	a->io.ops = &amdvi_ops;
 	a->io.backend = "amdvi";
 	a->io.kinds = a->kinds;
+	a->io.ir_kinds = amdvi_ir_kinds;
+	a->io.nir_kinds = sizeof(amdvi_ir_kinds) / sizeof(amdvi_ir_kinds[0]);
 	a->io.model = w->space == REGWIN_MODEL;
 	snprintf(a->io.name, sizeof(a->io.name), "%s", name);
 	a->efr = amdvi_r64(a, AMDVI_REG_EFR);

@@ -44,6 +44,14 @@ struct amdvi_pci {
 	uint16_t iommu_cap; /* the IOMMU capability (IVHD), 0 when unknown */
 };
 
+/* One device's interrupt remapping table (2.2.5). */
+#define AMDVI_IR_TABLES 4
+struct amdvi_irt {
+	bool used;
+	uint16_t devid;
+	uint32_t *t; /* 2^ir_log2 32-bit entries, page-aligned (128 bytes would do) */
+};
+
 struct amdvi {
 	struct iommu io;
 	struct regwin w;
@@ -71,6 +79,10 @@ struct amdvi {
 	bool cmd_needs_en;	 /* the buffer runs only while IommuEn is set (QEMU 7.2) */
 	unsigned cmd_errors;	 /* command-buffer stops seen and recovered */
 	unsigned events_dropped; /* entries found past the log's end */
+	/* interrupt remapping: the tables of the devices served */
+	bool ir_on;
+	unsigned ir_log2; /* IntTabLen */
+	struct amdvi_irt irt[AMDVI_IR_TABLES];
 	/* what the firmware says about the unit */
 	const struct ivrs *ivrs;
 	const struct ivrs_block *ivhd;

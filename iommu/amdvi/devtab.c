@@ -140,14 +140,22 @@ static void point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d)
 	amdvi_push(e, AMDVI_DTE_SIZE, a);
 }
 
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max)
+size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t ids[2])
 {
 	size_t n = 0;
 	int al = alias_of(a, devid);
-	if (devid < a->ndev && n < max)
-		point(a, devid, d), ids[n++] = devid;
-	if (al >= 0 && al != devid && (uint32_t)al < a->ndev && n < max)
-		point(a, (uint16_t)al, d), ids[n++] = (uint16_t)al;
+	if (devid < a->ndev)
+		ids[n++] = devid;
+	if (al >= 0 && al != devid && (uint32_t)al < a->ndev)
+		ids[n++] = (uint16_t)al;
+	return n;
+}
+
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t ids[2])
+{
+	size_t n = amdvi_requester_ids(a, devid, ids);
+	for (size_t i = 0; i < n; i++)
+		point(a, ids[i], d);
 	return n;
 }
 
@@ -189,4 +197,24 @@ const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devi
 		}
 	}
 	return NULL;
+}
+
+/* The interrupt half of the entry (2.2.5): remapped through `table`, or
+ * (table NULL) back to what take-over gives, IV=0 and the IVHD's pass bits
+ * alone, so interrupts pass unremapped. */
+static void point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n)
+{
+	uint64_t *e = dte(a, devid);
+	uint64_t pass = e[2] & (AMDVI_DTE_INIT_PASS | AMDVI_DTE_EINT_PASS | AMDVI_DTE_NMI_PASS | AMDVI_DTE_LINT0_PASS |
+				AMDVI_DTE_LINT1_PASS);
+	e[2] = table ? amdvi_dte_remapped(pass, (uint64_t)(uintptr_t)table, log2n) : pass;
+	amdvi_push(e, AMDVI_DTE_SIZE, a);
+}
+
+size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t ids[2])
+{
+	size_t n = amdvi_requester_ids(a, devid, ids);
+	for (size_t i = 0; i < n; i++)
+		point_ir(a, ids[i], table, log2n);
+	return n;
 }

@@ -35,10 +35,15 @@ uint32_t amdvi_devtab_entries(const struct ivrs *ivrs, const struct ivrs_block *
 /* Every entry passed through untranslated (Mode 0, IR=IW=1) with the
  * IVHD's settings. */
 void amdvi_devtab_fill(struct amdvi *a);
-/* Entry `devid` and the requester ids the IVHD says its DMA appears with:
- * through `d`, or passed through (d NULL). Returns how many were written
- * (ids beyond the table are not). */
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids, size_t max);
+/* `devid` and the requester id the IVHD says its requests appear with
+ * (an alias), those within the table: how many. */
+size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t ids[2]);
+/* Entry `devid` and its alias's: through `d`, or passed through (d NULL).
+ * Returns how many were written, their ids in `ids`. */
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t ids[2]);
+/* The interrupt half of entry `devid` and its alias's: remapped through
+ * `table` of 2^log2n entries, or (NULL) interrupts passed unremapped. */
+size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t ids[2]);
 /* The IVMD unity ranges that name `devid` identity-mapped in `d`. */
 const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devid);
 
@@ -56,6 +61,15 @@ size_t amdvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bo
 /* The unit's MSI pointed at a handler of ours, events interrupting. */
 void amdvi_irq_setup(struct amdvi *a);
 void amdvi_irq_teardown(struct amdvi *a);
+
+/* intremap.c */
+const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries);
+const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e);
+const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out);
+const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index);
+/* Every table freed, nothing pointing at them (give-back). */
+void amdvi_ir_free(struct amdvi *a);
+extern const struct iommu_inval_kind amdvi_ir_kinds[1];
 
 /* takeover.c */
 const char *amdvi_op_take(struct iommu *io);

@@ -57,7 +57,18 @@ static struct iommu_fault decode(uint64_t lo, uint64_t hi, char *why, size_t n)
 				 .addr_known = true,
 				 .dir_known = translation,
 				 .t_seen = rdtsc() };
-	if (code == AMDVI_EVT_IO_PAGE_FAULT) {
+	if (code == AMDVI_EVT_IO_PAGE_FAULT && (lo & AMDVI_EVT_I)) {
+		/* a blocked interrupt (2.5.3, I=1): RZ a reserved bit or an
+		 * encoding refused; PR=0 an entry with RemapEn=0; PR=1 the table
+		 * was there but the index past IntTabLen (the model's reading) */
+		bool present = lo & AMDVI_EVT_PR, rz = lo & AMDVI_EVT_RZ;
+		f.kind = rz ? IOMMU_FAULT_IR_OTHER : present ? IOMMU_FAULT_IR_INDEX : IOMMU_FAULT_IR_NOT_PRESENT;
+		f.dir_known = false;
+		snprintf(why, n, "IO_PAGE_FAULT for an interrupt: %s",
+			 rz	   ? "reserved bits set"
+			 : present ? "index past the table"
+				   : "entry not remapped");
+	} else if (code == AMDVI_EVT_IO_PAGE_FAULT) {
 		bool present = lo & AMDVI_EVT_PR, denied = lo & AMDVI_EVT_PE, write = lo & AMDVI_EVT_RW;
 		f.kind = present && denied && write ? IOMMU_FAULT_WRITE_DENIED : IOMMU_FAULT_NOT_PRESENT;
 		snprintf(why, n, "IO_PAGE_FAULT in domain %u: %s%s", amdvi_evt_domain(lo),

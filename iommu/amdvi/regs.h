@@ -103,11 +103,41 @@ static inline unsigned amdvi_efr_hats(uint64_t efr)
 #define AMDVI_DTE_SYSMGT_SHIFT 40 /* 41:40 */
 /* quadword 2 (interrupt remapping) */
 #define AMDVI_DTE_IV (1ull << 0)
+#define AMDVI_DTE_INT_TAB_LEN_SHIFT 1		 /* 4:1: the table holds 2^IntTabLen entries (at most 2^11) */
+#define AMDVI_DTE_INT_ROOT 0x000fffffffffffc0ull /* 51:6: IntTableRootPtr, 128-byte aligned */
+#define AMDVI_DTE_INT_CTL_SHIFT 60		 /* 61:60: IntCtl */
+#define AMDVI_DTE_INT_CTL_MASK (3ull << AMDVI_DTE_INT_CTL_SHIFT)
+#define AMDVI_INT_CTL_ABORT 0ull   /* fixed and arbitrated interrupts target-aborted */
+#define AMDVI_INT_CTL_FORWARD 1ull /* passed through unremapped */
+#define AMDVI_INT_CTL_REMAP 2ull   /* remapped through the table */
 #define AMDVI_DTE_INIT_PASS (1ull << 56)
 #define AMDVI_DTE_EINT_PASS (1ull << 57)
 #define AMDVI_DTE_NMI_PASS (1ull << 58)
 #define AMDVI_DTE_LINT0_PASS (1ull << 62)
 #define AMDVI_DTE_LINT1_PASS (1ull << 63)
+
+/* Interrupt remapping in the DTE's third quadword (2.2.5): the table at
+ * `root` of 2^log2n entries, IV=1, IntCtl=10b, the pass bits of `q2` kept. */
+static inline uint64_t amdvi_dte_remapped(uint64_t q2, uint64_t root, unsigned log2n)
+{
+	uint64_t keep = AMDVI_DTE_INIT_PASS | AMDVI_DTE_EINT_PASS | AMDVI_DTE_NMI_PASS | AMDVI_DTE_LINT0_PASS |
+			AMDVI_DTE_LINT1_PASS;
+	return (q2 & keep) | AMDVI_DTE_IV | (uint64_t)log2n << AMDVI_DTE_INT_TAB_LEN_SHIFT |
+	       (root & AMDVI_DTE_INT_ROOT) | AMDVI_INT_CTL_REMAP << AMDVI_DTE_INT_CTL_SHIFT;
+}
+
+/* ---- Interrupt remapping table entries, 32-bit format (2.2.5.2) ------------
+ * RemapEn 0, SupIOPF 1, IntType 4:2 (000b fixed), RqEoi 5, DM 6 (0:
+ * physical), GuestMode 7, Destination 15:8, Vector 23:16; 31:24 reserved.
+ * Used while Control.GAEn is clear; with GAEn the entries are 128 bits. */
+#define AMDVI_IRTE_SIZE 4
+#define AMDVI_IRTE_REMAP_EN (1u << 0)
+#define AMDVI_IRTE_SUP_IOPF (1u << 1)
+
+static inline uint32_t amdvi_irte(uint8_t vector, uint8_t dest)
+{
+	return AMDVI_IRTE_REMAP_EN | (uint32_t)dest << 8 | (uint32_t)vector << 16;
+}
 
 static inline uint64_t amdvi_dte_mode(unsigned levels)
 {

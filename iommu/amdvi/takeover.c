@@ -126,6 +126,7 @@ static const char *build_tables(struct amdvi *a)
 static void free_tables(struct amdvi *a)
 {
 	io_pgtable_free(&a->dut);
+	amdvi_ir_free(a);
 	if (a->devtab)
 		platform->free_pages(a->devtab, a->devtab_pages);
 	if (a->cmdbuf)

@@ -201,12 +201,14 @@ static bool execute(struct amdvi_model *m, const volatile uint32_t *c, uint64_t 
 		break; /* devices' own IOTLBs (ATS): the model's engine has none */
 	case INVALIDATE_INTERRUPT_TABLE:
 		legal = !(d0 >> 16) && !(d1 & 0x0fffffffu) && !d2 && !d3;
-		m->irt_invalidations += legal; /* no interrupt remapping to drop */
+		if (legal)
+			amdvim_drop_irt(m, false, (uint16_t)d0), m->irt_invalidations++;
 		break;
 	case INVALIDATE_IOMMU_ALL:
 		legal = !d0 && !(d1 & 0x0fffffffu) && !d2 && !d3;
 		if (legal) {
 			amdvim_drop_dte(m, true, 0);
+			amdvim_drop_irt(m, true, 0);
 			amdvim_drop_pages(m, true, 0, 0, 0);
 			m->all_invalidations++;
 		}

@@ -29,6 +29,20 @@
  * - No PDE cache: the PDE bit of INVALIDATE_IOMMU_PAGES changes nothing.
  * - No device IOTLBs: INVALIDATE_IOTLB_PAGES is accepted and does nothing.
  * - The low 12 bits of the Exclusion Range Limit are taken as ones.
+ * - Interrupt remapping (2.2.5) is always there (no EFR bit announces it;
+ *   the IVHD does): with IV=1 and IntCtl=10b every message to 0xFEExxxxx
+ *   is remapped with data 10:0 as the index, whatever data 10:8 says
+ *   (the pass bits for NMI, INIT, ExtInt, Lint are not modelled); 32-bit
+ *   entries only (no GASup). IntCtl=00b blocks without an event.
+ * - A blocked interrupt is an IO_PAGE_FAULT with I=1: PR=0 for an entry
+ *   with RemapEn=0, PR=1 for an index past IntTabLen (the table was there,
+ *   the entry is not), PR=1 and RZ=1 for reserved bits (31:24, GuestMode)
+ *   or an IntType other than fixed or arbitrated;
+ *   Address is the message's address. This reading of PR is the model's
+ *   (the spec's table does not say what PR means for interrupts).
+ * - The interrupt remapping cache holds entries with RemapEn=1 only,
+ *   tagged by device id and index, until INVALIDATE_INTERRUPT_TABLE for
+ *   the device or INVALIDATE_IOMMU_ALL.
  *
  * The model keeps its own reading of the spec on purpose and never
  * includes the AMD-Vi driver's register header: a shared header would let
@@ -46,12 +60,13 @@
 /* The Extended Feature Register this unit reports (3.4.5): IASup (bit 6,
  * INVALIDATE_IOMMU_ALL is accepted) and HATS = 10b (bits 11:10, host
  * tables up to 6 levels). Nothing else: the model has no PPR log, guest
- * translation, interrupt remapping, prefetch, performance counters or
+ * translation, guest virtual APIC, prefetch, performance counters or
  * hardware-error registers, and a feature bit it set would promise them. */
 #define AMDVIM_EFR 0x0000000000000840ull
 
 #define AMDVIM_IOTLB 64
 #define AMDVIM_DTE_CACHE 16
+#define AMDVIM_IRT_CACHE 16
 
 /* Event codes (2.5), in bits 31:28 of an entry's second dword. */
 enum amdvim_event {
@@ -83,6 +98,12 @@ struct amdvim_dtc {
 	uint64_t dte[4];
 };
 
+struct amdvim_irtc {
+	bool valid;
+	uint16_t devid, index;
+	uint32_t irte;
+};
+
 struct amdvi_model {
 	/* MMIO registers (3.4) */
 	uint64_t devtab, cmdbuf, evtlog, control, excl_base, excl_limit;
@@ -93,7 +114,8 @@ struct amdvi_model {
 	/* caches: they serve what they hold until the command that covers them */
 	struct amdvim_dtc dtc[AMDVIM_DTE_CACHE];
 	struct amdvim_tlb tlb[AMDVIM_IOTLB];
-	unsigned dtc_next, tlb_next;
+	struct amdvim_irtc irtc[AMDVIM_IRT_CACHE];
+	unsigned dtc_next, tlb_next, irtc_next;
 	/* the engine behind the model (its requester id) and the unit's MSI */
 	uint16_t engine_devid;
 	void (*msi)(void *ctx);
@@ -106,6 +128,7 @@ struct amdvi_model {
 	/* what happened, for tests */
 	unsigned msis, events, events_dropped, commands, waits_stored, tlb_hits, walks;
 	unsigned dte_invalidations, page_invalidations, all_invalidations, irt_invalidations;
+	unsigned irte_hits, interrupts_remapped, interrupts_blocked;
 	/* what the driver did wrong */
 	unsigned bad_width;	  /* not a 4- or 8-byte access aligned to its size */
 	unsigned reserved_writes; /* reserved or read-only bits written, an undefined register written */
@@ -122,6 +145,13 @@ void amdvim_init(struct amdvi_model *m);
  * type). */
 bool amdvim_translate(void *model, uint16_t devid, uint64_t iova, bool write, uint64_t *phys);
 
+/* An MSI write by requester `devid` (2.2.5): true with the vector and
+ * destination (APIC id) it reaches, or false when it is blocked (after
+ * logging the event, unless SupIOPF or the DTE's IG suppresses it). With
+ * IommuEn clear, or IV=0, or IntCtl=01b the message passes as sent. A
+ * write outside 0xFEExxxxx is not an interrupt: false, nothing logged. */
+bool amdvim_msi(struct amdvi_model *m, uint16_t devid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest);
+
 /* ---- inside the model: shared by amdvi_model.c and amdvi_model_walk.c ---- */
 
 /* Appends one event (four dwords) to the log, or counts it dropped. */
@@ -129,6 +159,7 @@ void amdvim_log_event(struct amdvi_model *m, uint32_t dw0, uint32_t dw1, uint64_
 /* The caches' invalidations: one device's DTE (all: every DTE), the IOTLB
  * entries of `domain` overlapping [first, first + size) (all: every one). */
 void amdvim_drop_dte(struct amdvi_model *m, bool all, uint16_t devid);
+void amdvim_drop_irt(struct amdvi_model *m, bool all, uint16_t devid);
 void amdvim_drop_pages(struct amdvi_model *m, bool all, uint16_t domain, uint64_t first, uint64_t size);
 
 /* ---- the family: what `model amdvi` attaches ------------------------------- */

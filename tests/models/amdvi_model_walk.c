@@ -200,3 +200,84 @@ bool amdvim_translate(void *model, uint16_t devid, uint64_t iova, bool write, ui
 		return filtered(m, devid, dte, iova, write, phys);
 	return walk(m, devid, dte, iova, write, phys);
 }
+
+/* ---- interrupt remapping (2.2.5) ------------------------------------------ */
+
+/* DTE, quadword 2 */
+#define DTE_IV (1ull << 0)
+#define DTE_INT_TAB_LEN(q) ((unsigned)((q) >> 1) & 15) /* 2^n entries; 12 and above reserved */
+#define DTE_IG (1ull << 5)			       /* unmapped interrupts not logged */
+#define DTE_INT_ROOT 0x000fffffffffffc0ull	       /* 51:6 */
+#define DTE_INT_CTL(q) ((unsigned)((q) >> 60) & 3)
+/* IRTE, 32-bit format (2.2.5.2) */
+#define IRTE_REMAP_EN (1u << 0)
+#define IRTE_SUP_IOPF (1u << 1)
+#define IRTE_RESERVED 0xff000080u		    /* 31:24, and GuestMode without GA */
+#define IRTE_INT_TYPE(e) ((unsigned)((e) >> 2) & 7) /* 000b fixed, 001b arbitrated */
+
+void amdvim_drop_irt(struct amdvi_model *m, bool all, uint16_t devid)
+{
+	for (unsigned i = 0; i < AMDVIM_IRT_CACHE; i++)
+		if (all || m->irtc[i].devid == devid)
+			m->irtc[i].valid = false;
+}
+
+static bool blocked(struct amdvi_model *m, uint16_t devid, const uint64_t *dte, uint64_t addr, uint32_t flags,
+		    bool suppress)
+{
+	m->interrupts_blocked++;
+	if (!suppress)
+		amdvim_log_event(
+		    m, devid, (uint32_t)AMDVIM_EV_IO_PAGE_FAULT << 28 | AMDVIM_EVF_I | flags | (uint16_t)dte[1], addr);
+	return false;
+}
+
+/* Entry `index` of the device's table, through the cache. */
+static uint32_t read_irte(struct amdvi_model *m, uint16_t devid, const uint64_t *dte, unsigned index)
+{
+	for (unsigned i = 0; i < AMDVIM_IRT_CACHE; i++)
+		if (m->irtc[i].valid && m->irtc[i].devid == devid && m->irtc[i].index == index) {
+			m->irte_hits++;
+			return m->irtc[i].irte;
+		}
+	uint32_t e = ((const volatile uint32_t *)(uintptr_t)(dte[2] & DTE_INT_ROOT))[index];
+	if ((e & IRTE_REMAP_EN) && !(e & IRTE_RESERVED) && IRTE_INT_TYPE(e) <= 1)
+		m->irtc[m->irtc_next++ % AMDVIM_IRT_CACHE] = (struct amdvim_irtc){ true, devid, (uint16_t)index, e };
+	return e;
+}
+
+bool amdvim_msi(struct amdvi_model *m, uint16_t devid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
+{
+	if ((addr >> 20) != 0xfee)
+		return false;
+	*vector = (uint8_t)data, *dest = (uint32_t)(addr >> 12) & 0xff; /* as sent */
+	if (!(m->control & IOMMU_EN))
+		return true;
+	const uint64_t *dte = lookup_dte(m, devid, addr, true);
+	if (!dte)
+		return false;
+	if (!(dte[0] & DTE_V) || !(dte[2] & DTE_IV))
+		return true;
+	unsigned ctl = DTE_INT_CTL(dte[2]), len = DTE_INT_TAB_LEN(dte[2]);
+	if (ctl == 3 || (ctl == 2 && len > 11))
+		return event(m, AMDVIM_EV_ILLEGAL_DEV_TABLE_ENTRY, devid, AMDVIM_EVF_I | AMDVIM_EVF_RZ, true, addr);
+	if (ctl == 0) { /* target abort, nothing logged */
+		m->interrupts_blocked++;
+		return false;
+	}
+	if (ctl == 1)
+		return true;
+	unsigned index = data & 0x7ff;
+	if (index >> len)
+		return blocked(m, devid, dte, addr, AMDVIM_EVF_PR, dte[2] & DTE_IG);
+	if (!(dte[2] & DTE_INT_ROOT))
+		return event(m, AMDVIM_EV_PAGE_TAB_HARDWARE_ERROR, devid, AMDVIM_EVF_I, true, addr);
+	uint32_t e = read_irte(m, devid, dte, index);
+	if (!(e & IRTE_REMAP_EN))
+		return blocked(m, devid, dte, addr, 0, e & IRTE_SUP_IOPF);
+	if ((e & IRTE_RESERVED) || IRTE_INT_TYPE(e) > 1)
+		return blocked(m, devid, dte, addr, AMDVIM_EVF_PR | AMDVIM_EVF_RZ, e & IRTE_SUP_IOPF);
+	*vector = (uint8_t)(e >> 16), *dest = (e >> 8) & 0xff;
+	m->interrupts_remapped++;
+	return true;
+}

@@ -448,6 +448,136 @@ static void dte_cached_until_invalidate_devtab_entry(void **state)
 	assert_clean();
 }
 
+/* ---- interrupt remapping (2.2.5) ------------------------------------------ */
+
+/* DTE quadword 2 and the 32-bit IRTE, the test's own reading */
+#define IV 1ull
+#define INT_TAB_LEN(n) ((uint64_t)(n) << 1)
+#define IG (1ull << 5)
+#define INT_CTL(c) ((uint64_t)(c) << 60)
+#define REMAP_EN 1u
+#define SUP_IOPF 2u
+#define IRTE(vector, dest) (REMAP_EN | (uint32_t)(dest) << 8 | (uint32_t)(vector) << 16)
+#define MSI 0xfee00000ull
+
+static _Alignas(128) uint32_t irt[64];
+
+static void remapped(uint16_t devid, unsigned log2n, uint64_t extra)
+{
+	dte(devid, DTE_V | IR | IW, 1);
+	devtab[4 * devid + 2] = IV | INT_TAB_LEN(log2n) | pa(irt) | INT_CTL(2) | extra;
+}
+
+static bool msi(uint16_t devid, uint64_t addr, uint32_t data, uint8_t *v, uint32_t *d)
+{
+	*v = 0, *d = 0;
+	return amdvim_msi(&m, devid, addr, data, v, d);
+}
+
+/* One I=1 IO_PAGE_FAULT logged for `devid` with exactly `flags`. */
+static void assert_interrupt_fault(unsigned i, uint16_t devid, uint32_t flags)
+{
+	const uint32_t *e = event_at(i);
+	assert_int_equal(e[0] & 0xffff, devid);
+	assert_int_equal(e[1] >> 28, 2);
+	assert_int_equal(e[1] & 0x0fff0000u, (1u << 19) | flags);
+	assert_int_equal(event_addr(e), MSI);
+}
+
+static void interrupts_remapped_blocked_and_logged(void **state)
+{
+	(void)state;
+	memset(irt, 0, sizeof(irt));
+	unit(ON);
+	uint8_t v;
+	uint32_t d;
+	remapped(DEV, 4, 0); /* 16 entries */
+	irt[3] = IRTE(0x45, 7);
+	assert_true(msi(DEV, MSI | 2 << 12, 3, &v, &d));
+	assert_int_equal(v, 0x45);
+	assert_int_equal(d, 7);
+	/* not an interrupt: outside the APIC window */
+	assert_false(msi(DEV, 0xfed00000, 3, &v, &d));
+	/* RemapEn=0, past IntTabLen, reserved bits: blocked, logged */
+	assert_false(msi(DEV, MSI, 4, &v, &d));
+	assert_interrupt_fault(0, DEV, 0);
+	assert_false(msi(DEV, MSI, 16, &v, &d));
+	assert_interrupt_fault(1, DEV, 1u << 20);
+	irt[5] = IRTE(0x46, 1) | 0x80u; /* GuestMode without GA */
+	assert_false(msi(DEV, MSI, 5, &v, &d));
+	assert_interrupt_fault(2, DEV, 1u << 20 | 1u << 23);
+	irt[6] = IRTE(0x46, 1) | 2u << 2; /* IntType 010b */
+	assert_false(msi(DEV, MSI, 6, &v, &d));
+	assert_interrupt_fault(3, DEV, 1u << 20 | 1u << 23);
+	/* SupIOPF and IG keep them out of the log, still blocked */
+	irt[7] = SUP_IOPF;
+	assert_false(msi(DEV, MSI, 7, &v, &d));
+	remapped(OTHER, 4, IG);
+	assert_false(msi(OTHER, MSI, 20, &v, &d));
+	assert_int_equal(m.events, 4);
+	assert_int_equal(m.interrupts_blocked, 6);
+	/* IntCtl 01b passes, 00b aborts silently, 11b is an illegal DTE; IV=0
+	 * and IommuEn=0 pass as sent */
+	remapped(OTHER + 1, 4, 0);
+	devtab[4 * (OTHER + 1) + 2] ^= INT_CTL(3);
+	assert_true(msi(OTHER + 1, MSI | 1 << 12, 0x31, &v, &d));
+	assert_int_equal(v, 0x31);
+	assert_int_equal(d, 1);
+	remapped(OTHER + 2, 4, 0);
+	devtab[4 * (OTHER + 2) + 2] &= ~INT_CTL(3);
+	assert_false(msi(OTHER + 2, MSI, 3, &v, &d));
+	remapped(OTHER + 3, 4, INT_CTL(1));
+	assert_false(msi(OTHER + 3, MSI, 3, &v, &d));
+	assert_int_equal(event_at(4)[1] >> 28, 1);
+	remapped(OTHER + 4, 12, 0); /* IntTabLen 12: reserved */
+	assert_false(msi(OTHER + 4, MSI, 3, &v, &d));
+	assert_int_equal(event_at(5)[1] >> 28, 1);
+	dte(OTHER + 5, DTE_V | IR | IW, 1);
+	assert_true(msi(OTHER + 5, MSI, 0x3a, &v, &d));
+	assert_int_equal(v, 0x3a);
+	wr(CONTROL, ON & ~IOMMU_EN);
+	assert_true(msi(DEV, MSI, 4, &v, &d));
+	assert_int_equal(v, 4);
+	assert_clean();
+}
+
+static void inval_interrupt_table(uint16_t devid)
+{
+	command(devid, 5u << 28, 0, 0);
+}
+
+/* An entry once used stays in use until INVALIDATE_INTERRUPT_TABLE for its
+ * device (another device's does nothing) or INVALIDATE_IOMMU_ALL. */
+static void irte_cached_until_invalidate_interrupt_table(void **state)
+{
+	(void)state;
+	memset(irt, 0, sizeof(irt));
+	unit(ON);
+	uint8_t v;
+	uint32_t d;
+	remapped(DEV, 3, 0);
+	irt[2] = IRTE(0x50, 1);
+	assert_true(msi(DEV, MSI, 2, &v, &d));
+	irt[2] = IRTE(0x51, 2);
+	assert_true(msi(DEV, MSI, 2, &v, &d));
+	assert_int_equal(v, 0x50);
+	inval_interrupt_table(DEV + 1);
+	assert_true(msi(DEV, MSI, 2, &v, &d));
+	assert_int_equal(v, 0x50);
+	inval_interrupt_table(DEV);
+	assert_true(msi(DEV, MSI, 2, &v, &d));
+	assert_int_equal(v, 0x51);
+	assert_int_equal(d, 2);
+	/* a present entry turned off is still used until invalidated */
+	irt[2] = 0;
+	assert_true(msi(DEV, MSI, 2, &v, &d));
+	command(0, 8u << 28, 0, 0); /* INVALIDATE_IOMMU_ALL */
+	assert_false(msi(DEV, MSI, 2, &v, &d));
+	assert_int_equal(m.irt_invalidations, 2);
+	assert_true(m.irte_hits >= 3);
+	assert_clean();
+}
+
 /* ---- commands --------------------------------------------------------------- */
 
 static void completion_wait_store_and_interrupt(void **state)
@@ -695,6 +825,8 @@ int main(void)
 		cmocka_unit_test(exclusion_range),
 		cmocka_unit_test(iotlb_stale_until_the_precise_invalidation),
 		cmocka_unit_test(dte_cached_until_invalidate_devtab_entry),
+		cmocka_unit_test(interrupts_remapped_blocked_and_logged),
+		cmocka_unit_test(irte_cached_until_invalidate_interrupt_table),
 		cmocka_unit_test(completion_wait_store_and_interrupt),
 		cmocka_unit_test(commands_wait_for_the_enables_and_head_wraps_to_zero),
 		cmocka_unit_test(illegal_command_stops_the_buffer),

@@ -1,0 +1,167 @@
+/* Interrupt remapping (spec 2.2.5): one table per device served, of
+ * 2^IntTabLen 32-bit entries (2.2.5.2), named by the device's DTE (IV=1,
+ * IntCtl=10b, IntTableRootPtr); a device's MSI data bits 10:0 select its
+ * entry. Devices not served keep what take-over gives them: IV=0, so their
+ * interrupts (and the firmware's) pass unremapped. Every DTE change is
+ * followed by INVALIDATE_DEVTAB_ENTRY, every entry change by the
+ * invalidation the caller names (INVALIDATE_INTERRUPT_TABLE: a device's
+ * whole table), each fenced by COMPLETION_WAIT. */
+#include <string.h>
+
+#include "../../core/platform.h"
+#include "driver.h"
+
+const struct iommu_inval_kind amdvi_ir_kinds[1] = {
+	{ "cmd-interrupt-table", "device", "command" },
+};
+
+#define MSI_WINDOW 0xfee00000u /* the local APICs' window: the message the unit remaps */
+#define AMDVI_IR_LOG2_USABLE 9 /* indexes whose data 10:8 reads fixed (000b) or arbitrated (001b) */
+
+static size_t table_pages(unsigned log2n)
+{
+	return (((size_t)AMDVI_IRTE_SIZE << log2n) + 4095) / 4096;
+}
+
+static struct amdvi_irt *table_of(struct amdvi *a, uint16_t devid)
+{
+	for (unsigned i = 0; i < AMDVI_IR_TABLES; i++)
+		if (a->irt[i].used && a->irt[i].devid == devid)
+			return &a->irt[i];
+	return NULL;
+}
+
+/* The DTEs of `devid` (and its alias) point at `t`'s table (NULL: back to
+ * pass-through), the entries' cached copies invalidated. */
+static const char *point(struct amdvi *a, uint16_t devid, const uint32_t *t)
+{
+	uint16_t ids[2];
+	size_t n = amdvi_devtab_point_ir(a, devid, t, a->ir_log2, ids);
+	struct amdvi_cmd c[4];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		c[k++] = amdvi_cmd_inv_devtab(ids[i]);
+		c[k++] = amdvi_cmd_inv_interrupt_table(ids[i]);
+	}
+	return amdvi_submit(a, c, k);
+}
+
+/* A table for `devid`, every entry RemapEn=0, its DTE pointing at it. */
+static const char *serve(struct amdvi *a, uint16_t devid, struct amdvi_irt **out)
+{
+	if ((*out = table_of(a, devid)) != NULL)
+		return NULL;
+	if (devid >= a->ndev)
+		return iommu_fail(&a->io, IOMMU_ERR_ARGUMENT, "amdvi: the device is beyond the IVHD's device table");
+	struct amdvi_irt *t = NULL;
+	for (unsigned i = 0; !t && i < AMDVI_IR_TABLES; i++)
+		if (!a->irt[i].used)
+			t = &a->irt[i];
+	if (!t)
+		return iommu_fail(&a->io, IOMMU_ERR_NOMEM, "amdvi: interrupt remapping tables for 4 devices at most");
+	size_t pages = table_pages(a->ir_log2);
+	t->t = platform->alloc_pages(pages, 0);
+	if (!t->t)
+		return iommu_fail(&a->io, IOMMU_ERR_NOMEM, "amdvi: no memory for an interrupt remapping table");
+	memset(t->t, 0, pages * 4096);
+	amdvi_push(t->t, pages * 4096, a);
+	t->used = true, t->devid = devid;
+	*out = t;
+	return point(a, devid, t->t);
+}
+
+void amdvi_ir_free(struct amdvi *a)
+{
+	for (unsigned i = 0; i < AMDVI_IR_TABLES; i++) {
+		if (a->irt[i].used && a->irt[i].t)
+			platform->free_pages(a->irt[i].t, table_pages(a->ir_log2));
+		a->irt[i] = (struct amdvi_irt){ 0 };
+	}
+	a->ir_on = false;
+}
+
+const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
+{
+	struct amdvi *a = (struct amdvi *)io;
+	if (!io->taken)
+		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
+	const char *e = NULL;
+	if (!on) {
+		for (unsigned i = 0; i < AMDVI_IR_TABLES; i++)
+			if (a->irt[i].used && !e)
+				e = point(a, a->irt[i].devid, NULL);
+		if (!e) /* only once nothing points at them */
+			amdvi_ir_free(a);
+		return e;
+	}
+	/* GAEn makes every entry 128 bits (2.2.5.3); take-over leaves it as
+	 * found, and iommon writes the 32-bit format only */
+	if (amdvi_r64(a, AMDVI_REG_CONTROL) & AMDVI_CTRL_GA_EN)
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "amdvi: Control.GAEn is set: 128-bit entries, not driven");
+	unsigned log2n = 0;
+	while ((1u << log2n) < entries)
+		log2n++;
+	/* IntTabLen allows 2^11, but a unit may read MSI data 10:8 as the
+	 * message type before it remaps (QEMU's amdvi_int_remap_msi does):
+	 * indexes from 512 would be SMI, NMI, INIT ... there, not remapped */
+	if (log2n > AMDVI_IR_LOG2_USABLE)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: at most 512 interrupt remapping entries per device");
+	if (a->ir_on && log2n != a->ir_log2 && (e = amdvi_op_ir_enable(io, false, 0)) != NULL)
+		return e;
+	a->ir_log2 = log2n;
+	a->ir_on = true;
+	struct amdvi_irt *t;
+	return a->has_dut ? serve(a, amdvi_devid(a->dut_addr), &t) : NULL;
+}
+
+const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *ent)
+{
+	struct amdvi *a = (struct amdvi *)io;
+	if (!io->taken || !a->ir_on)
+		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
+	if (index >= 1u << a->ir_log2)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: the index is past the interrupt remapping table");
+	if (ent->present && ent->dest > 0xff)
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
+				  "amdvi: the 32-bit entry holds an 8-bit destination (x2APIC needs GAEn and XTEn)");
+	struct amdvi_irt *t;
+	const char *e = serve(a, source_id, &t);
+	if (e)
+		return e;
+	/* the table is per device, so the source is always checked */
+	t->t[index] = ent->present ? amdvi_irte(ent->vector, (uint8_t)ent->dest) : 0;
+	amdvi_push(&t->t[index], AMDVI_IRTE_SIZE, a);
+	return NULL;
+}
+
+const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out)
+{
+	struct amdvi *a = (struct amdvi *)io;
+	if (!io->taken || !a->ir_on)
+		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
+	(void)source_id;
+	/* data 10:0 is the index (2.2.5.1); an index past the table is sent
+	 * as asked: the unit must refuse it */
+	if (index > 0x7ff)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: an MSI's data names at most entry 2047");
+	out->addr = MSI_WINDOW;
+	out->data = index;
+	return NULL;
+}
+
+const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
+{
+	struct amdvi *a = (struct amdvi *)io;
+	(void)index; /* the command covers the device's whole table (2.4.5) */
+	if (!io->taken)
+		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
+	if (kind >= io->nir_kinds)
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "amdvi: no such interrupt invalidation kind");
+	/* the alias's entry is the same table, perhaps cached under its id */
+	uint16_t ids[2];
+	struct amdvi_cmd c[2];
+	size_t n = amdvi_requester_ids(a, source_id, ids);
+	for (size_t i = 0; i < n; i++)
+		c[i] = amdvi_cmd_inv_interrupt_table(ids[i]);
+	return amdvi_submit(a, c, n);
+}
