@@ -138,18 +138,26 @@ static void ir_time(struct ir *r, const struct msi_catch *want, const char *vari
 		test_measure(r->v.t, &m, c, got);
 }
 
-/* An entry delivering to `c`, written and invalidated. */
-static const char *ir_point(struct ir *r, unsigned index, const struct msi_catch *c, bool invalidate)
+/* Entry `index` of the table serving `owner` (admitting only `owner`),
+ * delivering to `c` (NULL: not present), written and, when asked,
+ * invalidated. */
+static const char *ir_point_for(struct ir *r, uint16_t owner, unsigned index, const struct msi_catch *c,
+				bool invalidate)
 {
 	const struct iommu_irte ent = { .present = c != NULL,
 					.vector = c ? (uint8_t)c->vector : 0,
 					.dest = c ? c->apic_id : 0,
-					.source_id = r->sid,
+					.source_id = owner,
 					.sid_check = true };
-	const char *e = r->v.io->ops->ir_set(r->v.io, r->sid, index, &ent);
+	const char *e = r->v.io->ops->ir_set(r->v.io, owner, index, &ent);
 	if (!e && invalidate && r->v.io->ops->ir_invalidate && r->v.io->nir_kinds)
-		e = r->v.io->ops->ir_invalidate(r->v.io, 0, r->sid, -1);
+		e = r->v.io->ops->ir_invalidate(r->v.io, 0, owner, -1);
 	return e;
+}
+
+static const char *ir_point(struct ir *r, unsigned index, const struct msi_catch *c, bool invalidate)
+{
+	return ir_point_for(r, r->sid, index, c, invalidate);
 }
 
 /* The device told the message for `index` (with the decoy's vector where
@@ -229,20 +237,33 @@ static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, const char *wha
 		       r->v.io->name, found ? "an" : "no", n);
 }
 
-void case_ir_not_present(struct test_ctx *t)
+/* The device told to raise an entry that must block it: not present
+ * (`owner` == the device), or present and admitting only `owner`. */
+static void ir_entry_blocks(struct test_ctx *t, bool other, enum iommu_fault_kind kind, const char *what)
 {
 	struct ir r;
 	if (!ir_setup(t, &r, true))
 		return;
 	unsigned index = (unsigned)r.decoy.vector;
-	const char *e = ir_point(&r, index, NULL, true);
+	uint16_t owner = other ? r.sid ^ 0x1 : r.sid; /* ^1: another function of the same device */
+	const char *e = ir_point_for(&r, owner, index, other ? &r.real : NULL, true);
 	if (!e)
 		e = ir_tell(&r, index);
 	if (e)
-		report(t, false, "a not-present entry %u: %s", index, e);
+		report(t, false, "%s (entry %u of requester %04x): %s", what, index, owner, e);
 	else
-		ir_blocked(&r, IOMMU_FAULT_IR_NOT_PRESENT, "a not-present entry");
+		ir_blocked(&r, kind, what);
 	ir_teardown(&r);
+}
+
+void case_ir_not_present(struct test_ctx *t)
+{
+	ir_entry_blocks(t, false, IOMMU_FAULT_IR_NOT_PRESENT, "a not-present entry");
+}
+
+void case_ir_source(struct test_ctx *t)
+{
+	ir_entry_blocks(t, true, IOMMU_FAULT_IR_SOURCE, "an entry admitting only another requester");
 }
 
 void case_ir_index(struct test_ctx *t)
@@ -259,30 +280,6 @@ void case_ir_index(struct test_ctx *t)
 		report(t, false, "index %u: %s", IR_ENTRIES, e);
 	else
 		ir_blocked(&r, IOMMU_FAULT_IR_INDEX, "an index past the table");
-	ir_teardown(&r);
-}
-
-void case_ir_source(struct test_ctx *t)
-{
-	struct ir r;
-	if (!ir_setup(t, &r, true))
-		return;
-	unsigned index = (unsigned)r.decoy.vector;
-	uint16_t other = r.sid ^ 0x1; /* function 1 of the same device: not ours */
-	const struct iommu_irte ent = { .present = true,
-					.vector = (uint8_t)r.real.vector,
-					.dest = r.real.apic_id,
-					.source_id = other,
-					.sid_check = true };
-	const char *e = r.v.io->ops->ir_set(r.v.io, other, index, &ent);
-	if (!e && r.v.io->ops->ir_invalidate && r.v.io->nir_kinds)
-		e = r.v.io->ops->ir_invalidate(r.v.io, 0, other, -1);
-	if (!e)
-		e = ir_tell(&r, index);
-	if (e)
-		report(t, false, "an entry for requester %04x: %s", other, e);
-	else
-		ir_blocked(&r, IOMMU_FAULT_IR_SOURCE, "an entry admitting only another requester");
 	ir_teardown(&r);
 }
 
