@@ -8,9 +8,12 @@
  * Destinations are xAPIC (8-bit, IRTE.DST 15:8): IRTA.EIME is never set,
  * because the monitor leaves the local APICs in the mode the firmware
  * chose, and QEMU refuses eim under TCG. */
+#include <stdio.h>
 #include <string.h>
 
+#include "../../core/cpu.h"
 #include "../../core/platform.h"
+#include "../../core/timing.h"
 #include "driver.h"
 
 #define PAGE 4096ull
@@ -45,6 +48,40 @@ static const char *ir_usable(struct vtd *v)
 		return iommu_fail(
 		    &v->io, IOMMU_ERR_UNSUPPORTED,
 		    "vtd: interrupt remapping needs queued invalidation, which the unit lacks (ECAP.QI clear)");
+	return NULL;
+}
+
+/* GCMD.CFI to `allow`, GSTS.CFIS polled. QEMU 7.2 ignores CFI (CFIS never
+ * follows, and compatibility-format interrupts always pass): a unit whose
+ * CFIS never sets is noted as having no such switch rather than failed,
+ * since what CFI would keep allowed is allowed anyway; blocking on it is
+ * then refused by name. */
+static const char *cfi_set(struct vtd *v, bool allow)
+{
+	if (v->cfi_ignored)
+		return allow ? NULL
+			     : iommu_fail(
+				   &v->io, IOMMU_ERR_UNSUPPORTED,
+				   "vtd: the unit ignores GCMD.CFI (GSTS.CFIS never followed it): compatibility-format "
+				   "interrupts cannot be blocked");
+	uint32_t s = vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP;
+	vtd_w32(v, VTD_REG_GCMD, allow ? s | VTD_GCMD_CFI : s & ~VTD_GCMD_CFI);
+	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
+	for (;;) {
+		uint32_t g = vtd_r32(v, VTD_REG_GSTS);
+		if (g == 0xffffffffu)
+			return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE,
+					  "vtd: GSTS reads all ones (the unit does not answer)");
+		if (!!(g & VTD_GSTS_CFIS) == allow)
+			return NULL;
+		if (deadline_passed(&dl))
+			break;
+		cpu_relax();
+	}
+	if (!allow)
+		return iommu_fail(&v->io, IOMMU_ERR_TIMEOUT, "vtd: GSTS.CFIS still set 100 ms after clearing CFI");
+	printf("    %s: GSTS.CFIS never followed GCMD.CFI: the unit has no compatibility-format switch\n", v->io.name);
+	v->cfi_ignored = true;
 	return NULL;
 }
 
@@ -92,7 +129,7 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 		goto fail;
 	/* CFI before IRE: no moment in which the firmware's compatibility
 	 * interrupts are blocked */
-	if ((e = vtd_gcmd_set(v, VTD_GCMD_CFI, true, "vtd: GSTS.CFIS not set within 100 ms of setting CFI")) != NULL)
+	if ((e = cfi_set(v, true)) != NULL)
 		goto fail;
 	if ((e = vtd_gcmd_set(v, VTD_GCMD_IRE, true, "vtd: GSTS.IRES not set within 100 ms of setting IRE")) != NULL)
 		goto fail;
@@ -158,10 +195,7 @@ const char *vtd_op_ir_compat(struct iommu *io, bool allow)
 {
 	struct vtd *v = (struct vtd *)io;
 	const char *e = ir_usable(v);
-	return e ? e
-		 : vtd_gcmd_set(v, VTD_GCMD_CFI, allow,
-				allow ? "vtd: GSTS.CFIS not set within 100 ms of setting CFI"
-				      : "vtd: GSTS.CFIS still set 100 ms after clearing CFI");
+	return e ? e : cfi_set(v, allow);
 }
 
 const char *vtd_ir_give_back(struct vtd *v)
@@ -170,7 +204,7 @@ const char *vtd_ir_give_back(struct vtd *v)
 	if (e || !v->ir)
 		return e;
 	uint32_t cfis = v->found.gsts & VTD_GSTS_CFIS;
-	if ((vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_CFIS) != cfis &&
+	if (!v->cfi_ignored && (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_CFIS) != cfis &&
 	    vtd_gcmd_set(v, VTD_GCMD_CFI, cfis != 0, "vtd: GSTS.CFIS not back as found within 100 ms"))
 		e = iommu_fail(&v->io, IOMMU_ERR_RESTORE,
 			       "vtd: GSTS.CFIS could not be put back as the firmware left it");

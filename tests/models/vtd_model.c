@@ -246,7 +246,7 @@ static void gcmd(struct vtd_model *m, uint32_t v)
 		m->ire_unready += (v & IRE) && (!(m->gsts & QIE) || !(m->gsts & SIRTP));
 		next ^= IRE;
 	}
-	if (changed & CFI)
+	if ((changed & CFI) && !m->ignore_cfi)
 		next ^= CFI;
 	if (v & SIRTP) { /* the entry cache stays until software invalidates */
 		m->irt = m->irta;
@@ -413,7 +413,7 @@ static bool sid_admitted(uint64_t hi, uint16_t sid)
 bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
 {
 	bool remappable = (addr >> 4) & 1;
-	if (!(m->gsts & IRE) || (!remappable && (m->gsts & CFI))) {
+	if (!(m->gsts & IRE) || (!remappable && ((m->gsts & CFI) || m->ignore_cfi))) {
 		*vector = (uint8_t)data;
 		*dest = (uint32_t)(addr >> 12) & 0xff;
 		return true;

@@ -69,6 +69,7 @@ struct vtd_model {
 	bool all_ones;	     /* nothing answers */
 	bool ignore_ccmd;    /* ICC never clears */
 	bool refuse_queue;   /* every descriptor raises a queue error */
+	bool ignore_cfi;     /* QEMU 7.2: GCMD.CFI ignored, compatibility format always passes */
 	/* what the driver did wrong */
 	unsigned bad_width;	   /* 32-bit register with a 64-bit access or the reverse */
 	unsigned oneshot_writes;   /* GCMD write with SRTP/WBF set that was not asked for */

@@ -230,6 +230,27 @@ static void refused_without_ir_or_queue(void **state)
 	assert_clean();
 }
 
+/* QEMU 7.2 ignores GCMD.CFI: remapping still comes on, compatibility
+ * interrupts pass, and blocking them is refused by name. */
+static void unit_without_cfi_switch(void **state)
+{
+	(void)state;
+	open_unit(VTDM_QEMU_ECAP);
+	m.ignore_cfi = true;
+	assert_null(v.io.ops->ir_enable(&v.io, true, 16));
+	assert_true(m.gsts & VTD_GSTS_IRES);
+	assert_false(m.gsts & VTD_GSTS_CFIS);
+	uint8_t vec;
+	uint32_t dest;
+	assert_true(vtdm_msi(&m, 0x00f8, 0xfee00000, 0x31, &vec, &dest));
+	assert_non_null(v.io.ops->ir_compat(&v.io, false));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_null(v.io.ops->give_back(&v.io));
+	char note[200];
+	assert_true(v.io.ops->as_found(&v.io, note, sizeof(note)));
+	assert_clean();
+}
+
 static void ire_that_never_sets_times_out(void **state)
 {
 	(void)state;
@@ -251,6 +272,7 @@ int main(void)
 		cmocka_unit_test(blocked_interrupts_recorded),
 		cmocka_unit_test(changed_entry_stale_until_iec),
 		cmocka_unit_test(refused_without_ir_or_queue),
+		cmocka_unit_test(unit_without_cfi_switch),
 		cmocka_unit_test(ire_that_never_sets_times_out),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
