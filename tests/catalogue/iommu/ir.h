@@ -9,9 +9,10 @@
 #include "../../../core/runner.h"
 
 /* The `kind` of a case argument (struct iommu_case_arg) saying that the
- * machine's unit records interrupt faults, so a blocked interrupt without
- * a record fails (QEMU's VT-d); without it a missing record is reported,
- * not claimed (QEMU's AMD-Vi, whose event log is dead). */
+ * machine's unit, on hardware, records interrupt faults, so a blocked
+ * interrupt without a record fails (VT-d); otherwise, and under QEMU 7.2
+ * (whose VT-d records none and whose AMD-Vi event log is dead), a missing
+ * record is reported, not claimed. A model always records. */
 #define IR_FAULTS_RECORDED "ir-faults"
 
 /* Remapping off: the device's MSI reaches the monitor's handler; timed. */
