@@ -179,7 +179,7 @@ static void device_table_from_ivhd(void **state)
 	a.dut = (struct io_pgtable){ .did = 2 };
 	assert_null(io_pgtable_alloc(&amdvi_pte_fmt, &a.dut, &c, 2));
 	uint16_t ids[2];
-	assert_int_equal(amdvi_devtab_point(&a, 0x0108, &a.dut, ids, 2), 2);
+	assert_int_equal(amdvi_devtab_point(&a, 0x0108, &a.dut, ids), 2);
 	assert_int_equal(ids[1], 0x00f0);
 	for (int i = 0; i < 2; i++) {
 		uint64_t *e = dte_of(&a, ids[i]);
@@ -187,8 +187,18 @@ static void device_table_from_ivhd(void **state)
 		assert_int_equal(e[1] & 0xffff, 2);
 	}
 	assert_int_equal(dte_of(&a, 0x0109)[0], pt);
-	assert_int_equal(amdvi_devtab_point(&a, 0x0108, NULL, ids, 2), 2);
+	assert_int_equal(amdvi_devtab_point(&a, 0x0108, NULL, ids), 2);
 	assert_int_equal(dte_of(&a, 0x00f0)[0], pt);
+	/* interrupts too: the alias's entry names the same table (2.2.5),
+	 * IV=1, IntTabLen 4, IntCtl 10b; then back to IV=0 as filled */
+	static _Alignas(128) uint32_t irt[16];
+	uint64_t q2 = dte_of(&a, 0x00f0)[2];
+	assert_int_equal(amdvi_devtab_point_ir(&a, 0x0108, irt, 4, ids), 2);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(dte_of(&a, ids[i])[2], q2 | 1ull | 4ull << 1 | (uint64_t)(uintptr_t)irt | 2ull << 60);
+	assert_int_equal(amdvi_devtab_point_ir(&a, 0x0108, NULL, 0, ids), 2);
+	assert_int_equal(dte_of(&a, 0x00f0)[2], q2);
+	assert_int_equal(dte_of(&a, 0x0108)[2], q2);
 	/* the IVMD unity range of 00:08.0, identity with IR and IW */
 	assert_null(amdvi_unity_map(&a, &a.dut, 0x0040));
 	d = a.dut;
