@@ -43,9 +43,27 @@ static struct model {
 				the vendor ID (a wait that ran past its first check) */
 	bool rdy_clearing;
 	bool babble; /* the I/O queue answers only with completions for other commands */
+	/* MSI-X (capability at 0x40 when a test puts it there, table at BAR0
+	 * 0x2000): QEMU 7.2's rule, a vector sends only once a queue using it
+	 * was created with MSI-X on */
+	uint32_t msix[4][4];
+	bool vec0_used, irq_cq;
+	unsigned msix_sent;
+	uint64_t msix_addr;
+	uint32_t msix_data;
 } m;
 
 static uint8_t cfg[4096]; /* the function's configuration space (bus 1, device 0) */
+
+#define MODEL_MSIX_CAP 0x40
+#define MODEL_MSIX_TABLE 0x2000
+
+static bool msix_on(void)
+{
+	uint16_t ctl;
+	memcpy(&ctl, cfg + MODEL_MSIX_CAP + 2, 2);
+	return cfg[MODEL_MSIX_CAP] == 0x11 && (ctl & 0x8000) && !(ctl & 0x4000);
+}
 
 static void *at(uint64_t addr)
 {
@@ -63,6 +81,11 @@ static void post(unsigned sqid, uint16_t cid, uint16_t status)
 	if (++cq->tail == cq->size) {
 		cq->tail = 0;
 		cq->phase = !cq->phase;
+	}
+	if (sq->cqid == 0 && msix_on() && m.vec0_used && !(m.msix[0][3] & 1)) {
+		m.msix_sent++;
+		m.msix_addr = m.msix[0][0] | (uint64_t)m.msix[0][1] << 32;
+		m.msix_data = m.msix[0][2];
 	}
 }
 
@@ -97,14 +120,22 @@ static void run_admin(const uint8_t *c)
 	case 0x06:
 		identify(at(prp1), nsid, cdw10 & 0xff);
 		break;
-	case 0x05: /* create I/O CQ */
+	case 0x05:			     /* create I/O CQ */
+		if ((cdw10 & 0xffff) == 2) { /* the driver's interrupt queue: vector 0 (IV) with IEN */
+			m.irq_cq = true;
+			m.vec0_used |= msix_on() && (cdw11 & 0x2) && !(cdw11 >> 16);
+			break;
+		}
 		m.cq[1] = (struct queue){ .base = prp1, .size = (uint16_t)((cdw10 >> 16) + 1), .phase = true };
 		break;
 	case 0x01: /* create I/O SQ */
 		m.sq[1] = (struct queue){ .base = prp1, .size = (uint16_t)((cdw10 >> 16) + 1), .cqid = 1 };
 		break;
-	case 0x00:
 	case 0x04:
+		if ((cdw10 & 0xffff) == 2)
+			m.irq_cq = m.vec0_used = false;
+		break;
+	case 0x00:
 		break;
 	default:
 		status = 0x01; /* invalid opcode */
@@ -151,6 +182,8 @@ static uint64_t bar_read(void *ctx, uint64_t off, unsigned width)
 	(void)ctx;
 	if (m.removed)
 		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
+	if (off >= MODEL_MSIX_TABLE && off < MODEL_MSIX_TABLE + sizeof(m.msix))
+		return m.msix[(off - MODEL_MSIX_TABLE) / 16][(off % 16) / 4];
 	switch (off) {
 	case NVME_CAP:
 		return m.cap;
@@ -175,6 +208,10 @@ static uint64_t bar_read(void *ctx, uint64_t off, unsigned width)
 static void bar_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 {
 	(void)ctx, (void)width;
+	if (off >= MODEL_MSIX_TABLE && off < MODEL_MSIX_TABLE + sizeof(m.msix)) {
+		m.msix[(off - MODEL_MSIX_TABLE) / 16][(off % 16) / 4] = (uint32_t)v;
+		return;
+	}
 	switch (off) {
 	case NVME_CC: {
 		bool was = m.cc & NVME_CC_EN, en = v & NVME_CC_EN;
@@ -526,6 +563,46 @@ static void decoders(void **state)
 	assert_int_equal(id.max_transfer, 1u << 20);
 }
 
+/* The admin queue's interrupt through MSI-X entry 0: programmed (the
+ * other entries masked, vector 0 held in use by the interrupt queue), sent
+ * once by an Identify, and the capability, the table and the queues as
+ * found after msi_off. */
+static void msix_programmed_and_restored(void **state)
+{
+	(void)state;
+	healthy(1);
+	const uint8_t cap[] = { 0x11, 0x00, 0x03, 0x00, 0x00, 0x20, 0x00, 0x00 }; /* 4 entries, BAR0 0x2000 */
+	memcpy(cfg + MODEL_MSIX_CAP, cap, sizeof(cap));
+	for (unsigned i = 0; i < 4; i++)
+		m.msix[i][3] = i == 2 ? 0 : 1; /* entry 2 left unmasked by the firmware */
+	m.msix[0][0] = 0xfee00000, m.msix[0][2] = 0x41;
+	uint32_t table[4][4];
+	memcpy(table, m.msix, sizeof(table));
+	dev.ncaps = 1;
+	dev.cap[0] = (struct pci_cap){ .id = 0x11, .offset = MODEL_MSIX_CAP };
+	const char *why;
+	struct dma_engine *e = open_it(&why);
+	assert_non_null(e);
+	assert_non_null(e->msi_program);
+	const struct msi_message msg = { .addr = 0xfee01000, .data = 0xd3 };
+	assert_null(e->msi_program(e, &msg));
+	assert_true(m.vec0_used);
+	assert_int_equal(m.msix[2][3] & 1, 1); /* every other entry masked */
+	uint64_t t = 0;
+	unsigned before = m.msix_sent;
+	assert_null(e->msi_raise(e, &t));
+	assert_int_equal(m.msix_sent, before + 1);
+	assert_int_equal(m.msix_addr, 0xfee01000);
+	assert_int_equal(m.msix_data, 0xd3);
+	e->msi_off(e);
+	assert_false(m.irq_cq);
+	assert_memory_equal(cfg + MODEL_MSIX_CAP, cap, sizeof(cap));
+	assert_memory_equal(m.msix, table, sizeof(table));
+	assert_non_null(e->msi_raise(e, &t)); /* not programmed any more */
+	e->close(e);
+	dev.ncaps = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +615,7 @@ int main(void)
 		cmocka_unit_test(operator_stops_a_wait),
 		cmocka_unit_test(stop_does_not_cut_the_give_back),
 		cmocka_unit_test(foreign_completions_meet_the_deadline),
+		cmocka_unit_test(msix_programmed_and_restored),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
