@@ -39,6 +39,10 @@ static const char *ir_usable(struct vtd *v)
 {
 	if (!v->io.taken)
 		return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
+	if (v->fw_ir)
+		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE,
+				  "vtd: the firmware's interrupt remapping is on (GSTS.IRES at take-over): its table "
+				  "is live and not replaced");
 	if (!v->ir)
 		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 				  "vtd: the unit has no interrupt remapping (ECAP.IR clear)");
