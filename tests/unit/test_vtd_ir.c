@@ -180,6 +180,34 @@ static void blocked_interrupts_recorded(void **state)
 	assert_clean();
 }
 
+/* The model's own checks on entries the driver never writes: reserved
+ * bits (24h), FPD silencing a fault, the bus-range source check, and a
+ * subhandle (SHV) added to the handle. */
+static void model_checks_entry_fields(void **state)
+{
+	(void)state;
+	open_unit(VTDM_QEMU_ECAP);
+	assert_null(v.io.ops->ir_enable(&v.io, true, 16));
+	uint8_t vec;
+	uint32_t dest;
+	v.irt[2 * 1] = 1 | 0x40ull << 16 | 1ull << 13; /* reserved bit 13 */
+	assert_false(raise(DUT, 1, &vec, &dest));
+	assert_one_fault(IOMMU_FAULT_IR_OTHER, 0x24, DUT, 1);
+	v.irt[2 * 2] = 2; /* not present, FPD: blocked, nothing recorded */
+	assert_false(raise(DUT, 2, &vec, &dest));
+	assert_false(v.io.ops->fault_pending(&v.io));
+	v.irt[2 * 3] = 1 | 0x41ull << 16;
+	v.irt[2 * 3 + 1] = 2ull << 18 | 0x0203; /* SVT 10: buses 2 to 3 */
+	assert_true(raise(0x0318, 3, &vec, &dest));
+	assert_false(raise(0x0418, 3, &vec, &dest));
+	assert_one_fault(IOMMU_FAULT_IR_SOURCE, 0x26, 0x0418, 3);
+	/* SHV: handle 2 + subhandle 1 = entry 3 */
+	assert_true(vtdm_msi(&m, 0x0318, 0xfee00000u | 2u << 5 | 1u << 4 | 1u << 3, 1, &vec, &dest));
+	assert_int_equal(vec, 0x41);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
 static void changed_entry_stale_until_iec(void **state)
 {
 	(void)state;
@@ -316,6 +344,7 @@ int main(void)
 		cmocka_unit_test(enables_and_gives_back_as_found),
 		cmocka_unit_test(remapped_msi_goes_where_the_entry_says),
 		cmocka_unit_test(blocked_interrupts_recorded),
+		cmocka_unit_test(model_checks_entry_fields),
 		cmocka_unit_test(changed_entry_stale_until_iec),
 		cmocka_unit_test(refused_without_ir_or_queue),
 		cmocka_unit_test(unit_without_cfi_switch),
