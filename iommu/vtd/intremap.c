@@ -11,9 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/cpu.h"
 #include "../../core/platform.h"
-#include "../../core/timing.h"
 #include "driver.h"
 
 #define PAGE 4096ull
@@ -41,6 +39,10 @@ static const char *ir_usable(struct vtd *v)
 {
 	if (!v->io.taken)
 		return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
+	if (v->fw_ir)
+		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE,
+				  "vtd: the firmware's interrupt remapping is on (GSTS.IRES at take-over): its table "
+				  "is live and not replaced");
 	if (!v->ir)
 		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 				  "vtd: the unit has no interrupt remapping (ECAP.IR clear)");
@@ -64,23 +66,13 @@ static const char *cfi_set(struct vtd *v, bool allow)
 				   &v->io, IOMMU_ERR_UNSUPPORTED,
 				   "vtd: the unit ignores GCMD.CFI (GSTS.CFIS never followed it): compatibility-format "
 				   "interrupts cannot be blocked");
-	uint32_t s = vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP;
-	vtd_w32(v, VTD_REG_GCMD, allow ? s | VTD_GCMD_CFI : s & ~VTD_GCMD_CFI);
-	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
-	for (;;) {
-		uint32_t g = vtd_r32(v, VTD_REG_GSTS);
-		if (g == 0xffffffffu)
-			return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE,
-					  "vtd: GSTS reads all ones (the unit does not answer)");
-		if (!!(g & VTD_GSTS_CFIS) == allow)
-			return NULL;
-		if (deadline_passed(&dl))
-			break;
-		cpu_relax();
-	}
-	if (!allow)
-		return iommu_fail(&v->io, IOMMU_ERR_TIMEOUT, "vtd: GSTS.CFIS still set 100 ms after clearing CFI");
+	const char *e = vtd_gcmd_set(v, VTD_GCMD_CFI, allow,
+				     allow ? "vtd: GSTS.CFIS not set within 100 ms of setting CFI"
+					   : "vtd: GSTS.CFIS still set 100 ms after clearing CFI");
+	if (!e || !allow || v->io.err != IOMMU_ERR_TIMEOUT)
+		return e;
 	printf("    %s: GSTS.CFIS never followed GCMD.CFI: the unit has no compatibility-format switch\n", v->io.name);
+	v->io.err = IOMMU_OK;
 	v->cfi_ignored = true;
 	return NULL;
 }

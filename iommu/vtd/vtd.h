@@ -66,6 +66,7 @@ struct vtd {
 	uint64_t *irt;	   /* the interrupt remapping table, 16 bytes an entry */
 	unsigned irt_size; /* entries: 2^(IRTA.S + 1) */
 	bool ir_on;	   /* IRE set by us */
+	bool fw_ir;	   /* the firmware left IRE on: its table is kept */
 	bool cfi_ignored;  /* GSTS.CFIS never followed GCMD.CFI (QEMU 7.2) */
 	struct iommu_inval_kind ir_kinds[2];
 	/* the fault event interrupt */

@@ -413,7 +413,10 @@ static bool sid_admitted(uint64_t hi, uint16_t sid)
 bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
 {
 	bool remappable = (addr >> 4) & 1;
-	if (!(m->gsts & IRE) || (!remappable && ((m->gsts & CFI) || m->ignore_cfi))) {
+	/* CFIS lets compatibility format through only in xAPIC mode (IRTA.EIME
+	 * clear): with EIME it is blocked whatever CFI says (5.1.4) */
+	bool compat_ok = ((m->gsts & CFI) && !((m->irt >> 11) & 1)) || m->ignore_cfi;
+	if (!(m->gsts & IRE) || (!remappable && compat_ok)) {
 		*vector = (uint8_t)data;
 		*dest = (uint32_t)(addr >> 12) & 0xff;
 		return true;

@@ -180,6 +180,34 @@ static void blocked_interrupts_recorded(void **state)
 	assert_clean();
 }
 
+/* The model's own checks on entries the driver never writes: reserved
+ * bits (24h), FPD silencing a fault, the bus-range source check, and a
+ * subhandle (SHV) added to the handle. */
+static void model_checks_entry_fields(void **state)
+{
+	(void)state;
+	open_unit(VTDM_QEMU_ECAP);
+	assert_null(v.io.ops->ir_enable(&v.io, true, 16));
+	uint8_t vec;
+	uint32_t dest;
+	v.irt[2 * 1] = 1 | 0x40ull << 16 | 1ull << 13; /* reserved bit 13 */
+	assert_false(raise(DUT, 1, &vec, &dest));
+	assert_one_fault(IOMMU_FAULT_IR_OTHER, 0x24, DUT, 1);
+	v.irt[2 * 2] = 2; /* not present, FPD: blocked, nothing recorded */
+	assert_false(raise(DUT, 2, &vec, &dest));
+	assert_false(v.io.ops->fault_pending(&v.io));
+	v.irt[2 * 3] = 1 | 0x41ull << 16;
+	v.irt[2 * 3 + 1] = 2ull << 18 | 0x0203; /* SVT 10: buses 2 to 3 */
+	assert_true(raise(0x0318, 3, &vec, &dest));
+	assert_false(raise(0x0418, 3, &vec, &dest));
+	assert_one_fault(IOMMU_FAULT_IR_SOURCE, 0x26, 0x0418, 3);
+	/* SHV: handle 2 + subhandle 1 = entry 3 */
+	assert_true(vtdm_msi(&m, 0x0318, 0xfee00000u | 2u << 5 | 1u << 4 | 1u << 3, 1, &vec, &dest));
+	assert_int_equal(vec, 0x41);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
 static void changed_entry_stale_until_iec(void **state)
 {
 	(void)state;
@@ -251,6 +279,52 @@ static void unit_without_cfi_switch(void **state)
 	assert_clean();
 }
 
+/* The firmware left its queue (idle) and interrupt remapping on: the unit
+ * is still taken for DMA remapping, the firmware's remapped interrupts keep
+ * arriving through its own table, the ir ops refuse to replace it, and
+ * give-back restarts the queue where it stood. */
+static void firmware_remapping_left_alone(void **state)
+{
+	(void)state;
+	static uint64_t fw_irt[2 * 256] __attribute__((aligned(4096)));
+	static uint64_t fw_queue[512] __attribute__((aligned(4096)));
+	fw_irt[2 * 9] = 1 | 0x77ull << 16 | 2ull << 40; /* present, vector 0x77, APIC 2 */
+	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	memset(&v, 0, sizeof(v));
+	assert_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+	m.irta = m.irt = (uint64_t)(uintptr_t)fw_irt | 7;
+	m.iqa = (uint64_t)(uintptr_t)fw_queue;
+	m.iqh = m.iqt = 0x30; /* idle */
+	m.gsts = VTD_GCMD_QIE | VTD_GCMD_IRE | VTD_GCMD_SIRTP | VTD_GCMD_CFI;
+	assert_null(v.io.ops->take(&v.io));
+	struct pci_addr a = { .bus = 3, .dev = 3 };
+	assert_null(v.io.ops->attach(&v.io, a, IOMMU_TRANSLATE));
+	assert_null(v.io.ops->map(&v.io, 0x5000, 0x9000, 4096, IOMMU_RW, 4096));
+	uint64_t phys;
+	assert_true(vtdm_translate(&m, DUT, 0x5123, true, &phys));
+	assert_int_equal(phys, 0x9123);
+	/* the firmware's interrupts still remapped through its table */
+	uint8_t vec;
+	uint32_t dest;
+	assert_true(vtdm_msi(&m, 0x00f8, 0xfee00000u | 9u << 5 | 1u << 4, 0, &vec, &dest));
+	assert_int_equal(vec, 0x77);
+	assert_int_equal(dest, 2);
+	assert_int_equal(m.irt, (uint64_t)(uintptr_t)fw_irt | 7);
+	assert_non_null(v.io.ops->ir_enable(&v.io, true, 16));
+	assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
+	const char *e = v.io.ops->give_back(&v.io);
+	if (e)
+		fail_msg("%s (%s)", e, v.io.restore_note);
+	assert_int_equal(m.gsts & (VTD_GSTS_QIES | VTD_GSTS_IRES | VTD_GSTS_CFIS),
+			 VTD_GSTS_QIES | VTD_GSTS_IRES | VTD_GSTS_CFIS);
+	assert_int_equal(m.iqa, (uint64_t)(uintptr_t)fw_queue);
+	assert_int_equal(m.iqt, 0x30);
+	assert_int_equal(m.irta, (uint64_t)(uintptr_t)fw_irt | 7);
+	char note[200];
+	assert_true(v.io.ops->as_found(&v.io, note, sizeof(note)));
+	assert_clean();
+}
+
 static void ire_that_never_sets_times_out(void **state)
 {
 	(void)state;
@@ -270,9 +344,11 @@ int main(void)
 		cmocka_unit_test(enables_and_gives_back_as_found),
 		cmocka_unit_test(remapped_msi_goes_where_the_entry_says),
 		cmocka_unit_test(blocked_interrupts_recorded),
+		cmocka_unit_test(model_checks_entry_fields),
 		cmocka_unit_test(changed_entry_stale_until_iec),
 		cmocka_unit_test(refused_without_ir_or_queue),
 		cmocka_unit_test(unit_without_cfi_switch),
+		cmocka_unit_test(firmware_remapping_left_alone),
 		cmocka_unit_test(ire_that_never_sets_times_out),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
