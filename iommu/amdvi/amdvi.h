@@ -1,13 +1,14 @@
 /* AMD-Vi (AMD I/O Virtualization Technology, pub. 48882): one IOMMU taken
  * over from the firmware — the device table sized from its IVHD, host page
- * tables for the device under test, the command buffer with COMPLETION_WAIT
- * as the fence, the event log — behind the iommu interface. The driver is
+ * tables for the device under test, interrupt remapping tables, the command
+ * buffer with COMPLETION_WAIT as the fence, the event log — behind the iommu interface. The driver is
  * split by concern in this folder:
  *   regs.h      registers, bits, DTE, PTE, commands and events in the spec's words
  *   pgtable.c   the host page tables' entry format (../io_pgtable.c walks them)
  *   devtab.c    the device table from the IVHD and IVMD blocks
  *   cmd.c       the command buffer, the fence, the invalidation kinds
  *   event.c     the event log decoded into faults
+ *   intremap.c  interrupt remapping: per-device tables of 32-bit entries
  *   takeover.c  take-over from the firmware and give-back as found
  *   amdvi.c     set-up from EFR, the device under test's domain, the ops
  *   backend.c   the backend descriptor: opening an IVHD unit, settings */

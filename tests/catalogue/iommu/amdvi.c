@@ -3,8 +3,9 @@
  * for each case and given back after it. The group lists the shared cases
  * (cases.h) with their arguments, and AMD-Vi's own: the take-over seen in
  * its registers with the bystanders still working, COMPLETION_WAIT as the
- * fence, the device-table and interrupt-table invalidations timed, and an
- * illegal command reported and recovered from.
+ * fence, the device-table and interrupt-table invalidations timed, an
+ * illegal command reported and recovered from, and (on the model) blocked
+ * interrupts logged as IO_PAGE_FAULT events with I=1.
  *
  * QEMU 7.2's amd-iommu never writes its event log (amdvi_log_event returns
  * early, ../shared/specs/qemu-iommus.md): there a forbidden DMA is only
