@@ -398,7 +398,7 @@ static struct amdvi_model family_model;
 /* The AMD-Vi backend (iommu/amdvi/) is not in this tree yet: until it
  * defines the hook (amdvi_model.h), `model amdvi` attaches nothing. */
 __attribute__((weak)) const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name,
-							  struct amdvi_model_driver *out)
+							  struct model_driver *out)
 {
 	(void)model_win, (void)name, (void)out;
 	return "no AMD-Vi driver is linked with the model (amdvi_model_driver_init is not defined)";
@@ -416,11 +416,9 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 	amdvim_init(&family_model);
 	family_model.engine_devid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
-	struct amdvi_model_driver d = { 0 };
+	struct model_driver d = { 0 };
 	const char *err = amdvi_model_driver_init(&family_model.win, kind, &d);
-	amdvi_family.io = d.io;
-	amdvi_family.driver = d.driver;
-	amdvi_family.driver_win = d.win;
+	model_family_adopt(&amdvi_family, &d);
 	return err;
 }
 

@@ -180,12 +180,8 @@ extern struct model_family amdvi_family;
  * fills `out` with that driver's unit, state and register window, and
  * returns amdvi_init's result (NULL, or why not). Until the backend
  * defines it, a weak definition in amdvi_model.c refuses to attach. */
-struct amdvi_model_driver {
-	struct iommu *io;	  /* &driver.io */
-	void *driver;		  /* &driver */
-	const struct regwin *win; /* &driver.w, the window the driver reads through */
-};
-const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name, struct amdvi_model_driver *out);
+struct model_driver; /* models.h */
+const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out);
 
 /* The attached AMD-Vi model, for cases that reach into it (NULL when
  * another kind, or none, is attached). */

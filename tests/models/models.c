@@ -183,6 +183,13 @@ const char *model_describe(void)
 
 /* ---- a family's internals, for the cases that reach into them ------------- */
 
+void model_family_adopt(struct model_family *f, const struct model_driver *d)
+{
+	f->io = d->io;
+	f->driver = d->driver;
+	f->driver_win = d->win;
+}
+
 void *model_attached_state(const struct model_family *f, bool driver)
 {
 	return mdl.family == f ? (driver ? f->driver : f->model) : NULL;

@@ -67,6 +67,17 @@ struct model_family {
 	bool *all_ones;
 };
 
+/* What a backend's catalogue file hands a family whose driver the model
+ * file cannot see (AMD-Vi, SMMUv3: the merge hooks in their model
+ * headers): the driver's unit, its state and the window it reads through.
+ * model_family_adopt fills the family's io, driver and driver_win from it. */
+struct model_driver {
+	struct iommu *io;
+	void *driver;
+	const struct regwin *win;
+};
+void model_family_adopt(struct model_family *f, const struct model_driver *d);
+
 /* The fields a family fills from its model `m` and its driver `d` when
  * they use the usual names (the model's counters bad_width and
  * reserved_writes, its window `win` and all_ones flag; the driver's `io`

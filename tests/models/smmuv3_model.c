@@ -47,8 +47,8 @@
 #define EVENTQ_PROD 0x100a8
 #define EVENTQ_CONS 0x100ac
 
-/* CR0 (6.3.9): PRIQEN and ATSCHK are RES0 without PRI and ATS; VMW (VMID
- * wildcards) is not implemented here */
+/* CR0 (6.3.9): PRIQEN and ATSCHK are RES0 without PRI and ATS, and VMW
+ * without IDR0.VMW, which no kind of this unit offers */
 #define SMMUEN (1u << 0)
 #define EVENTQEN (1u << 2)
 #define CMDQEN (1u << 3)
@@ -738,7 +738,7 @@ static struct smmuv3_model family_model;
 /* The SMMUv3 backend's catalogue file defines the hook (smmuv3_model.h);
  * until it is linked, `model smmuv3` attaches nothing. */
 __attribute__((weak)) const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name,
-							   struct smmuv3_model_driver *out)
+							   struct model_driver *out)
 {
 	(void)model_win, (void)name, (void)out;
 	return "no SMMUv3 driver is linked with the model (smmuv3_model_driver_init is not defined)";
@@ -762,11 +762,9 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 	 * pointers run past 2^44 */
 	model_engine_init(e, "model-engine", at, smmuv3m_oas_bits(family_model.kind->idr5 & 7), family_translate,
 			  &family_model);
-	struct smmuv3_model_driver d = { 0 };
+	struct model_driver d = { 0 };
 	const char *err = smmuv3_model_driver_init(&family_model.win, kind, &d);
-	smmuv3_family.io = d.io;
-	smmuv3_family.driver = d.driver;
-	smmuv3_family.driver_win = d.win;
+	model_family_adopt(&smmuv3_family, &d);
 	return err;
 }
 

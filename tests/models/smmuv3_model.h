@@ -255,12 +255,8 @@ extern struct model_family smmuv3_family;
  * unit, state and register window, and returns the driver's init result
  * (NULL, or why not). Until the backend defines it, a weak definition in
  * smmuv3_model.c refuses to attach. */
-struct smmuv3_model_driver {
-	struct iommu *io;	  /* &driver.io */
-	void *driver;		  /* &driver */
-	const struct regwin *win; /* the window the driver reads through */
-};
-const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct smmuv3_model_driver *out);
+struct model_driver; /* models.h */
+const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out);
 
 /* The attached SMMUv3 model, for cases that reach into it (NULL when
  * another kind, or none, is attached). */

@@ -483,10 +483,10 @@ static const struct test_case cases[] = {
  * sees both the driver and the model. */
 static struct amdvi model_driver;
 
-const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name, struct amdvi_model_driver *out)
+const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out)
 {
 	const char *e = amdvi_init(&model_driver, model_win, name, NULL, NULL, NULL);
-	*out = (struct amdvi_model_driver){ &model_driver.io, &model_driver, &model_driver.w };
+	*out = (struct model_driver){ &model_driver.io, &model_driver, &model_driver.w };
 	return e;
 }
 

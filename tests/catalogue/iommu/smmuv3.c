@@ -675,11 +675,11 @@ static const struct test_case cases[] = {
 /* The SMMUv3 model's driver (tests/models/smmuv3_model.h): the family
  * builds it on the model's window through this, the one place that sees
  * both the driver and the model. */
-const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct smmuv3_model_driver *out)
+const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out)
 {
 	smmuv3_settings_apply(&model_driver);
 	const char *e = smmuv3_init(&model_driver, model_win, name);
-	*out = (struct smmuv3_model_driver){ &model_driver.io, &model_driver, &model_driver.w };
+	*out = (struct model_driver){ &model_driver.io, &model_driver, &model_driver.w };
 	return e;
 }
 
