@@ -144,6 +144,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-saniti
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c
 FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c
+FUZZ_SRC_fuzz_madt := core/madt.c core/acpi.c core/memmap.c core/diag.c
 FUZZ_SRC_fuzz_iort := core/iort.c core/iort_print.c core/gtdt.c core/acpi.c core/memmap.c core/diag.c
 FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c core/memmap.c
 FUZZ_SRC_fuzz_acpi := core/acpi.c core/memmap.c core/diag.c

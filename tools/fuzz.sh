@@ -32,6 +32,7 @@ one() { # binary: runs it, writes its PASS/FAIL line to build/fuzz/NAME.result
 	fuzz_ivrs) [ -d "$fixtures/ivrs" ] && seeds=$fixtures/ivrs ;;
 	fuzz_acpi) seeds=tests/fuzz/seeds/acpi ;;
 	fuzz_iort) seeds="tests/unit/data/iort tests/unit/data/gtdt" ;; # the iasl-compiled fixtures
+	fuzz_madt) seeds=tests/unit/data/madt ;;
 	esac
 	limit=""
 	[ -n "$runs_goal" ] && limit="-runs=$runs_goal"

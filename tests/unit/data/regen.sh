@@ -10,7 +10,7 @@ set -eu
 cd "$(dirname "$0")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for asl in iort/*.asl gtdt/*.asl; do
+for asl in iort/*.asl gtdt/*.asl madt/*.asl; do
 	iasl -p "$tmp/t" "$asl" >/dev/null
 	cp "$tmp/t.aml" "${asl%.asl}.bin"
 done

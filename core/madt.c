@@ -1,0 +1,104 @@
+#include "madt.h"
+
+#include <string.h>
+
+#include "acpi.h"
+#include "bytes.h"
+
+#define MADT_FIXED_LEN 44 /* the header, Local Interrupt Controller Address, Flags */
+#define IOAPIC_LEN 12
+#define ISO_LEN 10
+
+static void read_ioapic(struct madt *m, const uint8_t *p, uint32_t off)
+{
+	if (m->nioapics == MADT_MAX_IOAPICS) {
+		diag_add(&m->diag, DIAG_WARNING, "MADT: I/O APIC at 0x%x dropped: more than %d", off,
+			 MADT_MAX_IOAPICS);
+		return;
+	}
+	struct madt_ioapic a = { .offset = off, .id = p[2], .address = get32(p + 4), .gsi_base = get32(p + 8) };
+	if (a.address == 0)
+		diag_add(&m->diag, DIAG_ERROR, "MADT: I/O APIC %u at 0x%x has address 0", a.id, off);
+	for (size_t i = 0; i < m->nioapics; i++)
+		if (m->ioapic[i].id == a.id)
+			diag_add(&m->diag, DIAG_ERROR, "MADT: I/O APIC id %u twice (0x%x and 0x%x)", a.id,
+				 m->ioapic[i].offset, off);
+	m->ioapic[m->nioapics++] = a;
+}
+
+static void read_iso(struct madt *m, const uint8_t *p, uint32_t off)
+{
+	if (m->nisos == MADT_MAX_ISOS) {
+		diag_add(&m->diag, DIAG_WARNING, "MADT: override at 0x%x dropped: more than %d", off, MADT_MAX_ISOS);
+		return;
+	}
+	struct madt_iso o = { .bus = p[2], .source = p[3], .gsi = get32(p + 4), .flags = get16(p + 8) };
+	if (o.bus != 0) /* 5.2.12.5: 0, ISA */
+		diag_add(&m->diag, DIAG_WARNING, "MADT: override at 0x%x names bus %u, not ISA (0)", off, o.bus);
+	m->iso[m->nisos++] = o;
+}
+
+int madt_parse(const uint8_t *buf, size_t len, struct madt *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (!buf || len < MADT_FIXED_LEN) {
+		diag_add(&m->diag, DIAG_ERROR, "MADT: %zu bytes, shorter than its %d-byte fixed part", len,
+			 MADT_FIXED_LEN);
+		return -1;
+	}
+	if (memcmp(buf, "APIC", 4) != 0)
+		diag_add(&m->diag, DIAG_ERROR, "MADT: signature is \"%.4s\"", (const char *)buf);
+	uint32_t tlen = get32(buf + 4);
+	if (tlen > len || tlen < MADT_FIXED_LEN) {
+		diag_add(&m->diag, DIAG_ERROR, "MADT: length field says %u bytes, %zu are there", tlen, len);
+		tlen = tlen < MADT_FIXED_LEN ? MADT_FIXED_LEN : (uint32_t)len;
+	} else if (!acpi_checksum_ok(buf, tlen)) {
+		diag_add(&m->diag, DIAG_ERROR, "MADT: checksum: the %u bytes do not sum to 0", tlen);
+	}
+	m->lapic_address = get32(buf + 36);
+	m->flags = get32(buf + 40);
+	for (uint32_t off = MADT_FIXED_LEN; off < tlen;) {
+		const uint8_t *p = buf + off;
+		uint8_t type = p[0], elen = off + 1 < tlen ? p[1] : 0;
+		if (elen < 2 || elen > tlen - off) {
+			diag_add(&m->diag, DIAG_ERROR, "MADT: structure at 0x%x: length %u in the %u bytes left", off,
+				 elen, tlen - off);
+			break; /* the rest cannot be walked */
+		}
+		unsigned want = type == MADT_IOAPIC ? IOAPIC_LEN : type == MADT_ISO ? ISO_LEN : 0;
+		if (want && elen != want)
+			diag_add(&m->diag, DIAG_ERROR, "MADT: %s at 0x%x: length %u, not %u",
+				 type == MADT_IOAPIC ? "I/O APIC" : "override", off, elen, want);
+		else if (type == MADT_IOAPIC)
+			read_ioapic(m, p, off);
+		else if (type == MADT_ISO)
+			read_iso(m, p, off);
+		off += elen;
+	}
+	return 0;
+}
+
+unsigned madt_check_ranges(struct madt *m, const unsigned *pins)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < m->nioapics; i++)
+		for (size_t j = i + 1; j < m->nioapics; j++) {
+			const struct madt_ioapic *a = &m->ioapic[i], *b = &m->ioapic[j];
+			uint64_t a_end = (uint64_t)a->gsi_base + pins[i], b_end = (uint64_t)b->gsi_base + pins[j];
+			if (a->gsi_base < b_end && b->gsi_base < a_end) {
+				diag_add(&m->diag, DIAG_ERROR, "MADT: I/O APICs %u (GSI %u-%llu) and %u (GSI %u-%llu) overlap",
+					 a->id, a->gsi_base, (unsigned long long)a_end - 1, b->id, b->gsi_base,
+					 (unsigned long long)b_end - 1);
+				n++;
+			}
+		}
+	return n;
+}
+
+int madt_ioapic_of(const struct madt *m, const unsigned *pins, uint32_t gsi)
+{
+	for (size_t i = 0; i < m->nioapics; i++)
+		if (gsi >= m->ioapic[i].gsi_base && gsi - m->ioapic[i].gsi_base < pins[i])
+			return (int)i;
+	return -1;
+}
