@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../core/monitor.h"
+#include "../core/timing.h"
 #include "../iommu/machine.h"
 #include "../tests/catalogue/catalogue.h"
 #include "boot.h"
@@ -28,6 +29,27 @@ static void free_pages(void *p, size_t pages)
 static void stall_us(uint32_t us)
 {
 	BS->Stall(us);
+}
+
+/* The firmware's timer still ticking: its event signalled within the
+ * deadline, read by CheckEvent (which a timer event may be polled with:
+ * UEFI 2.10 7.1) against the CPU counter, not the firmware's own clock. */
+static const char *timer_event(uint32_t after_us, uint32_t deadline_us, bool *fired)
+{
+	EFI_EVENT ev;
+	*fired = false;
+	if (EFI_ERROR(BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &ev)))
+		return "CreateEvent(EVT_TIMER) failed";
+	if (EFI_ERROR(BS->SetTimer(ev, TimerRelative, (UINT64)after_us * 10))) {
+		BS->CloseEvent(ev);
+		return "SetTimer(TimerRelative) failed";
+	}
+	struct deadline d = deadline_after_us(deadline_us);
+	while (!*fired && !deadline_passed(&d))
+		*fired = BS->CheckEvent(ev) == EFI_SUCCESS;
+	BS->SetTimer(ev, TimerCancel, 0);
+	BS->CloseEvent(ev);
+	return NULL;
 }
 
 /* Halts in the firmware's idle loop until a key or the timer: under
@@ -194,6 +216,7 @@ static struct platform efi_platform = {
 	.note_get = breadcrumb_get,
 	.note_set = breadcrumb_set,
 	.watchdog = watchdog_arm,
+	.timer_event = timer_event,
 	.load_options = load_options,
 	.exit = firmware_exit,
 };

@@ -121,6 +121,11 @@ struct platform {
 	/* The firmware watchdog: reset the machine unless called again within
 	 * `seconds`; 0 disarms it. NULL or why it could not be armed. */
 	const char *(*watchdog)(unsigned seconds);
+	/* A firmware timer event (UEFI: CreateEvent EVT_TIMER, SetTimer
+	 * relative `after_us`) polled (CheckEvent) on the CPU counter until it
+	 * fires or `deadline_us` passes: NULL with *fired, or why no event
+	 * could be made. NULL: the platform has no firmware timer (the host). */
+	const char *(*timer_event)(uint32_t after_us, uint32_t deadline_us, bool *fired);
 	/* CPU exceptions are caught: they name the test and give back what is
 	 * held (monitor_crash) instead of stopping in the firmware's handler. */
 	bool exceptions_caught;

@@ -139,6 +139,12 @@ struct iommu_ops {
 	 * raise entry `index` (VT-d: remappable format, handle = index;
 	 * AMD-Vi: the interrupt's data selects the entry). */
 	const char *(*ir_msi)(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out);
+	/* The I/O APIC redirection entry (82093AA 3.2.4) that raises entry
+	 * `index` of the table serving the I/O APIC: edge, fixed, masked (the
+	 * caller unmasks it); `vector` the entry's, which VT-d requires the
+	 * RTE to repeat (VT-d: remappable format; AMD-Vi: the vector field is
+	 * the index). */
+	const char *(*ir_ioapic_rte)(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte);
 	/* Invalidates the unit's cached entries: `index` of `source_id`'s
 	 * table, or every entry when index < 0, by the kind named in
 	 * io->ir_kinds[kind]. */

@@ -77,6 +77,14 @@ struct dma_engine {
 	const char *(*msi_program)(struct dma_engine *e, const struct msi_message *m);
 	const char *(*msi_raise)(struct dma_engine *e, uint64_t *t_doorbell);
 	void (*msi_off)(struct dma_engine *e);
+	/* The device's INTx, for the I/O APIC path (NULL where the driver
+	 * offers none). intx_enable(true): MSI off and INTx allowed (PCI
+	 * command INTx-disable clear); false: back as the driver runs, the
+	 * line deasserted. intx_set: the line asserted (edu: its raise
+	 * register; *t_doorbell the counter just before the write) or
+	 * deasserted (its acknowledge register). */
+	const char *(*intx_enable)(struct dma_engine *e, bool on);
+	void (*intx_set)(struct dma_engine *e, bool asserted, uint64_t *t_doorbell);
 };
 
 /* A counting interrupt handler for a device's own MSI: installed on a free

@@ -141,6 +141,28 @@ static void edu_msi_off(struct dma_engine *e)
 	msi_cap_restore(d->cfg, e->addr, &d->msi);
 }
 
+/* edu's INTx: the raise register asserts it while MSI is off, and it
+ * stays asserted until the status is acknowledged to zero. */
+static const char *edu_intx_enable(struct dma_engine *e, bool on)
+{
+	struct edu *d = (struct edu *)e;
+	if (on && d->msi_off && (pci_read16(d->cfg, e->addr, d->msi_off + 2) & 0x1))
+		return "edu: its MSI is enabled: INTx would not be sent";
+	regwin_write32(&d->bar, EDU_IRQ_ACK, EDU_IRQ_RAISE_BIT);
+	uint16_t cmd = pci_read16(d->cfg, e->addr, PCI_COMMAND);
+	cmd = on ? cmd & (uint16_t)~PCI_COMMAND_INTX_DISABLE : cmd | PCI_COMMAND_INTX_DISABLE;
+	pci_write16(d->cfg, e->addr, PCI_COMMAND, cmd);
+	return NULL;
+}
+
+static void edu_intx_set(struct dma_engine *e, bool asserted, uint64_t *t_doorbell)
+{
+	struct edu *d = (struct edu *)e;
+	if (t_doorbell)
+		*t_doorbell = cycles_begin();
+	regwin_write32(&d->bar, asserted ? EDU_IRQ_RAISE : EDU_IRQ_ACK, EDU_IRQ_RAISE_BIT);
+}
+
 static void edu_close(struct dma_engine *e)
 {
 	struct edu *d = (struct edu *)e;
@@ -206,6 +228,8 @@ struct dma_engine *edu_open_window(struct pci_cfg *c, const struct pci_dev *dev,
 			  .how = "edu DMA command (copy to/from its 4 KiB buffer)" },
 		.transfer = edu_transfer,
 		.close = edu_close,
+		.intx_enable = edu_intx_enable,
+		.intx_set = edu_intx_set,
 	};
 	const struct pci_cap *msi = pci_find_cap(dev, PCI_CAP_MSI, false);
 	d->msi_off = msi ? msi->offset : 0;

@@ -137,6 +137,7 @@ static const struct iommu_ops amdvi_ops = {
 	.ir_enable = amdvi_op_ir_enable,
 	.ir_set = amdvi_op_ir_set,
 	.ir_msi = amdvi_op_ir_msi,
+	.ir_ioapic_rte = amdvi_op_ir_ioapic_rte,
 	.ir_invalidate = amdvi_op_ir_invalidate,
 	.ir_compat = NULL, /* AMD-Vi has no switch for compatibility-format interrupts */
 };

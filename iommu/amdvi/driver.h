@@ -66,6 +66,7 @@ void amdvi_irq_teardown(struct amdvi *a);
 const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries);
 const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e);
 const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out);
+const char *amdvi_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte);
 const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index);
 /* Every table freed, nothing pointing at them (give-back). */
 void amdvi_ir_free(struct amdvi *a);

@@ -149,6 +149,22 @@ const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index
 	return NULL;
 }
 
+/* The I/O APIC's interrupt is remapped like an MSI of its own devid
+ * (2.2.5.1): data 10:8 the delivery mode (fixed, 000b), 7:0 the vector
+ * field, so the vector field carries the index and only entries 0-255
+ * can be named; physical destination (QEMU refuses logical ones). */
+const char *amdvi_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte)
+{
+	struct amdvi *a = (struct amdvi *)io;
+	(void)vector; /* the entry's own: the RTE's vector field is the index */
+	if (!io->taken || !a->ir_on)
+		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
+	if (index > 0xff)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: an I/O APIC's vector field names at most entry 255");
+	*rte = 1ull << 16 /* masked */ | index;
+	return NULL;
+}
+
 const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
 {
 	struct amdvi *a = (struct amdvi *)io;

@@ -71,6 +71,7 @@ extern const struct iommu_inval_kind vtd_ir_kinds[2];
 const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries);
 const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e);
 const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out);
+const char *vtd_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte);
 const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index);
 const char *vtd_op_ir_compat(struct iommu *io, bool allow);
 /* Give-back's half: IRE off, the table freed, IRTA and CFI as found. */

@@ -169,6 +169,23 @@ const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, 
 	return NULL;
 }
 
+/* Remappable format (5.1.5.1): handle[14:0] in 63:49, interrupt format
+ * (48) 1, handle[15] in 11; trigger mode (15) and vector as the IRTE's
+ * (edge; the IRTE's vector, which a level entry's EOI would need); the
+ * delivery mode 000b. The I/O APIC sends 63:48 as address 19:4 and bit 11
+ * as address bit 2: the remappable MSI of vtd_msi_addr. */
+const char *vtd_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte)
+{
+	struct vtd *v = (struct vtd *)io;
+	if (index > 0xffff)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: an interrupt handle has 16 bits");
+	if (!v->io.taken)
+		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
+	*rte = (uint64_t)(index & 0x7fffu) << 49 | 1ull << 48 | 1ull << 16 /* masked */ |
+	       (uint64_t)((index >> 15) & 1u) << 11 | vector;
+	return NULL;
+}
+
 const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
 {
 	struct vtd *v = (struct vtd *)io;

@@ -220,6 +220,7 @@ static const struct iommu_ops vtd_ops = {
 	.ir_enable = vtd_op_ir_enable,
 	.ir_set = vtd_op_ir_set,
 	.ir_msi = vtd_op_ir_msi,
+	.ir_ioapic_rte = vtd_op_ir_ioapic_rte,
 	.ir_invalidate = vtd_op_ir_invalidate,
 	.ir_compat = vtd_op_ir_compat,
 };

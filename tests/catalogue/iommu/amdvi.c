@@ -476,6 +476,8 @@ static const struct test_case cases[] = {
 	  &on_amdvi },
 	{ "amdvi.ir_invalidate", "a changed interrupt entry used after its invalidation (stale: finding)",
 	  case_ir_invalidate, false, &on_amdvi },
+	{ "amdvi.ir_ioapic", "the device's INTx through the I/O APIC, remapped: delivered, repointed, blocked; timed",
+	  case_ir_ioapic, false, &on_amdvi },
 };
 
 /* The AMD-Vi model's driver (tests/models/amdvi_model.h): the model

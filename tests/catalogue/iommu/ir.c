@@ -210,6 +210,17 @@ void case_ir_remapped(struct test_ctx *t)
 	ir_teardown(&r);
 }
 
+bool ir_faults_recorded(const struct env *v, bool *emulated)
+{
+	/* a model always records; the machine's unit when its argument says
+	 * the hardware does (VT-d, 7.1) and it is hardware: QEMU 7.2's VT-d
+	 * drops a blocked interrupt without a record, its AMD-Vi's event log
+	 * is dead */
+	const struct iommu_case_arg *arg = v->t->tc->arg;
+	*emulated = strcmp(timing.platform, "hardware") != 0;
+	return !v->machine || (!*emulated && arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0);
+}
+
 /* A blocked interrupt: neither handler runs, and a fault of `kind` is
  * recorded where the unit records interrupt faults. */
 static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, const char *what)
@@ -224,14 +235,8 @@ static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, const char *wha
 	bool found = false;
 	for (size_t i = 0; i < n; i++)
 		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == r->sid);
-	/* a model always records; the machine's unit when its argument says
-	 * the hardware does (VT-d, 7.1) and it is hardware: QEMU 7.2's VT-d
-	 * drops a blocked interrupt without a record, its AMD-Vi's event log
-	 * is dead */
-	const struct iommu_case_arg *arg = r->v.t->tc->arg;
-	bool emulated = strcmp(timing.platform, "hardware") != 0;
-	bool records = !r->v.machine || (!emulated && arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0);
-	if (records)
+	bool emulated;
+	if (ir_faults_recorded(&r->v, &emulated))
 		report(r->v.t, found, "the unit recorded the interrupt fault (sid %04x; %zu records read)", r->sid, n);
 	else
 		printf("    %s: %s interrupt fault recorded (%zu records read; not expected %s)\n", r->v.io->name,

@@ -15,6 +15,12 @@
  * record is reported, not claimed. A model always records. */
 #define IR_FAULTS_RECORDED "ir-faults"
 
+struct env;
+/* That rule for the bench `v` (of a case whose argument is a struct
+ * iommu_case_arg): true when a blocked interrupt must leave a record;
+ * *emulated when the machine is QEMU's (which records none). */
+bool ir_faults_recorded(const struct env *v, bool *emulated);
+
 /* Remapping off: the device's MSI reaches the monitor's handler; timed. */
 void case_ir_msi_direct(struct test_ctx *t);
 /* Remapping on: no fault after the takeover; the MSI arrives at the
@@ -29,5 +35,11 @@ void case_ir_source(struct test_ctx *t);
 /* A changed entry used only after its invalidation (a finding when the
  * stale one is used before); the path timed after it. */
 void case_ir_invalidate(struct test_ctx *t);
+/* The device's INTx through the I/O APIC (ir_ioapic.c): its pin found by
+ * probing, the redirection entry in the unit's remappable form; delivered
+ * at the entry's vector, repointed by the entry alone, blocked when not
+ * present (or, VT-d, admitting another requester); timed; the firmware's
+ * timer still firing while remapping is on. */
+void case_ir_ioapic(struct test_ctx *t);
 
 #endif

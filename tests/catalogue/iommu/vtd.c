@@ -253,6 +253,8 @@ static const struct test_case cases[] = {
 	  &ir_vtd },
 	{ "vtd.ir_invalidate", "a changed interrupt entry used after its invalidation (stale: finding)",
 	  case_ir_invalidate, false, &ir_vtd },
+	{ "vtd.ir_ioapic", "the device's INTx through the I/O APIC, remapped: delivered, repointed, blocked; timed",
+	  case_ir_ioapic, false, &ir_vtd },
 };
 
 IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed", &vtd_backend, NULL);
