@@ -76,7 +76,7 @@ unsigned ioapic_restore(struct ioapic *a)
 		/* remote IRR and delivery status are the I/O APIC's own */
 		uint64_t ro = 1ull << 12 | 1ull << 14;
 		bad += (ioapic_read_rte(a, pin) & ~ro) != (a->found[pin] & ~ro);
-		a->claimed[pin / 8] &= (uint8_t)~(1u << (pin % 8));
+		a->claimed[pin / 8] &= (uint8_t) ~(1u << (pin % 8));
 	}
 	return bad;
 }

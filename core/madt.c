@@ -12,8 +12,7 @@
 static void read_ioapic(struct madt *m, const uint8_t *p, uint32_t off)
 {
 	if (m->nioapics == MADT_MAX_IOAPICS) {
-		diag_add(&m->diag, DIAG_WARNING, "MADT: I/O APIC at 0x%x dropped: more than %d", off,
-			 MADT_MAX_IOAPICS);
+		diag_add(&m->diag, DIAG_WARNING, "MADT: I/O APIC at 0x%x dropped: more than %d", off, MADT_MAX_IOAPICS);
 		return;
 	}
 	struct madt_ioapic a = { .offset = off, .id = p[2], .address = get32(p + 4), .gsi_base = get32(p + 8) };
@@ -86,8 +85,9 @@ unsigned madt_check_ranges(struct madt *m, const unsigned *pins)
 			const struct madt_ioapic *a = &m->ioapic[i], *b = &m->ioapic[j];
 			uint64_t a_end = (uint64_t)a->gsi_base + pins[i], b_end = (uint64_t)b->gsi_base + pins[j];
 			if (a->gsi_base < b_end && b->gsi_base < a_end) {
-				diag_add(&m->diag, DIAG_ERROR, "MADT: I/O APICs %u (GSI %u-%llu) and %u (GSI %u-%llu) overlap",
-					 a->id, a->gsi_base, (unsigned long long)a_end - 1, b->id, b->gsi_base,
+				diag_add(&m->diag, DIAG_ERROR,
+					 "MADT: I/O APICs %u (GSI %u-%llu) and %u (GSI %u-%llu) overlap", a->id,
+					 a->gsi_base, (unsigned long long)a_end - 1, b->id, b->gsi_base,
 					 (unsigned long long)b_end - 1);
 				n++;
 			}

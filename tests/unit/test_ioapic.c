@@ -47,8 +47,8 @@ static void m_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 	uint32_t keep = i / 2 == 5 ? (uint32_t)(m->stuck >> (i % 2 ? 32 : 0)) : 0;
 	m->rte[i] = ((uint32_t)val & ~keep) | (m->rte[i] & keep);
 	if (m->nlog < 64)
-		m->log[m->nlog++] = (typeof(m->log[0])){ (uint8_t)m->sel, (uint32_t)val,
-							 !(m->rte[i & ~1u] & IOAPIC_RTE_MASKED) };
+		m->log[m->nlog++] =
+		    (typeof(m->log[0])){ (uint8_t)m->sel, (uint32_t)val, !(m->rte[i & ~1u] & IOAPIC_RTE_MASKED) };
 }
 
 static const struct regwin_model_ops ops = { m_read, m_write };

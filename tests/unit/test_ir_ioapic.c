@@ -14,7 +14,7 @@
 #include "../models/amdvi_model.h"
 #include "../models/vtd_model.h"
 
-#define VTD_IOAPIC_SID 0xff00 /* QEMU q35's DMAR scope: bus 0xff, device 0 function 0 */
+#define VTD_IOAPIC_SID 0xff00	  /* QEMU q35's DMAR scope: bus 0xff, device 0 function 0 */
 #define AMDVI_IOAPIC_DEVID 0x00a0 /* QEMU's IVHD special entry: 00:14.0 */
 
 static int setup(void **state)

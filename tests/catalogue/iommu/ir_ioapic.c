@@ -43,7 +43,7 @@ struct ioa {
 	struct pin_ref cand[IOA_MAX_PINS], at;
 	size_t ncand, nhigh; /* the first nhigh candidates are at GSI 16 and up */
 	size_t probes;
-	uint16_t sid;	     /* the I/O APIC's requester id */
+	uint16_t sid; /* the I/O APIC's requester id */
 	bool enabled, intx;
 };
 
@@ -236,7 +236,8 @@ static const char *ioa_keep_firmware_pins(struct ioa *r, const struct ioapic *a,
 	struct ioapic *rw = (struct ioapic *)a;
 	for (unsigned p = 0; p < a->pins; p++) {
 		uint64_t rte = ioapic_read_rte(rw, p);
-		if ((rte & IOAPIC_RTE_MASKED) || ioapic_claimed(a, p) || (rte & 0x700) || (rte & IOAPIC_RTE_DEST_LOGICAL))
+		if ((rte & IOAPIC_RTE_MASKED) || ioapic_claimed(a, p) || (rte & 0x700) ||
+		    (rte & IOAPIC_RTE_DEST_LOGICAL))
 			continue; /* fixed, physical ones: what a 32-bit entry can say */
 		const struct iommu_irte ent = { .present = true,
 						.vector = (uint8_t)rte,
@@ -346,8 +347,11 @@ static void ioa_remapped(struct ioa *r)
 	bool arrived = false, strayed = false;
 	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
 	report(v->t, arrived && !strayed,
-	       "redirection entry 0x%016llx (requester %04x) raised entry %u: vector 0x%x arrived%s", (unsigned long long)rte,
-	       r->sid, index, r->real.vector, strayed ? ", and the decoy's too" : arrived ? "" : " nowhere");
+	       "redirection entry 0x%016llx (requester %04x) raised entry %u: vector 0x%x arrived%s",
+	       (unsigned long long)rte, r->sid, index, r->real.vector,
+	       strayed	 ? ", and the decoy's too"
+	       : arrived ? ""
+			 : " nowhere");
 	if (kept)
 		printf("    %u entr%s for the pins the firmware uses\n", kept, kept == 1 ? "y" : "ies");
 	if (arrived)
