@@ -125,34 +125,44 @@ static void ir_time(struct ir *r, const struct msi_catch *want, const char *vari
 	}
 	report(r->v.t, got == IR_SAMPLES, "%zu interrupts (%s) timed from the doorbell to the handler%s%s", got,
 	       variant, e ? ": " : "", e ? e : "");
-	char name[48]; /* "edu-remapped": the device's own path is part of the figure */
-	snprintf(name, sizeof(name), "%s-%s", r->v.label, variant);
-	const struct measure m = { .path = "interrupt",
-				   .backend = r->enabled ? r->v.io->backend : "none",
-				   .variant = name,
-				   .unit = "cycles",
-				   .model = !r->v.machine,
-				   .note = "from the write that makes the device send its MSI to the first "
-					   "instruction of the monitor's handler" };
-	if (got)
-		test_measure(r->v.t, &m, c, got);
+	ir_measure(
+	    &r->v, r->enabled ? r->v.io->backend : "none", variant,
+	    "from the write that makes the device send its MSI to the first instruction of the monitor's handler", c,
+	    got);
 }
 
-/* Entry `index` of the table serving `owner` (admitting only `owner`),
- * delivering to `c` (NULL: not present), written and, when asked,
- * invalidated. */
-static const char *ir_point_for(struct ir *r, uint16_t owner, unsigned index, const struct msi_catch *c,
-				bool invalidate)
+void ir_measure(const struct env *v, const char *backend, const char *variant, const char *note, uint64_t *c, size_t n)
+{
+	char name[48]; /* "edu-remapped": the device's own path is part of the figure */
+	snprintf(name, sizeof(name), "%s-%s", v->label, variant);
+	const struct measure m = { .path = "interrupt",
+				   .backend = backend,
+				   .variant = name,
+				   .unit = "cycles",
+				   .model = !v->machine,
+				   .note = note };
+	if (n)
+		test_measure(v->t, &m, c, n);
+}
+
+const char *ir_entry(struct iommu *io, uint16_t table_of, uint16_t owner, unsigned index, const struct msi_catch *c,
+		     bool invalidate)
 {
 	const struct iommu_irte ent = { .present = c != NULL,
 					.vector = c ? (uint8_t)c->vector : 0,
 					.dest = c ? c->apic_id : 0,
 					.source_id = owner,
 					.sid_check = true };
-	const char *e = r->v.io->ops->ir_set(r->v.io, owner, index, &ent);
-	if (!e && invalidate && r->v.io->ops->ir_invalidate && r->v.io->nir_kinds)
-		e = r->v.io->ops->ir_invalidate(r->v.io, 0, owner, -1);
+	const char *e = io->ops->ir_set(io, table_of, index, &ent);
+	if (!e && invalidate && io->ops->ir_invalidate && io->nir_kinds)
+		e = io->ops->ir_invalidate(io, 0, table_of, -1);
 	return e;
+}
+
+static const char *ir_point_for(struct ir *r, uint16_t owner, unsigned index, const struct msi_catch *c,
+				bool invalidate)
+{
+	return ir_entry(r->v.io, owner, owner, index, c, invalidate);
 }
 
 static const char *ir_point(struct ir *r, unsigned index, const struct msi_catch *c, bool invalidate)
@@ -210,6 +220,16 @@ void case_ir_remapped(struct test_ctx *t)
 	ir_teardown(&r);
 }
 
+bool ir_fault_seen(struct iommu *io, enum iommu_fault_kind kind, uint16_t sid, size_t *n)
+{
+	struct iommu_fault f[4];
+	bool overflow = false, found = false;
+	*n = io->ops->faults ? io->ops->faults(io, f, 4, &overflow) : 0;
+	for (size_t i = 0; i < *n; i++)
+		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == sid);
+	return found;
+}
+
 bool ir_faults_recorded(const struct env *v, bool *emulated)
 {
 	/* a model always records; the machine's unit when its argument says
@@ -229,13 +249,8 @@ static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, const char *wha
 	const char *e = ir_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
 	report(r->v.t, !e && !arrived && !strayed, "%s: the MSI was blocked%s%s", what, e ? ": " : "",
 	       e ? e : (arrived || strayed ? " (it was delivered)" : ""));
-	struct iommu_fault f[4];
-	bool overflow = false;
-	size_t n = r->v.io->ops->faults ? r->v.io->ops->faults(r->v.io, f, 4, &overflow) : 0;
-	bool found = false;
-	for (size_t i = 0; i < n; i++)
-		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == r->sid);
-	bool emulated;
+	size_t n;
+	bool found = ir_fault_seen(r->v.io, kind, r->sid, &n), emulated;
 	if (ir_faults_recorded(&r->v, &emulated))
 		report(r->v.t, found, "the unit recorded the interrupt fault (sid %04x; %zu records read)", r->sid, n);
 	else

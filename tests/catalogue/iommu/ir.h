@@ -7,6 +7,8 @@
 #define IOMMON_IOMMU_IR_H
 
 #include "../../../core/runner.h"
+#include "../../../iommu/iommu.h"
+#include "../../../pci/dma.h"
 
 /* The `kind` of a case argument (struct iommu_case_arg) saying that the
  * machine's unit, on hardware, records interrupt faults, so a blocked
@@ -20,6 +22,17 @@ struct env;
  * iommu_case_arg): true when a blocked interrupt must leave a record;
  * *emulated when the machine is QEMU's (which records none). */
 bool ir_faults_recorded(const struct env *v, bool *emulated);
+/* Reads and clears the unit's records: was one of `kind` from `sid`
+ * among them (*n: how many were read)? */
+bool ir_fault_seen(struct iommu *io, enum iommu_fault_kind kind, uint16_t sid, size_t *n);
+/* Entry `index` of the table serving requester `table_of`, delivering to
+ * `c` (NULL: not present) and admitting only `owner`; invalidated (every
+ * entry of that table) when asked. */
+const char *ir_entry(struct iommu *io, uint16_t table_of, uint16_t owner, unsigned index, const struct msi_catch *c,
+		     bool invalidate);
+/* The measure record (path "interrupt", variant "<device>-<variant>") of
+ * `n` cycle counts. */
+void ir_measure(const struct env *v, const char *backend, const char *variant, const char *note, uint64_t *c, size_t n);
 
 /* Remapping off: the device's MSI reaches the monitor's handler; timed. */
 void case_ir_msi_direct(struct test_ctx *t);

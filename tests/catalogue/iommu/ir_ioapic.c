@@ -213,19 +213,9 @@ static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, si
 	return why;
 }
 
-/* Entry `index` of the I/O APIC's table: delivering to `c` (NULL: not
- * present), admitting `owner`; invalidated. */
 static const char *ioa_point(struct ioa *r, unsigned index, const struct msi_catch *c, uint16_t owner)
 {
-	const struct iommu_irte ent = { .present = c != NULL,
-					.vector = c ? (uint8_t)c->vector : 0,
-					.dest = c ? c->apic_id : 0,
-					.source_id = owner,
-					.sid_check = true };
-	const char *e = r->v.io->ops->ir_set(r->v.io, r->sid, index, &ent);
-	if (!e && r->v.io->ops->ir_invalidate && r->v.io->nir_kinds)
-		e = r->v.io->ops->ir_invalidate(r->v.io, 0, r->sid, -1);
-	return e;
+	return ir_entry(r->v.io, r->sid, owner, index, c, true);
 }
 
 /* The pins the firmware left unmasked keep arriving where a unit remaps
@@ -276,17 +266,10 @@ static void ioa_time(struct ioa *r)
 		got += arrived;
 	}
 	report(r->v.t, got == IOA_SAMPLES, "%zu of %d INTx interrupts through the I/O APIC timed", got, IOA_SAMPLES);
-	char name[48];
-	snprintf(name, sizeof(name), "%s-intx-ioapic-remapped", r->v.label);
-	const struct measure m = { .path = "interrupt",
-				   .backend = r->v.io->backend,
-				   .variant = name,
-				   .unit = "cycles",
-				   .model = !r->v.machine,
-				   .note = "from the write that raises the device's INTx to the first instruction of "
-					   "the monitor's handler, through the I/O APIC and the remapping table" };
-	if (got)
-		test_measure(r->v.t, &m, c, got);
+	ir_measure(&r->v, r->v.io->backend, "intx-ioapic-remapped",
+		   "from the write that raises the device's INTx to the first instruction of the monitor's handler, "
+		   "through the I/O APIC and the remapping table",
+		   c, got);
 }
 
 /* A blocked INTx: neither handler runs; the fault as ir.c's rule says. */
@@ -301,12 +284,8 @@ static void ioa_blocked(struct ioa *r, enum iommu_fault_kind kind, const char *w
 		printf("    %s: the INTx was %s (QEMU 7.2's I/O APIC sends with no requester id, so vtd_mem_ir_write "
 		       "checks no source: not claimed)\n",
 		       what, arrived || strayed ? "delivered" : "blocked");
-	struct iommu_fault f[4];
-	bool overflow = false;
-	size_t n = r->v.io->ops->faults ? r->v.io->ops->faults(r->v.io, f, 4, &overflow) : 0;
-	bool found = false;
-	for (size_t i = 0; i < n; i++)
-		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == r->sid);
+	size_t n;
+	bool found = ir_fault_seen(r->v.io, kind, r->sid, &n);
 	bool records = ir_faults_recorded(&r->v, &emulated);
 	if (claimed && records)
 		report(r->v.t, found, "the unit recorded the interrupt fault (sid %04x)", r->sid);
