@@ -129,14 +129,15 @@ static uint32_t gsi_of(const struct ioa *r, struct pin_ref p)
 }
 
 /* Pins [from, to) unmasked towards `c` (compatibility format, edge,
- * physical), the INTx raised once: how many arrived, *none_idle when
- * nothing came without it. The pins are masked again after. */
+ * physical), the INTx raised once (or, !raise, left alone): how many
+ * arrived within 100 ms. The pins are masked again after. */
 static unsigned ioa_probe(struct ioa *r, size_t from, size_t to, const struct msi_catch *c, bool raise)
 {
 	uint64_t rte = (uint64_t)c->apic_id << IOAPIC_RTE_DEST_SHIFT | (uint8_t)c->vector;
 	for (size_t i = from; i < to; i++)
 		ioapic_write_rte(&r->ap[r->cand[i].ap], r->cand[i].pin, rte);
 	uint64_t before = c->count;
+	r->probes++;
 	if (raise)
 		r->v.e->intx_set(r->v.e, true, NULL);
 	msi_catch_wait(c, before, IOA_WAIT_US);
@@ -151,7 +152,7 @@ static unsigned ioa_probe(struct ioa *r, size_t from, size_t to, const struct ms
  * `how`) when none or more than one answers. */
 static bool ioa_find_pin(struct ioa *r, char *how, size_t n)
 {
-	size_t lo = 0, hi = r->nhigh, probes = 0;
+	size_t lo = 0, hi = r->nhigh;
 	if (!ioa_probe(r, lo, hi, &r->real, true)) {
 		lo = r->nhigh, hi = r->ncand;
 		if (!ioa_probe(r, lo, hi, &r->real, true)) {
@@ -159,10 +160,8 @@ static bool ioa_find_pin(struct ioa *r, char *how, size_t n)
 			return false;
 		}
 	}
-	probes++;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		probes++;
 		if (ioa_probe(r, lo, mid, &r->real, true))
 			hi = mid;
 		else
@@ -174,9 +173,8 @@ static bool ioa_find_pin(struct ioa *r, char *how, size_t n)
 	snprintf(how, n,
 		 "GSI %u (I/O APIC %u pin %u), found by halving %zu masked pins in %zu probes; alone: %u arrival%s "
 		 "when raised, %u when not",
-		 gsi_of(r, r->at), r->ap[r->at.ap].id, r->at.pin, r->ncand, probes + 2, raised, raised == 1 ? "" : "s",
+		 gsi_of(r, r->at), r->ap[r->at.ap].id, r->at.pin, r->ncand, r->probes, raised, raised == 1 ? "" : "s",
 		 idle);
-	r->probes = probes + 2;
 	return raised == 1 && idle == 0;
 }
 
