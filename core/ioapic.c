@@ -80,3 +80,23 @@ unsigned ioapic_restore(struct ioapic *a)
 	}
 	return bad;
 }
+
+static struct {
+	struct ioapic *a;
+	size_t n;
+} held;
+
+void ioapic_hold(struct ioapic *a, size_t n)
+{
+	held.a = a;
+	held.n = a ? n : 0;
+}
+
+unsigned ioapic_restore_held(void)
+{
+	unsigned bad = 0;
+	for (size_t i = 0; i < held.n; i++)
+		bad += ioapic_restore(&held.a[i]);
+	held.a = NULL, held.n = 0;
+	return bad;
+}

@@ -11,6 +11,7 @@
 #define IOMMON_IOAPIC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "regwin.h"
@@ -55,5 +56,10 @@ bool ioapic_claimed(const struct ioapic *a, unsigned pin);
 /* Every claimed entry back exactly as found (masked first, high, low);
  * the count of those that do not read back as found. */
 unsigned ioapic_restore(struct ioapic *a);
+/* The I/O APICs whose pins are borrowed now (NULL, 0: none), so that the
+ * exit and crash paths put them back (ioapic_restore_held) before the
+ * remapping table their entries name is freed. */
+void ioapic_hold(struct ioapic *a, size_t n);
+unsigned ioapic_restore_held(void);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/ioapic.h"
 #include "../core/monitor.h"
 #include "../core/results.h"
 #include "backend.h"
@@ -58,6 +59,11 @@ const char *iommu_give_back_held(void)
  * whether its registers agree (what automation checks). */
 static void session_release(void)
 {
+	/* I/O APIC entries a case left naming the unit's remapping table go
+	 * back first (a crash in tests/catalogue/iommu/ir_ioapic.c) */
+	unsigned bad = ioapic_restore_held();
+	if (bad)
+		printf("  %u I/O APIC redirection entries do not read back as found\n", bad);
 	iommu_give_back_held();
 	struct iommu *io = held.io;
 	if (!io || !held.taken_once || !io->ops->as_found)

@@ -51,9 +51,7 @@ struct ioa {
  * the handlers, the unit. */
 static void ioa_teardown(struct ioa *r)
 {
-	unsigned bad = 0;
-	for (size_t i = 0; i < r->nap; i++)
-		bad += ioapic_restore(&r->ap[i]);
+	unsigned bad = ioapic_restore_held();
 	if (bad)
 		report(r->v.t, false, "%u I/O APIC redirection entries do not read back as found", bad);
 	if (r->intx) {
@@ -107,6 +105,7 @@ static const char *ioa_open(struct ioa *r, char *why, size_t n)
 		}
 		pins[i] = r->ap[i].pins;
 		r->nap = i + 1;
+		ioapic_hold(r->ap, r->nap); /* the crash path puts back what is claimed */
 	}
 	if (madt_check_ranges(&r->madt, pins)) {
 		snprintf(why, n, "%s", r->madt.diag.msg[0].text);
