@@ -190,10 +190,15 @@ static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, si
 		const struct dmar_struct *d = &u->dmar.s[unit->src];
 		for (size_t i = d->first_scope; i < d->first_scope + d->nscopes; i++) {
 			const struct dmar_scope *sc = &u->dmar.scopes[i];
-			if (sc->type == DMAR_SCOPE_IOAPIC && sc->enum_id == ioapic_id && sc->npath == 1) {
-				r->sid = (uint16_t)(sc->start_bus << 8 | sc->path[0].dev << 3 | sc->path[0].fn);
-				return NULL;
+			if (sc->type != DMAR_SCOPE_IOAPIC || sc->enum_id != ioapic_id)
+				continue;
+			if (sc->npath != 1) { /* behind bridges: their bus numbers not followed */
+				snprintf(why, n, "I/O APIC %u's DMAR scope is a path of %u hops: not followed",
+					 ioapic_id, sc->npath);
+				return why;
 			}
+			r->sid = (uint16_t)(sc->start_bus << 8 | sc->path[0].dev << 3 | sc->path[0].fn);
+			return NULL;
 		}
 	} else if (unit && unit->type == IOMMU_AMDVI) {
 		const struct ivrs_block *b = &u->ivrs.b[unit->src];
