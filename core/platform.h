@@ -71,6 +71,11 @@ struct platform {
 	/* 5 when the firmware pages with 5 levels (CR4.LA57), so that its
 	 * identity map reaches 2^56 rather than 2^47; NULL or 4 otherwise. */
 	unsigned (*paging_levels)(void);
+	/* The width of the local APIC ids an interrupt's destination names:
+	 * 32 when the firmware left the boot CPU's local APIC in x2APIC mode
+	 * (IA32_APIC_BASE, MSR 0x1B, bit 10 EXTD), 8 in xAPIC mode. The
+	 * monitor never changes the mode. NULL: no local APIC (aarch64). */
+	unsigned (*apic_id_bits)(void);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

@@ -33,10 +33,22 @@ static void wrmsr(uint32_t msr, uint64_t v)
 	__asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)));
 }
 
+/* IA32_APIC_BASE.EXTD: the firmware put the local APIC in x2APIC mode
+ * (Intel SDM vol. 3A, 11.12.1) */
+static bool x2apic(void)
+{
+	return (rdmsr(MSR_APIC_BASE) & (1u << 10)) != 0;
+}
+
+unsigned apic_id_bits(void)
+{
+	return x2apic() ? 32 : 8;
+}
+
 static void apic_eoi(void)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE);
-	if (base & (1u << 10)) /* x2APIC */
+	if (x2apic())
 		wrmsr(MSR_X2APIC_EOI, 0);
 	else
 		*(volatile uint32_t *)(uintptr_t)((base & 0xffffff000ull) + 0xb0) = 0;
@@ -68,7 +80,7 @@ void irq_abandon(void)
 
 static uint32_t apic_id(void)
 {
-	if (rdmsr(MSR_APIC_BASE) & (1u << 10))
+	if (x2apic())
 		return (uint32_t)rdmsr(0x802);
 	return cpuid(1, 0).ebx >> 24;
 }

@@ -160,6 +160,18 @@ static unsigned host_paging_levels(void)
 	return host_levels;
 }
 
+static unsigned host_apic_bits = 8;
+
+void host_set_apic_id_bits(unsigned bits)
+{
+	host_apic_bits = bits;
+}
+
+static unsigned host_apic_id_bits(void)
+{
+	return host_apic_bits;
+}
+
 static unsigned host_phys_bits(void)
 {
 	return host_bits ? host_bits : cpuid_phys_bits();
@@ -412,6 +424,7 @@ struct platform host_platform = {
 	.memory_map = host_memory_map,
 	.phys_bits = host_phys_bits,
 	.paging_levels = host_paging_levels,
+	.apic_id_bits = host_apic_id_bits,
 	.acpi_rsdp = host_acpi_rsdp,
 	.file_read = host_file_read,
 	.file_stream = host_file_stream,

@@ -162,8 +162,12 @@ static void t_ir_registers(struct test_ctx *t)
 	report(t, (gsts & (VTD_GSTS_IRES | VTD_GSTS_QIES)) == (VTD_GSTS_IRES | VTD_GSTS_QIES),
 	       "GSTS.IRES and QIES set (GSTS 0x%08x)", gsts);
 	uint64_t irta = regwin_read64(&vt->w, VTD_REG_IRTA);
-	report(t, irta == vtd_irta((uint64_t)(uintptr_t)vt->irt, 7), "IRTA names the 256-entry table (0x%llx, S 7)",
-	       (unsigned long long)irta);
+	uint64_t eime = vt->eime ? VTD_IRTA_EIME : 0;
+	report(t, irta == (vtd_irta((uint64_t)(uintptr_t)vt->irt, 7) | eime),
+	       "IRTA names the 256-entry table (0x%llx, S 7, EIME %s)", (unsigned long long)irta,
+	       eime ? "set" : "clear");
+	char ir[160];
+	vtd_ir_describe(vt, ir, sizeof(ir));
 	report(t, !v.io->ops->fault_pending(v.io), "no fault pending right after enabling (FSTS 0x%08x)",
 	       regwin_read32(&vt->w, VTD_REG_FSTS));
 	for (size_t k = 0; k < v.io->nir_kinds; k++) {
@@ -185,8 +189,8 @@ static void t_ir_registers(struct test_ctx *t)
 	e = v.io->ops->ir_enable(v.io, false, 0);
 	report(t, !e && !(regwin_read32(&vt->w, VTD_REG_GSTS) & VTD_GSTS_IRES),
 	       "interrupt remapping off (GSTS.IRES clear)");
-	test_note(t, "%s: IRE on with a 256-entry table, IEC global and by index, CFI %s", v.io->name,
-		  vt->cfi_ignored ? "ignored by the unit" : "honoured");
+	test_note(t, "%s: %s; CFI %s%s", v.io->name, ir, vt->cfi_ignored ? "ignored" : "honoured",
+		  vtd_ecap_eim(vt->ecap) ? "" : "; no ECAP.EIM (TCG refuses eim=on)");
 	bench_teardown(&v);
 }
 
