@@ -92,8 +92,8 @@ uint16_t nvme_submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[64]
 enum dma_status nvme_complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, bool budgeted,
 			      uint32_t *dw0, char *err, size_t errn, uint16_t *status);
 /* One admin command, submitted and completed within CAP.TO. */
-enum dma_status nvme_admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10,
-			   uint32_t cdw11, const char **why);
+enum dma_status nvme_admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10, uint32_t cdw11,
+			   const char **why);
 
 /* nvme_msix.c: the engine's own interrupt (struct dma_engine's msi_*) */
 const char *nvme_msi_program(struct dma_engine *e, const struct msi_message *m);

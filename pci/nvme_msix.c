@@ -35,8 +35,8 @@ const char *nvme_msi_program(struct dma_engine *e, const struct msi_message *m)
 		return "nvme: out of memory for the interrupt's completion queue";
 	}
 	uint32_t qsize = (uint32_t)(IRQ_CQ_DEPTH - 1) << 16;
-	if (nvme_admin(n, ADMIN_CREATE_CQ, 0, (uint64_t)(uintptr_t)n->irq_cq, qsize | IRQ_CQ_QID, 0x3 /* IEN, contiguous */,
-		  &why) != DMA_OK) {
+	if (nvme_admin(n, ADMIN_CREATE_CQ, 0, (uint64_t)(uintptr_t)n->irq_cq, qsize | IRQ_CQ_QID,
+		       0x3 /* IEN, contiguous */, &why) != DMA_OK) {
 		platform->free_pages(n->irq_cq, 1);
 		n->irq_cq = NULL;
 		nvme_msi_off(e);

@@ -211,7 +211,7 @@ uint16_t nvme_submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[64]
 /* Polls the next completion entry's phase bit; DMA_OK, DMA_DEVICE_ERROR
  * (decoded into err) or DMA_TIMEOUT. */
 enum dma_status nvme_complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, bool budgeted,
-				uint32_t *dw0, char *err, size_t errn, uint16_t *status)
+			      uint32_t *dw0, char *err, size_t errn, uint16_t *status)
 {
 	struct nvme_wait w;
 	char what[48];
@@ -261,8 +261,8 @@ enum dma_status nvme_complete(struct nvme *n, struct nvme_queue *q, uint16_t cid
 	return DMA_OK;
 }
 
-enum dma_status nvme_admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10,
-			     uint32_t cdw11, const char **why)
+enum dma_status nvme_admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10, uint32_t cdw11,
+			   const char **why)
 {
 	static char err[160];
 	uint8_t cmd[64] = { opcode };
