@@ -3,7 +3,8 @@
  * the interrupt entry cache invalidated (6.5.2.7) before IRE is set, and
  * IRE only with the queue on (IEC exists only as a queued descriptor).
  * Compatibility-format interrupts stay allowed (CFI) unless a case blocks
- * them: the firmware's timer and watchdog use them.
+ * them: the firmware's timer and watchdog use them (in xAPIC mode only:
+ * with EIME set they are blocked whatever CFI says, 5.1.4).
  *
  * Destinations follow the local APIC mode the firmware left (the monitor
  * never changes it, platform->apic_id_bits): xAPIC mode, IRTA.EIME clear
@@ -90,7 +91,7 @@ static const char *ir_off(struct vtd *v)
 	return NULL;
 }
 
-/* IRTA.EIME for the local APIC mode the firmware left (5.1.3, 9.10),
+/* IRTA.EIME for the local APIC mode the firmware left (11.4.10.1, 9.10),
  * decided in caps.c. x2APIC mode without ECAP.EIM is refused rather than
  * run with 8-bit destinations. With EIME set, compatibility-format
  * interrupts are blocked whatever CFI says (5.1.4). */
