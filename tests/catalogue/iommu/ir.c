@@ -299,9 +299,8 @@ void case_ir_index(struct test_ctx *t)
 		report(t, false, "index %u: %s", IR_ENTRIES, e);
 	else
 		ir_blocked(&r, IOMMU_FAULT_IR_INDEX, IR_ENTRIES,
-			   qemu_amdvi ? "index 256 (data 0x100: bit 8 read as the interrupt type too) past the "
-					"table, blocked because the entry QEMU 7.2 read there from the table's zeroed "
-					"page has RemapEn=0, not by a length check (QEMU never checks IntTabLen)"
+			   qemu_amdvi ? "index 256 (data bit 8 also read as the type), no IntTabLen check: QEMU 7.2 "
+					"read a zeroed entry past the table (RemapEn=0)"
 				      : "an index past the table");
 	ir_teardown(&r);
 }
@@ -374,10 +373,10 @@ void case_ir_compat(struct test_ctx *t)
 	e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
 	char what[64] = "did not arrive";
 	if (arrived)
-		snprintf(what, sizeof(what), "was delivered as sent (vector 0x%x), unremapped", r.real.vector);
+		snprintf(what, sizeof(what), "was delivered as sent (vector 0x%x)", r.real.vector);
 	ir_release(&r);
 	bench_needs(&r.v, false,
-		    "%s ignores GCMD.CFI (GSTS.CFIS never follows it), so compatibility format cannot be blocked; the "
+		    "%s ignores GCMD.CFI (GSTS.CFIS never follows it), so none can be blocked: the "
 		    "compatibility-format MSI %s",
 		    r.v.io->name, e ? e : what);
 }
