@@ -2,10 +2,12 @@
  * the driver's host tests: the registers and their side effects, root,
  * context and second-level walks from memory (addresses are pointers), a
  * translation cache that keeps serving an entry until the invalidation
- * that covers it runs, fault recording, the invalidation queue, and
- * interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of an MSI with
- * its checks, an interrupt entry cache kept until its IEC invalidation,
- * and interrupt faults recorded with their reason, source and index.
+ * that covers it runs, fault recording with its fault event interrupt
+ * (FEDATA to FEADDR, through the platform's irq_send), the invalidation
+ * queue, and interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of
+ * an MSI with its checks, an interrupt entry cache kept until its IEC
+ * invalidation, and interrupt faults recorded with their reason, source
+ * and index. Its family (what `model vtd` attaches) is at the end.
  *
  * It is strict where hardware is: a 32-bit register accessed with 64 bits,
  * a GCMD write that sets a one-shot bit by accident, a register-based

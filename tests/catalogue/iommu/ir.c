@@ -224,10 +224,12 @@ static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, unsigned index,
 	size_t n = r->v.io->ops->faults ? r->v.io->ops->faults(r->v.io, f, 4, &overflow) : 0;
 	const struct iommu_case_arg *arg = r->v.t->tc->arg;
 	bool vtd_records = arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0;
-	bool found = false;
-	for (size_t i = 0; i < n; i++)
-		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == r->sid) &&
-			 (!vtd_records || f[i].addr == index);
+	const struct iommu_fault *match = NULL;
+	for (size_t i = 0; i < n && !match; i++)
+		if (f[i].kind == kind && (!f[i].sid_known || f[i].sid == r->sid) &&
+		    (!vtd_records || f[i].addr == index))
+			match = &f[i];
+	bool found = match != NULL;
 	/* a model always records; the machine's unit when its argument says
 	 * the hardware does (VT-d, 7.1) and it is hardware: QEMU 7.2's VT-d
 	 * drops a blocked interrupt without a record, its AMD-Vi's event log
@@ -238,8 +240,12 @@ static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, unsigned index,
 	if (vtd_records)
 		snprintf(entry, sizeof(entry), ", index %u", index);
 	if (records)
-		report(r->v.t, found, "the unit recorded the interrupt fault (kind %d, sid %04x%s; %zu records read)",
-		       (int)kind, r->sid, entry, n);
+		report(r->v.t, found, "the unit recorded the interrupt fault (sid %04x%s): %s (%zu records read)",
+		       r->sid, entry,
+		       match && match->why ? match->why
+		       : found		   ? "recorded"
+					   : "no such record",
+		       n);
 	else
 		printf("    %s: %s interrupt fault recorded (%zu records read; not expected %s)\n", r->v.io->name,
 		       found ? "an" : "no", n, emulated ? "under QEMU, which records none" : "of this unit");
