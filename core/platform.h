@@ -56,6 +56,13 @@ struct platform {
 	 * APIC id an MSI must name, or -1 with *why. NULL: no interrupts here. */
 	int (*irq_install)(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 	void (*irq_remove)(int vector);
+	/* `vector` delivered to local APIC `apic_id` as an arriving MSI would
+	 * be (x86: a self IPI through the local APIC, so the handler runs
+	 * with the vector in service and ends it), for a register model's
+	 * remapped interrupt. False when that APIC is not this CPU's or no
+	 * handler holds the vector: nothing runs, as nothing would. NULL:
+	 * the platform cannot. */
+	bool (*irq_send)(int vector, uint32_t apic_id);
 
 	/* End of the highest RAM range in the firmware's memory map (0 when
 	 * unknown): what an identity map must cover. */

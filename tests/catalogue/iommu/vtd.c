@@ -4,7 +4,10 @@
  * (cases.h) with their arguments, and VT-d's own: the take-over seen in
  * its registers with the bystanders still working, the context cache
  * (stale entry, invalidation by register and through the queue) and the
- * invalidation queue's error (IQE) recovered. */
+ * invalidation queue's error (IQE) recovered. With `model vtd` attached
+ * the group runs on the VT-d register model instead (the model's engine
+ * as the device), where interrupt faults are recorded and the interrupt
+ * entry cache is kept: what QEMU 7.2's VT-d cannot show. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +16,8 @@
 #include "../../../iommu/backend.h"
 #include "../../../iommu/machine.h"
 #include "../../../iommu/vtd/vtd.h"
+#include "../../models/models.h"
+#include "../../models/vtd_model.h"
 #include "../bench.h"
 #include "../catalogue.h"
 #include "cases.h"
@@ -257,6 +262,21 @@ static const struct test_case cases[] = {
 	  &ir_vtd },
 	{ "vtd.ir_invalidate", "a changed interrupt entry used after its invalidation (stale: finding)",
 	  case_ir_invalidate, false, &ir_vtd },
+	{ "vtd.ir_compat", "CFI off: a compatibility-format MSI is blocked and recorded (fault 25h)", case_ir_compat,
+	  false, &ir_vtd },
 };
 
-IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed", &vtd_backend, NULL);
+/* The VT-d model's driver (tests/models/vtd_model.h): the model family
+ * builds it on the model's window through this, the one place that sees
+ * both the driver and the model. No DMAR and no PCI list: the model's
+ * engine is the only device behind it. */
+static struct vtd model_driver;
+
+const char *vtd_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out)
+{
+	const char *e = vtd_init(&model_driver, model_win, name, NULL, NULL, 0);
+	*out = (struct model_driver){ &model_driver.io, &model_driver, &model_driver.w };
+	return e;
+}
+
+IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed", &vtd_backend, &vtd_family);
