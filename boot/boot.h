@@ -44,8 +44,11 @@ const char *qemu_exit(int status);
 /* x86_64/irq.c, aarch64/irq.c */
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 void irq_remove(int vector);
+bool irq_send(int vector, uint32_t apic_id);
 /* The crash path leaves a handler of ours mid-way: its end-of-interrupt. */
 void irq_abandon(void);
+/* x86_64/irq.c: platform->apic_id_bits (32 in x2APIC mode, else 8) */
+unsigned apic_id_bits(void);
 /* cpu_arch.c: a handler for any vector through the CPU architecture
  * protocol (NULL removes it); EFI_UNSUPPORTED when the firmware has none. */
 EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context));

@@ -201,6 +201,7 @@ static struct platform efi_platform = {
 	.idle_us = idle_us,
 	.irq_install = irq_install,
 	.irq_remove = irq_remove,
+	.irq_send = irq_send,
 	.memory_top = memory_top,
 	.memory_map = memory_map,
 	.acpi_rsdp = acpi_rsdp,

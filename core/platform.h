@@ -56,6 +56,13 @@ struct platform {
 	 * APIC id an MSI must name, or -1 with *why. NULL: no interrupts here. */
 	int (*irq_install)(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 	void (*irq_remove)(int vector);
+	/* `vector` delivered to local APIC `apic_id` as an arriving MSI would
+	 * be (x86: a self IPI through the local APIC, so the handler runs
+	 * with the vector in service and ends it), for a register model's
+	 * remapped interrupt. False when that APIC is not this CPU's or no
+	 * handler holds the vector: nothing runs, as nothing would. NULL:
+	 * the platform cannot. */
+	bool (*irq_send)(int vector, uint32_t apic_id);
 
 	/* End of the highest RAM range in the firmware's memory map (0 when
 	 * unknown): what an identity map must cover. */
@@ -71,6 +78,11 @@ struct platform {
 	/* 5 when the firmware pages with 5 levels (CR4.LA57), so that its
 	 * identity map reaches 2^56 rather than 2^47; NULL or 4 otherwise. */
 	unsigned (*paging_levels)(void);
+	/* The width of the local APIC ids an interrupt's destination names:
+	 * 32 when the firmware left the boot CPU's local APIC in x2APIC mode
+	 * (IA32_APIC_BASE, MSR 0x1B, bit 10 EXTD), 8 in xAPIC mode. The
+	 * monitor never changes the mode. NULL: no local APIC (aarch64). */
+	unsigned (*apic_id_bits)(void);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

@@ -13,346 +13,22 @@
  * device (NVME_BUDGET_US): a controller that stops answering is given up
  * within it, not after 16 waits of 127.5 s. Waits that run long ask
  * whether the operator pressed Ctrl-C or Esc, and notice a controller
- * that reads all ones (removed). */
+ * that reads all ones (removed).
+ *
+ * The driver in three files: nvme.c the engine (open, start, transfers,
+ * close and give-back), nvme_queue.c the queues and waits, nvme_msix.c the
+ * engine's own interrupt; nvme_driver.h between them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/runner.h"
+#include "../core/platform.h"
 #include "../core/settings.h"
 #include "../core/timing.h"
-#include "dma.h"
-#include "nvme.h"
+#include "nvme_driver.h"
 
-#define CC_EN NVME_CC_EN
-#define CC_IOSQES_64 (6u << 16)
-#define CC_IOCQES_16 (4u << 20)
-#define CSTS_RDY NVME_CSTS_RDY
-#define CSTS_CFS NVME_CSTS_CFS
 #define PCI_CAP_MSIX 0x11
 #define MSIX_ENABLE 0x8000 /* Message Control */
-
-/* Opcodes: admin (5.) and NVM command set (6.) */
-#define ADMIN_DELETE_SQ 0x00
-#define ADMIN_CREATE_SQ 0x01
-#define ADMIN_DELETE_CQ 0x04
-#define ADMIN_CREATE_CQ 0x05
-#define ADMIN_IDENTIFY 0x06
-#define NVM_FLUSH 0x00
-#define NVM_WRITE 0x01
-#define NVM_READ 0x02
-#define NVM_COMPARE 0x05
-
-#define PAGE NVME_PAGE
-#define ADMIN_DEPTH 16
-#define IO_DEPTH 64
-#define IRQ_CQ_QID 2 /* the I/O queue is 1 */
-#define IRQ_CQ_DEPTH 2
-#define MAX_TRANSFER (1u << 20) /* 256 pages: one PRP list page */
-#define CMD_DEADLINE_US 2000000 /* a read of 1 MiB from any real disk */
-/* All of one device's controller waits together, from open to close: a
- * healthy controller needs milliseconds; CAP.TO may claim 127.5 s each. */
-#define NVME_BUDGET_US 60000000ull
-/* A wait this long is not a healthy one: from then on, every
- * WAIT_CHECK_US, the console (Ctrl-C, Esc) and CSTS (all ones) are asked. */
-#define WAIT_SLOW_US 100000
-#define WAIT_CHECK_US 10000
-
-struct nvme_queue {
-	uint8_t *sq, *cq; /* one page each */
-	uint16_t depth, tail, head, qid;
-	bool phase;
-};
-
-struct nvme {
-	struct dma_engine e;
-	struct regwin bar;
-	struct pci_cfg *cfg;
-	uint32_t dstrd;	     /* doorbell stride in bytes */
-	uint64_t timeout_us; /* CAP.TO */
-	uint64_t waited_us;  /* spent in budgeted waits, against NVME_BUDGET_US */
-	char werr[160];	     /* why the last wait ended without an answer */
-	uint16_t cid;
-	struct nvme_queue admin, io;
-	uint8_t *prp_list; /* one page */
-	uint8_t *identify; /* one page */
-	uint32_t nsid, lba_size;
-	uint64_t nsze;
-	bool compare, scratch;
-	char serial[21], model[41]; /* Identify controller, trimmed */
-	char how[256];
-	/* as found */
-	uint16_t saved_command;
-	uint32_t saved_cc, saved_aqa, saved_intms;
-	uint64_t saved_asq, saved_acq;
-	bool was_enabled, claimed;
-	bool msix;		    /* MSI-X on: INTMS/INTMC must not be touched (1.4, 3.1.3) */
-	uint16_t msix_off;	    /* the MSI-X capability (0: none) */
-	struct msix_cap msix_saved; /* while the engine's own interrupt is programmed */
-	uint8_t *irq_cq;	    /* the completion queue that holds vector 0 in use (below) */
-	bool saved;		    /* the registers above hold what was found */
-	bool dead;		    /* stopped after a timeout */
-	/* closing: the stop that ended the test (it stays requested for the
-	 * rest of the run) no longer ends a wait, or the controller would be
-	 * left disabled and not given back; a Ctrl-C/Esc typed during the
-	 * close still does */
-	bool closing;
-};
-
-static const char *status_text(unsigned sct, unsigned sc)
-{
-	if (sct == 0) {
-		switch (sc) {
-		case 0x00:
-			return "success";
-		case 0x01:
-			return "invalid command opcode";
-		case 0x02:
-			return "invalid field in command";
-		case 0x04:
-			return "data transfer error";
-		case 0x06:
-			return "internal error";
-		case 0x0b:
-			return "invalid namespace or format";
-		case 0x13:
-			return "PRP offset invalid";
-		case 0x80:
-			return "LBA out of range";
-		case 0x81:
-			return "capacity exceeded";
-		case 0x82:
-			return "namespace not ready";
-		}
-	} else if (sct == 1) {
-		switch (sc) {
-		case 0x01:
-			return "invalid completion queue";
-		case 0x02:
-			return "invalid queue identifier";
-		case 0x03:
-			return "invalid queue size";
-		}
-	} else if (sct == 2) {
-		switch (sc) {
-		case 0x81:
-			return "unrecovered read error";
-		case 0x85:
-			return "compare failure";
-		case 0x86:
-			return "access denied";
-		}
-	}
-	return "(see the NVMe specification's status tables)";
-}
-
-static void *page(void)
-{
-	void *p = platform->alloc_pages(1, 0);
-	if (p)
-		memset(p, 0, PAGE);
-	return p;
-}
-
-static void doorbell(struct nvme *n, uint16_t qid, bool cq, uint16_t value)
-{
-	regwin_write32(&n->bar, NVME_DOORBELLS + (2u * qid + (cq ? 1 : 0)) * n->dstrd, value);
-}
-
-/* One wait on the controller. Budgeted waits (ready changes, admin
- * commands) are cut to what is left of the device's budget. */
-struct nvme_wait {
-	struct nvme *n;
-	const char *what;
-	struct deadline end, check;
-	uint64_t t0, us;
-	bool budgeted, cut; /* cut: `end` is the budget's, not the wait's own */
-	bool live;	    /* the controller is meant to be ready meanwhile (a command runs) */
-};
-
-static uint64_t cycles_to_us(uint64_t cycles)
-{
-	uint64_t hz = timing.tsc_hz ? timing.tsc_hz : 10000000000ull;
-	return cycles / (hz / 1000000 ? hz / 1000000 : 1);
-}
-
-static void wait_begin(struct nvme_wait *w, struct nvme *n, const char *what, uint64_t us, bool budgeted)
-{
-	*w = (struct nvme_wait){ .n = n, .what = what, .us = us, .budgeted = budgeted };
-	uint64_t left = n->waited_us < NVME_BUDGET_US ? NVME_BUDGET_US - n->waited_us : 0;
-	if (budgeted && us > left) {
-		w->us = left;
-		w->cut = true;
-	}
-	w->t0 = rdtsc();
-	w->end = deadline_after_us(w->us);
-	w->check = deadline_after_us(WAIT_SLOW_US);
-}
-
-static void wait_end(struct nvme_wait *w)
-{
-	if (w->budgeted)
-		w->n->waited_us += cycles_to_us(rdtsc() - w->t0);
-}
-
-/* Called on each turn of a wait that has not seen its answer: true when
- * it must end, with the named error in n->werr. */
-static bool wait_over(struct nvme_wait *w)
-{
-	struct nvme *n = w->n;
-	if (deadline_passed(&w->check)) {
-		w->check = deadline_after_us(WAIT_CHECK_US);
-		/* a surprise removal: configuration reads return all ones, and
-		 * the registers all ones (or nothing at all) */
-		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
-		const char *gone = NULL;
-		if (pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff)
-			gone = "removed (configuration space reads all ones)";
-		else if (csts == 0xffffffffu)
-			gone = "registers read all ones (removed, or not decoding)";
-		else if (w->live && (csts & CSTS_CFS))
-			gone = "fatal status (CSTS.CFS)";
-		else if (w->live && !(csts & CSTS_RDY))
-			gone = "no longer ready (CSTS.RDY clear: reset or removed)";
-		else if (n->closing ? runner_stop_typed_now() : runner_stop_requested())
-			gone = "stopped by the operator";
-		if (gone) {
-			snprintf(n->werr, sizeof(n->werr), "nvme: %s, waiting for %s", gone, w->what);
-			return true;
-		}
-	}
-	if (!deadline_passed(&w->end))
-		return false;
-	if (w->cut)
-		snprintf(n->werr, sizeof(n->werr),
-			 "nvme: not answering, waiting for %s: the device's budget of %llu s for waits is spent "
-			 "(CAP.TO %llu ms each); given up",
-			 w->what, NVME_BUDGET_US / 1000000, (unsigned long long)n->timeout_us / 1000);
-	else
-		snprintf(n->werr, sizeof(n->werr), "nvme: no %s for %s within %llu ms",
-			 w->live ? "completion" : "answer", w->what, (unsigned long long)w->us / 1000);
-	return true;
-}
-
-/* Waits for CSTS.RDY to equal `ready`, for at most CAP.TO (and what is
- * left of the budget). */
-static bool wait_ready(struct nvme *n, bool ready, const char **why)
-{
-	struct nvme_wait w;
-	wait_begin(&w, n, ready ? "CSTS.RDY to set after enabling" : "CSTS.RDY to clear after disabling", n->timeout_us,
-		   true);
-	bool ok = false;
-	for (;;) {
-		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
-		if (csts == 0xffffffffu) {
-			*why = "nvme: the controller reads all ones (gone or not decoding)";
-			break;
-		}
-		if (ready && (csts & CSTS_CFS)) {
-			*why = "nvme: controller fatal status while enabling";
-			break;
-		}
-		if (!!(csts & CSTS_RDY) == ready) {
-			ok = true;
-			break;
-		}
-		if (wait_over(&w)) {
-			*why = n->werr;
-			break;
-		}
-		cpu_relax();
-	}
-	wait_end(&w);
-	return ok;
-}
-
-/* Puts one command in the queue and rings (unless withheld); the
- * completion is then polled by `complete`. *t_ring: the cycle counter just
- * before the doorbell (emulated controllers may finish inside the write). */
-static uint16_t submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[64], bool ring, uint64_t *t_ring)
-{
-	n->cid = n->cid >= 0xfffe ? 1 : n->cid + 1; /* 0xffff is reserved */
-	uint16_t cid = n->cid;
-	uint8_t *slot = q->sq + (size_t)q->tail * 64;
-	memcpy(slot, cmd, 64);
-	memcpy(slot + 2, &cid, 2);
-	if (t_ring)
-		*t_ring = cycles_begin();
-	if (ring) {
-		q->tail = (uint16_t)((q->tail + 1) % q->depth);
-		doorbell(n, q->qid, false, q->tail);
-	}
-	return cid;
-}
-
-/* Polls the next completion entry's phase bit; DMA_OK, DMA_DEVICE_ERROR
- * (decoded into err) or DMA_TIMEOUT. */
-static enum dma_status complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, bool budgeted,
-				uint32_t *dw0, char *err, size_t errn, uint16_t *status)
-{
-	struct nvme_wait w;
-	char what[48];
-	snprintf(what, sizeof(what), "command %u", cid);
-	wait_begin(&w, n, what, deadline_us, budgeted);
-	w.live = true;
-	uint32_t dw3;
-	for (;;) {
-		volatile uint8_t *e = q->cq + (size_t)q->head * 16;
-		dw3 = *(volatile uint32_t *)(e + 12);
-		if (((dw3 >> 16) & 1) != q->phase) {
-			if (n->e.on_wait)
-				n->e.on_wait(n->e.on_wait_ctx);
-			if (wait_over(&w)) {
-				wait_end(&w);
-				snprintf(err, errn, "%s", n->werr);
-				return DMA_TIMEOUT;
-			}
-			cpu_relax();
-			continue;
-		}
-		if (dw0)
-			*dw0 = *(volatile uint32_t *)e;
-		q->head = (uint16_t)((q->head + 1) % q->depth);
-		if (q->head == 0)
-			q->phase = !q->phase;
-		doorbell(n, q->qid, true, q->head);
-		if ((dw3 & 0xffff) == cid)
-			break;
-		/* a late completion of a command given up on: not ours, skip it;
-		 * a controller that posts nothing but those still meets the
-		 * deadline */
-		if (wait_over(&w)) {
-			wait_end(&w);
-			snprintf(err, errn, "%.110s (completions for other commands only)", n->werr);
-			return DMA_TIMEOUT;
-		}
-	}
-	wait_end(&w);
-	unsigned sc = (dw3 >> 17) & 0xff, sct = (dw3 >> 25) & 0x7;
-	if (status)
-		*status = (uint16_t)(sct << 8 | sc);
-	if (sc || sct) {
-		snprintf(err, errn, "nvme: status type %u code 0x%02x: %s", sct, sc, status_text(sct, sc));
-		return DMA_DEVICE_ERROR;
-	}
-	return DMA_OK;
-}
-
-static enum dma_status admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10,
-			     uint32_t cdw11, const char **why)
-{
-	static char err[160];
-	uint8_t cmd[64] = { opcode };
-	memcpy(cmd + 4, &nsid, 4);
-	memcpy(cmd + 24, &prp1, 8);
-	memcpy(cmd + 40, &cdw10, 4);
-	memcpy(cmd + 44, &cdw11, 4);
-	uint16_t cid = submit(n, &n->admin, cmd, true, NULL);
-	enum dma_status s = complete(n, &n->admin, cid, n->timeout_us, true, NULL, err, sizeof(err), NULL);
-	if (s != DMA_OK)
-		*why = err;
-	return s;
-}
 
 /* PRP1 = the IOVA; PRP2 = the next page, or a list of the pages after the
  * first (1.4, 4.3). */
@@ -401,10 +77,10 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	memcpy(cmd + 32, &prp2, 8);
 	memcpy(cmd + 40, &slba, 8);
 	memcpy(cmd + 48, &cdw12, 4);
-	uint16_t cid = submit(n, &n->io, cmd, !e->withhold_doorbell, &r->t_submit);
+	uint16_t cid = nvme_submit(n, &n->io, cmd, !e->withhold_doorbell, &r->t_submit);
 	uint64_t setup = r->t_submit - t0;
-	r->status = complete(n, &n->io, cid, e->withhold_doorbell ? 1000000 : CMD_DEADLINE_US, false, NULL, r->error,
-			     sizeof(r->error), &r->device_status);
+	r->status = nvme_complete(n, &n->io, cid, e->withhold_doorbell ? 1000000 : CMD_DEADLINE_US, false, NULL,
+				  r->error, sizeof(r->error), &r->device_status);
 	r->t_done = cycles_end();
 	r->driver_cycles = setup;
 	if (r->status == DMA_TIMEOUT && !e->withhold_doorbell) {
@@ -441,7 +117,7 @@ static void give_back(struct nvme *n)
 		stopped = false;
 	} else if (n->saved) {
 		regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
-		stopped = wait_ready(n, false, &why);
+		stopped = nvme_wait_ready(n, false, &why);
 		if (!stopped)
 			printf("warning: %s; bus mastering stays off and its queue pages are not freed\n", why);
 		regwin_write32(&n->bar, NVME_AQA, n->saved_aqa);
@@ -455,7 +131,7 @@ static void give_back(struct nvme *n)
 		 * written the controller fetches nothing. */
 		if (stopped && n->was_enabled) {
 			regwin_write32(&n->bar, NVME_CC, n->saved_cc);
-			if (!wait_ready(n, true, &why))
+			if (!nvme_wait_ready(n, true, &why))
 				printf("warning: %s; putting the controller back enabled as found\n", why);
 		}
 		/* The reset cleared the mask; INTMS sets what was set. */
@@ -473,78 +149,6 @@ static void give_back(struct nvme *n)
 	free(n);
 }
 
-static void nvme_msi_off(struct dma_engine *e);
-
-/* The admin completion queue's interrupt (vector 0, always enabled, 1.4
- * 5.3) through MSI-X entry 0 of a table in BAR0. Completions are still
- * polled: the interrupt only tells the interrupt cases it came. */
-static const char *nvme_msi_program(struct dma_engine *e, const struct msi_message *m)
-{
-	struct nvme *n = (struct nvme *)e;
-	if (!n->msix_off)
-		return "nvme: the controller has no MSI-X capability";
-	unsigned bir;
-	uint64_t table_off;
-	msix_table_where(n->cfg, e->addr, n->msix_off, &bir, &table_off);
-	if (bir != 0)
-		return "nvme: its MSI-X table is not in BAR0, the only BAR the driver maps";
-	const char *why = msix_program(n->cfg, e->addr, n->msix_off, &n->bar, table_off, &n->msix_saved, m);
-	if (why || n->irq_cq)
-		return why;
-	/* QEMU 7.2 sends a queue's vector only if MSI-X was on when some
-	 * queue with that vector was created (the admin queue was created
-	 * before): an empty queue with interrupts on vector 0 (IEN, IV=0),
-	 * never given a submission queue, so nothing is ever posted to it. */
-	if (!(n->irq_cq = page())) {
-		nvme_msi_off(e);
-		return "nvme: out of memory for the interrupt's completion queue";
-	}
-	uint32_t qsize = (uint32_t)(IRQ_CQ_DEPTH - 1) << 16;
-	if (admin(n, ADMIN_CREATE_CQ, 0, (uint64_t)(uintptr_t)n->irq_cq, qsize | IRQ_CQ_QID, 0x3 /* IEN, contiguous */,
-		  &why) != DMA_OK) {
-		platform->free_pages(n->irq_cq, 1);
-		n->irq_cq = NULL;
-		nvme_msi_off(e);
-		return why;
-	}
-	return NULL;
-}
-
-/* An Identify controller: its completion on the admin queue sends the
- * interrupt. */
-static const char *nvme_msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
-{
-	struct nvme *n = (struct nvme *)e;
-	static char err[160];
-	if (!n->msix_saved.off)
-		return "nvme: its MSI-X is not programmed";
-	if (n->dead)
-		return "nvme: stopped after a command did not complete";
-	uint8_t cmd[64] = { ADMIN_IDENTIFY };
-	uint64_t prp1 = (uint64_t)(uintptr_t)n->identify;
-	uint32_t cns = 1;
-	memcpy(cmd + 24, &prp1, 8);
-	memcpy(cmd + 40, &cns, 4);
-	uint16_t cid = submit(n, &n->admin, cmd, true, t_doorbell);
-	if (complete(n, &n->admin, cid, n->timeout_us, true, NULL, err, sizeof(err), NULL) != DMA_OK)
-		return err;
-	return NULL;
-}
-
-static void nvme_msi_off(struct dma_engine *e)
-{
-	struct nvme *n = (struct nvme *)e;
-	const char *why;
-	if (n->irq_cq) { /* deleted while MSI-X is on, so the vector is let go of */
-		if (!n->dead && admin(n, ADMIN_DELETE_CQ, 0, 0, IRQ_CQ_QID, 0, &why) != DMA_OK)
-			printf("warning: deleting the interrupt's completion queue: %s (its page is kept)\n", why);
-		else /* a queue still live keeps its page: nothing is posted to it, but it is the device's */
-			platform->free_pages(n->irq_cq, 1);
-		n->irq_cq = NULL;
-	}
-	msix_restore(n->cfg, e->addr, &n->msix_saved);
-}
-
 static void nvme_close(struct dma_engine *e)
 {
 	struct nvme *n = (struct nvme *)e;
@@ -560,12 +164,12 @@ static void nvme_close(struct dma_engine *e)
 		uint8_t cmd[64] = { NVM_FLUSH };
 		char err[160];
 		memcpy(cmd + 4, &n->nsid, 4);
-		uint16_t cid = submit(n, &n->io, cmd, true, NULL);
-		if (complete(n, &n->io, cid, CMD_DEADLINE_US, true, NULL, err, sizeof(err), NULL) != DMA_OK)
+		uint16_t cid = nvme_submit(n, &n->io, cmd, true, NULL);
+		if (nvme_complete(n, &n->io, cid, CMD_DEADLINE_US, true, NULL, err, sizeof(err), NULL) != DMA_OK)
 			printf("warning: flush before giving the controller back: %s\n", err);
 	}
-	if (admin(n, ADMIN_DELETE_SQ, 0, 0, n->io.qid, 0, &why) != DMA_OK ||
-	    admin(n, ADMIN_DELETE_CQ, 0, 0, n->io.qid, 0, &why) != DMA_OK)
+	if (nvme_admin(n, ADMIN_DELETE_SQ, 0, 0, n->io.qid, 0, &why) != DMA_OK ||
+	    nvme_admin(n, ADMIN_DELETE_CQ, 0, 0, n->io.qid, 0, &why) != DMA_OK)
 		printf("warning: %s (the controller is disabled all the same)\n", why);
 	give_back(n);
 }
@@ -590,16 +194,16 @@ static bool start(struct nvme *n, const char **why)
 	n->saved = true;
 
 	regwin_write32(&n->bar, NVME_CC, n->saved_cc & ~CC_EN);
-	if (!wait_ready(n, false, why))
+	if (!nvme_wait_ready(n, false, why))
 		return false;
-	n->admin = (struct nvme_queue){ .sq = page(), .cq = page(), .depth = ADMIN_DEPTH, .phase = true };
-	n->io = (struct nvme_queue){ .sq = page(),
-				     .cq = page(),
+	n->admin = (struct nvme_queue){ .sq = nvme_page(), .cq = nvme_page(), .depth = ADMIN_DEPTH, .phase = true };
+	n->io = (struct nvme_queue){ .sq = nvme_page(),
+				     .cq = nvme_page(),
 				     .qid = 1,
 				     .phase = true,
 				     .depth = (uint16_t)(mqes < IO_DEPTH ? mqes : IO_DEPTH) };
-	n->prp_list = page();
-	n->identify = page();
+	n->prp_list = nvme_page();
+	n->identify = nvme_page();
 	if (!n->admin.sq || !n->admin.cq || !n->io.sq || !n->io.cq || !n->prp_list || !n->identify) {
 		*why = "nvme: no memory for the queues";
 		return false;
@@ -611,11 +215,11 @@ static bool start(struct nvme *n, const char **why)
 	regwin_write64(&n->bar, NVME_ASQ, (uint64_t)(uintptr_t)n->admin.sq);
 	regwin_write64(&n->bar, NVME_ACQ, (uint64_t)(uintptr_t)n->admin.cq);
 	regwin_write32(&n->bar, NVME_CC, CC_EN | CC_IOSQES_64 | CC_IOCQES_16);
-	if (!wait_ready(n, true, why))
+	if (!nvme_wait_ready(n, true, why))
 		return false;
 
 	uint64_t idp = (uint64_t)(uintptr_t)n->identify;
-	if (admin(n, ADMIN_IDENTIFY, 0, idp, 1, 0, why) != DMA_OK)
+	if (nvme_admin(n, ADMIN_IDENTIFY, 0, idp, 1, 0, why) != DMA_OK)
 		return false;
 	struct nvme_id_ctrl id;
 	nvme_decode_id_ctrl(n->identify, MAX_TRANSFER, &id);
@@ -626,7 +230,7 @@ static bool start(struct nvme *n, const char **why)
 	const char *ns_why = "nvme: the controller has no namespace";
 	for (uint32_t ns = 1; ns <= id.nn && ns <= 16 && !n->nsid; ns++) {
 		memset(n->identify, 0, PAGE);
-		enum dma_status st = admin(n, ADMIN_IDENTIFY, ns, idp, 0, 0, why);
+		enum dma_status st = nvme_admin(n, ADMIN_IDENTIFY, ns, idp, 0, 0, why);
 		if (st == DMA_TIMEOUT) /* not answering: no second wait for the next namespace */
 			return false;
 		struct nvme_id_ns idns;
@@ -646,8 +250,8 @@ static bool start(struct nvme *n, const char **why)
 	}
 	uint64_t cq = (uint64_t)(uintptr_t)n->io.cq, sq = (uint64_t)(uintptr_t)n->io.sq;
 	uint32_t qsize = (uint32_t)(n->io.depth - 1) << 16;
-	if (admin(n, ADMIN_CREATE_CQ, 0, cq, qsize | 1, 0x1 /* contiguous, no interrupts */, why) != DMA_OK ||
-	    admin(n, ADMIN_CREATE_SQ, 0, sq, qsize | 1, 1u << 16 | 0x1 /* CQ 1, contiguous */, why) != DMA_OK)
+	if (nvme_admin(n, ADMIN_CREATE_CQ, 0, cq, qsize | 1, 0x1 /* contiguous, no interrupts */, why) != DMA_OK ||
+	    nvme_admin(n, ADMIN_CREATE_SQ, 0, sq, qsize | 1, 1u << 16 | 0x1 /* CQ 1, contiguous */, why) != DMA_OK)
 		return false;
 
 	uint64_t max = id.max_transfer;

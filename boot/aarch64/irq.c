@@ -17,4 +17,10 @@ void irq_remove(int vector)
 	(void)vector;
 }
 
+bool irq_send(int vector, uint32_t target)
+{
+	(void)vector, (void)target;
+	return false;
+}
+
 void irq_abandon(void) {}

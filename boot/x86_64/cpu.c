@@ -38,6 +38,7 @@ void arch_platform(struct platform *p)
 	p->irq_restore = irq_restore;
 	p->phys_bits = phys_bits;
 	p->paging_levels = paging_levels;
+	p->apic_id_bits = apic_id_bits; /* irq.c */
 }
 
 /* QEMU's isa-debug-exit device ends QEMU with (status << 1) | 1; without

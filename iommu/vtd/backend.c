@@ -50,10 +50,13 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	return *why ? NULL : &unit.io;
 }
 
+static const char *const models[] = { "vtd", NULL };
+
 const struct iommu_backend vtd_backend = {
 	.name = "vtd",
 	.title = "Intel VT-d",
 	.unit_types = 1u << IOMMU_VTD,
+	.models = models,
 	.open = open_unit,
 	.settings = settings,
 };

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../core/platform.h"
 #include "regs.h"
 
 void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out)
@@ -75,6 +76,15 @@ const char *vtd_decode_caps(uint32_t ver, uint64_t cap, uint64_t ecap, uint64_t 
 	return NULL;
 }
 
+const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool *eime)
+{
+	*eime = apic_id_bits > 8;
+	return *eime && !vtd_ecap_eim(ecap)
+		   ? "vtd: the local APIC is in x2APIC mode and the unit has no extended interrupt "
+		     "mode (ECAP.EIM clear): destinations above 255 could not be reached"
+		   : NULL;
+}
+
 void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap)
 {
 	struct vtd_caps c;
@@ -90,4 +100,13 @@ void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap)
 	printf("      ECAP: IRO 0x%x%s%s%s%s%s%s%s%s\n", c.iro, c.coherent ? ", coherent" : "", c.qi ? ", QI" : "",
 	       c.dt ? ", device-TLB" : "", c.ir ? ", IR" : "", c.eim ? ", EIM" : "", c.pt ? ", pass-through" : "",
 	       c.sc ? ", snoop control" : "", c.smts ? ", scalable mode" : "");
+	if (c.ir) { /* what interrupt remapping would use on this CPU */
+		unsigned bits = platform && platform->apic_id_bits ? platform->apic_id_bits() : 8;
+		bool eime;
+		const char *why = vtd_ir_destinations(ecap, bits, &eime);
+		printf("      interrupt remapping: local APIC in %s mode, %s\n", bits > 8 ? "x2APIC" : "xAPIC",
+		       why    ? "refused (no ECAP.EIM)"
+		       : eime ? "32-bit destinations (IRTA.EIME set)"
+			      : "8-bit destinations (IRTA.EIME clear)");
+	}
 }

@@ -3,15 +3,19 @@
  * the interrupt entry cache invalidated (6.5.2.7) before IRE is set, and
  * IRE only with the queue on (IEC exists only as a queued descriptor).
  * Compatibility-format interrupts stay allowed (CFI) unless a case blocks
- * them: the firmware's timer and watchdog use them.
+ * them: the firmware's timer and watchdog use them (in xAPIC mode only:
+ * with EIME set they are blocked whatever CFI says, 5.1.4).
  *
- * Destinations are xAPIC (8-bit, IRTE.DST 15:8): IRTA.EIME is never set,
- * because the monitor leaves the local APICs in the mode the firmware
- * chose, and QEMU refuses eim under TCG. */
+ * Destinations follow the local APIC mode the firmware left (the monitor
+ * never changes it, platform->apic_id_bits): xAPIC mode, IRTA.EIME clear
+ * and the 8-bit APIC id in IRTE.DST 15:8; x2APIC mode, EIME set and the
+ * 32-bit id in DST 63:32 (9.10), which needs ECAP.EIM. QEMU refuses eim
+ * under TCG, so there the firmware's xAPIC mode is the one exercised. */
 #include <stdio.h>
 #include <string.h>
 
 #include "../../core/platform.h"
+#include "caps.h"
 #include "driver.h"
 
 #define PAGE 4096ull
@@ -87,6 +91,28 @@ static const char *ir_off(struct vtd *v)
 	return NULL;
 }
 
+/* IRTA.EIME for the local APIC mode the firmware left (11.4.10.1, 9.10),
+ * decided in caps.c. x2APIC mode without ECAP.EIM is refused rather than
+ * run with 8-bit destinations. With EIME set, compatibility-format
+ * interrupts are blocked whatever CFI says (5.1.4). */
+static const char *ir_eime(struct vtd *v, bool *eime)
+{
+	unsigned bits = platform && platform->apic_id_bits ? platform->apic_id_bits() : 8;
+	const char *why = vtd_ir_destinations(v->ecap, bits, eime);
+	return why ? iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED, why) : NULL;
+}
+
+const char *vtd_ir_describe(const struct vtd *v, char *buf, size_t n)
+{
+	if (!v->ir_on)
+		snprintf(buf, n, "interrupt remapping off");
+	else
+		snprintf(buf, n, "%u entries (IRTA.S %u), %s destinations (IRTA.EIME %s: the local APIC is in %s mode)",
+			 v->irt_size, (unsigned)__builtin_ctz(v->irt_size) - 1, v->eime ? "x2APIC" : "xAPIC",
+			 v->eime ? "set" : "clear", v->eime ? "x2APIC" : "xAPIC");
+	return buf;
+}
+
 const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 {
 	struct vtd *v = (struct vtd *)io;
@@ -100,6 +126,9 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	if (entries > 65536)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT,
 				  "vtd: an interrupt remapping table holds at most 65536 entries");
+	bool eime;
+	if ((e = ir_eime(v, &eime)) != NULL)
+		return e;
 	unsigned s = 0; /* 2^(S+1) entries */
 	while ((2u << s) < entries)
 		s++;
@@ -109,10 +138,11 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 		return iommu_fail(io, IOMMU_ERR_NOMEM, "vtd: no memory for the interrupt remapping table");
 	memset(v->irt, 0, table_pages(size) * PAGE); /* every entry not present */
 	v->irt_size = size;
+	v->eime = eime;
 	vtd_push(v->irt, table_pages(size) * PAGE, v);
 	if ((e = vtd_qi_enable(v, true)) != NULL)
 		goto fail;
-	vtd_w64(v, VTD_REG_IRTA, vtd_irta((uint64_t)(uintptr_t)v->irt, s));
+	vtd_w64(v, VTD_REG_IRTA, vtd_irta((uint64_t)(uintptr_t)v->irt, s) | (eime ? VTD_IRTA_EIME : 0));
 	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SIRTP);
 	if ((e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true, "vtd: GSTS.IRTPS not set within 100 ms of SIRTP")) != NULL)
 		goto fail;
@@ -141,16 +171,16 @@ const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, 
 		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: interrupt remapping is not on");
 	if (index >= v->irt_size)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: the index is past the interrupt remapping table");
-	if (e->present && e->dest > 0xff)
-		return iommu_fail(
-		    io, IOMMU_ERR_UNSUPPORTED,
-		    "vtd: a destination above 255 needs x2APIC mode (IRTA.EIME), which iommon does not use");
+	if (e->present && e->dest > 0xff && !v->eime)
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
+				  "vtd: a destination above 255 needs x2APIC destinations (IRTA.EIME), and the local "
+				  "APIC is in xAPIC mode");
 	uint64_t *irte = v->irt + 2 * (size_t)index;
 	/* the high half first, P last: a fetch between the two writes sees
 	 * the old entry's present bit with at worst the new source check */
 	irte[1] = e->present ? vtd_irte_hi(e->sid_check, e->source_id) : 0;
 	__asm__ volatile("" ::: "memory");
-	irte[0] = e->present ? vtd_irte_lo(e->vector, e->dest, false) : 0;
+	irte[0] = e->present ? vtd_irte_lo(e->vector, e->dest, v->eime) : 0;
 	vtd_push(irte, 16, v);
 	return NULL;
 }

@@ -66,6 +66,7 @@ struct vtd {
 	uint64_t *irt;	   /* the interrupt remapping table, 16 bytes an entry */
 	unsigned irt_size; /* entries: 2^(IRTA.S + 1) */
 	bool ir_on;	   /* IRE set by us */
+	bool eime;	   /* IRTA.EIME set by us: x2APIC destinations */
 	bool fw_ir;	   /* the firmware left IRE on: its table is kept */
 	bool cfi_ignored;  /* GSTS.CFIS never followed GCMD.CFI (QEMU 7.2) */
 	struct iommu_inval_kind ir_kinds[2];
@@ -123,5 +124,10 @@ const char *vtd_fault_reason(unsigned reason);
 /* The kinds of invalidation this driver offers (some may be unsupported
  * by a given unit: vtd_kind_usable says). */
 bool vtd_kind_usable(const struct vtd *v, size_t kind);
+
+/* Interrupt remapping as this unit has it now, in words: the table's
+ * entries and IRTA.S, and which destination format (IRTA.EIME) for which
+ * local APIC mode. Returns buf. */
+const char *vtd_ir_describe(const struct vtd *v, char *buf, size_t n);
 
 #endif

@@ -26,9 +26,7 @@
 #include "../../core/settings.h"
 #include "../../core/stats.h"
 #include "../../core/timing.h"
-#include "../../iommu/vtd/vtd.h"
 #include "../models/models.h"
-#include "../models/vtd_model.h"
 #include "platform_host.h"
 
 /* Leaves cycled through (by the floor too): the tables above them stay
@@ -240,21 +238,6 @@ static void bench_unit(struct iommu *io, struct pci_addr dev, uint64_t *s1, uint
 	}
 }
 
-static void bench_vtd(uint64_t *s1, uint64_t *s2, size_t n)
-{
-	static struct vtd_model m;
-	static struct vtd v;
-	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
-	const char *e = vtd_init(&v, &m.win, "model0", NULL, NULL, 0);
-	if (e) {
-		problem("vtd", "init", e);
-		return;
-	}
-	bench_unit(&v.io, (struct pci_addr){ .bus = 1 }, s1, s2, n);
-	if (m.bad_width || m.oneshot_writes || m.reg_while_queued || m.win.out_of_window)
-		problem("vtd", "the model saw", "an access the hardware forbids");
-}
-
 static void bench_model(const char *kind, const char *fault, uint64_t *s1, uint64_t *s2, size_t n)
 {
 	const char *e = model_attach(kind, fault);
@@ -348,7 +331,6 @@ int main(int argc, char **argv)
 	       timing.cpu, (unsigned long long)timing.overhead);
 
 	bench_floor(s1, n);
-	bench_vtd(s1, s2, n);
 	for (size_t i = 0; model_kind_at(i); i++) {
 		const char *k = model_kind_at(i);
 		bool faulty = strncmp(fault_kind, k, strlen(k)) == 0 && fault_kind[strlen(k)] == '=';

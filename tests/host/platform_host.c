@@ -121,6 +121,46 @@ static void host_irq_restore(uint64_t s)
 {
 	(void)s;
 }
+/* Interrupts on the host: nothing sends one but a register model's engine
+ * (irq_send), so a table of handlers, as a local APIC's vectors, dispatched
+ * at once on the one CPU, whose APIC id is 0. The same vectors as the
+ * x86_64 boot's, so a case sees the numbers it would on the machine. */
+#define HOST_FIRST_VECTOR 0xd0
+#define HOST_VECTORS 16
+
+static struct {
+	void (*fn)(void *ctx);
+	void *ctx;
+} host_vectors[HOST_VECTORS];
+
+static int host_irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why)
+{
+	*apic_id = 0;
+	for (unsigned i = 0; i < HOST_VECTORS; i++)
+		if (!host_vectors[i].fn) {
+			host_vectors[i].fn = fn, host_vectors[i].ctx = ctx;
+			return (int)(HOST_FIRST_VECTOR + i);
+		}
+	*why = "every vector from 0xd0 to 0xdf is taken";
+	return -1;
+}
+
+static void host_irq_remove(int vector)
+{
+	unsigned i = (unsigned)vector - HOST_FIRST_VECTOR;
+	if (i < HOST_VECTORS)
+		host_vectors[i].fn = NULL;
+}
+
+static bool host_irq_send(int vector, uint32_t apic_id)
+{
+	unsigned i = (unsigned)vector - HOST_FIRST_VECTOR;
+	if (apic_id != 0 || i >= HOST_VECTORS || !host_vectors[i].fn)
+		return false;
+	host_vectors[i].fn(host_vectors[i].ctx);
+	return true;
+}
+
 static const void *host_acpi_rsdp(void)
 {
 	return NULL;
@@ -158,6 +198,18 @@ void host_set_paging_levels(unsigned levels)
 static unsigned host_paging_levels(void)
 {
 	return host_levels;
+}
+
+static unsigned host_apic_bits = 8;
+
+void host_set_apic_id_bits(unsigned bits)
+{
+	host_apic_bits = bits;
+}
+
+static unsigned host_apic_id_bits(void)
+{
+	return host_apic_bits;
 }
 
 static unsigned host_phys_bits(void)
@@ -409,9 +461,13 @@ struct platform host_platform = {
 	.idle_us = host_idle_us,
 	.irq_save = host_irq_save,
 	.irq_restore = host_irq_restore,
+	.irq_install = host_irq_install,
+	.irq_remove = host_irq_remove,
+	.irq_send = host_irq_send,
 	.memory_map = host_memory_map,
 	.phys_bits = host_phys_bits,
 	.paging_levels = host_paging_levels,
+	.apic_id_bits = host_apic_id_bits,
 	.acpi_rsdp = host_acpi_rsdp,
 	.file_read = host_file_read,
 	.file_stream = host_file_stream,

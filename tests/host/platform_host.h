@@ -20,5 +20,8 @@ void host_set_memory_map(const struct mem_range *map, size_t n);
 void host_set_phys_bits(unsigned bits);
 /* The firmware's paging levels the host stands in (4 until set to 5). */
 void host_set_paging_levels(unsigned levels);
+/* The local APIC mode the host stands in: 8-bit ids (xAPIC) until set
+ * to 32 (x2APIC). */
+void host_set_apic_id_bits(unsigned bits);
 
 #endif

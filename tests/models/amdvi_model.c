@@ -410,12 +410,19 @@ static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
 	return amdvim_translate(m, ((struct amdvi_model *)m)->engine_devid, iova, write, phys);
 }
 
+/* the engine's MSI through the unit's interrupt remapping */
+static bool family_msi(void *m, uint16_t rid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
+{
+	return amdvim_msi(m, rid, addr, data, vector, dest);
+}
+
 static const char *family_attach(const char *kind, struct model_engine *e)
 {
 	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
 	amdvim_init(&family_model);
 	family_model.engine_devid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
+	model_engine_msi(e, family_msi);
 	struct model_driver d = { 0 };
 	const char *err = amdvi_model_driver_init(&family_model.win, kind, &d);
 	model_family_adopt(&amdvi_family, &d);

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../core/cpu.h"
+#include "../../core/platform.h"
 #include "../../core/timing.h"
 #include "models.h"
 
@@ -76,4 +78,52 @@ void model_engine_init(struct model_engine *m, const char *kind, struct pci_addr
 		.transfer = transfer,
 		.close = close_engine,
 	};
+}
+
+/* ---- the engine's own MSI ------------------------------------------------- */
+
+static const char *msi_program(struct dma_engine *e, const struct msi_message *m)
+{
+	struct model_engine *me = (struct model_engine *)e;
+	me->msg = *m;
+	me->msi_enabled = true;
+	return NULL;
+}
+
+/* The message goes out as the device's memory write; the unit's interrupt
+ * path (the model) remaps or blocks it, and a delivered one reaches the
+ * local APIC it names, which runs the handler of its vector. */
+static const char *msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
+{
+	struct model_engine *me = (struct model_engine *)e;
+	if (!me->msi_enabled)
+		return "the engine's MSI is not programmed";
+	if (!platform->irq_send)
+		return "the platform cannot deliver the model's interrupt (no irq_send)";
+	uint16_t rid = (uint16_t)(e->addr.bus << 8 | e->addr.dev << 3 | e->addr.fn);
+	uint8_t vector = 0;
+	uint32_t dest = 0;
+	*t_doorbell = rdtsc();
+	if (!me->msi(me->model, rid, me->msg.addr, me->msg.data, &vector, &dest)) {
+		me->msi_blocked++; /* dropped, as the unit drops it: the model holds the record */
+		return NULL;
+	}
+	me->msi_delivered++;
+	platform->irq_send(vector, dest); /* a vector or APIC nobody serves: lost, as on the bus */
+	return NULL;
+}
+
+static void msi_off(struct dma_engine *e)
+{
+	struct model_engine *me = (struct model_engine *)e;
+	me->msi_enabled = false;
+	me->msg = (struct msi_message){ 0 };
+}
+
+void model_engine_msi(struct model_engine *m, bool (*msi)(void *, uint16_t, uint64_t, uint32_t, uint8_t *, uint32_t *))
+{
+	m->msi = msi;
+	m->e.msi_program = msi_program;
+	m->e.msi_raise = msi_raise;
+	m->e.msi_off = msi_off;
 }

@@ -27,10 +27,24 @@ struct model_engine {
 	void *model;
 	uint8_t buf[65536];
 	unsigned aborts;
+	/* The engine's own MSI through the model's interrupt path (NULL: the
+	 * model has none, and the engine sends no MSI): the message `addr`,
+	 * `data` written by requester `rid`; true with the vector and local
+	 * APIC it is delivered to, false when the model blocks it (and makes
+	 * its fault record, as the unit would). */
+	bool (*msi)(void *model, uint16_t rid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest);
+	struct msi_message msg; /* as programmed */
+	bool msi_enabled;
+	unsigned msi_delivered, msi_blocked;
 };
 
 void model_engine_init(struct model_engine *m, const char *kind, struct pci_addr addr, unsigned addr_bits,
 		       bool (*translate)(void *, uint64_t, bool, uint64_t *), void *model);
+/* Gives the engine its MSI through the model's `msi` path: msi_program,
+ * msi_raise and msi_off as a device's, a delivered message handed to
+ * the monitor's handler by the platform (irq_send) as a local APIC
+ * would, a blocked one dropped. */
+void model_engine_msi(struct model_engine *m, bool (*msi)(void *, uint16_t, uint64_t, uint32_t, uint8_t *, uint32_t *));
 
 /* The engine sits on this bus: the first PHB's (Calgary), behind the
  * bridge (DART), stream 1's requester (Apple DART). */

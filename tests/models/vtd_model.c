@@ -7,6 +7,9 @@
 
 #include <string.h>
 
+#include "../../core/platform.h"
+#include "models.h"
+
 #define R_VER 0x00
 #define R_CAP 0x08
 #define R_ECAP 0x10
@@ -109,6 +112,24 @@ static void update_ppf(struct vtd_model *m)
 	for (unsigned i = 0; i < VTDM_NFR; i++)
 		any |= m->frcd[i][1] >> 63;
 	m->fsts = any ? m->fsts | 2u : m->fsts & ~2u;
+}
+
+/* The fault event (7.3): a record made while none was pending (PPF clear),
+ * or PFO newly set, sends FEDATA to FEADDR, unremapped; while FECTL.IM
+ * masks it, IP holds it until IM clears. */
+#define FECTL_IM (1u << 31)
+#define FECTL_IP (1u << 30)
+
+static void fault_event(struct vtd_model *m)
+{
+	if (m->fectl & FECTL_IM) {
+		m->fectl |= FECTL_IP;
+		return;
+	}
+	m->fectl &= ~FECTL_IP;
+	m->fault_events++;
+	if (platform && platform->irq_send) /* xAPIC: destination in address 19:12, vector in data 7:0 */
+		platform->irq_send((int)(m->fedata & 0xff), (m->feaddr >> 12) & 0xff);
 }
 
 static void iec_flush(struct vtd_model *m, bool by_index, uint16_t iidx, unsigned im)
@@ -229,6 +250,7 @@ static void gcmd(struct vtd_model *m, uint32_t v)
 	uint32_t changed = (v ^ m->gsts) & PERSISTENT;
 	unsigned asks = __builtin_popcount(changed) + !!(v & SRTP) + !!(v & WBF) + !!(v & SIRTP);
 	m->oneshot_writes += asks > 1;
+	m->forbidden += asks > 1;
 	uint32_t next = m->gsts;
 	if (changed & TE) /* caches are left as they are: software invalidates */
 		next ^= TE;
@@ -243,7 +265,9 @@ static void gcmd(struct vtd_model *m, uint32_t v)
 	if (changed & IRE) {
 		/* IEC is a queued descriptor only: IRE with the queue off, or
 		 * before a table was latched, leaves the cache unmanageable */
-		m->ire_unready += (v & IRE) && (!(m->gsts & QIE) || !(m->gsts & SIRTP));
+		bool unready = (v & IRE) && (!(m->gsts & QIE) || !(m->gsts & SIRTP));
+		m->ire_unready += unready;
+		m->forbidden += unready;
 		next ^= IRE;
 	}
 	if ((changed & CFI) && !m->ignore_cfi)
@@ -274,7 +298,9 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 			m->fsts &= ~(v & 0x71u);
 			break;
 		case R_FECTL:
-			m->fectl = v & (1u << 31);
+			m->fectl = (v & FECTL_IM) | (m->fectl & FECTL_IP);
+			if (!(v & FECTL_IM) && (m->fectl & FECTL_IP))
+				fault_event(m);
 			break;
 		case R_FEDATA:
 			m->fedata = v;
@@ -303,6 +329,7 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 	} else if (base == R_CCMD && (v >> 63)) {
 		if (m->gsts & QIE) {
 			m->reg_while_queued++;
+			m->forbidden++;
 			m->ccmd = v; /* ICC stays set: the invalidation never runs */
 		} else if (m->ignore_ccmd) {
 			m->ccmd = v;
@@ -325,6 +352,7 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 	} else if (base == VTDM_IRO + 8 && (v >> 63)) {
 		if (m->gsts & QIE) {
 			m->reg_while_queued++;
+			m->forbidden++;
 			m->iotlb = v;
 		} else {
 			int g = (int)((v >> 60) & 3);
@@ -362,13 +390,19 @@ static bool fault(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, 
 			continue;
 		m->frcd[i][0] = iova & ~0xfffull;
 		m->frcd[i][1] = sid | (uint64_t)reason << 32 | (uint64_t)!write << 62 | 1ull << 63;
-		if (!(m->fsts & 2u))
+		bool pending = m->fsts & 2u;
+		if (!pending)
 			m->fsts = (m->fsts & ~0xff00u) | i << 8;
 		m->next_frcd = (i + 1) % VTDM_NFR;
 		update_ppf(m);
+		if (!pending)
+			fault_event(m);
 		return false;
 	}
-	m->fsts |= 1u; /* PFO */
+	if (!(m->fsts & 1u)) {
+		m->fsts |= 1u; /* PFO */
+		fault_event(m);
+	}
 	return false;
 }
 
@@ -521,4 +555,96 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
 		t = (const uint64_t *)(uintptr_t)(e & 0x000ffffffffff000ull);
 	}
 	return fault(m, sid, iova, write, 7);
+}
+
+/* ---- the family: what `model vtd` attaches ---------------------------------- */
+
+static struct vtd_model family_model;
+static uint16_t family_sid; /* the engine's requester id */
+
+/* Until the VT-d catalogue defines the hook (vtd_model.h), `model vtd`
+ * attaches nothing. */
+__attribute__((weak)) const char *vtd_model_driver_init(const struct regwin *model_win, const char *name,
+							struct model_driver *out)
+{
+	(void)model_win, (void)name, (void)out;
+	return "no VT-d driver is linked with the model (vtd_model_driver_init is not defined)";
+}
+
+static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
+{
+	return vtdm_translate(m, family_sid, iova, write, phys);
+}
+
+/* the engine's MSI through the unit's interrupt window */
+static bool family_msi(void *m, uint16_t rid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
+{
+	return vtdm_msi(m, rid, addr, data, vector, dest);
+}
+
+static const char *family_attach(const char *kind, struct model_engine *e)
+{
+	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
+	vtdm_init(&family_model, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	family_sid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
+	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
+	model_engine_msi(e, family_msi);
+	struct model_driver d = { 0 };
+	const char *err = vtd_model_driver_init(&family_model.win, kind, &d);
+	model_family_adopt(&vtd_family, &d);
+	return err;
+}
+
+static void inject_te_stuck(void *m)
+{
+	((struct vtd_model *)m)->stuck_gsts = TE;
+}
+
+static void inject_ccmd_stuck(void *m)
+{
+	((struct vtd_model *)m)->ignore_ccmd = true;
+}
+
+static void inject_queue_refused(void *m)
+{
+	((struct vtd_model *)m)->refuse_queue = true;
+}
+
+static void inject_cfi_ignored(void *m)
+{
+	((struct vtd_model *)m)->ignore_cfi = true;
+}
+
+static const struct model_fault family_faults[] = {
+	{ "te-stuck", "GSTS.TES never follows GCMD.TE: translation never turns on", NULL, inject_te_stuck,
+	  IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "ccmd-stuck", "CCMD.ICC never clears: a context-cache invalidation by register never completes", NULL,
+	  inject_ccmd_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	/* take-over and the first invalidation (by register) use no queue:
+	 * the first queued operation (interrupt remapping on, a queued
+	 * invalidation) meets it: the driver retries, is refused every time, and
+	 * gives up (IOMMU_ERR_ABANDONED) */
+	{ "queue-refused", "every invalidation descriptor raises a queue error (FSTS.IQE)", NULL, inject_queue_refused,
+	  IOMMU_OK, IOMMU_OK },
+	{ "cfi-ignored", "GCMD.CFI ignored, compatibility-format interrupts always pass (QEMU 7.2)", NULL,
+	  inject_cfi_ignored, IOMMU_OK, IOMMU_OK },
+	{ NULL },
+};
+
+static const char *const family_kinds[] = { "vtd", NULL };
+
+struct model_family vtd_family = {
+	.kinds = family_kinds,
+	.faults = family_faults,
+	.attach = family_attach,
+	.model = &family_model,
+	.bad_width = &family_model.bad_width,
+	.protocol_errors = &family_model.forbidden,
+	.model_win = &family_model.win,
+	.all_ones = &family_model.all_ones,
+};
+
+struct vtd_model *model_vtd(void)
+{
+	return model_attached_state(&vtd_family, false);
 }

@@ -2,10 +2,12 @@
  * the driver's host tests: the registers and their side effects, root,
  * context and second-level walks from memory (addresses are pointers), a
  * translation cache that keeps serving an entry until the invalidation
- * that covers it runs, fault recording, the invalidation queue, and
- * interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of an MSI with
- * its checks, an interrupt entry cache kept until its IEC invalidation,
- * and interrupt faults recorded with their reason, source and index.
+ * that covers it runs, fault recording with its fault event interrupt
+ * (FEDATA to FEADDR, through the platform's irq_send), the invalidation
+ * queue, and interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of
+ * an MSI with its checks, an interrupt entry cache kept until its IEC
+ * invalidation, and interrupt faults recorded with their reason, source
+ * and index. Its family (what `model vtd` attaches) is at the end.
  *
  * It is strict where hardware is: a 32-bit register accessed with 64 bits,
  * a GCMD write that sets a one-shot bit by accident, a register-based
@@ -78,6 +80,8 @@ struct vtd_model {
 	unsigned ctx_invalidations, iotlb_invalidations, waits, queue_errors;
 	unsigned iec_invalidations, iec_global; /* all IEC descriptors, and the global ones */
 	unsigned ire_unready;			/* IRE set with the queue off or no table latched */
+	unsigned fault_events;			/* fault event interrupts sent (FEDATA to FEADDR) */
+	unsigned forbidden;			/* oneshot_writes, reg_while_queued and ire_unready together */
 	uint64_t last_psi_addr;
 	unsigned last_psi_am;
 	struct regwin win;
@@ -97,5 +101,25 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
  * through, the message is delivered as it is (xAPIC: destination in
  * address bits 19:12, vector in data 7:0). */
 bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest);
+
+/* ---- the family: what `model vtd` attaches -------------------------------- */
+
+/* The family: the model above as QEMU 7.2 reports itself, its engine on
+ * MODEL_ENGINE_BUS (translated and interrupt-remapped by the model), and
+ * the VT-d driver, which this file cannot see: attach builds it through
+ * the hook below, and fills the family's io, driver and driver_win. */
+struct model_family;
+extern struct model_family vtd_family;
+
+/* What the VT-d catalogue provides (tests/catalogue/iommu/vtd.c): vtd_init
+ * on a driver it owns, on the model's window; `out` names that driver's
+ * unit, state and window; NULL or vtd_init's reason. A weak definition
+ * here refuses to attach until it is linked. */
+struct model_driver; /* models.h */
+const char *vtd_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out);
+
+/* The attached VT-d model, for cases that reach into it (NULL when another
+ * kind, or none, is attached). */
+struct vtd_model *model_vtd(void);
 
 #endif

@@ -12,6 +12,7 @@
 
 #define ECAP_IR (1ull << 3)
 #define ECAP_QI (1ull << 1)
+#define ECAP_EIM (1ull << 4)
 #define DUT 0x0318   /* the device under test's requester id */
 #define OTHER 0x0320 /* another function, another device */
 
@@ -338,6 +339,67 @@ static void ire_that_never_sets_times_out(void **state)
 	assert_clean();
 }
 
+/* The firmware left the local APIC in x2APIC mode and the unit has
+ * ECAP.EIM: IRTA.EIME set, 32-bit destinations in IRTE bits 63:32, and
+ * compatibility-format interrupts blocked whatever CFI says (5.1.4). In
+ * xAPIC mode the same unit keeps EIME clear. */
+static void x2apic_destinations_with_eim(void **state)
+{
+	(void)state;
+	host_set_apic_id_bits(32);
+	open_unit(VTDM_QEMU_ECAP | ECAP_EIM);
+	assert_null(v.io.ops->ir_enable(&v.io, true, 16));
+	assert_int_equal(m.irt, (uint64_t)(uintptr_t)v.irt | VTD_IRTA_EIME | 3);
+	set(5, 0x42, 0x12345, DUT, true);
+	assert_int_equal(v.irt[2 * 5] >> 32, 0x12345);
+	uint8_t vec;
+	uint32_t dest;
+	assert_true(raise(DUT, 5, &vec, &dest));
+	assert_int_equal(vec, 0x42);
+	assert_int_equal(dest, 0x12345);
+	assert_true(m.gsts & VTD_GSTS_CFIS);
+	assert_false(vtdm_msi(&m, 0x00f8, 0xfee01000, 0x31, &vec, &dest));
+	assert_one_fault(IOMMU_FAULT_IR_COMPAT, 0x25, 0x00f8, 0);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_false(m.irta & VTD_IRTA_EIME);
+	/* xAPIC mode: EIME clear, the id in 47:40, wider ones refused */
+	host_set_apic_id_bits(8);
+	open_unit(VTDM_QEMU_ECAP | ECAP_EIM);
+	assert_null(v.io.ops->ir_enable(&v.io, true, 16));
+	assert_int_equal(m.irt, (uint64_t)(uintptr_t)v.irt | 3);
+	set(5, 0x42, 0x12, DUT, true);
+	assert_int_equal(v.irt[2 * 5] >> 32, 0x1200);
+	assert_true(raise(DUT, 5, &vec, &dest));
+	assert_int_equal(dest, 0x12);
+	struct iommu_irte big = { .present = true, .vector = 0x40, .dest = 0x100 };
+	assert_non_null(v.io.ops->ir_set(&v.io, DUT, 1, &big));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
+/* x2APIC mode on a unit without ECAP.EIM: refused by name before any
+ * register is written, rather than remapping to 8-bit destinations. */
+static void x2apic_without_eim_refused(void **state)
+{
+	(void)state;
+	host_set_apic_id_bits(32);
+	open_unit(VTDM_QEMU_ECAP);
+	assert_non_null(v.io.ops->ir_enable(&v.io, true, 16));
+	assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_null(v.irt);
+	assert_false(m.gsts & (VTD_GSTS_IRES | VTD_GSTS_IRTPS));
+	assert_null(v.io.ops->give_back(&v.io));
+	assert_clean();
+}
+
+static int xapic_again(void **state)
+{
+	(void)state;
+	host_set_apic_id_bits(8);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -350,6 +412,8 @@ int main(void)
 		cmocka_unit_test(unit_without_cfi_switch),
 		cmocka_unit_test(firmware_remapping_left_alone),
 		cmocka_unit_test(ire_that_never_sets_times_out),
+		cmocka_unit_test_teardown(x2apic_destinations_with_eim, xapic_again),
+		cmocka_unit_test_teardown(x2apic_without_eim_refused, xapic_again),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

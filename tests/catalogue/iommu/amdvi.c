@@ -413,7 +413,7 @@ static void t_ir_events(struct test_ctx *t)
 	bench_teardown(&v);
 }
 
-static const struct iommu_case_arg on_amdvi = { "amdvi" };
+static const struct iommu_case_arg on_amdvi = { "amdvi" }, ir_amdvi = { "amdvi", .kind = IR_TABLE_PER_REQUESTER };
 static const struct iommu_case_arg leaf_4k = { "amdvi", 1ull << 12 }, leaf_2m = { "amdvi", 1ull << 21 },
 				   leaf_1g = { "amdvi", 1ull << 30 };
 static const struct iommu_case_arg cmd_page = { "amdvi", .kind = "cmd-page" },
@@ -466,18 +466,18 @@ static const struct test_case cases[] = {
 	/* interrupt remapping (ir.c): named, not in the default plan, until
 	 * every unit the default plan meets has it */
 	{ "amdvi.ir_msi_direct", "remapping off: the device's own MSI arrives; timed", case_ir_msi_direct, false,
-	  &on_amdvi },
+	  &ir_amdvi },
 	{ "amdvi.ir_remapped", "a remapped MSI arrives at the entry's vector, not the one the device was told",
-	  case_ir_remapped, false, &on_amdvi },
+	  case_ir_remapped, false, &ir_amdvi },
 	{ "amdvi.ir_not_present", "an MSI through a not-present entry is blocked", case_ir_not_present, false,
-	  &on_amdvi },
-	{ "amdvi.ir_index", "an MSI naming an index past the table is blocked", case_ir_index, false, &on_amdvi },
+	  &ir_amdvi },
+	{ "amdvi.ir_index", "an MSI naming an index past the table is blocked", case_ir_index, false, &ir_amdvi },
 	{ "amdvi.ir_source", "an MSI through an entry admitting another requester is blocked", case_ir_source, false,
-	  &on_amdvi },
+	  &ir_amdvi },
 	{ "amdvi.ir_invalidate", "a changed interrupt entry used after its invalidation (stale: finding)",
-	  case_ir_invalidate, false, &on_amdvi },
+	  case_ir_invalidate, false, &ir_amdvi },
 	{ "amdvi.ir_ioapic", "the device's INTx through the I/O APIC, remapped: delivered, repointed, blocked; timed",
-	  case_ir_ioapic, false, &on_amdvi },
+	  case_ir_ioapic, false, &ir_amdvi },
 };
 
 /* The AMD-Vi model's driver (tests/models/amdvi_model.h): the model

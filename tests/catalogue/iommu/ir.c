@@ -220,42 +220,52 @@ void case_ir_remapped(struct test_ctx *t)
 	ir_teardown(&r);
 }
 
-bool ir_fault_seen(struct iommu *io, enum iommu_fault_kind kind, uint16_t sid, size_t *n)
+void ir_fault_check(const struct env *v, enum iommu_fault_kind kind, uint16_t sid, unsigned index, bool claim)
 {
 	struct iommu_fault f[4];
-	bool overflow = false, found = false;
-	*n = io->ops->faults ? io->ops->faults(io, f, 4, &overflow) : 0;
-	for (size_t i = 0; i < *n; i++)
-		found |= f[i].kind == kind && (!f[i].sid_known || f[i].sid == sid);
-	return found;
-}
-
-bool ir_faults_recorded(const struct env *v, bool *emulated)
-{
+	bool overflow = false;
+	size_t n = v->io->ops->faults ? v->io->ops->faults(v->io, f, 4, &overflow) : 0;
+	const struct iommu_case_arg *arg = v->t->tc->arg;
+	bool vtd_records = arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0;
+	const struct iommu_fault *match = NULL;
+	for (size_t i = 0; i < n && !match; i++)
+		if (f[i].kind == kind && (!f[i].sid_known || f[i].sid == sid) && (!vtd_records || f[i].addr == index))
+			match = &f[i];
+	bool found = match != NULL;
 	/* a model always records; the machine's unit when its argument says
 	 * the hardware does (VT-d, 7.1) and it is hardware: QEMU 7.2's VT-d
 	 * drops a blocked interrupt without a record, its AMD-Vi's event log
 	 * is dead */
-	const struct iommu_case_arg *arg = v->t->tc->arg;
-	*emulated = strcmp(timing.platform, "hardware") != 0;
-	return !v->machine || (!*emulated && arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0);
+	bool emulated = strcmp(timing.platform, "hardware") != 0;
+	bool records = claim && (!v->machine || (!emulated && vtd_records));
+	char entry[24] = ""; /* the index, where the record carries one */
+	if (vtd_records)
+		snprintf(entry, sizeof(entry), ", index %u", index);
+	if (records)
+		report(v->t, found, "the unit recorded the interrupt fault (sid %04x%s): %s (%zu records read)", sid,
+		       entry,
+		       match && match->why ? match->why
+		       : found		   ? "recorded"
+					   : "no such record",
+		       n);
+	else
+		printf("    %s: %s interrupt fault recorded (%zu records read; not expected %s)\n", v->io->name,
+		       found ? "an" : "no", n,
+		       !claim	  ? "of an interrupt not claimed blocked"
+		       : emulated ? "under QEMU, which records none"
+				  : "of this unit");
 }
 
 /* A blocked interrupt: neither handler runs, and a fault of `kind` is
- * recorded where the unit records interrupt faults. */
-static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, const char *what)
+ * recorded where the unit records interrupt faults, from the device and,
+ * where the record carries one (VT-d's), naming entry `index`. */
+static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, unsigned index, const char *what)
 {
 	bool arrived = false, strayed = false;
 	const char *e = ir_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
 	report(r->v.t, !e && !arrived && !strayed, "%s: the MSI was blocked%s%s", what, e ? ": " : "",
 	       e ? e : (arrived || strayed ? " (it was delivered)" : ""));
-	size_t n;
-	bool found = ir_fault_seen(r->v.io, kind, r->sid, &n), emulated;
-	if (ir_faults_recorded(&r->v, &emulated))
-		report(r->v.t, found, "the unit recorded the interrupt fault (sid %04x; %zu records read)", r->sid, n);
-	else
-		printf("    %s: %s interrupt fault recorded (%zu records read; not expected %s)\n", r->v.io->name,
-		       found ? "an" : "no", n, emulated ? "under QEMU, which records none" : "of this unit");
+	ir_fault_check(&r->v, kind, r->sid, index, true);
 }
 
 /* The device told to raise an entry that must block it: not present
@@ -267,13 +277,18 @@ static void ir_entry_blocks(struct test_ctx *t, bool other, enum iommu_fault_kin
 		return;
 	unsigned index = (unsigned)r.decoy.vector;
 	uint16_t owner = other ? r.sid ^ 0x1 : r.sid; /* ^1: another function of the same device */
+	/* where each requester has a table of its own (AMD-Vi), the other's
+	 * entry is in the other's table: the device's own entry is absent */
+	const struct iommu_case_arg *arg = t->tc->arg;
+	if (other && arg->kind && strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0)
+		kind = IOMMU_FAULT_IR_NOT_PRESENT;
 	const char *e = ir_point_for(&r, owner, index, other ? &r.real : NULL, true);
 	if (!e)
 		e = ir_tell(&r, index);
 	if (e)
 		report(t, false, "%s (entry %u of requester %04x): %s", what, index, owner, e);
 	else
-		ir_blocked(&r, kind, what);
+		ir_blocked(&r, kind, index, what);
 	ir_teardown(&r);
 }
 
@@ -297,10 +312,19 @@ void case_ir_index(struct test_ctx *t)
 	if (!ir_needs(&r, !e, "no message names an index past the table (ir_msi refuses it)"))
 		return;
 	e = r.v.e->msi_program(r.v.e, &m);
+	/* QEMU 7.2's AMD-Vi never checks IntTabLen: it reads entry 256 from
+	 * the rest of the table's zeroed page (RemapEn=0) and blocks that, and
+	 * reads data 10:8 (index 256 sets bit 8) as the interrupt type */
+	const struct iommu_case_arg *arg = t->tc->arg;
+	bool qemu_amdvi = r.v.machine && strcmp(timing.platform, "hardware") != 0 && arg->kind &&
+			  strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0;
 	if (e)
 		report(t, false, "index %u: %s", IR_ENTRIES, e);
 	else
-		ir_blocked(&r, IOMMU_FAULT_IR_INDEX, "an index past the table");
+		ir_blocked(&r, IOMMU_FAULT_IR_INDEX, IR_ENTRIES,
+			   qemu_amdvi ? "index 256 (data bit 8 also read as the type), no IntTabLen check: QEMU 7.2 "
+					"read a zeroed entry past the table (RemapEn=0)"
+				      : "an index past the table");
 	ir_teardown(&r);
 }
 
@@ -328,10 +352,13 @@ void case_ir_invalidate(struct test_ctx *t)
 		ir_teardown(&r);
 		return;
 	}
-	printf("    before invalidating, the changed entry %s\n",
-	       stale   ? "was not used: the unit delivered from its cached copy (a finding)"
-	       : fresh ? "was used at once (the unit caches no entry, as QEMU does)"
-		       : "delivered nothing");
+	const char *seen = stale   ? "was not used: the unit delivered from its cached copy"
+			   : fresh ? "was used at once (the unit caches no entry, as QEMU does)"
+				   : "delivered nothing";
+	if (r.v.machine) /* what a unit does before invalidation is a finding */
+		printf("    before invalidating, the changed entry %s%s\n", seen, stale ? " (a finding)" : "");
+	else /* the models keep an entry until the invalidation that covers it */
+		report(t, stale && !fresh, "stale until invalidated: before invalidating, the changed entry %s", seen);
 	e = r.v.io->ops->ir_invalidate(r.v.io, 0, r.sid, -1);
 	if (!e)
 		e = ir_raise(&r, &r.decoy, &r.real, &arrived, &strayed, NULL);
@@ -340,4 +367,39 @@ void case_ir_invalidate(struct test_ctx *t)
 	if (!e && arrived)
 		ir_time(&r, &r.decoy, "remapped-after-invalidation");
 	ir_teardown(&r);
+}
+
+void case_ir_compat(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	if (!ir_needs(&r, r.v.io->ops->ir_compat != NULL, "the unit has no switch for compatibility-format interrupts"))
+		return;
+	const char *e = r.v.io->ops->ir_compat(r.v.io, false);
+	bool ignored = e && r.v.io->err == IOMMU_ERR_UNSUPPORTED; /* the unit ignores CFI: refused by name */
+	struct msi_message m = msi_catch_message(&r.real); /* compatibility format: what reaches `real` unremapped */
+	if (!e || ignored)
+		e = r.v.e->msi_program(r.v.e, &m);
+	if (e) {
+		report(t, false, "a compatibility-format MSI with CFI off: %s", e);
+		ir_teardown(&r);
+		return;
+	}
+	if (!ignored) {
+		ir_blocked(&r, IOMMU_FAULT_IR_COMPAT, 0, "a compatibility-format MSI with remapping on and CFI off");
+		ir_teardown(&r);
+		return;
+	}
+	/* sent all the same, to say what the unit does with it */
+	bool arrived = false, strayed = false;
+	e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	char what[64] = "did not arrive";
+	if (arrived)
+		snprintf(what, sizeof(what), "was delivered as sent (vector 0x%x)", r.real.vector);
+	ir_release(&r);
+	bench_needs(&r.v, false,
+		    "%s ignores GCMD.CFI (GSTS.CFIS never follows it), so none can be blocked: the "
+		    "compatibility-format MSI %s",
+		    r.v.io->name, e ? e : what);
 }

@@ -277,7 +277,7 @@ static void ioa_time(struct ioa *r)
 /* A blocked INTx: neither handler runs; the fault as ir.c's rule says. */
 static void ioa_blocked(struct ioa *r, enum iommu_fault_kind kind, const char *what, bool claimed)
 {
-	bool arrived = false, strayed = false, emulated = false;
+	bool arrived = false, strayed = false;
 	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
 	if (claimed)
 		report(r->v.t, !arrived && !strayed, "%s: the INTx was blocked%s", what,
@@ -286,14 +286,7 @@ static void ioa_blocked(struct ioa *r, enum iommu_fault_kind kind, const char *w
 		printf("    %s: the INTx was %s (QEMU 7.2's I/O APIC sends with no requester id, so vtd_mem_ir_write "
 		       "checks no source: not claimed)\n",
 		       what, arrived || strayed ? "delivered" : "blocked");
-	size_t n;
-	bool found = ir_fault_seen(r->v.io, kind, r->sid, &n);
-	bool records = ir_faults_recorded(&r->v, &emulated);
-	if (claimed && records)
-		report(r->v.t, found, "the unit recorded the interrupt fault (sid %04x)", r->sid);
-	else
-		printf("    %s: %s interrupt fault recorded (%zu records read; not expected %s)\n", r->v.io->name,
-		       found ? "an" : "no", n, emulated ? "under QEMU, which records none" : "of this unit");
+	ir_fault_check(&r->v, kind, r->sid, (unsigned)r->decoy.vector, claimed);
 }
 
 /* The "the firmware timer keeps working" while remapping is on. */
@@ -355,7 +348,8 @@ static void ioa_remapped(struct ioa *r)
 	/* VT-d's one table serves every requester, each entry naming whom it
 	 * admits (SVT=01); an AMD-Vi table is the requester's own (its DTE),
 	 * so there is no other requester an entry could admit */
-	if (!e && strcmp(v->io->backend, "vtd") == 0) {
+	const struct iommu_case_arg *arg = v->t->tc->arg;
+	if (!e && !(arg->kind && strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0)) {
 		e = ioa_point(r, index, &r->real, (uint16_t)(r->sid ^ 1));
 		if (!e)
 			ioa_blocked(r, IOMMU_FAULT_IR_SOURCE, "an entry admitting only another requester",
