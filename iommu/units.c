@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/platform.h"
 #include "vtd/caps.h"
 #include "vtd/regs.h"
 
@@ -347,7 +348,8 @@ void units_describe(const struct iommu_unit *u)
 		return;
 	}
 	if (u->type == IOMMU_VTD) {
-		vtd_caps_print(r.version, r.cap, r.ecap);
+		vtd_caps_print(r.version, r.cap, r.ecap,
+			       platform && platform->apic_id_bits ? platform->apic_id_bits() : 8);
 	} else if (u->type == IOMMU_SMMUV3) {
 		smmuv3_print(&r);
 	} else {

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/platform.h"
 #include "regs.h"
 
 void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out)
@@ -85,7 +84,7 @@ const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool *eime
 		   : NULL;
 }
 
-void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap)
+void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap, unsigned apic_id_bits)
 {
 	struct vtd_caps c;
 	vtd_caps_read(cap, ecap, &c);
@@ -101,10 +100,9 @@ void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap)
 	       c.dt ? ", device-TLB" : "", c.ir ? ", IR" : "", c.eim ? ", EIM" : "", c.pt ? ", pass-through" : "",
 	       c.sc ? ", snoop control" : "", c.smts ? ", scalable mode" : "");
 	if (c.ir) { /* what interrupt remapping would use on this CPU */
-		unsigned bits = platform && platform->apic_id_bits ? platform->apic_id_bits() : 8;
 		bool eime;
-		const char *why = vtd_ir_destinations(ecap, bits, &eime);
-		printf("      interrupt remapping: local APIC in %s mode, %s\n", bits > 8 ? "x2APIC" : "xAPIC",
+		const char *why = vtd_ir_destinations(ecap, apic_id_bits, &eime);
+		printf("      interrupt remapping: local APIC in %s mode, %s\n", apic_id_bits > 8 ? "x2APIC" : "xAPIC",
 		       why    ? "refused (no ECAP.EIM)"
 		       : eime ? "32-bit destinations (IRTA.EIME set)"
 			      : "8-bit destinations (IRTA.EIME clear)");

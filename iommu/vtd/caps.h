@@ -48,6 +48,7 @@ const char *vtd_decode_caps(uint32_t ver, uint64_t cap, uint64_t ecap, uint64_t 
 const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool *eime);
 
 /* VER, CAP and ECAP for people, indented, as `iommu` shows them. */
-void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap);
+/* apic_id_bits: the local APIC's id width on this CPU (8 xAPIC, 32 x2APIC). */
+void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap, unsigned apic_id_bits);
 
 #endif
