@@ -45,6 +45,6 @@ void lab_measure(const char *test, const char *path, const char *backend, const 
 		printf("<iommon-result test_case_id=%s/%s/%s/%s result=pass measurement=%.1f units=ns>\n", test, path,
 		       backend, variant, ns);
 	else
-		printf("<iommon-result test_case_id=%s/%s/%s/%s result=pass measurement=%llu units=%s>\n", test,
-		       path, backend, variant, (unsigned long long)p50, unit);
+		printf("<iommon-result test_case_id=%s/%s/%s/%s result=pass measurement=%llu units=%s>\n", test, path,
+		       backend, variant, (unsigned long long)p50, unit);
 }

@@ -422,7 +422,8 @@ size_t runner_run(int nsel, char **sel)
 {
 	struct tally this_run = { 0 }, session0 = run.session;
 	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
-	bool own_plan = lab_plan_begin("run"); /* typed at the prompt: the run is the plan */
+	/* a run typed at the prompt is a plan of its own; in a script, the script is */
+	bool own_plan = lab_plan_begin("run");
 	keys.stop = keys.said = false; /* a stop ends one run, not the session */
 	/* a resumed run: the tests up to the crashed one were recorded before
 	 * the reset (the crashed one on this boot), and are counted, not run */
