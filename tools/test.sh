@@ -290,6 +290,23 @@ else
 	note SKIP price.plot "no price boot test results to plot"
 fi
 
+# The formats lab tools read (tools/iommon-report: JUnit against
+# tests/junit.xsd, TAP through prove, HTML, compare) and the serial lines
+# the LAVA job's pattern reads, on the records and consoles just made.
+echo "== lab reports (tools/iommon-report) and serial lines (tools/lava/iommon-job.yaml)"
+tests/report/check.py build/boot-tests "$log/report" >"$log/report.log" 2>&1
+rc=$?
+while IFS= read -r l; do
+	case $l in
+	PASS*) passed=$((passed + 1)) ;;
+	FAIL*) failed=$((failed + 1)) ;;
+	SKIP*) skipped=$((skipped + 1)) ;;
+	*) continue ;;
+	esac
+	echo "$l"
+done <"$log/report.log"
+[ $rc = 0 ] || note FAIL report.check "tests/report/check.py exit status $rc (log: $log/report.log)"
+
 # Figures from the boot tests, printed for people and never asserted.
 dmalog=build/boot-tests/dma/run
 if [ -f "$dmalog/records.jsonl" ]; then

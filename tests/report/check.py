@@ -7,12 +7,15 @@ as tools/test.sh counts them."""
 import collections
 import glob
 import html.parser
+import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+
+sys.dont_write_bytecode = True  # nothing written into the tree
 
 import yaml  # Debian's python3-yaml: the LAVA job is read as LAVA reads it
 
@@ -238,10 +241,13 @@ def check_lava(boot, banners):
     n, consoles, problems = 0, 0, []
     for d in sorted(glob.glob(os.path.join(boot, "*", "run"))):
         name = os.path.basename(os.path.dirname(d))
-        con, rec = os.path.join(d, "console.txt"), os.path.join(d, "records.jsonl")
-        if not os.path.exists(con) or not os.path.exists(rec):
+        # the raw serial line as LAVA reads it (CR LF, the firmware's
+        # terminal escapes), else the plain console made of it
+        con = [p for p in (os.path.join(d, "serial.log"), os.path.join(d, "console.txt")) if os.path.exists(p)]
+        rec = os.path.join(d, "records.jsonl")
+        if not con or not os.path.exists(rec):
             continue
-        text = open(con, errors="replace").read()
+        text = open(con[0], encoding="latin-1").read()
         got, want = lava_lines(pattern, fixup, text), expected_lines(records(rec), fixup)
         consoles += 1
         n += len(want)
@@ -258,7 +264,7 @@ def check_lava(boot, banners):
                 problems.append("%s: not one start banner, results, one end banner in that order" % name)
     # the check must be able to fail: a console with one result line gone
     if consoles and not problems:
-        text = open(os.path.join(boot, banners[0], "run", "console.txt")).read()
+        text = open(os.path.join(boot, banners[0], "run", "serial.log"), encoding="latin-1").read()
         m = pattern.search(text)
         if lava_lines(pattern, fixup, text[:m.start()] + text[m.end():]) == lava_lines(pattern, fixup, text):
             problems.append("removing a result line went unnoticed")
@@ -266,8 +272,56 @@ def check_lava(boot, banners):
         return say("SKIP", "lava", "no boot test left a console")
     if problems:
         return say("FAIL", "lava", "; ".join(problems[:4]))
-    say("PASS", "lava", "the pattern in tools/lava/iommon-job.yaml finds all %d results and measures of %d boot "
-        "tests' consoles; %s: one start and one end banner around them" % (n, consoles, ", ".join(banners)))
+    say("PASS", "lava", "the pattern in tools/lava/iommon-job.yaml finds all %d results and measures on %d boot "
+        "tests' serial lines; %s: one start and one end banner around them" % (n, consoles, ", ".join(banners)))
+
+
+class Replay:
+    """A labgrid console as pexpect drives it, over a saved serial line:
+    of the patterns, the one matching earliest after the last match wins."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def expect(self, patterns, timeout):
+        best = None
+        for i, p in enumerate(patterns if isinstance(patterns, list) else [patterns]):
+            m = re.compile(p.encode(), re.DOTALL).search(self.data, self.pos)
+            if m and (best is None or m.start() < best[1].start()):
+                best = (i, m)
+        if best is None:
+            raise TimeoutError("the console never showed %s" % patterns)
+        before, self.pos = self.data[self.pos:best[1].start()], best[1].end()
+        return best[0], before, best[1], b""
+
+
+def check_labgrid(boot, scratch):
+    run = os.path.join(boot, "unattended", "run")
+    if not os.path.exists(os.path.join(run, "serial.log")):
+        return say("SKIP", "labgrid", "no unattended boot test serial line")
+    spec = importlib.util.spec_from_file_location("lg", os.path.join(ROOT, "tools", "labgrid", "test_iommon.py"))
+    lg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lg)
+    raw = open(os.path.join(run, "serial.log"), "rb").read()
+    mon = lg.monitor()
+    results, transcript = lg.read_plan(Replay(raw), mon)
+    got = [(r["test_case_id"], r["result"], r["measurement"], r["units"]) for r in results]
+    if got != expected_lines(records(os.path.join(run, "records.jsonl")), mon.get("fixupdict", {})):
+        return say("FAIL", "labgrid", "read_plan's results are not the records'")
+    cap = os.path.join(scratch, "labgrid-console.txt")
+    with open(cap, "w") as f:
+        f.write(transcript)
+    rc, out, err = tool("tap", cap)
+    n = len([r for r in records(os.path.join(run, "records.jsonl")) if r["kind"] == "result"])
+    if rc != 0 or "1..%d\n" % n not in out:
+        return say("FAIL", "labgrid", "iommon-report on the saved console: exit %d, %s" % (rc, err.strip()[:200]))
+    try:  # a plan cut short (a crash): no end banner, the test times out
+        lg.read_plan(Replay(raw[:raw.rfind(mon["end"].encode())]), mon)
+        return say("FAIL", "labgrid", "a console without the end banner was read as a finished plan")
+    except TimeoutError:
+        pass
+    say("PASS", "labgrid", "tools/labgrid/test_iommon.py's reader on the unattended serial line: the %d results "
+        "and measures, a console iommon-report reads (%d tests); without the end banner it times out" % (len(got), n))
 
 
 def main():
@@ -275,7 +329,7 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     files = sorted(glob.glob(os.path.join(boot, "*", "run", "records.jsonl")))
     if not files:
-        for n in ("junit", "tap", "html", "compare", "bad-input", "lava"):
+        for n in ("junit", "tap", "html", "compare", "bad-input", "lava", "labgrid"):
             say("SKIP", n, "no boot test left records")
         return
     want = totals(files)
@@ -289,6 +343,7 @@ def main():
         say("SKIP", "compare", "no vtd-nvme boot test records")
     check_bad_input(files[0], scratch)
     check_lava(boot, [b for b in ("unattended", "vtd-nvme") if os.path.isdir(os.path.join(boot, b, "run"))])
+    check_labgrid(boot, scratch)
 
 
 if __name__ == "__main__":
