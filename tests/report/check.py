@@ -46,7 +46,7 @@ def totals(paths):
         t = collections.Counter()
         for r in records(p):
             if r["kind"] == "summary":
-                t.update({k: r[k] for k in ("passed", "failed", "skipped")})
+                t.update({k: r[k] for k in ("passed", "failed", "skipped", "crashed")})
         out[p] = t
     return out
 
@@ -65,6 +65,7 @@ def check_junit(files, want, scratch):
         for case in suite.findall("testcase"):
             kind = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
             got[f]["failed" if kind in (["failure"], ["error"]) else "skipped" if kind else "passed"] += 1
+            got[f]["crashed"] += case.find("error[@type='crashed']") is not None
     bad = [os.path.basename(os.path.dirname(os.path.dirname(f))) for f in files if got[f] != want[f]]
     if bad:
         return say("FAIL", "junit", "testcases differ from the summaries for %s" % ", ".join(bad[:5]))
@@ -74,7 +75,7 @@ def check_junit(files, want, scratch):
         g.write(f.read().replace(' classname="', ' class="', 1))
     if subprocess.run(["xmllint", "--noout", "--schema", XSD, broken], capture_output=True).returncode == 0:
         return say("FAIL", "junit", "tests/junit.xsd accepted a testcase without classname")
-    n = sum(sum(c.values()) for c in got.values())
+    n = sum(c["passed"] + c["failed"] + c["skipped"] for c in got.values())
     say("PASS", "junit", "%d testcases from %d files valid against tests/junit.xsd and as the summaries count them "
         "(a testcase without classname is refused)" % (n, len(files)))
 
@@ -181,7 +182,8 @@ def check_compare(base, scratch):
     rc, out, err = tool("compare", base, new)
     regs = [l for l in out.splitlines() if l.startswith("REGRESSION")]
     want = ["verdict %s: pass -> fail" % fails, "slower measure %s/invalidation/" % slow]
-    if rc != 1 or len(regs) != 2 or not all(any(w in r for r in regs) for w in want):
+    if rc != 1 or len(regs) != 2 or "compare: 2 regressions" not in out or not all(
+            any(w in r for r in regs) for w in want):
         return say("FAIL", "compare", "doctored copy: exit %d, regressions %s" % (rc, regs))
     rc2, out2, _ = tool("compare", new, base)  # the other way: faster and fail -> pass
     if rc2 != 0 or "REGRESSION" in out2:
@@ -304,7 +306,10 @@ def check_labgrid(boot, scratch):
     spec.loader.exec_module(lg)
     raw = open(os.path.join(run, "serial.log"), "rb").read()
     mon = lg.monitor()
-    results, transcript = lg.read_plan(Replay(raw), mon)
+    try:
+        results, transcript = lg.read_plan(Replay(raw), mon)
+    except TimeoutError as e:
+        return say("FAIL", "labgrid", "the unattended serial line: %s" % e)
     got = [(r["test_case_id"], r["result"], r["measurement"], r["units"]) for r in results]
     if got != expected_lines(records(os.path.join(run, "records.jsonl")), mon.get("fixupdict", {})):
         return say("FAIL", "labgrid", "read_plan's results are not the records'")
