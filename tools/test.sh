@@ -18,6 +18,17 @@ note() { # verdict name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
+tally() { # LOG: show it, counting its "PASS|FAIL|SKIP name: ..." lines
+	while IFS= read -r l; do
+		case $l in
+		PASS*) passed=$((passed + 1)) ;;
+		FAIL*) failed=$((failed + 1)) ;;
+		SKIP*) skipped=$((skipped + 1)) ;;
+		esac
+		echo "$l"
+	done <"$1"
+}
+
 # The tree as `make format` leaves it: clang-format 14, the version
 # .clang-format is written for (another formats the same options otherwise).
 echo "== format (${CLANG_FORMAT:=clang-format-14}, .clang-format)"
@@ -73,14 +84,7 @@ echo "== real ACPI tables (../shared/data/acpi-real) against iasl's decode"
 fixtures=${IOMMON_ACPI_FIXTURES:-../shared/data/acpi-real}
 if [ -d "$fixtures" ]; then
 	tools/acpi-fixtures.sh "$fixtures" build/host/acpidecode >"$log/acpi-real.log" 2>&1
-	while IFS= read -r l; do
-		case $l in
-		PASS*) passed=$((passed + 1)) ;;
-		FAIL*) failed=$((failed + 1)) ;;
-		SKIP*) skipped=$((skipped + 1)) ;;
-		esac
-		echo "$l"
-	done <"$log/acpi-real.log"
+	tally "$log/acpi-real.log"
 else
 	note SKIP acpi-real "no fixtures at $fixtures"
 fi
@@ -296,15 +300,7 @@ fi
 echo "== lab reports (tools/iommon-report) and serial lines (tools/lava/iommon-job.yaml)"
 tests/report/check.py build/boot-tests "$log/report" >"$log/report.log" 2>&1
 rc=$?
-while IFS= read -r l; do
-	case $l in
-	PASS*) passed=$((passed + 1)) ;;
-	FAIL*) failed=$((failed + 1)) ;;
-	SKIP*) skipped=$((skipped + 1)) ;;
-	*) continue ;;
-	esac
-	echo "$l"
-done <"$log/report.log"
+tally "$log/report.log"
 [ $rc = 0 ] || note FAIL report.check "tests/report/check.py exit status $rc (log: $log/report.log)"
 
 # Figures from the boot tests, printed for people and never asserted.
