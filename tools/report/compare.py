@@ -3,24 +3,27 @@ regression a pipeline should stop on.
 
 Tests are matched by name and occurrence (the second `vtd.latency` of a
 file with the second of the other); measures by test, path, backend,
-variant and occurrence. A measure moved when, with S the run's spread
-(p99 - p50, in ns where the records give ns, else in their unit):
+variant and occurrence. With S the base run's own spread, p99 - p50 (in
+ns where the records give ns, else in their unit), a measure moved when
 
-    |new p50 - base p50| > max(REL x base p50, K x max(S base, S new), FLOOR)
-    |new p99 - base p99| > max(REL x base p99, K x S base, FLOOR)
+    |new p50 - base p50| > max(REL x base p50, K x S, FLOOR)
+    |new p99 - base p99| > max(REL x base p99, 2K x S, FLOOR)
 
-REL 0.10, K 2 and FLOOR 20 ns by default (--rel, --k, --floor-ns; the
-floor is 1 in a unit other than ns). The p50 rule takes the noisier run's
-spread, so a median that only wanders within the runs' own scatter is not
-a change; the p99 rule takes the base run's, or a tail that grew would
-widen its own threshold and never be seen. Slower beyond the threshold is
-a regression, faster is reported. A verdict from pass or skip to fail or
-crashed, from pass to skip, and a test that vanished are regressions.
+REL 0.10, K 1 and FLOOR 20 ns by default (--rel, --k, --floor-ns; the
+floor is 1 in a unit other than ns). With K 1 a median is slower when it
+lies beyond where the base run's p99 was. p99 is compared only when both
+runs took at least 100 samples (below that it is the slowest sample or
+next to it). S is the base run's: a regression that also widens the
+spread (a uniformly slower path) would otherwise raise its own threshold.
+Slower beyond the threshold is a regression, faster is reported. A
+verdict from pass or skip to fail or crashed, from pass to skip, and a
+test that vanished are regressions.
 """
 
 from records import measure_key, measure_value
 
 BAD = ("fail", "crashed")
+P99_MIN_N = 100
 
 
 def _by_occurrence(items, key):
@@ -51,16 +54,18 @@ def _moved(bm, nm, rel, k, floor_ns):
     if ub != un:
         return None  # one run has no counter rate: not comparable
     floor = floor_ns if ub == "ns" else 1.0
-    sb, sn = max(0.0, b99 - b50), max(0.0, n99 - n50)
+    spread = max(0.0, b99 - b50)
     out = []
-    for which, b, n, spread in (("p50", b50, n50, max(sb, sn)), ("p99", b99, n99, sb)):
-        thr = max(rel * b, k * spread, floor)
+    for which, b, n, kk in (("p50", b50, n50, k), ("p99", b99, n99, 2 * k)):
+        if which == "p99" and min(bm.get("n", 0), nm.get("n", 0)) < P99_MIN_N:
+            continue
+        thr = max(rel * b, kk * spread, floor)
         if abs(n - b) > thr:
             out.append((which, b, n, thr, ub))
     return out
 
 
-def compare(base, new, rel=0.10, k=2.0, floor_ns=20.0):
+def compare(base, new, rel=0.10, k=1.0, floor_ns=20.0):
     """(lines, regressions): a report for people, and how many regressions."""
     lines, regressions = [], 0
     for tag, r in (("base", base), ("new ", new)):

@@ -105,8 +105,8 @@ def measure_plot(ms):
         out.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#666">%s</text>' % (xd, top - 8, _e(label)))
     for i, (label, (mn, p50, p90, p99, mx), unit) in enumerate(rows):
         y = top + i * rh + rh / 2
-        out.append("<g><title>%s</title>" % _e("%s: min %g, p50 %g, p90 %g, p99 %g, max %g %s" %
-                                               (label, mn, p50, p90, p99, mx, unit)))
+        figs = [_fmt_ns(v) if unit == "ns" else "%g %s" % (v, unit) for v in (mn, p50, p90, p99, mx)]
+        out.append("<g><title>%s</title>" % _e("%s: min %s, p50 %s, p90 %s, p99 %s, max %s" % tuple([label] + figs)))
         out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (lw - 6, y + 4, _e(label[:44])))
         out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>' % (x(mn), y, x(mx), y))
         out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="10" fill="#8ab4e8" stroke="#3a6fb0"/>' %
@@ -114,8 +114,8 @@ def measure_plot(ms):
         out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c22" stroke-width="2"/>' %
                    (x(p99), y - 6, x(p99), y + 6))
         out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="#123"/>' % (x(p50), y))
-        fig = "p50 %s, p99 %s" % ((_fmt_ns(p50), _fmt_ns(p99)) if unit == "ns" else ("%g" % p50, "%g %s" % (p99, unit)))
-        out.append('<text x="%d" y="%.1f" fill="#333">%s</text>' % (lw + pw + 8, y + 4, _e(fig)))
+        out.append('<text x="%d" y="%.1f" fill="#333">%s</text>' % (lw + pw + 8, y + 4,
+                                                                    _e("p50 %s, p99 %s" % (figs[1], figs[3]))))
         out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
