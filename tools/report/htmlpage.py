@@ -5,7 +5,7 @@ parser (xmllint, python's) checks the whole page, plots included."""
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from records import measure_value
+from records import flat, measure_value
 
 CSS = """
 body { font: 14px/1.4 sans-serif; margin: 1.5em; color: #222; }
@@ -34,20 +34,6 @@ def _table(head, rows, numeric=()):
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
-
-
-def _flat(rec, skip=("kind", "what")):
-    """A record's fields as (name, text), nested objects as name.key."""
-    for k, v in rec.items():
-        if k in skip:
-            continue
-        if isinstance(v, dict):
-            for k2, v2 in _flat(v, ()):
-                yield "%s.%s" % (k, k2), v2
-        elif isinstance(v, list):
-            yield k, ", ".join(str(x) for x in v)
-        else:
-            yield k, v
 
 
 def _ns(m, field):
@@ -129,7 +115,7 @@ def _file_section(r):
         ", %d known failures" % t["known"] if t["known"] else "", len(r.platforms),
         "" if len(r.platforms) == 1 else "s"))
     out.append("<h3>Machine and firmware</h3>")
-    out.append(_table(("field", "value"), list(_flat(r.platform))))
+    out.append(_table(("field", "value"), list(flat(r.platform))))
     out.append("<h3>IOMMU units</h3>")
     if r.units:
         rows = []
@@ -142,7 +128,7 @@ def _file_section(r):
     else:
         out.append("<p>None found (no DMAR, IVRS or IORT unit).</p>")
     for c in r.crashes:
-        out.append("<p class=\"crashed\">crash: %s</p>" % _e("; ".join("%s %s" % kv for kv in _flat(c))))
+        out.append("<p class=\"crashed\">crash: %s</p>" % _e("; ".join("%s %s" % kv for kv in flat(c))))
     out.append("<h3>Tests</h3>")
     out.append("<table><tr><th>test</th><th>verdict</th><th>checks</th><th>ms</th><th>detail</th></tr>")
     for t in r.tests:

@@ -3,6 +3,8 @@ one testcase per result record. The shape is tests/junit.xsd's."""
 
 from xml.sax.saxutils import quoteattr, escape
 
+from records import flat
+
 MEASURE_FIELDS = ("n", "unit", "min", "p50", "p90", "p99", "max", "p50_ns", "p99_ns")
 
 
@@ -20,9 +22,7 @@ def _clean(s):
 def machine_properties(res):
     """The file, the first boot's platform record and the IOMMU units."""
     props = [("file", res.path)]
-    for k, v in res.platform.items():
-        if k not in ("kind", "what") and isinstance(v, (str, int, float, bool)):
-            props.append(("platform." + k, v))
+    props += [("platform." + k, v) for k, v in flat(res.platform) if v is not None]
     for u in res.units:
         props.append(("iommu." + str(u.get("name")), "%s at %s" % (u.get("type"), u.get("base"))))
     return props

@@ -196,3 +196,18 @@ def measure_value(m, which):
     if isinstance(ns, _NUM):
         return float(ns), "ns"
     return float(m[which]), m["unit"]
+
+
+def flat(rec, skip=("kind", "what")):
+    """A record's fields as (name, value), nested objects as name.key and
+    lists joined with commas: how a table or a property list shows them."""
+    for k, v in rec.items():
+        if k in skip:
+            continue
+        if isinstance(v, dict):
+            for k2, v2 in flat(v, ()):
+                yield "%s.%s" % (k, k2), v2
+        elif isinstance(v, list):
+            yield k, ", ".join(str(x) for x in v)
+        else:
+            yield k, v
