@@ -136,19 +136,25 @@ def check_html(files, scratch):
     rows = root.findall(".//%str" % ns)
     want_tests = sum(1 for f in files for r in records(f) if r["kind"] == "result")
     test_rows = [r for r in rows if r.get("class") in ("pass", "fail", "skip", "crashed", "known")]
-    want_plots = 0
+    want_plots, price = 0, False
     for f in files:
-        seen = {r["test"] for r in records(f) if r["kind"] == "measure"}
-        want_plots += sum(1 for r in records(f) if r["kind"] == "result" and r["test"] in seen)
+        measured = set()  # tests with measures since their last result: one plot when the result comes
+        for r in records(f):
+            if r["kind"] == "measure":
+                measured.add(r["test"])
+            elif r["kind"] == "result" and r["test"] in measured:
+                measured.discard(r["test"])
+                want_plots += 1
+            price |= r["kind"] == "info" and r["what"] == "price"
     plots = tags.tags["svg"]
     problems = []
     if len(test_rows) != want_tests:
         problems.append("%d test rows for %d results" % (len(test_rows), want_tests))
-    if plots == 0 or plots > want_plots:
+    if plots == 0 or plots != want_plots:
         problems.append("%d plots for %d tests with measures" % (plots, want_plots))
     if tags.tags["script"] or tags.urls or tags.tags["img"]:
         problems.append("a script, image or link that needs more than the file")
-    if "Price of each mapping strategy" not in text and any("price" in f for f in files):
+    if price != ("Price of each mapping strategy" in text):
         problems.append("no price table")
     if problems:
         return say("FAIL", "html", "; ".join(problems))
