@@ -166,7 +166,7 @@ done
 echo "== benchmark: host-native driver cost against the models (build/host/bench --short; never asserted)"
 build/host/bench --short >"$log/bench.log" 2>&1
 rc=$?
-grep -v '^{' "$log/bench.log" | sed 's/^/  /'
+grep -v '^[{<]' "$log/bench.log" | sed 's/^/  /'
 if [ $rc = 0 ]; then
 	note PASS bench.rows "$(grep -c '^{"kind":"measure"' "$log/bench.log") measure records: every backend, page size and invalidation kind"
 else
