@@ -267,6 +267,11 @@ def check_lava(boot, banners):
             problems.append("%s: missing %s, extra %s" % (name, list(miss)[:2], list(extra)[:2]))
         if any(g[1] not in ("pass", "fail", "skip", "unknown") for g in got):
             problems.append("%s: a result LAVA does not take" % name)
+        # only lab lines start with '<', and each is a banner or read whole by the pattern
+        stray = [l for l in text.replace("\r", "").split("\n") if l.startswith("<") and not (
+            pattern.fullmatch(l) or re.fullmatch("(%s|%s)plan=[^ >]+>" % (mon["start"], mon["end"]), l))]
+        if stray:
+            problems.append("%s: a line starting with '<' that is no lab line: %s" % (name, stray[0][:80]))
         if name in banners:
             b, e = text.find(mon["start"]), text.find(mon["end"])
             at = [(m.start(), m.end()) for m in pattern.finditer(text)] or [(-1, -1)]
@@ -283,7 +288,8 @@ def check_lava(boot, banners):
     if problems:
         return say("FAIL", "lava", "; ".join(problems[:4]))
     say("PASS", "lava", "the pattern in tools/lava/iommon-job.yaml finds all %d results and measures on %d boot "
-        "tests' serial lines; %s: one start and one end banner around them" % (n, consoles, ", ".join(banners)))
+        "tests' serial lines, every line starting with '<' is a banner or read whole by it; %s: one start and one "
+        "end banner around them" % (n, consoles, ", ".join(banners)))
 
 
 class Replay:
