@@ -10,7 +10,6 @@ consoles). The console between the banners is saved to iommon-console.txt
 reads a results file, for a JUnit testcase per iommon test."""
 
 import os
-import re
 
 import yaml  # labgrid depends on PyYAML
 
