@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "acpi.h"
+#include "lab.h"
 #include "memmap.h"
 #include "results.h"
 #include "settings.h"
@@ -279,6 +280,7 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (strcmp(argv[1], kinds[i].name) != 0)
 			continue;
+		lab_plan_end(); /* the plan ends here, whatever lines follow `exit` */
 		int v = monitor_verdict();
 		static const char *const words[] = { "pass", "fail", "plan could not run" };
 		struct tally t = runner_session();
@@ -380,10 +382,14 @@ enum cmd_status monitor_exec_line(const char *line, const char *where)
 enum cmd_status monitor_exec_bytes(const char *buf, size_t len, const char *name)
 {
 	script_init(&script_env);
-	if (!survive_plan_begin(plan_hash_update(plan_hash_start(name), buf, len), name))
+	lab_plan_begin(name);
+	if (!survive_plan_begin(plan_hash_update(plan_hash_start(name), buf, len), name)) {
+		lab_plan_end();
 		return CMD_MENU; /* it took the monitor down while resuming */
+	}
 	enum cmd_status st = script_run(buf, len, name);
 	survive_plan_end();
+	lab_plan_end();
 	return st;
 }
 
@@ -417,12 +423,16 @@ enum cmd_status monitor_exec_file(const char *path)
 		printf("no %s on %s\n", path, platform->volume_describe());
 		return CMD_OK;
 	}
-	if (!survive_plan_begin(plan, path)) /* it took the monitor down while resuming */
+	lab_plan_begin(path);
+	if (!survive_plan_begin(plan, path)) { /* it took the monitor down while resuming */
+		lab_plan_end();
 		return CMD_MENU;
+	}
 	script_begin(&s, path);
 	const char *why = platform->file_stream(path, feed_piece, &s, &absent);
 	enum cmd_status st = script_end(&s, why);
 	survive_plan_end();
+	lab_plan_end();
 	return st;
 }
 

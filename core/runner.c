@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab.h"
 #include "results.h"
 #include "survive.h"
 #include "timing.h"
@@ -141,6 +142,7 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	if (m->note)
 		json_str(&j, "note", m->note);
 	record_emit(&j);
+	lab_measure(t->tc->name, m->path, m->backend, m->variant, m->unit, s.p50);
 
 	struct measure_row *rows = grow(run.measures, &run.capmeasures, run.nmeasures, sizeof(*rows));
 	if (!rows)
@@ -224,6 +226,7 @@ static enum verdict run_one(const struct test_case *tc, bool stopping)
 	json_str(&j, "platform", timing.platform);
 	json_bool(&j, "model", t.model);
 	record_emit(&j);
+	lab_result(tc->name, verdict_names[v]);
 	add_row(tc, v, t.detail);
 	return v;
 }
@@ -242,6 +245,7 @@ void runner_record_crashed(const struct test_case *tc, const char *detail)
 	json_str(&j, "platform", timing.platform);
 	json_bool(&j, "model", false);
 	record_emit(&j);
+	lab_result(tc->name, verdict_names[VERDICT_CRASHED]);
 	run.resume.row = run.nresults;
 	add_row(tc, VERDICT_CRASHED, detail);
 	run.session.failed++;
@@ -418,6 +422,8 @@ size_t runner_run(int nsel, char **sel)
 {
 	struct tally this_run = { 0 }, session0 = run.session;
 	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
+	/* a run typed at the prompt is a plan of its own; in a script, the script is */
+	bool own_plan = lab_plan_begin("run");
 	keys.stop = keys.said = false; /* a stop ends one run, not the session */
 	/* a resumed run: the tests up to the crashed one were recorded before
 	 * the reset (the crashed one on this boot), and are counted, not run */
@@ -492,6 +498,8 @@ size_t runner_run(int nsel, char **sel)
 	json_str(&j, "platform", timing.platform);
 	record_emit(&j);
 	printf("%u passed, %u failed, %u skipped\n", this_run.passed, this_run.failed, this_run.skipped);
+	if (own_plan)
+		lab_plan_end();
 	return ran;
 }
 

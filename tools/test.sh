@@ -18,6 +18,17 @@ note() { # verdict name [detail]
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
+tally() { # LOG: show it, counting its "PASS|FAIL|SKIP name: ..." lines
+	while IFS= read -r l; do
+		case $l in
+		PASS*) passed=$((passed + 1)) ;;
+		FAIL*) failed=$((failed + 1)) ;;
+		SKIP*) skipped=$((skipped + 1)) ;;
+		esac
+		echo "$l"
+	done <"$1"
+}
+
 # The tree as `make format` leaves it: clang-format 14, the version
 # .clang-format is written for (another formats the same options otherwise).
 echo "== format (${CLANG_FORMAT:=clang-format-14}, .clang-format)"
@@ -73,14 +84,7 @@ echo "== real ACPI tables (../shared/data/acpi-real) against iasl's decode"
 fixtures=${IOMMON_ACPI_FIXTURES:-../shared/data/acpi-real}
 if [ -d "$fixtures" ]; then
 	tools/acpi-fixtures.sh "$fixtures" build/host/acpidecode >"$log/acpi-real.log" 2>&1
-	while IFS= read -r l; do
-		case $l in
-		PASS*) passed=$((passed + 1)) ;;
-		FAIL*) failed=$((failed + 1)) ;;
-		SKIP*) skipped=$((skipped + 1)) ;;
-		esac
-		echo "$l"
-	done <"$log/acpi-real.log"
+	tally "$log/acpi-real.log"
 else
 	note SKIP acpi-real "no fixtures at $fixtures"
 fi
@@ -162,7 +166,7 @@ done
 echo "== benchmark: host-native driver cost against the models (build/host/bench --short; never asserted)"
 build/host/bench --short >"$log/bench.log" 2>&1
 rc=$?
-grep -v '^{' "$log/bench.log" | sed 's/^/  /'
+grep -v '^[{<]' "$log/bench.log" | sed 's/^/  /'
 if [ $rc = 0 ]; then
 	note PASS bench.rows "$(grep -c '^{"kind":"measure"' "$log/bench.log") measure records: every backend, page size and invalidation kind"
 else
@@ -289,6 +293,15 @@ if [ -f "$pricelog/records.jsonl" ]; then
 else
 	note SKIP price.plot "no price boot test results to plot"
 fi
+
+# The formats lab tools read (tools/iommon-report: JUnit against
+# tests/junit.xsd, TAP through prove, HTML, compare) and the serial lines
+# the LAVA job's pattern reads, on the records and consoles just made.
+echo "== lab reports (tools/iommon-report) and serial lines (tools/lava/iommon-job.yaml)"
+tests/report/check.py build/boot-tests "$log/report" >"$log/report.log" 2>&1
+rc=$?
+tally "$log/report.log"
+[ $rc = 0 ] || note FAIL report.check "tests/report/check.py exit status $rc (log: $log/report.log)"
 
 # Figures from the boot tests, printed for people and never asserted.
 dmalog=build/boot-tests/dma/run

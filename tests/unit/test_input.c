@@ -139,7 +139,8 @@ static void script_bom(void **state)
 				 "echo bom\r\n"
 				 "echo two\r\n");
 	assert_int_equal(last, CMD_OK);
-	assert_string_equal(out, "t.cfg:1> echo bom\nbom\nt.cfg:2> echo two\ntwo\n");
+	assert_string_equal(out, "<iommon-plan-begin plan=t.cfg>\nt.cfg:1> echo bom\nbom\nt.cfg:2> echo two\ntwo\n"
+				 "<iommon-plan-end plan=t.cfg>\n");
 	assert_int_equal(monitor_plan_errors(), before);
 	/* only at the start of the file: later it is a character outside ASCII */
 	out = script("echo a\n\xef\xbb\xbf"
@@ -156,11 +157,13 @@ static void script_line_ends(void **state)
 	(void)state;
 	const char *out = script("echo a\recho b\r\necho c\n\necho e\r\recho g");
 	assert_int_equal(last, CMD_OK);
-	assert_string_equal(out, "t.cfg:1> echo a\na\n"
+	assert_string_equal(out, "<iommon-plan-begin plan=t.cfg>\n"
+				 "t.cfg:1> echo a\na\n"
 				 "t.cfg:2> echo b\nb\n"
 				 "t.cfg:3> echo c\nc\n"
 				 "t.cfg:5> echo e\ne\n"
-				 "t.cfg:7> echo g\ng\n");
+				 "t.cfg:7> echo g\ng\n"
+				 "<iommon-plan-end plan=t.cfg>\n");
 }
 
 struct bytes {
@@ -265,6 +268,12 @@ static void script_in_pieces(void **state)
 	static char whole[65536];
 	strcpy(whole, script_bytes(text, sizeof(text) - 1));
 	assert_non_null(strstr(whole, "t.cfg:3> echo c\nc\n"));
+	/* the plan's banners are the plan runner's, not the script reader's */
+	static const char begin[] = "<iommon-plan-begin plan=t.cfg>\n";
+	assert_memory_equal(whole, begin, sizeof(begin) - 1);
+	memmove(whole, whole + sizeof(begin) - 1, strlen(whole) - (sizeof(begin) - 1) + 1);
+	assert_non_null(strstr(whole, "<iommon-plan-end plan=t.cfg>\n"));
+	*strstr(whole, "<iommon-plan-end") = '\0';
 	for (size_t cut = 0; cut <= sizeof(text) - 1; cut++) {
 		struct piece pc = { text, cut, sizeof(text) - 1 };
 		assert_string_equal(capture_stdout(feed_in_two, &pc), whole);

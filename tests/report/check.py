@@ -1,0 +1,369 @@
+#!/usr/bin/python3
+"""check.py BOOT_TESTS_DIR SCRATCH: tools/iommon-report and the serial-line
+contract checked on the records and consoles the boot tests just left.
+Prints "PASS name: detail", "FAIL name: why" or "SKIP name: why" a line,
+as tools/test.sh counts them."""
+
+import collections
+import glob
+import html.parser
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+sys.dont_write_bytecode = True  # nothing written into the tree
+
+import yaml  # Debian's python3-yaml: the LAVA job is read as LAVA reads it
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+TOOL = os.path.join(ROOT, "tools", "iommon-report")
+JOB = os.path.join(ROOT, "tools", "lava", "iommon-job.yaml")
+XSD = os.path.join(ROOT, "tests", "junit.xsd")
+
+
+def say(verdict, name, detail):
+    print("%s report.%s: %s" % (verdict, name, detail), flush=True)
+
+
+def tool(*args):
+    p = subprocess.run([TOOL] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def records(path):
+    return [json.loads(l) for l in open(path)]
+
+
+def totals(paths):
+    """The summaries' counts, file by file: what the monitor said."""
+    out = {}
+    for p in paths:
+        t = collections.Counter()
+        for r in records(p):
+            if r["kind"] == "summary":
+                t.update({k: r[k] for k in ("passed", "failed", "skipped", "crashed")})
+        out[p] = t
+    return out
+
+
+def check_junit(files, want, scratch):
+    xml = os.path.join(scratch, "all.xml")
+    rc, _, err = tool("junit", "-o", xml, *files)
+    if rc != 0:
+        return say("FAIL", "junit", "exit %d: %s" % (rc, err.strip()[:200]))
+    v = subprocess.run(["xmllint", "--noout", "--schema", XSD, xml], capture_output=True, text=True)
+    if v.returncode != 0:
+        return say("FAIL", "junit", "not valid against tests/junit.xsd: %s" % v.stderr.strip()[:300])
+    got = collections.defaultdict(collections.Counter)
+    for suite in ET.parse(xml).getroot():
+        f = [p.get("value") for p in suite.find("properties") if p.get("name") == "file"][0]
+        for case in suite.findall("testcase"):
+            kind = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
+            got[f]["failed" if kind in (["failure"], ["error"]) else "skipped" if kind else "passed"] += 1
+            got[f]["crashed"] += case.find("error[@type='crashed']") is not None
+    bad = [os.path.basename(os.path.dirname(os.path.dirname(f))) for f in files if got[f] != want[f]]
+    if bad:
+        return say("FAIL", "junit", "testcases differ from the summaries for %s" % ", ".join(bad[:5]))
+    # the schema check must be able to fail: a testcase without its classname
+    broken = os.path.join(scratch, "broken.xml")
+    with open(xml) as f, open(broken, "w") as g:
+        g.write(f.read().replace(' classname="', ' class="', 1))
+    if subprocess.run(["xmllint", "--noout", "--schema", XSD, broken], capture_output=True).returncode == 0:
+        return say("FAIL", "junit", "tests/junit.xsd accepted a testcase without classname")
+    n = sum(c["passed"] + c["failed"] + c["skipped"] for c in got.values())
+    say("PASS", "junit", "%d testcases from %d files valid against tests/junit.xsd and as the summaries count them "
+        "(a testcase without classname is refused)" % (n, len(files)))
+
+
+def check_tap(files, want, scratch):
+    tap = os.path.join(scratch, "all.tap")
+    rc, _, err = tool("tap", "-o", tap, *files)
+    if rc != 0:
+        return say("FAIL", "tap", "exit %d: %s" % (rc, err.strip()[:200]))
+    s = collections.Counter()
+    for t in want.values():
+        s.update(t)
+    p = subprocess.run(["prove", "--exec", "cat", tap], capture_output=True, text=True)
+    out = p.stdout + p.stderr
+    m = re.search(r"Tests=(\d+)", out)
+    failed = re.search(r"Failed (\d+)/(\d+) subtests", out)
+    if "Parse errors" in out or not m:
+        return say("FAIL", "tap", "prove could not read it: %s" % out.strip()[-300:])
+    total = s["passed"] + s["failed"] + s["skipped"]
+    nfail = int(failed.group(1)) if failed else 0
+    if int(m.group(1)) != total or nfail != s["failed"] or (p.returncode == 0) != (s["failed"] == 0):
+        return say("FAIL", "tap", "prove: %s tests, %d failed, exit %d; the summaries: %d tests, %d failed" % (
+            m.group(1), nfail, p.returncode, total, s["failed"]))
+    # skips through TAP::Parser, the module prove is built on
+    perl = ('use TAP::Parser; my $p = TAP::Parser->new({source => $ARGV[0]});'
+            '1 while $p->next; print scalar($p->skipped), " ", scalar($p->parse_errors), "\\n";')
+    sk = subprocess.run(["perl", "-e", perl, tap], capture_output=True, text=True).stdout.split()
+    if sk != [str(s["skipped"]), "0"]:
+        return say("FAIL", "tap", "TAP::Parser: skipped, parse errors %s; the summaries: %d skipped" % (sk, s["skipped"]))
+    say("PASS", "tap", "prove: %d tests, %d failed; TAP::Parser: %d skipped, YAML read: as the summaries" % (
+        total, nfail, s["skipped"]))
+
+
+class _Tags(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags = collections.Counter()
+        self.urls = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] += 1
+        self.urls += [v for k, v in attrs if k in ("src", "href") and v]
+
+
+def check_html(files, scratch):
+    page = os.path.join(scratch, "all.html")
+    rc, _, err = tool("html", "-o", page, *files)
+    if rc != 0:
+        return say("FAIL", "html", "exit %d: %s" % (rc, err.strip()[:200]))
+    text = open(page, encoding="utf-8").read()
+    try:
+        root = ET.fromstring(text.encode())  # well-formed as XML: every tag and plot closed
+    except ET.ParseError as e:
+        return say("FAIL", "html", "not well-formed: %s" % e)
+    tags = _Tags()
+    tags.feed(text)
+    ns = "{http://www.w3.org/1999/xhtml}"
+    rows = root.findall(".//%str" % ns)
+    want_tests = sum(1 for f in files for r in records(f) if r["kind"] == "result")
+    test_rows = [r for r in rows if r.get("class") in ("pass", "fail", "skip", "crashed", "known")]
+    want_plots, price = 0, False
+    for f in files:
+        measured = set()  # tests with measures since their last result: one plot when the result comes
+        for r in records(f):
+            if r["kind"] == "measure":
+                measured.add(r["test"])
+            elif r["kind"] == "result" and r["test"] in measured:
+                measured.discard(r["test"])
+                want_plots += 1
+            price |= r["kind"] == "info" and r["what"] == "price"
+    plots = tags.tags["svg"]
+    problems = []
+    if len(test_rows) != want_tests:
+        problems.append("%d test rows for %d results" % (len(test_rows), want_tests))
+    if plots == 0 or plots != want_plots:
+        problems.append("%d plots for %d tests with measures" % (plots, want_plots))
+    if tags.tags["script"] or tags.urls or tags.tags["img"]:
+        problems.append("a script, image or link that needs more than the file")
+    if price != ("Price of each mapping strategy" in text):
+        problems.append("no price table")
+    if problems:
+        return say("FAIL", "html", "; ".join(problems))
+    say("PASS", "html", "%d KiB, well-formed XHTML, %d test rows, %d plots, no script or link; not rendered in a "
+        "browser: none is installed" % (len(text) // 1024, len(test_rows), plots))
+
+
+def doctor(src, dst, slower, failing):
+    """A copy of src where measure `slower` took 4 times as long and test `failing` failed."""
+    with open(src) as f, open(dst, "w") as g:
+        for line in f:
+            r = json.loads(line)
+            if r["kind"] == "measure" and r["test"] == slower:
+                for k in ("min", "p50", "p90", "p99", "max"):
+                    r[k] *= 4
+                for k in ("mean", "p50_ns", "p99_ns", "mean_ns"):
+                    r[k] = round(r[k] * 4, 1)
+            if r["kind"] == "result" and r["test"] == failing:
+                r.update(verdict="fail", failures=1, detail="doctored: a check failed")
+            g.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+def check_compare(base, scratch):
+    rc, out, err = tool("compare", base, base)
+    if rc != 0 or "compare: 0 regressions" not in out:
+        return say("FAIL", "compare", "a run against itself: exit %d: %s" % (rc, (out + err).strip()[-200:]))
+    slow = [r for r in records(base) if r["kind"] == "measure" and r["path"] == "invalidation"][0]["test"]
+    fails = [r for r in records(base) if r["kind"] == "result" and r["verdict"] == "pass" and r["test"] != slow][0]["test"]
+    new = os.path.join(scratch, "doctored.jsonl")
+    doctor(base, new, slow, fails)
+    rc, out, err = tool("compare", base, new)
+    regs = [l for l in out.splitlines() if l.startswith("REGRESSION")]
+    verdict = [r for r in regs if "verdict %s: pass -> fail" % fails in r]
+    slower = [r for r in regs if "slower measure %s/invalidation/" % slow in r]
+    if rc != 1 or not verdict or not slower or len(verdict) + len(slower) != len(regs) or \
+            "compare: %d regressions" % len(regs) not in out:
+        return say("FAIL", "compare", "doctored copy: exit %d, regressions %s" % (rc, regs))
+    rc2, out2, _ = tool("compare", new, base)  # the other way: faster and fail -> pass
+    if rc2 != 0 or "REGRESSION" in out2:
+        return say("FAIL", "compare", "faster and fixed were taken for a regression (exit %d)" % rc2)
+    cut = os.path.join(scratch, "cut.jsonl")
+    with open(cut, "w") as g:
+        g.write(open(base).read()[:-40])
+    rc3, _, err3 = tool("compare", base, cut)
+    if rc3 != 2 or "cut.jsonl:" not in err3:
+        return say("FAIL", "compare", "a cut-short file: exit %d, %s" % (rc3, err3.strip()[:200]))
+    say("PASS", "compare", "itself: exit 0; %s 4x slower and %s failing: exit 1, those regressions (%s) and no "
+        "other; the other way: exit 0; a cut-short file: exit 2" % (slow, fails, ", ".join(
+            r.split(": ")[1].split()[0] for r in slower)))
+
+
+def check_bad_input(good, scratch):
+    cases = {"cut.jsonl": open(good).read()[:-40], "empty.jsonl": "",
+             "other.xml": '<?xml version="1.0"?>\n<testsuites/>\n',
+             "other.json": '{"name": "not iommon"}\n{"name": "still not"}\n'}
+    problems = []
+    for name, text in cases.items():
+        path = os.path.join(scratch, name)
+        with open(path, "w") as f:
+            f.write(text)
+        rc, out, err = tool("junit", path, good)
+        named = re.search(re.escape(path) + (r":\d+: " if name in ("cut.jsonl", "other.json") else ": "), err)
+        if rc != 2 or not named or 'testsuite name="' not in out:
+            problems.append("%s: exit %d, %s" % (name, rc, err.strip()[:120]))
+    if problems:
+        return say("FAIL", "bad-input", "; ".join(problems))
+    say("PASS", "bad-input", "a record cut short, an empty file, a JUnit file and foreign JSON: each named "
+        "(file:line), exit 2, the good file still reported")
+
+
+def lava_lines(pattern, fixup, console):
+    return [(m["test_case_id"], fixup.get(m["result"], m["result"]), m["measurement"], m["units"])
+            for m in re.finditer(pattern, console)]
+
+
+def expected_lines(recs, fixup):
+    out = []
+    for r in recs:
+        if r["kind"] == "result":
+            out.append((r["test"], fixup.get(r["verdict"], r["verdict"]), None, None))
+        elif r["kind"] == "measure":
+            ns = r["unit"] == "cycles" and r.get("counter_hz")
+            out.append(("%s/%s/%s/%s" % (r["test"], r["path"], r["backend"], r["variant"]), "pass",
+                        "%.1f" % r["p50_ns"] if ns else str(r["p50"]), "ns" if ns else r["unit"]))
+    return out
+
+
+def check_lava(boot, banners):
+    job = yaml.safe_load(open(JOB))
+    mon = [a["test"]["monitors"][0] for a in job["actions"] if "test" in a][0]
+    pattern, fixup = re.compile(mon["pattern"]), mon.get("fixupdict", {})
+    if set(pattern.groupindex) != {"test_case_id", "result", "measurement", "units"}:
+        return say("FAIL", "lava", "the pattern's groups are %s" % sorted(pattern.groupindex))
+    n, consoles, problems = 0, 0, []
+    for d in sorted(glob.glob(os.path.join(boot, "*", "run"))):
+        name = os.path.basename(os.path.dirname(d))
+        # the raw serial line as LAVA reads it (CR LF, the firmware's
+        # terminal escapes), else the plain console made of it
+        con = [p for p in (os.path.join(d, "serial.log"), os.path.join(d, "console.txt")) if os.path.exists(p)]
+        rec = os.path.join(d, "records.jsonl")
+        if not con or not os.path.exists(rec):
+            continue
+        text = open(con[0], encoding="latin-1").read()
+        got, want = lava_lines(pattern, fixup, text), expected_lines(records(rec), fixup)
+        consoles += 1
+        n += len(want)
+        if collections.Counter(got) != collections.Counter(want):
+            miss = collections.Counter(want) - collections.Counter(got)
+            extra = collections.Counter(got) - collections.Counter(want)
+            problems.append("%s: missing %s, extra %s" % (name, list(miss)[:2], list(extra)[:2]))
+        if any(g[1] not in ("pass", "fail", "skip", "unknown") for g in got):
+            problems.append("%s: a result LAVA does not take" % name)
+        # only lab lines start with '<', and each is a banner or read whole by the pattern
+        stray = [l for l in text.replace("\r", "").split("\n") if l.startswith("<") and not (
+            pattern.fullmatch(l) or re.fullmatch("(%s|%s)plan=[^ >]+>" % (mon["start"], mon["end"]), l))]
+        if stray:
+            problems.append("%s: a line starting with '<' that is no lab line: %s" % (name, stray[0][:80]))
+        if name in banners:
+            b, e = text.find(mon["start"]), text.find(mon["end"])
+            at = [(m.start(), m.end()) for m in pattern.finditer(text)] or [(-1, -1)]
+            if text.count(mon["start"]) != 1 or text.count(mon["end"]) != 1 or not b < at[0][0] <= at[-1][1] < e:
+                problems.append("%s: not one start banner, results, one end banner in that order" % name)
+    # the check must be able to fail: a console with one result line gone
+    if consoles and not problems:
+        text = open(os.path.join(boot, banners[0], "run", "serial.log"), encoding="latin-1").read()
+        m = pattern.search(text)
+        if lava_lines(pattern, fixup, text[:m.start()] + text[m.end():]) == lava_lines(pattern, fixup, text):
+            problems.append("removing a result line went unnoticed")
+    if not consoles:
+        return say("SKIP", "lava", "no boot test left a console")
+    if problems:
+        return say("FAIL", "lava", "; ".join(problems[:4]))
+    say("PASS", "lava", "the pattern in tools/lava/iommon-job.yaml finds all %d results and measures on %d boot "
+        "tests' serial lines, every line starting with '<' is a banner or read whole by it; %s: one start and one "
+        "end banner around them" % (n, consoles, ", ".join(banners)))
+
+
+class Replay:
+    """A labgrid console as pexpect drives it, over a saved serial line:
+    of the patterns, the one matching earliest after the last match wins."""
+
+    def __init__(self, data):
+        self.data, self.pos = data, 0
+
+    def expect(self, patterns, timeout):
+        best = None
+        for i, p in enumerate(patterns if isinstance(patterns, list) else [patterns]):
+            m = re.compile(p.encode(), re.DOTALL).search(self.data, self.pos)
+            if m and (best is None or m.start() < best[1].start()):
+                best = (i, m)
+        if best is None:
+            raise TimeoutError("the console never showed %s" % patterns)
+        before, self.pos = self.data[self.pos:best[1].start()], best[1].end()
+        return best[0], before, best[1], b""
+
+
+def check_labgrid(boot, scratch):
+    run = os.path.join(boot, "unattended", "run")
+    if not os.path.exists(os.path.join(run, "serial.log")):
+        return say("SKIP", "labgrid", "no unattended boot test serial line")
+    spec = importlib.util.spec_from_file_location("lg", os.path.join(ROOT, "tools", "labgrid", "test_iommon.py"))
+    lg = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lg)
+    raw = open(os.path.join(run, "serial.log"), "rb").read()
+    mon = lg.monitor()
+    try:
+        results, transcript = lg.read_plan(Replay(raw), mon)
+    except TimeoutError as e:
+        return say("FAIL", "labgrid", "the unattended serial line: %s" % e)
+    got = [(r["test_case_id"], r["result"], r["measurement"], r["units"]) for r in results]
+    if got != expected_lines(records(os.path.join(run, "records.jsonl")), mon.get("fixupdict", {})):
+        return say("FAIL", "labgrid", "read_plan's results are not the records'")
+    cap = os.path.join(scratch, "labgrid-console.txt")
+    with open(cap, "w") as f:
+        f.write(transcript)
+    rc, out, err = tool("tap", cap)
+    n = len([r for r in records(os.path.join(run, "records.jsonl")) if r["kind"] == "result"])
+    if rc != 0 or "1..%d\n" % n not in out:
+        return say("FAIL", "labgrid", "iommon-report on the saved console: exit %d, %s" % (rc, err.strip()[:200]))
+    try:  # a plan cut short (a crash): no end banner, the test times out
+        lg.read_plan(Replay(raw[:raw.rfind(mon["end"].encode())]), mon)
+        return say("FAIL", "labgrid", "a console without the end banner was read as a finished plan")
+    except TimeoutError:
+        pass
+    say("PASS", "labgrid", "tools/labgrid/test_iommon.py's reader on the unattended serial line: the %d results "
+        "and measures, a console iommon-report reads (%d tests); without the end banner it times out" % (len(got), n))
+
+
+def main():
+    boot, scratch = sys.argv[1], sys.argv[2]
+    os.makedirs(scratch, exist_ok=True)
+    files = sorted(glob.glob(os.path.join(boot, "*", "run", "records.jsonl")))
+    if not files:
+        for n in ("junit", "tap", "html", "compare", "bad-input", "lava", "labgrid"):
+            say("SKIP", n, "no boot test left records")
+        return
+    want = totals(files)
+    check_junit(files, want, scratch)
+    check_tap(files, want, scratch)
+    check_html(files, scratch)
+    base = os.path.join(boot, "vtd-nvme", "run", "records.jsonl")
+    if os.path.exists(base):
+        check_compare(base, scratch)
+    else:
+        say("SKIP", "compare", "no vtd-nvme boot test records")
+    check_bad_input(files[0], scratch)
+    check_lava(boot, [b for b in ("unattended", "vtd-nvme") if os.path.isdir(os.path.join(boot, b, "run"))])
+    check_labgrid(boot, scratch)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+/* The lines a lab's console parser reads (core/lab.c): one begin and one
+ * end banner per plan however runs nest, result and measure lines as the
+ * LAVA job's pattern expects them, the median as the record gives it. */
+#include "unit.h"
+
+#include "../../core/lab.h"
+#include "../../core/timing.h"
+
+static void begin_end(void *arg)
+{
+	bool *opened = arg;
+	opened[0] = lab_plan_begin("iommon.cfg");
+	opened[1] = lab_plan_begin("run"); /* a run inside the script's plan */
+	lab_result("timer.counter", "pass");
+	lab_plan_end();
+	lab_plan_end(); /* `exit` ended it; the script's end finds none open */
+}
+
+static void plan_banners_once(void **state)
+{
+	(void)state;
+	bool opened[2];
+	const char *out = capture_stdout(begin_end, opened);
+	assert_true(opened[0]);
+	assert_false(opened[1]);
+	assert_string_equal(out, "<iommon-plan-begin plan=iommon.cfg>\n"
+				 "<iommon-result test_case_id=timer.counter result=pass>\n"
+				 "<iommon-plan-end plan=iommon.cfg>\n");
+	/* a later run at the prompt is a plan of its own */
+	out = capture_stdout(begin_end, opened);
+	assert_true(opened[0]);
+}
+
+static void measure(void *arg)
+{
+	lab_measure("vtd.latency", "translation", "vtd", "nvme-4096", arg, 1234);
+}
+
+static void measure_lines(void **state)
+{
+	(void)state;
+	uint64_t hz = timing.tsc_hz;
+	timing.tsc_hz = 2000000000; /* 2 GHz: 1234 cycles are 617 ns */
+	assert_string_equal(capture_stdout(measure, "cycles"),
+			    "<iommon-result test_case_id=vtd.latency/translation/vtd/nvme-4096 result=pass "
+			    "measurement=617.0 units=ns>\n");
+	assert_string_equal(capture_stdout(measure, "bytes"),
+			    "<iommon-result test_case_id=vtd.latency/translation/vtd/nvme-4096 result=pass "
+			    "measurement=1234 units=bytes>\n");
+	timing.tsc_hz = 0; /* no rate: cycles stay cycles, never a made-up 0 ns */
+	assert_string_equal(capture_stdout(measure, "cycles"),
+			    "<iommon-result test_case_id=vtd.latency/translation/vtd/nvme-4096 result=pass "
+			    "measurement=1234 units=cycles>\n");
+	timing.tsc_hz = hz;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(plan_banners_once),
+		cmocka_unit_test(measure_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

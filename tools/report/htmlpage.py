@@ -1,0 +1,164 @@
+"""One self-contained page a person opens from the stick: no script, no
+network, plots as inline SVG. Written as well-formed XHTML, so an XML
+parser (xmllint, python's) checks the whole page, plots included."""
+
+import math
+from xml.sax.saxutils import escape, quoteattr
+
+from records import flat, measure_value
+
+CSS = """
+body { font: 14px/1.4 sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.pass { background: #d9f2d9; } .fail, .crashed { background: #f8d0d0; }
+.skip { background: #eee; } .known { background: #fbe9c6; }
+code { font-size: 12px; } svg { display: block; margin: 0.3em 0 1.2em; }
+"""
+
+VERDICT_WORDS = {"pass": "pass", "fail": "FAIL", "crashed": "CRASHED", "skip": "skip", "known": "known"}
+
+
+def _e(v):
+    return escape(str(v))
+
+
+def _table(head, rows, numeric=()):
+    out = ["<table><tr>" + "".join("<th>%s</th>" % _e(h) for h in head) + "</tr>"]
+    for r in rows:
+        cells = []
+        for i, v in enumerate(r):
+            cls = ' class="n"' if i in numeric else ""
+            cells.append("<td%s>%s</td>" % (cls, _e("" if v is None else v)))
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def _ns(m, field):
+    """A measure's figure in ns: the record's own _ns field, or converted
+    from cycles with its counter's rate; None when neither can be had."""
+    if field in ("p50", "p99"):
+        v, unit = measure_value(m, field)
+        return v if unit == "ns" else None
+    hz = m.get("counter_hz")
+    if m.get("unit") == "cycles" and isinstance(hz, (int, float)) and hz > 0:
+        return m[field] * 1e9 / hz
+    return None
+
+
+def _fmt_ns(v):
+    if v >= 1e6:
+        return "%.3g ms" % (v / 1e6)
+    if v >= 1e3:
+        return "%.3g us" % (v / 1e3)
+    return "%.3g ns" % v
+
+
+def measure_plot(ms):
+    """One SVG for a test's measures: a row each, min to max as a line,
+    p50 to p90 as a box, p99 as a tick, on a shared log scale in ns (or
+    in the records' own unit when they give no rate)."""
+    fields = ("min", "p50", "p90", "p99", "max")
+    rows = []
+    for m in ms:
+        ns = [_ns(m, f) for f in fields]
+        if None in ns:
+            ns, unit = [float(m[f]) for f in fields], m["unit"]
+        else:
+            unit = "ns"
+        rows.append(("%s/%s/%s" % (m["path"], m["backend"], m["variant"]), ns, unit))
+    pos = [v for _, vs, _ in rows for v in vs if v > 0]
+    lo = math.floor(math.log10(min(pos))) if pos else 0
+    hi = math.ceil(math.log10(max(pos))) if pos else 1
+    hi = max(hi, lo + 1)
+    lw, pw, rw, rh, top = 290, 360, 170, 18, 22
+    width, height = lw + pw + rw, top + rh * len(rows) + 8
+
+    def x(v):
+        if v <= 0:
+            return lw
+        return lw + pw * (math.log10(v) - lo) / (hi - lo)
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-size="11" '
+           'font-family="sans-serif">' % (width, height)]
+    units = sorted({u for _, _, u in rows})
+    for d in range(lo, hi + 1):
+        xd = x(10.0 ** d)
+        label = _fmt_ns(10.0 ** d) if units == ["ns"] else "1e%d" % d
+        out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (xd, top - 4, xd, height - 6))
+        out.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#666">%s</text>' % (xd, top - 8, _e(label)))
+    for i, (label, (mn, p50, p90, p99, mx), unit) in enumerate(rows):
+        y = top + i * rh + rh / 2
+        figs = [_fmt_ns(v) if unit == "ns" else "%g %s" % (v, unit) for v in (mn, p50, p90, p99, mx)]
+        out.append("<g><title>%s</title>" % _e("%s: min %s, p50 %s, p90 %s, p99 %s, max %s" % tuple([label] + figs)))
+        out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (lw - 6, y + 4, _e(label[:44])))
+        out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>' % (x(mn), y, x(mx), y))
+        out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="10" fill="#8ab4e8" stroke="#3a6fb0"/>' %
+                   (x(p50), y - 5, max(1.0, x(p90) - x(p50))))
+        out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c22" stroke-width="2"/>' %
+                   (x(p99), y - 6, x(p99), y + 6))
+        out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="#123"/>' % (x(p50), y))
+        out.append('<text x="%d" y="%.1f" fill="#333">%s</text>' % (lw + pw + 8, y + 4,
+                                                                    _e("p50 %s, p99 %s" % (figs[1], figs[3]))))
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _file_section(r):
+    out = ["<h2>%s</h2>" % _e(r.path)]
+    t = r.totals()
+    out.append("<p>%d tests: %d passed, %d failed (%d crashed), %d skipped%s; %d boot%s.</p>" % (
+        len(r.tests), t["passed"], t["failed"], t["crashed"], t["skipped"],
+        ", %d known failures" % t["known"] if t["known"] else "", len(r.platforms),
+        "" if len(r.platforms) == 1 else "s"))
+    out.append("<h3>Machine and firmware</h3>")
+    out.append(_table(("field", "value"), list(flat(r.platform))))
+    out.append("<h3>IOMMU units</h3>")
+    if r.units:
+        rows = []
+        for u in r.units:
+            regs = ", ".join("%s %s" % (k, u[k]) for k in ("cap", "ecap", "efr", "idr0", "idr1", "idr3", "idr5", "aidr")
+                             if k in u)
+            rows.append((u.get("name"), u.get("type"), u.get("segment"), u.get("base"), len(u.get("devices", [])),
+                         regs or u.get("refused", "")))
+        out.append(_table(("unit", "type", "segment", "base", "devices", "registers"), rows, (2, 4)))
+    else:
+        out.append("<p>None found (no DMAR, IVRS or IORT unit).</p>")
+    for c in r.crashes:
+        out.append("<p class=\"crashed\">crash: %s</p>" % _e("; ".join("%s %s" % kv for kv in flat(c))))
+    out.append("<h3>Tests</h3>")
+    out.append("<table><tr><th>test</th><th>verdict</th><th>checks</th><th>ms</th><th>detail</th></tr>")
+    for t in r.tests:
+        out.append('<tr class=%s><td><code>%s</code></td><td>%s</td><td class="n">%s</td><td class="n">%.1f</td>'
+                   "<td>%s</td></tr>" % (quoteattr(t.verdict), _e(t.name), _e(VERDICT_WORDS.get(t.verdict, t.verdict)),
+                                         _e(t.checks), t.ms, _e(t.detail)))
+    out.append("</table>")
+    with_measures = [t for t in r.tests if t.measures]
+    if with_measures:
+        out.append("<h3>Measures</h3><p>Each row: min to max (line), p50 to p90 (box), p99 (red tick), "
+                   "p50 (dot); log scale. Platform %s: %s.</p>" % (
+                       _e(r.platform.get("platform", "?")),
+                       "QEMU timings, not silicon" if str(r.platform.get("platform", "")).startswith(("qemu", "kvm"))
+                       else "as measured"))
+        for t in with_measures:
+            out.append("<h4><code>%s</code> (%s)</h4>" % (_e(t.name), _e(t.verdict)))
+            out.append(measure_plot(t.measures))
+    if r.price:
+        out.append("<h3>Price of each mapping strategy</h3>")
+        head = [k for k in r.price[0] if k not in ("kind", "what", "platform")]
+        rows = [[p.get(k) for k in head] for p in r.price]
+        out.append(_table(head, rows, range(3, len(head))))
+    return "\n".join(out)
+
+
+def render(results):
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<!DOCTYPE html>",
+           '<html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="UTF-8"/>',
+           "<title>iommon results</title><style>%s</style></head><body>" % CSS, "<h1>iommon results</h1>"]
+    for r in results:
+        out.append(_file_section(r))
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,99 @@
+"""JUnit XML: one testsuite per group (per file when there are several),
+one testcase per result record. The shape is tests/junit.xsd's."""
+
+from xml.sax.saxutils import quoteattr, escape
+
+from records import flat
+
+MEASURE_FIELDS = ("n", "unit", "min", "p50", "p90", "p99", "max", "p50_ns", "p99_ns")
+
+
+def _prop(name, value):
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    return "<property name=%s value=%s/>" % (quoteattr(name), quoteattr(str(value)))
+
+
+def _clean(s):
+    """XML 1.0 has no place for control characters other than tab and newline."""
+    return "".join(c if c in "\t\n" or ord(c) >= 0x20 else "?" for c in s)
+
+
+def machine_properties(res):
+    """The file, the first boot's platform record and the IOMMU units."""
+    props = [("file", res.path)]
+    props += [("platform." + k, v) for k, v in flat(res.platform) if v is not None]
+    for u in res.units:
+        props.append(("iommu." + str(u.get("name")), "%s at %s" % (u.get("type"), u.get("base"))))
+    return props
+
+
+def _testcase(t, out):
+    out.append('    <testcase name=%s classname=%s time="%.3f">' % (quoteattr(t.name), quoteattr("iommon." + t.group),
+                                                                    t.ms / 1000.0))
+    props = [("checks", t.checks), ("failures", t.failures), ("model", t.model), ("verdict", t.verdict)]
+    if t.reason:
+        props.append(("reason", t.reason))
+    for m in t.measures:
+        key = "measure.%s.%s.%s" % (m["path"], m["backend"], m["variant"])
+        props += [(key + "." + f, m[f]) for f in MEASURE_FIELDS if f in m and m[f] is not None]
+    out.append("      <properties>")
+    out += ["        " + _prop(k, _clean(str(v)) if isinstance(v, str) else v) for k, v in props]
+    out.append("      </properties>")
+    detail = _clean(t.detail)
+    if t.verdict == "fail":
+        out.append("      <failure type=\"fail\" message=%s>%s</failure>" % (quoteattr(detail), escape(
+            "%s (%d of %d checks failed)" % (detail, t.failures, t.checks))))
+    elif t.verdict == "crashed":
+        out.append("      <error type=\"crashed\" message=%s>%s</error>" % (quoteattr(detail), escape(detail)))
+    elif t.verdict == "skip":
+        out.append("      <skipped message=%s/>" % quoteattr(detail))
+    elif t.verdict == "known":
+        out.append("      <skipped type=\"known\" message=%s/>" % quoteattr("known failure: " + detail))
+    elif t.verdict != "pass":
+        out.append("      <error type=\"unknown-verdict\" message=%s/>" % quoteattr(t.verdict))
+    out.append("      <system-out>%s</system-out>" % escape(detail))
+    out.append("    </testcase>")
+
+
+def _counts(tests):
+    c = {"tests": len(tests), "failures": 0, "errors": 0, "skipped": 0}
+    for t in tests:
+        if t.verdict == "fail":
+            c["failures"] += 1
+        elif t.verdict in ("skip", "known"):
+            c["skipped"] += 1
+        elif t.verdict != "pass":
+            c["errors"] += 1
+    c["time"] = sum(t.ms for t in tests) / 1000.0
+    return c
+
+
+def _attrs(c):
+    return 'tests="%d" failures="%d" errors="%d" skipped="%d" time="%.3f"' % (c["tests"], c["failures"],
+                                                                              c["errors"], c["skipped"], c["time"])
+
+
+def render(results):
+    out = ['<?xml version="1.0" encoding="UTF-8"?>']
+    every = [t for r in results for t in r.tests]
+    out.append('<testsuites name="iommon" %s>' % _attrs(_counts(every)))
+    for r in results:
+        groups = []
+        for t in r.tests:
+            if t.group not in groups:
+                groups.append(t.group)
+        for g in groups:
+            tests = [t for t in r.tests if t.group == g]
+            name = g if len(results) == 1 else "%s:%s" % (r.path, g)
+            host = str(r.platform.get("platform", "unknown"))
+            out.append("  <testsuite name=%s hostname=%s %s>" % (quoteattr(name), quoteattr(host),
+                                                                 _attrs(_counts(tests))))
+            out.append("    <properties>")
+            out += ["      " + _prop(k, _clean(str(v)) if isinstance(v, str) else v) for k, v in machine_properties(r)]
+            out.append("    </properties>")
+            for t in tests:
+                _testcase(t, out)
+            out.append("  </testsuite>")
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,59 @@
+"""TAP version 13: one test point per result record, its detail, checks
+and measures in a YAML block. A skip is `ok ... # SKIP`, a known failure
+`not ok ... # TODO` (a harness does not count it as failed), a crash a
+plain `not ok`."""
+
+import json
+
+from junit import MEASURE_FIELDS
+
+
+def _y(v):
+    """A YAML scalar: numbers and booleans bare, strings double-quoted with
+    JSON's escapes, which YAML's double-quoted style reads the same."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return json.dumps(v)
+    return json.dumps(str(v), ensure_ascii=True)
+
+
+def _directive(s):
+    """A TAP directive's text ends at the line, and '#' would start another."""
+    return " ".join(s.replace("#", "no.").split())
+
+
+def render(results):
+    tests = [(r, t) for r in results for t in r.tests]
+    out = ["TAP version 13", "1..%d" % len(tests)]
+    for r in results:
+        p = r.platform
+        out.append("# %s: iommon %s on %s (%s), %s" % (r.path, p.get("iommon", "?"), p.get("platform", "?"),
+                                                    p.get("cpu", "?"), p.get("firmware", "?")))
+    for i, (r, t) in enumerate(tests, 1):
+        if t.verdict == "pass":
+            line = "ok %d - %s" % (i, t.name)
+        elif t.verdict == "skip":
+            line = "ok %d - %s # SKIP %s" % (i, t.name, _directive(t.detail))
+        elif t.verdict == "known":
+            line = "not ok %d - %s # TODO known failure: %s" % (i, t.name, _directive(t.detail))
+        else:
+            line = "not ok %d - %s" % (i, t.name)
+        out.append(line)
+        out.append("  ---")
+        for k, v in (("verdict", t.verdict), ("detail", t.detail), ("checks", t.checks),
+                     ("failures", t.failures), ("ms", t.ms), ("model", t.model), ("reason", t.reason)):
+            if v is not None:
+                out.append("  %s: %s" % (k, _y(v)))
+        if len(results) > 1:
+            out.append("  file: %s" % _y(r.path))
+        if t.measures:
+            out.append("  measures:")
+            for m in t.measures:
+                first = True
+                for f in ("path", "backend", "variant") + MEASURE_FIELDS:
+                    if f in m and m[f] is not None:
+                        out.append("    %s %s: %s" % ("-" if first else " ", f, _y(m[f])))
+                        first = False
+        out.append("  ...")
+    return "\n".join(out) + "\n"
