@@ -118,14 +118,29 @@ static bool chars_in(const char *v, const char *allowed)
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 #define RESULTS_DIR "iommon/results/"
 
-/* A results file the monitor could have made: never a path elsewhere. */
+/* A results file the monitor could have made: never a path elsewhere.
+ * It may sit in one folder named for the machine (core/smbios.h). */
 static bool results_value(const char *v)
 {
 	size_t len = strlen(v), dir = strlen(RESULTS_DIR);
 	if (len == 0)
 		return true;
-	return len > dir + 6 && len < 64 && strncmp(v, RESULTS_DIR, dir) == 0 && chars_in(v + dir, NAME_CHARS) &&
-	       strcmp(v + len - 6, ".jsonl") == 0 && v[dir] != '.';
+	if (len <= dir + 6 || len >= 96 || strncmp(v, RESULTS_DIR, dir) != 0 || strcmp(v + len - 6, ".jsonl") != 0)
+		return false;
+	const char *name = v + dir, *slash = strchr(name, '/');
+	if (slash) {
+		if (slash == name || *name == '.' || strchr(slash + 1, '/'))
+			return false;
+		char folder[48];
+		if ((size_t)(slash - name) >= sizeof(folder))
+			return false;
+		memcpy(folder, name, (size_t)(slash - name));
+		folder[slash - name] = '\0';
+		if (!chars_in(folder, NAME_CHARS))
+			return false;
+		name = slash + 1;
+	}
+	return chars_in(name, NAME_CHARS) && *name != '.';
 }
 
 enum crumb_key {
