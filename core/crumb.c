@@ -39,7 +39,8 @@ uint64_t plan_hash(const char *name, const char *text)
 
 static int put_tally(char *buf, size_t cap, const char *key, struct tally t)
 {
-	return snprintf(buf, cap, "%s=%u,%u,%u,%u\n", key, t.passed, t.failed, t.skipped, t.crashed);
+	return snprintf(buf, cap, "%s=%u,%u,%u,%u,%u,%u\n", key, t.passed, t.failed, t.skipped, t.crashed, t.known,
+			t.known_fixed);
 }
 
 int crumb_format(const struct crumb *c, char *buf, size_t cap)
@@ -93,21 +94,28 @@ static bool number(const char *v, unsigned max, unsigned *out)
 	return true;
 }
 
+/* passed,failed,skipped,crashed[,known,known_passed]: the last two were
+ * added with iommon-known.txt; a breadcrumb from before has four. */
 static bool tally_value(const char *v, struct tally *t)
 {
-	char part[4][12];
-	unsigned *out[4] = { &t->passed, &t->failed, &t->skipped, &t->crashed };
-	for (int i = 0; i < 4; i++) {
+	char part[6][12];
+	unsigned *out[6] = { &t->passed, &t->failed, &t->skipped, &t->crashed, &t->known, &t->known_fixed };
+	size_t parts = 0; /* commas */
+	for (const char *c = v; *c; c++)
+		parts += *c == ',';
+	if (parts != 3 && parts != 5)
+		return false;
+	for (size_t i = 0; i <= parts; i++) {
 		size_t len = strcspn(v, ",");
-		if (len == 0 || len >= sizeof(part[i]) || (i < 3) != (v[len] == ','))
+		if (len == 0 || len >= sizeof(part[i]) || (i < parts) != (v[len] == ','))
 			return false;
 		memcpy(part[i], v, len);
 		part[i][len] = '\0';
 		if (!number(part[i], TALLY_MAX, out[i]))
 			return false;
-		v += len + (i < 3);
+		v += len + (i < parts);
 	}
-	return t->crashed <= t->failed;
+	return t->crashed <= t->failed && t->known_fixed <= t->passed;
 }
 
 static bool chars_in(const char *v, const char *allowed)
