@@ -277,7 +277,8 @@ const char *crumb_parse(const char *text, struct crumb *c)
 	if (c->run == 0 && c->phase != CRUMB_EARLY)
 		return "'run' is 0 but the plan had begun its runs";
 	const struct tally *r = &c->this_run, *p = &c->session;
-	if (r->passed > p->passed || r->failed > p->failed || r->skipped > p->skipped || r->crashed > p->crashed)
+	if (r->passed > p->passed || r->failed > p->failed || r->skipped > p->skipped || r->crashed > p->crashed ||
+	    r->known > p->known || r->known_fixed > p->known_fixed)
 		return "the run's counts ('tally') exceed the plan's ('session')";
 	return NULL;
 }
