@@ -530,11 +530,11 @@ size_t runner_run(int nsel, char **sel)
 	json_u64(&j, "failed", this_run.failed);
 	json_u64(&j, "skipped", this_run.skipped);
 	json_u64(&j, "crashed", this_run.crashed); /* among the failed */
-	json_u64(&j, "known", this_run.known);	   /* not among the failed */
-	json_u64(&j, "known_passed", this_run.known_fixed);
 	json_str(&j, "verdict", ran == 0 ? "none" : this_run.failed ? "fail" : "pass");
 	json_double(&j, "ms", cycles_to_ns(cycles_end() - t0) / 1e6, 1);
 	json_str(&j, "platform", timing.platform);
+	json_u64(&j, "known", this_run.known); /* not among the failed */
+	json_u64(&j, "known_passed", this_run.known_fixed);
 	record_emit(&j);
 	/* the closing line keeps its shape: known failures on the line before */
 	if (known_count())
