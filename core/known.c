@@ -12,7 +12,7 @@ static struct {
 	struct entry {
 		const struct test_case *tc;
 		char reason[KNOWN_REASON_MAX + 1];
-	} *e;
+	} * e;
 	size_t n;
 } known;
 

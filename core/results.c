@@ -16,7 +16,7 @@ static struct {
 	struct platform_file *file;
 	char path[128];
 	char folder[33]; /* under iommon/results/: the machine's name, or "" */
-	size_t saved; /* records in the file, each a whole line */
+	size_t saved;	 /* records in the file, each a whole line */
 	/* why saving failed (the file could not be created, or a record could
 	 * not be written whole), "" while it has not: the verdict becomes
 	 * "plan could not run" */

@@ -483,7 +483,7 @@ size_t runner_run(int nsel, char **sel)
 				continue;
 			}
 			bool stopping = runner_stop_requested();
-			const char *not_run = stopping		       ? "not run: the operator stopped the run"
+			const char *not_run = stopping			? "not run: the operator stopped the run"
 					      : excluded(tc, nsel, sel) ? "not run: excluded by run --skip"
 									: NULL;
 			if (!stopping) {

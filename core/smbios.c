@@ -148,8 +148,8 @@ static void take_string(struct smbios *s, const struct strset *set, uint32_t at,
 	for (unsigned i = 1; i < n && off < set->len; i++)
 		off += strnlen((const char *)set->p + off, set->len - off) + 1;
 	if (off >= set->len) {
-		problem(s, SMBIOS_P_STRING_INDEX, DIAG_ERROR, "structure at 0x%x names string %u of a set of fewer",
-			at, n);
+		problem(s, SMBIOS_P_STRING_INDEX, DIAG_ERROR, "structure at 0x%x names string %u of a set of fewer", at,
+			n);
 		return;
 	}
 	size_t k = 0;
@@ -177,9 +177,8 @@ static void take_uuid(struct smbios *s, const uint8_t *u)
 		for (int i = 0; i < 8; i++)
 			b[i] = u[order[i]];
 	}
-	snprintf(s->uuid, sizeof(s->uuid),
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2], b[3], b[4],
-		 b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+	snprintf(s->uuid, sizeof(s->uuid), "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+		 b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
 /* The fields read, by type: where each string number sits in the
@@ -246,7 +245,8 @@ void smbios_walk(const uint8_t *table, size_t len, struct smbios *s)
 			k++;
 		if (k + 1 >= end) {
 			problem(s, SMBIOS_P_STRINGS, DIAG_ERROR,
-				"structure at 0x%x (type %u): its strings run past the table's %u bytes", off, p[0], end);
+				"structure at 0x%x (type %u): its strings run past the table's %u bytes", off, p[0],
+				end);
 			return;
 		}
 		/* a set holding strings ends at the NUL after its last one */
@@ -276,8 +276,8 @@ static int read_entry(struct smbios *s, const uint8_t *ep)
 	const char *why = memmap_read_refusal(at, 7);
 	if (why) {
 		memset(s, 0, sizeof(*s));
-		problem(s, SMBIOS_P_EP_LENGTH, DIAG_ERROR, "entry point at 0x%llx refused: %s",
-			(unsigned long long)at, why);
+		problem(s, SMBIOS_P_EP_LENGTH, DIAG_ERROR, "entry point at 0x%llx refused: %s", (unsigned long long)at,
+			why);
 		return -1;
 	}
 	size_t len = memcmp(ep, "_SM3_", 5) == 0 ? ep[6] : ep[5];
@@ -318,10 +318,23 @@ void smbios_read(struct smbios *s, const void *ep3, const void *ep2)
 
 /* What firmware leaves in fields nobody filled in (lower case). */
 static const char *const placeholders[] = {
-	"to be filled by o.e.m.", "default string",	  "not specified",	 "not applicable", "none",
-	"n/a",			  "unknown",		  "system product name", "system serial number",
-	"base board serial number", "default", "123456789",	 "0123456789",		 "0",
-	"oem",			  "empty",		  "invalid",
+	"to be filled by o.e.m.",
+	"default string",
+	"not specified",
+	"not applicable",
+	"none",
+	"n/a",
+	"unknown",
+	"system product name",
+	"system serial number",
+	"base board serial number",
+	"default",
+	"123456789",
+	"0123456789",
+	"0",
+	"oem",
+	"empty",
+	"invalid",
 };
 
 bool smbios_file_name(const char *in, char *out, size_t cap)

@@ -46,9 +46,9 @@ enum smbios_problem {
 #define SMBIOS_TABLE_MAX (1u << 20)
 
 struct smbios {
-	bool entry_ok;		 /* an entry point was believed */
-	bool walked;		 /* and its table was read */
-	bool ep64;		 /* the 64-bit (3.x) entry point */
+	bool entry_ok; /* an entry point was believed */
+	bool walked;   /* and its table was read */
+	bool ep64;     /* the 64-bit (3.x) entry point */
 	uint8_t major, minor, docrev;
 	uint64_t entry_addr; /* where the entry point was read (smbios_read) */
 	uint64_t table_addr;

@@ -17,18 +17,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check_strings(const struct smbios *s)
 {
-	const char *const strs[] = { s->bios_vendor,	     s->bios_version,  s->bios_date,	 s->manufacturer,
-				     s->product,	     s->serial,	       s->uuid,		 s->board_manufacturer,
-				     s->board_product,	     s->board_serial,  s->processor_version };
+	const char *const strs[] = {
+		s->bios_vendor,	     s->bios_version, s->bios_date,	     s->manufacturer,  s->product,
+		s->serial,	     s->uuid,	      s->board_manufacturer, s->board_product, s->board_serial,
+		s->processor_version
+	};
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		for (const char *c = strs[i]; *c; c++)
 			if (*c < 0x20 || *c > 0x7e)
 				__builtin_trap(); /* a raw byte let through */
 	char name[SMBIOS_NAME_MAX + 1];
-	if (smbios_file_name(s->product, name, sizeof(name)) && (strspn(name, "abcdefghijklmnopqrstuvwxyz"
-									"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-								 strlen(name) ||
-								 name[0] == '.' || name[0] == '-'))
+	if (smbios_file_name(s->product, name, sizeof(name)) &&
+	    (strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(name) ||
+	     name[0] == '.' || name[0] == '-'))
 		__builtin_trap(); /* a file name with a character the rule forbids */
 }
 

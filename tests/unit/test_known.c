@@ -76,14 +76,14 @@ static void bad_lines_ignored(void **state)
 	longl[sizeof(longl) - 1] = '\0';
 	char text[1024];
 	snprintf(text, sizeof(text),
-		 "timer.stall\n"		  /* 1: no reason */
-		 "timer a group\n"		  /* 2: a group, not a test */
-		 "nosuch.test reason\n"		  /* 3: no such test */
-		 "timer.counter ok\n"		  /* 4: taken */
-		 "timer.counter again\n"	  /* 5: listed already */
-		 "timer.stall bell\a here\n"	  /* 6: a control character */
+		 "timer.stall\n"		 /* 1: no reason */
+		 "timer a group\n"		 /* 2: a group, not a test */
+		 "nosuch.test reason\n"		 /* 3: no such test */
+		 "timer.counter ok\n"		 /* 4: taken */
+		 "timer.counter again\n"	 /* 5: listed already */
+		 "timer.stall bell\a here\n"	 /* 6: a control character */
 		 "timer.stall caf\xc3\xa9 bug\n" /* 7: not ASCII */
-		 "%s\n",			  /* 8: too long */
+		 "%s\n",			 /* 8: too long */
 		 longl);
 	const char *out = parse(text);
 	assert_int_equal(taken, 1);

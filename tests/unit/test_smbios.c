@@ -345,9 +345,9 @@ int main(int argc, char **argv)
 		data_dir = dir;
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(qemu_32bit_entry),	cmocka_unit_test(qemu_64bit_entry),
-		cmocka_unit_test(record_fields),	cmocka_unit_test(uuid_order_before_26),
-		cmocka_unit_test(entry_refused),	cmocka_unit_test(table_refused),
+		cmocka_unit_test(qemu_32bit_entry), cmocka_unit_test(qemu_64bit_entry),
+		cmocka_unit_test(record_fields),    cmocka_unit_test(uuid_order_before_26),
+		cmocka_unit_test(entry_refused),    cmocka_unit_test(table_refused),
 		cmocka_unit_test(file_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

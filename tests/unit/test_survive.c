@@ -141,7 +141,7 @@ static void crumb_refuses_what_it_did_not_write(void **state)
 	assert_non_null(parse_with("tally", "1,2,3,0,4"));   /* five counts */
 	assert_non_null(parse_with("tally", "1,2,3,0,4,2")); /* listed passes among the passed: 2 > 1 */
 	assert_non_null(parse_with("session", "1,,3,0"));
-	assert_non_null(parse_with("session", "0,5,6,2")); /* fewer passes than the run had */
+	assert_non_null(parse_with("session", "0,5,6,2"));     /* fewer passes than the run had */
 	assert_non_null(parse_with("session", "4,5,6,2,1,1")); /* fewer known failures than the run had */
 	assert_non_null(parse_with("phase", "running"));
 	/* only files the monitor could have made: never a path elsewhere */
