@@ -155,6 +155,7 @@ FUZZ_SRC_fuzz_vtd_caps := iommu/vtd/caps.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
 FUZZ_SRC_fuzz_crumb := core/crumb.c
 FUZZ_SRC_fuzz_script := core/script.c
+FUZZ_SRC_fuzz_smbios := core/smbios.c core/json.c core/memmap.c core/diag.c
 FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 
 .SECONDEXPANSION:

@@ -82,18 +82,25 @@ static bool wallclock(struct wallclock *w)
 	return true;
 }
 
+static const void *config_table(EFI_GUID guid)
+{
+	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
+		if (CompareGuid(&ST->ConfigurationTable[i].VendorGuid, &guid) == 0)
+			return ST->ConfigurationTable[i].VendorTable;
+	return NULL;
+}
+
 static const void *acpi_rsdp(void)
 {
-	EFI_GUID acpi20 = ACPI_20_TABLE_GUID, acpi10 = ACPI_TABLE_GUID;
-	const void *v1 = NULL;
-	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++) {
-		EFI_CONFIGURATION_TABLE *t = &ST->ConfigurationTable[i];
-		if (CompareGuid(&t->VendorGuid, &acpi20) == 0)
-			return t->VendorTable;
-		if (CompareGuid(&t->VendorGuid, &acpi10) == 0)
-			v1 = t->VendorTable;
-	}
-	return v1;
+	const void *v2 = config_table((EFI_GUID)ACPI_20_TABLE_GUID);
+	return v2 ? v2 : config_table((EFI_GUID)ACPI_TABLE_GUID);
+}
+
+/* UEFI 2.10 4.6.1: SMBIOS3_TABLE_GUID names the 64-bit entry point,
+ * SMBIOS_TABLE_GUID the 32-bit one; firmware may publish both. */
+static const void *smbios_entry(unsigned major)
+{
+	return config_table(major >= 3 ? (EFI_GUID)SMBIOS3_TABLE_GUID : (EFI_GUID)SMBIOS_TABLE_GUID);
 }
 
 /* The image's own file name ("iommon.efi"), from the last file-path node of
@@ -205,6 +212,7 @@ static struct platform efi_platform = {
 	.memory_top = memory_top,
 	.memory_map = memory_map,
 	.acpi_rsdp = acpi_rsdp,
+	.smbios_entry = smbios_entry,
 	.file_read = files_read,
 	.file_stream = files_stream,
 	.file_create = files_create,

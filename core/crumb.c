@@ -39,7 +39,8 @@ uint64_t plan_hash(const char *name, const char *text)
 
 static int put_tally(char *buf, size_t cap, const char *key, struct tally t)
 {
-	return snprintf(buf, cap, "%s=%u,%u,%u,%u\n", key, t.passed, t.failed, t.skipped, t.crashed);
+	return snprintf(buf, cap, "%s=%u,%u,%u,%u,%u,%u\n", key, t.passed, t.failed, t.skipped, t.crashed, t.known,
+			t.known_fixed);
 }
 
 int crumb_format(const struct crumb *c, char *buf, size_t cap)
@@ -93,21 +94,28 @@ static bool number(const char *v, unsigned max, unsigned *out)
 	return true;
 }
 
+/* passed,failed,skipped,crashed[,known,known_passed]: the last two were
+ * added with iommon-known.txt; a breadcrumb from before has four. */
 static bool tally_value(const char *v, struct tally *t)
 {
-	char part[4][12];
-	unsigned *out[4] = { &t->passed, &t->failed, &t->skipped, &t->crashed };
-	for (int i = 0; i < 4; i++) {
+	char part[6][12];
+	unsigned *out[6] = { &t->passed, &t->failed, &t->skipped, &t->crashed, &t->known, &t->known_fixed };
+	size_t parts = 0; /* commas */
+	for (const char *c = v; *c; c++)
+		parts += *c == ',';
+	if (parts != 3 && parts != 5)
+		return false;
+	for (size_t i = 0; i <= parts; i++) {
 		size_t len = strcspn(v, ",");
-		if (len == 0 || len >= sizeof(part[i]) || (i < 3) != (v[len] == ','))
+		if (len == 0 || len >= sizeof(part[i]) || (i < parts) != (v[len] == ','))
 			return false;
 		memcpy(part[i], v, len);
 		part[i][len] = '\0';
 		if (!number(part[i], TALLY_MAX, out[i]))
 			return false;
-		v += len + (i < 3);
+		v += len + (i < parts);
 	}
-	return t->crashed <= t->failed;
+	return t->crashed <= t->failed && t->known_fixed <= t->passed;
 }
 
 static bool chars_in(const char *v, const char *allowed)
@@ -118,14 +126,29 @@ static bool chars_in(const char *v, const char *allowed)
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 #define RESULTS_DIR "iommon/results/"
 
-/* A results file the monitor could have made: never a path elsewhere. */
+/* A results file the monitor could have made: never a path elsewhere.
+ * It may sit in one folder named for the machine (core/smbios.h). */
 static bool results_value(const char *v)
 {
 	size_t len = strlen(v), dir = strlen(RESULTS_DIR);
 	if (len == 0)
 		return true;
-	return len > dir + 6 && len < 64 && strncmp(v, RESULTS_DIR, dir) == 0 && chars_in(v + dir, NAME_CHARS) &&
-	       strcmp(v + len - 6, ".jsonl") == 0 && v[dir] != '.';
+	if (len <= dir + 6 || len >= 96 || strncmp(v, RESULTS_DIR, dir) != 0 || strcmp(v + len - 6, ".jsonl") != 0)
+		return false;
+	const char *name = v + dir, *slash = strchr(name, '/');
+	if (slash) {
+		if (slash == name || *name == '.' || strchr(slash + 1, '/'))
+			return false;
+		char folder[48];
+		if ((size_t)(slash - name) >= sizeof(folder))
+			return false;
+		memcpy(folder, name, (size_t)(slash - name));
+		folder[slash - name] = '\0';
+		if (!chars_in(folder, NAME_CHARS))
+			return false;
+		name = slash + 1;
+	}
+	return chars_in(name, NAME_CHARS) && *name != '.';
 }
 
 enum crumb_key {
@@ -254,7 +277,8 @@ const char *crumb_parse(const char *text, struct crumb *c)
 	if (c->run == 0 && c->phase != CRUMB_EARLY)
 		return "'run' is 0 but the plan had begun its runs";
 	const struct tally *r = &c->this_run, *p = &c->session;
-	if (r->passed > p->passed || r->failed > p->failed || r->skipped > p->skipped || r->crashed > p->crashed)
+	if (r->passed > p->passed || r->failed > p->failed || r->skipped > p->skipped || r->crashed > p->crashed ||
+	    r->known > p->known || r->known_fixed > p->known_fixed)
 		return "the run's counts ('tally') exceed the plan's ('session')";
 	return NULL;
 }

@@ -23,12 +23,12 @@ enum crumb_phase {
 };
 
 struct crumb {
-	char source[24]; /* the plan: "iommon.cfg" or "options" */
+	char source[48]; /* the plan: "iommon.cfg", "iommon-<product>.cfg" or "options" */
 	uint64_t plan;	 /* FNV-1a 64 of the plan's text */
 	unsigned run;	 /* the plan's run command, 1 = the first (0: none yet) */
 	enum crumb_phase phase;
 	char test[48];	       /* CRUMB_TEST: the test */
-	char results[64];      /* the results file, "" when none was written */
+	char results[96];      /* the results file, "" when none was written */
 	bool results_lost;     /* saving had failed: records are missing (verdict 2) */
 	struct tally this_run; /* what run `run` had counted before the test */
 	struct tally session;  /* what the whole plan had counted before it */

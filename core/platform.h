@@ -86,6 +86,9 @@ struct platform {
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);
+	/* The SMBIOS entry point of that major version (3: the 64-bit
+	 * "_SM3_" one, 2: the 32-bit "_SM_" one), or NULL; NULL: none here. */
+	const void *(*smbios_entry)(unsigned major);
 
 	/* The boot volume. Paths use '/' and are relative to its root. */
 	/* Whole file into a malloc'd, NUL-terminated buffer, whatever its size;

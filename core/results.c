@@ -14,8 +14,9 @@ static struct {
 	char **lines;
 	size_t n, cap;
 	struct platform_file *file;
-	char path[64];
-	size_t saved; /* records in the file, each a whole line */
+	char path[128];
+	char folder[33]; /* under iommon/results/: the machine's name, or "" */
+	size_t saved;	 /* records in the file, each a whole line */
 	/* why saving failed (the file could not be created, or a record could
 	 * not be written whole), "" while it has not: the verdict becomes
 	 * "plan could not run" */
@@ -98,6 +99,11 @@ const char *results_path(void)
 	return res.path;
 }
 
+void results_folder(const char *name)
+{
+	snprintf(res.folder, sizeof(res.folder), "%s", name);
+}
+
 const char *results_save(void)
 {
 	static char why[400];
@@ -116,9 +122,11 @@ const char *results_save(void)
 	const char *err = "no name was free";
 	for (unsigned i = 0; i < 1000 && !res.file; i++) {
 		if (i == 0)
-			snprintf(res.path, sizeof(res.path), "iommon/results/%s.jsonl", stem);
+			snprintf(res.path, sizeof(res.path), "iommon/results/%s%s%s.jsonl", res.folder,
+				 res.folder[0] ? "/" : "", stem);
 		else
-			snprintf(res.path, sizeof(res.path), "iommon/results/%s-%u.jsonl", stem, i);
+			snprintf(res.path, sizeof(res.path), "iommon/results/%s%s%s-%u.jsonl", res.folder,
+				 res.folder[0] ? "/" : "", stem, i);
 		res.file = platform->file_create(res.path, &err);
 		if (!res.file && strcmp(err, "exists") != 0)
 			break;

@@ -21,6 +21,10 @@ void record_begin(struct json *j, char *buf, size_t cap, const char *kind);
 void record_emit(struct json *j);
 
 size_t results_count(void);
+/* Results files go to iommon/results/<name>/ (a file name already: the
+ * machine's serial number or product, core/smbios.h), "" for the folder
+ * itself. */
+void results_folder(const char *name);
 /* Start saving: create a new iommon/results/<run>.jsonl, write every record
  * so far, then keep appending. Returns NULL or what went wrong. */
 const char *results_save(void);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "known.h"
 #include "lab.h"
 #include "results.h"
 #include "survive.h"
@@ -38,7 +39,7 @@ static struct {
 	} resume;
 } run;
 
-static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed" };
+static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed", "known" };
 
 void runner_init(const struct test_group *const *cat)
 {
@@ -179,14 +180,15 @@ void test_budget(struct test_ctx *t, unsigned seconds)
 	survive_extend(seconds);
 }
 
-/* Runs one test, or records it as not run when the run is being stopped. */
-static enum verdict run_one(const struct test_case *tc, bool stopping)
+/* Runs one test, or records it as skipped with `not_run` as the reason
+ * (the run is being stopped, or `run --skip` named it). */
+static enum verdict run_one(const struct test_case *tc, const char *not_run)
 {
 	struct test_ctx t = { .tc = tc };
 	uint64_t t0 = cycles_begin();
-	if (stopping) {
+	if (not_run) {
 		t.skipped = true;
-		snprintf(t.detail, sizeof(t.detail), "not run: the operator stopped the run");
+		snprintf(t.detail, sizeof(t.detail), "%s", not_run);
 	} else {
 		printf("  %s: %s\n", tc->name, tc->summary);
 		run.current = tc;
@@ -213,6 +215,14 @@ static enum verdict run_one(const struct test_case *tc, bool stopping)
 		snprintf(t.detail, sizeof(t.detail), "the test made no checks");
 	} else
 		v = VERDICT_PASS;
+	const char *known = known_reason(tc->name);
+	if (known && v == VERDICT_FAIL) {
+		v = VERDICT_KNOWN;
+		printf("    known failure (%s): %s\n", KNOWN_FILE, known);
+	} else if (known && v == VERDICT_PASS) {
+		printf("    listed in %s as a known failure (%s) but passed: the list may be out of date\n", KNOWN_FILE,
+		       known);
+	}
 
 	char buf[RECORD_MAX];
 	struct json j;
@@ -225,6 +235,8 @@ static enum verdict run_one(const struct test_case *tc, bool stopping)
 	json_double(&j, "ms", cycles_to_ns(cycles) / 1e6, 3);
 	json_str(&j, "platform", timing.platform);
 	json_bool(&j, "model", t.model);
+	if (known)
+		json_str(&j, "known", known);
 	record_emit(&j);
 	lab_result(tc->name, verdict_names[v]);
 	add_row(tc, v, t.detail);
@@ -337,8 +349,28 @@ static bool group_of(const struct test_case *tc, const char *group)
 	return strncmp(tc->name, group, len) == 0 && tc->name[len] == '.';
 }
 
+#define SKIP_WORD "--skip"
+
+/* The selectors before "--skip" choose; those after it exclude. */
+static int skip_at(int nsel, char **sel)
+{
+	for (int i = 0; i < nsel; i++)
+		if (strcmp(sel[i], SKIP_WORD) == 0)
+			return i;
+	return nsel;
+}
+
+static bool excluded(const struct test_case *tc, int nsel, char **sel)
+{
+	for (int i = skip_at(nsel, sel) + 1; i < nsel; i++)
+		if (strcmp(sel[i], tc->name) == 0 || group_of(tc, sel[i]))
+			return true;
+	return false;
+}
+
 static bool selected(const struct test_group *g, const struct test_case *tc, int nsel, char **sel)
 {
+	nsel = skip_at(nsel, sel);
 	for (int i = 0; i < nsel; i++) {
 		if (strcmp(sel[i], tc->name) == 0)
 			return true;
@@ -370,7 +402,7 @@ size_t runner_count(int nsel, char **sel)
 
 bool runner_selector_known(const char *s)
 {
-	if (strcmp(s, "all") == 0 || strcmp(s, "default") == 0)
+	if (strcmp(s, "all") == 0 || strcmp(s, "default") == 0 || strcmp(s, SKIP_WORD) == 0)
 		return true;
 	for (const struct test_group *const *g = catalogue; *g; g++) {
 		if (!(*g)->hidden && strcmp((*g)->name, s) == 0)
@@ -438,6 +470,7 @@ size_t runner_run(int nsel, char **sel)
 			this_run.crashed++;
 			session0.passed -= this_run.passed, session0.failed -= this_run.failed;
 			session0.skipped -= this_run.skipped, session0.crashed -= this_run.crashed;
+			session0.known -= this_run.known, session0.known_fixed -= this_run.known_fixed;
 			first_result = run.resume.row;
 		} else {
 			printf("warning: resume: %s is not in this run; running all of it\n", run.resume.after);
@@ -456,15 +489,23 @@ size_t runner_run(int nsel, char **sel)
 				continue;
 			}
 			bool stopping = runner_stop_requested();
+			const char *not_run = stopping			? "not run: the operator stopped the run"
+					      : excluded(tc, nsel, sel) ? "not run: excluded by run --skip"
+									: NULL;
 			if (!stopping) {
 				struct tally now = session0;
 				now.passed += this_run.passed, now.failed += this_run.failed;
 				now.skipped += this_run.skipped, now.crashed += this_run.crashed;
+				now.known += this_run.known, now.known_fixed += this_run.known_fixed;
 				survive_test_start(tc, this_run, now);
 			}
-			switch (run_one(tc, stopping)) {
+			switch (run_one(tc, not_run)) {
 			case VERDICT_PASS:
 				this_run.passed++;
+				this_run.known_fixed += known_reason(tc->name) != NULL;
+				break;
+			case VERDICT_KNOWN:
+				this_run.known++;
 				break;
 			case VERDICT_FAIL:
 				this_run.failed++;
@@ -482,6 +523,8 @@ size_t runner_run(int nsel, char **sel)
 	run.session.failed += this_run.failed;
 	run.session.skipped += this_run.skipped;
 	run.session.crashed += this_run.crashed;
+	run.session.known += this_run.known;
+	run.session.known_fixed += this_run.known_fixed;
 	survive_run_end(run.session);
 	if (ran)
 		print_table(first_result, first_measure);
@@ -496,7 +539,13 @@ size_t runner_run(int nsel, char **sel)
 	json_str(&j, "verdict", ran == 0 ? "none" : this_run.failed ? "fail" : "pass");
 	json_double(&j, "ms", cycles_to_ns(cycles_end() - t0) / 1e6, 1);
 	json_str(&j, "platform", timing.platform);
+	json_u64(&j, "known", this_run.known); /* not among the failed */
+	json_u64(&j, "known_passed", this_run.known_fixed);
 	record_emit(&j);
+	/* the closing line keeps its shape: known failures on the line before */
+	if (known_count())
+		printf("%u known failures (%s; %u listed tests passed)\n", this_run.known, KNOWN_FILE,
+		       this_run.known_fixed);
 	printf("%u passed, %u failed, %u skipped\n", this_run.passed, this_run.failed, this_run.skipped);
 	if (own_plan)
 		lab_plan_end();

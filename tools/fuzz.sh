@@ -31,6 +31,7 @@ one() { # binary: runs it, writes its PASS/FAIL line to build/fuzz/NAME.result
 	fuzz_dmar) [ -d "$fixtures/dmar" ] && seeds=$fixtures/dmar ;;
 	fuzz_ivrs) [ -d "$fixtures/ivrs" ] && seeds=$fixtures/ivrs ;;
 	fuzz_acpi) seeds=tests/fuzz/seeds/acpi ;;
+	fuzz_smbios) seeds=tests/fuzz/seeds/smbios ;; # QEMU's tables, behind the mode byte
 	fuzz_iort) seeds="tests/unit/data/iort tests/unit/data/gtdt" ;; # the iasl-compiled fixtures
 	fuzz_madt) seeds=tests/unit/data/madt ;;
 	esac

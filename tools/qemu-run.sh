@@ -220,7 +220,11 @@ wait "$monreader" 2>/dev/null || true
 
 plain >"$out/console.txt"
 grep '^{' "$out/console.txt" >"$out/records.jsonl" || true
-mcopy -n -i "$part" '::/iommon/results/*' "$out/results/" 2>/dev/null || true
+# results sit in a folder named for the machine (SMBIOS serial or
+# product) when the firmware gives one: gathered flat into results/
+mcopy -s -n -i "$part" '::/iommon/results/*' "$out/results/" 2>/dev/null || true
+find "$out/results" -mindepth 2 -type f -name '*.jsonl' -exec mv {} "$out/results/" \; 2>/dev/null || true
+find "$out/results" -mindepth 1 -type d -empty -delete 2>/dev/null || true
 echo "$status" >"$out/status"
 
 if [ $bench = 1 ]; then

@@ -39,14 +39,14 @@ static int setup(void **state)
 }
 
 static const struct crumb sample = {
-	.source = "iommon.cfg",
+	.source = "iommon-Standard-PC-Q35-ICH9-2009.cfg", /* a machine's own plan (core/smbios.h) */
 	.plan = 0x0123456789abcdefull,
 	.run = 2,
 	.phase = CRUMB_TEST,
 	.test = "timer.stall",
-	.results = "iommon/results/20261130-120000.jsonl",
-	.this_run = { 1, 2, 3, 1 },
-	.session = { 4, 5, 6, 2 },
+	.results = "iommon/results/Standard-PC-Q35-ICH9-2009/20261130-120000.jsonl",
+	.this_run = { 1, 2, 3, 1, 2, 1 },
+	.session = { 4, 5, 6, 2, 3, 1 },
 	.budget = 600,
 	.resumes = 1,
 	.crash = "CPU exception 13 (#GP general protection), error code 0x0 at RIP 0x1000",
@@ -136,20 +136,29 @@ static void crumb_refuses_what_it_did_not_write(void **state)
 	assert_non_null(parse_with("plan", "0123456789ABCDEF")); /* we write lower case */
 	assert_non_null(parse_with("tally", "1,2,3"));		 /* four counts */
 	assert_non_null(parse_with("tally", "1,2,3,4"));	 /* crashed among failed: 4 > 2 */
+	assert_null(parse_with("tally", "1,2,3,0"));		 /* from before known failures */
+	assert_null(parse_with("tally", "1,2,3,0,3,1"));
+	assert_non_null(parse_with("tally", "1,2,3,0,4"));   /* five counts */
+	assert_non_null(parse_with("tally", "1,2,3,0,4,2")); /* listed passes among the passed: 2 > 1 */
 	assert_non_null(parse_with("session", "1,,3,0"));
-	assert_non_null(parse_with("session", "0,5,6,2")); /* fewer passes than the run had */
+	assert_non_null(parse_with("session", "0,5,6,2"));     /* fewer passes than the run had */
+	assert_non_null(parse_with("session", "4,5,6,2,1,1")); /* fewer known failures than the run had */
 	assert_non_null(parse_with("phase", "running"));
 	/* only files the monitor could have made: never a path elsewhere */
 	static const char *const bad_paths[] = { "../iommon.cfg",
 						 "/etc/passwd.jsonl",
 						 "iommon/results/../../EFI/BOOT/BOOTX64.EFI",
-						 "iommon/results/a/b.jsonl",
+						 "iommon/results/a/b/c.jsonl",
+						 "iommon/results/.a/b.jsonl",
+						 "iommon/results//b.jsonl",
+						 "iommon/results/a/.jsonl",
 						 "iommon/results/x.txt",
 						 "iommon/results/.jsonl",
 						 "IOMMON/RESULTS/x.jsonl" };
 	for (size_t i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++)
 		assert_non_null(parse_with("results", bad_paths[i]));
 	assert_null(parse_with("results", ""));
+	assert_null(parse_with("results", "iommon/results/20261130-120000.jsonl")); /* no machine folder */
 	assert_non_null(parse_with("test", "Timer.Stall"));
 	assert_non_null(parse_with("test", "timer stall"));
 	assert_non_null(parse_with("test", NULL)); /* phase test needs it */
