@@ -1,6 +1,7 @@
 # iommon: bare-metal IOMMU test monitor.
 #   make            build/iommon.efi (x86_64) and build/iommon-aa64.efi (aarch64)
 #   make image      build/iommon.img (GPT + FAT ESP, ready for dd to a USB stick)
+#   make iso        build/iommon.iso (El Torito UEFI CD for a BMC's virtual media)
 #   make run        boot it in QEMU (TCG) on the default config, print results
 #   make run-aarch64  the same on QEMU's aarch64 virt machine with an SMMUv3
 #   make console, make console-aarch64   the same boots, the console on your terminal
@@ -174,8 +175,16 @@ fuzz: deps fuzz-build
 # ---- image, run, test ---------------------------------------------------------
 image: deps $(BUILD)/iommon.img
 
-$(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.sh tools/iommon.cfg
+$(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.sh tools/mkesp.sh tools/iommon.cfg
 	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
+
+# The same files as an El Torito UEFI-bootable ISO for a BMC's virtual CD
+# (tools/mkiso.sh): the plan is the boot image's iommon.cfg, results go to
+# the console only.
+iso: deps $(BUILD)/iommon.iso
+
+$(BUILD)/iommon.iso: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkiso.sh tools/mkesp.sh tools/iommon.cfg
+	tools/mkiso.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
 
 deps:
 	@tools/deps.sh
@@ -211,7 +220,7 @@ console-aarch64: deps $(BUILD)/iommon.img
 # built one job per core unless make was given its own -j (a jobserver).
 test: deps
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
-	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN)
+	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN)
 	@tools/test.sh
 
 bench: $(BUILD)/host/bench
@@ -229,7 +238,7 @@ CLANG_FORMAT := clang-format-14
 format: deps
 	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all image deps run run-aarch64 console console-aarch64 test bench fuzz fuzz-build clean distclean format
+.PHONY: all image iso deps run run-aarch64 console console-aarch64 test bench fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

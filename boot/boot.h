@@ -30,6 +30,13 @@ struct platform_file *files_reopen(const char *path, const char **why);
 bool files_append(struct platform_file *f, const void *buf, size_t n, const char **why);
 void files_close(struct platform_file *f);
 const char *files_describe(void);
+const char *files_readonly(void);
+
+/* netboot.c: after a network boot, files from the TFTP server the image
+ * came from (the firmware's PXE base code) */
+bool netboot_init(char *describe, size_t cap);
+const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+			   bool *absent);
 
 /* devices.c */
 const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);

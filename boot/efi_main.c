@@ -219,6 +219,7 @@ static struct platform efi_platform = {
 	.file_append = files_append,
 	.file_close = files_close,
 	.volume_describe = files_describe,
+	.volume_readonly = files_readonly,
 	.device_claim = device_claim,
 	.device_release = device_release,
 	.file_reopen = files_reopen,

@@ -1,5 +1,7 @@
 /* The boot volume: the FAT file system the image was loaded from (the USB
- * stick), through EFI_SIMPLE_FILE_SYSTEM_PROTOCOL. */
+ * stick, a CD's El Torito image), through EFI_SIMPLE_FILE_SYSTEM_PROTOCOL;
+ * after a network boot, none: files are read from the TFTP server
+ * (netboot.c) and none are written. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,8 @@ static struct {
 	/* a file being streamed: the script it holds may leave (exit
 	 * firmware) before the stream ends, and the volume is closed then */
 	EFI_FILE_HANDLE streaming;
+	bool net; /* no volume: a network boot, files read over TFTP */
+	const char *readonly; /* why no file can be written, by the medium's nature */
 	char describe[200];
 } vol;
 
@@ -35,16 +39,31 @@ void files_init(void)
 	EFI_STATUS st = BS->HandleProtocol(boot_loaded_image->DeviceHandle, &FileSystemProtocol, (void **)&fs);
 	if (EFI_ERROR(st) || !fs || EFI_ERROR(fs->OpenVolume(fs, &vol.root))) {
 		vol.root = NULL;
+		vol.net = netboot_init(vol.describe, sizeof(vol.describe));
+		if (vol.net)
+			vol.readonly = "a network boot has no boot volume";
 		return;
 	}
 	EFI_DEVICE_PATH *dp = DevicePathFromHandle(boot_loaded_image->DeviceHandle);
+	/* A CD's El Torito boot image (UEFI 2.10 10.3.5.2, the CD-ROM media
+	 * node): read-only by nature, so results are the console's; writing
+	 * is not even tried (a USB CD-ROM may retry a refused write for long). */
+	for (const EFI_DEVICE_PATH *p = dp; p && !IsDevicePathEnd(p) && DevicePathNodeLength(p) >= 4;
+	     p = NextDevicePathNode(p))
+		if (DevicePathType(p) == MEDIA_DEVICE_PATH && DevicePathSubType(p) == MEDIA_CDROM_DP)
+			vol.readonly = "the boot volume is a CD-ROM, read-only";
 	CHAR16 *text = dp ? DevicePathToStr(dp) : NULL;
 	char path[160] = "?";
 	if (text) {
 		ascii_from_ucs2(path, sizeof(path), text, 1000);
 		FreePool(text);
 	}
-	snprintf(vol.describe, sizeof(vol.describe), "boot volume %s", path);
+	snprintf(vol.describe, sizeof(vol.describe), "boot volume %s%s", path, vol.readonly ? ": a CD-ROM, read-only" : "");
+}
+
+const char *files_readonly(void)
+{
+	return vol.readonly;
 }
 
 void files_fini(void)
@@ -105,6 +124,8 @@ const char *files_stream(const char *path, bool (*piece)(void *ctx, const void *
 {
 	static char why[160];
 	*absent = false;
+	if (vol.net)
+		return netboot_stream(path, piece, ctx, absent);
 	if (!vol.root) {
 		*absent = true;
 		return "the boot volume has no file system we can open";
@@ -194,6 +215,10 @@ static struct platform_file *wrap(EFI_FILE_HANDLE f, UINT64 size, const char **w
 struct platform_file *files_create(const char *path, const char **why)
 {
 	static char err[160];
+	if (vol.readonly) {
+		*why = vol.readonly;
+		return NULL;
+	}
 	if (!vol.root) {
 		*why = "the boot volume has no file system we can open";
 		return NULL;

@@ -107,7 +107,13 @@ static enum cmd_status cmd_run(int argc, char **argv)
 		cmd_error("run needs a test, a group, 'default' or 'all' (try 'list')");
 		return CMD_ERROR;
 	}
-	if (script_unattended() && !results_path()[0] && !results_failure()) {
+	static bool console_only_said;
+	const char *console_only = results_console_only();
+	if (script_unattended() && console_only) {
+		if (!console_only_said)
+			printf("results go to the console only: %s\n", console_only);
+		console_only_said = true;
+	} else if (script_unattended() && !results_path()[0] && !results_failure()) {
 		const char *why = results_save();
 		if (why)
 			printf("error: %s; results go to the console only, and the verdict is 'plan could not run'\n",
@@ -170,6 +176,10 @@ static enum cmd_status cmd_save(int argc, char **argv)
 	if (results_path()[0]) {
 		printf("already saving to %s (every record is appended as it is made)\n", results_path());
 		return CMD_OK;
+	}
+	if (results_console_only()) {
+		cmd_error("nothing can be saved: %s; the records are on the console", results_console_only());
+		return CMD_ERROR;
 	}
 	const char *why = results_save();
 	if (why) {
@@ -297,6 +307,8 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		printf(")\n");
 		if (results_failure())
 			printf("  the results were not saved completely: %s\n", results_failure());
+		else if (results_console_only())
+			printf("  results went to the console only: %s\n", results_console_only());
 		if (kinds[i].kind == EXIT_QEMU)
 			printf("exit qemu: verdict %d (QEMU exits with %d: isa-debug-exit on x86_64, semihosting on "
 			       "aarch64)\n",

@@ -112,6 +112,12 @@ struct platform {
 	void (*file_close)(struct platform_file *f);
 	/* One line describing where files go, e.g. "boot volume (USB)". */
 	const char *(*volume_describe)(void);
+	/* Why this boot's medium takes no files by its nature (a CD-ROM, a
+	 * network boot with no boot volume), or NULL: results then go to the
+	 * console only, by design rather than by failure (a write-protected
+	 * stick is a failure: someone meant it to take them). NULL member:
+	 * never. */
+	const char *(*volume_readonly)(void);
 
 	/* Take a PCI function from the firmware's driver before the monitor
 	 * drives it, and hand it back after (UEFI: DisconnectController and

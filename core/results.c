@@ -143,6 +143,11 @@ const char *results_save(void)
 	return res.file ? NULL : res.failed;
 }
 
+const char *results_console_only(void)
+{
+	return platform->volume_readonly ? platform->volume_readonly() : NULL;
+}
+
 const char *results_failure(void)
 {
 	return res.failed[0] ? res.failed : NULL;

@@ -37,6 +37,9 @@ const char *results_path(void); /* "" when not saving */
  * not be written whole (the file then ends at the last whole record and
  * saving stops): the run's verdict is "plan could not run". */
 const char *results_failure(void);
+/* Why results go to the console only on this medium (platform
+ * volume_readonly: a CD-ROM, a network boot), or NULL. Not a failure. */
+const char *results_console_only(void);
 /* A boot before a reset could not save its records whole (its breadcrumb
  * says so): this one counts as failed saving too, never as a clean file. */
 void results_lost_before(void);

@@ -7,6 +7,12 @@
 #   arch A                x86_64 (default) or aarch64: QEMU's virt machine with
 #                         a Cortex-A57, AAVMF and semihosting (tools/qemu-run.sh);
 #                         its SMMUv3 through "qemu -machine iommu=smmuv3"
+#   image M               how the machine boots: stick (default: IMAGE, the GPT
+#                         disk, as a USB stick), iso (iommon.iso beside IMAGE,
+#                         or one made by tools/mkiso.sh with the test's config
+#                         lines, on a USB CD-ROM) or net (the bare .efi beside
+#                         IMAGE and the config and put files on QEMU's TFTP
+#                         server, booted by the firmware's PXE client; no disk)
 #   timeout S             seconds before QEMU is killed (default 90)
 #   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder,
 #                         @DATA@ the folder tests/boot/data
@@ -39,7 +45,7 @@ test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64
+cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=stick
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
@@ -47,6 +53,7 @@ while IFS= read -r l || [ -n "$l" ]; do
 	case $l in
 	"timeout "*) timeout=${l#timeout } ;;
 	"arch "*) arch=${l#arch } ;;
+	"image "*) medium=${l#image } ;;
 	"qemu "*) qemu="$qemu ${l#qemu }" ;;
 	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
 	"no-config") cfg=none ;;
@@ -74,7 +81,27 @@ run="$out/run"
 data=$(cd "$(dirname "$test")" && pwd)/data
 qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g; s|@DATA@|$data|g; s|@TEST@|$out|g")
 
-set -- --arch "$arch" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
+# the other media are made from the files beside IMAGE (make test builds them)
+dir=$(dirname "$image")
+efi=$dir/iommon.efi
+[ "$arch" = aarch64 ] && efi=$dir/iommon-aa64.efi
+case $medium in
+stick) ;;
+iso)
+	image=$dir/iommon.iso
+	if [ -n "$cfg" ]; then # the plan is part of the CD: a CD made for this test
+		image=$out/iommon.iso
+		"$here/mkiso.sh" "$image" "$dir/iommon.efi" "$cfg" "$dir/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI" \
+			>"$out/mkiso.log" 2>&1 || { echo "FAIL $name: tools/mkiso.sh failed: $(tail -1 "$out/mkiso.log")"; exit 1; }
+		cfg=""
+	fi ;;
+net) image=$efi ;;
+*) echo "FAIL $name: unknown 'image $medium' (stick, iso or net)"; exit 1 ;;
+esac
+[ -f "$image" ] || { echo "FAIL $name: no $image (make test builds it)"; exit 1; }
+
+[ "$medium" = iso ] && medium=cd
+set -- --arch "$arch" --medium "$medium" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
 # shellcheck disable=SC2086

@@ -20,13 +20,6 @@ sgdisk -o -n 1:$first:0 -t 1:EF00 -c 1:"iommon" "$tmp" >/dev/null 2>&1 || { echo
 last=$(sgdisk -p "$tmp" | awk '$1 == "1" {print $3}')
 sectors=$((last - first + 1))
 part="$tmp@@$((first * 512))"
-export MTOOLS_SKIP_CHECK=1
-mformat -i "$part" -F -T $sectors -h 16 -s 32 -v IOMMON ::
-mmd -i "$part" ::/EFI ::/EFI/BOOT ::/iommon ::/iommon/results
-mcopy -i "$part" "$efi" ::/EFI/BOOT/BOOTX64.EFI
-mcopy -i "$part" "$cfg" ::/iommon.cfg
-for extra in "$@"; do
-	mcopy -i "$part" "${extra%%=*}" "::/${extra#*=}"
-done
+"$(dirname "$0")/mkesp.sh" "$part" $sectors "$efi" "$cfg" "$@"
 mv "$tmp" "$img"
 echo "mkimage: $img (${size_mib} MiB, GPT, FAT32 ESP at sector $first)"

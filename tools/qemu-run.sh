@@ -7,6 +7,12 @@
 #   --machine M       the machine with its options (default q35 or virt;
 #                     e.g. virt,iommu=smmuv3)
 #   --image IMG       base image (copied; the copy takes the results)
+#   --medium M        how IMG reaches the machine: stick (default: a GPT disk
+#                     image as a USB stick), cd (an ISO on a USB CD-ROM, as a
+#                     BMC's virtual media: usb-bot + scsi-cd), or net (IMG is
+#                     the bare .efi, served with --cfg and --put files by QEMU's
+#                     user-network TFTP server to the firmware's PXE boot; no
+#                     disk at all)
 #   --cfg FILE        iommon.cfg for this boot ("none" removes it)
 #   --put LOCAL=DEST  copy a file onto the disk copy (repeatable)
 #   --move SRC=DEST   rename a file on the disk copy (repeatable)
@@ -32,11 +38,12 @@
 set -eu
 
 image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
-puts="" moves="" readonly="" fill="" reboot=0
+puts="" moves="" readonly="" fill="" reboot=0 medium=stick
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
+	--medium) medium=$2; shift 2 ;;
 	--machine) mach=$2; shift 2 ;;
 	--cfg) cfg=$2; shift 2 ;;
 	--put) puts="$puts $2"; shift 2 ;;
@@ -84,13 +91,35 @@ mkdir -p "$out/results"
 export MTOOLS_SKIP_CHECK=1
 part="$out/disk.img@@1M"
 
-cp --sparse=always "$image" "$out/disk.img"
+case $medium in
+stick) cp --sparse=always "$image" "$out/disk.img" ;;
+cd | net)
+	# a CD takes its plan when the ISO is made (tools/mkiso.sh); a network
+	# boot takes the files put beside the .efi on the TFTP server
+	if [ $medium = cd ] && [ -n "$cfg$puts$moves$fill" ]; then
+		echo "qemu-run: --medium cd takes no --cfg, --put, --move or --fill-volume (make the ISO with them)" >&2
+		exit 2
+	fi
+	[ -n "$moves$fill$readonly" ] && { echo "qemu-run: --medium net has no disk to change" >&2; exit 2; } ;;
+*) echo "qemu-run: unknown --medium $medium (stick, cd or net)" >&2; exit 2 ;;
+esac
 if [ -n "$vars_keep" ]; then
 	[ -f "$vars_keep" ] || cp --sparse=always "$vars" "$vars_keep"
 	varsfile=$vars_keep
 else
 	cp --sparse=always "$vars" "$out/vars.fd"
 	varsfile=$out/vars.fd
+fi
+if [ $medium = net ]; then
+	# the TFTP server's folder: the .efi as the DHCP boot file, the plan beside it
+	mkdir -p "$out/tftp"
+	cp "$image" "$out/tftp/iommon.efi"
+	for p in $puts; do
+		mkdir -p "$out/tftp/$(dirname "${p#*=}")"
+		cp "${p%%=*}" "$out/tftp/${p#*=}"
+	done
+	[ -n "$cfg" ] && [ "$cfg" != none ] && cp "$cfg" "$out/tftp/iommon.cfg"
+	puts="" cfg=""
 fi
 for m in $moves; do
 	mmove -i "$part" "::/${m%%=*}" "::/${m#*=}"
@@ -121,6 +150,15 @@ vga="-vga none"
 machine="-machine $mach $cpu -accel $accel -m 1024 -smp 1 -display none $vga $noreboot -nodefaults"
 firmware="-drive if=pflash,format=raw,unit=0,readonly=on,file=$code -drive if=pflash,format=raw,unit=1,file=$varsfile"
 stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on"
+case $medium in
+cd) # a USB CD-ROM, as a BMC presents its virtual media
+	stick="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$image -device qemu-xhci,id=xhci \
+-device usb-bot,bus=xhci.0,id=bot -device scsi-cd,bus=bot.0,drive=cd" ;;
+net) # no disk: the firmware's boot manager has only the network to boot.
+	# OVMF's and AAVMF's own virtio-net driver (romfile= : no iPXE ROM),
+	# QEMU's DHCP server names iommon.efi and its TFTP server serves it
+	stick="-netdev user,id=n0,tftp=$out/tftp,bootfile=iommon.efi -device virtio-net-pci,netdev=n0,romfile=,bootindex=0" ;;
+esac
 if [ $interactive = 1 ]; then
 	echo "qemu-run: serial console on this terminal; Ctrl-C ends QEMU; disk copy in $out"
 	# shellcheck disable=SC2086
@@ -222,7 +260,7 @@ plain >"$out/console.txt"
 grep '^{' "$out/console.txt" >"$out/records.jsonl" || true
 # results sit in a folder named for the machine (SMBIOS serial or
 # product) when the firmware gives one: gathered flat into results/
-mcopy -s -n -i "$part" '::/iommon/results/*' "$out/results/" 2>/dev/null || true
+[ $medium = stick ] && { mcopy -s -n -i "$part" '::/iommon/results/*' "$out/results/" 2>/dev/null || true; }
 find "$out/results" -mindepth 2 -type f -name '*.jsonl' -exec mv {} "$out/results/" \; 2>/dev/null || true
 find "$out/results" -mindepth 1 -type d -empty -delete 2>/dev/null || true
 echo "$status" >"$out/status"
