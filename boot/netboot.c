@@ -80,8 +80,15 @@ const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void
 	EFI_STATUS st = net.pxe->Mtftp(net.pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, FALSE, &size, NULL,
 				       &net.server, (UINT8 *)path, NULL, FALSE);
 	const char *result = NULL;
-	if (st == EFI_TFTP_ERROR && net.pxe->Mode->TftpErrorReceived && net.pxe->Mode->TftpError.ErrorCode == 1) {
-		*absent = true; /* RFC 1350: error code 1, file not found */
+	/* The server refused the read with a TFTP ERROR packet. RFC 1350's
+	 * code 1 is "file not found"; OVMF 2022.11 returns EFI_TFTP_ERROR
+	 * without filling Mode->TftpError, so a refusal with no code known
+	 * counts as absent too (a server answered: the name is not there). */
+	bool refused = st == EFI_TFTP_ERROR;
+	if (refused && net.pxe->Mode->TftpErrorReceived && net.pxe->Mode->TftpError.ErrorCode != 1)
+		refused = false;
+	if (refused) {
+		*absent = true;
 		snprintf(why, sizeof(why), "no %s on the TFTP server", path);
 		result = why;
 	} else if (st == EFI_BUFFER_TOO_SMALL) {
