@@ -19,7 +19,7 @@ static struct {
 	/* a file being streamed: the script it holds may leave (exit
 	 * firmware) before the stream ends, and the volume is closed then */
 	EFI_FILE_HANDLE streaming;
-	bool net; /* no volume: a network boot, files read over TFTP */
+	bool net;	      /* no volume: a network boot, files read over TFTP */
 	const char *readonly; /* why no file can be written, by the medium's nature */
 	char describe[200];
 } vol;
@@ -58,7 +58,8 @@ void files_init(void)
 		ascii_from_ucs2(path, sizeof(path), text, 1000);
 		FreePool(text);
 	}
-	snprintf(vol.describe, sizeof(vol.describe), "boot volume %s%s", path, vol.readonly ? ": a CD-ROM, read-only" : "");
+	snprintf(vol.describe, sizeof(vol.describe), "boot volume %s%s", path,
+		 vol.readonly ? ": a CD-ROM, read-only" : "");
 }
 
 const char *files_readonly(void)

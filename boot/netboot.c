@@ -41,7 +41,8 @@ bool netboot_init(char *describe, size_t cap)
 		return false;
 	EFI_PXE_BASE_CODE_MODE *m = pxe->Mode;
 	if (m->UsingIpv6) {
-		snprintf(describe, cap, "no boot volume: a network boot over IPv6, whose TFTP server iommon does not use");
+		snprintf(describe, cap,
+			 "no boot volume: a network boot over IPv6, whose TFTP server iommon does not use");
 		return false;
 	}
 	/* The boot server: the proxy DHCP offer's when one came (a PXE server
@@ -77,8 +78,8 @@ const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void
 	if (!buf)
 		return "out of memory for a TFTP read buffer";
 	UINT64 size = NET_FILE_MAX;
-	EFI_STATUS st = net.pxe->Mtftp(net.pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, FALSE, &size, NULL,
-				       &net.server, (UINT8 *)path, NULL, FALSE);
+	EFI_STATUS st = net.pxe->Mtftp(net.pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, FALSE, &size, NULL, &net.server,
+				       (UINT8 *)path, NULL, FALSE);
 	const char *result = NULL;
 	/* The server refused the read with a TFTP ERROR packet. RFC 1350's
 	 * code 1 is "file not found"; OVMF 2022.11 returns EFI_TFTP_ERROR
@@ -92,7 +93,8 @@ const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void
 		snprintf(why, sizeof(why), "no %s on the TFTP server", path);
 		result = why;
 	} else if (st == EFI_BUFFER_TOO_SMALL) {
-		snprintf(why, sizeof(why), "%s on the TFTP server is larger than %u bytes: not read", path, NET_FILE_MAX);
+		snprintf(why, sizeof(why), "%s on the TFTP server is larger than %u bytes: not read", path,
+			 NET_FILE_MAX);
 		result = why;
 	} else if (EFI_ERROR(st)) {
 		char server[64] = "";
