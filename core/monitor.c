@@ -177,9 +177,9 @@ static enum cmd_status cmd_save(int argc, char **argv)
 		printf("already saving to %s (every record is appended as it is made)\n", results_path());
 		return CMD_OK;
 	}
-	if (results_console_only()) {
-		cmd_error("nothing can be saved: %s; the records are on the console", results_console_only());
-		return CMD_ERROR;
+	if (results_console_only()) { /* by design, not a failure: a plan made for a stick runs from a CD */
+		printf("nothing can be saved: %s; the records are on the console\n", results_console_only());
+		return CMD_OK;
 	}
 	const char *why = results_save();
 	if (why) {

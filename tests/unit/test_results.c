@@ -28,6 +28,7 @@ static struct {
 	size_t size, capacity;
 	bool created, write_protected, cut_fails;
 	unsigned appends;
+	const char *console_only; /* the platform's volume_readonly: a CD, a network boot */
 } vol;
 
 struct platform_file {
@@ -74,6 +75,11 @@ static void mem_close(struct platform_file *f)
 	(void)f;
 }
 
+static const char *mem_readonly(void)
+{
+	return vol.console_only;
+}
+
 static struct platform fake;
 
 /* What one scenario left: it runs in a child process, since a session's
@@ -112,6 +118,7 @@ static void scenario(const char *script, typeof(vol) v)
 		fake.file_create = mem_create;
 		fake.file_append = mem_append;
 		fake.file_close = mem_close;
+		fake.volume_readonly = mem_readonly;
 		platform = &fake;
 		settings_init();
 		runner_init(iommon_catalogue());
@@ -199,6 +206,29 @@ static void write_protected(void **state)
 	assert_int_equal(got->size, 0);
 }
 
+/* A medium that takes no files by its nature (a CD-ROM, a network boot):
+ * no file is even tried, the console says once where the results went,
+ * `save` says why it saves nothing (a plan written for a stick still runs
+ * from a CD), and the verdict stays the tests' own. */
+static void console_only_medium(void **state)
+{
+	(void)state;
+	scenario(
+	    "run timer.counter\nrun timer.counter\nsave\n",
+	    (typeof(vol)){ .capacity = sizeof(vol.data), .console_only = "the boot volume is a CD-ROM, read-only" });
+	const char *said = strstr(got->out, "results go to the console only: the boot volume is a CD-ROM, read-only\n");
+	assert_non_null(said);
+	assert_null(strstr(said + 1, "results go to the console only"));
+	assert_non_null(strstr(got->out, "nothing can be saved: the boot volume is a CD-ROM, read-only"));
+	assert_null(strstr(got->out, "saving results to"));
+	assert_null(strstr(got->out, "error:"));
+	assert_int_equal(got->size, 0);
+	assert_int_equal(got->appends_after, 0);
+	assert_string_equal(got->failure, "");
+	assert_int_equal(got->verdict, 0);
+	assert_true(got->path_empty);
+}
+
 /* When even cutting the partial line off fails, the console says so. */
 static void cut_back_fails(void **state)
 {
@@ -248,11 +278,9 @@ int main(void)
 	if (got == MAP_FAILED)
 		return 1;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(room_enough),
-		cmocka_unit_test(volume_fills_mid_run),
-		cmocka_unit_test(write_protected),
-		cmocka_unit_test(cut_back_fails),
-		cmocka_unit_test(host_platform_cuts_back),
+		cmocka_unit_test(room_enough),	   cmocka_unit_test(volume_fills_mid_run),
+		cmocka_unit_test(write_protected), cmocka_unit_test(console_only_medium),
+		cmocka_unit_test(cut_back_fails),  cmocka_unit_test(host_platform_cuts_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
