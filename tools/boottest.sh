@@ -100,7 +100,7 @@ net) image=$efi ;;
 esac
 [ -f "$image" ] || { echo "FAIL $name: no $image (make test builds it)"; exit 1; }
 
-[ "$medium" = iso ] && medium=cd
+[ "$medium" = iso ] && medium="cd"
 set -- --arch "$arch" --medium "$medium" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
