@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 TOOL = os.path.join(ROOT, "tools", "iommon-report")
 JOB = os.path.join(ROOT, "tools", "lava", "iommon-job.yaml")
 XSD = os.path.join(ROOT, "tests", "junit.xsd")
+RUNNER_H = os.path.join(ROOT, "core", "runner.h")
 
 
 def say(verdict, name, detail):
@@ -225,6 +226,74 @@ def check_bad_input(good, scratch):
         "(file:line), exit 2, the good file still reported")
 
 
+def reason_codes():
+    """The closed set as the monitor defines it (core/runner.h SKIP_REASONS)
+    and as the JUnit schema admits it (skipType, less "known")."""
+    c = re.findall(r'X\(SKIP_[A-Z_]+, "([a-z-]+)"\)', open(RUNNER_H).read())
+    x = re.findall(r'<xs:enumeration value="([a-z-]+)"/>',
+                   re.search(r'name="skipType">(.*?)</xs:simpleType>', open(XSD).read(), re.S).group(1))
+    return c, [v for v in x if v != "known"]
+
+
+def check_reasons(files, scratch):
+    codes, in_xsd = reason_codes()
+    if not codes or sorted(codes) != sorted(in_xsd) or len(set(codes)) != len(codes):
+        return say("FAIL", "reasons", "core/runner.h's codes %s and tests/junit.xsd's %s differ" % (codes, in_xsd))
+    used, problems, first = collections.Counter(), [], None
+    for f in files:
+        name = os.path.basename(os.path.dirname(os.path.dirname(f)))
+        for r in records(f):
+            if r["kind"] != "result":
+                continue
+            if r["verdict"] != "skip":
+                if "reason" in r:
+                    problems.append("%s: %s is %s with a reason" % (name, r["test"], r["verdict"]))
+                continue
+            if r.get("reason") not in codes:
+                problems.append("%s: %s skipped with reason %s" % (name, r["test"], r.get("reason")))
+                continue
+            if list(r)[-1] != "reason":
+                problems.append("%s: %s's reason is not its record's last field" % (name, r["test"]))
+            used[r["reason"]] += 1
+            first = first or (f, r["test"], r["reason"])
+    if problems:
+        return say("FAIL", "reasons", "; ".join(problems[:4]))
+    if not first:
+        return say("SKIP", "reasons", "no boot test recorded a skip")
+    # the reports carry the code; the schema refuses a code outside the set
+    f, test, code = first
+    rc, tap, _ = tool("tap", f)
+    rc2, xml, _ = tool("junit", f)
+    if not re.search(r"^ok \d+ - %s # SKIP \[%s\] " % (re.escape(test), code), tap, re.M) or \
+            '<skipped type="%s" message="[%s] ' % (code, code) not in xml:
+        return say("FAIL", "reasons", "%s's reason %s is not in its TAP directive or JUnit <skipped>" % (test, code))
+    bad = os.path.join(scratch, "unclassified.xml")
+    with open(bad, "w") as g:
+        g.write(xml.replace('<skipped type="%s"' % code, '<skipped type="unclassified"', 1))
+    if subprocess.run(["xmllint", "--noout", "--schema", XSD, bad], capture_output=True).returncode == 0:
+        return say("FAIL", "reasons", "tests/junit.xsd accepted a skip of reason 'unclassified'")
+    # compare: a pass left out by run --skip is no regression; one that
+    # skips for any other reason is
+    recs = records(f)
+    passed = [r["test"] for r in recs if r["kind"] == "result" and r["verdict"] == "pass"]
+    if passed:
+        outcome = {}
+        for why in ("excluded", "unsupported"):
+            new = os.path.join(scratch, "skip-%s.jsonl" % why)
+            with open(new, "w") as g:
+                for r in recs:
+                    if r["kind"] == "result" and r["test"] == passed[0]:
+                        r = dict(r, verdict="skip", detail="doctored")
+                        r["reason"] = why
+                    g.write(json.dumps(r, separators=(",", ":")) + "\n")
+            outcome[why] = tool("compare", f, new)[0]
+        if outcome != {"excluded": 0, "unsupported": 1}:
+            return say("FAIL", "reasons", "compare, %s pass -> skip: exit %s" % (passed[0], outcome))
+    say("PASS", "reasons", "%d skips on %d files each with a reason code, last in its record (%s); the code in TAP "
+        "and JUnit, 'unclassified' refused by the schema; compare: pass -> skip (excluded) exit 0, (unsupported) "
+        "exit 1" % (sum(used.values()), len(files), ", ".join("%s %d" % kv for kv in sorted(used.items()))))
+
+
 def lava_lines(pattern, fixup, console):
     return [(m["test_case_id"], fixup.get(m["result"], m["result"]), m["measurement"], m["units"])
             for m in re.finditer(pattern, console)]
@@ -348,7 +417,7 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     files = sorted(glob.glob(os.path.join(boot, "*", "run", "records.jsonl")))
     if not files:
-        for n in ("junit", "tap", "html", "compare", "bad-input", "lava", "labgrid"):
+        for n in ("junit", "tap", "html", "compare", "bad-input", "reasons", "lava", "labgrid"):
             say("SKIP", n, "no boot test left records")
         return
     want = totals(files)
@@ -361,6 +430,7 @@ def main():
     else:
         say("SKIP", "compare", "no vtd-nvme boot test records")
     check_bad_input(files[0], scratch)
+    check_reasons(files, scratch)
     check_lava(boot, [b for b in ("unattended", "vtd-nvme") if os.path.isdir(os.path.join(boot, b, "run"))])
     check_labgrid(boot, scratch)
 

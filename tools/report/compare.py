@@ -17,7 +17,9 @@ next to it). S is the base run's: a regression that also widens the
 spread (a uniformly slower path) would otherwise raise its own threshold.
 Slower beyond the threshold is a regression, faster is reported. A
 verdict from pass or skip to fail or crashed, from pass to skip, and a
-test that vanished are regressions.
+test that vanished are regressions, except a pass that became a skip with
+reason `excluded`: NEW's plan left it out on purpose (run --skip), which is
+reported as changed. A skip whose reason code changed is reported.
 """
 
 from records import measure_key, measure_value
@@ -42,7 +44,14 @@ def _name(k):
 
 
 def _verdict_regressed(b, n):
-    return (n in BAD and b not in BAD) or (b == "pass" and n == "skip")
+    """Is base Test b -> new Test n a regression?"""
+    if n.verdict in BAD and b.verdict not in BAD:
+        return True
+    return b.verdict == "pass" and n.verdict == "skip" and n.reason != "excluded"
+
+
+def _verdict_words(t):
+    return "%s (%s)" % (t.verdict, t.reason) if t.verdict == "skip" and t.reason else t.verdict
 
 
 def _moved(bm, nm, rel, k, floor_ns):
@@ -79,12 +88,12 @@ def compare(base, new, rel=0.10, k=1.0, floor_ns=20.0):
     bt = _by_occurrence(base.tests, lambda t: (t.name,))
     nt = _by_occurrence(new.tests, lambda t: (t.name,))
     for key in bt:
-        if key in nt and bt[key].verdict != nt[key].verdict:
-            b, n = bt[key], nt[key]
-            bad = _verdict_regressed(b.verdict, n.verdict)
+        b, n = bt[key], nt.get(key)
+        if n and _verdict_words(b) != _verdict_words(n):
+            bad = _verdict_regressed(b, n)
             regressions += bad
             lines.append("%s verdict %s: %s -> %s (%s)" % ("REGRESSION" if bad else "changed   ", _name(key),
-                                                          b.verdict, n.verdict, n.detail or b.detail))
+                                                          _verdict_words(b), _verdict_words(n), n.detail or b.detail))
     for key in bt:
         if key not in nt:
             regressions += 1
