@@ -7,64 +7,23 @@
  * operator's stop. (The emulator, no-device and no-unit codes are proven
  * on QEMU by the boot tests; tests/report/check.py checks every boot
  * test's skips.) */
-#include "unit.h"
+#include "host_monitor.h"
 
-#include "../../core/monitor.h"
-#include "../../core/results.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
 #include "../models/models.h"
-
-static void do_line(void *line)
-{
-	monitor_exec_line(line, NULL);
-}
-
-static const char *line(const char *text)
-{
-	return capture_stdout(do_line, (void *)text);
-}
-
-static void calibrate(void *arg)
-{
-	(void)arg;
-	timing_init(NULL, "auto");
-}
 
 static int setup(void **state)
 {
 	(void)state;
-	static char vol[] = "/tmp/iommon-unit-XXXXXX";
-	assert_non_null(mkdtemp(vol));
-	setenv("IOMMON_VOLUME", vol, 1);
-	platform = &host_platform;
-	settings_init();
-	runner_init(iommon_catalogue());
-	capture_stdout(calibrate, NULL);
+	host_monitor_init();
 	setting_set("records", "on");
 	return 0;
-}
-
-/* The test's result record, which must exist. */
-static const char *record(const char *out, const char *test)
-{
-	char key[80];
-	snprintf(key, sizeof(key), "{\"kind\":\"result\",\"test\":\"%s\"", test);
-	const char *r = strstr(out, key);
-	assert_non_null(r);
-	static char rec[1024];
-	size_t n = strcspn(r, "\n");
-	snprintf(rec, sizeof(rec), "%.*s", (int)n, r);
-	return rec;
 }
 
 /* `test` skipped with `code`: the record's last field, the console's skip
  * line (when the test itself skipped) and the table's row say it. */
 static void skipped_for(const char *out, const char *test, const char *code)
 {
-	const char *rec = record(out, test);
+	const char *rec = host_monitor_result(out, test);
 	char want[64];
 	assert_non_null(strstr(rec, "\"verdict\":\"skip\""));
 	snprintf(want, sizeof(want), ",\"reason\":\"%s\"}", code);
@@ -92,30 +51,30 @@ static void names_closed(void **state)
 static void host_platform_and_setting(void **state)
 {
 	(void)state;
-	const char *out = line("run acpi.dmar dma.integrity");
+	const char *out = host_monitor_line("run acpi.dmar dma.integrity");
 	skipped_for(out, "acpi.dmar", "platform");
 	skipped_for(out, "dma.integrity", "platform");
 	assert_non_null(strstr(out, "    skip (platform): no ACPI on this platform (host)\n"));
-	line("set timer.source stall");
-	out = line("run timer.calibration timer.stall");
+	host_monitor_line("set timer.source stall");
+	out = host_monitor_line("run timer.calibration timer.stall");
 	skipped_for(out, "timer.calibration", "setting");
 	skipped_for(out, "timer.stall", "setting");
-	line("set timer.source auto");
+	host_monitor_line("set timer.source auto");
 	/* a test that passes carries no reason */
-	out = line("run timer.counter");
-	assert_null(strstr(record(out, "timer.counter"), "\"reason\""));
+	out = host_monitor_line("run timer.counter");
+	assert_null(strstr(host_monitor_result(out, "timer.counter"), "\"reason\""));
 }
 
 static void models(void **state)
 {
 	(void)state;
-	const char *out = line("run dart.translate_4k");
+	const char *out = host_monitor_line("run dart.translate_4k");
 	skipped_for(out, "dart.translate_4k", "model-only");
 	assert_null(model_attach("dart-u3", "none"));
-	out = line("run dart.write_read_only");
+	out = host_monitor_line("run dart.write_read_only");
 	skipped_for(out, "dart.write_read_only", "unsupported"); /* DART entries have no permission bits */
 	assert_null(model_attach("vtd", "none"));
-	out = line("run vtd.ir_ioapic");
+	out = host_monitor_line("run vtd.ir_ioapic");
 	skipped_for(out, "vtd.ir_ioapic", "machine-only");
 	model_detach();
 }
@@ -123,9 +82,10 @@ static void models(void **state)
 static void excluded(void **state)
 {
 	(void)state;
-	const char *out = line("run timer --skip timer.stall");
+	const char *out = host_monitor_line("run timer --skip timer.stall");
 	skipped_for(out, "timer.stall", "excluded");
-	assert_non_null(strstr(record(out, "timer.stall"), "\"detail\":\"not run: excluded by run --skip\""));
+	assert_non_null(
+	    strstr(host_monitor_result(out, "timer.stall"), "\"detail\":\"not run: excluded by run --skip\""));
 }
 
 /* Ctrl-C waiting at the console: the run stops before its first test.
@@ -137,7 +97,7 @@ static void stopped(void **state)
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(write(p[1], "\x03", 1), 1);
 	dup2(p[0], 0);
-	const char *out = line("run timer.counter timer.overhead");
+	const char *out = host_monitor_line("run timer.counter timer.overhead");
 	dup2(saved, 0);
 	close(saved), close(p[0]), close(p[1]);
 	skipped_for(out, "timer.counter", "stopped");
