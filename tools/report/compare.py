@@ -50,6 +50,15 @@ def _verdict_regressed(b, n):
     return b.verdict == "pass" and n.verdict == "skip" and n.reason != "excluded"
 
 
+def _machine(p):
+    """The machine and its firmware build, from the platform record's SMBIOS fields."""
+    if not p.get("bios_version") and not p.get("system_product"):
+        return ""
+    return "; %s %s, serial %s; BIOS %s %s (%s)" % (
+        p.get("system_manufacturer") or "?", p.get("system_product") or "?", p.get("system_serial") or "none",
+        p.get("bios_vendor") or "?", p.get("bios_version") or "?", p.get("bios_date") or "no date")
+
+
 def _verdict_words(t):
     return "%s (%s)" % (t.verdict, t.reason) if t.verdict == "skip" and t.reason else t.verdict
 
@@ -79,11 +88,17 @@ def compare(base, new, rel=0.10, k=1.0, floor_ns=20.0):
     lines, regressions = [], 0
     for tag, r in (("base", base), ("new ", new)):
         p = r.platform
-        lines.append("%s %s: %d tests, %d measures; iommon %s on %s, %s" % (
+        lines.append("%s %s: %d tests, %d measures; iommon %s on %s, %s%s" % (
             tag, r.path, len(r.tests), len(r.measures), p.get("iommon", "?"), p.get("platform", "?"),
-            p.get("firmware", "?")))
+            p.get("firmware", "?"), _machine(p)))
     if base.platform.get("platform") != new.platform.get("platform"):
         lines.append("warning: the runs are on different platforms: figures are not comparable like for like")
+    for field in ("system_serial", "system_product"):
+        b, n = base.platform.get(field), new.platform.get(field)
+        if b and n and b != n:
+            lines.append("warning: the runs are of different machines (%s %s, %s): figures are not comparable "
+                         "like for like" % (field, b, n))
+            break
 
     bt = _by_occurrence(base.tests, lambda t: (t.name,))
     nt = _by_occurrence(new.tests, lambda t: (t.name,))
