@@ -16,6 +16,7 @@ static const struct test_group *const *catalogue;
 struct result_row {
 	const struct test_case *tc;
 	enum verdict verdict;
+	enum skip_reason reason;
 	char detail[160];
 };
 
@@ -40,6 +41,15 @@ static struct {
 } run;
 
 static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed", "known" };
+
+#define SKIP_REASON_NAME(id, name) [id] = name,
+static const char *const skip_reason_names[SKIP_REASON_COUNT] = { SKIP_REASONS(SKIP_REASON_NAME) };
+#undef SKIP_REASON_NAME
+
+const char *skip_reason_name(enum skip_reason r)
+{
+	return r > SKIP_UNCLASSIFIED && r < SKIP_REASON_COUNT ? skip_reason_names[r] : "unclassified";
+}
 
 void runner_init(const struct test_group *const *cat)
 {
@@ -74,14 +84,15 @@ void report(struct test_ctx *t, bool ok, const char *fmt, ...)
 		snprintf(t->detail, sizeof(t->detail), "%s", line);
 }
 
-void test_skip(struct test_ctx *t, const char *fmt, ...)
+void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vdetail(t, fmt, ap);
 	va_end(ap);
 	t->skipped = true;
-	printf("    skip: %s\n", t->detail);
+	t->reason = reason;
+	printf("    skip (%s): %s\n", skip_reason_name(reason), t->detail);
 }
 
 void test_note(struct test_ctx *t, const char *fmt, ...)
@@ -157,7 +168,7 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	r->s = s;
 }
 
-static void add_row(const struct test_case *tc, enum verdict v, const char *detail)
+static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason reason, const char *detail)
 {
 	struct result_row *rows = grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
 	if (rows) {
@@ -165,6 +176,7 @@ static void add_row(const struct test_case *tc, enum verdict v, const char *deta
 		struct result_row *r = &rows[run.nresults++];
 		r->tc = tc;
 		r->verdict = v;
+		r->reason = reason;
 		snprintf(r->detail, sizeof(r->detail), "%s", detail);
 	}
 }
@@ -180,15 +192,18 @@ void test_budget(struct test_ctx *t, unsigned seconds)
 	survive_extend(seconds);
 }
 
-/* Runs one test, or records it as skipped with `not_run` as the reason
- * (the run is being stopped, or `run --skip` named it). */
-static enum verdict run_one(const struct test_case *tc, const char *not_run)
+/* Runs one test, or records it as skipped for `not_run` (SKIP_STOPPED:
+ * the run is being stopped; SKIP_EXCLUDED: `run --skip` named it). */
+static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run)
 {
 	struct test_ctx t = { .tc = tc };
 	uint64_t t0 = cycles_begin();
 	if (not_run) {
 		t.skipped = true;
-		snprintf(t.detail, sizeof(t.detail), "%s", not_run);
+		t.reason = not_run;
+		snprintf(t.detail, sizeof(t.detail), "%s",
+			 not_run == SKIP_STOPPED ? "not run: the operator stopped the run"
+						 : "not run: excluded by run --skip");
 	} else {
 		printf("  %s: %s\n", tc->name, tc->summary);
 		run.current = tc;
@@ -237,9 +252,12 @@ static enum verdict run_one(const struct test_case *tc, const char *not_run)
 	json_bool(&j, "model", t.model);
 	if (known)
 		json_str(&j, "known", known);
+	/* last, so that readers of the fields before it are unchanged */
+	if (v == VERDICT_SKIP)
+		json_str(&j, "reason", skip_reason_name(t.reason));
 	record_emit(&j);
 	lab_result(tc->name, verdict_names[v]);
-	add_row(tc, v, t.detail);
+	add_row(tc, v, t.reason, t.detail);
 	return v;
 }
 
@@ -259,7 +277,7 @@ void runner_record_crashed(const struct test_case *tc, const char *detail)
 	record_emit(&j);
 	lab_result(tc->name, verdict_names[VERDICT_CRASHED]);
 	run.resume.row = run.nresults;
-	add_row(tc, VERDICT_CRASHED, detail);
+	add_row(tc, VERDICT_CRASHED, SKIP_UNCLASSIFIED, detail);
 	run.session.failed++;
 	run.session.crashed++;
 }
@@ -330,8 +348,10 @@ bool test_stopped(struct test_ctx *t)
 {
 	if (!runner_stop_requested())
 		return false;
-	if (!t->skipped && !t->failures)
+	if (!t->skipped && !t->failures) {
 		snprintf(t->detail, sizeof(t->detail), "stopped by the operator");
+		t->reason = SKIP_STOPPED;
+	}
 	t->skipped = true;
 	return true;
 }
@@ -434,7 +454,11 @@ static void print_table(size_t first_result, size_t first_measure)
 	printf("\n  %-*s %-6s %s\n", wt, "test", "result", "detail");
 	for (size_t i = first_result; i < run.nresults; i++) {
 		const struct result_row *r = &run.results[i];
-		printf("  %-*s %-6s %s\n", wt, r->tc->name, verdict_names[r->verdict], r->detail);
+		if (r->verdict == VERDICT_SKIP)
+			printf("  %-*s %-6s [%s] %s\n", wt, r->tc->name, "skip", skip_reason_name(r->reason),
+			       r->detail);
+		else
+			printf("  %-*s %-6s %s\n", wt, r->tc->name, verdict_names[r->verdict], r->detail);
 	}
 	if (first_measure == run.nmeasures)
 		return;
@@ -489,9 +513,9 @@ size_t runner_run(int nsel, char **sel)
 				continue;
 			}
 			bool stopping = runner_stop_requested();
-			const char *not_run = stopping			? "not run: the operator stopped the run"
-					      : excluded(tc, nsel, sel) ? "not run: excluded by run --skip"
-									: NULL;
+			enum skip_reason not_run = stopping		     ? SKIP_STOPPED
+						   : excluded(tc, nsel, sel) ? SKIP_EXCLUDED
+									     : SKIP_UNCLASSIFIED;
 			if (!stopping) {
 				struct tally now = session0;
 				now.passed += this_run.passed, now.failed += this_run.failed;

@@ -35,18 +35,47 @@ struct test_group {
  * apart, never as failed. */
 enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED, VERDICT_KNOWN };
 
+/* Why a test did not apply: a closed set, recorded as the skip record's
+ * `reason` (README "Skip reasons"). Each answers what would make the test
+ * run; the detail says the rest. */
+#define SKIP_REASONS(X)                                                                                            \
+	X(SKIP_NO_DEVICE, "no-device")		   /* no DMA engine to test with */                                \
+	X(SKIP_NO_UNIT, "no-unit")		   /* no IOMMU of the kind the test is about */                    \
+	X(SKIP_UNSUPPORTED, "unsupported")	   /* the unit, engine or machine says it lacks the feature */     \
+	X(SKIP_EMULATOR, "emulator")		   /* the unit claims it; QEMU 7.2 does not do it (a known gap) */ \
+	X(SKIP_PLATFORM, "platform")		   /* this build or architecture cannot (host, aarch64) */         \
+	X(SKIP_MODEL_ONLY, "model-only")	   /* runs on a register-level model, and none is attached */      \
+	X(SKIP_MACHINE_ONLY, "machine-only")	   /* needs the machine's own hardware, and runs on a model */     \
+	X(SKIP_REFUSED, "refused")		   /* the monitor refused what the firmware gave (named) */        \
+	X(SKIP_NOT_IMPLEMENTED, "not-implemented") /* iommon does not do it yet */                                 \
+	X(SKIP_SETTING, "setting")		   /* a setting chose it (`set ...`) */                            \
+	X(SKIP_INCONCLUSIVE, "inconclusive")	   /* the unit showed nothing to judge on this run */              \
+	X(SKIP_EXCLUDED, "excluded")		   /* run --skip named it */                                       \
+	X(SKIP_STOPPED, "stopped")		   /* the operator stopped the run */
+
+#define SKIP_REASON_ENUM(id, name) id,
+/* From 1: a test_ctx's zero reason is no reason, recorded "unclassified",
+ * which tests/report/check.py refuses. */
+enum skip_reason { SKIP_UNCLASSIFIED, SKIP_REASONS(SKIP_REASON_ENUM) SKIP_REASON_COUNT };
+#undef SKIP_REASON_ENUM
+
+/* The code's name ("no-device"), or "unclassified". */
+const char *skip_reason_name(enum skip_reason r);
+
 struct test_ctx {
 	const struct test_case *tc;
 	unsigned checks, failures;
 	bool skipped;
-	bool model;	  /* ran on a register-level model, not hardware */
-	char detail[160]; /* first failure, the skip reason, or the test's note */
+	enum skip_reason reason; /* why, when skipped */
+	bool model;		 /* ran on a register-level model, not hardware */
+	char detail[160];	 /* first failure, the skip reason, or the test's note */
 };
 
 /* A claim: printed as one line; a false one fails the test. */
 void report(struct test_ctx *t, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The test cannot run here (missing hardware...). Not a failure. */
-void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The test does not apply here, for `reason`, which the detail explains.
+ * Not a failure. */
+void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The one-line detail shown in the table when the test passes. */
 void test_note(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

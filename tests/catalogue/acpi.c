@@ -18,7 +18,7 @@ static bool need_acpi(struct test_ctx *t)
 	if (platform->hardware)
 		report(t, false, "no usable ACPI root: %s", monitor_acpi()->error);
 	else
-		test_skip(t, "no ACPI on this platform (%s)", platform->name);
+		test_skip(t, SKIP_PLATFORM, "no ACPI on this platform (%s)", platform->name);
 	return false;
 }
 
@@ -95,7 +95,7 @@ static void t_mcfg(struct test_ctx *t)
 	if (!need_acpi(t))
 		return;
 	if (!acpi_find(monitor_acpi(), "MCFG", 0)) {
-		test_skip(t, "no MCFG: configuration space through CF8/CFC only");
+		test_skip(t, SKIP_UNSUPPORTED, "no MCFG: configuration space through CF8/CFC only");
 		return;
 	}
 	report_diag(t, "MCFG", &machine.mcfg.diag);
@@ -232,7 +232,7 @@ static void t_dmar(struct test_ctx *t)
 		dmar_free(&d);
 	}
 	if (!tables) {
-		test_skip(t, "no DMAR table (no VT-d described)");
+		test_skip(t, SKIP_NO_UNIT, "no DMAR table (no VT-d described)");
 		return;
 	}
 	report(t, units > 0, "%u remapping units", units);
@@ -397,7 +397,7 @@ static void t_ivrs(struct test_ctx *t)
 		ivrs_free(&v);
 	}
 	if (!tables) {
-		test_skip(t, "no IVRS table (no AMD-Vi described)");
+		test_skip(t, SKIP_NO_UNIT, "no IVRS table (no AMD-Vi described)");
 		return;
 	}
 	if (c.absent > 8)
@@ -409,7 +409,7 @@ static void t_ivrs(struct test_ctx *t)
 static void t_enumerate(struct test_ctx *t)
 {
 	if (!platform->hardware) {
-		test_skip(t, "no PCI on this platform (%s)", platform->name);
+		test_skip(t, SKIP_PLATFORM, "no PCI on this platform (%s)", platform->name);
 		return;
 	}
 	report(t, machine.pci.n > 0, "%zu functions found", machine.pci.n);
@@ -440,7 +440,7 @@ static void t_enumerate(struct test_ctx *t)
 static void t_bars(struct test_ctx *t)
 {
 	if (!platform->hardware) {
-		test_skip(t, "no PCI on this platform (%s)", platform->name);
+		test_skip(t, SKIP_PLATFORM, "no PCI on this platform (%s)", platform->name);
 		return;
 	}
 	unsigned checked = 0, wrong = 0;
@@ -505,7 +505,7 @@ static void t_iort(struct test_ctx *t)
 		iort_free(&v);
 	}
 	if (!tables) {
-		test_skip(t, "no IORT table (no Arm SMMU or ITS described)");
+		test_skip(t, SKIP_NO_UNIT, "no IORT table (no Arm SMMU or ITS described)");
 		return;
 	}
 	test_note(
@@ -522,7 +522,11 @@ static void t_gtdt(struct test_ctx *t)
 		return;
 	const struct acpi_header *h = acpi_find(monitor_acpi(), "GTDT", 0);
 	if (!h) {
-		test_skip(t, "no GTDT table (no Arm generic timer described)");
+#if defined(__aarch64__)
+		test_skip(t, SKIP_UNSUPPORTED, "no GTDT table (no Arm generic timer described)");
+#else
+		test_skip(t, SKIP_PLATFORM, "no GTDT table (no Arm generic timer described)");
+#endif
 		return;
 	}
 	struct gtdt g;

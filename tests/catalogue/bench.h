@@ -46,12 +46,9 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend);
 /* Gives the unit back (a claim that it went back as found). */
 void bench_teardown(struct env *v);
 /* What a case needs of the unit it got: true when `have`; else the unit is
- * given back and the test skipped, saying why. */
-bool bench_needs(struct env *v, bool have, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* For a case that needs the device to reach physical memory untranslated:
- * true when it can; else the unit is given back and the test skipped with
- * the reason (v->direct_why). */
-bool bench_needs_direct(struct env *v);
+ * given back and the test skipped for `reason`, saying why. */
+bool bench_needs(struct env *v, bool have, enum skip_reason reason, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* A buffer of `len` bytes for DMA the unit translates through leaves of
  * `leaf` bytes: below v->limit, and where a leaf covers more than the
  * device reaches (one leaf: IOVA = the offset in it), at an offset in its

@@ -21,7 +21,7 @@ static struct dma_engine *engine(struct test_ctx *t)
 	if (!e) {
 		if (!platform->hardware)
 			why = "no devices on this platform";
-		test_skip(t, "no DMA engine: %s", why);
+		test_skip(t, platform->hardware ? SKIP_NO_DEVICE : SKIP_PLATFORM, "no DMA engine: %s", why);
 		return NULL;
 	}
 	char bdf[16];
@@ -31,7 +31,7 @@ static struct dma_engine *engine(struct test_ctx *t)
 	 * address bits end below the RAM (edu on Arm's virt machine) has none */
 	char why_not[112];
 	if (dma_unreachable(e, 4096, why_not, sizeof(why_not))) {
-		test_skip(t, "%s", why_not);
+		test_skip(t, SKIP_UNSUPPORTED, "%s", why_not);
 		return NULL;
 	}
 	return e;

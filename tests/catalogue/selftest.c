@@ -19,11 +19,11 @@ static void t_hang(struct test_ctx *t)
 {
 	unsigned budget = survive_armed();
 	if (!budget) {
-		test_skip(t, survive_budget()
-				 ? "the watchdog is not armed (the firmware refused it, or the breadcrumb is "
-				   "not kept: see the warning above): nothing would end the hang"
-				 : "the watchdog is off ('set watchdog N', or auto in an unattended plan): "
-				   "nothing would end the hang");
+		test_skip(t, survive_budget() ? SKIP_UNSUPPORTED : SKIP_SETTING,
+			  survive_budget() ? "the watchdog is not armed (the firmware refused it, or the breadcrumb is "
+					     "not kept: see the warning above): nothing would end the hang"
+					   : "the watchdog is off ('set watchdog N', or auto in an unattended plan): "
+					     "nothing would end the hang");
 		return;
 	}
 	printf("    hanging with interrupts enabled: the %u s watchdog is to reset the machine\n", budget);
@@ -45,7 +45,8 @@ static void t_hang(struct test_ctx *t)
 static void fault(struct test_ctx *t, uint64_t addr, const char *what)
 {
 	if (!platform->exceptions_caught) {
-		test_skip(t, "CPU exceptions are not caught on this platform: the fault would stop the machine");
+		test_skip(t, SKIP_PLATFORM,
+			  "CPU exceptions are not caught on this platform: the fault would stop the machine");
 		return;
 	}
 	struct env v;
@@ -85,7 +86,7 @@ static void t_pagefault(struct test_ctx *t)
 static void t_abort(struct test_ctx *t)
 {
 	if (!platform->exceptions_caught) {
-		test_skip(t, "abort() is not taken to the crash path on this platform");
+		test_skip(t, SKIP_PLATFORM, "abort() is not taken to the crash path on this platform");
 		return;
 	}
 	printf("    calling abort()\n");

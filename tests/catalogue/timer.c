@@ -45,11 +45,11 @@ static void t_calibration(struct test_ctx *t)
 	/* calibrate afresh, so the claim is about this run, not boot time */
 	timing_init(monitor_acpi(), setting_get("timer.source"));
 	if (strcmp(setting_get("timer.source"), "stall") == 0) {
-		test_skip(t, "timer.source is stall: no independent reference to compare with");
+		test_skip(t, SKIP_SETTING, "timer.source is stall: no independent reference to compare with");
 		return;
 	}
 	if (timing.ref_hz == 0) {
-		test_skip(t, "no reference clock (PM timer or HPET) usable: %s",
+		test_skip(t, SKIP_UNSUPPORTED, "no reference clock (PM timer or HPET) usable: %s",
 			  timing.note[0] ? timing.note : "none described");
 		return;
 	}
@@ -97,7 +97,9 @@ static void t_stall(struct test_ctx *t)
 	test_measure(t, &m, s, N);
 	double shortest_us = cycles_to_ns(s[0]) / 1000;
 	if (strcmp(timing.source, "stall") == 0) {
-		test_skip(t, "the counter was calibrated against Stall itself: nothing independent to compare");
+		/* chosen (timer.source stall), or no reference was usable */
+		test_skip(t, strcmp(setting_get("timer.source"), "stall") == 0 ? SKIP_SETTING : SKIP_UNSUPPORTED,
+			  "the counter was calibrated against Stall itself: nothing independent to compare");
 		return;
 	}
 	/* UEFI: Stall waits at least the time asked. 1% for the counter's own

@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 TOOL = os.path.join(ROOT, "tools", "iommon-report")
 JOB = os.path.join(ROOT, "tools", "lava", "iommon-job.yaml")
 XSD = os.path.join(ROOT, "tests", "junit.xsd")
+RUNNER_H = os.path.join(ROOT, "core", "runner.h")
 
 
 def say(verdict, name, detail):
@@ -46,7 +47,7 @@ def totals(paths):
         t = collections.Counter()
         for r in records(p):
             if r["kind"] == "summary":
-                t.update({k: r[k] for k in ("passed", "failed", "skipped", "crashed")})
+                t.update({k: r.get(k, 0) for k in ("passed", "failed", "skipped", "crashed", "known")})
         out[p] = t
     return out
 
@@ -66,7 +67,11 @@ def check_junit(files, want, scratch):
             kind = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
             got[f]["failed" if kind in (["failure"], ["error"]) else "skipped" if kind else "passed"] += 1
             got[f]["crashed"] += case.find("error[@type='crashed']") is not None
-    bad = [os.path.basename(os.path.dirname(os.path.dirname(f))) for f in files if got[f] != want[f]]
+    # a known failure is a JUnit skip (type "known"): counted with the skipped
+    junit_want = {f: collections.Counter(passed=w["passed"], failed=w["failed"], crashed=w["crashed"],
+                                         skipped=w["skipped"] + w["known"]) for f, w in want.items()}
+    bad = [os.path.basename(os.path.dirname(os.path.dirname(f))) for f in files
+           if +got[f] != +junit_want[f]]
     if bad:
         return say("FAIL", "junit", "testcases differ from the summaries for %s" % ", ".join(bad[:5]))
     # the schema check must be able to fail: a testcase without its classname
@@ -94,19 +99,20 @@ def check_tap(files, want, scratch):
     failed = re.search(r"Failed (\d+)/(\d+) subtests", out)
     if "Parse errors" in out or not m:
         return say("FAIL", "tap", "prove could not read it: %s" % out.strip()[-300:])
-    total = s["passed"] + s["failed"] + s["skipped"]
+    total = s["passed"] + s["failed"] + s["skipped"] + s["known"]  # a known failure is a TODO test point
     nfail = int(failed.group(1)) if failed else 0
     if int(m.group(1)) != total or nfail != s["failed"] or (p.returncode == 0) != (s["failed"] == 0):
         return say("FAIL", "tap", "prove: %s tests, %d failed, exit %d; the summaries: %d tests, %d failed" % (
             m.group(1), nfail, p.returncode, total, s["failed"]))
     # skips through TAP::Parser, the module prove is built on
     perl = ('use TAP::Parser; my $p = TAP::Parser->new({source => $ARGV[0]});'
-            '1 while $p->next; print scalar($p->skipped), " ", scalar($p->parse_errors), "\\n";')
+            '1 while $p->next; print scalar($p->skipped), " ", scalar($p->todo), " ", scalar($p->parse_errors), "\\n";')
     sk = subprocess.run(["perl", "-e", perl, tap], capture_output=True, text=True).stdout.split()
-    if sk != [str(s["skipped"]), "0"]:
-        return say("FAIL", "tap", "TAP::Parser: skipped, parse errors %s; the summaries: %d skipped" % (sk, s["skipped"]))
-    say("PASS", "tap", "prove: %d tests, %d failed; TAP::Parser: %d skipped, YAML read: as the summaries" % (
-        total, nfail, s["skipped"]))
+    if sk != [str(s["skipped"]), str(s["known"]), "0"]:
+        return say("FAIL", "tap", "TAP::Parser: skipped, todo, parse errors %s; the summaries: %d skipped, %d known" % (
+            sk, s["skipped"], s["known"]))
+    say("PASS", "tap", "prove: %d tests, %d failed; TAP::Parser: %d skipped, %d todo (known failures), YAML read: as "
+        "the summaries" % (total, nfail, s["skipped"], s["known"]))
 
 
 class _Tags(html.parser.HTMLParser):
@@ -223,6 +229,74 @@ def check_bad_input(good, scratch):
         return say("FAIL", "bad-input", "; ".join(problems))
     say("PASS", "bad-input", "a record cut short, an empty file, a JUnit file and foreign JSON: each named "
         "(file:line), exit 2, the good file still reported")
+
+
+def reason_codes():
+    """The closed set as the monitor defines it (core/runner.h SKIP_REASONS)
+    and as the JUnit schema admits it (skipType, less "known")."""
+    c = re.findall(r'X\(SKIP_[A-Z_]+, "([a-z-]+)"\)', open(RUNNER_H).read())
+    x = re.findall(r'<xs:enumeration value="([a-z-]+)"/>',
+                   re.search(r'name="skipType">(.*?)</xs:simpleType>', open(XSD).read(), re.S).group(1))
+    return c, [v for v in x if v != "known"]
+
+
+def check_reasons(files, scratch):
+    codes, in_xsd = reason_codes()
+    if not codes or sorted(codes) != sorted(in_xsd) or len(set(codes)) != len(codes):
+        return say("FAIL", "reasons", "core/runner.h's codes %s and tests/junit.xsd's %s differ" % (codes, in_xsd))
+    used, problems, first = collections.Counter(), [], None
+    for f in files:
+        name = os.path.basename(os.path.dirname(os.path.dirname(f)))
+        for r in records(f):
+            if r["kind"] != "result":
+                continue
+            if r["verdict"] != "skip":
+                if "reason" in r:
+                    problems.append("%s: %s is %s with a reason" % (name, r["test"], r["verdict"]))
+                continue
+            if r.get("reason") not in codes:
+                problems.append("%s: %s skipped with reason %s" % (name, r["test"], r.get("reason")))
+                continue
+            if list(r)[-1] != "reason":
+                problems.append("%s: %s's reason is not its record's last field" % (name, r["test"]))
+            used[r["reason"]] += 1
+            first = first or (f, r["test"], r["reason"])
+    if problems:
+        return say("FAIL", "reasons", "; ".join(problems[:4]))
+    if not first:
+        return say("SKIP", "reasons", "no boot test recorded a skip")
+    # the reports carry the code; the schema refuses a code outside the set
+    f, test, code = first
+    rc, tap, _ = tool("tap", f)
+    rc2, xml, _ = tool("junit", f)
+    if not re.search(r"^ok \d+ - %s # SKIP \[%s\] " % (re.escape(test), code), tap, re.M) or \
+            '<skipped type="%s" message="[%s] ' % (code, code) not in xml:
+        return say("FAIL", "reasons", "%s's reason %s is not in its TAP directive or JUnit <skipped>" % (test, code))
+    bad = os.path.join(scratch, "unclassified.xml")
+    with open(bad, "w") as g:
+        g.write(xml.replace('<skipped type="%s"' % code, '<skipped type="unclassified"', 1))
+    if subprocess.run(["xmllint", "--noout", "--schema", XSD, bad], capture_output=True).returncode == 0:
+        return say("FAIL", "reasons", "tests/junit.xsd accepted a skip of reason 'unclassified'")
+    # compare: a pass left out by run --skip is no regression; one that
+    # skips for any other reason is
+    recs = records(f)
+    passed = [r["test"] for r in recs if r["kind"] == "result" and r["verdict"] == "pass"]
+    if passed:
+        outcome = {}
+        for why in ("excluded", "unsupported"):
+            new = os.path.join(scratch, "skip-%s.jsonl" % why)
+            with open(new, "w") as g:
+                for r in recs:
+                    if r["kind"] == "result" and r["test"] == passed[0]:
+                        r = dict(r, verdict="skip", detail="doctored")
+                        r["reason"] = why
+                    g.write(json.dumps(r, separators=(",", ":")) + "\n")
+            outcome[why] = tool("compare", f, new)[0]
+        if outcome != {"excluded": 0, "unsupported": 1}:
+            return say("FAIL", "reasons", "compare, %s pass -> skip: exit %s" % (passed[0], outcome))
+    say("PASS", "reasons", "%d skips on %d files each with a reason code, last in its record (%s); the code in TAP "
+        "and JUnit, 'unclassified' refused by the schema; compare: pass -> skip (excluded) exit 0, (unsupported) "
+        "exit 1" % (sum(used.values()), len(files), ", ".join("%s %d" % kv for kv in sorted(used.items()))))
 
 
 def lava_lines(pattern, fixup, console):
@@ -348,7 +422,7 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     files = sorted(glob.glob(os.path.join(boot, "*", "run", "records.jsonl")))
     if not files:
-        for n in ("junit", "tap", "html", "compare", "bad-input", "lava", "labgrid"):
+        for n in ("junit", "tap", "html", "compare", "bad-input", "reasons", "lava", "labgrid"):
             say("SKIP", n, "no boot test left records")
         return
     want = totals(files)
@@ -361,6 +435,7 @@ def main():
     else:
         say("SKIP", "compare", "no vtd-nvme boot test records")
     check_bad_input(files[0], scratch)
+    check_reasons(files, scratch)
     check_lava(boot, [b for b in ("unattended", "vtd-nvme") if os.path.isdir(os.path.join(boot, b, "run"))])
     check_labgrid(boot, scratch)
 

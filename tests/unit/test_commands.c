@@ -1,6 +1,6 @@
 /* The command table, line and script parsing, settings, and the verdict,
  * exercised through the same entry points the console and iommon.cfg use. */
-#include "unit.h"
+#include "host_monitor.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -35,22 +35,10 @@ static void do_script(void *a)
 	last = monitor_exec_script(a, "t.cfg");
 }
 
-static void calibrate(void *arg)
-{
-	(void)arg;
-	timing_init(NULL, "auto"); /* no ACPI on the host: Stall-based */
-}
-
 static int setup(void **state)
 {
 	(void)state;
-	static char vol[] = "/tmp/iommon-unit-XXXXXX";
-	assert_non_null(mkdtemp(vol));
-	setenv("IOMMON_VOLUME", vol, 1);
-	platform = &host_platform;
-	settings_init();
-	runner_init(iommon_catalogue());
-	capture_stdout(calibrate, NULL);
+	host_monitor_init();
 	return 0;
 }
 

@@ -2,15 +2,10 @@
  * a listed test that passes, and `run --skip`: through the same entry
  * points iommon.cfg uses. (A listed failure turned `known` is proven on a
  * model's failure by tools/test.sh's host.known and tests/boot/known-failures.) */
-#include "unit.h"
+#include "host_monitor.h"
 
 #include "../../core/known.h"
-#include "../../core/monitor.h"
 #include "../../core/results.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
 
 static size_t taken;
 
@@ -24,27 +19,10 @@ static const char *parse(const char *text)
 	return capture_stdout(do_parse, (void *)text);
 }
 
-static void do_line(void *line)
-{
-	monitor_exec_line(line, NULL);
-}
-
-static void calibrate(void *arg)
-{
-	(void)arg;
-	timing_init(NULL, "auto");
-}
-
 static int setup(void **state)
 {
 	(void)state;
-	static char vol[] = "/tmp/iommon-unit-XXXXXX";
-	assert_non_null(mkdtemp(vol));
-	setenv("IOMMON_VOLUME", vol, 1);
-	platform = &host_platform;
-	settings_init();
-	runner_init(iommon_catalogue());
-	capture_stdout(calibrate, NULL);
+	host_monitor_init();
 	setting_set("records", "on");
 	return 0;
 }
@@ -106,18 +84,6 @@ static void bad_lines_ignored(void **state)
 	assert_int_equal(known_count(), 0);
 }
 
-static const char *find_record(const char *out, const char *test)
-{
-	char key[80];
-	snprintf(key, sizeof(key), "{\"kind\":\"result\",\"test\":\"%s\"", test);
-	const char *r = strstr(out, key);
-	assert_non_null(r);
-	static char line[1024];
-	size_t n = strcspn(r, "\n");
-	snprintf(line, sizeof(line), "%.*s", (int)n, r);
-	return line;
-}
-
 /* A listed test that passes is a pass, with the reason it was listed for,
  * and counted as a listed pass; the closing line keeps its shape. */
 static void listed_pass(void **state)
@@ -125,8 +91,8 @@ static void listed_pass(void **state)
 	(void)state;
 	parse("timer.counter flaky on rack 4\n");
 	struct tally before = runner_session();
-	const char *out = capture_stdout(do_line, "run timer.counter");
-	const char *rec = find_record(out, "timer.counter");
+	const char *out = host_monitor_line("run timer.counter");
+	const char *rec = host_monitor_result(out, "timer.counter");
 	assert_non_null(strstr(rec, "\"verdict\":\"pass\""));
 	assert_non_null(strstr(rec, "\"known\":\"flaky on rack 4\""));
 	assert_non_null(strstr(out, "\n0 known failures (iommon-known.txt; 1 listed tests passed)\n1 passed, 0 failed, "
@@ -139,7 +105,7 @@ static void listed_pass(void **state)
 	assert_int_equal(after.known, before.known);
 	known_clear();
 	/* no list: no known line, and no "known" reason in the record */
-	out = capture_stdout(do_line, "run timer.counter");
+	out = host_monitor_line("run timer.counter");
 	assert_null(strstr(out, "known failures"));
 	assert_null(strstr(out, "\"known\":\""));
 }
@@ -149,21 +115,22 @@ static void listed_pass(void **state)
 static void run_skip(void **state)
 {
 	(void)state;
-	const char *out = capture_stdout(do_line, "run timer --skip timer.stall timer.calibration");
-	assert_non_null(strstr(find_record(out, "timer.stall"), "\"verdict\":\"skip\""));
-	assert_non_null(strstr(find_record(out, "timer.stall"), "\"detail\":\"not run: excluded by run --skip\""));
-	assert_non_null(strstr(find_record(out, "timer.calibration"), "\"verdict\":\"skip\""));
-	assert_non_null(strstr(find_record(out, "timer.counter"), "\"verdict\":\"pass\""));
+	const char *out = host_monitor_line("run timer --skip timer.stall timer.calibration");
+	assert_non_null(strstr(host_monitor_result(out, "timer.stall"), "\"verdict\":\"skip\""));
+	assert_non_null(
+	    strstr(host_monitor_result(out, "timer.stall"), "\"detail\":\"not run: excluded by run --skip\""));
+	assert_non_null(strstr(host_monitor_result(out, "timer.calibration"), "\"verdict\":\"skip\""));
+	assert_non_null(strstr(host_monitor_result(out, "timer.counter"), "\"verdict\":\"pass\""));
 	assert_non_null(strstr(out, "\n2 passed, 0 failed, 2 skipped\n"));
 
-	out = capture_stdout(do_line, "run timer.counter timer.stall --skip timer");
+	out = host_monitor_line("run timer.counter timer.stall --skip timer");
 	assert_non_null(strstr(out, "\n0 passed, 0 failed, 2 skipped\n"));
 
 	unsigned errors = monitor_plan_errors();
-	out = capture_stdout(do_line, "run timer.counter --skip nosuch");
+	out = host_monitor_line("run timer.counter --skip nosuch");
 	assert_non_null(strstr(out, "no test or group named 'nosuch'"));
 	assert_int_equal(monitor_plan_errors(), errors); /* typed, not from a script */
-	out = capture_stdout(do_line, "run --skip timer.counter");
+	out = host_monitor_line("run --skip timer.counter");
 	assert_non_null(strstr(out, "\n0 passed, 0 failed, 0 skipped\n")); /* nothing chosen */
 }
 

@@ -17,7 +17,9 @@ next to it). S is the base run's: a regression that also widens the
 spread (a uniformly slower path) would otherwise raise its own threshold.
 Slower beyond the threshold is a regression, faster is reported. A
 verdict from pass or skip to fail or crashed, from pass to skip, and a
-test that vanished are regressions.
+test that vanished are regressions, except a pass that became a skip with
+reason `excluded`: NEW's plan left it out on purpose (run --skip), which is
+reported as changed. A skip whose reason code changed is reported.
 """
 
 from records import measure_key, measure_value
@@ -42,7 +44,23 @@ def _name(k):
 
 
 def _verdict_regressed(b, n):
-    return (n in BAD and b not in BAD) or (b == "pass" and n == "skip")
+    """Is base Test b -> new Test n a regression?"""
+    if n.verdict in BAD and b.verdict not in BAD:
+        return True
+    return b.verdict == "pass" and n.verdict == "skip" and n.reason != "excluded"
+
+
+def _machine(p):
+    """The machine and its firmware build, from the platform record's SMBIOS fields."""
+    if not p.get("bios_version") and not p.get("system_product"):
+        return ""
+    return "; %s %s, serial %s; BIOS %s %s (%s)" % (
+        p.get("system_manufacturer") or "?", p.get("system_product") or "?", p.get("system_serial") or "none",
+        p.get("bios_vendor") or "?", p.get("bios_version") or "?", p.get("bios_date") or "no date")
+
+
+def _verdict_words(t):
+    return "%s (%s)" % (t.verdict, t.reason) if t.verdict == "skip" and t.reason else t.verdict
 
 
 def _moved(bm, nm, rel, k, floor_ns):
@@ -70,21 +88,27 @@ def compare(base, new, rel=0.10, k=1.0, floor_ns=20.0):
     lines, regressions = [], 0
     for tag, r in (("base", base), ("new ", new)):
         p = r.platform
-        lines.append("%s %s: %d tests, %d measures; iommon %s on %s, %s" % (
+        lines.append("%s %s: %d tests, %d measures; iommon %s on %s, %s%s" % (
             tag, r.path, len(r.tests), len(r.measures), p.get("iommon", "?"), p.get("platform", "?"),
-            p.get("firmware", "?")))
+            p.get("firmware", "?"), _machine(p)))
     if base.platform.get("platform") != new.platform.get("platform"):
         lines.append("warning: the runs are on different platforms: figures are not comparable like for like")
+    for field in ("system_serial", "system_product"):
+        b, n = base.platform.get(field), new.platform.get(field)
+        if b and n and b != n:
+            lines.append("warning: the runs are of different machines (%s %s, %s): figures are not comparable "
+                         "like for like" % (field, b, n))
+            break
 
     bt = _by_occurrence(base.tests, lambda t: (t.name,))
     nt = _by_occurrence(new.tests, lambda t: (t.name,))
     for key in bt:
-        if key in nt and bt[key].verdict != nt[key].verdict:
-            b, n = bt[key], nt[key]
-            bad = _verdict_regressed(b.verdict, n.verdict)
+        b, n = bt[key], nt.get(key)
+        if n and _verdict_words(b) != _verdict_words(n):
+            bad = _verdict_regressed(b, n)
             regressions += bad
             lines.append("%s verdict %s: %s -> %s (%s)" % ("REGRESSION" if bad else "changed   ", _name(key),
-                                                          b.verdict, n.verdict, n.detail or b.detail))
+                                                          _verdict_words(b), _verdict_words(n), n.detail or b.detail))
     for key in bt:
         if key not in nt:
             regressions += 1

@@ -107,6 +107,12 @@ def measure_plot(ms):
     return "\n".join(out)
 
 
+def _verdict_words(t):
+    """The verdict as the table shows it: a skip with its reason code."""
+    words = VERDICT_WORDS.get(t.verdict, t.verdict)
+    return "%s (%s)" % (words, t.reason) if t.verdict == "skip" and t.reason else words
+
+
 def _file_section(r):
     out = ["<h2>%s</h2>" % _e(r.path)]
     t = r.totals()
@@ -133,8 +139,8 @@ def _file_section(r):
     out.append("<table><tr><th>test</th><th>verdict</th><th>checks</th><th>ms</th><th>detail</th></tr>")
     for t in r.tests:
         out.append('<tr class=%s><td><code>%s</code></td><td>%s</td><td class="n">%s</td><td class="n">%.1f</td>'
-                   "<td>%s</td></tr>" % (quoteattr(t.verdict), _e(t.name), _e(VERDICT_WORDS.get(t.verdict, t.verdict)),
-                                         _e(t.checks), t.ms, _e(t.detail)))
+                   "<td>%s</td></tr>" % (quoteattr(t.verdict), _e(t.name), _e(_verdict_words(t)), _e(t.checks), t.ms,
+                                         _e(t.detail)))
     out.append("</table>")
     with_measures = [t for t in r.tests if t.measures]
     if with_measures:

@@ -46,7 +46,10 @@ def _testcase(t, out):
             "%s (%d of %d checks failed)" % (detail, t.failures, t.checks))))
     elif t.verdict == "crashed":
         out.append("      <error type=\"crashed\" message=%s>%s</error>" % (quoteattr(detail), escape(detail)))
-    elif t.verdict == "skip":
+    elif t.verdict == "skip" and t.reason:  # the reason code as the type, and first in the message
+        out.append("      <skipped type=%s message=%s/>" % (quoteattr(t.reason), quoteattr(
+            "[%s] %s" % (t.reason, detail))))
+    elif t.verdict == "skip":  # a results file from before reason codes
         out.append("      <skipped message=%s/>" % quoteattr(detail))
     elif t.verdict == "known":
         out.append("      <skipped type=\"known\" message=%s/>" % quoteattr("known failure: " + detail))

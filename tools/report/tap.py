@@ -1,5 +1,5 @@
 """TAP version 13: one test point per result record, its detail, checks
-and measures in a YAML block. A skip is `ok ... # SKIP`, a known failure
+and measures in a YAML block. A skip is `ok ... # SKIP [reason] detail`, a known failure
 `not ok ... # TODO` (a harness does not count it as failed), a crash a
 plain `not ok`."""
 
@@ -34,7 +34,8 @@ def render(results):
         if t.verdict == "pass":
             line = "ok %d - %s" % (i, t.name)
         elif t.verdict == "skip":
-            line = "ok %d - %s # SKIP %s" % (i, t.name, _directive(t.detail))
+            why = "[%s] %s" % (t.reason, t.detail) if t.reason else t.detail
+            line = "ok %d - %s # SKIP %s" % (i, t.name, _directive(why))
         elif t.verdict == "known":
             line = "not ok %d - %s # TODO known failure: %s" % (i, t.name, _directive(t.detail))
         else:

@@ -135,7 +135,7 @@ static bool event_logged(struct test_ctx *t, bool write)
 	if (logged || t->failures)
 		return logged;
 	if (on_qemu())
-		test_skip(t,
+		test_skip(t, SKIP_EMULATOR,
 			  "blocked, no event: QEMU 7.2's event log is dead (amdvi_log_event returns early); the "
 			  "%s was only dropped",
 			  write ? "write" : "read");
@@ -181,7 +181,8 @@ static void t_event_log_overflow(struct test_ctx *t)
 	if (!n && on_qemu()) {
 		bench_teardown(&v);
 		dmabuf_free(&a);
-		test_skip(t, "no event to overflow with: QEMU 7.2's event log is dead (amdvi_log_event returns early)");
+		test_skip(t, SKIP_EMULATOR,
+			  "no event to overflow with: QEMU 7.2's event log is dead (amdvi_log_event returns early)");
 		return;
 	}
 	report(t, n > 0, "a forbidden read is an event (%zu)", n);
@@ -229,7 +230,8 @@ static void t_invalidate_precision(struct test_ctx *t)
 	report(t, !s.err, "the probe ran%s%s", s.err ? ": " : "", s.err ? s.err : "");
 	if (!s.err && s.before != 'A') {
 		bench_teardown(&v);
-		test_skip(t, "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
+		test_skip(t, SKIP_INCONCLUSIVE,
+			  "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
 		return;
 	}
 	report(t, s.after == 'A' || s.after == 'B',
@@ -306,7 +308,8 @@ static void t_interrupt(struct test_ctx *t)
 	if (!bench_setup(t, &v, "amdvi"))
 		return;
 	struct amdvi *a = amdvi_of(v.io);
-	if (!bench_needs(&v, v.io->irq, "%s has no interrupt here (MSI capability or handler missing)", v.io->name))
+	if (!bench_needs(&v, v.io->irq, platform->irq_install ? SKIP_UNSUPPORTED : SKIP_PLATFORM,
+			 "%s has no interrupt here (MSI capability or handler missing)", v.io->name))
 		return;
 	uint64_t before = v.io->irq_count;
 	const char *e = amdvi_completion_interrupt_probe(a);
@@ -341,8 +344,9 @@ static void t_illegal_command(struct test_ctx *t)
 		       stopped ? "yes" : "no", event ? "yes" : "no");
 		test_note(t, "illegal command: stopped, logged, restarted");
 	} else if (on_qemu()) {
-		test_skip(t, "QEMU 7.2 carries on past an illegal command and its event log is dead "
-			     "(amdvi_log_event): nothing to recover from");
+		test_skip(t, SKIP_EMULATOR,
+			  "QEMU 7.2 carries on past an illegal command and its event log is dead "
+			  "(amdvi_log_event): nothing to recover from");
 	} else {
 		report(t, false, "the unit neither stopped nor logged the illegal command");
 	}
@@ -389,7 +393,7 @@ static void t_ir_events(struct test_ctx *t)
 	struct amdvi_model *m = model_amdvi();
 	struct env v;
 	if (!bench_setup(t, &v, "amdvi") ||
-	    !bench_needs(&v, m != NULL,
+	    !bench_needs(&v, m != NULL, SKIP_MODEL_ONLY,
 			 "needs the AMD-Vi model (`model amdvi`): QEMU 7.2's event log is dead, and on a machine the "
 			 "shared interrupt cases raise the device's own MSI"))
 		return;

@@ -48,25 +48,31 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 	const char *why = "no engine";
 	v->machine = true;
 	if (!platform->hardware) {
-		test_skip(t, "no IOMMU on this platform");
+		test_skip(t, SKIP_PLATFORM, "no IOMMU on this platform");
 		return false;
 	}
 	v->e = dut_engine(&why);
 	if (!v->e) {
-		test_skip(t, "no DMA engine: %s", why);
+		test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 		return false;
 	}
 	/* a backend's cases run on its own units only */
 	int d = pci_find(&machine.pci, v->e->addr);
 	int u = d >= 0 ? machine.pci.d[d].iommu : -1;
 	if (b && u >= 0 && !(b->unit_types & 1u << machine.units.u[u].type)) {
-		test_skip(t, "the device under test is behind %s, which the %s backend does not drive",
+		test_skip(t, SKIP_NO_UNIT, "the device under test is behind %s, which the %s backend does not drive",
 			  machine.units.u[u].name, b->title);
 		return false;
 	}
 	v->io = iommu_for_device(v->e->addr, &why);
 	if (!v->io) {
-		test_skip(t, "%s", why);
+		/* none covers the device; one no backend drives; else the unit
+		 * was refused (as the firmware left it, or when opened) */
+		const struct iommu_unit *un = u >= 0 ? &machine.units.u[u] : NULL;
+		enum skip_reason r = !un						    ? SKIP_NO_UNIT
+				     : !un->refused[0] && !iommu_backend_for_type(un->type) ? SKIP_NOT_IMPLEMENTED
+											    : SKIP_REFUSED;
+		test_skip(t, r, "%s", why);
 		return false;
 	}
 	return true;
@@ -90,12 +96,13 @@ static bool on_model(struct test_ctx *t, struct env *v, const struct iommu_backe
 					: i + 1 == n ? " or "
 						     : ", ",
 					b->models[i]);
-	test_skip(t, "no %s here: %s attaches the register-level model", b->title, n ? kinds : "no 'model' kind");
+	test_skip(t, SKIP_MODEL_ONLY, "no %s here: %s attaches the register-level model", b->title,
+		  n ? kinds : "no 'model' kind");
 	v->io = NULL;
 	return false;
 }
 
-bool bench_needs(struct env *v, bool have, const char *fmt, ...)
+bool bench_needs(struct env *v, bool have, enum skip_reason reason, const char *fmt, ...)
 {
 	if (have)
 		return true;
@@ -105,7 +112,7 @@ bool bench_needs(struct env *v, bool have, const char *fmt, ...)
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
 	bench_teardown(v);
-	test_skip(v->t, "%s", why);
+	test_skip(v->t, reason, "%s", why);
 	return false;
 }
 

@@ -51,11 +51,11 @@ static void ir_teardown(struct ir *r)
 }
 
 /* bench_needs for a case already set up: skipped, all put back, unless `have`. */
-static bool ir_needs(struct ir *r, bool have, const char *why)
+static bool ir_needs(struct ir *r, bool have, enum skip_reason reason, const char *why)
 {
 	if (!have)
 		ir_release(r);
-	return bench_needs(&r->v, have, "%s", why);
+	return bench_needs(&r->v, have, reason, "%s", why);
 }
 
 /* The bench, the device's MSI, two counting handlers and, when `remap`,
@@ -67,17 +67,18 @@ static bool ir_setup(struct test_ctx *t, struct ir *r, bool remap)
 	if (!bench_setup(t, &r->v, arg->backend))
 		return false;
 	struct env *v = &r->v;
-	if (!bench_needs(v, v->e->msi_program && v->e->msi_raise, "%s: the engine cannot send its own MSI", v->label))
+	if (!bench_needs(v, v->e->msi_program && v->e->msi_raise, SKIP_UNSUPPORTED,
+			 "%s: the engine cannot send its own MSI", v->label))
 		return false;
 	if (!bench_needs(v, !remap || (v->io->ops->ir_enable && v->io->ops->ir_set && v->io->ops->ir_msi),
-			 "%s: the backend has no interrupt remapping", v->io->name))
+			 SKIP_UNSUPPORTED, "%s: the backend has no interrupt remapping", v->io->name))
 		return false;
 	const char *e = msi_catch_install(&r->real);
 	if (!e)
 		e = msi_catch_install(&r->decoy);
 	if (e) {
 		msi_catch_remove(&r->real);
-		return bench_needs(v, false, "no interrupt handler: %s", e);
+		return bench_needs(v, false, SKIP_PLATFORM, "no interrupt handler: %s", e);
 	}
 	r->sid = ir_sid(v->e);
 	if (remap) {
@@ -309,7 +310,7 @@ void case_ir_index(struct test_ctx *t)
 		return;
 	struct msi_message m;
 	const char *e = r.v.io->ops->ir_msi(r.v.io, r.sid, IR_ENTRIES, &m);
-	if (!ir_needs(&r, !e, "no message names an index past the table (ir_msi refuses it)"))
+	if (!ir_needs(&r, !e, SKIP_UNSUPPORTED, "no message names an index past the table (ir_msi refuses it)"))
 		return;
 	e = r.v.e->msi_program(r.v.e, &m);
 	/* QEMU 7.2's AMD-Vi never checks IntTabLen: it reads entry 256 from
@@ -333,7 +334,8 @@ void case_ir_invalidate(struct test_ctx *t)
 	struct ir r;
 	if (!ir_setup(t, &r, true))
 		return;
-	if (!ir_needs(&r, r.v.io->ops->ir_invalidate && r.v.io->nir_kinds, "no interrupt-entry invalidation"))
+	if (!ir_needs(&r, r.v.io->ops->ir_invalidate && r.v.io->nir_kinds, SKIP_UNSUPPORTED,
+		      "no interrupt-entry invalidation"))
 		return;
 	unsigned index = (unsigned)r.decoy.vector;
 	bool arrived = false, strayed = false;
@@ -374,7 +376,8 @@ void case_ir_compat(struct test_ctx *t)
 	struct ir r;
 	if (!ir_setup(t, &r, true))
 		return;
-	if (!ir_needs(&r, r.v.io->ops->ir_compat != NULL, "the unit has no switch for compatibility-format interrupts"))
+	if (!ir_needs(&r, r.v.io->ops->ir_compat != NULL, SKIP_UNSUPPORTED,
+		      "the unit has no switch for compatibility-format interrupts"))
 		return;
 	const char *e = r.v.io->ops->ir_compat(r.v.io, false);
 	bool ignored = e && r.v.io->err == IOMMU_ERR_UNSUPPORTED; /* the unit ignores CFI: refused by name */
@@ -398,7 +401,10 @@ void case_ir_compat(struct test_ctx *t)
 	if (arrived)
 		snprintf(what, sizeof(what), "was delivered as sent (vector 0x%x)", r.real.vector);
 	ir_release(&r);
-	bench_needs(&r.v, false,
+	/* QEMU 7.2 passes compatibility-format interrupts whatever CFI says
+	 * (vtd_interrupt_remap_msi): a known gap; a unit that does is short
+	 * of what it claims (ECAP.IR) */
+	bench_needs(&r.v, false, strcmp(timing.platform, "qemu-tcg") == 0 ? SKIP_EMULATOR : SKIP_UNSUPPORTED,
 		    "%s ignores GCMD.CFI (GSTS.CFIS never follows it), so none can be blocked: the "
 		    "compatibility-format MSI %s",
 		    r.v.io->name, e ? e : what);

@@ -68,30 +68,34 @@ static void ioa_teardown(struct ioa *r)
 	bench_teardown(&r->v);
 }
 
-static bool ioa_needs(struct ioa *r, bool have, const char *why)
+static bool ioa_needs(struct ioa *r, bool have, enum skip_reason reason, const char *why)
 {
 	if (have)
 		return true;
-	test_skip(r->v.t, "%s", why);
+	test_skip(r->v.t, reason, "%s", why);
 	ioa_teardown(r);
 	return false;
 }
 
 /* The MADT's I/O APICs opened, their masked pins the candidates. NULL or
- * why there are none to probe. */
-static const char *ioa_open(struct ioa *r, char *why, size_t n)
+ * why there are none to probe (*reason: what kind of why). */
+static const char *ioa_open(struct ioa *r, char *why, size_t n, enum skip_reason *reason)
 {
 	const struct acpi_header *h = monitor_acpi() ? acpi_find(monitor_acpi(), "APIC", 0) : NULL;
+	*reason = SKIP_UNSUPPORTED;
 	if (!h)
 		return "the firmware gives no MADT: no I/O APIC is known";
+	*reason = SKIP_REFUSED; /* the MADT, or an I/O APIC it names */
 	madt_parse((const uint8_t *)h, h->length, &r->madt);
 	if (r->madt.diag.errors) {
 		snprintf(why, n, "%s", r->madt.diag.msg[0].text);
 		return why;
 	}
 	r->ap = calloc(r->madt.nioapics ? r->madt.nioapics : 1, sizeof(*r->ap));
-	if (!r->ap)
+	if (!r->ap) {
+		*reason = SKIP_PLATFORM; /* the monitor's own memory */
 		return "out of memory";
+	}
 	unsigned pins[MADT_MAX_IOAPICS] = { 0 };
 	for (size_t i = 0; i < r->madt.nioapics; i++) {
 		const struct madt_ioapic *m = &r->madt.ioapic[i];
@@ -178,9 +182,10 @@ static bool ioa_find_pin(struct ioa *r, char *how, size_t n)
 }
 
 /* The I/O APIC's requester id as the unit's table gives it; NULL or why
- * the I/O APIC is not in the unit's scope. */
-static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, size_t n)
+ * the I/O APIC is not in the unit's scope (*reason: what kind of why). */
+static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, size_t n, enum skip_reason *reason)
 {
+	*reason = SKIP_NOT_IMPLEMENTED;
 	const struct iommu_units *u = &machine.units;
 	const struct iommu_unit *unit = NULL;
 	for (size_t i = 0; i < u->n && !unit; i++)
@@ -210,6 +215,7 @@ static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, si
 			}
 		}
 	}
+	*reason = SKIP_UNSUPPORTED;
 	snprintf(why, n, "I/O APIC %u is not in %s's scope (no %s for it)", ioapic_id, r->v.io->name,
 		 unit && unit->type == IOMMU_AMDVI ? "IVHD special entry" : "DMAR I/O APIC device scope");
 	return why;
@@ -375,16 +381,18 @@ void case_ir_ioapic(struct test_ctx *t)
 	struct env *v = &r->v;
 	char why[160], how[200];
 	const char *e = NULL;
-	bool ok = ioa_needs(r, v->machine, "the I/O APIC path needs the machine's I/O APIC") &&
-		  ioa_needs(r, v->e->intx_enable && v->e->intx_set, "the engine offers no INTx of its own") &&
+	enum skip_reason reason = SKIP_UNCLASSIFIED;
+	bool ok = ioa_needs(r, v->machine, SKIP_MACHINE_ONLY, "the I/O APIC path needs the machine's I/O APIC") &&
+		  ioa_needs(r, v->e->intx_enable && v->e->intx_set, SKIP_UNSUPPORTED,
+			    "the engine offers no INTx of its own") &&
 		  ioa_needs(r, v->io->ops->ir_enable && v->io->ops->ir_set && v->io->ops->ir_ioapic_rte,
-			    "the backend cannot remap the I/O APIC's interrupts");
+			    SKIP_UNSUPPORTED, "the backend cannot remap the I/O APIC's interrupts");
 	if (ok && (e = msi_catch_install(&r->real)) == NULL)
 		e = msi_catch_install(&r->decoy);
 	if (ok)
-		ok = ioa_needs(r, !e, e ? e : "");
-	if (ok && (e = ioa_open(r, why, sizeof(why))) != NULL)
-		ok = ioa_needs(r, false, e);
+		ok = ioa_needs(r, !e, SKIP_PLATFORM, e ? e : "");
+	if (ok && (e = ioa_open(r, why, sizeof(why), &reason)) != NULL)
+		ok = ioa_needs(r, false, reason, e);
 	if (ok && (e = v->e->intx_enable(v->e, true)) != NULL) {
 		report(t, false, "%s", e);
 		ok = false, ioa_teardown(r);
@@ -396,8 +404,8 @@ void case_ir_ioapic(struct test_ctx *t)
 	}
 	if (ok) {
 		printf("    %s's INTx: %s\n", v->label, how);
-		if ((e = ioa_source_id(r, r->ap[r->at.ap].id, why, sizeof(why))) != NULL)
-			ok = ioa_needs(r, false, e);
+		if ((e = ioa_source_id(r, r->ap[r->at.ap].id, why, sizeof(why), &reason)) != NULL)
+			ok = ioa_needs(r, false, reason, e);
 	}
 	if (!ok) {
 		free(r);

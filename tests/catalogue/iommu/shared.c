@@ -41,7 +41,8 @@ void case_translate(struct test_ctx *t)
 	uint64_t page = arg->page ? arg->page : v.pg; /* 0: the unit's own page size */
 	char name[24];
 	size_name(page, name, sizeof(name));
-	if (!bench_needs(&v, (v.io->page_sizes & page) != 0, "%s maps no %s leaves", v.io->name, name))
+	if (!bench_needs(&v, (v.io->page_sizes & page) != 0, SKIP_UNSUPPORTED, "%s maps no %s leaves", v.io->name,
+			 name))
 		return;
 	struct dmabuf a = { 0 }, b = { 0 };
 	if (!bench_buffer(&v, &a, v.len, page) || !bench_buffer(&v, &b, v.len, page)) {
@@ -135,8 +136,8 @@ static void fault_case(struct test_ctx *t, bool write)
 	struct env v;
 	if (!case_setup(t, &v))
 		return;
-	if (!bench_needs(&v, !write || v.io->perm_bits, "%s entries are valid or not: no page can be read-only",
-			 v.io->backend))
+	if (!bench_needs(&v, !write || v.io->perm_bits, SKIP_UNSUPPORTED,
+			 "%s entries are valid or not: no page can be read-only", v.io->backend))
 		return;
 	struct dmabuf a = { 0 };
 	if (!bench_buffer(&v, &a, v.len, v.pg)) {
@@ -284,7 +285,8 @@ void case_invalidate(struct test_ctx *t)
 	if (!case_setup(t, &v))
 		return;
 	size_t k = bench_kind_named(v.io, arg->kind);
-	if (!bench_needs(&v, k != (size_t)-1, "%s does not offer %s invalidation", v.io->name, arg->kind))
+	if (!bench_needs(&v, k != (size_t)-1, SKIP_UNSUPPORTED, "%s does not offer %s invalidation", v.io->name,
+			 arg->kind))
 		return;
 	struct stale_way way = bench_stale_kind(k);
 	bench_stale_invalidated(&v, &way, "repoint to B", arg->kind);

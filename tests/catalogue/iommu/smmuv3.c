@@ -170,11 +170,11 @@ static bool offered(struct test_ctx *t, const char *key, const char *value)
 	t->model = true;     /* a skip said of the model, as bench_setup would */
 	uint32_t need = strcmp(value, "16k") == 0 ? IDR5_GRAN16K : strcmp(value, "64k") == 0 ? IDR5_GRAN64K : 0;
 	if (strcmp(key, "smmuv3.granule") == 0 && need && !(s->idr5 & need)) {
-		test_skip(t, "IDR5 0x%x offers no %s granule", s->idr5, value);
+		test_skip(t, SKIP_UNSUPPORTED, "IDR5 0x%x offers no %s granule", s->idr5, value);
 		return false;
 	}
 	if (strcmp(value, "2level") == 0 && IDR0_ST_LEVEL(s->idr0) != 1) {
-		test_skip(t, "IDR0.ST_LEVEL offers only a linear stream table");
+		test_skip(t, SKIP_UNSUPPORTED, "IDR0.ST_LEVEL offers only a linear stream table");
 		return false;
 	}
 	return true;
@@ -189,8 +189,9 @@ static bool qemu_sticky_2level(struct test_ctx *t, const char *value)
 	struct dma_engine *e;
 	if (!on_qemu() || strcmp(value, "linear") != 0 || model_unit(&e) || !smmuv3_backend_had_2level())
 		return false;
-	test_skip(t, "QEMU 7.2 keeps reading the stream table as 2-level once it was given one in this boot (a "
-		     "linear one then fails the device's DMA): linear is proven by a boot with smmuv3.strtab linear");
+	test_skip(t, SKIP_EMULATOR,
+		  "QEMU 7.2 keeps reading the stream table as 2-level once it was given one in this boot (a "
+		  "linear one then fails the device's DMA): linear is proven by a boot with smmuv3.strtab linear");
 	return true;
 }
 
@@ -305,8 +306,9 @@ static void t_event_overflow(struct test_ctx *t)
 		report(t, true, "%u forbidden reads into %u slots: the driver says events were lost", fired, ring);
 		test_note(t, "%s: overflow reported (OVFLG) and acknowledged (OVACKFLG)", v.label);
 	} else if (on_qemu()) {
-		test_skip(t, "QEMU 7.2 drops events on a full queue without toggling EVENTQ_PROD.OVFLG: the loss "
-			     "cannot be seen (the queue filled and recorded again once read)");
+		test_skip(t, SKIP_EMULATOR,
+			  "QEMU 7.2 drops events on a full queue without toggling EVENTQ_PROD.OVFLG: the loss "
+			  "cannot be seen (the queue filled and recorded again once read)");
 	} else {
 		report(t, false, "%u forbidden reads into %u slots and no overflow reported", fired, ring);
 	}
@@ -342,7 +344,8 @@ static void t_tlbi_precision(struct test_ctx *t)
 	report(t, !s.err, "the probe ran%s%s", s.err ? ": " : "", s.err ? s.err : "");
 	if (!s.err && s.before != 'A') {
 		bench_teardown(&v);
-		test_skip(t, "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
+		test_skip(t, SKIP_INCONCLUSIVE,
+			  "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
 		return;
 	}
 	report(t, s.after == 'A' || s.after == 'B', "after the neighbour's %s the DMA landed in one page (%c)",
@@ -433,7 +436,8 @@ static void t_range_vs_pages(struct test_ctx *t)
 	struct env v;
 	if (!bench_setup(t, &v, "smmuv3"))
 		return;
-	if (!bench_needs(&v, smmuv3_of(v.io)->ril, "%s has no range invalidation (IDR3.RIL clear)", v.io->name))
+	if (!bench_needs(&v, smmuv3_of(v.io)->ril, SKIP_UNSUPPORTED, "%s has no range invalidation (IDR3.RIL clear)",
+			 v.io->name))
 		return;
 	const char *cmd = words(&v)->page_cmd;
 	char variant[2][32], note[2][80];
@@ -588,7 +592,7 @@ static void t_stage2(struct test_ctx *t)
 		bench_teardown(&v);
 	}
 	if (!(idr0 & IDR0_S2P)) {
-		test_skip(t, "IDR0.S2P clear: this SMMU has no stage 2%s",
+		test_skip(t, SKIP_UNSUPPORTED, "IDR0.S2P clear: this SMMU has no stage 2%s",
 			  mu == &model_driver.io ? " (this model kind is stage 1 only, as QEMU 7.2)"
 			  : on_qemu()		 ? " (QEMU 7.2 emulates stage 1 only)"
 						 : "");

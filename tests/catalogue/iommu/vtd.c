@@ -96,7 +96,8 @@ static void t_invalidate_context(struct test_ctx *t)
 	struct env v;
 	if (!bench_setup(t, &v, "vtd"))
 		return;
-	if (!bench_needs(&v, !queued || vtd_of(v.io)->qi, "%s has no queued invalidation", v.io->name))
+	if (!bench_needs(&v, !queued || vtd_of(v.io)->qi, SKIP_UNSUPPORTED, "%s has no queued invalidation",
+			 v.io->name))
 		return;
 	const char *name = queued ? "queued-context" : "register-context";
 	const struct stale_way way = { context_swap, context_invalidate, queued };
@@ -117,7 +118,7 @@ static void t_queue_error(struct test_ctx *t)
 	if (!bench_setup(t, &v, "vtd"))
 		return;
 	struct vtd *vt = vtd_of(v.io);
-	if (!bench_needs(&v, vt->qi, "%s has no queued invalidation", v.io->name))
+	if (!bench_needs(&v, vt->qi, SKIP_UNSUPPORTED, "%s has no queued invalidation", v.io->name))
 		return;
 	unsigned seen = 0;
 	uint64_t irqs = v.io->irq_count;
@@ -154,8 +155,8 @@ static void t_ir_registers(struct test_ctx *t)
 	if (!bench_setup(t, &v, "vtd"))
 		return;
 	struct vtd *vt = vtd_of(v.io);
-	if (!bench_needs(&v, vt->ir && vt->qi, "%s has no interrupt remapping with queued invalidation (ECAP.IR, QI)",
-			 v.io->name))
+	if (!bench_needs(&v, vt->ir && vt->qi, SKIP_UNSUPPORTED,
+			 "%s has no interrupt remapping with queued invalidation (ECAP.IR, QI)", v.io->name))
 		return;
 	const char *e = v.io->ops->ir_enable(v.io, true, 256);
 	report(t, e == NULL, "interrupt remapping enabled through the queue%s%s", e ? ": " : "", e ? e : "");

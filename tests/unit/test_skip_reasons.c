@@ -1,0 +1,115 @@
+/* Skip reason codes (core/runner.h SKIP_REASONS): the set is closed and
+ * named, every skip record carries its code as its last field, and the
+ * code is the one its cause calls for, on the host monitor and the
+ * register-level models: the platform (no ACPI on the host), a setting
+ * (timer.source stall), a backend that only runs on a model, a case that
+ * needs the machine, a unit that lacks the feature, run --skip, and an
+ * operator's stop. (The emulator, no-device and no-unit codes are proven
+ * on QEMU by the boot tests; tests/report/check.py checks every boot
+ * test's skips.) */
+#include "host_monitor.h"
+
+#include "../models/models.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	host_monitor_init();
+	setting_set("records", "on");
+	return 0;
+}
+
+/* `test` skipped with `code`: the record's last field, the console's skip
+ * line (when the test itself skipped) and the table's row say it. */
+static void skipped_for(const char *out, const char *test, const char *code)
+{
+	const char *rec = host_monitor_result(out, test);
+	char want[64];
+	assert_non_null(strstr(rec, "\"verdict\":\"skip\""));
+	snprintf(want, sizeof(want), ",\"reason\":\"%s\"}", code);
+	size_t n = strlen(rec), w = strlen(want);
+	assert_true(n > w);
+	assert_string_equal(rec + n - w, want);
+	snprintf(want, sizeof(want), " skip   [%s] ", code);
+	assert_non_null(strstr(out, want));
+}
+
+static void names_closed(void **state)
+{
+	(void)state;
+	const char *want[] = { "no-device",    "no-unit",      "unsupported", "emulator",	 "platform",
+			       "model-only",   "machine-only", "refused",     "not-implemented", "setting",
+			       "inconclusive", "excluded",     "stopped" };
+	assert_int_equal(SKIP_REASON_COUNT - 1, sizeof(want) / sizeof(want[0]));
+	for (int r = 1; r < SKIP_REASON_COUNT; r++)
+		assert_string_equal(skip_reason_name((enum skip_reason)r), want[r - 1]);
+	/* no reason given, or one outside the set: the name the checks refuse */
+	assert_string_equal(skip_reason_name(SKIP_UNCLASSIFIED), "unclassified");
+	assert_string_equal(skip_reason_name(SKIP_REASON_COUNT), "unclassified");
+}
+
+static void host_platform_and_setting(void **state)
+{
+	(void)state;
+	const char *out = host_monitor_line("run acpi.dmar dma.integrity");
+	skipped_for(out, "acpi.dmar", "platform");
+	skipped_for(out, "dma.integrity", "platform");
+	assert_non_null(strstr(out, "    skip (platform): no ACPI on this platform (host)\n"));
+	host_monitor_line("set timer.source stall");
+	out = host_monitor_line("run timer.calibration timer.stall");
+	skipped_for(out, "timer.calibration", "setting");
+	skipped_for(out, "timer.stall", "setting");
+	host_monitor_line("set timer.source auto");
+	/* a test that passes carries no reason */
+	out = host_monitor_line("run timer.counter");
+	assert_null(strstr(host_monitor_result(out, "timer.counter"), "\"reason\""));
+}
+
+static void models(void **state)
+{
+	(void)state;
+	const char *out = host_monitor_line("run dart.translate_4k");
+	skipped_for(out, "dart.translate_4k", "model-only");
+	assert_null(model_attach("dart-u3", "none"));
+	out = host_monitor_line("run dart.write_read_only");
+	skipped_for(out, "dart.write_read_only", "unsupported"); /* DART entries have no permission bits */
+	assert_null(model_attach("vtd", "none"));
+	out = host_monitor_line("run vtd.ir_ioapic");
+	skipped_for(out, "vtd.ir_ioapic", "machine-only");
+	model_detach();
+}
+
+static void excluded(void **state)
+{
+	(void)state;
+	const char *out = host_monitor_line("run timer --skip timer.stall");
+	skipped_for(out, "timer.stall", "excluded");
+	assert_non_null(
+	    strstr(host_monitor_result(out, "timer.stall"), "\"detail\":\"not run: excluded by run --skip\""));
+}
+
+/* Ctrl-C waiting at the console: the run stops before its first test.
+ * Run first: the host console stops reading stdin once it has ended. */
+static void stopped(void **state)
+{
+	(void)state;
+	int p[2], saved = dup(0);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], "\x03", 1), 1);
+	dup2(p[0], 0);
+	const char *out = host_monitor_line("run timer.counter timer.overhead");
+	dup2(saved, 0);
+	close(saved), close(p[0]), close(p[1]);
+	skipped_for(out, "timer.counter", "stopped");
+	skipped_for(out, "timer.overhead", "stopped");
+	assert_non_null(strstr(out, "\n0 passed, 0 failed, 2 skipped\n"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(stopped), cmocka_unit_test(names_closed), cmocka_unit_test(host_platform_and_setting),
+		cmocka_unit_test(models),  cmocka_unit_test(excluded),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
