@@ -150,7 +150,10 @@ static void t_mcfg(struct test_ctx *t)
 	if (machine.cfg.n && legacy.legacy) /* else every region was refused, and said so above */
 		report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions",
 		       compared);
-	test_note(t, "%zu regions; ECAM matches CF8 on %u functions", machine.mcfg.n, compared);
+	if (platform->replay)
+		test_note(t, "%zu regions; ECAM not compared with CF8 (replay: no live hardware)", machine.mcfg.n);
+	else
+		test_note(t, "%zu regions; ECAM matches CF8 on %u functions", machine.mcfg.n, compared);
 }
 
 static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units, unsigned *unresolved)
@@ -201,6 +204,10 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 				continue;
 			if (dmar_scope_device(sc, s->segment, &machine.pci) >= 0)
 				continue;
+			if (platform->replay && machine.pci.n == 0) { /* a folder without pci.txt cannot tell */
+				(*unresolved)++;
+				continue;
+			}
 			(*unresolved)++;
 			if (s->type != DMAR_DRHD) {
 				/* RMRRs and ATSRs of devices the firmware switched off
@@ -247,6 +254,8 @@ static void t_dmar(struct test_ctx *t)
 		return;
 	}
 	report(t, units > 0, "%u remapping units", units);
+	if (platform->replay && machine.pci.n == 0 && unresolved)
+		printf("    note: %u scopes not checked: the replay folder lists no PCI functions\n", unresolved);
 	test_note(t, "%u tables, %u units, %u unresolved scopes, %u warnings", tables, units, unresolved, warnings);
 }
 
