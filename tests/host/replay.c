@@ -309,8 +309,7 @@ static void load_pci(void)
 	size_t len;
 	char *t = (char *)slurp(PCI_SAVED_FILE, 4 << 20, &len, true);
 	if (!t) {
-		printf("warning: replay: no %s: no PCI functions: the units' scopes are not checked\n",
-		       PCI_SAVED_FILE);
+		printf("warning: replay: no %s: no PCI functions: the units' scopes are not checked\n", PCI_SAVED_FILE);
 		return;
 	}
 	size_t n = pci_saved_load(t, len, PCI_SAVED_FILE);
