@@ -171,6 +171,13 @@ void replay_save(const char *results, const struct acpi *a, const struct smbios 
 			subs[i]->replay_save();
 	if (rp.files_list.p)
 		text_add(&manifest, "%.*s", (int)rp.files_list.n, rp.files_list.p);
+	if (!rp.files && !rp.failed && !rp.left_out) {
+		/* the host monitor, say: a folder with a manifest only would be a
+		 * replay of nothing */
+		printf("replay: nothing to save: no ACPI tables, SMBIOS, memory map or IOMMU registers here\n");
+		free(manifest.p);
+		return;
+	}
 	if (manifest.p)
 		replay_put(REPLAY_MANIFEST, manifest.p, manifest.n);
 	free(manifest.p);

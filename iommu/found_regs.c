@@ -141,12 +141,18 @@ void found_regs_read(const struct iommu_units *u)
 	}
 }
 
-static const char *reg_name(enum iommu_type type, uint32_t off)
+static const struct reg_def *reg_at(enum iommu_type type, uint32_t off)
 {
 	for (size_t k = 0; k < NDEFS; k++)
 		if (defs[k].type == type && defs[k].off == off)
-			return defs[k].name;
-	return "?";
+			return &defs[k];
+	return NULL;
+}
+
+static const char *reg_name(enum iommu_type type, uint32_t off)
+{
+	const struct reg_def *d = reg_at(type, off);
+	return d ? d->name : "?";
 }
 
 char *found_regs_text(size_t *len)
@@ -199,8 +205,11 @@ static const char *load_line(const char *line)
 		return "the offset is not one of a register of that size";
 	if (width == 4 && val > 0xffffffffull)
 		return "the value does not fit in 4 bytes";
-	if (strcmp(reg, reg_name(t, (uint32_t)off)) != 0)
+	const struct reg_def *d = reg_at(t, (uint32_t)off);
+	if (!d || strcmp(reg, d->name) != 0)
 		return "the register's name is not the one at that offset";
+	if (d->width != width)
+		return "the register is not that many bytes";
 	struct unit_found *f = unit_slot(name, t, base);
 	if (!f)
 		return "more units than the monitor keeps";
