@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/textlines.h"
 #include "amdvi/regs.h"
 #include "smmuv3/regs.h"
 #include "vtd/regs.h"
@@ -217,30 +218,16 @@ static const char *load_line(const char *line)
 	return NULL;
 }
 
+static const char *take_line(char *line, void *ctx)
+{
+	(void)ctx;
+	return load_line(line);
+}
+
 size_t found_regs_load(const char *text, size_t len, const char *file)
 {
 	nfound = 0;
-	size_t taken = 0;
-	unsigned lineno = 0;
-	for (size_t at = 0; at < len;) {
-		size_t end = at;
-		while (end < len && text[end] != '\n')
-			end++;
-		char line[160];
-		size_t n = end - at < sizeof(line) ? end - at : sizeof(line) - 1;
-		memcpy(line, text + at, n);
-		line[n] = '\0';
-		lineno++;
-		at = end + 1;
-		if (n == 0 || line[0] == '#')
-			continue;
-		const char *why = strlen(line) != n ? "it holds a NUL byte" : load_line(line);
-		if (why)
-			printf("warning: replay: %s:%u: %s; the line is left out\n", file, lineno, why);
-		else
-			taken++;
-	}
-	return taken;
+	return text_lines(text, len, file, take_line, NULL);
 }
 
 static uint64_t saved_read(void *ctx, uint64_t off, unsigned width)

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/textlines.h"
+
 static struct pci_list kept;
 static bool have_kept;
 
@@ -67,35 +69,26 @@ static const char *load_line(char *line, struct pci_dev *d)
 	return NULL;
 }
 
+static const char *take_line(char *line, void *ctx)
+{
+	(void)ctx;
+	struct pci_dev d;
+	const char *why = load_line(line, &d);
+	struct pci_dev *grown = why ? NULL : realloc(kept.d, (kept.n + 1) * sizeof(*grown));
+	if (!why && !grown)
+		return "no memory for it";
+	if (!why) {
+		kept.d = grown;
+		kept.d[kept.n++] = d;
+	}
+	return why;
+}
+
 size_t pci_saved_load(const char *text, size_t len, const char *file)
 {
 	pci_list_free(&kept);
 	have_kept = true;
-	unsigned lineno = 0;
-	for (size_t at = 0; at < len;) {
-		size_t end = at;
-		while (end < len && text[end] != '\n')
-			end++;
-		char line[80 + PCI_MAX_CAPS * 12];
-		size_t n = end - at < sizeof(line) ? end - at : sizeof(line) - 1;
-		memcpy(line, text + at, n);
-		line[n] = '\0';
-		lineno++;
-		at = end + 1;
-		if (n == 0 || line[0] == '#')
-			continue;
-		struct pci_dev d;
-		const char *why = strlen(line) != n ? "it holds a NUL byte" : load_line(line, &d);
-		struct pci_dev *grown = why ? NULL : realloc(kept.d, (kept.n + 1) * sizeof(*grown));
-		if (!why && !grown)
-			why = "no memory for it";
-		if (why) {
-			printf("warning: replay: %s:%u: %s; the line is left out\n", file, lineno, why);
-			continue;
-		}
-		kept.d = grown;
-		kept.d[kept.n++] = d;
-	}
+	text_lines(text, len, file, take_line, NULL);
 	/* a parent index is believed only where it names another function,
 	 * a bridge (walks up the parents are bounded where they are made) */
 	for (size_t i = 0; i < kept.n; i++)

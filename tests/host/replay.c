@@ -291,29 +291,17 @@ static void load_memmap(void)
 	free(m);
 }
 
-static void load_registers(void)
+/* A text of the folder handed to its loader: iommu.txt, pci.txt. */
+static void load_text(const char *name, size_t (*load)(const char *, size_t, const char *), const char *what,
+		      const char *without)
 {
 	size_t len;
-	char *t = (char *)slurp(REPLAY_IOMMU, 1 << 20, &len, true);
+	char *t = (char *)slurp(name, 4 << 20, &len, true);
 	if (!t) {
-		printf("warning: replay: no %s: the units' registers are not known\n", REPLAY_IOMMU);
+		printf("warning: replay: no %s: %s\n", name, without);
 		return;
 	}
-	size_t n = found_regs_load(t, len, REPLAY_IOMMU);
-	printf("replay: %zu IOMMU registers from %s\n", n, REPLAY_IOMMU);
-	free(t);
-}
-
-static void load_pci(void)
-{
-	size_t len;
-	char *t = (char *)slurp(PCI_SAVED_FILE, 4 << 20, &len, true);
-	if (!t) {
-		printf("warning: replay: no %s: no PCI functions: the units' scopes are not checked\n", PCI_SAVED_FILE);
-		return;
-	}
-	size_t n = pci_saved_load(t, len, PCI_SAVED_FILE);
-	printf("replay: %zu PCI functions from %s\n", n, PCI_SAVED_FILE);
+	printf("replay: %zu %s from %s\n", load(t, len, name), what, name);
 	free(t);
 }
 
@@ -335,8 +323,9 @@ const char *host_replay_load(const char *dir)
 	const void *rsdp = build_root();
 	load_smbios();
 	load_memmap(); /* after every place(): the places come first */
-	load_registers();
-	load_pci();
+	load_text(REPLAY_IOMMU, found_regs_load, "IOMMU registers", "the units' registers are not known");
+	load_text(PCI_SAVED_FILE, pci_saved_load, "PCI functions",
+		  "no PCI functions: the units' scopes are not checked");
 	host_set_memory_map(rp.map, rp.nmap);
 	host_set_acpi_rsdp(rsdp);
 	host_platform.replay = rp.dir;
