@@ -5,6 +5,7 @@
 #ifndef IOMMON_TEXTLINES_H
 #define IOMMON_TEXTLINES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,16 +21,15 @@ static inline size_t text_lines(const char *text, size_t len, const char *file,
 		while (end < len && text[end] != '\n')
 			end++;
 		char line[TEXTLINE_MAX];
-		size_t n = end - at < sizeof(line) ? end - at : sizeof(line) - 1;
+		bool cut = end - at >= sizeof(line);
+		size_t n = cut ? sizeof(line) - 1 : end - at;
 		memcpy(line, text + at, n);
 		line[n] = '\0';
 		lineno++;
 		at = end + 1;
 		if (n == 0 || line[0] == '#')
 			continue;
-		const char *why = end - at >= sizeof(line) ? "it is too long"
-				  : strlen(line) != n	   ? "it holds a NUL byte"
-							   : take(line, ctx);
+		const char *why = cut ? "it is too long" : strlen(line) != n ? "it holds a NUL byte" : take(line, ctx);
 		if (why)
 			printf("warning: replay: %s:%u: %s; the line is left out\n", file, lineno, why);
 		else
