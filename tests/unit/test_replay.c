@@ -249,8 +249,15 @@ static void pci_round_trip(void **state)
 	size_t len;
 	char *t = pci_saved_text(&l, &len);
 	assert_non_null(t);
-	char *text = malloc(len + 100);
-	snprintf(text, len + 100, "%s0000:00:20.0 1 2 3 4 5 6 7 -1 caps\nnonsense\n", t);
+	char *text = malloc(len + 1200);
+	char long_caps[800];
+	memset(long_caps, 0, sizeof(long_caps));
+	for (unsigned i = 0; i < 100; i++)
+		strcat(long_caps, " 10@40 ");
+	/* a capability past the id range, a line too long to be read whole */
+	snprintf(text, len + 1200,
+		 "%s0000:00:20.0 1 2 3 4 5 6 7 -1 caps\nnonsense\n0000:00:03.0 1 2 3 4 0 0 0 -1 caps%s\n", t,
+		 long_caps);
 	assert_int_equal(pci_saved_load(text, strlen(text), "pci.txt"), 3);
 	struct pci_list back;
 	assert_true(pci_saved_take(&back));
