@@ -1,6 +1,6 @@
 #!/bin/sh
 # replay-check.sh BOOTTESTS OUTDIR: the replay folders the boot tests
-# replay-vtd and replay-smmuv3 saved, replayed by the host monitor
+# replay-vtd, replay-smmuv3 and amdvi-discovery saved, replayed by the host monitor
 # (build/host/iommon --replay): the acpi verdicts must be the live run's,
 # the pci cases skip for want of live hardware, and the saved registers
 # decode. Then doctored copies of the VT-d folder (a DMAR with a bad
@@ -16,12 +16,12 @@ note() {
 	printf '%s %s%s\n' "$1" "$2" "${3:+: $3}"
 }
 
-# verdicts FILE PREFIX: "test verdict detail" of each result record of the
-# group; acpi.mcfg's detail up to its ECAM-against-CF8 part, which reads
-# configuration space live
+# verdicts FILE PREFIX: "test verdict checks detail" of each result record
+# of the group; acpi.mcfg's without its checks and its ECAM-against-CF8
+# part, which reads configuration space live
 verdicts() {
-	sed -n 's/^{"kind":"result","test":"\('"$2"'\.[a-z_0-9]*\)","verdict":"\([a-z]*\)",.*"detail":"\([^"]*\)".*/\1 \2 \3/p' "$1" |
-		sed 's/^\(acpi\.mcfg [a-z]* [0-9]* regions\); ECAM .*/\1/' | sort
+	sed -n 's/^{"kind":"result","test":"\('"$2"'\.[a-z_0-9]*\)","verdict":"\([a-z]*\)","checks":\([0-9]*\),.*"detail":"\([^"]*\)".*/\1 \2 \3 \4/p' "$1" |
+		sed 's/^\(acpi\.mcfg [a-z]*\) [0-9]* \([0-9]* regions\); ECAM .*/\1 \2/' | sort
 }
 
 # replay NAME DIR: the host monitor on DIR, its console in $out/NAME.txt
@@ -33,7 +33,8 @@ replay() {
 
 closing='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$'
 
-for t in replay-vtd replay-smmuv3; do
+# amdvi-discovery's folder too: an IVRS and an AMD-Vi unit's registers
+for t in replay-vtd replay-smmuv3 amdvi-discovery; do
 	run=$boot/$t/run
 	if [ ! -f "$run/records.jsonl" ]; then
 		note SKIP "$t.replayed" "the boot test $t left no records"
@@ -48,7 +49,9 @@ for t in replay-vtd replay-smmuv3; do
 	rc=$(replay "$t" "$dir")
 	verdicts "$run/records.jsonl" acpi >"$out/$t.live"
 	grep '^{' "$out/$t.txt" >"$out/$t.jsonl"
-	verdicts "$out/$t.jsonl" acpi >"$out/$t.replayed"
+	# the acpi cases the live run ran (a plan may name some only)
+	cut -d' ' -f1 "$out/$t.live" | sed 's/$/ /' >"$out/$t.ran"
+	verdicts "$out/$t.jsonl" acpi | grep -F -f "$out/$t.ran" >"$out/$t.replayed"
 	if [ ! -s "$out/$t.live" ]; then
 		note FAIL "$t.verdicts" "the live run has no acpi verdicts"
 	elif ! cmp -s "$out/$t.live" "$out/$t.replayed"; then
@@ -56,7 +59,7 @@ for t in replay-vtd replay-smmuv3; do
 	elif ! grep -Eq "$closing" "$out/$t.txt" || [ "$rc" != 1 ]; then
 		note FAIL "$t.verdicts" "no closing line or exit status $rc (console: $out/$t.txt)"
 	else
-		note PASS "$t.verdicts" "$(wc -l <"$out/$t.live") acpi verdicts and details as the live run's ($(cut -d' ' -f1,2 "$out/$t.live" | tr '\n' ' ' | sed 's/ $//'))"
+		note PASS "$t.verdicts" "$(wc -l <"$out/$t.live") acpi verdicts, checks and details as the live run's ($(cut -d' ' -f1,2 "$out/$t.live" | tr '\n' ' ' | sed 's/ $//'))"
 	fi
 	if grep -q '^{"kind":"info","what":"platform",.*"platform":"replay",.*"replay":"' "$out/$t.jsonl" &&
 		[ "$(grep -c '^{"kind":"result","test":"pci\.[a-z]*","verdict":"skip",.*"detail":"replay: no live hardware"' "$out/$t.jsonl")" = 2 ]; then
@@ -79,6 +82,14 @@ if [ -f "$out/replay-smmuv3.txt" ]; then
 		note PASS replay-smmuv3.registers "smmu0's saved IDRs decoded: $(grep -m1 '^      AIDR ' "$out/replay-smmuv3.txt" | sed 's/^ *//')"
 	else
 		note FAIL replay-smmuv3.registers "no IDR decode in $out/replay-smmuv3.txt"
+	fi
+fi
+
+if [ -f "$out/amdvi-discovery.txt" ]; then
+	if grep -q '^      EFR 0x[0-9a-f]*: .*HATS' "$out/amdvi-discovery.txt"; then
+		note PASS amdvi-discovery.registers "amdvi0's saved EFR decoded: $(grep -m1 '^      EFR ' "$out/amdvi-discovery.txt" | sed 's/^ *//')"
+	else
+		note FAIL amdvi-discovery.registers "no EFR decode in $out/amdvi-discovery.txt"
 	fi
 fi
 
