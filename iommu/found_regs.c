@@ -125,15 +125,18 @@ static void keep(struct unit_found *f, uint32_t off, uint8_t width, uint64_t val
 		f->r[f->n++] = (typeof(f->r[0])){ off, width, val };
 }
 
+/* Once per unit a session, as a take-over records its registers once: a
+ * later discovery (after a take-over, say) keeps what was found first. */
 void found_regs_read(const struct iommu_units *u)
 {
-	nfound = 0;
 	for (size_t i = 0; i < u->n; i++) {
 		const struct iommu_unit *unit = &u->u[i];
 		struct regwin w;
 		if (unit->refused[0] || units_open_window(unit, &w))
 			continue;
 		struct unit_found *f = unit_slot(unit->name, unit->type, unit->base);
+		if (f && f->n)
+			continue;
 		for (size_t k = 0; f && k < NDEFS; k++)
 			if (defs[k].type == unit->type && defs[k].off + defs[k].width <= unit->size)
 				keep(f, defs[k].off, defs[k].width,

@@ -17,7 +17,8 @@
 #include "../core/regwin.h"
 #include "units.h"
 
-/* Reads every listed register of each unit whose window is not refused. */
+/* Reads every listed register of each unit whose window is not refused,
+ * unless they were read before in this session. */
 void found_regs_read(const struct iommu_units *u);
 /* iommu.txt's text, malloc'd, one register a line; NULL when none were
  * found (or no memory). */

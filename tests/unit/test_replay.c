@@ -195,6 +195,8 @@ static void registers_round_trip(void **state)
 	memcpy(regs + 0xb8, &irta, 8);
 	regs[0] = 0x10;
 	found_regs_read(&u);
+	regs[0] = 0x11;
+	found_regs_read(&u); /* a second discovery keeps what was found first */
 	size_t len;
 	char *t = found_regs_text(&len);
 	assert_non_null(t);
