@@ -115,12 +115,7 @@ static enum cmd_status cmd_run(int argc, char **argv)
 			       why);
 		else
 			printf("saving results to %s\n", results_path());
-		if (platform->replay)
-			printf("replay: the replayed folder is not saved again\n");
-		else if (why)
-			printf("replay: no replay folder either: its tables and registers go nowhere\n");
-		else
-			replay_save(results_path(), &mon.acpi, &mon.smbios, mon.subs);
+		replay_save(why ? NULL : results_path(), &mon.acpi, &mon.smbios, mon.subs);
 	}
 	unsigned unknown = 0;
 	for (int i = 1; i < argc; i++) {

@@ -143,6 +143,14 @@ static void save_memmap(struct text *manifest)
 
 void replay_save(const char *results, const struct acpi *a, const struct smbios *s, const struct subsystem *const *subs)
 {
+	if (platform->replay) {
+		printf("replay: the replayed folder is not saved again\n");
+		return;
+	}
+	if (!results) {
+		printf("replay: no replay folder either: its tables and registers go nowhere\n");
+		return;
+	}
 	size_t len = strlen(results);
 	const char *ext = ".jsonl";
 	if (len < strlen(ext) || strcmp(results + len - strlen(ext), ext) != 0 || len >= sizeof(rp.dir)) {

@@ -36,7 +36,8 @@ struct subsystem;
 /* Saves the folder for the results file `results` (its ".jsonl" becomes
  * ".replay"): the tables and SMBIOS the monitor read, the memory map,
  * then each subsystem's part (subsystem.replay_save). Prints where it
- * went, or why not. */
+ * went, or why not: `results` NULL (no results file could be made, a
+ * write-protected stick) or a replay running saves nothing. */
 void replay_save(const char *results, const struct acpi *a, const struct smbios *s,
 		 const struct subsystem *const *subs);
 /* One file of the folder being saved: false when it was left out (the

@@ -41,8 +41,8 @@ for t in replay-vtd replay-smmuv3 amdvi-discovery; do
 		continue
 	fi
 	set -- "$run"/results/*/*.replay
-	if [ ! -d "$1" ]; then
-		note FAIL "$t.saved" "no replay folder under $run/results"
+	if [ ! -d "$1" ] || [ $# != 1 ]; then
+		note FAIL "$t.saved" "$# replay folders under $run/results, expected 1"
 		continue
 	fi
 	dir=$1
