@@ -139,8 +139,9 @@ expect missing "missing files are named where listed and where wanted; scopes wi
 	'^    note: 6 scopes not checked: the replay folder lists no PCI functions$' \
 	'^\{"kind":"result","test":"acpi.dmar","verdict":"pass"'
 
-doctor garbage 'printf "garbage\ndmar0 vtd 0xfed90000 0x00008 8 ECAP 0x1\ndmar0 vtd 0xfed90000 0x00000 4 VER 0x123456789\n" >>iommu.txt'
-expect garbage "garbage in iommu.txt: each bad line named by number and left out, the rest decoded" \
+doctor garbage 'printf "garbage\ndmar0 vtd 0xfed90000 0x00008 8 ECAP 0x1\ndmar0 vtd 0xfed90000 0x00000 4 VER 0x123456789\n" >>iommu.txt; echo 0x2000 0x1000 7 >>memmap.txt'
+expect garbage "garbage in iommu.txt and memmap.txt: each bad line named by number and left out, the rest decoded" \
+	"^warning: replay: memmap.txt:[0-9]+: not 'base end type'; the line is left out$" \
 	'^warning: replay: iommu.txt:18: not .unit type base offset bytes register value.; the line is left out$' \
 	"^warning: replay: iommu.txt:19: the register's name is not the one at that offset; the line is left out$" \
 	'^warning: replay: iommu.txt:20: the value does not fit in 4 bytes; the line is left out$' \

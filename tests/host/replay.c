@@ -19,6 +19,7 @@
 #include "../../core/acpi.h"
 #include "../../core/memmap.h"
 #include "../../core/replay.h"
+#include "../../core/textlines.h"
 #include "../../iommu/found_regs.h"
 #include "../../pci/saved.h"
 #include "platform_host.h"
@@ -163,38 +164,48 @@ static void check_listed_file(const char *name, size_t bytes)
 		printf("warning: replay: %s holds %ld bytes, %s says %zu\n", name, n, REPLAY_MANIFEST, bytes);
 }
 
-static void read_manifest(void)
+static const char *manifest_line(char *line, void *ctx)
 {
-	size_t len;
-	char *m = (char *)slurp(REPLAY_MANIFEST, 1 << 20, &len, true);
-	if (!m) {
-		printf("warning: replay: no %s: every *.dat is taken as an ACPI table, in name order\n",
-		       REPLAY_MANIFEST);
-		list_dat_files();
-		return;
-	}
-	unsigned lineno = 0;
-	for (char *line = strtok(m, "\n"); line; line = strtok(NULL, "\n")) {
-		lineno++;
-		char name[64], sig[5], kind[8];
-		size_t bytes;
-		unsigned rev;
-		if (line[0] == '#')
-			continue;
-		if (strncmp(line, "saved-by ", 9) == 0)
-			printf("replay: %s, saved by %s\n", rp.dir, line + 9);
-		else if (sscanf(line, "acpi %7s %u %6[^\n]", kind, &rev, rp.oem) >= 2)
-			rp.revision = (uint8_t)rev;
-		else if (sscanf(line, "table %63s %4s %zu", name, sig, &bytes) == 3 && nfiles < MAX_FILES) {
-			snprintf(files[nfiles].name, sizeof(files[0].name), "%s", name);
-			memcpy(files[nfiles].sig, sig, 5);
-			files[nfiles++].len = bytes;
-		} else if (sscanf(line, "file %63s %zu", name, &bytes) == 2)
-			check_listed_file(name, bytes);
-		else if (strncmp(line, "smbios ", 7) != 0 && strncmp(line, "memmap ", 7) != 0)
-			printf("warning: replay: %s:%u: not understood; left out\n", REPLAY_MANIFEST, lineno);
-	}
-	free(m);
+	(void)ctx;
+	char name[64], sig[5], kind[8];
+	size_t bytes;
+	unsigned rev;
+	if (strncmp(line, "saved-by ", 9) == 0)
+		printf("replay: %s, saved by %s\n", rp.dir, line + 9);
+	else if (sscanf(line, "acpi %7s %u %6[^\n]", kind, &rev, rp.oem) >= 2)
+		rp.revision = (uint8_t)rev;
+	else if (sscanf(line, "table %63s %4s %zu", name, sig, &bytes) == 3 && nfiles < MAX_FILES) {
+		snprintf(files[nfiles].name, sizeof(files[0].name), "%s", name);
+		memcpy(files[nfiles].sig, sig, 5);
+		files[nfiles++].len = bytes;
+	} else if (sscanf(line, "file %63s %zu", name, &bytes) == 2)
+		check_listed_file(name, bytes);
+	else if (strncmp(line, "smbios ", 7) != 0 && strncmp(line, "memmap ", 7) != 0)
+		return "not understood";
+	return NULL;
+}
+
+static size_t load_manifest(const char *text, size_t len, const char *file)
+{
+	return text_lines(text, len, file, manifest_line, NULL);
+}
+
+static const char *memmap_line(char *line, void *ctx)
+{
+	(void)ctx;
+	unsigned long long base, end;
+	unsigned type;
+	if (sscanf(line, "%llx %llx %u", &base, &end, &type) != 3 || end <= base || type >= MEM_TYPES)
+		return "not 'base end type'";
+	if (rp.nmap == MAP_MAX)
+		return "more entries than the replay keeps";
+	rp.map[rp.nmap++] = (struct mem_range){ base, end, (enum mem_type)type };
+	return NULL;
+}
+
+static size_t load_memmap(const char *text, size_t len, const char *file)
+{
+	return text_lines(text, len, file, memmap_line, NULL);
 }
 
 static uint8_t sum8(const uint8_t *p, size_t n)
@@ -267,42 +278,22 @@ static void load_smbios(void)
 	free(ep), free(tab);
 }
 
-static void load_memmap(void)
-{
-	size_t len;
-	char *m = (char *)slurp(REPLAY_MEMMAP, 1 << 20, &len, true);
-	if (!m) {
-		printf("warning: replay: no %s: addresses are judged without the machine's memory map\n",
-		       REPLAY_MEMMAP);
-		return;
-	}
-	unsigned lineno = 0;
-	for (char *line = strtok(m, "\n"); line; line = strtok(NULL, "\n")) {
-		unsigned long long base, end;
-		unsigned type;
-		lineno++;
-		if (line[0] == '#')
-			continue;
-		if (sscanf(line, "%llx %llx %u", &base, &end, &type) != 3 || end <= base || type >= MEM_TYPES)
-			printf("warning: replay: %s:%u: not 'base end type': left out\n", REPLAY_MEMMAP, lineno);
-		else if (rp.nmap < MAP_MAX)
-			rp.map[rp.nmap++] = (struct mem_range){ base, end, (enum mem_type)type };
-	}
-	free(m);
-}
-
-/* A text of the folder handed to its loader: iommu.txt, pci.txt. */
-static void load_text(const char *name, size_t (*load)(const char *, size_t, const char *), const char *what,
+/* A text of the folder handed to its loader, line by line: false when
+ * the folder has none. */
+static bool load_text(const char *name, size_t (*load)(const char *, size_t, const char *), const char *what,
 		      const char *without)
 {
 	size_t len;
 	char *t = (char *)slurp(name, 4 << 20, &len, true);
 	if (!t) {
 		printf("warning: replay: no %s: %s\n", name, without);
-		return;
+		return false;
 	}
-	printf("replay: %zu %s from %s\n", load(t, len, name), what, name);
+	size_t n = load(t, len, name);
+	if (what)
+		printf("replay: %zu %s from %s\n", n, what, name);
 	free(t);
+	return true;
 }
 
 const char *host_replay_load(const char *dir)
@@ -317,12 +308,15 @@ const char *host_replay_load(const char *dir)
 	memset(&rp, 0, sizeof(rp));
 	nfiles = nplaced = 0;
 	snprintf(rp.dir, sizeof(rp.dir), "%s", dir);
-	read_manifest();
+	if (!load_text(REPLAY_MANIFEST, load_manifest, NULL, "every *.dat is taken as an ACPI table, in name order"))
+		list_dat_files();
 	for (size_t i = 0; i < nfiles; i++)
 		load_table(&files[i]);
 	const void *rsdp = build_root();
 	load_smbios();
-	load_memmap(); /* after every place(): the places come first */
+	/* after every place(): the places come first */
+	load_text(REPLAY_MEMMAP, load_memmap, "memory map entries",
+		  "addresses are judged without the machine's memory map");
 	load_text(REPLAY_IOMMU, found_regs_load, "IOMMU registers", "the units' registers are not known");
 	load_text(PCI_SAVED_FILE, pci_saved_load, "PCI functions",
 		  "no PCI functions: the units' scopes are not checked");
