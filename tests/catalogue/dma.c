@@ -19,7 +19,9 @@ static struct dma_engine *engine(struct test_ctx *t)
 	const char *why = "no engine";
 	struct dma_engine *e = platform->hardware ? dut_engine(&why) : NULL;
 	if (!e) {
-		if (!platform->hardware)
+		if (platform->replay)
+			why = "replay: no live hardware";
+		else if (!platform->hardware)
 			why = "no devices on this platform";
 		test_skip(t, "no DMA engine: %s", why);
 		return NULL;

@@ -48,7 +48,7 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 	const char *why = "no engine";
 	v->machine = true;
 	if (!platform->hardware) {
-		test_skip(t, "no IOMMU on this platform");
+		test_skip(t, "%s", platform->replay ? "replay: no live hardware" : "no IOMMU on this platform");
 		return false;
 	}
 	v->e = dut_engine(&why);
