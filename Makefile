@@ -122,7 +122,7 @@ $(BUILD)/host/jsonlcheck: tools/jsonlcheck.c
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) $< -o $@
 
 # The monitor itself on the host (stdin/stdout console, a folder as volume).
-$(BUILD)/host/iommon: $(HOST_OBJ) $(BUILD)/host/tests/host/main_host.o
+$(BUILD)/host/iommon: $(HOST_OBJ) $(BUILD)/host/tests/host/main_host.o $(BUILD)/host/tests/host/replay.o
 	$(CC) $(HOST_LDFLAGS) $^ -lm -o $@
 
 $(BUILD)/host/acpidecode: $(HOST_OBJ) $(BUILD)/host/tests/host/acpidecode.o
@@ -150,7 +150,7 @@ FUZZ_SRC_fuzz_iort := core/iort.c core/iort_print.c core/gtdt.c core/acpi.c core
 FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c core/memmap.c
 FUZZ_SRC_fuzz_acpi := core/acpi.c core/memmap.c core/diag.c
 FUZZ_SRC_fuzz_rio := iommu/calgary_rio.c core/memmap.c
-FUZZ_SRC_fuzz_units := iommu/units.c iommu/vtd/caps.c core/dmar.c core/ivrs.c core/iort.c core/acpi.c core/diag.c core/regwin.c core/memmap.c pci/enum.c pci/config.c
+FUZZ_SRC_fuzz_units := iommu/units.c iommu/found_regs.c iommu/vtd/caps.c core/dmar.c core/ivrs.c core/iort.c core/acpi.c core/diag.c core/regwin.c core/memmap.c pci/enum.c pci/config.c
 FUZZ_SRC_fuzz_pci := pci/enum.c pci/config.c core/regwin.c core/memmap.c
 FUZZ_SRC_fuzz_vtd_caps := iommu/vtd/caps.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c

@@ -9,6 +9,7 @@
 #include "known.h"
 #include "lab.h"
 #include "memmap.h"
+#include "replay.h"
 #include "results.h"
 #include "settings.h"
 #include "smbios.h"
@@ -120,6 +121,7 @@ static enum cmd_status cmd_run(int argc, char **argv)
 			       why);
 		else
 			printf("saving results to %s\n", results_path());
+		replay_save(why ? NULL : results_path(), &mon.acpi, &mon.smbios, mon.subs);
 	}
 	unsigned unknown = 0;
 	for (int i = 1; i < argc; i++) {
@@ -607,6 +609,8 @@ static void info_record(void)
 	json_str(&j, "console", platform->console_describe());
 	smbios_json(&j, &mon.smbios);
 	json_str(&j, "config", mon.config);
+	if (platform->replay)
+		json_str(&j, "replay", platform->replay);
 	record_emit(&j);
 }
 
@@ -686,7 +690,10 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	const char *why = platform->console_route("auto", "spcr");
 	if (why)
 		printf("warning: console: %s\n", why);
-	timing_init(&mon.acpi, setting_get("timer.source"));
+	/* a replay's timers are the machine's: not here to be read */
+	timing_init(platform->replay ? NULL : &mon.acpi, setting_get("timer.source"));
+	if (platform->replay)
+		snprintf(timing.platform, sizeof(timing.platform), "replay");
 	machine_identity();
 	print_info();
 	info_record();

@@ -25,6 +25,8 @@ struct subsystem {
 	size_t ncommands;
 	void (*discover)(void);
 	void (*release)(void); /* devices and IOMMUs as found */
+	/* its part of the run's replay folder, through replay_put (replay.h) */
+	void (*replay_save)(void);
 };
 
 /* Runs one line typed at the prompt (where == NULL) or from a script

@@ -23,6 +23,10 @@ struct mem_range; /* core/memmap.h */
 struct platform {
 	const char *name; /* "uefi", "host" */
 	bool hardware;	  /* running on the machine: its ports and MMIO may be touched */
+	/* A replay (tests/host/replay.c): the folder a live run saved, whose
+	 * tables, memory map and registers stand in for a machine that is not
+	 * here; no address they name is ever touched. NULL on a live run. */
+	const char *replay;
 
 	/* Console input: a byte, or -1 when none is waiting. Never blocks. */
 	int (*getc)(void);

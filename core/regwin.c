@@ -4,6 +4,7 @@
 
 #include "cpu.h"
 #include "memmap.h"
+#include "platform.h"
 
 const char *regwin_open_mmio(struct regwin *w, const char *name, uint64_t base, uint64_t size, bool big_endian,
 			     const char *source)
@@ -13,6 +14,8 @@ const char *regwin_open_mmio(struct regwin *w, const char *name, uint64_t base, 
 	 * touches nothing (every access is counted as out of the window) */
 	*w = (struct regwin){ .name = name, .space = REGWIN_MMIO, .big_endian = big_endian };
 	const char *why = memmap_mmio_refusal(base, size);
+	if (!why && platform && platform->replay)
+		why = "replay: no live hardware";
 	if (why) {
 		snprintf(msg, sizeof(msg), "%s gives %s registers at 0x%llx (+0x%llx): refused, %s", source, name,
 			 (unsigned long long)base, (unsigned long long)size, why);

@@ -51,7 +51,8 @@ enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED, VERDIC
 	X(SKIP_SETTING, "setting")		   /* a setting chose it (`set ...`) */                            \
 	X(SKIP_INCONCLUSIVE, "inconclusive")	   /* the unit showed nothing to judge on this run */              \
 	X(SKIP_EXCLUDED, "excluded")		   /* run --skip named it */                                       \
-	X(SKIP_STOPPED, "stopped")		   /* the operator stopped the run */
+	X(SKIP_STOPPED, "stopped")		   /* the operator stopped the run */                              \
+	X(SKIP_REPLAY, "replay")		   /* an offline replay of a saved machine: no live hardware */
 
 #define SKIP_REASON_ENUM(id, name) id,
 /* From 1: a test_ctx's zero reason is no reason, recorded "unclassified",

@@ -222,6 +222,8 @@ static const char *pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
 	if (pm.space == ACPI_SPACE_IO) {
 		if (pm.address > 0xfffc)
 			return "the FADT names an I/O port beyond 0xfffc";
+		if (platform->replay) /* the port is the machine's (regwin_open_mmio says the same of MMIO) */
+			return "replay: no live hardware";
 		regwin_init_port(&rc->win, "pmtimer", (uint16_t)pm.address, 4);
 		return NULL;
 	}

@@ -5,9 +5,12 @@
 #include <string.h>
 
 #include "../core/acpi.h"
+#include "../core/replay.h"
 #include "../core/results.h"
 #include "../core/timing.h"
 #include "../pci/dut.h"
+#include "../pci/saved.h"
+#include "found_regs.h"
 
 struct machine machine;
 
@@ -96,7 +99,7 @@ static void info_records(void)
 		struct unit_regs r;
 		if (u->type == IOMMU_SMMUV3)
 			json_str(&j, "source", u->source);
-		if (platform->hardware && !u->refused[0] && units_read_regs(u, &r)) {
+		if (((platform->hardware && !u->refused[0]) || platform->replay) && units_read_regs(u, &r)) {
 			static const char *const idr[] = { "idr0", "idr1", "idr2", "idr3", "idr4", "idr5" };
 			for (unsigned k = 0; u->type == IOMMU_SMMUV3 && k < 6; k++)
 				json_hex(&j, idr[k], r.idr[k]);
@@ -194,9 +197,12 @@ static void machine_discover(void)
 	}
 	const struct acpi_header *mcfg = table("MCFG");
 	machine.have_mcfg = mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &machine.mcfg) == 0;
-	pci_cfg_init(&machine.cfg, machine.have_mcfg ? &machine.mcfg : NULL, platform->hardware && CF8_CFC);
+	/* a replay has the MCFG but not the configuration space it leads to */
+	pci_cfg_init(&machine.cfg, machine.have_mcfg && !platform->replay ? &machine.mcfg : NULL,
+		     platform->hardware && CF8_CFC);
 	uint64_t t0 = cycles_begin();
-	pci_enumerate(&machine.cfg, &machine.pci);
+	if (!platform->replay || !pci_saved_take(&machine.pci))
+		pci_enumerate(&machine.cfg, &machine.pci);
 	uint64_t t1 = cycles_end();
 	struct dmar dmar;
 	struct ivrs ivrs;
@@ -209,7 +215,9 @@ static void machine_discover(void)
 		units_adopt_iort(&machine.units, &iort, &machine.pci);
 	dut_bind(&machine.cfg, &machine.pci);
 	machine.discovered = true;
-	for (size_t i = 0; i < machine.units.n; i++)
+	if (platform->hardware) /* before anything is taken over: the replay folder keeps them */
+		found_regs_read(&machine.units);
+	for (size_t i = 0; i < machine.units.n && !platform->replay; i++)
 		if (machine.units.u[i].refused[0])
 			printf("error: %s; %s is not used\n", machine.units.u[i].refused, machine.units.u[i].name);
 
@@ -217,7 +225,8 @@ static void machine_discover(void)
 	for (size_t i = 0; i < machine.pci.n; i++)
 		covered += machine.pci.d[i].iommu >= 0;
 	printf("  pci        %zu functions through %s%s in %.1f ms\n", machine.pci.n,
-	       machine.cfg.n	    ? "ECAM"
+	       platform->replay	    ? "the replay folder's " PCI_SAVED_FILE
+	       : machine.cfg.n	    ? "ECAM"
 	       : machine.cfg.legacy ? "CF8/CFC"
 				    : "nothing",
 	       machine.cfg.n && machine.cfg.legacy ? " (CF8/CFC where ECAM does not reach)" : "",
@@ -231,9 +240,26 @@ static void machine_discover(void)
 	info_records();
 }
 
+static void machine_replay_save(void)
+{
+	size_t n = 0;
+	char *t = pci_saved_text(&machine.pci, &n);
+	if (t)
+		replay_put(PCI_SAVED_FILE, t, n);
+	free(t);
+	t = found_regs_text(&n);
+	if (t)
+		replay_put(REPLAY_IOMMU, t, n);
+	else if (machine.units.n)
+		printf("replay: no registers of the %zu IOMMU units were read: %s not saved\n", machine.units.n,
+		       REPLAY_IOMMU);
+	free(t);
+}
+
 const struct subsystem machine_subsystem = {
 	.name = "machine",
 	.commands = machine_commands,
 	.ncommands = MACHINE_NCOMMANDS,
 	.discover = machine_discover,
+	.replay_save = machine_replay_save,
 };

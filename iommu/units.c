@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/platform.h"
+#include "found_regs.h"
 #include "vtd/caps.h"
 #include "vtd/regs.h"
 
@@ -247,7 +248,8 @@ void units_free(struct iommu_units *u)
 bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 {
 	struct regwin w;
-	if ((u->base & 0xfff) || units_open_window(u, &w))
+	/* a replay answers from the registers its folder saved */
+	if (platform->replay ? !found_regs_window(u, &w) : (u->base & 0xfff) || units_open_window(u, &w) != NULL)
 		return false;
 	memset(r, 0, sizeof(*r));
 	if (u->type == IOMMU_VTD) {
@@ -338,8 +340,13 @@ static unsigned bits(uint64_t v, unsigned hi, unsigned lo)
 void units_describe(const struct iommu_unit *u)
 {
 	struct unit_regs r;
-	if (u->refused[0]) {
+	if (u->refused[0] && !platform->replay) {
 		printf("      registers: not opened: %s\n", u->refused);
+		return;
+	}
+	if (platform->replay && !units_read_regs(u, &r)) {
+		printf("      registers: none saved for %s at 0x%llx in the replay folder\n", u->name,
+		       (unsigned long long)u->base);
 		return;
 	}
 	if (!units_read_regs(u, &r)) {

@@ -312,6 +312,16 @@ else
 	note PASS results.checker-fails "a record cut short and a raw Latin-1 byte are refused"
 fi
 
+# The replay folders the replay-* boot tests saved, judged again by the
+# host monitor (build/host/iommon --replay), and doctored copies of one.
+echo "== replay: saved folders judged again on the host (tools/replay-check.sh)"
+tools/replay-check.sh build/boot-tests "$log/replay" >"$log/replay.log" 2>&1
+rc=$?
+tally "$log/replay.log"
+if [ $rc != 0 ] && ! grep -q '^FAIL' "$log/replay.log"; then
+	note FAIL replay.check "tools/replay-check.sh exit status $rc (log: $log/replay.log)"
+fi
+
 # The price boot test's records rendered as plots: the host tool must
 # turn a real results file into two valid PNGs.
 pricelog=build/boot-tests/price/run

@@ -19,9 +19,15 @@ static struct dma_engine *engine(struct test_ctx *t)
 	const char *why = "no engine";
 	struct dma_engine *e = platform->hardware ? dut_engine(&why) : NULL;
 	if (!e) {
-		if (!platform->hardware)
+		if (platform->replay)
+			why = "replay: no live hardware";
+		else if (!platform->hardware)
 			why = "no devices on this platform";
-		test_skip(t, platform->hardware ? SKIP_NO_DEVICE : SKIP_PLATFORM, "no DMA engine: %s", why);
+		test_skip(t,
+			  platform->replay     ? SKIP_REPLAY
+			  : platform->hardware ? SKIP_NO_DEVICE
+					       : SKIP_PLATFORM,
+			  "no DMA engine: %s", why);
 		return NULL;
 	}
 	char bdf[16];

@@ -161,9 +161,27 @@ static bool host_irq_send(int vector, uint32_t apic_id)
 	return true;
 }
 
+/* No ACPI or SMBIOS on the host, until a replay (replay.c) gives its own. */
+static const void *host_rsdp, *host_smbios[2];
+
+void host_set_acpi_rsdp(const void *rsdp)
+{
+	host_rsdp = rsdp;
+}
+
+void host_set_smbios_entry(unsigned major, const void *entry)
+{
+	host_smbios[major == 3] = entry;
+}
+
 static const void *host_acpi_rsdp(void)
 {
-	return NULL;
+	return host_rsdp;
+}
+
+static const void *host_smbios_entry(unsigned major)
+{
+	return host_smbios[major == 3];
 }
 
 /* The host has no firmware memory map: none until a test sets one. */
@@ -469,6 +487,7 @@ struct platform host_platform = {
 	.paging_levels = host_paging_levels,
 	.apic_id_bits = host_apic_id_bits,
 	.acpi_rsdp = host_acpi_rsdp,
+	.smbios_entry = host_smbios_entry,
 	.file_read = host_file_read,
 	.file_stream = host_file_stream,
 	.file_create = host_file_create,

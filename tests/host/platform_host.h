@@ -6,6 +6,10 @@
 #include "../../core/platform.h"
 
 extern struct platform host_platform;
+/* The ACPI root and SMBIOS entry point (major 2 or 3) the platform
+ * gives (a replay's; NULL: none, as on a fresh host). */
+void host_set_acpi_rsdp(const void *rsdp);
+void host_set_smbios_entry(unsigned major, const void *entry);
 /* Commands the host monitor was given on its command line. */
 void host_set_load_options(const char *opts);
 /* The note that outlives a reset (in memory, or $IOMMON_NVRAM): for tests. */

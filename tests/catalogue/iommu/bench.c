@@ -48,7 +48,10 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 	const char *why = "no engine";
 	v->machine = true;
 	if (!platform->hardware) {
-		test_skip(t, SKIP_PLATFORM, "no IOMMU on this platform");
+		if (platform->replay)
+			test_skip(t, SKIP_REPLAY, "replay: no live hardware");
+		else
+			test_skip(t, SKIP_PLATFORM, "no IOMMU on this platform");
 		return false;
 	}
 	v->e = dut_engine(&why);

@@ -1,0 +1,35 @@
+/* The IOMMU units' registers as the monitor found them at discovery, read
+ * once before any take-over: saved in the replay folder (iommu.txt, one
+ * register a line) and, in a replay, read back as the units' registers
+ * (units_read_regs answers from them, so `iommu` decodes the saved CAP and
+ * ECAP, IDRs or EFR).
+ *
+ * Which registers: those a backend's take-over records before its first
+ * write (vtd/amdvi/smmuv3 takeover.c's record) and the identity registers
+ * the `info` records carry (units_read_regs), each once. Calgary and the
+ * DARTs are not described by ACPI and are not discovered: none here. */
+#ifndef IOMMON_FOUND_REGS_H
+#define IOMMON_FOUND_REGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../core/regwin.h"
+#include "units.h"
+
+/* Reads every listed register of each unit whose window is not refused,
+ * unless they were read before in this session. */
+void found_regs_read(const struct iommu_units *u);
+/* iommu.txt's text, malloc'd, one register a line; NULL when none were
+ * found (or no memory). */
+char *found_regs_text(size_t *len);
+/* A replay's iommu.txt: each line that is not understood is named
+ * (file:line) and left out, and the others are kept. Returns how many
+ * registers were taken. */
+size_t found_regs_load(const char *text, size_t len, const char *file);
+/* A window whose reads answer the registers found for this unit (same
+ * name and base), all ones for any not saved; writes are dropped. False
+ * when none were found for it. */
+bool found_regs_window(const struct iommu_unit *u, struct regwin *w);
+
+#endif
