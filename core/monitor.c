@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "acpi.h"
+#include "identity.h"
 #include "known.h"
 #include "lab.h"
 #include "memmap.h"
 #include "replay.h"
 #include "results.h"
 #include "settings.h"
-#include "smbios.h"
 #include "survive.h"
 #include "timing.h"
 
@@ -21,9 +21,7 @@ const struct platform *platform;
 static struct {
 	const struct subsystem *const *subs;
 	struct acpi acpi;
-	struct smbios smbios;
-	char config[16 + SMBIOS_NAME_MAX]; /* the plan's file, or "options" */
-	char config_why[120];
+	struct identity id; /* SMBIOS, and the plan file it picks */
 	unsigned plan_errors;
 } mon;
 
@@ -121,7 +119,7 @@ static enum cmd_status cmd_run(int argc, char **argv)
 			       why);
 		else
 			printf("saving results to %s\n", results_path());
-		replay_save(why ? NULL : results_path(), &mon.acpi, &mon.smbios, mon.subs);
+		replay_save(why ? NULL : results_path(), &mon.acpi, &mon.id.smbios, mon.subs);
 	}
 	unsigned unknown = 0;
 	for (int i = 1; i < argc; i++) {
@@ -207,7 +205,7 @@ static void print_info(void)
 	if (timing.note[0])
 		printf("  note       %s\n", timing.note);
 	printf("  acpi       %s\n", mon.acpi.present ? (mon.acpi.xsdt ? "XSDT" : "RSDT") : mon.acpi.error);
-	smbios_print(&mon.smbios);
+	smbios_print(&mon.id.smbios);
 	const struct mem_range *m = NULL;
 	size_t nm = platform->memory_map ? platform->memory_map(&m) : 0;
 	printf("  memory     %zu memory map entries%s, %u physical address bits: MMIO only where the map has no RAM\n",
@@ -607,54 +605,11 @@ static void info_record(void)
 	json_u64(&j, "region_overhead", timing.overhead);
 	json_str(&j, "acpi", mon.acpi.present ? (mon.acpi.xsdt ? "xsdt" : "rsdt") : "none");
 	json_str(&j, "console", platform->console_describe());
-	smbios_json(&j, &mon.smbios);
-	json_str(&j, "config", mon.config);
+	smbios_json(&j, &mon.id.smbios);
+	json_str(&j, "config", mon.id.config);
 	if (platform->replay)
 		json_str(&j, "replay", platform->replay);
 	record_emit(&j);
-}
-
-static bool first_piece(void *ctx, const void *buf, size_t n)
-{
-	(void)ctx, (void)buf, (void)n;
-	return false;
-}
-
-/* Which machine this is (SMBIOS), and what follows from it: the plan
- * iommon-<product>.cfg before iommon.cfg (one stick serves a mixed rack),
- * and results in a folder named by the serial number, else the product. */
-static void machine_identity(void)
-{
-	smbios_read(&mon.smbios, platform->smbios_entry ? platform->smbios_entry(3) : NULL,
-		    platform->smbios_entry ? platform->smbios_entry(2) : NULL);
-	for (size_t i = 0; i < mon.smbios.diag.n; i++)
-		printf("%s: %s\n", mon.smbios.diag.msg[i].level == DIAG_ERROR ? "error" : "warning",
-		       mon.smbios.diag.msg[i].text);
-	char product[SMBIOS_NAME_MAX + 1], serial[SMBIOS_NAME_MAX + 1];
-	bool have_product = smbios_file_name(mon.smbios.product, product, sizeof(product));
-	if (smbios_file_name(mon.smbios.serial, serial, sizeof(serial)))
-		results_folder(serial);
-	else if (have_product)
-		results_folder(product);
-	const char *opts = platform->load_options();
-	snprintf(mon.config, sizeof(mon.config), "%s", opts && *opts ? "options" : "iommon.cfg");
-	if (opts && *opts)
-		return;
-	if (!have_product) {
-		snprintf(mon.config_why, sizeof(mon.config_why), "no usable SMBIOS product name");
-		return;
-	}
-	char mine[sizeof(mon.config)];
-	snprintf(mine, sizeof(mine), "iommon-%s.cfg", product);
-	bool absent = true;
-	platform->file_stream(mine, first_piece, NULL, &absent);
-	if (absent) {
-		snprintf(mon.config_why, sizeof(mon.config_why), "no %s on the boot volume", mine);
-		return;
-	}
-	snprintf(mon.config, sizeof(mon.config), "%s", mine);
-	snprintf(mon.config_why, sizeof(mon.config_why), "this machine's, for SMBIOS product \"%s\"",
-		 mon.smbios.product);
 }
 
 void monitor_settings(const struct test_group *const *catalogue, const struct subsystem *const *subsystems)
@@ -694,7 +649,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	timing_init(platform->replay ? NULL : &mon.acpi, setting_get("timer.source"));
 	if (platform->replay)
 		snprintf(timing.platform, sizeof(timing.platform), "replay");
-	machine_identity();
+	identity_read(&mon.id);
 	print_info();
 	info_record();
 	for (size_t i = 0; mon.subs && mon.subs[i]; i++)
@@ -709,8 +664,8 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 		printf("running the load options: %s\n", opts);
 		monitor_exec_script(opts, "options");
 	} else {
-		printf("config: %s (%s)\n", mon.config, mon.config_why);
-		monitor_exec_file(mon.config);
+		printf("config: %s (%s)\n", mon.id.config, mon.id.config_why);
+		monitor_exec_file(mon.id.config);
 	}
 	survive_boot_end();
 	menu_loop();
