@@ -39,7 +39,7 @@ static void names_closed(void **state)
 	(void)state;
 	const char *want[] = { "no-device",    "no-unit",      "unsupported", "emulator",	 "platform",
 			       "model-only",   "machine-only", "refused",     "not-implemented", "setting",
-			       "inconclusive", "excluded",     "stopped" };
+			       "inconclusive", "excluded",     "stopped",     "replay" };
 	assert_int_equal(SKIP_REASON_COUNT - 1, sizeof(want) / sizeof(want[0]));
 	for (int r = 1; r < SKIP_REASON_COUNT; r++)
 		assert_string_equal(skip_reason_name((enum skip_reason)r), want[r - 1]);
