@@ -220,7 +220,9 @@ console-aarch64: deps $(BUILD)/iommon.img
 # built one job per core unless make was given its own -j (a jobserver).
 test: deps
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
-	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN)
+	start=$$(date +%s); \
+	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
+	echo "== build: $$(($$(date +%s) - start)) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
 	@tools/test.sh
 
 bench: $(BUILD)/host/bench

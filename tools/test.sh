@@ -9,6 +9,17 @@ log=build/test-logs
 rm -rf "$log" build/boot-tests
 mkdir -p "$log"
 
+# Each section's wall time, printed before the closing line: the suite must
+# stay under 10 minutes on 2 cores, and this says where the time goes.
+sec_name="" sec_start=$(date +%s) sec_times="" suite_start=$(date +%s)
+section() { # name: ends the section before, starts this one
+	now=$(date +%s)
+	[ -n "$sec_name" ] && sec_times="$sec_times$(printf '  %4d s  %s' $((now - sec_start)) "${sec_name%% (*}")
+"
+	sec_name=$1 sec_start=$now
+	echo "== $1"
+}
+
 note() { # verdict name [detail]
 	case $1 in
 	PASS) passed=$((passed + 1)) ;;
@@ -31,7 +42,7 @@ tally() { # LOG: show it, counting its "PASS|FAIL|SKIP name: ..." lines
 
 # The tree as `make format` leaves it: clang-format 14, the version
 # .clang-format is written for (another formats the same options otherwise).
-echo "== format (${CLANG_FORMAT:=clang-format-14}, .clang-format)"
+section "format (${CLANG_FORMAT:=clang-format-14}, .clang-format)"
 cfv=$("$CLANG_FORMAT" --version 2>/dev/null)
 case $cfv in
 *" version 14."*)
@@ -60,7 +71,7 @@ case $cfv in
 *) note FAIL format "$CLANG_FORMAT is '$cfv'; .clang-format is written for version 14" ;;
 esac
 
-echo "== unit tests (host, cmocka)"
+section "unit tests (host, cmocka)"
 for t in build/host/unit/test_*; do
 	n=$(basename "$t")
 	CMOCKA_MESSAGE_OUTPUT=stdout "$t" >"$log/$n.log" 2>&1
@@ -80,7 +91,7 @@ for t in build/host/unit/test_*; do
 	fi
 done
 
-echo "== real ACPI tables (../shared/data/acpi-real) against iasl's decode"
+section "real ACPI tables (../shared/data/acpi-real) against iasl's decode"
 fixtures=${IOMMON_ACPI_FIXTURES:-../shared/data/acpi-real}
 if [ -d "$fixtures" ]; then
 	tools/acpi-fixtures.sh "$fixtures" build/host/acpidecode >"$log/acpi-real.log" 2>&1
@@ -91,7 +102,7 @@ fi
 
 # one target per core: each still gets its FUZZ_SECONDS, the section half the time
 fuzz_jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
-echo "== fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-6} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
+section "fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-6} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
 FUZZ_JOBS=$fuzz_jobs tools/fuzz.sh >"$log/fuzz.log" 2>&1
 while IFS= read -r l; do
 	case $l in
@@ -101,7 +112,7 @@ while IFS= read -r l; do
 	echo "$l"
 done <"$log/fuzz.log"
 
-echo "== EFI images (x86_64 and aarch64)"
+section "EFI images (x86_64 and aarch64)"
 for arch in x86_64 aarch64; do
 	so=build/iommon.so efi=build/iommon.efi sfx=""
 	[ $arch = aarch64 ] && so=build/iommon-aa64.so efi=build/iommon-aa64.efi sfx=-aa64
@@ -134,7 +145,7 @@ else
 	note PASS image-aa64.pe-short "an image shorter than its sections is refused"
 fi
 
-echo "== host monitor"
+section "host monitor"
 out=$(printf 'run timer.counter\nexit qemu\n' | IOMMON_VOLUME="$log/host-volume" build/host/iommon 2>&1)
 rc=$?
 if [ $rc = 1 ] && printf '%s\n' "$out" | grep -q '^1 passed, 0 failed, 0 skipped$'; then
@@ -196,7 +207,7 @@ done
 # The drivers' own CPU cost on this host against the models (make bench,
 # shortened): figures printed for people and never asserted; what is
 # asserted is that every backend gave its rows and kept its model's rules.
-echo "== benchmark: host-native driver cost against the models (build/host/bench --short; never asserted)"
+section "benchmark: host-native driver cost against the models (build/host/bench --short; never asserted)"
 build/host/bench --short >"$log/bench.log" 2>&1
 rc=$?
 grep -v '^[{<]' "$log/bench.log" | sed 's/^/  /'
@@ -232,7 +243,7 @@ fi
 # beside it. Each verdict is printed in the order of the file names,
 # whichever boot ends first.
 boot_jobs=${BOOT_JOBS:-2}
-echo "== boot tests (QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}'), OVMF, TCG, $boot_jobs at a time)"
+section "boot tests (QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}'), OVMF, TCG, $boot_jobs at a time)"
 if ! command -v qemu-system-x86_64 >/dev/null || [ ! -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
 	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
 else
@@ -316,7 +327,7 @@ fi
 
 # The replay folders the replay-* boot tests saved, judged again by the
 # host monitor (build/host/iommon --replay), and doctored copies of one.
-echo "== replay: saved folders judged again on the host (tools/replay-check.sh)"
+section "replay: saved folders judged again on the host (tools/replay-check.sh)"
 tools/replay-check.sh build/boot-tests "$log/replay" >"$log/replay.log" 2>&1
 rc=$?
 tally "$log/replay.log"
@@ -340,7 +351,7 @@ fi
 # The formats lab tools read (tools/iommon-report: JUnit against
 # tests/junit.xsd, TAP through prove, HTML, compare) and the serial lines
 # the LAVA job's pattern reads, on the records and consoles just made.
-echo "== lab reports (tools/iommon-report) and serial lines (tools/lava/iommon-job.yaml)"
+section "lab reports (tools/iommon-report) and serial lines (tools/lava/iommon-job.yaml)"
 tests/report/check.py build/boot-tests "$log/report" >"$log/report.log" 2>&1
 rc=$?
 tally "$log/report.log"
@@ -349,7 +360,7 @@ tally "$log/report.log"
 # Figures from the boot tests, printed for people and never asserted.
 dmalog=build/boot-tests/dma/run
 if [ -f "$dmalog/records.jsonl" ]; then
-	echo "== benchmark: DMA under qemu-tcg (emulated devices on this host, not silicon; never asserted)"
+	section "benchmark: DMA under qemu-tcg (emulated devices on this host, not silicon; never asserted)"
 	grep -h 'DMAs/s' "$dmalog/console.txt" | sed 's/^ */  /'
 	awk -F'[,:]' '/"kind":"measure","test":"dma.latency"/ {
 		for (i = 1; i < NF; i++) {
@@ -364,7 +375,7 @@ fi
 # power-on to QEMU's exit, how many checks, and the timed paths.
 vtdlog=build/boot-tests/vtd-nvme/run
 if [ -f "$vtdlog/records.jsonl" ]; then
-	echo "== benchmark: the vtd group under qemu-tcg (intel-iommu and NVMe emulated on this host; never asserted)"
+	section "benchmark: the vtd group under qemu-tcg (intel-iommu and NVMe emulated on this host; never asserted)"
 	awk -F'[,:]' '
 	function field(name,   i, k, v) {
 		for (i = 1; i < NF; i++) { k = $i; gsub(/[" {}]/, "", k); if (k == name) { v = $(i + 1); gsub(/[" {}]/, "", v); return v } }
@@ -381,5 +392,9 @@ if [ -f "$vtdlog/records.jsonl" ]; then
 	[ -n "${vtd_secs:-}" ] && echo "  power-on to QEMU exit with the vtd group: ${vtd_secs} s (kvm-unit-tests' intel_iommu: 11 checks in about 7 s)"
 fi
 
+section "(end)"
+echo "== where the time went (wall seconds; the build before the suite not included)"
+printf '%s' "$sec_times"
+echo "  $(($(date +%s) - suite_start)) s in all"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
