@@ -159,8 +159,17 @@ FUZZ_SRC_fuzz_script := core/script.c
 FUZZ_SRC_fuzz_smbios := core/smbios.c core/json.c core/memmap.c core/diag.c
 FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 
+# Each source is compiled once with the sanitizers and shared by every
+# target that lists it, so make -j spreads them over the cores.
+$(BUILD)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC (fuzz) $<"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(shell find $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
+
 .SECONDEXPANSION:
-$(BUILD)/fuzz/%: tests/fuzz/%.c $$(FUZZ_SRC_$$*)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$$(FUZZ_SRC_$$*))
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
