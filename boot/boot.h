@@ -54,7 +54,7 @@ void irq_remove(int vector);
 bool irq_send(int vector, uint32_t apic_id);
 /* The crash path leaves a handler of ours mid-way: its end-of-interrupt. */
 void irq_abandon(void);
-/* x86_64/irq.c: platform->apic_id_bits (32 in x2APIC mode, else 8) */
+/* x86_64/irq.c: platform->apic_id_bits (32 for an x2APIC id above 255, else 8) */
 unsigned apic_id_bits(void);
 /* cpu_arch.c: a handler for any vector through the CPU architecture
  * protocol (NULL removes it); EFI_UNSUPPORTED when the firmware has none. */

@@ -82,10 +82,11 @@ struct platform {
 	/* 5 when the firmware pages with 5 levels (CR4.LA57), so that its
 	 * identity map reaches 2^56 rather than 2^47; NULL or 4 otherwise. */
 	unsigned (*paging_levels)(void);
-	/* The width of the local APIC ids an interrupt's destination names:
-	 * 32 when the firmware left the boot CPU's local APIC in x2APIC mode
-	 * (IA32_APIC_BASE, MSR 0x1B, bit 10 EXTD), 8 in xAPIC mode. The
-	 * monitor never changes the mode. NULL: no local APIC (aarch64). */
+	/* The width an interrupt's destination needs to name the boot CPU's
+	 * local APIC: 32 when the firmware left it in x2APIC mode (IA32_APIC_BASE,
+	 * MSR 0x1B, bit 10 EXTD) with an id above 255, else 8 (an x2APIC-mode
+	 * CPU with a smaller id takes 8-bit destinations). The monitor never
+	 * changes the mode. NULL: no local APIC (aarch64). */
 	unsigned (*apic_id_bits)(void);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */

@@ -40,9 +40,15 @@ static bool x2apic(void)
 	return (rdmsr(MSR_APIC_BASE) & (1u << 10)) != 0;
 }
 
+static uint32_t apic_id(void);
+
+/* 32 only when the boot CPU's id needs it: an 8-bit destination reaches an
+ * x2APIC-mode CPU whose id is below 256, and VT-d's 32-bit destinations
+ * (IRTA.EIME) would block the firmware's compatibility-format interrupts
+ * whatever CFI says (VT-d 5.1.4). */
 unsigned apic_id_bits(void)
 {
-	return x2apic() ? 32 : 8;
+	return x2apic() && apic_id() > 0xff ? 32 : 8;
 }
 
 static void apic_eoi(void)

@@ -79,8 +79,8 @@ const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool *eime
 {
 	*eime = apic_id_bits > 8;
 	return *eime && !vtd_ecap_eim(ecap)
-		   ? "vtd: the local APIC is in x2APIC mode and the unit has no extended interrupt "
-		     "mode (ECAP.EIM clear): destinations above 255 could not be reached"
+		   ? "vtd: the boot CPU's x2APIC id is above 255 and the unit has no extended interrupt "
+		     "mode (ECAP.EIM clear): it could not be named as a destination"
 		   : NULL;
 }
 
@@ -102,7 +102,8 @@ void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap, unsigned apic_id_
 	if (c.ir) { /* what interrupt remapping would use on this CPU */
 		bool eime;
 		const char *why = vtd_ir_destinations(ecap, apic_id_bits, &eime);
-		printf("      interrupt remapping: local APIC in %s mode, %s\n", apic_id_bits > 8 ? "x2APIC" : "xAPIC",
+		printf("      interrupt remapping: the boot CPU's APIC id %s, %s\n",
+		       apic_id_bits > 8 ? "needs 32 bits" : "fits 8 bits",
 		       why    ? "refused (no ECAP.EIM)"
 		       : eime ? "32-bit destinations (IRTA.EIME set)"
 			      : "8-bit destinations (IRTA.EIME clear)");

@@ -40,11 +40,11 @@ void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out);
 const char *vtd_decode_caps(uint32_t ver, uint64_t cap, uint64_t ecap, uint64_t window, unsigned want_levels,
 			    struct vtd_caps *out);
 
-/* The interrupt destination format for local APICs whose ids have
- * `apic_id_bits` bits (platform->apic_id_bits: 32 in x2APIC mode, else
- * 8): *eime set in x2APIC mode (IRTA.EIME, 32-bit IRTE destinations).
- * NULL, or why a unit reporting `ecap` cannot remap for that mode (x2APIC
- * without ECAP.EIM: ids above 255 could not be named). */
+/* The interrupt destination format for a destination of `apic_id_bits`
+ * bits (platform->apic_id_bits: 32 for an x2APIC id above 255, else 8):
+ * *eime set only for 32 (IRTA.EIME, 32-bit IRTE destinations), since EIME
+ * blocks compatibility-format interrupts whatever CFI says (5.1.4). NULL,
+ * or why a unit reporting `ecap` cannot (32 bits without ECAP.EIM). */
 const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool *eime);
 
 /* VER, CAP and ECAP for people, indented, as `iommu` shows them. */

@@ -3,14 +3,14 @@
  * the interrupt entry cache invalidated (6.5.2.7) before IRE is set, and
  * IRE only with the queue on (IEC exists only as a queued descriptor).
  * Compatibility-format interrupts stay allowed (CFI) unless a case blocks
- * them: the firmware's timer and watchdog use them (in xAPIC mode only:
- * with EIME set they are blocked whatever CFI says, 5.1.4).
+ * them: the firmware's timer and watchdog use them (with EIME set they are
+ * blocked whatever CFI says, 5.1.4, so EIME is set only when needed).
  *
- * Destinations follow the local APIC mode the firmware left (the monitor
- * never changes it, platform->apic_id_bits): xAPIC mode, IRTA.EIME clear
- * and the 8-bit APIC id in IRTE.DST 15:8; x2APIC mode, EIME set and the
- * 32-bit id in DST 63:32 (9.10), which needs ECAP.EIM. QEMU refuses eim
- * under TCG, so there the firmware's xAPIC mode is the one exercised. */
+ * Destinations: the 8-bit APIC id in IRTE.DST 15:8 with IRTA.EIME clear,
+ * which reaches the boot CPU in xAPIC mode and in x2APIC mode with an id
+ * below 256; EIME and the 32-bit id in DST 63:32 (9.10) only for an x2APIC
+ * id above 255, which needs ECAP.EIM (platform->apic_id_bits). QEMU refuses
+ * eim under TCG, so there 8-bit destinations are the ones exercised. */
 #include <stdio.h>
 #include <string.h>
 
@@ -43,10 +43,6 @@ static const char *ir_usable(struct vtd *v)
 {
 	if (!v->io.taken)
 		return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
-	if (v->fw_ir)
-		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE,
-				  "vtd: the firmware's interrupt remapping is on (GSTS.IRES at take-over): its table "
-				  "is live and not replaced");
 	if (!v->ir)
 		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 				  "vtd: the unit has no interrupt remapping (ECAP.IR clear)");
@@ -91,10 +87,10 @@ static const char *ir_off(struct vtd *v)
 	return NULL;
 }
 
-/* IRTA.EIME for the local APIC mode the firmware left (11.4.10.1, 9.10),
- * decided in caps.c. x2APIC mode without ECAP.EIM is refused rather than
- * run with 8-bit destinations. With EIME set, compatibility-format
- * interrupts are blocked whatever CFI says (5.1.4). */
+/* IRTA.EIME for the boot CPU's APIC id (11.4.10.1, 9.10), decided in
+ * caps.c: set only for an id above 255, refused without ECAP.EIM. With
+ * EIME set, compatibility-format interrupts are blocked whatever CFI says
+ * (5.1.4). */
 static const char *ir_eime(struct vtd *v, bool *eime)
 {
 	unsigned bits = platform && platform->apic_id_bits ? platform->apic_id_bits() : 8;
@@ -107,9 +103,9 @@ const char *vtd_ir_describe(const struct vtd *v, char *buf, size_t n)
 	if (!v->ir_on)
 		snprintf(buf, n, "interrupt remapping off");
 	else
-		snprintf(buf, n, "%u entries (IRTA.S %u), %s destinations (IRTA.EIME %s: the local APIC is in %s mode)",
-			 v->irt_size, (unsigned)__builtin_ctz(v->irt_size) - 1, v->eime ? "x2APIC" : "xAPIC",
-			 v->eime ? "set" : "clear", v->eime ? "x2APIC" : "xAPIC");
+		snprintf(buf, n, "%u entries (IRTA.S %u), %s destinations (IRTA.EIME %s: the boot CPU's APIC id %s)",
+			 v->irt_size, (unsigned)__builtin_ctz(v->irt_size) - 1, v->eime ? "32-bit" : "8-bit",
+			 v->eime ? "set" : "clear", v->eime ? "needs 32 bits" : "fits 8 bits");
 	return buf;
 }
 
@@ -173,14 +169,21 @@ const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, 
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: the index is past the interrupt remapping table");
 	if (e->present && e->dest > 0xff && !v->eime)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
-				  "vtd: a destination above 255 needs x2APIC destinations (IRTA.EIME), and the local "
-				  "APIC is in xAPIC mode");
+				  "vtd: a destination above 255 needs 32-bit destinations (IRTA.EIME), which are on "
+				  "only when the boot CPU's x2APIC id needs them");
 	uint64_t *irte = v->irt + 2 * (size_t)index;
-	/* the high half first, P last: a fetch between the two writes sees
-	 * the old entry's present bit with at worst the new source check */
-	irte[1] = e->present ? vtd_irte_hi(e->sid_check, e->source_id) : 0;
-	__asm__ volatile("" ::: "memory");
-	irte[0] = e->present ? vtd_irte_lo(e->vector, e->dest, v->eime) : 0;
+	/* Made present: the high half (source check) first, P last. Made not
+	 * present: P cleared first, so no fetch between the two writes sees a
+	 * present entry without its source check. */
+	if (e->present) {
+		irte[1] = vtd_irte_hi(e->sid_check, e->source_id);
+		__asm__ volatile("" ::: "memory");
+		irte[0] = vtd_irte_lo(e->vector, e->dest, v->eime);
+	} else {
+		irte[0] = 0;
+		__asm__ volatile("" ::: "memory");
+		irte[1] = 0;
+	}
 	vtd_push(irte, 16, v);
 	return NULL;
 }

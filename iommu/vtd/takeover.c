@@ -198,12 +198,18 @@ static const char *firmware_state(struct vtd *v)
 			 (unsigned long long)vtd_r64(v, VTD_REG_RTADDR));
 		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
 	}
-	/* the firmware's queue can be stopped and given back only while it
-	 * holds nothing unfetched (6.5.2: QIE clears only when IQH == IQT) */
-	if ((gsts & VTD_GSTS_QIES) && vtd_iq_index(vtd_r64(v, VTD_REG_IQH)) != vtd_iq_index(vtd_r64(v, VTD_REG_IQT)))
-		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE,
-				  "vtd: the firmware's invalidation queue is busy (IQH != IQT); iommon does not take "
-				  "over a queue in use");
+	/* A queue or a remapping table the firmware left on stays the
+	 * firmware's. A stopped queue has its IQH reset to 0 (10.4.22), so
+	 * restarting it at give-back would run the firmware's old descriptors
+	 * again (wait descriptors writing their status to memory the firmware
+	 * may have reused); and interrupt remapping needs the queue on. */
+	if (gsts & (VTD_GSTS_QIES | VTD_GSTS_IRES)) {
+		snprintf(why, sizeof(why),
+			 "vtd: the firmware left %s on; iommon does not take over a queue or an interrupt "
+			 "remapping table in use",
+			 gsts & VTD_GSTS_IRES ? "interrupt remapping" : "queued invalidation");
+		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
+	}
 	/* protected memory regions block pass-through DMA to them, silently
 	 * (spec 10.4.16 in rev. 2): not iommon's to lift */
 	if ((v->plmr || v->phmr) && (vtd_r32(v, VTD_REG_PMEN) & VTD_PMEN_EPM))
@@ -233,22 +239,6 @@ const char *vtd_op_take(struct iommu *io)
 	io->taken = true; /* from here on give_back puts things back */
 	v->qi_on = false;
 	v->has_dut = false;
-	uint32_t gsts = vtd_r32(v, VTD_REG_GSTS);
-	/* the firmware's interrupt remapping stays as it is, table and all:
-	 * its interrupts keep arriving, and the ir ops refuse to replace it */
-	v->fw_ir = (gsts & VTD_GSTS_IRES) != 0;
-	if (gsts & VTD_GSTS_QIES) {
-		printf("    %s: the firmware's idle invalidation queue (IQA 0x%llx) stopped; it is restarted at "
-		       "give-back\n",
-		       io->name, (unsigned long long)v->found.iqa);
-		e = vtd_gcmd_set(v, VTD_GCMD_QIE, false,
-				 "vtd: GSTS.QIES still set 100 ms after stopping the firmware's queue");
-		if (e)
-			return take_failed(io, e);
-	}
-	if (v->fw_ir)
-		printf("    %s: the firmware's interrupt remapping (IRTA 0x%llx) left on and untouched\n", io->name,
-		       (unsigned long long)v->found.irta);
 	e = build_tables(v);
 	if (!e)
 		e = vtd_set_root(v, (uint64_t)(uintptr_t)v->root);
@@ -342,18 +332,9 @@ const char *vtd_op_give_back(struct iommu *io)
 	if (v->qi && !v->qi_on) {
 		vtd_w64(v, VTD_REG_IQA, f->iqa); /* an IQA write resets IQH and IQT: IQT after it */
 		vtd_w64(v, VTD_REG_IQT, f->iqt);
-		/* the firmware's queue back on where it stood idle, last: the
-		 * root pointer's invalidations above went by register. Its tail
-		 * as it left it (software that tracks the tail finds it). */
-		if (f->gsts & VTD_GSTS_QIES)
-			first(v, &err, &code,
-			      vtd_gcmd_set(v, VTD_GCMD_QIE, true,
-					   "vtd: GSTS.QIES not set within 100 ms of restarting the "
-					   "firmware's queue"));
 	}
 	uint32_t gsts = vtd_r32(v, VTD_REG_GSTS);
-	/* our queue stopped; a QIES now is the firmware's own queue, restarted */
-	if (gsts == 0xffffffffu || (gsts & VTD_GSTS_TES) || (gsts & ~f->gsts & VTD_GSTS_QIES)) {
+	if (gsts == 0xffffffffu || (gsts & (VTD_GSTS_TES | VTD_GSTS_QIES))) {
 		/* the unit may still walk the tables or fetch from the queue:
 		 * their pages are left to it rather than given to the firmware */
 		printf("    %s: translation or the queue did not stop (GSTS 0x%08x): its %zu table pages are kept\n",

@@ -67,7 +67,6 @@ struct vtd {
 	unsigned irt_size; /* entries: 2^(IRTA.S + 1) */
 	bool ir_on;	   /* IRE set by us */
 	bool eime;	   /* IRTA.EIME set by us: x2APIC destinations */
-	bool fw_ir;	   /* the firmware left IRE on: its table is kept */
 	bool cfi_ignored;  /* GSTS.CFIS never followed GCMD.CFI (QEMU 7.2) */
 	struct iommu_inval_kind ir_kinds[2];
 	/* the fault event interrupt */

@@ -215,12 +215,10 @@ static void refuses_a_unit_in_use(void **state)
 	assert_non_null(strstr(why, "translation is already on (root table at 0x1234000)"));
 	assert_int_equal(m.writes, writes);
 	open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
-	m.gsts = VTD_GCMD_QIE;
-	m.iqt = 0x10; /* one descriptor not yet fetched */
+	m.gsts = VTD_GCMD_QIE; /* idle or not: the firmware's queue is not stopped */
 	why = v.io.ops->take(&v.io);
 	assert_non_null(why);
 	assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
-	assert_non_null(strstr(why, "queue is busy"));
 	assert_int_equal(m.writes, 0);
 }
 

@@ -281,49 +281,44 @@ static void unit_without_cfi_switch(void **state)
 }
 
 /* The firmware left its queue (idle) and interrupt remapping on: the unit
- * is still taken for DMA remapping, the firmware's remapped interrupts keep
- * arriving through its own table, the ir ops refuse to replace it, and
- * give-back restarts the queue where it stood. */
-static void firmware_remapping_left_alone(void **state)
+ * is refused (a stopped queue restarts from IQH 0 and would run the
+ * firmware's descriptors again), and nothing of the firmware's is touched:
+ * its remapped interrupts keep arriving through its own table. The same
+ * with the queue alone. */
+static void firmware_remapping_refused(void **state)
 {
 	(void)state;
 	static uint64_t fw_irt[2 * 256] __attribute__((aligned(4096)));
 	static uint64_t fw_queue[512] __attribute__((aligned(4096)));
 	fw_irt[2 * 9] = 1 | 0x77ull << 16 | 2ull << 40; /* present, vector 0x77, APIC 2 */
-	vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
-	memset(&v, 0, sizeof(v));
-	assert_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
-	m.irta = m.irt = (uint64_t)(uintptr_t)fw_irt | 7;
-	m.iqa = (uint64_t)(uintptr_t)fw_queue;
-	m.iqh = m.iqt = 0x30; /* idle */
-	m.gsts = VTD_GCMD_QIE | VTD_GCMD_IRE | VTD_GCMD_SIRTP | VTD_GCMD_CFI;
-	assert_null(v.io.ops->take(&v.io));
-	struct pci_addr a = { .bus = 3, .dev = 3 };
-	assert_null(v.io.ops->attach(&v.io, a, IOMMU_TRANSLATE));
-	assert_null(v.io.ops->map(&v.io, 0x5000, 0x9000, 4096, IOMMU_RW, 4096));
-	uint64_t phys;
-	assert_true(vtdm_translate(&m, DUT, 0x5123, true, &phys));
-	assert_int_equal(phys, 0x9123);
-	/* the firmware's interrupts still remapped through its table */
-	uint8_t vec;
-	uint32_t dest;
-	assert_true(vtdm_msi(&m, 0x00f8, 0xfee00000u | 9u << 5 | 1u << 4, 0, &vec, &dest));
-	assert_int_equal(vec, 0x77);
-	assert_int_equal(dest, 2);
-	assert_int_equal(m.irt, (uint64_t)(uintptr_t)fw_irt | 7);
-	assert_non_null(v.io.ops->ir_enable(&v.io, true, 16));
-	assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
-	const char *e = v.io.ops->give_back(&v.io);
-	if (e)
-		fail_msg("%s (%s)", e, v.io.restore_note);
-	assert_int_equal(m.gsts & (VTD_GSTS_QIES | VTD_GSTS_IRES | VTD_GSTS_CFIS),
-			 VTD_GSTS_QIES | VTD_GSTS_IRES | VTD_GSTS_CFIS);
-	assert_int_equal(m.iqa, (uint64_t)(uintptr_t)fw_queue);
-	assert_int_equal(m.iqt, 0x30);
-	assert_int_equal(m.irta, (uint64_t)(uintptr_t)fw_irt | 7);
-	char note[200];
-	assert_true(v.io.ops->as_found(&v.io, note, sizeof(note)));
-	assert_clean();
+	for (int with_ir = 1; with_ir >= 0; with_ir--) {
+		vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+		memset(&v, 0, sizeof(v));
+		assert_null(vtd_init(&v, &m.win, "model0", NULL, NULL, 0));
+		m.iqa = (uint64_t)(uintptr_t)fw_queue;
+		m.iqh = m.iqt = 0x30; /* idle */
+		m.gsts = VTD_GCMD_QIE;
+		if (with_ir) {
+			m.irta = m.irt = (uint64_t)(uintptr_t)fw_irt | 7;
+			m.gsts |= VTD_GCMD_IRE | VTD_GCMD_SIRTP | VTD_GCMD_CFI;
+		}
+		uint32_t gsts = m.gsts;
+		assert_non_null(v.io.ops->take(&v.io));
+		assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
+		assert_int_equal(m.gsts, gsts);
+		assert_int_equal(m.iqa, (uint64_t)(uintptr_t)fw_queue);
+		assert_int_equal(m.iqt, 0x30);
+		assert_int_equal(m.iqh, 0x30);
+		if (with_ir) {
+			uint8_t vec;
+			uint32_t dest;
+			assert_true(vtdm_msi(&m, 0x00f8, 0xfee00000u | 9u << 5 | 1u << 4, 0, &vec, &dest));
+			assert_int_equal(vec, 0x77);
+			assert_int_equal(dest, 2);
+			assert_int_equal(m.irta, (uint64_t)(uintptr_t)fw_irt | 7);
+		}
+		assert_clean();
+	}
 }
 
 static void ire_that_never_sets_times_out(void **state)
@@ -410,7 +405,7 @@ int main(void)
 		cmocka_unit_test(changed_entry_stale_until_iec),
 		cmocka_unit_test(refused_without_ir_or_queue),
 		cmocka_unit_test(unit_without_cfi_switch),
-		cmocka_unit_test(firmware_remapping_left_alone),
+		cmocka_unit_test(firmware_remapping_refused),
 		cmocka_unit_test(ire_that_never_sets_times_out),
 		cmocka_unit_test_teardown(x2apic_destinations_with_eim, xapic_again),
 		cmocka_unit_test_teardown(x2apic_without_eim_refused, xapic_again),

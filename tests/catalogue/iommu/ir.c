@@ -228,9 +228,12 @@ void ir_fault_check(const struct env *v, enum iommu_fault_kind kind, uint16_t si
 	size_t n = v->io->ops->faults ? v->io->ops->faults(v->io, f, 4, &overflow) : 0;
 	const struct iommu_case_arg *arg = v->t->tc->arg;
 	bool vtd_records = arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0;
+	/* a compatibility-format request has no interrupt index: what a unit
+	 * records in FI for it is its own (7.1.3), so it is not compared */
+	bool indexed = vtd_records && kind != IOMMU_FAULT_IR_COMPAT;
 	const struct iommu_fault *match = NULL;
 	for (size_t i = 0; i < n && !match; i++)
-		if (f[i].kind == kind && (!f[i].sid_known || f[i].sid == sid) && (!vtd_records || f[i].addr == index))
+		if (f[i].kind == kind && (!f[i].sid_known || f[i].sid == sid) && (!indexed || f[i].addr == index))
 			match = &f[i];
 	bool found = match != NULL;
 	/* a model always records; the machine's unit when its argument says
@@ -240,7 +243,7 @@ void ir_fault_check(const struct env *v, enum iommu_fault_kind kind, uint16_t si
 	bool emulated = strcmp(timing.platform, "hardware") != 0;
 	bool records = claim && (!v->machine || (!emulated && vtd_records));
 	char entry[24] = ""; /* the index, where the record carries one */
-	if (vtd_records)
+	if (indexed)
 		snprintf(entry, sizeof(entry), ", index %u", index);
 	if (records)
 		report(v->t, found, "the unit recorded the interrupt fault (sid %04x%s): %s (%zu records read)", sid,
