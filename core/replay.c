@@ -115,6 +115,8 @@ static void save_smbios(const struct smbios *s, struct text *manifest)
 		return;
 	const uint8_t *ep = (const uint8_t *)(uintptr_t)s->entry_addr;
 	size_t len = s->ep64 ? ep[6] : ep[5];
+	if (!s->ep64 && len < 0x1f)
+		len = 0x1f; /* a 2.1 entry point saying 0x1e is 0x1f bytes all the same */
 	if (len > 32)
 		len = 32;
 	if (!replay_put(REPLAY_SMBIOS_ENTRY, ep, len))

@@ -82,7 +82,9 @@ static int entry3(const uint8_t *b, size_t len, struct smbios *s)
 
 static int entry2(const uint8_t *b, size_t len, struct smbios *s)
 {
-	if (len < 6 || (b[5] != EP2_LEN && b[5] != EP2_LEN_OLD) || len < EP2_LEN_OLD || b[5] > len) {
+	/* 0x1e is a length some 2.1 firmware gives (the spec's typo); the
+	 * structure is 0x1f bytes all the same, "_DMI_" part included */
+	if (len < 6 || (b[5] != EP2_LEN && b[5] != EP2_LEN_OLD) || len < EP2_LEN) {
 		problem(s, SMBIOS_P_EP_LENGTH, DIAG_ERROR, "2.x entry point: length field %u, %zu bytes there",
 			len < 6 ? 0u : b[5], len);
 		return -1;
@@ -280,7 +282,10 @@ static int read_entry(struct smbios *s, const uint8_t *ep)
 			why);
 		return -1;
 	}
-	size_t len = memcmp(ep, "_SM3_", 5) == 0 ? ep[6] : ep[5];
+	bool ep64 = memcmp(ep, "_SM3_", 5) == 0;
+	size_t len = ep64 ? ep[6] : ep[5];
+	if (!ep64 && len == EP2_LEN_OLD)
+		len = EP2_LEN; /* the structure's real size (entry2) */
 	if (len < 7 || memmap_read_refusal(at, len))
 		len = 7; /* what is readable: the parser names the length */
 	int r = smbios_entry_parse(ep, len, s);

@@ -225,10 +225,33 @@ def check_bad_input(good, scratch):
         named = re.search(re.escape(path) + (r":\d+: " if name in ("cut.jsonl", "other.json") else ": "), err)
         if rc != 2 or not named or 'testsuite name="' not in out:
             problems.append("%s: exit %d, %s" % (name, rc, err.strip()[:120]))
+    # firmware strings reach the records as they are: control characters
+    # (a \u0001 escape), U+FFFE and markup must leave JUnit and HTML well-formed
+    # XML; a lone surrogate escape is refused by line, not a traceback
+    odd = []
+    for r in records(good):
+        if r.get("kind") == "info" and r.get("what") == "platform":
+            r["firmware"] = 'uefi\u0001<&"\ufffe'
+        if r.get("kind") == "result":
+            r["detail"] = str(r.get("detail", "")) + " \u0001 \ufffe <x> &"
+        odd.append(json.dumps(r))
+    odd.append('{"kind":"result","test":"x.y","verdict":"pass","detail":"\\ud800"}')
+    path = os.path.join(scratch, "odd.jsonl")
+    with open(path, "w") as f:
+        f.write("\n".join(odd) + "\n")
+    for fmt in ("junit", "html"):
+        rc, out, err = tool(fmt, path)
+        try:
+            ET.fromstring(out)
+        except ET.ParseError as e:
+            problems.append("%s of control characters and markup: not XML (%s)" % (fmt, e))
+        if rc != 2 or not re.search(re.escape(path) + r":%d: .*surrogate" % len(odd), err):
+            problems.append("%s of a lone surrogate: exit %d, %s" % (fmt, rc, err.strip()[:120]))
     if problems:
         return say("FAIL", "bad-input", "; ".join(problems))
     say("PASS", "bad-input", "a record cut short, an empty file, a JUnit file and foreign JSON: each named "
-        "(file:line), exit 2, the good file still reported")
+        "(file:line), exit 2, the good file still reported; control characters, U+FFFE and markup in "
+        "firmware strings and details leave JUnit and HTML well-formed; a lone surrogate refused by line")
 
 
 def reason_codes():

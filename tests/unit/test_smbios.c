@@ -184,6 +184,20 @@ static void entry_refused(void **state)
 	assert_int_equal(smbios_entry_parse(bad.b, bad.n, &s), -1);
 	assert_true(smbios_has(&s, SMBIOS_P_EP_LENGTH));
 
+	/* 2.1 firmware that says 0x1e: the structure is 0x1f bytes all the
+	 * same, so it is believed with 31 bytes there and refused with 30
+	 * (its "_DMI_" part ends at byte 0x1e: never read past the bytes) */
+	bad = ep;
+	bad.b[5] = 0x1e;
+	fix_sum(bad.b, 0x1e, 4);
+	assert_int_equal(smbios_entry_parse(bad.b, 0x1f, &s), 0);
+	uint8_t *cut = malloc(0x1e);
+	assert_non_null(cut);
+	memcpy(cut, bad.b, 0x1e);
+	assert_int_equal(smbios_entry_parse(cut, 0x1e, &s), -1);
+	assert_true(smbios_has(&s, SMBIOS_P_EP_LENGTH));
+	free(cut);
+
 	bad = ep;
 	bad.b[6] = 3; /* a 3.x version through the 32-bit entry point */
 	fix_sum(bad.b, bad.b[5], 4);

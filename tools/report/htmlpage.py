@@ -5,7 +5,7 @@ parser (xmllint, python's) checks the whole page, plots included."""
 import math
 from xml.sax.saxutils import escape, quoteattr
 
-from records import flat, measure_value
+from records import flat, measure_value, xml_safe
 
 CSS = """
 body { font: 14px/1.4 sans-serif; margin: 1.5em; color: #222; }
@@ -20,8 +20,12 @@ code { font-size: 12px; } svg { display: block; margin: 0.3em 0 1.2em; }
 VERDICT_WORDS = {"pass": "pass", "fail": "FAIL", "crashed": "CRASHED", "skip": "skip", "known": "known"}
 
 
+def _qa(v):
+    return quoteattr(xml_safe(v))
+
+
 def _e(v):
-    return escape(str(v))
+    return escape(xml_safe(v))
 
 
 def _table(head, rows, numeric=()):
@@ -139,7 +143,7 @@ def _file_section(r):
     out.append("<table><tr><th>test</th><th>verdict</th><th>checks</th><th>ms</th><th>detail</th></tr>")
     for t in r.tests:
         out.append('<tr class=%s><td><code>%s</code></td><td>%s</td><td class="n">%s</td><td class="n">%.1f</td>'
-                   "<td>%s</td></tr>" % (quoteattr(t.verdict), _e(t.name), _e(_verdict_words(t)), _e(t.checks), t.ms,
+                   "<td>%s</td></tr>" % (_qa(t.verdict), _e(t.name), _e(_verdict_words(t)), _e(t.checks), t.ms,
                                          _e(t.detail)))
     out.append("</table>")
     with_measures = [t for t in r.tests if t.measures]

@@ -3,7 +3,7 @@ one testcase per result record. The shape is tests/junit.xsd's."""
 
 from xml.sax.saxutils import quoteattr, escape
 
-from records import flat
+from records import flat, xml_safe
 
 MEASURE_FIELDS = ("n", "unit", "min", "p50", "p90", "p99", "max", "p50_ns", "p99_ns")
 
@@ -11,12 +11,20 @@ MEASURE_FIELDS = ("n", "unit", "min", "p50", "p90", "p99", "max", "p50_ns", "p99
 def _prop(name, value):
     if isinstance(value, bool):
         value = "true" if value else "false"
-    return "<property name=%s value=%s/>" % (quoteattr(name), quoteattr(str(value)))
+    return "<property name=%s value=%s/>" % (_qa(name), _qa(str(value)))
 
 
 def _clean(s):
-    """XML 1.0 has no place for control characters other than tab and newline."""
-    return "".join(c if c in "\t\n" or ord(c) >= 0x20 else "?" for c in s)
+    """XML 1.0 has no place for most control characters (records.xml_safe)."""
+    return xml_safe(s)
+
+
+def escape_clean(v):
+    return escape(xml_safe(v))
+
+
+def _qa(v):
+    return quoteattr(xml_safe(v))
 
 
 def machine_properties(res):
@@ -29,7 +37,7 @@ def machine_properties(res):
 
 
 def _testcase(t, out):
-    out.append('    <testcase name=%s classname=%s time="%.3f">' % (quoteattr(t.name), quoteattr("iommon." + t.group),
+    out.append('    <testcase name=%s classname=%s time="%.3f">' % (_qa(t.name), _qa("iommon." + t.group),
                                                                     t.ms / 1000.0))
     props = [("checks", t.checks), ("failures", t.failures), ("model", t.model), ("verdict", t.verdict)]
     if t.reason:
@@ -42,20 +50,20 @@ def _testcase(t, out):
     out.append("      </properties>")
     detail = _clean(t.detail)
     if t.verdict == "fail":
-        out.append("      <failure type=\"fail\" message=%s>%s</failure>" % (quoteattr(detail), escape(
+        out.append("      <failure type=\"fail\" message=%s>%s</failure>" % (_qa(detail), escape_clean(
             "%s (%d of %d checks failed)" % (detail, t.failures, t.checks))))
     elif t.verdict == "crashed":
-        out.append("      <error type=\"crashed\" message=%s>%s</error>" % (quoteattr(detail), escape(detail)))
+        out.append("      <error type=\"crashed\" message=%s>%s</error>" % (_qa(detail), escape_clean(detail)))
     elif t.verdict == "skip" and t.reason:  # the reason code as the type, and first in the message
-        out.append("      <skipped type=%s message=%s/>" % (quoteattr(t.reason), quoteattr(
+        out.append("      <skipped type=%s message=%s/>" % (_qa(t.reason), _qa(
             "[%s] %s" % (t.reason, detail))))
     elif t.verdict == "skip":  # a results file from before reason codes
-        out.append("      <skipped message=%s/>" % quoteattr(detail))
+        out.append("      <skipped message=%s/>" % _qa(detail))
     elif t.verdict == "known":
-        out.append("      <skipped type=\"known\" message=%s/>" % quoteattr("known failure: " + detail))
+        out.append("      <skipped type=\"known\" message=%s/>" % _qa("known failure: " + detail))
     elif t.verdict != "pass":
-        out.append("      <error type=\"unknown-verdict\" message=%s/>" % quoteattr(t.verdict))
-    out.append("      <system-out>%s</system-out>" % escape(detail))
+        out.append("      <error type=\"unknown-verdict\" message=%s/>" % _qa(t.verdict))
+    out.append("      <system-out>%s</system-out>" % escape_clean(detail))
     out.append("    </testcase>")
 
 
@@ -90,7 +98,7 @@ def render(results):
             tests = [t for t in r.tests if t.group == g]
             name = g if len(results) == 1 else "%s:%s" % (r.path, g)
             host = str(r.platform.get("platform", "unknown"))
-            out.append("  <testsuite name=%s hostname=%s %s>" % (quoteattr(name), quoteattr(host),
+            out.append("  <testsuite name=%s hostname=%s %s>" % (_qa(name), _qa(host),
                                                                  _attrs(_counts(tests))))
             out.append("    <properties>")
             out += ["      " + _prop(k, _clean(str(v)) if isinstance(v, str) else v) for k, v in machine_properties(r)]

@@ -2,9 +2,20 @@
 or console captures, with every refused line named by file and line."""
 
 import json
+import re
 
 # A file's first few refused lines are named one by one; the rest counted.
 NAMED_PER_FILE = 5
+
+_XML_BAD = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(v):
+    """`v` as text XML 1.0 can hold: every character outside its Char
+    production (controls but tab, newline and return; U+FFFE, U+FFFF;
+    surrogates) becomes '?'. Firmware strings reach the records as they
+    are (a control byte as \\u0001)."""
+    return _XML_BAD.sub("?", str(v))
 
 
 class Test:
@@ -160,6 +171,11 @@ def load(path):
         except ValueError as e:
             cut = "" if ended else "; the file ends without a newline: the record was cut short"
             rd.refuse(no, "not a whole JSON record (%s)%s" % (e, cut))
+            continue
+        try:  # a lone surrogate ("\ud800") decodes but can be written nowhere
+            json.dumps(rec, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            rd.refuse(no, "a string holding a lone UTF-16 surrogate escape: not text")
             continue
         if not isinstance(rec, dict) or not isinstance(rec.get("kind"), str):
             rd.refuse(no, "JSON without a 'kind': not an iommon record")
