@@ -327,6 +327,10 @@ void files_close(struct platform_file *f)
  * first, so that every line stays one whole record. */
 struct platform_file *files_reopen(const char *path, const char **why)
 {
+	if (vol.readonly) { /* a CD or a network boot: never opened for writing */
+		*why = vol.readonly;
+		return NULL;
+	}
 	if (!vol.root) {
 		*why = "the boot volume has no file system we can open";
 		return NULL;

@@ -16,6 +16,7 @@
 static struct {
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe;
 	EFI_IP_ADDRESS server;
+	char dir[128]; /* the boot file's folder on the server ("lab/"), or "" */
 } net;
 
 /* The PXE base code on the device the image came from, or on its nearest
@@ -60,8 +61,19 @@ bool netboot_init(char *describe, size_t cap)
 	net.pxe = pxe;
 	memset(&net.server, 0, sizeof(net.server));
 	memcpy(net.server.v4.Addr, p->BootpSiAddr, 4);
-	snprintf(describe, cap, "no boot volume: a network boot; plans from TFTP server %u.%u.%u.%u, nothing written",
-		 p->BootpSiAddr[0], p->BootpSiAddr[1], p->BootpSiAddr[2], p->BootpSiAddr[3]);
+	/* the plan files lie beside the boot file: its folder, up to the last
+	 * '/' of the DHCP answer's file field (128 bytes, NUL-padded or not) */
+	size_t n = strnlen((const char *)p->BootpBootFile, sizeof(p->BootpBootFile)), cut = 0;
+	for (size_t i = 0; i < n; i++)
+		if (p->BootpBootFile[i] == '/')
+			cut = i + 1;
+	if (cut >= sizeof(net.dir))
+		cut = 0;
+	memcpy(net.dir, p->BootpBootFile, cut);
+	net.dir[cut] = 0;
+	snprintf(
+	    describe, cap, "no boot volume: a network boot; plans from TFTP server %u.%u.%u.%u%s%s, nothing written",
+	    p->BootpSiAddr[0], p->BootpSiAddr[1], p->BootpSiAddr[2], p->BootpSiAddr[3], cut ? " in " : "", net.dir);
 	return true;
 }
 
@@ -77,9 +89,11 @@ const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void
 	char *buf = malloc(NET_FILE_MAX);
 	if (!buf)
 		return "out of memory for a TFTP read buffer";
+	char where[256];
+	snprintf(where, sizeof(where), "%s%s", net.dir, path);
 	UINT64 size = NET_FILE_MAX;
 	EFI_STATUS st = net.pxe->Mtftp(net.pxe, EFI_PXE_BASE_CODE_TFTP_READ_FILE, buf, FALSE, &size, NULL, &net.server,
-				       (UINT8 *)path, NULL, FALSE);
+				       (UINT8 *)where, NULL, FALSE);
 	const char *result = NULL;
 	/* The server refused the read with a TFTP ERROR packet. RFC 1350's
 	 * code 1 is "file not found"; OVMF 2022.11 returns EFI_TFTP_ERROR
@@ -90,17 +104,17 @@ const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void
 		refused = false;
 	if (refused) {
 		*absent = true;
-		snprintf(why, sizeof(why), "no %s on the TFTP server", path);
+		snprintf(why, sizeof(why), "no %s on the TFTP server", where);
 		result = why;
 	} else if (st == EFI_BUFFER_TOO_SMALL) {
-		snprintf(why, sizeof(why), "%s on the TFTP server is larger than %u bytes: not read", path,
+		snprintf(why, sizeof(why), "%s on the TFTP server is larger than %u bytes: not read", where,
 			 NET_FILE_MAX);
 		result = why;
 	} else if (EFI_ERROR(st)) {
 		char server[64] = "";
 		if (st == EFI_TFTP_ERROR && net.pxe->Mode->TftpErrorReceived)
 			snprintf(server, sizeof(server), " (server error %u)", net.pxe->Mode->TftpError.ErrorCode);
-		snprintf(why, sizeof(why), "TFTP read of %s failed: status 0x%llx%s%s", path, (unsigned long long)st,
+		snprintf(why, sizeof(why), "TFTP read of %s failed: status 0x%llx%s%s", where, (unsigned long long)st,
 			 st == EFI_TIMEOUT ? ", the server did not answer" : "", server);
 		result = why;
 	} else if (size) {

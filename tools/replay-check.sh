@@ -164,4 +164,16 @@ expect garbage "garbage in iommu.txt and memmap.txt: each bad line named by numb
 	'^warning: replay: iommu.txt:20: the value does not fit in 4 bytes; the line is left out$' \
 	'^      CAP: domains 65536, MGAW 39'
 
+# a name in the manifest that leads out of the folder is not opened
+doctor outside 'echo "table ../outside.dat DMAR 120" >>manifest.txt'
+expect outside "a manifest naming a file outside the folder: the line refused, the rest judged" \
+	"^warning: replay: manifest.txt:[0-9]+: a file name outside the folder" \
+	'^\{"kind":"result","test":"acpi.dmar","verdict":"pass"'
+
+# an SMBIOS entry point declaring more table than the file holds (2.x:
+# the length at 0x16): left out, never walked past the file
+doctor smbios-long 'printf "\377\377" | dd of=smbios-entry.dat bs=1 seek=22 conv=notrunc 2>/dev/null'
+expect smbios-long "an SMBIOS entry point declaring a longer table than its file: SMBIOS left out" \
+	'^warning: replay: smbios-entry.dat declares a 65535-byte table and smbios.dat holds [0-9]+: SMBIOS left out$'
+
 exit $bad

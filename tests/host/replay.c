@@ -174,6 +174,10 @@ static const char *manifest_line(char *line, void *ctx)
 		printf("replay: %s, saved by %s\n", rp.dir, line + 9);
 	else if (sscanf(line, "acpi %7s %u %6[^\n]", kind, &rev, rp.oem) >= 2)
 		rp.revision = (uint8_t)rev;
+	else if ((sscanf(line, "table %63s %4s %zu", name, sig, &bytes) == 3 ||
+		  sscanf(line, "file %63s %zu", name, &bytes) == 2) &&
+		 (strpbrk(name, "/\\") || name[0] == '.'))
+		return "a file name outside the folder (a '/', '\\' or a leading '.')";
 	else if (sscanf(line, "table %63s %4s %zu", name, sig, &bytes) == 3 && nfiles < MAX_FILES) {
 		snprintf(files[nfiles].name, sizeof(files[0].name), "%s", name);
 		memcpy(files[nfiles].sig, sig, 5);
@@ -253,6 +257,18 @@ static void load_smbios(void)
 		return;
 	uint8_t *tab = slurp(REPLAY_SMBIOS_TABLE, SMBIOS_TABLE_MAX, &tlen, false);
 	bool v3 = elen >= 0x18 && memcmp(ep, "_SM3_", 5) == 0, v2 = elen >= 0x1f && memcmp(ep, "_SM_", 4) == 0;
+	/* the length the entry point declares must be in the file: a table cut
+	 * short is not padded (the walk would read past it) */
+	size_t declared =
+	    v3	 ? (size_t)ep[0x0c] | (size_t)ep[0x0d] << 8 | (size_t)ep[0x0e] << 16 | (size_t)ep[0x0f] << 24
+	    : v2 ? (size_t)ep[0x16] | (size_t)ep[0x17] << 8
+		 : 0;
+	if ((v2 || v3) && tab && declared > tlen) {
+		printf("warning: replay: %s declares a %zu-byte table and %s holds %zu: SMBIOS left out\n",
+		       REPLAY_SMBIOS_ENTRY, declared, REPLAY_SMBIOS_TABLE, tlen);
+		free(ep), free(tab);
+		return;
+	}
 	uint8_t *e = place(32), *t = tab ? place(tlen) : NULL;
 	if (!e || (tab && !t) || (!v2 && !v3)) {
 		printf("warning: replay: %s %s: SMBIOS left out\n", REPLAY_SMBIOS_ENTRY,
