@@ -14,16 +14,13 @@ def _prop(name, value):
     return "<property name=%s value=%s/>" % (_qa(name), _qa(str(value)))
 
 
-def _clean(s):
-    """XML 1.0 has no place for most control characters (records.xml_safe)."""
-    return xml_safe(s)
-
-
 def escape_clean(v):
+    """Text XML 1.0 can hold (records.xml_safe), escaped."""
     return escape(xml_safe(v))
 
 
 def _qa(v):
+    """An attribute value XML 1.0 can hold, quoted."""
     return quoteattr(xml_safe(v))
 
 
@@ -46,9 +43,9 @@ def _testcase(t, out):
         key = "measure.%s.%s.%s" % (m["path"], m["backend"], m["variant"])
         props += [(key + "." + f, m[f]) for f in MEASURE_FIELDS if f in m and m[f] is not None]
     out.append("      <properties>")
-    out += ["        " + _prop(k, _clean(str(v)) if isinstance(v, str) else v) for k, v in props]
+    out += ["        " + _prop(k, v) for k, v in props]
     out.append("      </properties>")
-    detail = _clean(t.detail)
+    detail = t.detail
     if t.verdict == "fail":
         out.append("      <failure type=\"fail\" message=%s>%s</failure>" % (_qa(detail), escape_clean(
             "%s (%d of %d checks failed)" % (detail, t.failures, t.checks))))
@@ -101,7 +98,7 @@ def render(results):
             out.append("  <testsuite name=%s hostname=%s %s>" % (_qa(name), _qa(host),
                                                                  _attrs(_counts(tests))))
             out.append("    <properties>")
-            out += ["      " + _prop(k, _clean(str(v)) if isinstance(v, str) else v) for k, v in machine_properties(r)]
+            out += ["      " + _prop(k, v) for k, v in machine_properties(r)]
             out.append("    </properties>")
             for t in tests:
                 _testcase(t, out)
