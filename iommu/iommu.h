@@ -154,6 +154,8 @@ struct iommu_ops {
 	const char *(*ir_compat)(struct iommu *io, bool allow);
 };
 
+#define IOMMU_MAX_ALIASES 15
+
 struct iommu {
 	const struct iommu_ops *ops;
 	const char *backend;		      /* "vtd" */
@@ -173,10 +175,44 @@ struct iommu {
 	 * the count and the cycle counter at the last one. */
 	bool irq;
 	volatile uint64_t irq_count, irq_tsc;
+	/* Requester ids the device under test's DMA also carries (bridges,
+	 * quirks, the firmware's alias entries: units_dma_aliases), set by
+	 * whoever opens the unit for that device; its own id is not among
+	 * them. attach gives each the device's domain; the next attach and
+	 * give_back take them back with the device. */
+	uint16_t alias[IOMMU_MAX_ALIASES];
+	size_t nalias;
+	uint16_t alias_rid; /* the requester id they are aliases of */
 	bool taken;
 	enum iommu_err err;	/* why the last operation that failed did */
 	char restore_note[160]; /* what the last give-back found, for people ("" before one) */
 };
+
+/* A device's requester ids, `rid` first, then io->alias when they are
+ * its aliases (each once): how many, at most 1 + IOMMU_MAX_ALIASES. */
+static inline size_t iommu_dut_rids(const struct iommu *io, uint16_t rid, uint16_t *out)
+{
+	size_t n = 0;
+	out[n++] = rid;
+	for (size_t i = 0; io->alias_rid == rid && i < io->nalias && i < IOMMU_MAX_ALIASES; i++) {
+		size_t k = 0;
+		while (k < n && out[k] != io->alias[i])
+			k++;
+		if (k == n)
+			out[n++] = io->alias[i];
+	}
+	return n;
+}
+
+/* Is `sid` one the DMA of the device with requester id `rid` carries
+ * (its own, or an alias the unit was told of)? */
+static inline bool iommu_rid_carries(const struct iommu *io, uint16_t rid, uint16_t sid)
+{
+	for (size_t i = 0; sid != rid && io->alias_rid == rid && i < io->nalias && i < IOMMU_MAX_ALIASES; i++)
+		if (io->alias[i] == sid)
+			return true;
+	return sid == rid;
+}
 
 /* A failing operation's return: records `code` in io->err, returns `why`. */
 static inline const char *iommu_fail(struct iommu *io, enum iommu_err code, const char *why)

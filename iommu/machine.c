@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/acpi.h"
+#include "../core/claims.h"
 #include "../core/replay.h"
 #include "../core/results.h"
 #include "../core/timing.h"
@@ -64,6 +65,18 @@ static void info_records(void)
 			char p[16];
 			pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
 			json_str(&j, "parent", p);
+		}
+		/* the other requester ids its DMA carries (bridges, quirks, IVRS) */
+		struct pci_aliases al;
+		units_dma_aliases(&machine.units, &machine.pci, i, &al);
+		if (al.n > 1) {
+			char ids[PCI_ALIAS_MAX][12];
+			const char *list[PCI_ALIAS_MAX];
+			for (size_t k = 1; k < al.n; k++) {
+				pci_rid_str(al.a[k].rid, ids[k - 1], sizeof(ids[k - 1]));
+				list[k - 1] = ids[k - 1];
+			}
+			json_strs(&j, "dma_aliases", list, al.n - 1);
 		}
 		if (d->range_refused) {
 			char range[8];
@@ -195,6 +208,7 @@ static void machine_discover(void)
 		units_free(&machine.units);
 		pci_list_free(&machine.pci);
 	}
+	claims_reset(); /* the ECAM windows, BARs and units found below claim their MMIO anew */
 	const struct acpi_header *mcfg = table("MCFG");
 	machine.have_mcfg = mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &machine.mcfg) == 0;
 	/* a replay has the MCFG but not the configuration space it leads to */

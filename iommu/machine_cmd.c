@@ -63,6 +63,12 @@ static void pci_details(const struct pci_dev *d)
 		printf("  behind %s\n", p);
 	}
 	printf("  iommu %s\n", d->iommu >= 0 ? machine.units.u[d->iommu].name : "none covers it");
+	struct pci_aliases al;
+	units_dma_aliases(&machine.units, &machine.pci, (size_t)(d - machine.pci.d), &al);
+	char ids[PCI_ALIAS_MAX * 96];
+	pci_aliases_str(&machine.pci, &al, ids, sizeof(ids));
+	printf("  dma aliases %s%s\n", al.n > 1 ? ids : "none (its DMA carries its own requester id only)",
+	       al.cut ? " (and more: the list is cut)" : "");
 	for (size_t k = 0; k < d->nbars; k++) {
 		char b[48];
 		bar_str(&d->bar[k], b, sizeof(b));

@@ -14,6 +14,35 @@ static struct {
 	bool taken_once;  /* since it was opened: the exit record compares */
 } held;
 
+/* Every requester id function `i`'s DMA carries, in `al`; NULL, or why
+ * the device cannot be isolated: another DMA-capable function shares one
+ * of its ids (isolation is per alias group, and that one would be
+ * translated with it), or it carries more ids than are followed. */
+static const char *alias_refusal(size_t i, struct pci_aliases *al)
+{
+	static char msg[480];
+	units_dma_aliases(&machine.units, &machine.pci, i, al);
+	char bdf[16];
+	pci_addr_str(machine.pci.d[i].addr, bdf, sizeof(bdf));
+	if (al->cut) {
+		snprintf(msg, sizeof(msg), "%s carries more than %d requester ids: not all could be translated", bdf,
+			 PCI_ALIAS_MAX);
+		return msg;
+	}
+	size_t group[4];
+	size_t n = units_alias_group(&machine.units, &machine.pci, i, al, group, 4);
+	if (!n)
+		return NULL;
+	char other[16], ids[200];
+	pci_addr_str(machine.pci.d[group[0]].addr, other, sizeof(other));
+	pci_aliases_str(&machine.pci, al, ids, sizeof(ids));
+	snprintf(msg, sizeof(msg),
+		 "isolation is per alias group: %s (%s)%s shares a requester id with %s, whose DMA also carries %s; "
+		 "it would be translated with it, so the case does not run",
+		 other, pci_class_name(machine.pci.d[group[0]].class), n > 1 ? " and others" : "", bdf, ids);
+	return msg;
+}
+
 struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 {
 	int i = pci_find(&machine.pci, dev);
@@ -35,13 +64,22 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 		*why = msg;
 		return NULL;
 	}
-	if (held.io && held.io->taken && strcmp(held.io->name, unit->name) == 0)
-		return held.io;
-	if ((*why = iommu_give_back_held()) != NULL)
+	struct pci_aliases al;
+	if ((*why = alias_refusal((size_t)i, &al)) != NULL)
 		return NULL;
-	struct iommu *io = b->open(unit, &machine.units, &machine.pci, why);
-	if (io)
+	struct iommu *io = held.io;
+	if (!io || !io->taken || strcmp(io->name, unit->name) != 0) {
+		if ((*why = iommu_give_back_held()) != NULL)
+			return NULL;
+		io = b->open(unit, &machine.units, &machine.pci, why);
+		if (!io)
+			return NULL;
 		held.io = io, held.taken_once = false;
+	}
+	io->alias_rid = pci_rid(dev);
+	io->nalias = 0;
+	for (size_t k = 1; k < al.n; k++)
+		io->alias[io->nalias++] = al.a[k].rid;
 	return io;
 }
 
@@ -152,9 +190,19 @@ static enum cmd_status cmd_iommu(int argc, char **argv)
 		for (size_t k = 0; k < machine.pci.n; k++) {
 			if (machine.pci.d[k].iommu != (int)i)
 				continue;
-			char bdf[16];
+			char bdf[16], ids[PCI_ALIAS_MAX * 12];
 			pci_addr_str(machine.pci.d[k].addr, bdf, sizeof(bdf));
-			printf("      %s %s\n", bdf, pci_class_name(machine.pci.d[k].class));
+			struct pci_aliases al;
+			units_dma_aliases(&machine.units, &machine.pci, k, &al);
+			size_t len = 0;
+			ids[0] = '\0';
+			for (size_t m = 1; m < al.n && len < sizeof(ids); m++) {
+				char one[12];
+				pci_rid_str(al.a[m].rid, one, sizeof(one));
+				len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%s", m > 1 ? ", " : "", one);
+			}
+			printf("      %s %s%s%s%s\n", bdf, pci_class_name(machine.pci.d[k].class),
+			       al.n > 1 ? " (its DMA also as " : "", ids, al.n > 1 ? ")" : "");
 		}
 	}
 	return CMD_OK;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/claims.h"
 #include "../core/platform.h"
 #include "found_regs.h"
 #include "vtd/caps.h"
@@ -67,6 +68,58 @@ static int vtd_unit_for(struct iommu_units *u, const struct pci_list *pci, size_
 	return all;
 }
 
+int units_ivrs_alias(const struct ivrs *v, const struct ivrs_block *h, uint16_t devid)
+{
+	uint32_t from = 0;
+	int src = -1;
+	for (size_t i = 0; h && i < h->nentries; i++) {
+		const struct ivrs_entry *e = &v->e[h->first_entry + i];
+		if (e->type == IVHD_ALIAS_SELECT && e->devid == devid)
+			return e->source;
+		if (e->type == IVHD_ALIAS_RANGE)
+			from = e->devid, src = e->source;
+		else if (e->type == IVHD_RANGE_END && src >= 0 && devid >= from && devid <= e->devid)
+			return src;
+		else if (e->type == IVHD_RANGE_END || e->type == IVHD_RANGE_START || e->type == IVHD_EXT_RANGE)
+			src = -1;
+	}
+	return -1;
+}
+
+void units_dma_aliases(const struct iommu_units *u, const struct pci_list *pci, size_t i, struct pci_aliases *out)
+{
+	pci_dma_aliases(pci, i, out);
+	int k = pci->d[i].iommu;
+	if (k < 0 || (size_t)k >= u->n || u->u[k].type != IOMMU_AMDVI)
+		return;
+	const struct ivrs_block *h = &u->ivrs.b[u->u[k].src];
+	for (size_t m = 0, n = out->n; m < n; m++) {
+		int al = units_ivrs_alias(&u->ivrs, h, out->a[m].rid);
+		if (al >= 0)
+			pci_alias_add(out, (uint16_t)al, PCI_ALIAS_FIRMWARE, -1);
+	}
+}
+
+size_t units_alias_group(const struct iommu_units *u, const struct pci_list *pci, size_t self,
+			 const struct pci_aliases *ids, size_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < pci->n && n < max; i++) {
+		const struct pci_dev *d = &pci->d[i];
+		if (i == self || pci_is_bridge(d) || d->addr.seg != pci->d[self].addr.seg ||
+		    (d->class >> 16) == 0x06) /* bridges of every kind: they forward, they do not master */
+			continue;
+		struct pci_aliases theirs;
+		units_dma_aliases(u, pci, i, &theirs);
+		bool shared = false;
+		for (size_t k = 0; k < theirs.n && !shared; k++)
+			shared = pci_aliases_have(ids, theirs.a[k].rid);
+		if (shared)
+			out[n++] = i;
+	}
+	return n;
+}
+
 static int amdvi_unit_for(const struct iommu_units *u, const struct pci_list *pci, size_t dev)
 {
 	const struct pci_dev *d = &pci->d[dev];
@@ -87,15 +140,21 @@ const char *units_open_window(const struct iommu_unit *u, struct regwin *w)
 static void check_window(struct iommu_unit *unit)
 {
 	struct regwin w;
-	const char *why = units_open_window(unit, &w);
+	const char *why = units_open_window(unit, &w), *owner = why ? NULL : claims_owner(unit->base, unit->size);
 	if (why)
 		snprintf(unit->refused, sizeof(unit->refused), "%s", why);
 	else if (unit->base & 0xfff)
 		snprintf(unit->refused, sizeof(unit->refused),
 			 "%s gives %s registers at 0x%llx: refused, not 4 KiB aligned", unit->source, unit->name,
 			 (unsigned long long)unit->base);
-	else
+	else if (owner) /* another device's registers, or another unit's: never touched */
+		snprintf(unit->refused, sizeof(unit->refused),
+			 "%s gives %s registers at 0x%llx (+0x%llx): refused, they lie in %s", unit->source, unit->name,
+			 (unsigned long long)unit->base, (unsigned long long)unit->size, owner);
+	else {
 		unit->refused[0] = '\0';
+		claims_add(unit->base, unit->size, "%s's register window (%s)", unit->name, unit->source);
+	}
 }
 
 void units_build(struct iommu_units *u, const uint8_t *dmar, size_t dmar_len, const uint8_t *ivrs, size_t ivrs_len,

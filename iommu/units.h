@@ -10,6 +10,7 @@
 #include "../core/dmar.h"
 #include "../core/iort.h"
 #include "../core/ivrs.h"
+#include "../pci/alias.h"
 #include "../pci/pci.h"
 
 #define IOMMU_MAX_UNITS 64
@@ -74,6 +75,19 @@ bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r);
 const char *units_open_window(const struct iommu_unit *u, struct regwin *w);
 /* Prints the decoded registers, indented, for `iommu`. */
 void units_describe(const struct iommu_unit *u);
+
+/* The requester id an IVHD's alias entries (types 42h, 43h) say DMA from
+ * `devid` appears with, or -1. */
+int units_ivrs_alias(const struct ivrs *v, const struct ivrs_block *ivhd, uint16_t devid);
+/* Every requester id DMA from function `i` reaches its unit with: the
+ * topology's (pci_dma_aliases) and, where an IVHD covers it, the IVHD's
+ * alias entries for each of them. */
+void units_dma_aliases(const struct iommu_units *u, const struct pci_list *pci, size_t i, struct pci_aliases *out);
+/* The other DMA-capable functions (bridges are not) that share one of
+ * the requester ids in `ids` (their own or an alias of theirs): their
+ * indexes in `out`, how many (at most max). `self` is left out. */
+size_t units_alias_group(const struct iommu_units *u, const struct pci_list *pci, size_t self,
+			 const struct pci_aliases *ids, size_t *out, size_t max);
 
 /* The device a DMAR device scope names, following its path through the
  * bridges' secondary bus numbers; -1 when a hop is not there. */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/claims.h"
 #include "../core/platform.h"
 #include "pci.h"
 
@@ -157,6 +158,8 @@ static void probe_function(struct pci_cfg *c, struct pci_list *l, struct pci_add
 	}
 	size_bars(c, d);
 	read_caps(c, l, d);
+	const struct pci_cap *e = pci_find_cap(d, 0x10, false);
+	d->pcie_type = e ? (int8_t)((pci_read16(c, a, e->offset + 2) >> 4) & 0xf) : -1;
 	l->n++;
 }
 
@@ -182,7 +185,7 @@ static void scan_bus(struct pci_cfg *c, struct pci_list *l, uint16_t seg, uint8_
  * ECAM covers it: servers have root buses that no bridge leads to. The
  * bridges' bus ranges then give each device its parent. */
 static void assign_parents(struct pci_list *l);
-static void drop_ghosts(struct pci_cfg *c, struct pci_list *l);
+static void drop_ghosts(struct pci_list *l);
 static void report_bridges(struct pci_list *l);
 
 void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
@@ -196,30 +199,36 @@ void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
 			if (!pci_has_ecam(c, (struct pci_addr){ 0, (uint8_t)bus, 0, 0 }))
 				scan_bus(c, l, 0, (uint8_t)bus);
 	assign_parents(l);
-	drop_ghosts(c, l);
+	drop_ghosts(l);
 	report_bridges(l);
+	/* every memory BAR is its function's: no table's base may lie there */
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t k = 0; k < l->d[i].nbars; k++) {
+			const struct pci_bar *b = &l->d[i].bar[k];
+			char bdf[16];
+			pci_addr_str(l->d[i].addr, bdf, sizeof(bdf));
+			if (!b->io && b->base)
+				claims_add(b->base, b->size, "BAR%u of %s (%s)", b->index, bdf,
+					   pci_class_name(l->d[i].class));
+		}
 }
 
 /* Below a PCIe root or downstream port the link has one device, number 0
  * (PCIe Base 7.3.1): a function answering at another number is device 0
  * decoding every number, unless device 0 uses ARI, whose functions 8 and
  * up appear there. Such ghosts are dropped. */
-static bool one_child_port(struct pci_cfg *c, const struct pci_dev *p)
+static bool one_child_port(const struct pci_dev *p)
 {
-	const struct pci_cap *e = pci_find_cap(p, 0x10, false);
-	if (!e)
-		return false;
-	unsigned type = (pci_read16(c, p->addr, e->offset + 2) >> 4) & 0xf;
-	return type == 4 || type == 6; /* root port, downstream port */
+	return p->pcie_type == 4 || p->pcie_type == 6; /* root port, downstream port */
 }
 
-static void drop_ghosts(struct pci_cfg *c, struct pci_list *l)
+static void drop_ghosts(struct pci_list *l)
 {
 	size_t kept = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct pci_dev *d = &l->d[i];
 		bool ghost = false;
-		if (d->addr.dev != 0 && d->parent >= 0 && one_child_port(c, &l->d[d->parent])) {
+		if (d->addr.dev != 0 && d->parent >= 0 && one_child_port(&l->d[d->parent])) {
 			int dev0 = pci_find(l, (struct pci_addr){ d->addr.seg, d->addr.bus, 0, 0 });
 			ghost = dev0 < 0 || !pci_find_cap(&l->d[dev0], 0x000e, true); /* ARI */
 		}

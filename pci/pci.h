@@ -101,6 +101,9 @@ struct pci_dev {
 	uint32_t class; /* base, sub, prog-if */
 	uint8_t revision, header_type;
 	uint8_t sec_bus, sub_bus; /* bridges */
+	/* the PCI Express capability's Device/Port Type (PCIe Base 7.5.3.2):
+	 * 4 root port, 7 PCIe-to-PCI bridge...; -1: no such capability */
+	int8_t pcie_type;
 	size_t nbars, ncaps;
 	struct pci_bar bar[PCI_MAX_BARS];
 	struct pci_cap cap[PCI_MAX_CAPS];

@@ -57,6 +57,7 @@ static const char *load_line(char *line, struct pci_dev *d)
 			       .sec_bus = (uint8_t)sec,
 			       .sub_bus = (uint8_t)sub,
 			       .parent = parent,
+			       .pcie_type = -1, /* not saved: aliases are not replayed */
 			       .iommu = -1 };
 	for (char *c = strtok(line + used, " "); c; c = strtok(NULL, " ")) {
 		unsigned id, off;

@@ -22,9 +22,9 @@ static const char *no_domain(struct amdvi *a)
  * translations cached under them invalidated, fenced. */
 static const char *dte_changed(struct amdvi *a, const uint16_t *ids, size_t n, uint16_t domain)
 {
-	struct amdvi_cmd c[3];
+	struct amdvi_cmd c[AMDVI_MAX_RIDS + 1];
 	size_t k = 0;
-	for (size_t i = 0; i < n && k < 2; i++)
+	for (size_t i = 0; i < n && k < AMDVI_MAX_RIDS; i++)
 		c[k++] = amdvi_cmd_inv_devtab(ids[i]);
 	c[k++] = amdvi_cmd_inv_pages(domain, AMDVI_INV_ALL_PAGES, true, true);
 	return amdvi_submit(a, c, k);
@@ -35,7 +35,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	struct amdvi *a = (struct amdvi *)io;
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
-	uint16_t devid = amdvi_devid(dev), ids[2];
+	uint16_t devid = amdvi_devid(dev), ids[AMDVI_MAX_RIDS];
 	if (devid >= a->ndev)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: the device is beyond the IVHD's device table");
 	const char *e;
@@ -43,8 +43,8 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	if (a->has_dut) {
 		/* the previous device under test back among the bystanders, and
 		 * nothing left pointing at its tables */
-		n = amdvi_devtab_point(a, amdvi_devid(a->dut_addr), NULL, ids);
-		if ((e = dte_changed(a, ids, n, a->dut.did)) != NULL)
+		amdvi_devtab_point_ids(a, a->dut_ids, a->ndut_ids, NULL);
+		if ((e = dte_changed(a, a->dut_ids, a->ndut_ids, a->dut.did)) != NULL)
 			return e;
 		a->has_dut = false;
 	}
@@ -60,6 +60,8 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	a->has_dut = true;
 	a->dut_addr = dev;
 	a->dut_mode = mode;
+	memcpy(a->dut_ids, ids, n * sizeof(ids[0]));
+	a->ndut_ids = n;
 	return NULL;
 }
 

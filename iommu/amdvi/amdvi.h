@@ -76,6 +76,10 @@ struct amdvi {
 	struct io_pgtable dut;
 	bool has_dut;
 	struct pci_addr dut_addr;
+	/* the device table entries naming its domain: its own, its aliases,
+	 * the IVHD's alias entry (amdvi_requester_ids) */
+	uint16_t dut_ids[2 + IOMMU_MAX_ALIASES];
+	size_t ndut_ids;
 	enum iommu_mode dut_mode;
 	bool cmd_needs_en;	 /* the buffer runs only while IommuEn is set (QEMU 7.2) */
 	unsigned cmd_errors;	 /* command-buffer stops seen and recovered */

@@ -103,27 +103,6 @@ void amdvi_devtab_fill(struct amdvi *a)
 	amdvi_push(a->devtab, a->devtab_pages * 4096, a);
 }
 
-/* The requester id DMA from `devid` appears with, per the IVHD's alias
- * entries, or -1. */
-static int alias_of(const struct amdvi *a, uint16_t devid)
-{
-	const struct ivrs_block *h = a->ivhd;
-	uint32_t from = 0;
-	int src = -1;
-	for (size_t i = 0; h && i < h->nentries; i++) {
-		const struct ivrs_entry *e = &a->ivrs->e[h->first_entry + i];
-		if (e->type == IVHD_ALIAS_SELECT && e->devid == devid)
-			return e->source;
-		if (e->type == IVHD_ALIAS_RANGE)
-			from = e->devid, src = e->source;
-		else if (e->type == IVHD_RANGE_END && src >= 0 && devid >= from && devid <= e->devid)
-			return src;
-		else if (e->type == IVHD_RANGE_END || e->type == IVHD_RANGE_START || e->type == IVHD_EXT_RANGE)
-			src = -1;
-	}
-	return -1;
-}
-
 static void point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d)
 {
 	uint64_t *e = dte(a, devid);
@@ -140,22 +119,33 @@ static void point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d)
 	amdvi_push(e, AMDVI_DTE_SIZE, a);
 }
 
-size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t ids[2])
+size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t *ids)
 {
-	size_t n = 0;
-	int al = alias_of(a, devid);
-	if (devid < a->ndev)
-		ids[n++] = devid;
-	if (al >= 0 && al != devid && (uint32_t)al < a->ndev)
-		ids[n++] = (uint16_t)al;
+	uint16_t all[1 + IOMMU_MAX_ALIASES];
+	size_t m = iommu_dut_rids(&a->io, devid, all), n = 0;
+	int al = a->ivrs ? units_ivrs_alias(a->ivrs, a->ivhd, devid) : -1;
+	for (size_t i = 0; i <= m; i++) {
+		int id = i < m ? all[i] : al; /* the IVHD's alias last */
+		bool seen = id < 0 || (uint32_t)id >= a->ndev;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = ids[k] == id;
+		if (!seen)
+			ids[n++] = (uint16_t)id;
+	}
 	return n;
 }
 
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t ids[2])
+void amdvi_devtab_point_ids(struct amdvi *a, const uint16_t *ids, size_t n, const struct io_pgtable *d)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] < a->ndev)
+			point(a, ids[i], d);
+}
+
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids)
 {
 	size_t n = amdvi_requester_ids(a, devid, ids);
-	for (size_t i = 0; i < n; i++)
-		point(a, ids[i], d);
+	amdvi_devtab_point_ids(a, ids, n, d);
 	return n;
 }
 
@@ -211,7 +201,7 @@ static void point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, uns
 	amdvi_push(e, AMDVI_DTE_SIZE, a);
 }
 
-size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t ids[2])
+size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t *ids)
 {
 	size_t n = amdvi_requester_ids(a, devid, ids);
 	for (size_t i = 0; i < n; i++)

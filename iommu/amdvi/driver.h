@@ -35,15 +35,22 @@ uint32_t amdvi_devtab_entries(const struct ivrs *ivrs, const struct ivrs_block *
 /* Every entry passed through untranslated (Mode 0, IR=IW=1) with the
  * IVHD's settings. */
 void amdvi_devtab_fill(struct amdvi *a);
-/* `devid` and the requester id the IVHD says its requests appear with
- * (an alias), those within the table: how many. */
-size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t ids[2]);
+/* At most this many requester ids for one device: its own, its aliases
+ * (struct iommu's alias) and the IVHD's alias entry. */
+#define AMDVI_MAX_RIDS (2 + IOMMU_MAX_ALIASES)
+/* `devid`, the aliases the unit was told of for it (io.alias) and the
+ * requester id the IVHD says its requests appear with, those within the
+ * table, each once: how many (at most AMDVI_MAX_RIDS). */
+size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t *ids);
 /* Entry `devid` and its alias's: through `d`, or passed through (d NULL).
  * Returns how many were written, their ids in `ids`. */
-size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t ids[2]);
+size_t amdvi_devtab_point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d, uint16_t *ids);
+/* Exactly the entries `ids` (those within the table) through `d`, or
+ * passed through (d NULL). */
+void amdvi_devtab_point_ids(struct amdvi *a, const uint16_t *ids, size_t n, const struct io_pgtable *d);
 /* The interrupt half of entry `devid` and its alias's: remapped through
  * `table` of 2^log2n entries, or (NULL) interrupts passed unremapped. */
-size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t ids[2]);
+size_t amdvi_devtab_point_ir(struct amdvi *a, uint16_t devid, const uint32_t *table, unsigned log2n, uint16_t *ids);
 /* The IVMD unity ranges that name `devid` identity-mapped in `d`. */
 const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devid);
 

@@ -35,9 +35,9 @@ static struct amdvi_irt *table_of(struct amdvi *a, uint16_t devid)
  * pass-through), the entries' cached copies invalidated. */
 static const char *point(struct amdvi *a, uint16_t devid, const uint32_t *t)
 {
-	uint16_t ids[2];
+	uint16_t ids[AMDVI_MAX_RIDS];
 	size_t n = amdvi_devtab_point_ir(a, devid, t, a->ir_log2, ids);
-	struct amdvi_cmd c[4];
+	struct amdvi_cmd c[2 * AMDVI_MAX_RIDS];
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		c[k++] = amdvi_cmd_inv_devtab(ids[i]);
@@ -174,8 +174,8 @@ const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t sourc
 	if (kind >= io->nir_kinds)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "amdvi: no such interrupt invalidation kind");
 	/* the alias's entry is the same table, perhaps cached under its id */
-	uint16_t ids[2];
-	struct amdvi_cmd c[2];
+	uint16_t ids[AMDVI_MAX_RIDS];
+	struct amdvi_cmd c[AMDVI_MAX_RIDS];
 	size_t n = amdvi_requester_ids(a, source_id, ids);
 	for (size_t i = 0; i < n; i++)
 		c[i] = amdvi_cmd_inv_interrupt_table(ids[i]);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../core/settings.h"
+#include "../../pci/alias.h"
 #include "smmuv3.h"
 
 /* One unit is open at a time: the registry's open hands out this one. */
@@ -66,14 +67,25 @@ void smmuv3_settings_apply(struct smmuv3 *s)
 						    : SMMUV3_STRTAB_AUTO;
 }
 
-/* What the IORT says of SMMU `idx`: the devices behind it, the RMRs. */
+/* What the IORT says of SMMU `idx`: the devices behind it and every
+ * requester id their DMA carries (pci_dma_aliases: a bridge's id, or its
+ * secondary bus with devfn 0, as a function of its own), the RMRs. */
 static void from_iort(struct smmuv3 *s, const struct iort *t, size_t idx, const struct pci_list *pci)
 {
 	for (size_t i = 0; pci && i < pci->n; i++) {
-		size_t smmu;
-		uint32_t sid;
-		if (iort_map_rid(t, pci->d[i].addr.seg, pci_rid(pci->d[i].addr), &smmu, &sid) && smmu == idx)
-			smmuv3_add_stream(s, pci->d[i].addr, sid);
+		struct pci_aliases al;
+		pci_dma_aliases(pci, i, &al);
+		for (size_t k = 0; k < al.n; k++) {
+			uint16_t rid = al.a[k].rid;
+			struct pci_addr a = { pci->d[i].addr.seg, (uint8_t)(rid >> 8), (rid >> 3) & 0x1f, rid & 7 };
+			size_t smmu;
+			uint32_t sid;
+			bool known = false;
+			for (size_t m = 0; m < s->nstreams && !known; m++)
+				known = pci_addr_eq(s->stream[m].dev, a);
+			if (!known && iort_map_rid(t, a.seg, rid, &smmu, &sid) && smmu == idx)
+				smmuv3_add_stream(s, a, sid);
+		}
 	}
 	for (size_t r = 0; r < t->nrmr; r++)
 		for (size_t k = 0; k < t->rmr[r].nstreams; k++) {

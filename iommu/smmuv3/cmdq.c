@@ -190,7 +190,10 @@ const char *smmuv3_tlbi_domain(struct smmuv3 *s)
 
 const char *smmuv3_cfgi_ttb(struct smmuv3 *s)
 {
-	return s->stage == 1 ? smmuv3_cfgi_cd(s, s->dut_sid) : smmuv3_cfgi_ste(s, s->dut_sid);
+	const char *e = NULL;
+	for (size_t i = 0; !e && i < s->ndut_sids; i++)
+		e = s->stage == 1 ? smmuv3_cfgi_cd(s, s->dut_sids[i]) : smmuv3_cfgi_ste(s, s->dut_sids[i]);
+	return e;
 }
 
 const char *smmuv3_invalidate_everything(struct smmuv3 *s)

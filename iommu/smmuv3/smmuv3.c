@@ -39,6 +39,17 @@ static const char *rmr_map(struct smmuv3 *s, uint32_t sid)
 	return NULL;
 }
 
+/* The stream id requester id `rid` becomes (the IORT's mapping, kept at
+ * open): its BDF where the IORT named none. */
+static uint32_t stream_of(const struct smmuv3 *s, struct pci_addr dev, uint16_t rid)
+{
+	struct pci_addr a = { dev.seg, (uint8_t)(rid >> 8), (rid >> 3) & 0x1f, rid & 7 };
+	for (size_t i = 0; i < s->nstreams; i++)
+		if (pci_addr_eq(s->stream[i].dev, a))
+			return s->stream[i].sid;
+	return rid;
+}
+
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
 	struct smmuv3 *s = (struct smmuv3 *)io;
@@ -46,34 +57,56 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	const char *e;
 	if (s->has_dut) { /* the previous device under test back among the bystanders */
-		if ((e = smmuv3_ttb_unfork(s)) != NULL || (e = smmuv3_ste_bypass(s, s->dut_sid)) != NULL ||
-		    (e = smmuv3_tlbi_domain(s)) != NULL)
+		if ((e = smmuv3_ttb_unfork(s)) != NULL)
+			return e;
+		for (size_t i = 0; i < s->ndut_sids; i++)
+			if ((e = smmuv3_ste_bypass(s, s->dut_sids[i])) != NULL)
+				return e;
+		if ((e = smmuv3_tlbi_domain(s)) != NULL)
 			return e;
 		s->has_dut = false;
 	}
-	uint32_t sid = bdf(dev);
-	for (size_t i = 0; i < s->nstreams; i++)
-		if (pci_addr_eq(s->stream[i].dev, dev))
-			sid = s->stream[i].sid;
+	uint16_t rid[1 + IOMMU_MAX_ALIASES];
+	size_t n = iommu_dut_rids(io, bdf(dev), rid), nsid = 0;
+	uint32_t sids[1 + IOMMU_MAX_ALIASES];
+	for (size_t i = 0; i < n; i++) {
+		uint32_t sid = stream_of(s, dev, rid[i]);
+		size_t k = 0;
+		while (k < nsid && sids[k] != sid)
+			k++;
+		if (k == nsid)
+			sids[nsid++] = sid;
+	}
+	uint32_t sid = sids[0];
 	if (mode == IOMMU_TRANSLATE) {
-		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1))) != NULL ||
-		    (e = rmr_map(s, sid)) != NULL)
+		if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1))) != NULL)
 			return e;
+		for (size_t i = 0; i < nsid; i++)
+			if ((e = rmr_map(s, sids[i])) != NULL)
+				return e;
 		/* the descriptor and whatever was cached under the ASID (VMID)
-		 * forgotten before the STE points at it */
+		 * forgotten before the STEs point at it */
 		if (s->stage == 1) {
 			smmuv3_cd_write(s, s->dut.top);
-			if ((e = smmuv3_cfgi_cd(s, sid)) != NULL)
-				return e;
+			for (size_t i = 0; i < nsid; i++)
+				if ((e = smmuv3_cfgi_cd(s, sids[i])) != NULL)
+					return e;
 		}
-		if ((e = smmuv3_tlbi_domain(s)) != NULL || (e = smmuv3_ste_translate(s, sid)) != NULL)
+		if ((e = smmuv3_tlbi_domain(s)) != NULL)
 			return e;
-	} else if ((e = smmuv3_ste_bypass(s, sid)) != NULL) {
-		return e;
+		for (size_t i = 0; i < nsid; i++)
+			if ((e = smmuv3_ste_translate(s, sids[i])) != NULL)
+				return e;
+	} else {
+		for (size_t i = 0; i < nsid; i++)
+			if ((e = smmuv3_ste_bypass(s, sids[i])) != NULL)
+				return e;
 	}
 	s->has_dut = true;
 	s->dut_addr = dev;
 	s->dut_sid = sid;
+	memcpy(s->dut_sids, sids, nsid * sizeof(sids[0]));
+	s->ndut_sids = nsid;
 	s->dut_mode = mode;
 	return NULL;
 }
@@ -219,6 +252,7 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 		s->found = found, s->found_valid = true, s->had_2level = had_2level;
 	s->w = *w;
 	s->dut_sid = ~0u;
+	s->ndut_sids = 0;
 	s->io.ops = &smmuv3_ops;
 	s->io.backend = "smmuv3";
 	s->io.kinds = s->kinds;

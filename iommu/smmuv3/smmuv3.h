@@ -95,6 +95,10 @@ struct smmuv3 {
 	bool has_dut, alt_live;
 	struct pci_addr dut_addr;
 	uint32_t dut_sid;
+	/* every stream id the device's DMA carries (its own first, then its
+	 * aliases'): each STE names its domain */
+	uint32_t dut_sids[1 + IOMMU_MAX_ALIASES];
+	size_t ndut_sids;
 	enum iommu_mode dut_mode;
 	/* the devices behind the unit (they bypass but for the device under
 	 * test), and the RMR ranges */

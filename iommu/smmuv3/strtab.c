@@ -229,11 +229,13 @@ static void ttb_point(struct smmuv3 *s, const uint64_t *top)
 		smmuv3_cd_write(s, top);
 		return;
 	}
-	uint64_t *ste = smmuv3_ste(s, s->dut_sid);
-	if (!ste)
-		return; /* the STE exists: it was made at attach */
-	ste[3] = (uint64_t)(uintptr_t)top & STE3_S2TTB;
-	smmuv3_push(&ste[3], 8, s);
+	for (size_t i = 0; i < s->ndut_sids; i++) {
+		uint64_t *ste = smmuv3_ste(s, s->dut_sids[i]);
+		if (!ste)
+			continue; /* the STE exists: it was made at attach */
+		ste[3] = (uint64_t)(uintptr_t)top & STE3_S2TTB;
+		smmuv3_push(&ste[3], 8, s);
+	}
 }
 
 const char *smmuv3_ttb_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys)

@@ -29,16 +29,26 @@ bool vtd_walk(const struct vtd *v, const struct vtd_domain *d, uint64_t iova, ui
 	return vtd_pgtable_walk(d, iova, phys, perm, level);
 }
 
-/* After a context swap the device's cached context entry may still name the
- * old domain, and have filled the IOTLB under its id: both invalidated
+/* After a context swap the device's cached context entries may still name
+ * the old domain, and have filled the IOTLB under its id: both invalidated
  * before that domain's tables or id are used again. */
 static const char *alt_forget(struct vtd *v)
 {
-	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, v->alt.did, vtd_sid(v->dut_addr));
+	const char *e = NULL;
+	for (size_t i = 0; !e && i < v->ndut_rid; i++)
+		e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, v->alt.did, v->dut_rid[i]);
 	if (!e)
 		e = vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, v->alt.did, 0, 0);
 	v->alt_cached = v->alt_cached && e;
 	return e;
+}
+
+static bool is_dut_rid(const struct vtd *v, uint16_t sid)
+{
+	for (size_t i = 0; v->has_dut && i < v->ndut_rid; i++)
+		if (v->dut_rid[i] == sid)
+			return true;
+	return false;
 }
 
 /* A context entry just made present (spec 6.1): in caching mode the unit may
@@ -64,7 +74,7 @@ static const char *ctx_clear(struct vtd *v, uint16_t sid)
 	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, did, sid);
 	if (!e)
 		e = vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, did, 0, 0);
-	if (!e && v->alt_cached && v->has_dut && sid == vtd_sid(v->dut_addr))
+	if (!e && v->alt_cached && is_dut_rid(v, sid))
 		e = alt_forget(v);
 	return e;
 }
@@ -75,6 +85,17 @@ static void ctx_set(struct vtd *v, uint16_t sid, const struct vtd_domain *d, boo
 	vtd_push(v->ctx + 2 * (size_t)sid, 16, v);
 }
 
+static bool in(const uint16_t *ids, size_t n, uint16_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* The device and every requester id its DMA carries (io->alias) get one
+ * context entry each naming its domain; ids it no longer carries go back
+ * among the bystanders. */
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
 	struct vtd *v = (struct vtd *)io;
@@ -82,32 +103,41 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		return not_taken(v);
 	if (mode == IOMMU_PASSTHROUGH && !v->pt)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "vtd: the unit has no pass-through (ECAP.PT clear)");
-	uint16_t sid = vtd_sid(dev);
+	uint16_t sid = vtd_sid(dev), rid[1 + IOMMU_MAX_ALIASES];
+	size_t n = iommu_dut_rids(io, sid, rid);
 	const char *e;
-	if (v->has_dut && vtd_sid(v->dut_addr) != sid) {
-		/* the previous device under test back among the bystanders */
-		uint16_t prev = vtd_sid(v->dut_addr);
+	for (size_t i = 0; v->has_dut && i < v->ndut_rid; i++) {
+		/* the previous device under test (or an alias it had) back
+		 * among the bystanders */
+		uint16_t prev = v->dut_rid[i];
+		if (in(rid, n, prev))
+			continue;
 		if ((e = ctx_clear(v, prev)) != NULL)
 			return e;
 		ctx_set(v, prev, &v->ident, v->bystanders_pt);
 		if ((e = ctx_present(v, prev, v->ident.did)) != NULL)
 			return e;
 	}
-	if ((e = ctx_clear(v, sid)) != NULL)
-		return e;
+	bool fresh = mode == IOMMU_TRANSLATE && (!v->has_dut || sid != vtd_sid(v->dut_addr) || v->dut_mode != mode);
+	for (size_t i = 0; i < n; i++)
+		if ((e = ctx_clear(v, rid[i])) != NULL)
+			return e;
 	/* nothing points at the old tables any more: a fresh, empty domain
 	 * with the RMRRs that name the device (the same one when only the
 	 * mode changes back) */
-	if (mode == IOMMU_TRANSLATE && (!v->has_dut || sid != vtd_sid(v->dut_addr) || v->dut_mode != mode)) {
-		if ((e = vtd_domain_init(v, &v->dut, 2)) != NULL || (e = vtd_rmrr_map(v, &v->dut, &dev)) != NULL)
+	if (fresh && ((e = vtd_domain_init(v, &v->dut, 2)) != NULL || (e = vtd_rmrr_map(v, &v->dut, &dev)) != NULL))
+		return e;
+	for (size_t i = 0; i < n; i++) {
+		ctx_set(v, rid[i], mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);
+		if ((e = ctx_present(v, rid[i], vtd_ctx_did(v->ctx[2 * (size_t)rid[i] + 1]))) != NULL)
 			return e;
 	}
-	ctx_set(v, sid, mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);
-	if ((e = ctx_present(v, sid, vtd_ctx_did(v->ctx[2 * (size_t)sid + 1]))) != NULL)
-		return e;
 	v->has_dut = true;
 	v->dut_addr = dev;
 	v->dut_mode = mode;
+	for (size_t i = 0; i < n; i++)
+		v->dut_rid[i] = rid[i];
+	v->ndut_rid = n;
 	return NULL;
 }
 
@@ -173,7 +203,6 @@ const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const 
 	if (!v->io.taken || !v->has_dut || v->dut_mode != IOMMU_TRANSLATE)
 		return no_domain(v);
 	uint16_t old = v->dut.did, next = old == 2 ? 3 : 2;
-	uint16_t sid = vtd_sid(v->dut_addr);
 	/* the tables about to be reused must not be what a cached context
 	 * entry still leads to (a second swap with no invalidation between) */
 	const char *e = v->alt_cached ? alt_forget(v) : NULL;
@@ -189,7 +218,8 @@ const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const 
 		e = vtd_rmrr_map(v, &v->alt, &v->dut_addr);
 	if (e)
 		return e;
-	ctx_set(v, sid, &v->alt, false); /* and no context-cache invalidation */
+	for (size_t i = 0; i < v->ndut_rid; i++)
+		ctx_set(v, v->dut_rid[i], &v->alt, false); /* and no context-cache invalidation */
 	struct vtd_domain t = v->dut;
 	v->dut = v->alt;
 	v->alt = t;

@@ -54,6 +54,10 @@ struct vtd {
 	bool has_dut;
 	struct pci_addr dut_addr;
 	enum iommu_mode dut_mode;
+	/* the context entries that name the device's domain: its own id
+	 * first, then its aliases (struct iommu's alias) */
+	uint16_t dut_rid[1 + IOMMU_MAX_ALIASES];
+	size_t ndut_rid;
 	/* queued invalidation */
 	uint64_t *iq;
 	volatile uint32_t *wait_status;

@@ -178,7 +178,7 @@ static void device_table_from_ivhd(void **state)
 	struct io_pgtable_cfg c = cfg[3];
 	a.dut = (struct io_pgtable){ .did = 2 };
 	assert_null(io_pgtable_alloc(&amdvi_pte_fmt, &a.dut, &c, 2));
-	uint16_t ids[2];
+	uint16_t ids[AMDVI_MAX_RIDS];
 	assert_int_equal(amdvi_devtab_point(&a, 0x0108, &a.dut, ids), 2);
 	assert_int_equal(ids[1], 0x00f0);
 	for (int i = 0; i < 2; i++) {

@@ -189,7 +189,7 @@ static void fault_case(struct test_ctx *t, bool write)
 		 * was refused (VT-d's reason, Apple's ERROR bits): there "some
 		 * other fault" is a wrong answer, not a silent one. */
 		enum iommu_fault_kind want = write ? IOMMU_FAULT_WRITE_DENIED : IOMMU_FAULT_NOT_PRESENT;
-		bool right = nf >= 1 && (!f[0].sid_known || f[0].sid == sid) &&
+		bool right = nf >= 1 && (!f[0].sid_known || iommu_rid_carries(v.io, sid, f[0].sid)) &&
 			     (!f[0].addr_known || f[0].addr == (iova & ~(v.pg - 1))) &&
 			     (!f[0].dir_known || f[0].read == !write) &&
 			     (f[0].kind == want || (f[0].kind == IOMMU_FAULT_OTHER && !f[0].dir_known));
@@ -205,11 +205,13 @@ static void fault_case(struct test_ctx *t, bool write)
 			       (unsigned long long)iova);
 			classified = nf >= 1 && f[0].kind == want, reason = nf ? f[0].reason : 0;
 			if (classified && f[0].sid_known && f[0].addr_known && f[0].dir_known)
-				report(
-				    t, right,
-				    "the record names the device (sid %04x), the page 0x%llx, a %s and reason %u (%s)",
-				    f[0].sid, (unsigned long long)f[0].addr, f[0].read ? "read" : "write", f[0].reason,
-				    f[0].why);
+				report(t, right,
+				       "the record names the device (sid %04x%s), the page 0x%llx, a %s and reason %u "
+				       "(%s)",
+				       f[0].sid,
+				       f[0].sid != sid ? ": an alias of its requester id, as the bridges tag it" : "",
+				       (unsigned long long)f[0].addr, f[0].read ? "read" : "write", f[0].reason,
+				       f[0].why);
 			else
 				report(t, right, "the record is right in what %s records:%s%s%s%s", v.io->backend,
 				       f[0].sid_known ? " the device" : "", f[0].addr_known ? " the page" : "",

@@ -1,0 +1,22 @@
+/* Who owns which MMIO: the ECAM windows, the BARs the enumeration found,
+ * the IOMMU register windows taken from tables. A base a table gives
+ * (DRHD, IVHD, IORT SMMU, HPET, I/O APIC) is checked here before the
+ * first access: one that lies inside another device's window is someone
+ * else's registers, and touching it could stop that device (the USB
+ * controller of the stick the monitor runs from). */
+#ifndef IOMMON_CLAIMS_H
+#define IOMMON_CLAIMS_H
+
+#include <stdint.h>
+
+#define CLAIMS_MAX 1024
+
+/* Forgets every claim (a new discovery). */
+void claims_reset(void);
+/* [base, base + size) belongs to the owner the format names ("BAR0 of
+ * 0000:00:03.0"). Ignored when empty, wrapping, or the table is full. */
+void claims_add(uint64_t base, uint64_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The owner of the first claim [base, base + size) overlaps, or NULL. */
+const char *claims_owner(uint64_t base, uint64_t size);
+
+#endif
