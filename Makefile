@@ -143,15 +143,15 @@ $(BUILD)/host/unit/%: $(BUILD)/host/tests/unit/%.o $(HOST_OBJ)
 FUZZ_CC := clang
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(WARN)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c
-FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c
+FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c core/range.c
+FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c core/range.c
 FUZZ_SRC_fuzz_madt := core/madt.c core/acpi.c core/memmap.c core/diag.c
-FUZZ_SRC_fuzz_iort := core/iort.c core/iort_print.c core/gtdt.c core/acpi.c core/memmap.c core/diag.c
-FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c core/memmap.c
+FUZZ_SRC_fuzz_iort := core/iort.c core/iort_print.c core/gtdt.c core/acpi.c core/memmap.c core/diag.c core/range.c
+FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c core/memmap.c core/range.c
 FUZZ_SRC_fuzz_acpi := core/acpi.c core/memmap.c core/diag.c
 FUZZ_SRC_fuzz_rio := iommu/calgary_rio.c core/memmap.c
-FUZZ_SRC_fuzz_units := iommu/units.c iommu/found_regs.c iommu/vtd/caps.c core/dmar.c core/ivrs.c core/iort.c core/acpi.c core/diag.c core/regwin.c core/memmap.c pci/enum.c pci/config.c
-FUZZ_SRC_fuzz_pci := pci/enum.c pci/config.c core/regwin.c core/memmap.c
+FUZZ_SRC_fuzz_units := iommu/units.c iommu/found_regs.c iommu/vtd/caps.c core/dmar.c core/ivrs.c core/iort.c core/acpi.c core/diag.c core/regwin.c core/memmap.c pci/enum.c pci/config.c core/range.c
+FUZZ_SRC_fuzz_pci := pci/enum.c pci/config.c core/regwin.c core/memmap.c core/range.c
 FUZZ_SRC_fuzz_vtd_caps := iommu/vtd/caps.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
 FUZZ_SRC_fuzz_crumb := core/crumb.c

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "range.h"
 
 #define DMAR_HEADER_LEN 48 /* ACPI header, host address width, flags, 10 reserved */
 #define SCOPE_HEADER_LEN 6
@@ -115,11 +116,18 @@ static void decode_fixed(struct dmar *d, const uint8_t *p, struct dmar_struct *s
 		st->segment = get16(p + 6);
 		st->base = get64(p + 8);
 		break;
-	case DMAR_RMRR:
+	case DMAR_RMRR: {
 		st->segment = get16(p + 6);
 		st->base = get64(p + 8);
 		st->limit = get64(p + 16);
+		struct range r;
+		enum range_fault f = range_from_limit(st->base, st->limit, &r);
+		st->refused = f != RANGE_OK;
+		if (st->refused)
+			diag_add(&d->diag, DIAG_ERROR, "RMRR at 0x%x: 0x%llx-0x%llx %s; not mapped", st->offset,
+				 (unsigned long long)st->base, (unsigned long long)st->limit, range_fault_text(f));
 		break;
+	}
 	case DMAR_ATSR:
 	case DMAR_SATC:
 		st->flags = p[4];
@@ -144,6 +152,33 @@ static void decode_fixed(struct dmar *d, const uint8_t *p, struct dmar_struct *s
 	}
 	default:
 		break;
+	}
+}
+
+/* Two DRHDs at one register base are one unit described twice: taken over
+ * as two, the second take-over would save the first's state as the
+ * firmware's and give that back; an error, so the table is not used. One
+ * INCLUDE_PCI_ALL unit per segment (VT-d 8.3): with two, which one the
+ * unlisted devices sit behind is a guess, but each unit can still be
+ * driven: a warning. */
+static void check_units(struct dmar *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct dmar_struct *a = &d->s[i];
+		if (a->type != DMAR_DRHD)
+			continue;
+		for (size_t k = i + 1; k < d->n; k++) {
+			const struct dmar_struct *b = &d->s[k];
+			if (b->type != DMAR_DRHD)
+				continue;
+			if (b->base == a->base)
+				diag_add(&d->diag, DIAG_ERROR, "DRHDs at 0x%x and 0x%x: one register base 0x%llx",
+					 a->offset, b->offset, (unsigned long long)a->base);
+			if (b->segment == a->segment && (a->flags & b->flags & DMAR_DRHD_INCLUDE_PCI_ALL))
+				diag_add(&d->diag, DIAG_WARNING,
+					 "DRHDs at 0x%x and 0x%x: both INCLUDE_PCI_ALL in segment %u", a->offset,
+					 b->offset, a->segment);
+		}
 	}
 }
 
@@ -210,6 +245,7 @@ int dmar_parse(const uint8_t *buf, size_t len, struct dmar *d)
 		d->s[d->n++] = st;
 		off += st.length;
 	}
+	check_units(d);
 	return 0;
 }
 
@@ -249,8 +285,8 @@ void dmar_print(const struct dmar *d)
 			       st->flags & DMAR_DRHD_INCLUDE_PCI_ALL ? " INCLUDE_PCI_ALL" : "");
 			break;
 		case DMAR_RMRR:
-			printf(" segment %u 0x%llx-0x%llx\n", st->segment, (unsigned long long)st->base,
-			       (unsigned long long)st->limit);
+			printf(" segment %u 0x%llx-0x%llx%s\n", st->segment, (unsigned long long)st->base,
+			       (unsigned long long)st->limit, st->refused ? " (refused)" : "");
 			break;
 		case DMAR_ATSR:
 			printf(" segment %u%s\n", st->segment, st->flags & DMAR_ATSR_ALL_PORTS ? " ALL_PORTS" : "");

@@ -52,6 +52,7 @@ struct dmar_struct {
 	uint16_t segment;      /* DRHD, RMRR, ATSR, SATC */
 	uint64_t base;	       /* DRHD register base, RMRR base, RHSA base */
 	uint64_t limit;	       /* RMRR end address (inclusive) */
+	bool refused;	       /* RMRR: base-limit refused (core/range.h); not to be mapped */
 	uint32_t proximity;    /* RHSA */
 	uint8_t device_number; /* ANDD */
 	char name[64];	       /* ANDD object name */

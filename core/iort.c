@@ -7,6 +7,7 @@
 
 #include "acpi.h"
 #include "bytes.h"
+#include "range.h"
 
 #define IORT_HEADER_LEN 48 /* ACPI header, node count, node array offset, reserved */
 #define NODE_HEADER_LEN 16 /* type, length, revision, identifier, mappings, their offset */
@@ -525,13 +526,15 @@ static void read_rmr(struct iort *t, const uint8_t *buf, const struct iort_node 
 		return;
 	for (uint32_t i = 0; i < nd->nranges; i++) {
 		const uint8_t *p = buf + nd->offset + nd->ranges_ref + i * RANGE_LEN;
-		struct iort_range g = { get64(p), get64(p + 8) };
-		if (g.length == 0)
-			problem(t, IORT_P_RMR_ZERO, DIAG_ERROR, "RMR at 0x%x: range 0x%llx has length 0", nd->offset,
-				(unsigned long long)g.base);
-		else if (g.base + (g.length - 1) < g.base)
-			problem(t, IORT_P_RMR_WRAP, DIAG_ERROR, "RMR at 0x%x: 0x%llx +0x%llx passes 2^64", nd->offset,
-				(unsigned long long)g.base, (unsigned long long)g.length);
+		struct iort_range g = { .base = get64(p), .length = get64(p + 8) };
+		uint32_t at = nd->offset + nd->ranges_ref + i * RANGE_LEN;
+		struct range rg;
+		enum range_fault f = range_from_length(g.base, g.length, &rg);
+		g.refused = f != RANGE_OK;
+		if (g.refused)
+			problem(t, f == RANGE_EMPTY ? IORT_P_RMR_ZERO : IORT_P_RMR_WRAP, DIAG_ERROR,
+				"RMR at 0x%x: range at 0x%x, 0x%llx +0x%llx %s; not mapped", nd->offset, at,
+				(unsigned long long)g.base, (unsigned long long)g.length, range_fault_text(f));
 		else if ((g.base | g.length) & (IORT_RMR_ALIGN - 1))
 			problem(t, IORT_P_RMR_ALIGN, DIAG_ERROR, "RMR at 0x%x: 0x%llx +0x%llx not 64 KiB aligned",
 				nd->offset, (unsigned long long)g.base, (unsigned long long)g.length);

@@ -84,7 +84,7 @@ enum iort_problem {
 	IORT_P_SMMU_OVERLAP, /* two SMMUs' register spaces overlap */
 	IORT_P_RMR_ZERO,     /* a reserved range of length 0 */
 	IORT_P_RMR_ALIGN,    /* base or length not 64 KiB aligned */
-	IORT_P_RMR_WRAP,     /* base + length past 2^64 */
+	IORT_P_RMR_WRAP,     /* base + length past 2^64, or up to its top page */
 	IORT_P_RMR_ARRAY,    /* memory range descriptors outside their node */
 	IORT_P_ITS_ARRAY,    /* ITS identifiers outside their node */
 	IORT_P_FIELD,	     /* a field's value the spec does not allow */
@@ -150,6 +150,7 @@ struct iort_smmu {
 
 struct iort_range {
 	uint64_t base, length;
+	bool refused; /* base+length refused (core/range.h); not to be mapped */
 };
 struct iort_stream {
 	size_t smmu; /* index in iort.smmu */

@@ -75,9 +75,10 @@ void iort_print(const struct iort *t)
 			       nd->flags & IORT_RMR_ACCESS_PRIVILEGED ? " privileged" : "", nd->nranges);
 			for (size_t r = 0; r < t->nrmr; r++)
 				for (size_t k = 0; t->rmr[r].node_offset == nd->offset && k < t->rmr[r].nranges; k++)
-					printf("      range 0x%llx +0x%llx\n",
+					printf("      range 0x%llx +0x%llx%s\n",
 					       (unsigned long long)t->rmr[r].range[k].base,
-					       (unsigned long long)t->rmr[r].range[k].length);
+					       (unsigned long long)t->rmr[r].range[k].length,
+					       t->rmr[r].range[k].refused ? " (refused)" : "");
 			break;
 		default:
 			printf(nd->type == IORT_NODE_BROKEN ? " too short for its kind, not decoded\n"

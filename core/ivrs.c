@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "range.h"
 
 #define IVRS_HEADER_LEN 48 /* ACPI header, IVinfo, 8 reserved */
 #define IVHD10_LEN 24
@@ -186,6 +187,90 @@ static void parse_entries(struct ivrs *v, const uint8_t *buf, uint32_t off, uint
 		diag_add(&v->diag, DIAG_ERROR, "IVHD at 0x%x: range opened at 0x%x has no end", b->offset, range.at);
 }
 
+/* One device named twice in one IVHD: two selects of one id, or two ranges
+ * sharing ids. Linux writes the device table entry once per entry, so the
+ * later entry's settings win (AMD firmware uses that: a range over every
+ * bus, then an alias range over bus FFh); the unit can still be driven, so
+ * these are warnings. Sorted, so that a long list costs n log n. */
+struct span {
+	uint16_t from, to;
+	uint32_t at;
+};
+
+static int span_order(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+	if (a->from != b->from)
+		return a->from < b->from ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+#define BDF_FMT "%02x:%02x.%x"
+#define BDF_ARG(id) (id) >> 8, ((id) >> 3) & 0x1f, (id)&7
+
+static void check_repeats(struct ivrs *v, const struct ivrs_block *b)
+{
+	if (!b->nentries)
+		return;
+	struct span *sel = malloc(b->nentries * sizeof(*sel)), *rng = malloc(b->nentries * sizeof(*rng));
+	size_t ns = 0, nr = 0;
+	struct span open = { 0 };
+	bool in_range = false;
+	for (size_t i = 0; sel && rng && i < b->nentries; i++) {
+		const struct ivrs_entry *e = &v->e[b->first_entry + i];
+		switch (e->type) {
+		case IVHD_SELECT:
+		case IVHD_ALIAS_SELECT:
+		case IVHD_EXT_SELECT:
+			sel[ns++] = (struct span){ e->devid, e->devid, e->offset };
+			break;
+		case IVHD_RANGE_START:
+		case IVHD_ALIAS_RANGE:
+		case IVHD_EXT_RANGE: /* a second start replaces the first (check_range) */
+			open = (struct span){ e->devid, e->devid, e->offset };
+			in_range = true;
+			break;
+		case IVHD_RANGE_END:
+			if (in_range && e->devid >= open.from) {
+				open.to = e->devid;
+				rng[nr++] = open;
+			}
+			in_range = false;
+			break;
+		default:
+			break;
+		}
+	}
+	if (!sel || !rng)
+		diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: no memory to look for repeated entries", b->offset);
+	qsort(sel, ns, sizeof(*sel), span_order);
+	for (size_t i = 1; i < ns; i++)
+		if (sel[i].from == sel[i - 1].from)
+			diag_add(&v->diag, DIAG_WARNING,
+				 "IVHD at 0x%x: select of " BDF_FMT " at 0x%x repeats the one at 0x%x", b->offset,
+				 BDF_ARG(sel[i].from), sel[i].at, sel[i - 1].at);
+	qsort(rng, nr, sizeof(*rng), span_order);
+	for (size_t i = 1, reach = 0; i < nr; i++) {
+		const struct span *a = &rng[reach], *c = &rng[i];
+		if (c->from <= a->to) {
+			if (c->from == a->from && c->to == a->to)
+				diag_add(&v->diag, DIAG_WARNING,
+					 "IVHD at 0x%x: range " BDF_FMT "-" BDF_FMT " at 0x%x repeats the one at 0x%x",
+					 b->offset, BDF_ARG(c->from), BDF_ARG(c->to), c->at, a->at);
+			else
+				diag_add(&v->diag, DIAG_WARNING,
+					 "IVHD at 0x%x: range " BDF_FMT "-" BDF_FMT " at 0x%x overlaps " BDF_FMT
+					 "-" BDF_FMT " at 0x%x; the one at 0x%x wins",
+					 b->offset, BDF_ARG(c->from), BDF_ARG(c->to), c->at, BDF_ARG(a->from),
+					 BDF_ARG(a->to), a->at, c->at > a->at ? c->at : a->at);
+		}
+		if (c->to > a->to)
+			reach = i;
+	}
+	free(sel);
+	free(rng);
+}
+
 /* IVinfo (IVRS header, offset 36): bits 21:15 VA size, 14:8 PA size, 7:5
  * GVA size (010b 48 bits, 011b 57 bits); 4:2 and 31:23 reserved (FWTS
  * checks them). The 8 bytes after it are reserved too. */
@@ -226,7 +311,7 @@ static void check_ivhd(struct ivrs *v, const struct ivrs_block *b, unsigned revi
 /* IVMD flags: 0 unity, 1 IR, 2 IW, 3 exclusion range; 7:4 reserved. Linux
  * ignores an IVMD with neither unity nor exclusion. 22h covers the
  * requester ids from DeviceID to the auxiliary data. */
-static void check_ivmd(struct ivrs *v, const struct ivrs_block *b)
+static void check_ivmd(struct ivrs *v, struct ivrs_block *b)
 {
 	if (b->length != IVMD_LEN)
 		diag_add(&v->diag, DIAG_WARNING, "IVMD at 0x%x is %u bytes (the spec says %d)", b->offset, b->length,
@@ -239,9 +324,14 @@ static void check_ivmd(struct ivrs *v, const struct ivrs_block *b)
 	else if ((b->flags & (IVMD_IR | IVMD_IW)) && !(b->flags & IVMD_UNITY))
 		diag_add(&v->diag, DIAG_WARNING, "IVMD at 0x%x: flags 0x%02x: IR/IW without unity mean nothing",
 			 b->offset, b->flags);
-	if (b->size && b->start + (b->size - 1) < b->start)
-		diag_add(&v->diag, DIAG_ERROR, "IVMD at 0x%x: 0x%llx +0x%llx runs past the 64-bit address space",
-			 b->offset, (unsigned long long)b->start, (unsigned long long)b->size);
+	struct range r;
+	enum range_fault f = range_from_length(b->start, b->size, &r);
+	b->refused = f != RANGE_OK;
+	/* an empty one maps nothing and harms nothing; the rest cannot be mapped */
+	if (b->refused)
+		diag_add(&v->diag, f == RANGE_EMPTY ? DIAG_WARNING : DIAG_ERROR, "IVMD at 0x%x: 0x%llx +0x%llx %s%s",
+			 b->offset, (unsigned long long)b->start, (unsigned long long)b->size, range_fault_text(f),
+			 f == RANGE_EMPTY ? "" : "; not mapped");
 	if (b->type == 0x22 && b->aux < b->devid)
 		diag_add(&v->diag, DIAG_ERROR, "IVMD at 0x%x: device range 0x%04x-0x%04x ends before it starts",
 			 b->offset, b->devid, b->aux);
@@ -354,6 +444,7 @@ int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v)
 				b.efr = get64(p + 24);
 			}
 			parse_entries(v, buf, off + (uint32_t)need, off + b.length, &b);
+			check_repeats(v, &b);
 			check_ivhd(v, &b, buf[8]);
 			if (linux_walk && (!linux_type || b.devid == first_unit)) {
 				first_unit = linux_type ? first_unit : b.devid;
@@ -483,7 +574,8 @@ void ivrs_print(const struct ivrs *v)
 		if (ivrs_is_ivmd(b->type)) {
 			printf("    IVMD %02xh at 0x%03x: flags 0x%02x device ", b->type, b->offset, b->flags);
 			print_bdf(b->devid);
-			printf(" 0x%llx +0x%llx\n", (unsigned long long)b->start, (unsigned long long)b->size);
+			printf(" 0x%llx +0x%llx%s\n", (unsigned long long)b->start, (unsigned long long)b->size,
+			       b->refused ? " (refused)" : "");
 			continue;
 		}
 		printf("    IVHD %02xh at 0x%03x: segment %u iommu ", b->type, b->offset, b->segment);

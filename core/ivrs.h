@@ -59,6 +59,7 @@ struct ivrs_block {
 	uint64_t efr;	      /* 11h/40h: image of the EFR register */
 	uint16_t aux;	      /* IVMD auxiliary data; range end for 22h */
 	uint64_t start, size; /* IVMD */
+	bool refused;	      /* IVMD: start+size refused (core/range.h); not to be mapped */
 	size_t first_entry, nentries;
 };
 

@@ -4,6 +4,7 @@
 
 #include "../core/claims.h"
 #include "../core/platform.h"
+#include "../core/range.h"
 #include "pci.h"
 
 #define PCI_MAX_DEVICES 4096
@@ -67,6 +68,15 @@ static void size_bars(struct pci_cfg *c, struct pci_dev *d)
 			b.size = (mask & ~0xfull) ? ~mask + 1 : 0;
 			if (!b.mem64 && lo_mask == 0)
 				b.size = 0;
+		}
+		struct range span; /* a BAR reaching past the address space opens no window */
+		enum range_fault f = b.size ? range_from_length(b.base, b.size, &span) : RANGE_OK;
+		if (f != RANGE_OK) {
+			char bdf[16];
+			pci_addr_str(d->addr, bdf, sizeof(bdf));
+			printf("error: pci: %s BAR%u at 0x%llx +0x%llx %s: not used\n", bdf, b.index,
+			       (unsigned long long)b.base, (unsigned long long)b.size, range_fault_text(f));
+			b.size = 0;
 		}
 		if (b.size && d->nbars < PCI_MAX_BARS)
 			d->bar[d->nbars++] = b;

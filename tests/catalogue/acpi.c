@@ -133,10 +133,11 @@ static void t_mcfg(struct test_ctx *t)
 	/* ECAM and the legacy mechanism must see the same segment-0 devices */
 	struct pci_cfg legacy;
 	pci_cfg_init(&legacy, NULL, true);
-	unsigned compared = 0, differ = 0;
+	unsigned compared = 0, differ = 0, seg0 = 0;
 	/* no CF8/CFC where there are no I/O ports (aarch64): nothing to compare */
 	for (size_t i = 0; legacy.legacy && i < machine.pci.n && compared < 8; i++) {
 		struct pci_addr a = machine.pci.d[i].addr;
+		seg0 += a.seg == 0;
 		if (a.seg != 0 || !pci_has_ecam(&machine.cfg, a))
 			continue;
 		compared++;
@@ -147,9 +148,18 @@ static void t_mcfg(struct test_ctx *t)
 			       e, l);
 		}
 	}
-	if (machine.cfg.n && legacy.legacy) /* else every region was refused, and said so above */
-		report(t, compared > 0 && differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions",
-		       compared);
+	/* else every region was refused, and said so above; agreement over no
+	 * function is no claim at all */
+	if (machine.cfg.n && legacy.legacy && compared)
+		report(t, differ == 0, "ECAM and CF8/CFC agree on the first %u segment-0 functions", compared);
+	else if (machine.cfg.n && legacy.legacy && !platform->hardware)
+		test_skip(t, SKIP_PLATFORM, "ECAM not compared with CF8/CFC: no live PCI on this platform (%s)",
+			  platform->name);
+	else if (machine.cfg.n && legacy.legacy)
+		test_skip(t, SKIP_INCONCLUSIVE,
+			  "ECAM not compared with CF8/CFC: of %zu functions found, %u in segment 0, none behind an "
+			  "ECAM region",
+			  machine.pci.n, seg0);
 	if (platform->replay)
 		test_note(t, "%zu regions; ECAM not compared with CF8 (replay: no live hardware)", machine.mcfg.n);
 	else
@@ -160,7 +170,6 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 {
 	unsigned haw = d->host_addr_width + 1u;
 	report(t, haw >= 32 && haw <= 64, "host address width %u bits", haw);
-	unsigned all_per_seg[8] = { 0 };
 	for (size_t i = 0; i < d->n; i++) {
 		const struct dmar_struct *s = &d->s[i];
 		if (s->type == DMAR_DRHD) {
@@ -172,8 +181,6 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 			if (no)
 				report(t, false, "DRHD at 0x%x: register base 0x%llx is not a register window: %s",
 				       s->offset, (unsigned long long)s->base, no);
-			if ((s->flags & DMAR_DRHD_INCLUDE_PCI_ALL) && s->segment < 8)
-				all_per_seg[s->segment]++;
 		}
 		if (s->type == DMAR_RMRR) {
 			bool ok = !(s->base & 0xfff) && !((s->limit + 1) & 0xfff) && s->base <= s->limit;
@@ -223,10 +230,6 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 			       sc->npath > 1 ? "..." : "");
 		}
 	}
-	for (unsigned seg = 0; seg < 8; seg++)
-		if (all_per_seg[seg] > 1)
-			report(t, false, "segment %u has %u INCLUDE_PCI_ALL units (at most one is allowed)", seg,
-			       all_per_seg[seg]);
 }
 
 /* Every DMAR instance is checked; the monitor uses the first sound one. */

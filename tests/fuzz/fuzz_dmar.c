@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "../../core/dmar.h"
+#include "../../core/range.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -18,6 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < d.n; i++)
 		if (d.s[i].first_scope + d.s[i].nscopes > d.nscopes)
 			__builtin_trap(); /* a structure pointing past the scope list */
+		else if (d.s[i].type == DMAR_RMRR && !d.s[i].refused &&
+			 (d.s[i].limit < d.s[i].base || d.s[i].limit >= RANGE_TOP_PAGE))
+			__builtin_trap(); /* an RMRR a consumer's limit + 1 (page-rounded) would wrap */
 	dmar_free(&d);
 	return 0;
 }

@@ -7,6 +7,7 @@
 
 #include "../../core/gtdt.h"
 #include "../../core/iort.h"
+#include "../../core/range.h"
 #include "fuzz_platform.h" /* acpi.c (the checksum) links against the platform seam */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -38,6 +39,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < t.nmap; i++)
 		if (t.map[i].target >= (int)t.n)
 			__builtin_trap();
+	for (size_t i = 0; i < t.nrmr; i++)
+		for (size_t k = 0; k < t.rmr[i].nranges; k++) {
+			const struct iort_range *g = &t.rmr[i].range[k];
+			if (!g->refused && (!g->length || (unsigned __int128)g->base + g->length > RANGE_TOP_PAGE))
+				__builtin_trap(); /* the backend's base + length would wrap */
+		}
 	for (size_t i = 0; i < t.nrmr; i++)
 		for (size_t k = 0; k < t.rmr[i].nstreams; k++)
 			if (t.rmr[i].stream[k].smmu >= t.nsmmu)

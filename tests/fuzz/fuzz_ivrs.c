@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "../../core/ivrs.h"
+#include "../../core/range.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -17,6 +18,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ivrs_print(&v);
 	for (size_t i = 0; i < v.n; i++) {
 		if (v.b[i].first_entry + v.b[i].nentries > v.ne)
+			__builtin_trap();
+		/* an IVMD not refused ends, page-rounded, inside the address space */
+		if (ivrs_is_ivmd(v.b[i].type) && !v.b[i].refused &&
+		    (!v.b[i].size || (unsigned __int128)v.b[i].start + v.b[i].size > RANGE_TOP_PAGE))
 			__builtin_trap();
 		ivrs_preferred(&v, i);
 		ivrs_covers(&v, &v.b[i], size >= 2 ? (uint16_t)(data[0] | data[1] << 8) : 0);

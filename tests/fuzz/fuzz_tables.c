@@ -7,12 +7,17 @@
 
 #include "../../core/acpi.h"
 #include "../../core/mcfg.h"
+#include "../../core/range.h"
 #include "fuzz_platform.h" /* acpi.c checks root pointers against it */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mcfg m;
 	mcfg_parse(data, size, &m);
+	for (size_t i = 0; i < m.n; i++) /* a kept region's ECAM window stays in the address space */
+		if (m.r[i].end_bus < m.r[i].start_bus ||
+		    (unsigned __int128)m.r[i].base + (((uint64_t)m.r[i].end_bus + 1) << 20) > RANGE_TOP_PAGE)
+			__builtin_trap();
 	if (size < sizeof(struct acpi_header))
 		return 0;
 	uint8_t *copy = malloc(size);

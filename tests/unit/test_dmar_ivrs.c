@@ -7,6 +7,7 @@
 #include "../../core/dmar.h"
 #include "../../core/ivrs.h"
 #include "../../core/mcfg.h"
+#include "../../core/range.h"
 
 static uint8_t t[1024];
 static size_t tl;
@@ -36,6 +37,15 @@ static void seal(void)
 {
 	uint32_t l = (uint32_t)tl;
 	memcpy(t + 4, &l, 4);
+}
+
+/* The diagnostic holding `a` (and `b`, when given), or NULL. */
+static const char *diag_with(const struct diag *d, const char *a, const char *b)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strstr(d->msg[i].text, a) && (!b || strstr(d->msg[i].text, b)))
+			return d->msg[i].text;
+	return NULL;
 }
 
 static void header(const char *sig, size_t extra)
@@ -560,12 +570,24 @@ static void ivrs_memory_definitions(void **state)
 		{ 0x21, IVMD_IR | IVMD_IW, 0x10, 0, 0x7b000000, 0x10000, 0, 1 },	/* no effect */
 		{ 0x21, IVMD_EXCLUSION | IVMD_IR, 0x10, 0, 0x7b000000, 0x10000, 0, 1 }, /* IR without unity */
 		{ 0x21, IVMD_UNITY, 0x10, 0, 0xfffffffffffff000, 0x2000, 1, 0 },	/* wraps */
+		{ 0x21, IVMD_UNITY, 0x10, 0, 0, UINT64_MAX, 1, 0 },			/* everything */
+		{ 0x21, IVMD_UNITY, 0x10, 0, 0xffffffffffffe000, 0x2000, 1, 0 },	/* to the last byte */
+		{ 0x21, IVMD_UNITY, 0x10, 0, 0xffffffffffffe000, 0x1000, 0, 0 },	/* just below */
+		{ 0x21, IVMD_UNITY, 0x10, 0, 0x7b000000, 0, 0, 1 },			/* empty */
 		{ 0x22, IVMD_UNITY, 0x20, 0x10, 0x7b000000, 0x10000, 1, 0 },		/* devices backwards */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		header("IVRS", 12);
 		ivmd(cases[i].type, cases[i].flags, cases[i].devid, cases[i].aux, cases[i].start, cases[i].size);
 		expect(cases[i].errors, cases[i].warnings);
+		/* what the parser refused is marked, for amdvi_unity_map */
+		struct ivrs v;
+		ivrs_parse(t, tl, &v);
+		assert_int_equal(v.n, 1);
+		bool range_bad =
+		    cases[i].size == 0 || (unsigned __int128)cases[i].start + cases[i].size > RANGE_TOP_PAGE;
+		assert_int_equal(v.b[0].refused, range_bad);
+		ivrs_free(&v);
 	}
 	header("IVRS", 12);
 	ivmd(0x20, IVMD_UNITY, 0, 0, 0x7b000000, 0x1000);
@@ -652,17 +674,159 @@ static void mcfg_entries(void **state)
 	(void)state;
 	header("MCFG", 8);
 	put64(0xb0000000), put16(0), put8(0), put8(0xff), put32(0);
-	put64(0x12345), put16(1), put8(0), put8(0xff), put32(0);       /* misaligned base */
-	put64(0xc0000000), put16(2), put8(0x80), put8(0x10), put32(0); /* end before start */
+	put64(0x12345), put16(1), put8(0), put8(0xff), put32(0);	    /* misaligned base */
+	put64(0xc0000000), put16(2), put8(0x80), put8(0x10), put32(0);	    /* end before start */
+	put64(0xfffffffff0000000), put16(3), put8(0), put8(0xff), put32(0); /* ECAM to the last byte */
+	put64(0xffffffffe0000000), put16(4), put8(0), put8(0xff), put32(0); /* just below: kept */
 	seal();
 	struct mcfg m;
 	mcfg_parse(t, tl, &m);
-	assert_int_equal(m.n, 1);
+	assert_int_equal(m.n, 2);
 	assert_int_equal(m.r[0].base, 0xb0000000);
-	assert_int_equal(m.diag.errors, 2);
+	assert_int_equal(m.r[1].segment, 4);
+	assert_int_equal(m.diag.errors, 3);
+	assert_non_null(diag_with(&m.diag, "entry at 0x4c", "bus range ends below its base"));
+	assert_non_null(diag_with(&m.diag, "entry at 0x5c", "ECAM window reaches the top"));
 	mcfg_parse(t, 40, &m);
 	assert_int_equal(m.n, 0);
 	assert_int_equal(m.diag.errors, 1);
+}
+
+/* The checked-range helper on its own: every fault named, and the edges. */
+static void range_checks(void **state)
+{
+	(void)state;
+	struct range r = { 1, 2 };
+	assert_int_equal(range_from_length(0x1000, 0, &r), RANGE_EMPTY);
+	assert_int_equal(range_from_length(0xfffffffffffff000, 0x2000, &r), RANGE_WRAPS);
+	assert_int_equal(range_from_length(2, UINT64_MAX, &r), RANGE_WRAPS);
+	assert_int_equal(range_from_length(0, UINT64_MAX, &r), RANGE_TOP); /* 2^64 - 1 bytes: not all */
+	assert_int_equal(range_from_limit(0, UINT64_MAX, &r), RANGE_WHOLE);
+	assert_int_equal(range_from_limit(0x2000, 0x1fff, &r), RANGE_BACKWARDS);
+	assert_int_equal(range_from_limit(0x1000, UINT64_MAX, &r), RANGE_TOP);
+	assert_int_equal(range_from_limit(0x1000, RANGE_TOP_PAGE, &r), RANGE_TOP);
+	assert_int_equal(r.first, 1); /* untouched on refusal */
+	assert_int_equal(range_from_limit(0x1000, RANGE_TOP_PAGE - 1, &r), RANGE_OK);
+	assert_int_equal(r.last, RANGE_TOP_PAGE - 1);
+	assert_int_equal(range_from_length(0x7c000000, 0x800000, &r), RANGE_OK);
+	assert_int_equal(r.first, 0x7c000000);
+	assert_int_equal(r.last, 0x7c7fffff);
+	assert_int_equal(range_from_limit(5, 5, &r), RANGE_OK); /* one byte */
+	for (enum range_fault f = RANGE_EMPTY; f <= RANGE_TOP; f++)
+		assert_true(strlen(range_fault_text(f)) > 0);
+}
+
+static void drhd(uint8_t flags, uint16_t segment, uint64_t base)
+{
+	put16(DMAR_DRHD), put16(16), put8(flags), put8(0), put16(segment), put64(base);
+}
+static void rmrr(uint64_t base, uint64_t limit)
+{
+	put16(DMAR_RMRR), put16(24), put16(0), put16(0), put64(base), put64(limit);
+}
+
+/* An RMRR whose end a consumer cannot compute is an error naming it, marked
+ * refused (vtd_rmrr_map must not map it); the walk goes on. */
+static void dmar_rmrr_ranges(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t base, limit;
+		bool refused;
+	} cases[] = {
+		{ 0x7c000000, 0x7c7fffff, false },	  { 0, UINT64_MAX, true }, /* the whole address space */
+		{ 0x7c000000, UINT64_MAX, true },				   /* limit + 1 is 0 */
+		{ 0x7c000000, 0xfffffffffffff7ff, true },			   /* its last page rounds up to 0 */
+		{ 0x7c800000, 0x7c000000, true },				   /* backwards */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		header("DMAR", 12);
+		drhd(DMAR_DRHD_INCLUDE_PCI_ALL, 0, 0xfed90000);
+		rmrr(cases[i].base, cases[i].limit);
+		drhd(0, 1, 0xfed91000); /* read after it */
+		seal();
+		struct dmar d;
+		dmar_parse(t, tl, &d);
+		assert_int_equal(d.n, 3);
+		assert_int_equal(d.s[1].refused, cases[i].refused);
+		assert_int_equal(d.diag.errors, cases[i].refused);
+		assert_int_equal(d.diag.warnings, 0);
+		if (cases[i].refused)
+			assert_non_null(diag_with(&d.diag, "RMRR at 0x40", "not mapped"));
+		dmar_free(&d);
+	}
+}
+
+/* One register base twice is an error naming both DRHDs; two
+ * INCLUDE_PCI_ALL units in one segment a warning naming both; in two
+ * segments, nothing. */
+static void dmar_duplicate_units(void **state)
+{
+	(void)state;
+	struct dmar d;
+	header("DMAR", 12);
+	drhd(0, 0, 0xfed90000);
+	drhd(0, 0, 0xfed91000);
+	drhd(DMAR_DRHD_INCLUDE_PCI_ALL, 0, 0xfed90000);
+	seal();
+	dmar_parse(t, tl, &d);
+	assert_int_equal(d.diag.errors, 1);
+	assert_int_equal(d.diag.warnings, 0);
+	assert_non_null(diag_with(&d.diag, "DRHDs at 0x30 and 0x50", "0xfed90000"));
+	dmar_free(&d);
+
+	header("DMAR", 12);
+	drhd(DMAR_DRHD_INCLUDE_PCI_ALL, 0, 0xfed90000);
+	drhd(DMAR_DRHD_INCLUDE_PCI_ALL, 1, 0xfed91000);
+	drhd(DMAR_DRHD_INCLUDE_PCI_ALL, 0, 0xfed92000);
+	seal();
+	dmar_parse(t, tl, &d);
+	assert_int_equal(d.diag.errors, 0);
+	assert_int_equal(d.diag.warnings, 1);
+	assert_non_null(diag_with(&d.diag, "DRHDs at 0x30 and 0x50", "INCLUDE_PCI_ALL in segment 0"));
+	dmar_free(&d);
+}
+
+/* Within one IVHD: a select repeated, ranges repeated or overlapping are
+ * warnings naming both entries; the same ids in two IVHDs, or ranges that
+ * only touch, are not. */
+static void ivrs_repeated_entries(void **state)
+{
+	(void)state;
+	struct ivrs v;
+	header("IVRS", 12);
+	size_t h = ivhd(0x10, 2, 0xfeb80000); /* entries from 0x48 */
+	entry4(IVHD_SELECT, 0x10), entry4(IVHD_SELECT, 0x18), entry4(IVHD_SELECT, 0x10);
+	ivhd_end(h);
+	h = ivhd(0x10, 0x4002, 0xfeb90000);
+	entry4(IVHD_SELECT, 0x10);
+	ivhd_end(h);
+	expect(0, 1);
+	ivrs_parse(t, tl, &v);
+	assert_non_null(diag_with(&v.diag, "select of 00:02.0 at 0x50", "the one at 0x48"));
+	ivrs_free(&v);
+
+	header("IVRS", 12);
+	h = ivhd(0x10, 2, 0xfeb80000);
+	entry4(IVHD_RANGE_START, 0x08), entry4(IVHD_RANGE_END, 0x0ff);	/* 0x48 */
+	entry4(IVHD_RANGE_START, 0x100), entry4(IVHD_RANGE_END, 0x1ff); /* 0x50: touches it, fine */
+	entry4(IVHD_RANGE_START, 0x80), entry4(IVHD_RANGE_END, 0x87);	/* 0x58: inside the first */
+	entry4(IVHD_RANGE_START, 0x100), entry4(IVHD_RANGE_END, 0x1ff); /* 0x60: the second again */
+	ivhd_end(h);
+	expect(0, 2);
+	ivrs_parse(t, tl, &v);
+	assert_non_null(diag_with(&v.diag, "range 00:10.0-00:10.7 at 0x58 overlaps 00:01.0-00:1f.7 at 0x48",
+				  "the one at 0x58 wins"));
+	assert_non_null(diag_with(&v.diag, "range 01:00.0-01:1f.7 at 0x60 repeats the one at 0x50", NULL));
+	ivrs_free(&v);
+
+	header("IVRS", 12);
+	h = ivhd(0x10, 2, 0xfeb80000);
+	put8(IVHD_ALIAS_RANGE), put16(0x100), put8(0), put8(0), put16(0xa0), put8(0); /* 0x48 */
+	entry4(IVHD_RANGE_END, 0x1ff);
+	entry4(IVHD_RANGE_START, 0x000), entry4(IVHD_RANGE_END, 0xfffe); /* 0x54 */
+	ivhd_end(h);
+	expect(0, 1);
 }
 
 int main(void)
@@ -689,6 +853,10 @@ int main(void)
 		cmocka_unit_test(ivrs_header_fields),
 		cmocka_unit_test(ivrs_header_lies),
 		cmocka_unit_test(mcfg_entries),
+		cmocka_unit_test(range_checks),
+		cmocka_unit_test(dmar_rmrr_ranges),
+		cmocka_unit_test(dmar_duplicate_units),
+		cmocka_unit_test(ivrs_repeated_entries),
 	};
 	return cmocka_run_group_tests_name("dmar_ivrs", tests, NULL, NULL);
 }

@@ -465,6 +465,19 @@ static void broken_rmrs(void **state)
 	expect(IORT_P_RMR_ALIGN, true);
 	build_rmr(0xffffffffffff0000ull, 0x20000, 1);
 	expect(IORT_P_RMR_WRAP, true);
+	/* ends on the last byte: base + length is 0, so the backend's end
+	 * would wrap; refused, and marked so */
+	build_rmr(0xffffffffffff0000ull, 0x10000, 1);
+	parse();
+	assert_true(iort_has(&parsed, IORT_P_RMR_WRAP));
+	assert_true(parsed.diag.errors > 0);
+	assert_int_equal(parsed.nrmr, 1);
+	assert_true(parsed.rmr[0].range[0].refused);
+	teardown_parsed();
+	build_rmr(0x80000000, 0x10000, 1);
+	parse();
+	assert_false(parsed.rmr[0].range[0].refused);
+	teardown_parsed();
 	build_rmr(0x80000000, 0x10000, 2);
 	expect(IORT_P_RMR_ARRAY, true);
 	build_rmr(0x80000000, 0x10000, 0); /* no ranges at all */
