@@ -7,16 +7,22 @@
 #ifndef IOMMON_CLAIMS_H
 #define IOMMON_CLAIMS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define CLAIMS_MAX 1024
 
 /* Forgets every claim (a new discovery). */
 void claims_reset(void);
+/* Who claims: a device (an ECAM window, a BAR) or an IOMMU unit a table
+ * described. */
+enum claim_kind { CLAIM_DEVICE, CLAIM_UNIT };
 /* [base, base + size) belongs to the owner the format names ("BAR0 of
  * 0000:00:03.0"). Ignored when empty, wrapping, or the table is full. */
-void claims_add(uint64_t base, uint64_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The owner of the first claim [base, base + size) overlaps, or NULL. */
-const char *claims_owner(uint64_t base, uint64_t size);
+void claims_add(enum claim_kind kind, uint64_t base, uint64_t size, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The owner of the first claim [base, base + size) overlaps, or NULL;
+ * with devices_only, a unit's claim does not count. */
+const char *claims_owner(uint64_t base, uint64_t size, bool devices_only);
 
 #endif

@@ -185,19 +185,32 @@ static bool first_usable(const char *sig, unsigned (*parse)(const struct acpi_he
 			 void *out)
 {
 	const struct acpi_header *h;
+	/* what says more: the acpi group checks every DMAR and IVRS; 'acpi
+	 * iort' decodes every IORT when none was usable */
+	bool group = strcmp(sig, "IORT") != 0;
+	char lower[5];
+	for (unsigned k = 0; k < 4; k++)
+		lower[k] = (char)(sig[k] | 0x20);
+	lower[4] = '\0';
 	for (unsigned i = 0; (h = acpi_find(monitor_acpi(), sig, i)) != NULL; i++) {
 		unsigned errors = parse(h, out);
-		if (!errors)
+		if (!errors) {
+			/* a table given after it (QEMU's -acpitable comes after
+			 * QEMU's own) is not judged by the units: say so */
+			unsigned later = 0;
+			while (acpi_find(monitor_acpi(), sig, i + 1 + later))
+				later++;
+			if (later || i)
+				printf("  note: %.4s #%u at 0x%llx is the one used (the first without errors); %u "
+				       "after it "
+				       "not used%s%s%s\n",
+				       sig, i, (unsigned long long)(uintptr_t)h, later, group ? " ('run acpi." : "",
+				       group ? lower : "", group ? "' checks every one)" : "");
 			return true;
+		}
 		drop(out);
-		char lower[5];
-		for (unsigned k = 0; k < 4; k++)
-			lower[k] = (char)(sig[k] | 0x20);
-		lower[4] = '\0';
-		bool group = strcmp(sig, "IORT") != 0; /* the acpi group checks DMAR and IVRS */
-		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('acpi %s'%s say%s what)\n", sig, i,
-		       (unsigned long long)(uintptr_t)h, errors, lower, group ? " and 'run acpi'" : "",
-		       group ? "" : "s");
+		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('%s%s%s' says what)\n", sig, i,
+		       (unsigned long long)(uintptr_t)h, errors, group ? "run acpi." : "acpi ", lower, "");
 	}
 	return false;
 }

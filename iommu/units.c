@@ -140,7 +140,8 @@ const char *units_open_window(const struct iommu_unit *u, struct regwin *w)
 static void check_window(struct iommu_unit *unit)
 {
 	struct regwin w;
-	const char *why = units_open_window(unit, &w), *owner = why ? NULL : claims_owner(unit->base, unit->size);
+	const char *why = units_open_window(unit, &w),
+		   *owner = why ? NULL : claims_owner(unit->base, unit->size, false);
 	if (why)
 		snprintf(unit->refused, sizeof(unit->refused), "%s", why);
 	else if (unit->base & 0xfff)
@@ -153,7 +154,7 @@ static void check_window(struct iommu_unit *unit)
 			 (unsigned long long)unit->base, (unsigned long long)unit->size, owner);
 	else {
 		unit->refused[0] = '\0';
-		claims_add(unit->base, unit->size, "%s's register window (%s)", unit->name, unit->source);
+		claims_add(CLAIM_UNIT, unit->base, unit->size, "%s's register window (%s)", unit->name, unit->source);
 	}
 }
 

@@ -44,8 +44,8 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 			c->nrefused++;
 			continue;
 		}
-		claims_add(first, e->win.size, "the ECAM window of segment %u buses %02x-%02x (MCFG)", r->segment,
-			   r->start_bus, r->end_bus);
+		claims_add(CLAIM_DEVICE, first, e->win.size, "the ECAM window of segment %u buses %02x-%02x (MCFG)",
+			   r->segment, r->start_bus, r->end_bus);
 		c->n++;
 	}
 #if defined(__aarch64__)

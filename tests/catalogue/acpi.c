@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../../core/acpi.h"
+#include "../../core/claims.h"
 #include "../../core/gtdt.h"
 #include "../../core/iort.h"
 #include "../../core/memmap.h"
@@ -177,10 +178,15 @@ static void check_dmar(struct test_ctx *t, const struct dmar *d, unsigned *units
 			report(t, s->base && !(s->base & 0xfff),
 			       "DRHD at 0x%x: register base 0x%llx is non-zero and 4 KiB aligned", s->offset,
 			       (unsigned long long)s->base);
-			const char *no = memmap_mmio_refusal(s->base, 0x1000);
+			const char *no = memmap_mmio_refusal(s->base, 0x1000),
+				   *owner = claims_owner(s->base, 0x1000, true);
 			if (no)
 				report(t, false, "DRHD at 0x%x: register base 0x%llx is not a register window: %s",
 				       s->offset, (unsigned long long)s->base, no);
+			else if (owner)
+				report(t, false,
+				       "DRHD at 0x%x: register base 0x%llx lies in %s: another device's registers",
+				       s->offset, (unsigned long long)s->base, owner);
 		}
 		if (s->type == DMAR_RMRR) {
 			bool ok = !(s->base & 0xfff) && !((s->limit + 1) & 0xfff) && s->base <= s->limit;
@@ -338,10 +344,13 @@ static void check_ivrs(struct test_ctx *t, const struct ivrs *v, struct ivrs_cou
 		       "IVHD %02xh at 0x%x: base 0x%llx is non-zero and 16 KiB aligned", b->type, b->offset,
 		       (unsigned long long)b->base);
 		/* the registers up to the performance counters (AMD IOMMU spec, MMIO map) */
-		const char *no = memmap_mmio_refusal(b->base, 0x4000);
+		const char *no = memmap_mmio_refusal(b->base, 0x4000), *owner = claims_owner(b->base, 0x4000, true);
 		if (no)
 			report(t, false, "IVHD %02xh at 0x%x: base 0x%llx is not a register window: %s", b->type,
 			       b->offset, (unsigned long long)b->base, no);
+		else if (owner)
+			report(t, false, "IVHD %02xh at 0x%x: base 0x%llx lies in %s: another device's registers",
+			       b->type, b->offset, (unsigned long long)b->base, owner);
 		if (have_enumeration()) {
 			check_ivhd_function(t, b);
 			check_ivhd_selects(v, b, c);
