@@ -145,3 +145,15 @@ void pci_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v)
 {
 	cfg_write(c, a, off, v, 2);
 }
+
+void pci_restore16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t found)
+{
+	if (pci_read16(c, a, off) != found)
+		pci_write16(c, a, off, found);
+}
+
+void pci_restore32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t found)
+{
+	if (pci_read32(c, a, off) != found)
+		pci_write32(c, a, off, found);
+}

@@ -211,14 +211,22 @@ void msi_cap_restore(struct pci_cfg *c, struct pci_addr a, struct msi_cap *saved
 	uint16_t off = saved->off, ctl = saved->control, data = msi_data_off(ctl);
 	if (!off)
 		return;
-	pci_write16(c, a, off + MSI_CONTROL, (uint16_t)(ctl & ~MSI_CTL_ENABLE));
-	pci_write32(c, a, off + MSI_ADDR_LO, saved->addr_lo);
+	/* off while the message goes back (only if it must change): no
+	 * half-restored address is sent; each register written only where
+	 * it differs from what was found */
+	uint16_t now = pci_read16(c, a, off + MSI_CONTROL);
+	bool moved = pci_read32(c, a, off + MSI_ADDR_LO) != saved->addr_lo ||
+		     ((ctl & MSI_CTL_64BIT) && pci_read32(c, a, off + 0x8) != saved->addr_hi) ||
+		     pci_read16(c, a, off + data) != (uint16_t)saved->data;
+	if (moved && (now & MSI_CTL_ENABLE))
+		pci_write16(c, a, off + MSI_CONTROL, (uint16_t)(now & ~MSI_CTL_ENABLE));
+	pci_restore32(c, a, off + MSI_ADDR_LO, saved->addr_lo);
 	if (ctl & MSI_CTL_64BIT)
-		pci_write32(c, a, off + 0x8, saved->addr_hi);
-	pci_write16(c, a, off + data, (uint16_t)saved->data);
+		pci_restore32(c, a, off + 0x8, saved->addr_hi);
+	pci_restore16(c, a, off + data, (uint16_t)saved->data);
 	if (ctl & MSI_CTL_PVM)
-		pci_write32(c, a, off + data + 4, saved->mask);
-	pci_write16(c, a, off + MSI_CONTROL, ctl);
+		pci_restore32(c, a, off + data + 4, saved->mask);
+	pci_restore16(c, a, off + MSI_CONTROL, ctl);
 	saved->off = 0;
 }
 
@@ -282,6 +290,6 @@ void msix_restore(struct pci_cfg *c, struct pci_addr a, struct msix_cap *saved)
 	for (unsigned i = 1; i < saved->n; i++)
 		regwin_write32(saved->table, saved->table_off + i * MSIX_ENTRY + 12,
 			       (saved->masked[i / 8] >> (i % 8)) & 1u ? MSIX_VC_MASK : 0);
-	pci_write16(c, a, off + MSIX_CONTROL, saved->control);
+	pci_restore16(c, a, off + MSIX_CONTROL, saved->control);
 	saved->off = 0;
 }

@@ -174,7 +174,7 @@ static void edu_close(struct dma_engine *e)
 		command &= (uint16_t)~PCI_COMMAND_MASTER;
 		printf("warning: edu: a DMA given up on is still running: bus mastering stays off\n");
 	}
-	pci_write16(d->cfg, e->addr, PCI_COMMAND, command);
+	pci_restore16(d->cfg, e->addr, PCI_COMMAND, command); /* INTx disable, memory, bus mastering as found */
 	free(d);
 }
 

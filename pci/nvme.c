@@ -140,8 +140,8 @@ static void give_back(struct nvme *n)
 			regwin_write32(&n->bar, NVME_INTMS, n->saved_intms);
 		}
 	}
-	pci_write16(n->cfg, n->e.addr, PCI_COMMAND,
-		    stopped ? n->saved_command : (uint16_t)(n->saved_command & ~PCI_COMMAND_MASTER));
+	pci_restore16(n->cfg, n->e.addr, PCI_COMMAND,
+		      stopped ? n->saved_command : (uint16_t)(n->saved_command & ~PCI_COMMAND_MASTER));
 	if (n->claimed && platform->device_release)
 		platform->device_release(n->e.addr.seg, n->e.addr.bus, n->e.addr.dev, n->e.addr.fn);
 	if (stopped)

@@ -59,6 +59,10 @@ uint16_t pci_read16(struct pci_cfg *c, struct pci_addr a, uint16_t off);
 uint8_t pci_read8(struct pci_cfg *c, struct pci_addr a, uint16_t off);
 void pci_write32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t v);
 void pci_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v);
+/* A register a driver changed, put back to `found`: written only when it
+ * reads otherwise, so a device given back untouched sees no write. */
+void pci_restore16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t found);
+void pci_restore32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t found);
 /* Extended configuration space (offsets 0x100-0xfff) needs ECAM. */
 bool pci_has_ecam(const struct pci_cfg *c, struct pci_addr a);
 

@@ -80,12 +80,33 @@ void amdvi_ir_free(struct amdvi *a)
 	a->ir_on = false;
 }
 
+/* AMD-Vi has no capability bit for interrupt remapping: the firmware says
+ * it set remapping up for a unit by naming the unit's I/O APICs in its
+ * IVHD (special entries of the I/O APIC variety), as Linux's amd_iommu requires
+ * before it turns remapping on. A unit described by no IVHD (a model)
+ * is taken at its word. */
+static bool ivhd_names_ioapic(const struct amdvi *a)
+{
+	if (!a->ivrs || !a->ivhd)
+		return true;
+	for (size_t i = 0; i < a->ivhd->nentries; i++) {
+		const struct ivrs_entry *e = &a->ivrs->e[a->ivhd->first_entry + i];
+		if (e->type == IVHD_SPECIAL && e->variety == IVHD_SPECIAL_IOAPIC)
+			return true;
+	}
+	return false;
+}
+
 const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 {
 	struct amdvi *a = (struct amdvi *)io;
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
 	const char *e = NULL;
+	if (on && !ivhd_names_ioapic(a))
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
+				  "amdvi: its IVHD names no I/O APIC (no special entry): the firmware set up no "
+				  "interrupt remapping");
 	if (!on) {
 		for (unsigned i = 0; i < AMDVI_IR_TABLES; i++)
 			if (a->irt[i].used && !e)

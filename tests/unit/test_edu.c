@@ -15,6 +15,7 @@ static struct {
 	uint32_t irq;
 	bool mute, removed;
 	unsigned starts, reads, raises;
+	unsigned command_writes; /* to the PCI command register */
 } m;
 
 static uint8_t cfg[4096];
@@ -86,6 +87,7 @@ static void cfg_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 	(void)ctx;
 	if (!m.removed && off >> 12 == 1 << 8)
 		memcpy(cfg + (off & 0xfff), &v, width);
+	m.command_writes += (off & 0xfff) == PCI_COMMAND;
 }
 
 static const struct regwin_model_ops cfg_ops = { cfg_read, cfg_write };
@@ -110,13 +112,13 @@ static void close_it(void *e)
 	((struct dma_engine *)e)->close(e);
 }
 
-static uint8_t fw_command; /* the command register as the firmware left it */
+static uint16_t fw_command; /* the command register as the firmware left it */
 
 static struct dma_engine *fresh(void)
 {
 	memset(&m, 0, sizeof(m));
 	memset(cfg, 0, sizeof(cfg));
-	cfg[PCI_COMMAND] = fw_command;
+	memcpy(cfg + PCI_COMMAND, &fw_command, 2);
 	pci_cfg_init(&pcfg, NULL, false);
 	pcfg.n = 1;
 	pcfg.ecam[0] = (struct pci_ecam){ .segment = 0, .start_bus = 0, .end_bus = 1 };
@@ -258,6 +260,40 @@ static void msi_programmed_and_restored(void **state)
 	assert_memory_equal(cfg + 0x40, fw, sizeof(fw));
 }
 
+static uint16_t command(void)
+{
+	uint16_t v;
+	memcpy(&v, cfg + PCI_COMMAND, 2);
+	return v;
+}
+
+/* Found 0x0007 (I/O, memory, bus mastering, INTx allowed): open sets INTx
+ * disable (completion is polled), the INTx path clears it and sets it
+ * again; close puts back all 16 bits as found. Found as the driver runs
+ * it (0x0406), close has nothing to put back and writes nothing. */
+static void command_as_found(void **state)
+{
+	(void)state;
+	fw_command = PCI_COMMAND_IO | PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER;
+	struct dma_engine *e = fresh();
+	assert_int_equal(command(), 0x0407);
+	assert_null(e->intx_enable(e, true));
+	assert_int_equal(command(), 0x0007);
+	assert_null(e->intx_enable(e, false));
+	struct dma_result r;
+	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_OK);
+	e->close(e);
+	assert_int_equal(command(), 0x0007);
+
+	fw_command = 0x0406;
+	e = fresh();
+	m.command_writes = 0;
+	e->close(e);
+	assert_int_equal(command(), 0x0406);
+	assert_int_equal(m.command_writes, 0);
+	fw_command = 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +303,7 @@ int main(void)
 		cmocka_unit_test(removed_named),
 		cmocka_unit_test(operator_stops),
 		cmocka_unit_test(msi_programmed_and_restored),
+		cmocka_unit_test(command_as_found),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -68,8 +68,9 @@ static void t_takeover(struct test_ctx *t)
 	else
 		printf("    MSI capability not reachable (no PCI function for the unit)\n");
 	size_t fine, others = bench_bystanders(&v, &fine);
-	test_note(t, "%s taken in %.1f ms; %u device table entries; %zu of %zu bystander engines fine", v.io->name,
-		  cycles_to_ns(v.t_take) / 1e6, a->ndev, fine, others);
+	char by[64];
+	test_note(t, "%s taken in %.1f ms; %u device table entries; %s", v.io->name, cycles_to_ns(v.t_take) / 1e6,
+		  a->ndev, bystanders_said(fine, others, by, sizeof(by)));
 	bench_teardown(&v);
 }
 

@@ -5,6 +5,7 @@
 #ifndef IOMMON_IOMMU_CASES_H
 #define IOMMON_IOMMU_CASES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../../../core/runner.h"
@@ -31,6 +32,11 @@ void case_invalidate(struct test_ctx *t);
 void case_latency(struct test_ctx *t);
 /* CPU cycles per page to map and to unmap. */
 void case_map_cost(struct test_ctx *t);
+
+/* A take-over's words on its bystanders (bench_bystanders: `tried`, of
+ * which `fine` worked): "N of M bystander engines fine", or, when none was
+ * tried, that there was none, since then nothing was claimed of one. */
+const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n);
 
 /* A backend's group, made of its `cases` table, and its registry entry
  * <name>_registry (iommu/backend.h), which the composition root lists by

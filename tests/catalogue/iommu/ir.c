@@ -84,6 +84,10 @@ static bool ir_setup(struct test_ctx *t, struct ir *r, bool remap)
 	if (remap) {
 		e = v->io->ops->ir_enable(v->io, true, IR_ENTRIES);
 		r->enabled = !e;
+		/* the unit says it has none (VT-d ECAP.IR, AMD-Vi an IVHD naming
+		 * no I/O APIC): nothing to remap, so nothing to claim */
+		if (e && v->io->err == IOMMU_ERR_UNSUPPORTED)
+			return ir_needs(r, false, SKIP_UNSUPPORTED, e);
 		if (e) {
 			report(t, false, "%s: interrupt remapping on: %s", v->io->name, e);
 			ir_teardown(r);
@@ -260,6 +264,28 @@ void ir_fault_check(const struct env *v, enum iommu_fault_kind kind, uint16_t si
 				  : "of this unit");
 }
 
+/* Entry `index` present for the device, delivering to `real`, the device
+ * told its message, raised once: a claim that it arrived there. A blocked
+ * case rests on this arrival: an interrupt missing where nothing arrives
+ * at all shows no block. False (claimed) when it did not arrive. */
+static bool ir_delivers(struct ir *r, unsigned index)
+{
+	bool arrived = false, strayed = false;
+	const char *e = ir_point(r, index, &r->real, true);
+	if (!e)
+		e = ir_tell(r, index);
+	if (!e)
+		e = ir_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
+	report(r->v.t, !e && arrived && !strayed,
+	       "first, a present entry %u delivered the device's MSI to vector 0x%x%s%s", index, r->real.vector,
+	       e ? ": " : "",
+	       e	 ? e
+	       : strayed ? " (the decoy's came)"
+	       : arrived ? ""
+			 : " (nothing arrived: a missing MSI would show no block)");
+	return !e && arrived && !strayed;
+}
+
 /* A blocked interrupt: neither handler runs, and a fault of `kind` is
  * recorded where the unit records interrupt faults, from the device and,
  * where the record carries one (VT-d's), naming entry `index`. */
@@ -286,7 +312,14 @@ static void ir_entry_blocks(struct test_ctx *t, bool other, enum iommu_fault_kin
 	const struct iommu_case_arg *arg = t->tc->arg;
 	if (other && arg->kind && strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0)
 		kind = IOMMU_FAULT_IR_NOT_PRESENT;
-	const char *e = ir_point_for(&r, owner, index, other ? &r.real : NULL, true);
+	if (!ir_delivers(&r, index)) {
+		ir_teardown(&r);
+		return;
+	}
+	/* the device's own entry gone first: only the one for `owner` remains */
+	const char *e = other ? ir_point(&r, index, NULL, true) : NULL;
+	if (!e)
+		e = ir_point_for(&r, owner, index, other ? &r.real : NULL, true);
 	if (!e)
 		e = ir_tell(&r, index);
 	if (e)
@@ -315,6 +348,10 @@ void case_ir_index(struct test_ctx *t)
 	const char *e = r.v.io->ops->ir_msi(r.v.io, r.sid, IR_ENTRIES, &m);
 	if (!ir_needs(&r, !e, SKIP_UNSUPPORTED, "no message names an index past the table (ir_msi refuses it)"))
 		return;
+	if (!ir_delivers(&r, (unsigned)r.decoy.vector)) {
+		ir_teardown(&r);
+		return;
+	}
 	e = r.v.e->msi_program(r.v.e, &m);
 	/* QEMU 7.2's AMD-Vi never checks IntTabLen: it reads entry 256 from
 	 * the rest of the table's zeroed page (RemapEn=0) and blocks that, and
@@ -382,11 +419,27 @@ void case_ir_compat(struct test_ctx *t)
 	if (!ir_needs(&r, r.v.io->ops->ir_compat != NULL, SKIP_UNSUPPORTED,
 		      "the unit has no switch for compatibility-format interrupts"))
 		return;
-	const char *e = r.v.io->ops->ir_compat(r.v.io, false);
-	bool ignored = e && r.v.io->err == IOMMU_ERR_UNSUPPORTED; /* the unit ignores CFI: refused by name */
 	struct msi_message m = msi_catch_message(&r.real); /* compatibility format: what reaches `real` unremapped */
-	if (!e || ignored)
-		e = r.v.e->msi_program(r.v.e, &m);
+	const char *e = r.v.e->msi_program(r.v.e, &m);
+	/* with CFI set (as remapping went on) it arrives: what is missing
+	 * once CFI is clear is then the block's doing */
+	bool arrived = false, strayed = false;
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	if (!e) {
+		report(t, arrived && !strayed,
+		       "first, with CFI set, the compatibility-format MSI reached vector 0x%x%s", r.real.vector,
+		       arrived ? "" : " (nothing arrived: a missing MSI would show no block)");
+		if (!arrived || strayed) {
+			ir_teardown(&r);
+			return;
+		}
+	}
+	if (!e)
+		e = r.v.io->ops->ir_compat(r.v.io, false);
+	bool ignored = e && r.v.io->err == IOMMU_ERR_UNSUPPORTED; /* the unit ignores CFI: refused by name */
+	if (ignored)
+		e = NULL;
 	if (e) {
 		report(t, false, "a compatibility-format MSI with CFI off: %s", e);
 		ir_teardown(&r);
@@ -398,7 +451,6 @@ void case_ir_compat(struct test_ctx *t)
 		return;
 	}
 	/* sent all the same, to say what the unit does with it */
-	bool arrived = false, strayed = false;
 	e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
 	char what[64] = "did not arrive";
 	if (arrived)

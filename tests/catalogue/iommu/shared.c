@@ -468,3 +468,14 @@ void case_map_cost(struct test_ctx *t)
 	test_note(t, "%zu pages mapped and unmapped", got);
 	bench_teardown(&v);
 }
+
+/* ---- the take-over's note ------------------------------------------------ */
+
+const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n)
+{
+	if (tried)
+		snprintf(buf, n, "%zu of %zu bystander engines fine", fine, tried);
+	else
+		snprintf(buf, n, "no bystander engines: none behind the unit could be tried");
+	return buf;
+}

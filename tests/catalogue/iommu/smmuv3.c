@@ -88,9 +88,10 @@ static void t_takeover(struct test_ctx *t)
 	/* each bystander is reported by bench_bystanders: one that reaches no
 	 * RAM untranslated is named and not counted */
 	size_t fine, others = bench_bystanders(&v, &fine);
-	test_note(t, "%s taken in %.1f ms; %s stream table; %zu streams bypass; %zu of %zu bystander engines fine",
-		  v.io->name, cycles_to_ns(v.t_take) / 1e6, s->two_level ? "2-level" : "linear", s->nstreams, fine,
-		  others);
+	char by[64];
+	test_note(t, "%s taken in %.1f ms; %s stream table; %zu streams bypass; %s", v.io->name,
+		  cycles_to_ns(v.t_take) / 1e6, s->two_level ? "2-level" : "linear", s->nstreams,
+		  bystanders_said(fine, others, by, sizeof(by)));
 	bench_teardown(&v);
 }
 
@@ -155,7 +156,8 @@ static void check_choice(struct test_ctx *t, const char *value)
 		report(t, strcmp(smmuv3_granule_name(s->granule_bits), value) == 0, "the walk uses a %s granule",
 		       smmuv3_granule_name(s->granule_bits));
 	size_t fine, others = bench_bystanders(&v, &fine);
-	printf("    %s: %zu of %zu bystander engines fine\n", s->io.variant, fine, others);
+	char by[64];
+	printf("    %s: %s\n", s->io.variant, bystanders_said(fine, others, by, sizeof(by)));
 	bench_teardown(&v);
 }
 

@@ -52,8 +52,9 @@ static void t_takeover(struct test_ctx *t)
 		printf("    identity domain over [0, 0x%llx) in the largest leaves\n",
 		       (unsigned long long)vt->ident_top);
 	size_t fine, others = bench_bystanders(&v, &fine);
-	test_note(t, "%s taken in %.1f ms; %zu of %zu bystander engines fine", v.io->name, cycles_to_ns(v.t_take) / 1e6,
-		  fine, others);
+	char by[64];
+	test_note(t, "%s taken in %.1f ms; %s", v.io->name, cycles_to_ns(v.t_take) / 1e6,
+		  bystanders_said(fine, others, by, sizeof(by)));
 	bench_teardown(&v);
 }
 
