@@ -16,12 +16,12 @@
 #                   registers at 16 MiB (RAM), and an IVMD for 00:07.0 (not
 #                   there either) whose range runs past 2^64 (an error: the
 #                   table is not used)
-#   drhd-in-ecam    DMAR: dmar0 at 0xfed90000 (no scope), dmar1 at the same
-#                   base, and an INCLUDE_PCI_ALL dmar2 on 00:01.0's
-#                   configuration header in q35's ECAM (OVMF puts it at
-#                   0xb0000000)
-#   ivhd-in-ecam    IVRS: one IVHD selecting every device, its registers on
-#                   00:01.0's configuration header in ECAM
+#   drhd-in-ecam    DMAR: dmar0 at 0xfed90000 (no scope) and an
+#                   INCLUDE_PCI_ALL dmar1 on 00:01.0's configuration header
+#                   in q35's ECAM (OVMF puts it at 0xb0000000)
+#   ivhd-in-ecam    IVRS: an IVHD selecting every device, its registers on
+#                   00:01.0's configuration header in ECAM, and one whose
+#                   registers are dmar0's
 set -eu
 RAM=0x1000000
 
@@ -180,7 +180,7 @@ table() {
 		u 8 0x2000
 		;;
 	drhd-in-ecam)
-		header DMAR 96 1 DRHDECAM
+		header DMAR 80 1 DRHDECAM
 		u 1 38 # host address width - 1
 		u 1 0  # flags
 		zeros 10
@@ -190,13 +190,7 @@ table() {
 		u 1 0
 		u 2 0
 		u 8 0xfed90000
-		u 2 0          # DRHD at 0x40: dmar1, the same base
-		u 2 16
-		u 1 0
-		u 1 0
-		u 2 0
-		u 8 0xfed90000
-		u 2 0          # DRHD at 0x50: dmar2, INCLUDE_PCI_ALL, in ECAM
+		u 2 0          # DRHD at 0x40: dmar1, INCLUDE_PCI_ALL, in ECAM
 		u 2 16
 		u 1 1
 		u 1 0
@@ -204,10 +198,10 @@ table() {
 		u 8 0xb0008000
 		;;
 	ivhd-in-ecam)
-		header IVRS 76 2 IVHDECAM
+		header IVRS 104 2 IVHDECAM
 		u 4 0x00203040 # IVinfo: 64-bit VA, 48-bit PA, 48-bit GVA
 		zeros 8
-		u 1 0x10       # IVHD 10h at 0x30
+		u 1 0x10       # IVHD 10h at 0x30: amdvi0
 		u 1 0
 		u 2 28
 		u 2 0x0018     # the IOMMU: 00:03.0 (what the firmware claims)
@@ -218,6 +212,18 @@ table() {
 		u 4 0
 		u 1 1          # all devices
 		u 2 0
+		u 1 0
+		u 1 0x10       # IVHD 10h at 0x4c: amdvi1, on dmar0's window
+		u 1 0
+		u 2 28
+		u 2 0x0020     # the IOMMU: 00:04.0
+		u 2 0x40
+		u 8 0xfed90000
+		u 2 0
+		u 2 0
+		u 4 0
+		u 1 2          # select 00:1f.0
+		u 2 0x00f8
 		u 1 0
 		;;
 	*)
