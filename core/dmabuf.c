@@ -6,6 +6,32 @@
 
 #define PAGE 4096u
 
+/* The regions of the buffers alive, for dmabuf_owns: a fixed table, as no
+ * case holds many at once; one that does not fit is simply not known as
+ * ours, the safe side for the question it answers. */
+static struct {
+	uintptr_t lo, hi;
+} live[64];
+
+static void live_set(uintptr_t lo, uintptr_t hi, uintptr_t was)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i].lo == was) {
+			live[i].lo = lo;
+			live[i].hi = hi;
+			return;
+		}
+}
+
+bool dmabuf_owns(uint64_t phys, uint64_t len)
+{
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+		if (live[i].lo && phys >= live[i].lo && len <= live[i].hi - live[i].lo &&
+		    phys - live[i].lo <= live[i].hi - live[i].lo - len)
+			return true;
+	return false;
+}
+
 bool dmabuf_alloc_in(struct dmabuf *b, size_t len, size_t offset, uint64_t limit, size_t frame)
 {
 	memset(b, 0, sizeof(*b));
@@ -26,6 +52,7 @@ bool dmabuf_alloc_in(struct dmabuf *b, size_t len, size_t offset, uint64_t limit
 	b->len = len;
 	b->phys = (uint64_t)start;
 	memset(r, DMABUF_GUARD_BYTE, pages * PAGE);
+	live_set((uintptr_t)r, (uintptr_t)r + pages * PAGE, 0);
 	return true;
 }
 
@@ -36,8 +63,10 @@ bool dmabuf_alloc(struct dmabuf *b, size_t len, size_t offset, uint64_t limit)
 
 void dmabuf_free(struct dmabuf *b)
 {
-	if (b->region)
+	if (b->region) {
+		live_set(0, 0, (uintptr_t)b->region);
 		platform->free_pages(b->region, b->pages);
+	}
 	memset(b, 0, sizeof(*b));
 }
 

@@ -26,6 +26,10 @@ bool dmabuf_alloc(struct dmabuf *b, size_t len, size_t offset, uint64_t limit);
  * from 4 KiB): buffers an IOMMU with larger pages maps at one offset. */
 bool dmabuf_alloc_in(struct dmabuf *b, size_t len, size_t offset, uint64_t limit, size_t frame);
 void dmabuf_free(struct dmabuf *b);
+/* Does [phys, phys+len) lie wholly within the pages of a buffer alive (its
+ * guards included)? A model engine whose DMA bypasses its unit asks it
+ * before writing anywhere. */
+bool dmabuf_owns(uint64_t phys, uint64_t len);
 
 /* Zeroed pages aligned to `align` bytes (a power of two), below `limit`:
  * tables an IOMMU wants on their own size. NULL when none could be had.

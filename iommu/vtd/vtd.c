@@ -118,14 +118,14 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		if ((e = ctx_present(v, prev, v->ident.did)) != NULL)
 			return e;
 	}
-	bool fresh = mode == IOMMU_TRANSLATE && (!v->has_dut || sid != vtd_sid(v->dut_addr) || v->dut_mode != mode);
 	for (size_t i = 0; i < n; i++)
 		if ((e = ctx_clear(v, rid[i])) != NULL)
 			return e;
 	/* nothing points at the old tables any more: a fresh, empty domain
-	 * with the RMRRs that name the device (the same one when only the
-	 * mode changes back) */
-	if (fresh && ((e = vtd_domain_init(v, &v->dut, 2)) != NULL || (e = vtd_rmrr_map(v, &v->dut, &dev)) != NULL))
+	 * with the RMRRs that name the device, each time it is attached to
+	 * translate (what the bench maps before a case, it maps again) */
+	if (mode == IOMMU_TRANSLATE &&
+	    ((e = vtd_domain_init(v, &v->dut, 2)) != NULL || (e = vtd_rmrr_map(v, &v->dut, &dev)) != NULL))
 		return e;
 	for (size_t i = 0; i < n; i++) {
 		ctx_set(v, rid[i], mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);

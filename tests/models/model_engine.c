@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../../core/cpu.h"
+#include "../../core/dmabuf.h"
 #include "../../core/platform.h"
 #include "../../core/timing.h"
 #include "models.h"
@@ -25,9 +26,13 @@ static enum dma_status transfer(struct dma_engine *e, enum dma_dir dir, uint64_t
 		uint64_t a = iova + done, n = IO_PAGE - (a & (IO_PAGE - 1));
 		if (n > len - done)
 			n = len - done;
-		uint64_t phys;
+		uint64_t phys = a;
 		bool write = dir == DMA_FROM_DEVICE;
-		if (!m->translate(m->model, a, write, &phys)) {
+		if (m->bypass && !dmabuf_owns(a, n)) {
+			m->strays += write; /* not ours: dropped here, written on a machine */
+			if (!write)
+				memset(m->buf + done, 0xff, n);
+		} else if (!m->bypass && !m->translate(m->model, a, write, &phys)) {
 			aborted++; /* master abort: the write is dropped, the read gets all ones */
 			if (!write)
 				memset(m->buf + done, 0xff, n);

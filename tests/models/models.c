@@ -43,10 +43,25 @@ static const struct model_fault all_ones_fault = {
 	"all-ones", "the register window reads all ones", NULL, inject_all_ones, IOMMU_ERR_UNUSABLE, IOMMU_OK
 };
 
+static void inject_escape(void *engine)
+{
+	((struct model_engine *)engine)->bypass = true;
+}
+
+/* "escape" is every family's too, set on the engine: its DMA bypasses the
+ * unit, so a case must see the data land untranslated and stop. */
+static const struct model_fault escape_fault = {
+	"escape", "the engine's DMA bypasses the unit (IOVA = physical), as one the unit keys by another requester id",
+	NULL,	  inject_escape,
+	IOMMU_OK, IOMMU_OK
+};
+
 static const struct model_fault *fault_in(const struct model_family *f, const char *name)
 {
 	if (strcmp(name, all_ones_fault.name) == 0)
 		return &all_ones_fault;
+	if (strcmp(name, escape_fault.name) == 0)
+		return &escape_fault;
 	for (const struct model_fault *x = f->faults; x->name; x++)
 		if (strcmp(x->name, name) == 0)
 			return x;
@@ -79,7 +94,8 @@ static const char *joined(bool faults, const char *sep)
 	size_t k = 0;
 	o[0] = '\0';
 	if (faults)
-		k = (size_t)snprintf(o, sizeof(out[0]), "none%s%s", sep, all_ones_fault.name);
+		k = (size_t)snprintf(o, sizeof(out[0]), "none%s%s%s%s", sep, all_ones_fault.name, sep,
+				     escape_fault.name);
 	for (size_t f = 0; iommu_registry_model(f); f++) {
 		if (!faults) {
 			for (const char *const *kind = iommu_registry_model(f)->kinds; *kind && k < sizeof(out[0]);
@@ -127,7 +143,9 @@ const char *model_attach(const char *kind, const char *fault)
 	if (e)
 		return e;
 	if (f)
-		f->inject(f == &all_ones_fault ? (void *)fam->all_ones : fam->model);
+		f->inject(f == &all_ones_fault ? (void *)fam->all_ones
+			  : f == &escape_fault ? (void *)&mdl.eng
+					       : fam->model);
 	snprintf(mdl.kind, sizeof(mdl.kind), "%s", kind);
 	snprintf(mdl.fault, sizeof(mdl.fault), "%s", fault);
 	mdl.family = fam;
@@ -157,11 +175,12 @@ unsigned model_violations(char *out, size_t n)
 	unsigned stray = f->model_win->out_of_window + f->driver_win->out_of_window;
 	unsigned width = count(f->bad_width), reserved = count(f->reserved_writes),
 		 protocol = count(f->protocol_errors);
+	unsigned escaped = mdl.eng.strays;
 	snprintf(out, n,
 		 "%u outside the window, %u of the wrong width, %u reserved fields written, %u flushes "
-		 "outside the quiet state",
-		 stray, width, reserved, protocol);
-	return stray + width + reserved + protocol;
+		 "outside the quiet state, %u DMA writes past the unit to memory not ours",
+		 stray, width, reserved, protocol, escaped);
+	return stray + width + reserved + protocol + escaped;
 }
 
 const char *model_attached_kind(void)
@@ -199,7 +218,8 @@ void *model_attached_state(const struct model_family *f, bool driver)
 
 static void list_faults(void)
 {
-	printf("  faults (none, or one of):\n    %-18s %s (every kind)\n", all_ones_fault.name, all_ones_fault.what);
+	printf("  faults (none, or one of):\n    %-18s %s (every kind)\n    %-18s %s (every kind)\n",
+	       all_ones_fault.name, all_ones_fault.what, escape_fault.name, escape_fault.what);
 	for (size_t k = 0; iommu_registry_model(k); k++) {
 		for (const struct model_fault *x = iommu_registry_model(k)->faults; x->name; x++) {
 			printf("    %-18s %s (", x->name, x->what);

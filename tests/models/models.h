@@ -36,6 +36,12 @@ struct model_engine {
 	struct msi_message msg; /* as programmed */
 	bool msi_enabled;
 	unsigned msi_delivered, msi_blocked;
+	/* The "escape" fault: the engine's DMA bypasses the unit, IOVA =
+	 * physical, as a device the unit keys by another requester id. It
+	 * moves data only within buffers of ours (dmabuf_owns) and counts
+	 * every write that would have landed anywhere else. */
+	bool bypass;
+	unsigned strays;
 };
 
 void model_engine_init(struct model_engine *m, const char *kind, struct pci_addr addr, unsigned addr_bits,
@@ -65,7 +71,7 @@ struct model_fault {
 /* One model family, defined beside its model. */
 struct model_family {
 	const char *const *kinds;	  /* "calgary", "calioc2"; NULL-terminated */
-	const struct model_fault *faults; /* ends with a NULL name; "none" and "all-ones" are implied */
+	const struct model_fault *faults; /* ends with a NULL name; "none", "all-ones" and "escape" are implied */
 	/* Builds the model of `kind`, its driver on the model's register
 	 * window, and the engine `e` behind its bridge. NULL or why not. */
 	const char *(*attach)(const char *kind, struct model_engine *e);

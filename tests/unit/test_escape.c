@@ -1,0 +1,95 @@
+/* A device whose DMA the unit does not translate (an alias left in
+ * pass-through, a unit that keys the device by another requester id, as
+ * QEMU 7.2's amd-iommu does behind a bridge) must be caught before any
+ * case DMAs through it, and its DMA must land only in memory of ours.
+ * Every model kind with the implied "escape" fault: the engine bypasses
+ * the unit, and writes only inside live buffers of ours (counting every
+ * write that would have landed elsewhere). Where the landing buffer fits
+ * the unit's IO space, the bench names the escape and nothing strays;
+ * where it cannot (an IO space below any memory the host gives), the case
+ * fails on its data and the model counts the stray. */
+#include "host_monitor.h"
+
+#include "../../core/dmabuf.h"
+#include "../../iommu/backend.h"
+#include "../models/models.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	host_monitor_init();
+	setting_set("records", "on");
+	return 0;
+}
+
+static void caught_before_any_case(void **state)
+{
+	(void)state;
+	size_t named = 0;
+	for (size_t i = 0; model_kind_at(i); i++) {
+		const char *kind = model_kind_at(i);
+		const struct iommu_backend *b = iommu_backend_for_model(kind);
+		assert_non_null(b);
+		char line[96], test[48];
+		assert_null(model_attach(kind, "escape"));
+		struct dma_engine *e;
+		assert_non_null(model_unit(&e));
+		const struct model_engine *engine = (const struct model_engine *)e;
+		/* the backend's translation at its smallest page */
+		const char *out = NULL;
+		for (const char *const *leaf = (const char *const[]){ "4k", "16k", NULL }; *leaf; leaf++) {
+			snprintf(test, sizeof(test), "%s.translate_%s", b->name, *leaf);
+			snprintf(line, sizeof(line), "run %s", test);
+			out = host_monitor_line(line);
+			if (!strstr(out, "no test or group named"))
+				break;
+		}
+		const char *rec = host_monitor_result(out, test);
+		if (strstr(rec, "\"verdict\":\"skip\"")) /* not this kind's: another of the family's */
+			continue;
+		if (!strstr(rec, "\"verdict\":\"fail\""))
+			fail_msg("%s: %s passed with its DMA bypassing the unit: %s", kind, test, rec);
+		if (strstr(out, "FAIL: DMA ESCAPED translation: 0000:")) {
+			named++;
+			/* the proof's write landed in our buffer, and nothing DMAed after it */
+			if (engine->strays)
+				fail_msg("%s: the escape was named, yet a write strayed:\n%s", kind, out);
+			if (strstr(out, "ok: from the device") || strstr(out, "ok: to the device"))
+				fail_msg("%s: a case DMAed after the escape was named:\n%s", kind, out);
+		} else {
+			if (!strstr(out, "not proven translated by a landing buffer") || !engine->strays)
+				fail_msg("%s: the escape was neither named nor counted:\n%s", kind, out);
+		}
+		model_detach();
+	}
+	/* VT-d, AMD-Vi and SMMUv3 at least: IO spaces the host's buffers fit */
+	assert_true(named >= 3);
+}
+
+/* What the engine asks before writing past its unit. */
+static void owns_buffers_only(void **state)
+{
+	(void)state;
+	struct dmabuf a, b;
+	assert_true(dmabuf_alloc(&a, 100, 16, 0));
+	assert_true(dmabuf_owns(a.phys, 100));
+	assert_true(dmabuf_owns((uint64_t)(uintptr_t)a.region, a.pages * 4096)); /* guards are ours too */
+	assert_false(dmabuf_owns((uint64_t)(uintptr_t)a.region, a.pages * 4096 + 1));
+	assert_false(dmabuf_owns((uint64_t)(uintptr_t)a.region - 1, 2));
+	assert_false(dmabuf_owns(a.phys, ~0ull)); /* a length that wraps */
+	assert_true(dmabuf_alloc(&b, 100, 0, 0));
+	uint64_t at = a.phys;
+	dmabuf_free(&a);
+	assert_false(dmabuf_owns(at, 1));
+	assert_true(dmabuf_owns(b.phys, 100));
+	dmabuf_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(caught_before_any_case),
+		cmocka_unit_test(owns_buffers_only),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
