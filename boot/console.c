@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/acpi.h"
+#include "../core/claims.h"
 #include "../core/monitor.h"
 #include "../core/pl011.h"
 #include "../core/results.h"
@@ -68,9 +69,18 @@ static int direct_getc(struct direct *d)
 	return d->kind == UART_PL011 ? pl011_getc(&d->pl) : uart16550_getc(&d->ns);
 }
 
+static void uart_dropped(const char *why);
+
+/* A UART's registers may lie in a BAR only of a serial controller (class
+ * 07h: a PCI UART the SPCR names); inside any other device's window they
+ * are that device's. */
+#define UART_CLASS_MASK 0xff0000u
+#define UART_CLASS 0x070000u
+
 /* The window and the driver for a place; NULL, or why not. */
 static const char *direct_open(struct direct *d, const struct uart_place *p, const char *source)
 {
+	static char owned[200];
 	memset(d, 0, sizeof(*d));
 	d->kind = p->kind;
 	struct regwin *w = p->kind == UART_PL011 ? &d->pl.win : &d->ns.win;
@@ -78,9 +88,17 @@ static const char *direct_open(struct direct *d, const struct uart_place *p, con
 	if (p->space == ACPI_SPACE_IO) {
 		regwin_init_port(w, "uart", (uint16_t)p->address, (uint16_t)size);
 	} else {
+		const char *owner = claims_other_owner(p->address, size, UART_CLASS_MASK, UART_CLASS);
+		if (owner) {
+			snprintf(owned, sizeof(owned),
+				 "%s: the UART's registers at 0x%llx lie inside %s: another device's", source,
+				 (unsigned long long)p->address, owner);
+			return owned;
+		}
 		const char *no = regwin_open_mmio(w, "uart", p->address, size, false, source);
 		if (no)
 			return no;
+		claims_early("uart", p->address, size, source, UART_CLASS_MASK, UART_CLASS, uart_dropped);
 	}
 	if (p->kind == UART_PL011) {
 		d->pl.sbsa = p->sbsa;
@@ -156,6 +174,20 @@ static void uart_stopped(void)
 	con.efi_out = true;
 	efi_write(note, sizeof(note) - 1);
 	strncat(con.describe, " (direct UART stopped: transmitter stuck)",
+		sizeof(con.describe) - strlen(con.describe) - 1);
+}
+
+/* What claims_early_audit calls when the enumeration finds the direct
+ * UART inside another device's BAR: the firmware console carries on, and
+ * nothing touches the window again (not even to put back what was saved
+ * of it: those registers may be the other device's). */
+static void uart_dropped(const char *why)
+{
+	con.uart_out = false;
+	con.have_uart = false;
+	con.efi_out = true;
+	printf("error: console: %s; the direct UART is dropped, the firmware console carries on\n", why);
+	strncat(con.describe, " (direct UART dropped: another device's window)",
 		sizeof(con.describe) - strlen(con.describe) - 1);
 }
 
@@ -296,6 +328,7 @@ void console_restore(void)
 {
 	if (con.have_uart)
 		direct_close(&con.uart);
+	claims_early_forget("uart");
 	con.uart_out = false;
 	con.efi_out = true;
 }

@@ -6,9 +6,11 @@
 #include <string.h>
 
 #include "acpi.h"
+#include "claims.h"
 #include "identity.h"
 #include "known.h"
 #include "lab.h"
+#include "mcfg.h"
 #include "memmap.h"
 #include "replay.h"
 #include "results.h"
@@ -642,6 +644,12 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 		       (size_t)mon.acpi.diag.errors - mon.acpi.diag.n);
 	if (!mon.acpi.present)
 		printf("warning: ACPI: %s\n", mon.acpi.error);
+	/* the ECAM windows, before the console and the timers a table names
+	 * are opened: none may lie in one (the enumeration adds the BARs) */
+	static struct mcfg early_mcfg;
+	const struct acpi_header *mcfg = acpi_find(&mon.acpi, "MCFG", 0);
+	if (mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &early_mcfg) == 0)
+		claims_add_ecam(&early_mcfg);
 	const char *why = platform->console_route("auto", "spcr");
 	if (why)
 		printf("warning: console: %s\n", why);

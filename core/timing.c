@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "acpi.h"
+#include "claims.h"
 #include "stats.h"
 
 /* the counter rdtsc() reads, named in every measure record */
@@ -211,6 +212,52 @@ static void identify_cpu(const struct acpi *acpi)
  * because the table's address is not a device's). */
 static const char not_described[] = "not described by ACPI";
 
+/* A timer's registers inside another device's window (the ECAM windows
+ * before the enumeration, its BARs after) are that device's: refused
+ * before the first access. */
+static const char *owned_by_another(uint64_t base, uint64_t size)
+{
+	static char why[200];
+	const char *owner = claims_owner(base, size, true);
+	if (!owner)
+		return NULL;
+	snprintf(why, sizeof(why), "its registers at 0x%llx lie inside %s: another device's, not touched",
+		 (unsigned long long)base, owner);
+	return why;
+}
+
+/* What claims_early_audit calls when the enumeration finds a timer the
+ * TSC was calibrated against inside another device's BAR: the figure it
+ * gave is not believed (the Stall estimate stands), and nothing touches
+ * the window again (an HPET we switched on stays on: its registers may not
+ * be the HPET's). */
+static void note(const char *fmt, const char *a, const char *b);
+
+static void timer_dropped(const char *name, const char *why)
+{
+	printf("error: timer: %s; not used again", why);
+	if (strcmp(name, "hpet") == 0)
+		hpet_state.enabled_by_us = false;
+	if (timing.source && strcmp(timing.source, name) == 0) {
+		timing.tsc_hz = timing.stall_hz;
+		timing.source = "stall";
+		timing.ref_hz = 0;
+		printf("; the counter's rate is the Stall estimate, %.3f MHz", (double)timing.stall_hz / 1e6);
+		note("%s: %s; ", name, why);
+	}
+	printf("\n");
+}
+
+static void hpet_dropped(const char *why)
+{
+	timer_dropped("hpet", why);
+}
+
+static void pmtimer_dropped(const char *why)
+{
+	timer_dropped("pmtimer", why);
+}
+
 static const char *pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
 {
 	struct acpi_pmtimer pm;
@@ -227,7 +274,12 @@ static const char *pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
 		regwin_init_port(&rc->win, "pmtimer", (uint16_t)pm.address, 4);
 		return NULL;
 	}
-	return regwin_open_mmio(&rc->win, "pmtimer", pm.address, 4, false, "FADT X_PM_TMR_BLK (system memory)");
+	const char *why = owned_by_another(pm.address, 4);
+	if (!why)
+		why = regwin_open_mmio(&rc->win, "pmtimer", pm.address, 4, false, "FADT X_PM_TMR_BLK (system memory)");
+	if (!why)
+		claims_early("pmtimer", pm.address, 4, "FADT X_PM_TMR_BLK", 0, 0, pmtimer_dropped);
+	return why;
 }
 
 static const char *hpet_clock(const struct acpi *acpi, struct refclock *rc)
@@ -235,9 +287,12 @@ static const char *hpet_clock(const struct acpi *acpi, struct refclock *rc)
 	uint64_t base;
 	if (!acpi || acpi_hpet_base(acpi_find(acpi, "HPET", 0), &base) != 0)
 		return not_described;
-	const char *why = regwin_open_mmio(&hpet_state.win, "hpet", base, 0x400, false, "ACPI HPET");
+	const char *why = owned_by_another(base, 0x400);
+	if (!why)
+		why = regwin_open_mmio(&hpet_state.win, "hpet", base, 0x400, false, "ACPI HPET");
 	if (why)
 		return why;
+	claims_early("hpet", base, 0x400, "ACPI HPET", 0, 0, hpet_dropped);
 	uint64_t cap = regwin_read64(&hpet_state.win, HPET_GCAP_ID);
 	uint64_t period_fs = cap >> 32;
 	if (cap == ~0ull || period_fs == 0 || period_fs > HPET_MAX_PERIOD_FS)

@@ -231,6 +231,9 @@ static void machine_discover(void)
 	if (!platform->replay || !pci_saved_take(&machine.pci))
 		pci_enumerate(&machine.cfg, &machine.pci);
 	uint64_t t1 = cycles_end();
+	/* the console's UART and the timers were opened before the BARs were
+	 * known: one inside another device's BAR is dropped now, named */
+	claims_early_audit();
 	struct dmar dmar;
 	struct ivrs ivrs;
 	struct iort iort;

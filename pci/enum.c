@@ -218,7 +218,7 @@ void pci_enumerate(struct pci_cfg *c, struct pci_list *l)
 			char bdf[16];
 			pci_addr_str(l->d[i].addr, bdf, sizeof(bdf));
 			if (!b->io && b->base)
-				claims_add(CLAIM_DEVICE, b->base, b->size, "BAR%u of %s", b->index, bdf);
+				claims_add_bar(b->base, b->size, l->d[i].class, "BAR%u of %s", b->index, bdf);
 		}
 }
 

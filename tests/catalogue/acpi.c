@@ -49,11 +49,16 @@ static void report_diag(struct test_ctx *t, const char *table, const struct diag
 	       d->warnings);
 }
 
-static void window(struct test_ctx *t, const char *what, uint64_t base, uint64_t size)
+/* `mask`/`cls`: the class code of a function whose BAR may hold it (a PCI
+ * UART); mask 0: none may. */
+static void window(struct test_ctx *t, const char *what, uint64_t base, uint64_t size, uint32_t mask, uint32_t cls)
 {
-	const char *no = memmap_mmio_refusal(base, size);
+	const char *no = memmap_mmio_refusal(base, size), *owner = claims_other_owner(base, size, mask, cls);
 	if (no)
 		report(t, false, "%s at 0x%llx is not a register window: %s", what, (unsigned long long)base, no);
+	else if (owner)
+		report(t, false, "%s at 0x%llx lies inside %s: another device's registers", what,
+		       (unsigned long long)base, owner);
 }
 
 /* The device windows the small tables name, whether or not the monitor
@@ -63,18 +68,18 @@ static void check_windows(struct test_ctx *t, const struct acpi *a)
 {
 	struct acpi_pmtimer pm;
 	if (acpi_fadt_pmtimer(acpi_find(a, "FACP", 0), &pm) == 0 && pm.space == ACPI_SPACE_MEMORY)
-		window(t, "FADT PM timer block", pm.address, 4);
+		window(t, "FADT PM timer block", pm.address, 4, 0, 0);
 	uint64_t base;
 	for (unsigned i = 0; acpi_find(a, "HPET", i); i++)
 		if (acpi_hpet_base(acpi_find(a, "HPET", i), &base) == 0)
-			window(t, "HPET timer block", base, 0x400);
+			window(t, "HPET timer block", base, 0x400, 0, 0);
 	struct acpi_spcr s;
 	const char *why;
 	for (unsigned i = 0; acpi_find(a, "SPCR", i); i++)
 		if (acpi_spcr_uart(acpi_find(a, "SPCR", i), &s, &why) == 0 && s.base.space_id == ACPI_SPACE_MEMORY) {
 			struct uart_place up;
 			if (!uart_place_from_spcr(&s, UART_PORT_IO, &up))
-				window(t, "SPCR UART", up.address, uart_place_span(&up));
+				window(t, "SPCR UART", up.address, uart_place_span(&up), 0xff0000u, 0x070000u);
 		}
 }
 
@@ -522,7 +527,7 @@ static void t_iort(struct test_ctx *t)
 		for (size_t k = 0; k < v.nsmmu; k++) {
 			char what[48];
 			snprintf(what, sizeof(what), "IORT SMMUv3 #%zu", k);
-			window(t, what, v.smmu[k].base, 0x20000);
+			window(t, what, v.smmu[k].base, 0x20000, 0, 0);
 		}
 		smmus += (unsigned)v.nsmmu;
 		rmrs += (unsigned)v.nrmr;

@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include "../../core/claims.h"
+#include "../../core/mcfg.h"
 #include "../../iommu/iommu.h"
 #include "../../iommu/units.h"
 #include "../../pci/alias.h"
@@ -139,11 +140,68 @@ static void claims(void **state)
 	assert_null(claims_owner(0xb0008000, 0x1000, false));
 }
 
+/* A PCI UART's BAR holds the UART; anyone else's does not. */
+static void claims_by_class(void **state)
+{
+	(void)state;
+	claims_reset();
+	claims_add_bar(0xc0000000, 0x1000, 0x070002, "BAR0 of 0000:00:04.0");
+	claims_add_bar(0xc0100000, 0x100000, 0x00ff00, "BAR0 of 0000:00:05.0");
+	assert_null(claims_other_owner(0xc0000000, 8, 0xff0000, 0x070000));
+	assert_string_equal(claims_other_owner(0xc0000000, 8, 0, 0), "BAR0 of 0000:00:04.0");
+	assert_string_equal(claims_other_owner(0xc0100000, 0x400, 0xff0000, 0x070000), "BAR0 of 0000:00:05.0");
+	struct mcfg m = { .n = 2 };
+	m.r[0] = (struct mcfg_region){ .base = 0xb0000000, .start_bus = 0, .end_bus = 0xff };
+	m.r[1] = (struct mcfg_region){ .base = 0xe0000000, .segment = 1, .start_bus = 0x10, .end_bus = 0x1f };
+	claims_add_ecam(&m);
+	assert_string_equal(claims_owner(0xbff00000, 4, true), "the ECAM window of segment 0 buses 00-ff (MCFG)");
+	assert_null(claims_owner(0xe0000000, 0x1000, true)); /* below segment 1's first bus */
+	assert_string_equal(claims_owner(0xe1f00000, 4, true), "the ECAM window of segment 1 buses 10-1f (MCFG)");
+	claims_reset();
+}
+
+static char dropped_why[256];
+static unsigned drops;
+static void dropped(const char *why)
+{
+	snprintf(dropped_why, sizeof(dropped_why), "%s", why);
+	drops++;
+}
+
+/* Windows opened before the BARs were known: the audit after the
+ * enumeration drops the one inside another device's BAR, once, named. */
+static void early_windows_audited(void **state)
+{
+	(void)state;
+	claims_reset();
+	claims_early("hpet", 0xc0000000, 0x400, "ACPI HPET", 0, 0, dropped);
+	claims_early("uart", 0xc0200000, 8, "ACPI SPCR", 0xff0000, 0x070000, dropped);
+	claims_early("pmtimer", 0xfed00000, 4, "FADT", 0, 0, dropped);
+	assert_int_equal(claims_early_audit(), 0); /* nothing claimed yet */
+	claims_add_bar(0xc0000000, 0x100000, 0x00ff00, "BAR0 of 0000:00:02.0");
+	claims_add_bar(0xc0200000, 0x1000, 0x070002, "BAR0 of 0000:00:03.0");
+	assert_int_equal(claims_early_audit(), 1);
+	assert_int_equal(drops, 1);
+	assert_string_equal(
+	    dropped_why, "hpet at 0xc0000000 (ACPI HPET) lies inside BAR0 of 0000:00:02.0: another device's registers");
+	assert_int_equal(claims_early_audit(), 0); /* dropped once */
+	claims_early_forget("uart");
+	claims_add_bar(0xfed00000, 0x1000, 0x070002, "BAR1 of 0000:00:03.0"); /* a serial port's, not a timer's */
+	assert_int_equal(claims_early_audit(), 1);
+	assert_non_null(strstr(dropped_why, "pmtimer at 0xfed00000 (FADT) lies inside BAR1 of 0000:00:03.0"));
+	claims_reset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(behind_bridges), cmocka_unit_test(quirks), cmocka_unit_test(alias_group),
-		cmocka_unit_test(iommu_rids),	  cmocka_unit_test(claims),
+		cmocka_unit_test(behind_bridges),
+		cmocka_unit_test(quirks),
+		cmocka_unit_test(alias_group),
+		cmocka_unit_test(iommu_rids),
+		cmocka_unit_test(claims),
+		cmocka_unit_test(claims_by_class),
+		cmocka_unit_test(early_windows_audited),
 	};
 	return cmocka_run_group_tests_name("alias", tests, NULL, NULL);
 }

@@ -22,6 +22,10 @@
 #   ivhd-in-ecam    IVRS: an IVHD selecting every device, its registers on
 #                   00:01.0's configuration header in ECAM, and one whose
 #                   registers are dmar0's
+#   hpet-in-bar     HPET: event timer block at 0xc0000000, where OVMF puts
+#                   the largest 32-bit BAR (edu's 1 MiB BAR0)
+#   spcr-in-ecam    SPCR: a 16550 in system memory on 00:01.0's
+#                   configuration header in ECAM (0xb0008000)
 set -eu
 RAM=0x1000000
 
@@ -141,6 +145,18 @@ table() {
 		u 2 0x80
 		u 1 0
 		;;
+	hpet-in-bar)
+		header HPET 56 1 HPETBAR
+		u 4 0x8086a201 # event timer block id
+		gas 0 64 0 0xc0000000
+		u 1 0
+		u 2 0x80
+		u 1 0
+		;;
+	spcr-in-ecam)
+		header SPCR 80 2 SPCRECAM
+		spcr16550 0 0xb0008000
+		;;
 	mcfg-in-ram)
 		header MCFG 60 1 MCFGRAM
 		zeros 8
@@ -236,7 +252,7 @@ table() {
 
 if [ "$1" = all ]; then
 	cd "$(dirname "$0")"
-	for t in drhd-in-ram spcr-in-ram spcr-com1 hpet-noncanon mcfg-in-ram ivrs-absent drhd-in-ecam ivhd-in-ecam; do
+	for t in drhd-in-ram spcr-in-ram spcr-com1 hpet-noncanon mcfg-in-ram ivrs-absent drhd-in-ecam ivhd-in-ecam hpet-in-bar spcr-in-ecam; do
 		sh "$0" "$t" >"$t.dat"
 	done
 	exit 0

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../../../core/acpi.h"
+#include "../../../core/claims.h"
 #include "../../../core/ioapic.h"
 #include "../../../core/madt.h"
 #include "../../../core/monitor.h"
@@ -100,11 +101,19 @@ static const char *ioa_open(struct ioa *r, char *why, size_t n, enum skip_reason
 	for (size_t i = 0; i < r->madt.nioapics; i++) {
 		const struct madt_ioapic *m = &r->madt.ioapic[i];
 		struct regwin w;
-		const char *e = regwin_open_mmio(&w, "ioapic", m->address, IOAPIC_WINDOW, false, "MADT I/O APIC");
+		/* inside a BAR only of an I/O (x)APIC function (class 0800h) */
+		const char *owner = claims_other_owner(m->address, IOAPIC_WINDOW, 0xffff00u, 0x080000u), *e = NULL;
+		char owned[160];
+		if (owner) {
+			snprintf(owned, sizeof(owned), "its registers lie inside %.100s: another device's", owner);
+			e = owned;
+		}
+		if (!e)
+			e = regwin_open_mmio(&w, "ioapic", m->address, IOAPIC_WINDOW, false, "MADT I/O APIC");
 		if (!e)
 			e = ioapic_init(&r->ap[i], &w, m->id, m->gsi_base);
 		if (e) {
-			snprintf(why, n, "I/O APIC %u at 0x%x: %s", m->id, m->address, e);
+			snprintf(why, n, "I/O APIC %u at 0x%x: %.120s", m->id, m->address, e);
 			return why;
 		}
 		pins[i] = r->ap[i].pins;
