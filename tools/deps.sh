@@ -1,7 +1,11 @@
 #!/bin/sh
 # deps.sh                       install the Debian packages iommon needs (both
-#                               architectures), and gnu-efi for arm64 into build/
+#                               architectures), gnu-efi for arm64 and QEMU 10.0
+#                               into build/
 # deps.sh gnu-efi-aa64 DEST     only the latter
+# deps.sh qemu10 DEST           Debian 13's QEMU 10.0 as Debian 12's
+#                               bookworm-backports builds it, unpacked in DEST
+#                               (the system's QEMU and apt are left alone)
 # As root: apt-get installs what is missing. Otherwise: print the command, fail.
 # gnu-efi:arm64 is never installed: it is not Multi-Arch: same, and dpkg
 # would remove the x86_64 gnu-efi for it. Its .deb is downloaded through a
@@ -30,8 +34,60 @@ gnu_efi_aa64() {
 	basename "$deb" >"$dest/.stamp"
 }
 
+# The Debian mirror the machine's own apt sources name for bookworm (one-line
+# or deb822), else deb.debian.org.
+debian_mirror() {
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '
+			/^[ \t]*#/ { next }
+			/^deb[ \t]/ { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/) break
+				if ($(i + 1) == "bookworm") { print $i; exit } next }
+			/^URIs:/ { uri = $2 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") found = 1 }
+			/^[ \t]*$/ { if (found && uri) { print uri; exit } uri = ""; found = 0 }
+			END { if (found && uri) print uri }' "$f"
+	done | head -n 1
+}
+
+# QEMU 10.0 from bookworm-backports: its .debs through a private apt state
+# (a sources list of that one suite, lists and cache beside DEST, no
+# preferences), unpacked with dpkg-deb; run by tools/qemu-run.sh with
+# QEMU=DEST (its ROMs first, then the system's).
+QEMU10_PKGS="qemu-system-x86 qemu-system-arm qemu-system-common qemu-system-data qemu-system-modules-opengl"
+qemu10() {
+	dest=$1
+	[ -f "$dest/.stamp" ] && [ -x "$dest/usr/bin/qemu-system-x86_64" ] && [ -x "$dest/usr/bin/qemu-system-aarch64" ] && return 0
+	apt=$dest.apt
+	mirror=$(debian_mirror)
+	mirror=${mirror:-http://deb.debian.org/debian}
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm-backports main" >"$apt/sources.list"
+	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/parts" \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts"
+	echo "deps: fetching QEMU 10.0 from $mirror bookworm-backports (unpacked into $dest, not installed)"
+	# shellcheck disable=SC2086
+	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f ./*.deb && apt-get -qq "$@" download $QEMU10_PKGS); then
+		echo "deps: could not download QEMU 10.0 from $mirror bookworm-backports (network?); run:" >&2
+		echo "  tools/deps.sh qemu10 $dest" >&2
+		exit 1
+	fi
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	for deb in "$apt"/*.deb; do
+		dpkg-deb -x "$deb" "$dest"
+	done
+	"$dest/usr/bin/qemu-system-x86_64" --version | head -n 1 >"$dest/.stamp"
+	(cd "$apt" && ls ./*.deb) >>"$dest/.stamp"
+}
+
 if [ "${1:-}" = gnu-efi-aa64 ]; then
 	gnu_efi_aa64 "$2"
+	exit 0
+fi
+if [ "${1:-}" = qemu10 ]; then
+	qemu10 "$2"
 	exit 0
 fi
 
@@ -60,3 +116,4 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 gnu_efi_aa64 "$here/build/gnu-efi-aa64"
+qemu10 "$here/build/qemu-10.0"

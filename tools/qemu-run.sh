@@ -34,8 +34,17 @@
 #                     (Ctrl-C ends QEMU)
 #   --bench           make run: show the console live, press Enter at the
 #                     countdown, leave after the verdict, print boot times
+#
+# QEMU=...          which QEMU (an environment variable, as make passes it:
+#                   `make run QEMU=10`): unset or "system", the system's
+#                   (/usr/bin, Debian 12's 7.2); "10", Debian 13's 10.0 as
+#                   `make deps` unpacks it into build/qemu-10.0 from
+#                   bookworm-backports; or the folder of any QEMU unpacked
+#                   the same way (PREFIX/usr/bin/qemu-system-*). A private
+#                   one runs with its own ROMs and modules first.
 # Exit status: QEMU's, or 124 on timeout.
 set -eu
+repo=$(cd "$(dirname "$0")/.." && pwd)
 
 image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
 puts="" moves="" readonly="" fill="" reboot=0 medium=stick
@@ -79,6 +88,22 @@ aarch64)
 *) echo "qemu-run: unknown --arch $arch (x86_64 or aarch64)" >&2; exit 2 ;;
 esac
 [ -f "$code" ] || { echo "qemu-run: $code missing (package $pkg)" >&2; exit 2; }
+qemuopts=""
+case ${QEMU:-system} in
+system) ;;
+*)
+	prefix=$QEMU
+	case $prefix in 10 | 10.0) prefix=$repo/build/qemu-10.0 ;; esac
+	[ -x "$prefix/usr/bin/$qemubin" ] || {
+		echo "qemu-run: QEMU=$QEMU: no $prefix/usr/bin/$qemubin (make deps fetches build/qemu-10.0)" >&2
+		exit 2
+	}
+	qemubin=$prefix/usr/bin/$qemubin
+	qemuopts="-L $prefix/usr/share/qemu -L /usr/share/qemu"
+	# its own modules: the system's are another build's, which QEMU refuses
+	QEMU_MODULE_DIR=$(ls -d "$prefix"/usr/lib/*/qemu 2>/dev/null | head -n 1)
+	export QEMU_MODULE_DIR ;;
+esac
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/iommon-run.XXXXXX")
 fi
@@ -88,6 +113,7 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/status"
 fi
 rm -rf "$out"
 mkdir -p "$out/results"
+"$qemubin" --version 2>/dev/null | head -n 1 >"$out/qemu-version" || true
 export MTOOLS_SKIP_CHECK=1
 part="$out/disk.img@@1M"
 
@@ -147,7 +173,7 @@ noreboot=-no-reboot
 [ $reboot = 1 ] && noreboot=""
 vga="-vga none"
 [ "$arch" = aarch64 ] && vga=""
-machine="-machine $mach $cpu -accel $accel -m 1024 -smp 1 -display none $vga $noreboot -nodefaults"
+machine="$qemuopts -machine $mach $cpu -accel $accel -m 1024 -smp 1 -display none $vga $noreboot -nodefaults"
 firmware="-drive if=pflash,format=raw,unit=0,readonly=on,file=$code -drive if=pflash,format=raw,unit=1,file=$varsfile"
 stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on"
 case $medium in
