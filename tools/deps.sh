@@ -65,7 +65,7 @@ qemu10() {
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm-backports main" >"$apt/sources.list"
 	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
 		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/parts" \
-		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts"
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts" -o APT::Sandbox::User=root
 	echo "deps: fetching QEMU 10.0 from $mirror bookworm-backports (unpacked into $dest, not installed)"
 	# shellcheck disable=SC2086
 	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f ./*.deb && apt-get -qq "$@" download $QEMU10_PKGS); then
