@@ -37,6 +37,10 @@
 #   expect FILE ERE       FILE (console.txt, records.jsonl, ...) has a match
 #   reject FILE ERE       FILE has no match
 #   count FILE N ERE      FILE has exactly N matching lines
+#   if-qemu V DIRECTIVE   DIRECTIVE only on QEMU version V (10, 10.0, 10.0.2: the
+#                         version or a leading part of it), as QEMU=... picks it
+#                         (tools/qemu-run.sh); unless-qemu V DIRECTIVE: on others
+#   qemu10                tools/test.sh boots this test on QEMU 10.0 too
 #   results-same          the saved results file holds exactly the console's records
 #   results-prefix        the saved results file holds the console's first records,
 #                         each line whole, and not all of them (the volume filled)
@@ -49,6 +53,13 @@ cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=s
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
+# the directives for this QEMU: if-qemu and unless-qemu lines resolved
+version=$("$here/qemu-run.sh" --qemu-version) || { echo "FAIL $name: no QEMU (QEMU=${QEMU:-system})"; exit 1; }
+awk -v v="$version" '
+	function is(p) { return v == p || index(v, p ".") == 1 }
+	$1 == "if-qemu" { if (is($2)) { sub(/^[ \t]*if-qemu[ \t]+[^ \t]+[ \t]+/, ""); print } next }
+	$1 == "unless-qemu" { if (!is($2)) { sub(/^[ \t]*unless-qemu[ \t]+[^ \t]+[ \t]+/, ""); print } next }
+	{ print }' "$test" >"$out/directives"
 while IFS= read -r l || [ -n "$l" ]; do
 	case $l in
 	"timeout "*) timeout=${l#timeout } ;;
@@ -75,7 +86,7 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"fill-volume "*) flags="$flags --fill-volume ${l#fill-volume }" ;;
 	"reboot") flags="$flags --reboot" ;;
 	esac
-done <"$test"
+done <"$out/directives"
 [ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
 run="$out/run"
 data=$(cd "$(dirname "$test")" && pwd)/data
@@ -159,5 +170,5 @@ while IFS= read -r l || [ -n "$l" ]; do
 		head -n "$n" "$run/records.jsonl" | cmp -s - "$1" || fail "the results file is not the console's first $n records"
 		[ "$(wc -l <"$run/records.jsonl")" -gt "$n" ] || fail "the results file holds every record: the volume never filled" ;;
 	esac
-done <"$test"
+done <"$out/directives"
 echo "PASS $name"

@@ -34,6 +34,7 @@
 #                     (Ctrl-C ends QEMU)
 #   --bench           make run: show the console live, press Enter at the
 #                     countdown, leave after the verdict, print boot times
+#   --qemu-version    print the chosen QEMU's version (10.0.2) and exit
 #
 # QEMU=...          which QEMU (an environment variable, as make passes it:
 #                   `make run QEMU=10`): unset or "system", the system's
@@ -47,7 +48,7 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
-puts="" moves="" readonly="" fill="" reboot=0 medium=stick
+puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -68,10 +69,11 @@ while [ $# -gt 0 ]; do
 	--accel) accel=$2; shift 2 ;;
 	--bench) bench=1; shift ;;
 	--interactive) interactive=1; shift ;;
+	--qemu-version) version_only=1; shift ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 done
-[ -f "$image" ] || { echo "qemu-run: no image '$image' (make image)" >&2; exit 2; }
+[ $version_only = 1 ] || [ -f "$image" ] || { echo "qemu-run: no image '$image' (make image)" >&2; exit 2; }
 case $arch in
 x86_64)
 	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd pkg=ovmf
@@ -104,6 +106,10 @@ system) ;;
 	QEMU_MODULE_DIR=$(ls -d "$prefix"/usr/lib/*/qemu 2>/dev/null | head -n 1)
 	export QEMU_MODULE_DIR ;;
 esac
+if [ $version_only = 1 ]; then
+	"$qemubin" --version | sed -n '1s/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p'
+	exit 0
+fi
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/iommon-run.XXXXXX")
 fi

@@ -241,19 +241,22 @@ fi
 # Boot tests run BOOT_JOBS at a time (default 2: one QEMU per core of the
 # build machine); a test with the directive `alone` runs with no other boot
 # beside it. Each verdict is printed in the order of the file names,
-# whichever boot ends first.
+# whichever boot ends first. Every test runs on the system's QEMU (Debian
+# 12's 7.2); those with the directive `qemu10` run again on Debian 13's
+# 10.0, which make deps unpacks into build/qemu-10.0 (QEMU=... as
+# tools/qemu-run.sh takes it), their verdicts named boot10.NAME.
 boot_jobs=${BOOT_JOBS:-2}
-section "boot tests (QEMU $(qemu-system-x86_64 --version | head -1 | awk '{print $4}'), OVMF, TCG, $boot_jobs at a time)"
-if ! command -v qemu-system-x86_64 >/dev/null || [ ! -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
-	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
-else
-	verdicts=$log/boot
+# boot_set PREFIX OUTDIR QEMU TEST...: boots each test on that QEMU
+boot_set() {
+	set_prefix=$1 set_out=$2 set_qemu=$3
+	shift 3
+	verdicts=$log/$set_prefix
 	mkdir -p "$verdicts"
 	mkfifo "$verdicts/ended"
 	exec 5<>"$verdicts/ended" # a line per boot that ended; read-write: never blocks on open
 	boot_one() {              # test name: its exit status and seconds, then its verdict line
 		start=$(date +%s)
-		line=$(tools/boottest.sh "$1" build/iommon.img "build/boot-tests/$2")
+		line=$(QEMU=$set_qemu tools/boottest.sh "$1" build/iommon.img "$set_out/$2")
 		rc=$?
 		printf '%s %s\n%s\n' "$rc" "$(($(date +%s) - start))" "$line" >"$verdicts/$2.tmp"
 		mv "$verdicts/$2.tmp" "$verdicts/$2.verdict"
@@ -270,11 +273,11 @@ else
 				read -r done_rc done_secs
 				done_line=$(cat)
 			} <"$verdicts/$done_n.verdict"
-			[ "$done_n" = vtd-nvme ] && vtd_secs=$done_secs
+			[ "$set_prefix$done_n" = bootvtd-nvme ] && vtd_secs=$done_secs
 			case $done_rc in
-			0) passed=$((passed + 1)); echo "PASS boot.$done_n (${done_secs}s)" ;;
-			77) skipped=$((skipped + 1)); echo "SKIP boot.${done_line#SKIP }" ;;
-			*) failed=$((failed + 1)); echo "FAIL boot.${done_line#FAIL }" ;;
+			0) passed=$((passed + 1)); echo "PASS $set_prefix.$done_n (${done_secs}s)" ;;
+			77) skipped=$((skipped + 1)); echo "SKIP $set_prefix.${done_line#SKIP }" ;;
+			*) failed=$((failed + 1)); echo "FAIL $set_prefix.${done_line#FAIL }" ;;
 			esac
 		done
 	}
@@ -284,7 +287,7 @@ else
 		boot_print
 	}
 	running=0 started=""
-	for t in tests/boot/*.test; do
+	for t in "$@"; do
 		n=$(basename "$t" .test)
 		alone=0
 		grep -qx alone "$t" && alone=1
@@ -301,11 +304,33 @@ else
 	done
 	wait
 	exec 5>&-
+}
+system_qemu=$(tools/qemu-run.sh --qemu-version 2>/dev/null)
+section "boot tests (QEMU ${system_qemu:-missing}, the system's; OVMF, TCG, $boot_jobs at a time)"
+if ! command -v qemu-system-x86_64 >/dev/null || [ ! -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
+	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
+else
+	boot_set boot build/boot-tests system tests/boot/*.test
 fi
+rm -rf build/boot-tests-qemu10
+second=$(grep -lx qemu10 tests/boot/*.test)
+q10=$(QEMU=10 tools/qemu-run.sh --qemu-version 2>/dev/null)
+case $system_qemu in
+10.*) echo "== the system's QEMU is $system_qemu: the suite above ran on QEMU 10 already" ;;
+*)
+	section "boot tests again on QEMU ${q10:-10.0 (missing)} (build/qemu-10.0, from bookworm-backports): the qemu10 ones"
+	if [ -z "$q10" ]; then
+		for t in $second; do note FAIL "boot10.$(basename "$t" .test)" "no QEMU 10.0 in build/qemu-10.0 (make deps)"; done
+	else
+		# shellcheck disable=SC2086
+		boot_set boot10 build/boot-tests-qemu10 "$PWD/build/qemu-10.0" $second
+	fi ;;
+esac
 
 # Every record the boot tests produced, on the console and in the results
 # files saved on the stick: each line one whole JSON object, valid UTF-8.
-set -- build/boot-tests/*/run/records.jsonl build/boot-tests/*/run/results/*.jsonl
+set -- build/boot-tests/*/run/records.jsonl build/boot-tests/*/run/results/*.jsonl \
+	build/boot-tests-qemu10/*/run/records.jsonl build/boot-tests-qemu10/*/run/results/*.jsonl
 files=""
 for f in "$@"; do [ -f "$f" ] && files="$files $f"; done
 if [ -z "$files" ]; then
