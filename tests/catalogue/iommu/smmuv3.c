@@ -595,8 +595,8 @@ static void t_stage2(struct test_ctx *t)
 	}
 	if (!(idr0 & IDR0_S2P)) {
 		test_skip(t, SKIP_UNSUPPORTED, "IDR0.S2P clear: this SMMU has no stage 2%s",
-			  mu == &model_driver.io ? " (this model kind is stage 1 only, as QEMU 7.2)"
-			  : on_qemu()		 ? " (QEMU 7.2 emulates stage 1 only)"
+			  mu == &model_driver.io ? " (this model kind is stage 1 only, as QEMU's before 10.0)"
+			  : on_qemu()		 ? " (QEMU's SMMUv3 has stage 2 from 10.0 on, virt-10.0 machines)"
 						 : "");
 		return;
 	}
