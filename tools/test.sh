@@ -359,6 +359,15 @@ tally "$log/replay.log"
 if [ $rc != 0 ] && ! grep -q '^FAIL' "$log/replay.log"; then
 	note FAIL replay.check "tools/replay-check.sh exit status $rc (log: $log/replay.log)"
 fi
+if [ -d build/boot-tests-qemu10/replay-vtd ]; then # the folders QEMU 10.0's machines saved, named qemu10:*
+	tools/replay-check.sh build/boot-tests-qemu10 "$log/replay10" >"$log/replay10.log" 2>&1
+	rc=$?
+	sed -i 's/^\(PASS\|FAIL\|SKIP\) /\1 qemu10:/' "$log/replay10.log"
+	tally "$log/replay10.log"
+	if [ $rc != 0 ] && ! grep -q '^FAIL' "$log/replay10.log"; then
+		note FAIL replay10.check "tools/replay-check.sh exit status $rc (log: $log/replay10.log)"
+	fi
+fi
 
 # The price boot test's records rendered as plots: the host tool must
 # turn a real results file into two valid PNGs.
