@@ -136,10 +136,11 @@ static bool event_logged(struct test_ctx *t, bool write)
 	if (logged || t->failures)
 		return logged;
 	if (on_qemu())
-		test_skip(t, SKIP_EMULATOR,
-			  "blocked, no event: QEMU's amd-iommu writes no event log (EvtTail stays 0 on 7.2 and 10.0); the "
-			  "%s was only dropped",
-			  write ? "write" : "read");
+		test_skip(
+		    t, SKIP_EMULATOR,
+		    "blocked, no event: QEMU's amd-iommu writes no event log (EvtTail stays 0 on 7.2 and 10.0); the "
+		    "%s was only dropped",
+		    write ? "write" : "read");
 	else
 		report(t, false, "the forbidden %s left no event in the log", write ? "write" : "read");
 	return false;
@@ -394,9 +395,10 @@ static void t_ir_events(struct test_ctx *t)
 	struct amdvi_model *m = model_amdvi();
 	struct env v;
 	if (!bench_setup(t, &v, "amdvi") ||
-	    !bench_needs(&v, m != NULL, SKIP_MODEL_ONLY,
-			 "needs the AMD-Vi model (`model amdvi`): QEMU's amd-iommu writes no event log, and on a machine the "
-			 "shared interrupt cases raise the device's own MSI"))
+	    !bench_needs(
+		&v, m != NULL, SKIP_MODEL_ONLY,
+		"needs the AMD-Vi model (`model amdvi`): QEMU's amd-iommu writes no event log, and on a machine the "
+		"shared interrupt cases raise the device's own MSI"))
 		return;
 	uint16_t id = dut_devid(&v);
 	struct iommu_irte on = { .present = true, .vector = 0x41, .dest = 1, .source_id = id, .sid_check = true };
