@@ -29,13 +29,17 @@ SHARED_SRC := $(CORE_SRC) $(CAT_SRC)
 
 # ---- EFI build -------------------------------------------------------------
 EFI_INC := /usr/include/efi
-GCC_INC := $(shell $(CC) -print-file-name=include)
-EFI_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -mno-red-zone \
+# What the compilers say of themselves is asked when a recipe first needs it,
+# not when make reads this file: make run and make test install the
+# compilers (make deps) after that. Asked once, then kept for the run.
+ask_once = $(eval $(1) := $$(shell $(2)))$($(1))
+GCC_INC = $(call ask_once,GCC_INC,$(CC) -print-file-name=include)
+EFI_CFLAGS = $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -mno-red-zone \
 	-fno-stack-protector -maccumulate-outgoing-args -fno-asynchronous-unwind-tables \
 	-DGNU_EFI_USE_MS_ABI -nostdinc -isystem $(NEWLIB_TARGET)/include -isystem $(GCC_INC) \
 	-I$(EFI_INC) -I$(EFI_INC)/x86_64
 EFI_OBJ := $(patsubst %.c,$(BUILD)/efi/%.o,$(SHARED_SRC) $(BOOT_SRC))
-LIBGCC := $(shell $(CC) -print-libgcc-file-name)
+LIBGCC = $(call ask_once,LIBGCC,$(CC) -print-libgcc-file-name)
 LDS := linker/efi_x86_64.lds
 
 all: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi
@@ -68,9 +72,9 @@ $(BUILD)/iommon.efi: $(BUILD)/iommon.so $(BUILD)/host/petool tools/check-relocs.
 AA64 := aarch64-linux-gnu-
 GNUEFI_AA64 := $(BUILD)/gnu-efi-aa64
 NEWLIB_AA64 := $(CURDIR)/$(BUILD)/newlib-aa64
-AA64_GCC_INC := $(shell $(AA64)gcc -print-file-name=include 2>/dev/null)
-AA64_LIBGCC := $(shell $(AA64)gcc -print-libgcc-file-name 2>/dev/null)
-AA64_CFLAGS := $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
+AA64_GCC_INC = $(call ask_once,AA64_GCC_INC,$(AA64)gcc -print-file-name=include)
+AA64_LIBGCC = $(call ask_once,AA64_LIBGCC,$(AA64)gcc -print-libgcc-file-name)
+AA64_CFLAGS = $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
 	-mstrict-align -fno-asynchronous-unwind-tables -nostdinc -isystem $(NEWLIB_AA64)/aarch64-elf/include \
 	-isystem $(AA64_GCC_INC) -I$(GNUEFI_AA64)/usr/include/efi -I$(GNUEFI_AA64)/usr/include/efi/aarch64
 AA64_OBJ := $(patsubst %.c,$(BUILD)/efi-aa64/%.o,$(SHARED_SRC) $(call boot_src,aarch64))
@@ -178,11 +182,17 @@ fuzz-build: $(FUZZ_BIN)
 
 # A long run of every target: 10 million inputs each (FUZZ_RUNS), at most
 # 30 minutes each (FUZZ_SECONDS), two at a time (FUZZ_JOBS).
-fuzz: deps fuzz-build
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
 	FUZZ_RUNS=$${FUZZ_RUNS:-10000000} FUZZ_SECONDS=$${FUZZ_SECONDS:-1800} FUZZ_JOBS=$${FUZZ_JOBS:-2} tools/fuzz.sh
 
 # ---- image, run, test ---------------------------------------------------------
-image: deps $(BUILD)/iommon.img
+# The targets that install what is missing (make deps) build in a sub-make
+# after it: one that reads this file anew, with the compilers there, and
+# starts no build step beside deps under make -j. ($(MAKE) is written out:
+# only then does a sub-make share make -j's jobs and run under make -n.)
+image: deps
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
 
 $(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.sh tools/mkesp.sh tools/iommon.cfg
 	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
@@ -190,7 +200,8 @@ $(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.
 # The same files as an El Torito UEFI-bootable ISO for a BMC's virtual CD
 # (tools/mkiso.sh): the plan is the boot image's iommon.cfg, results go to
 # the console only.
-iso: deps $(BUILD)/iommon.iso
+iso: deps
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.iso
 
 $(BUILD)/iommon.iso: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkiso.sh tools/mkesp.sh tools/iommon.cfg
 	tools/mkiso.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
@@ -205,7 +216,8 @@ deps:
 RUN_DEVICES := -device intel-iommu -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
 	-device nvme,drive=nvm0,serial=iommon0
 
-run: deps $(BUILD)/iommon.img
+run: deps
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench --qemu "$(RUN_DEVICES)"
 
 # QEMU's aarch64 virt machine with an SMMUv3 in front of the PCIe tree, the
@@ -213,15 +225,18 @@ run: deps $(BUILD)/iommon.img
 RUN_DEVICES_AA64 := -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
 	-device nvme,drive=nvm0,serial=iommon0 -device edu
 
-run-aarch64: deps $(BUILD)/iommon.img
+run-aarch64: deps
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--bench --qemu "$(RUN_DEVICES_AA64)"
 
 # The same boots with the serial console on your terminal.
-console: deps $(BUILD)/iommon.img
+console: deps
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
 
-console-aarch64: deps $(BUILD)/iommon.img
+console-aarch64: deps
+	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--vars $(BUILD)/aavmf-vars.fd --interactive --qemu "$(RUN_DEVICES_AA64)"
 

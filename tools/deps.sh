@@ -20,7 +20,7 @@ gnu_efi_aa64() {
 	apt=$dest.apt
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
 	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
-		-o APT::Architecture=arm64 -o APT::Architectures=arm64
+		-o APT::Architecture=arm64 -o APT::Architectures=arm64 -o APT::Sandbox::User=root
 	echo "deps: fetching gnu-efi for arm64 (unpacked into $dest, not installed)"
 	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f gnu-efi_*_arm64.deb && apt-get -qq "$@" download gnu-efi:arm64); then
 		echo "deps: could not download gnu-efi:arm64 from the Debian archive (network?); run:" >&2
