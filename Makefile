@@ -191,8 +191,11 @@ fuzz: deps
 # after it: one that reads this file anew, with the compilers there, and
 # starts no build step beside deps under make -j. ($(MAKE) is written out:
 # only then does a sub-make share make -j's jobs and run under make -n.)
+# A sub-make gets one job per core unless make was given its own -j (a
+# jobserver): the first build compiles newlib twice, at once on two cores.
+SUBJOBS = case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac;
 image: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
 
 $(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.sh tools/mkesp.sh tools/iommon.cfg
 	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
@@ -201,7 +204,7 @@ $(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.
 # (tools/mkiso.sh): the plan is the boot image's iommon.cfg, results go to
 # the console only.
 iso: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.iso
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.iso
 
 $(BUILD)/iommon.iso: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkiso.sh tools/mkesp.sh tools/iommon.cfg
 	tools/mkiso.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
@@ -217,7 +220,7 @@ RUN_DEVICES := -device intel-iommu -blockdev driver=null-co,node-name=nvm0,size=
 	-device nvme,drive=nvm0,serial=iommon0
 
 run: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench --qemu "$(RUN_DEVICES)"
 
 # QEMU's aarch64 virt machine with an SMMUv3 in front of the PCIe tree, the
@@ -226,17 +229,17 @@ RUN_DEVICES_AA64 := -blockdev driver=null-co,node-name=nvm0,size=67108864,read-z
 	-device nvme,drive=nvm0,serial=iommon0 -device edu
 
 run-aarch64: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--bench --qemu "$(RUN_DEVICES_AA64)"
 
 # The same boots with the serial console on your terminal.
 console: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
 
 console-aarch64: deps
-	@$(MAKE) --no-print-directory $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--vars $(BUILD)/aavmf-vars.fd --interactive --qemu "$(RUN_DEVICES_AA64)"
 
