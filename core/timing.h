@@ -150,7 +150,7 @@ enum calib_err calibrate_refclock(struct refclock *rc, uint64_t ticks, unsigned 
  * shortest of `rounds`. */
 uint64_t calibrate_stall(uint32_t us, unsigned rounds);
 
-/* Identify the CPU and platform; calibrate against the best reference the
+/* Identify the CPU; calibrate against the best reference the
  * ACPI tables offer (`prefer`: auto, pmtimer, hpet, stall); measure the
  * timed-region overhead. Always leaves a usable timing.tsc_hz. */
 void timing_init(const struct acpi *acpi, const char *prefer);

@@ -144,14 +144,15 @@ void arch_platform(struct platform *p)
 /* Without semihosting, QEMU (TCG or KVM) treats the HLT as an undefined
  * instruction; on hardware with an external debugger attached and halting
  * enabled it would stop the CPU. So: only when the platform is QEMU
- * (core/timing.c), and with a handler of ours for synchronous exceptions
+ * (core/platform_id.c), and with a handler of ours for synchronous exceptions
  * in place, which steps over the HLT and reports that semihosting is off.
  * With semihosting on, QEMU never returns from the HLT. */
 const char *qemu_exit(int status)
 {
 	static char why[200];
-	if (strcmp(timing.platform, "qemu-tcg") != 0 && strcmp(timing.platform, "kvm") != 0)
-		return "not under QEMU (platform is not qemu-tcg or kvm): semihosting's HLT is not risked";
+	if (strcmp(timing.platform, "qemu-tcg") != 0 && strcmp(timing.platform, "qemu") != 0 &&
+	    strcmp(timing.platform, "kvm") != 0)
+		return "not under QEMU (platform is not qemu-tcg, qemu or kvm): semihosting's HLT is not risked";
 	EFI_STATUS st = guard_begin();
 	if (EFI_ERROR(st)) {
 		snprintf(why, sizeof(why),
