@@ -120,6 +120,7 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 				 (unsigned long long)r->xsdt_address, why);
 		if (x && memcmp(x->signature, "XSDT", 4) == 0 && walk_root(a, x, 8)) {
 			a->xsdt = true;
+			a->root = x;
 			a->present = true;
 			return;
 		}
@@ -134,6 +135,7 @@ void acpi_init(struct acpi *a, const void *rsdp_ptr)
 		diag_add(&a->diag, DIAG_ERROR, "the RSDP's RSDT address 0x%llx is refused: %s",
 			 (unsigned long long)r->rsdt_address, why);
 	if (rsdt && memcmp(rsdt->signature, "RSDT", 4) == 0 && walk_root(a, rsdt, 4)) {
+		a->root = rsdt;
 		a->present = true;
 		return;
 	}
@@ -163,6 +165,7 @@ static bool field(const struct acpi_header *h, size_t off, void *out, size_t n)
 #define FADT_PM_TMR_BLK 76
 #define FADT_PM_TMR_LEN 91
 #define FADT_FLAGS 112
+#define FADT_ARM_BOOT_ARCH 129
 #define FADT_X_PM_TMR_BLK 208
 #define FADT_TMR_VAL_EXT (1u << 8)
 #define FADT_HW_REDUCED_ACPI (1u << 20)
@@ -189,6 +192,11 @@ int acpi_fadt_pmtimer(const struct acpi_header *fadt, struct acpi_pmtimer *out)
 	out->space = ACPI_SPACE_IO;
 	out->address = port;
 	return 0;
+}
+
+int acpi_fadt_arm_boot(const struct acpi_header *fadt, uint16_t *flags)
+{
+	return fadt && field(fadt, FADT_ARM_BOOT_ARCH, flags, 2) ? 0 : -1;
 }
 
 int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base)

@@ -49,8 +49,9 @@ struct acpi_table_ref {
 struct acpi {
 	bool present;
 	uint8_t rsdp_revision;
-	bool xsdt; /* false: RSDT fallback */
-	char oem_id[7];
+	bool xsdt;			/* false: RSDT fallback */
+	char oem_id[7];			/* the RSDP's */
+	const struct acpi_header *root; /* the XSDT or RSDT walked, or NULL */
 	size_t n;
 	struct acpi_table_ref tables[ACPI_MAX_TABLES];
 	char error[160]; /* why the root could not be used, or "" */
@@ -76,6 +77,16 @@ struct acpi_pmtimer {
 };
 /* 0, or -1 when the FADT has no PM timer (hardware-reduced, zero block). */
 int acpi_fadt_pmtimer(const struct acpi_header *fadt, struct acpi_pmtimer *out);
+
+/* FADT ARM_BOOT_ARCH (ACPI 6.5 §5.2.9.4, table 5.12): PSCI_COMPLIANT says
+ * the firmware implements PSCI, PSCI_USE_HVC that its conduit is HVC rather
+ * than SMC. Only with PSCI_COMPLIANT may an SMC Calling Convention call be
+ * made at all. */
+#define ACPI_ARM_PSCI_COMPLIANT (1u << 0)
+#define ACPI_ARM_PSCI_USE_HVC (1u << 1)
+/* 0 with the flags, or -1 when there is no FADT or it is too short to hold
+ * them (before ACPI 5.1). */
+int acpi_fadt_arm_boot(const struct acpi_header *fadt, uint16_t *flags);
 
 /* HPET base address (ACPI HPET table, IA-PC HPET spec 1.0a §3.2.4). */
 int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base);

@@ -1,8 +1,8 @@
 /* AArch64 instructions the monitor needs, as static inlines (through cpu.h).
  * References: Arm ARM (DDI 0487) D11 "The Generic Timer" for CNTVCT_EL0 and
  * CNTFRQ_EL0, D7.4 / D7.5 for cache maintenance to the point of coherency,
- * B2.3 for DSB/ISB. EL0-readable registers only, except ID_AA64MMFR0_EL1,
- * which UEFI's EL2/EL1 may always read. */
+ * B2.3 for DSB/ISB. EL0-readable registers only, except ID_AA64MMFR0_EL1
+ * and CurrentEL, which UEFI's EL2/EL1 may always read. */
 #ifndef IOMMON_CPU_AARCH64_H
 #define IOMMON_CPU_AARCH64_H
 
@@ -89,6 +89,16 @@ static inline unsigned cpu_pa_bits(void)
 	__asm__ volatile("mrs %0, id_aa64mmfr0_el1" : "=r"(mmfr0));
 	unsigned r = mmfr0 & 0xf;
 	return r < sizeof(bits) / sizeof(bits[0]) ? bits[r] : 52;
+}
+
+/* CurrentEL.EL (bits 3:2), Arm ARM C5.2.1: the exception level the monitor
+ * runs at, 1 or 2 under UEFI. At EL2 nothing sits above it but EL3's
+ * firmware: an HVC would be taken by its own level. */
+static inline unsigned current_el(void)
+{
+	uint64_t v;
+	__asm__ volatile("mrs %0, CurrentEL" : "=r"(v));
+	return (unsigned)(v >> 2) & 3;
 }
 
 #endif

@@ -12,6 +12,7 @@
 #include "lab.h"
 #include "mcfg.h"
 #include "memmap.h"
+#include "platform_id.h"
 #include "replay.h"
 #include "results.h"
 #include "settings.h"
@@ -195,8 +196,7 @@ static enum cmd_status cmd_save(int argc, char **argv)
 
 static void print_info(void)
 {
-	printf("  platform   %s%s%s%s\n", timing.platform, timing.hypervisor[0] ? " (CPUID hypervisor \"" : "",
-	       timing.hypervisor, timing.hypervisor[0] ? "\")" : "");
+	printf("  platform   %s, from %s\n", timing.platform, timing.platform_how);
 	printf("  cpu        %s\n", timing.cpu[0] ? timing.cpu : "(no brand string)");
 	printf("  counter    %s %.3f MHz, calibrated against %s%s; invariant %s; rdtscp %s\n", timing.counter,
 	       (double)timing.tsc_hz / 1e6, timing.source, timing.ref_hz ? "" : " (firmware Stall)",
@@ -589,12 +589,15 @@ static void menu_loop(void)
 
 static void info_record(void)
 {
-	char buf[2 * RECORD_MAX]; /* with SMBIOS's eleven strings of up to 64 characters */
+	/* SMBIOS's eleven strings of up to 64 characters and the platform's
+	 * how, each escaped */
+	char buf[4 * RECORD_MAX];
 	struct json j;
 	record_begin(&j, buf, sizeof(buf), "info");
 	json_str(&j, "what", "platform");
 	json_str(&j, "iommon", IOMMON_VERSION);
 	json_str(&j, "platform", timing.platform);
+	json_str(&j, "platform_how", timing.platform_how);
 	json_str(&j, "hypervisor", timing.hypervisor);
 	json_str(&j, "cpu", timing.cpu);
 	json_str(&j, "firmware", platform->name);
@@ -655,9 +658,16 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 		printf("warning: console: %s\n", why);
 	/* a replay's timers are the machine's: not here to be read */
 	timing_init(platform->replay ? NULL : &mon.acpi, setting_get("timer.source"));
-	if (platform->replay)
-		snprintf(timing.platform, sizeof(timing.platform), "replay");
 	identity_read(&mon.id);
+	/* after SMBIOS, which is part of the evidence; a replay's machine is
+	 * not here to be asked */
+	if (platform->replay) {
+		snprintf(timing.platform, sizeof(timing.platform), "replay");
+		snprintf(timing.platform_how, sizeof(timing.platform_how), "a replay of %s: the machine is not here",
+			 platform->replay);
+	} else {
+		platform_identify(&mon.acpi, &mon.id.smbios);
+	}
 	print_info();
 	info_record();
 	for (size_t i = 0; mon.subs && mon.subs[i]; i++)

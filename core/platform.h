@@ -88,6 +88,14 @@ struct platform {
 	 * CPU with a smaller id takes 8-bit destinations). The monitor never
 	 * changes the mode. NULL: no local APIC (aarch64). */
 	unsigned (*apic_id_bits)(void);
+	/* An SMC Calling Convention fast call (Arm DEN0028): function id `fid`
+	 * in W0 and no arguments, through HVC (`hvc`) or SMC, with a handler
+	 * of ours in place should the instruction raise an exception (nothing
+	 * at the level it targets: undefined). True with X0-X3 in res; false
+	 * with *why when it raised one. core/ calls it only through the
+	 * conduit the FADT names (core/platform_id.c). NULL: no SMCCC here
+	 * (x86-64, the host). */
+	bool (*smccc)(bool hvc, uint32_t fid, uint64_t res[4], const char **why);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

@@ -17,8 +17,6 @@ struct timing timing = { .counter = "tsc" };
 uint64_t timed_masked_max;
 
 #define PMTIMER_HZ 3579545u
-/* QEMU 7.2 TCG: the generic timer ticks every 16 ns (GTIMER_SCALE) */
-#define QEMU_TCG_CNTFRQ 62500000u
 /* CNTFRQ_EL0 further than this from the Stall estimate is not believed */
 #define CNTFRQ_TOLERANCE 0.01
 #define HPET_GCAP_ID 0x000
@@ -123,8 +121,11 @@ uint64_t calibrate_stall(uint32_t us, unsigned rounds)
 	return best;
 }
 
+/* The CPU and its counter's properties. Which platform this is (hardware,
+ * QEMU's TCG, a hypervisor) is core/platform_id.c's to say, once SMBIOS
+ * has been read too. */
 #if defined(__aarch64__)
-static void identify_cpu(const struct acpi *acpi)
+static void identify_cpu(void)
 {
 	/* MIDR_EL1 (Arm ARM D19.2): implementer, variant, part number, revision;
 	 * there is no brand string. */
@@ -135,32 +136,10 @@ static void identify_cpu(const struct acpi *acpi)
 		 (unsigned long long)(midr >> 4) & 0xfff);
 	timing.invariant_tsc = true; /* the generic timer's count never stops or changes rate */
 	timing.rdtscp = false;
-	timing.hypervisor[0] = '\0';
-	/* How the platform is named on aarch64 (no CPUID hypervisor leaf here):
-	 * - QEMU is recognised by its ACPI tables: the RSDP's OEM id is
-	 *   "BOCHS " (QEMU's default) or "QEMU". SMBIOS is not consulted: the
-	 *   platform seam offers ACPI only, and QEMU names itself in both.
-	 * - Under QEMU, TCG is told from an accelerator by the counter: QEMU 7.2
-	 *   TCG runs the generic timer at 62.5 MHz (a 16 ns period) and says so
-	 *   in CNTFRQ_EL0, while under KVM the count and CNTFRQ are the host's.
-	 *   timing_init then checks the rate against the firmware's Stall.
-	 * - QEMU with another counter is "kvm" (QEMU's accelerator on Linux Arm
-	 *   hosts; hvf on macOS could not be told apart). Anything else is
-	 *   "hardware": a hypervisor that does not identify itself in ACPI is
-	 *   not detected. */
-	bool qemu =
-	    acpi && acpi->present && (strncmp(acpi->oem_id, "BOCHS ", 6) == 0 || strncmp(acpi->oem_id, "QEMU", 4) == 0);
-	if (!qemu)
-		strcpy(timing.platform, "hardware");
-	else if (cntfrq() == QEMU_TCG_CNTFRQ)
-		strcpy(timing.platform, "qemu-tcg");
-	else
-		strcpy(timing.platform, "kvm");
 }
 #else
-static void identify_cpu(const struct acpi *acpi)
+static void identify_cpu(void)
 {
-	(void)acpi; /* CPUID names the hypervisor on x86-64 */
 	struct cpuid_regs r = cpuid(0x80000000, 0);
 	uint32_t max_ext = r.eax;
 	if (max_ext >= 0x80000001)
@@ -179,32 +158,7 @@ static void identify_cpu(const struct acpi *acpi)
 			p++;
 		memmove(timing.cpu, p, strlen(p) + 1);
 	}
-
-	timing.hypervisor[0] = '\0';
-	strcpy(timing.platform, "hardware");
-	if (!((cpuid(1, 0).ecx >> 31) & 1))
-		return;
-	r = cpuid(0x40000000, 0);
-	memcpy(timing.hypervisor + 0, &r.ebx, 4);
-	memcpy(timing.hypervisor + 4, &r.ecx, 4);
-	memcpy(timing.hypervisor + 8, &r.edx, 4);
-	timing.hypervisor[12] = '\0';
-	static const struct {
-		const char *sig, *name;
-	} known[] = {
-		{ "TCGTCGTCGTCG", "qemu-tcg" }, { "KVMKVMKVM", "kvm" },		 { "Microsoft Hv", "hyperv" },
-		{ "VMwareVMware", "vmware" },	{ "XenVMMXenVMM", "xen" },	 { "bhyve bhyve ", "bhyve" },
-		{ "ACRNACRNACRN", "acrn" },	{ " lrpepyh  vr", "parallels" },
-	};
-	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (strcmp(timing.hypervisor, known[i].sig) == 0) {
-			strcpy(timing.platform, known[i].name);
-			return;
-		}
-	}
-	snprintf(timing.platform, sizeof(timing.platform), "hypervisor");
 }
-
 #endif
 
 /* The reference clocks ACPI describes. NULL when `rc` is ready, else why
@@ -373,7 +327,7 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 	if (!prefer)
 		prefer = "auto";
 	timing_fini();
-	identify_cpu(acpi);
+	identify_cpu();
 	timing.note[0] = '\0';
 	timing.tsc_hz = 0;
 

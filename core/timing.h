@@ -13,19 +13,20 @@
 struct acpi;
 
 struct timing {
-	uint64_t tsc_hz;     /* calibrated counter frequency */
-	const char *counter; /* which counter rdtsc() reads: "tsc", or "cntvct" (aarch64's generic timer) */
-	const char *source;  /* what it was calibrated against: pmtimer, hpet, stall, cntfrq */
-	uint64_t stall_hz;   /* estimate against the firmware's Stall service */
-	uint64_t ref_hz;     /* the reference clock's own frequency (0 for stall) */
-	uint64_t cntfrq_hz;  /* aarch64: CNTFRQ_EL0 as the firmware programmed it */
-	bool invariant_tsc;  /* CPUID 0x80000007 EDX[8], as found; the generic timer always is */
-	bool rdtscp;	     /* CPUID 0x80000001 EDX[27] */
-	uint64_t overhead;   /* cycles of an empty timed region (minimum) */
-	char platform[32];   /* "hardware", "qemu-tcg", "kvm", ... */
-	char hypervisor[13]; /* CPUID 0x40000000 vendor, "" on hardware (and on aarch64) */
-	char cpu[49];	     /* brand string */
-	char note[320];	     /* why a preferred source was passed over */
+	uint64_t tsc_hz;	/* calibrated counter frequency */
+	const char *counter;	/* which counter rdtsc() reads: "tsc", or "cntvct" (aarch64's generic timer) */
+	const char *source;	/* what it was calibrated against: pmtimer, hpet, stall, cntfrq */
+	uint64_t stall_hz;	/* estimate against the firmware's Stall service */
+	uint64_t ref_hz;	/* the reference clock's own frequency (0 for stall) */
+	uint64_t cntfrq_hz;	/* aarch64: CNTFRQ_EL0 as the firmware programmed it */
+	bool invariant_tsc;	/* CPUID 0x80000007 EDX[8], as found; the generic timer always is */
+	bool rdtscp;		/* CPUID 0x80000001 EDX[27] */
+	uint64_t overhead;	/* cycles of an empty timed region (minimum) */
+	char platform[32];	/* "hardware", "qemu-tcg", "kvm", ... (core/platform_id.c) */
+	char platform_how[400]; /* the evidence that named it, in words */
+	char hypervisor[13];	/* CPUID 0x40000000 vendor, "" on hardware (and on aarch64) */
+	char cpu[49];		/* brand string */
+	char note[320];		/* why a preferred source was passed over */
 };
 
 extern struct timing timing;
@@ -149,7 +150,7 @@ enum calib_err calibrate_refclock(struct refclock *rc, uint64_t ticks, unsigned 
  * shortest of `rounds`. */
 uint64_t calibrate_stall(uint32_t us, unsigned rounds);
 
-/* Identify the CPU and platform; calibrate against the best reference the
+/* Identify the CPU; calibrate against the best reference the
  * ACPI tables offer (`prefer`: auto, pmtimer, hpet, stall); measure the
  * timed-region overhead. Always leaves a usable timing.tsc_hz. */
 void timing_init(const struct acpi *acpi, const char *prefer);
