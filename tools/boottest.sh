@@ -40,7 +40,8 @@
 #   if-qemu V DIRECTIVE   DIRECTIVE only on QEMU version V (10, 10.0, 10.0.2: the
 #                         version or a leading part of it), as QEMU=... picks it
 #                         (tools/qemu-run.sh); unless-qemu V DIRECTIVE: on others
-#   qemu10                tools/test.sh boots this test on QEMU 10.0 too
+#   qemu10                tools/test.sh boots this test on QEMU 10.0 too (the
+#                         default plans, each backend's main tests, what differs)
 #   results-same          the saved results file holds exactly the console's records
 #   results-prefix        the saved results file holds the console's first records,
 #                         each line whole, and not all of them (the volume filled)
