@@ -44,7 +44,8 @@ struct ioa {
 	struct pin_ref cand[IOA_MAX_PINS], at;
 	size_t ncand, nhigh; /* the first nhigh candidates are at GSI 16 and up */
 	size_t probes;
-	uint16_t sid; /* the I/O APIC's requester id */
+	uint16_t sid;	 /* the I/O APIC's requester id */
+	bool sid_unseen; /* the unit checked no source for the I/O APIC's messages */
 	bool enabled, intx;
 };
 
@@ -289,19 +290,28 @@ static void ioa_time(struct ioa *r)
 		   c, got);
 }
 
-/* A blocked INTx: neither handler runs; the fault as ir.c's rule says. */
+/* A blocked INTx: neither handler runs; the fault as ir.c's rule says
+ * (its requester not compared where the unit was shown not to see it).
+ * Not `claimed`, and delivered: the unit checks nothing for the I/O APIC
+ * where an emulator's I/O APIC sends with no requester id (QEMU's
+ * ioapic_service writes with MEMTXATTRS_UNSPECIFIED, so vtd_mem_ir_write
+ * skips the source check): said, and remembered. */
 static void ioa_blocked(struct ioa *r, enum iommu_fault_kind kind, const char *what, bool claimed)
 {
 	bool arrived = false, strayed = false;
+	uint64_t irqs = r->v.io->irq_count;
 	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
-	if (claimed)
-		report(r->v.t, !arrived && !strayed, "%s: the INTx was blocked%s", what,
-		       arrived || strayed ? " (it was delivered)" : "");
+	bool delivered = arrived || strayed;
+	if (claimed || !delivered)
+		report(r->v.t, !delivered, "%s: the INTx was blocked%s", what, delivered ? " (it was delivered)" : "");
 	else
-		printf("    %s: the INTx was %s (QEMU 7.2's I/O APIC sends with no requester id, so vtd_mem_ir_write "
-		       "checks no source: not claimed)\n",
-		       what, arrived || strayed ? "delivered" : "blocked");
-	ir_fault_check(&r->v, kind, r->sid, (unsigned)r->decoy.vector, claimed);
+		printf("    %s: the INTx was delivered: the unit checked no source for the I/O APIC's messages (QEMU's "
+		       "I/O APIC sends them with no requester id): not claimed\n",
+		       what);
+	if (!claimed && delivered)
+		r->sid_unseen = true;
+	ir_fault_check(&r->v, kind, r->sid_unseen ? IR_SID_UNSEEN : r->sid, (unsigned)r->decoy.vector,
+		       claimed || !delivered, irqs);
 }
 
 /* The "the firmware timer keeps working" while remapping is on. */
@@ -356,13 +366,11 @@ static void ioa_remapped(struct ioa *r)
 		       "entry untouched",
 		       index, r->decoy.vector);
 	}
-	if (!e)
-		e = ioa_point(r, index, NULL, r->sid);
-	if (!e)
-		ioa_blocked(r, IOMMU_FAULT_IR_NOT_PRESENT, "a not-present entry", true);
 	/* VT-d's one table serves every requester, each entry naming whom it
 	 * admits (SVT=01); an AMD-Vi table is the requester's own (its DTE),
-	 * so there is no other requester an entry could admit */
+	 * so there is no other requester an entry could admit. Checked first:
+	 * it shows whether the unit sees the I/O APIC's requester id, which
+	 * the not-present record then names. */
 	const struct iommu_case_arg *arg = v->t->tc->arg;
 	if (!e && !(arg->kind && strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0)) {
 		e = ioa_point(r, index, &r->real, (uint16_t)(r->sid ^ 1));
@@ -370,6 +378,10 @@ static void ioa_remapped(struct ioa *r)
 			ioa_blocked(r, IOMMU_FAULT_IR_SOURCE, "an entry admitting only another requester",
 				    strcmp(timing.platform, "hardware") == 0);
 	}
+	if (!e)
+		e = ioa_point(r, index, NULL, r->sid);
+	if (!e)
+		ioa_blocked(r, IOMMU_FAULT_IR_NOT_PRESENT, "a not-present entry", true);
 	if (e)
 		report(v->t, false, "%s", e);
 }
