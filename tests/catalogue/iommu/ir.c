@@ -381,9 +381,10 @@ void case_ir_index(struct test_ctx *t)
 		return;
 	}
 	e = r.v.e->msi_program(r.v.e, &m);
-	/* QEMU 7.2's AMD-Vi never checks IntTabLen: it reads entry 256 from
-	 * the rest of the table's zeroed page (RemapEn=0) and blocks that, and
-	 * reads data 10:8 (index 256 sets bit 8) as the interrupt type */
+	/* QEMU's AMD-Vi (7.2 and 10.0) never checks IntTabLen: it reads
+	 * entry 256 from the rest of the table's zeroed page (RemapEn=0) and
+	 * blocks that, and reads data 10:8 (index 256 sets bit 8) as the
+	 * interrupt type */
 	const struct iommu_case_arg *arg = t->tc->arg;
 	bool qemu_amdvi = r.v.machine && strcmp(timing.platform, "hardware") != 0 && arg->kind &&
 			  strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0;
@@ -391,8 +392,8 @@ void case_ir_index(struct test_ctx *t)
 		report(t, false, "index %u: %s", IR_ENTRIES, e);
 	else
 		ir_blocked(&r, IOMMU_FAULT_IR_INDEX, IR_ENTRIES,
-			   qemu_amdvi ? "index 256 (data bit 8 also read as the type), no IntTabLen check: QEMU 7.2 "
-					"read a zeroed entry past the table (RemapEn=0)"
+			   qemu_amdvi ? "index 256 (data bit 8 also read as the type), no IntTabLen check: QEMU's "
+					"AMD-Vi reads a zeroed entry past the table (RemapEn=0)"
 				      : "an index past the table");
 	ir_teardown(&r);
 }

@@ -327,6 +327,38 @@ static void ioa_firmware_timer(struct ioa *r)
 	       e ? ": " : "", e ? e : "");
 }
 
+/* The first remapped INTx: true when it arrived at the entry's vector
+ * alone. Arriving at the redirection entry's own vector field (the
+ * index) instead, it passed the unit unremapped: on hardware an escape,
+ * under an emulator its gap, and either way nothing more on this path can
+ * be shown. (QEMU 10.0.2's amd-iommu does this: amdvi_sysbus_realize makes
+ * the I/O APIC's address space before the interrupt window it aliases, so
+ * the alias is empty and amdvi_translate passes 0xfee00000 through to the
+ * APIC; upstream's "hw/i386/amd_iommu: Move IOAPIC memory region
+ * initialization to the end" fixes it.) */
+static bool ioa_first(struct ioa *r, uint64_t rte, unsigned index)
+{
+	struct env *v = &r->v;
+	bool arrived = false, strayed = false;
+	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
+	if (strayed && !arrived && strcmp(timing.platform, "hardware") != 0) {
+		printf("    the unit remaps none of the I/O APIC's messages: nothing on this path can be shown\n");
+		test_skip(v->t, SKIP_EMULATOR,
+			  "%s let the I/O APIC's INTx past unremapped: redirection entry 0x%016llx (requester %04x) "
+			  "came at its vector field 0x%x, not entry %u's 0x%x",
+			  v->io->name, (unsigned long long)rte, r->sid, r->decoy.vector, index, r->real.vector);
+		return false;
+	}
+	report(v->t, arrived && !strayed,
+	       "redirection entry 0x%016llx (requester %04x) raised entry %u: vector 0x%x arrived%s",
+	       (unsigned long long)rte, r->sid, index, r->real.vector,
+	       arrived && strayed ? ", and the decoy's too"
+	       : strayed	  ? " NOT: the redirection entry's own vector field came, unremapped (an escape)"
+	       : arrived	  ? ""
+				  : " nowhere");
+	return arrived && !strayed;
+}
+
 static void ioa_remapped(struct ioa *r)
 {
 	struct env *v = &r->v;
@@ -343,16 +375,11 @@ static void ioa_remapped(struct ioa *r)
 		return;
 	}
 	ioapic_write_rte(a, r->at.pin, rte & ~IOAPIC_RTE_MASKED);
-	bool arrived = false, strayed = false;
-	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
-	report(v->t, arrived && !strayed,
-	       "redirection entry 0x%016llx (requester %04x) raised entry %u: vector 0x%x arrived%s",
-	       (unsigned long long)rte, r->sid, index, r->real.vector,
-	       strayed	 ? ", and the decoy's too"
-	       : arrived ? ""
-			 : " nowhere");
 	if (kept)
 		printf("    %u entr%s for the pins the firmware uses\n", kept, kept == 1 ? "y" : "ies");
+	bool arrived = ioa_first(r, rte, index), strayed = false;
+	if (v->t->skipped)
+		return;
 	if (arrived)
 		ioa_time(r);
 	ioa_firmware_timer(r);
