@@ -88,6 +88,10 @@ struct platform {
 	 * CPU with a smaller id takes 8-bit destinations). The monitor never
 	 * changes the mode. NULL: no local APIC (aarch64). */
 	unsigned (*apic_id_bits)(void);
+	/* The boot CPU's local APIC is in x2APIC mode (IA32_APIC_BASE.EXTD):
+	 * it compares all 32 bits of a destination, where an xAPIC compares
+	 * the low 8. NULL: no local APIC. */
+	bool (*apic_x2apic)(void);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../../core/platform.h"
 #include "../../../core/timing.h"
 #include "../bench.h"
 #include "cases.h"
@@ -437,6 +438,92 @@ void case_ir_invalidate(struct test_ctx *t)
 	       r.v.io->ir_kinds[0].name, r.decoy.vector, e ? ": " : "", e ? e : "");
 	if (!e && arrived)
 		ir_time(&r, &r.decoy, "remapped-after-invalidation");
+	ir_teardown(&r);
+}
+
+/* The second entry of case_ir_dest32: the boot CPU's id `id` with other
+ * bits that only one reading of a 32-bit destination ignores. An x2APIC
+ * compares all 32 bits, so id + 2^16 must not reach it (a unit keeping
+ * fewer bits, AMD-Vi's 7:0 or VT-d's 8-bit DST 15:8, would reach APIC 0
+ * or id there). An xAPIC takes the low 8 bits of what a unit sends (QEMU:
+ * apic_match_dest compares (uint8_t)dest), so id with another APIC's id in
+ * bits 15:8 must reach it as long as the unit read the 32-bit format
+ * (VT-d DST 39:32): an 8-bit reading (DST 47:40) would name that other
+ * APIC. `*arrive`: what a unit carrying all 32 bits does. */
+static uint32_t dest32_probe(uint32_t id, bool x2apic, bool *arrive, uint32_t *other)
+{
+	*arrive = !x2apic;
+	if (x2apic)
+		return *other = id + 0x10000u;
+	*other = (id & 0xffu) ^ 0x40u; /* neither the boot CPU nor the broadcast 0xff */
+	return *other << 8 | (id & 0xffu);
+}
+
+void case_ir_dest32(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	struct iommu *io = r.v.io;
+	if (io->ir_dest_bits != 32) {
+		char why[140];
+		if (!io->ir_dest32)
+			snprintf(why, sizeof(why),
+				 "%s's remapping entries carry 8-bit destinations only (no extended mode: VT-d "
+				 "ECAP.EIM, AMD-Vi EFR.XT)",
+				 io->name);
+		else
+			snprintf(why, sizeof(why),
+				 "%s remaps with 8-bit destinations: the boot CPU's APIC id fits them (`set %s` forces "
+				 "32-bit ones)",
+				 io->name, io->ir_dest32);
+		ir_needs(&r, false, io->ir_dest32 ? SKIP_SETTING : SKIP_UNSUPPORTED, why);
+		return;
+	}
+	bool x2apic = platform->apic_x2apic && platform->apic_x2apic();
+	printf("    %s remaps with 32-bit destinations; the boot CPU's local APIC (id %u) is in %s mode\n", io->name,
+	       r.real.apic_id, x2apic ? "x2APIC" : "xAPIC");
+	unsigned index = (unsigned)r.decoy.vector;
+	bool arrived = false, strayed = false;
+	const char *e = ir_point(&r, index, &r.real, true);
+	if (!e)
+		e = ir_tell(&r, index);
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	report(t, !e && arrived && !strayed,
+	       "entry %u with the 32-bit destination %u delivered the MSI to vector 0x%x%s%s", index, r.real.apic_id,
+	       r.real.vector, e ? ": " : "",
+	       e	 ? e
+	       : strayed ? " (the decoy's came)"
+	       : arrived ? ""
+			 : " (nothing arrived)");
+	if (!e && arrived && !strayed)
+		ir_time(&r, &r.real, "remapped-dest32");
+	bool arrive;
+	uint32_t other;
+	uint32_t dest = dest32_probe(r.real.apic_id, x2apic, &arrive, &other);
+	const struct iommu_irte ent = {
+		.present = true, .vector = (uint8_t)r.real.vector, .dest = dest, .source_id = r.sid, .sid_check = true
+	};
+	if (!e)
+		e = io->ops->ir_set(io, r.sid, index, &ent);
+	if (!e && io->ops->ir_invalidate && io->nir_kinds)
+		e = io->ops->ir_invalidate(io, 0, r.sid, -1);
+	arrived = strayed = false;
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	if (e)
+		report(t, false, "an entry naming APIC 0x%x: %s", dest, e);
+	else if (arrive)
+		report(t, arrived && !strayed,
+		       "an entry naming 0x%x reached the xAPIC boot CPU (its low 8 bits): the unit read the 32-bit "
+		       "format (an 8-bit reading would name APIC 0x%x)%s",
+		       dest, other, arrived ? "" : ": it did not arrive");
+	else
+		report(t, !arrived && !strayed,
+		       "an entry naming 0x%x (the boot CPU's id plus 2^16) did not reach the x2APIC boot CPU: the unit "
+		       "carried all 32 bits%s",
+		       dest, arrived || strayed ? ": it arrived" : "");
 	ir_teardown(&r);
 }
 
