@@ -516,8 +516,8 @@ void case_ir_dest32(struct test_ctx *t)
 		report(t, false, "an entry naming APIC 0x%x: %s", dest, e);
 	else if (arrive)
 		report(t, arrived && !strayed,
-		       "an entry naming 0x%x reached the xAPIC boot CPU (its low 8 bits): the unit read the 32-bit "
-		       "format (an 8-bit reading would name APIC 0x%x)%s",
+		       "an entry naming 0x%x reached the xAPIC boot CPU (it compares bits 7:0), carried from the "
+		       "32-bit field (VT-d's 8-bit one, bits 15:8, names 0x%x)%s",
 		       dest, other, arrived ? "" : ": it did not arrive");
 	else
 		report(t, !arrived && !strayed,

@@ -353,7 +353,7 @@ static bool ioa_first(struct ioa *r, uint64_t rte, unsigned index)
 	       "redirection entry 0x%016llx (requester %04x) raised entry %u: vector 0x%x arrived%s",
 	       (unsigned long long)rte, r->sid, index, r->real.vector,
 	       arrived && strayed ? ", and the decoy's too"
-	       : strayed	  ? " NOT: the redirection entry's own vector field came, unremapped (an escape)"
+	       : strayed	  ? " NOT: its own vector field came, unremapped (an escape)"
 	       : arrived	  ? ""
 				  : " nowhere");
 	return arrived && !strayed;
