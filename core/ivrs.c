@@ -305,9 +305,10 @@ static void check_ivhd(struct ivrs *v, const struct ivrs_block *b, unsigned revi
 		/* the spec's IVRS revision field: 1 for tables of fixed-length
 		 * (type 10h) IVHDs only, 2 once 11h or 40h appear. The block is
 		 * still read, as the OSes read it (they key on the block type) */
-		diag_add(&v->diag, DIAG_WARNING,
-			 "IVHD %02xh at 0x%x in a revision %u IVRS (the spec: 1 for 10h-only tables); read as %02xh anyway",
-			 b->type, b->offset, revision, b->type);
+		diag_add(
+		    &v->diag, DIAG_WARNING,
+		    "IVHD %02xh at 0x%x in a revision %u IVRS (the spec: 1 for 10h-only tables); read as %02xh anyway",
+		    b->type, b->offset, revision, b->type);
 	if (((b->efr >> 10) & 3) == 3) /* EFR HATS 11b: Linux turns host translation off */
 		diag_add(&v->diag, DIAG_WARNING, "IVHD at 0x%x: EFR image's HATS is 11b (reserved)", b->offset);
 }
