@@ -56,6 +56,8 @@ bool irq_send(int vector, uint32_t apic_id);
 void irq_abandon(void);
 /* x86_64/irq.c: platform->apic_id_bits (32 for an x2APIC id above 255, else 8) */
 unsigned apic_id_bits(void);
+/* x86_64/irq.c: platform->apic_x2apic (IA32_APIC_BASE.EXTD) */
+bool apic_x2apic(void);
 /* cpu_arch.c: a handler for any vector through the CPU architecture
  * protocol (NULL removes it); EFI_UNSUPPORTED when the firmware has none. */
 EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context));

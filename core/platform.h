@@ -96,6 +96,10 @@ struct platform {
 	 * conduit the FADT names (core/platform_id.c). NULL: no SMCCC here
 	 * (x86-64, the host). */
 	bool (*smccc)(bool hvc, uint32_t fid, uint64_t res[4], const char **why);
+	/* The boot CPU's local APIC is in x2APIC mode (IA32_APIC_BASE.EXTD):
+	 * it compares all 32 bits of a destination, where an xAPIC compares
+	 * the low 8. NULL: no local APIC. */
+	bool (*apic_x2apic)(void);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

@@ -42,7 +42,7 @@ enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED, VERDIC
 	X(SKIP_NO_DEVICE, "no-device")		   /* no DMA engine to test with */                                \
 	X(SKIP_NO_UNIT, "no-unit")		   /* no IOMMU of the kind the test is about */                    \
 	X(SKIP_UNSUPPORTED, "unsupported")	   /* the unit, engine or machine says it lacks the feature */     \
-	X(SKIP_EMULATOR, "emulator")		   /* the unit claims it; QEMU 7.2 does not do it (a known gap) */ \
+	X(SKIP_EMULATOR, "emulator")		   /* the unit claims it; the emulator lacks it (a known gap)   */ \
 	X(SKIP_PLATFORM, "platform")		   /* this build or architecture cannot (host, aarch64) */         \
 	X(SKIP_MODEL_ONLY, "model-only")	   /* runs on a register-level model, and none is attached */      \
 	X(SKIP_MACHINE_ONLY, "machine-only")	   /* needs the machine's own hardware, and runs on a model */     \

@@ -166,6 +166,13 @@ struct iommu {
 	size_t nkinds;
 	const struct iommu_inval_kind *ir_kinds; /* interrupt-entry invalidations ("iec-global", "iec-index", ...) */
 	size_t nir_kinds;
+	/* While interrupt remapping is on (ir_enable): the width of the
+	 * destinations its entries carry, 8 (xAPIC ids) or 32 (x2APIC ids:
+	 * VT-d IRTA.EIME, AMD-Vi XTEn); 0 while off. ir_dest32: where the
+	 * unit offers 32-bit destinations, the setting that turns them on
+	 * when 8 bits would do (NULL: the unit offers none). */
+	unsigned ir_dest_bits;
+	const char *ir_dest32;
 	bool perm_bits;	     /* entries can be read-only (DART's cannot) */
 	bool map_flushes;    /* map invalidates too (VT-d caching mode): its cost includes one */
 	bool passthrough;    /* the device under test can bypass translation */

@@ -138,6 +138,7 @@ void arch_platform(struct platform *p)
 	/* the identity map's reach is the PA width itself: no LA57 question */
 	p->paging_levels = NULL;
 	p->apic_id_bits = NULL; /* a GIC, no local APIC */
+	p->apic_x2apic = NULL;
 	p->smccc = smccc;
 }
 

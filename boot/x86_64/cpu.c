@@ -39,6 +39,7 @@ void arch_platform(struct platform *p)
 	p->phys_bits = phys_bits;
 	p->paging_levels = paging_levels;
 	p->apic_id_bits = apic_id_bits; /* irq.c */
+	p->apic_x2apic = apic_x2apic;
 }
 
 /* QEMU's isa-debug-exit device ends QEMU with (status << 1) | 1; without

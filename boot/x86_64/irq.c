@@ -51,6 +51,11 @@ unsigned apic_id_bits(void)
 	return x2apic() && apic_id() > 0xff ? 32 : 8;
 }
 
+bool apic_x2apic(void)
+{
+	return x2apic();
+}
+
 static void apic_eoi(void)
 {
 	uint64_t base = rdmsr(MSR_APIC_BASE);

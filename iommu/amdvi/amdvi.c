@@ -172,10 +172,12 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 		       const struct ivrs_block *ivhd, const struct amdvi_pci *pci)
 {
 	unsigned lv = a->want_levels;
+	bool want_xt = a->want_xt;
 	struct amdvi_found found = a->found;
 	bool same_unit = a->found_valid && w->space == a->w.space && w->base == a->w.base && w->ctx == a->w.ctx;
 	memset(a, 0, sizeof(*a));
 	a->want_levels = lv;
+	a->want_xt = want_xt;
 	if (same_unit)
 		a->found = found, a->found_valid = true;
 	a->w = *w;
@@ -197,6 +199,10 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	if (e)
 		return e;
 	a->ia = a->efr & AMDVI_EFR_IA_SUP;
+	/* x2APIC destinations take 128-bit entries (GAEn, which GASup offers)
+	 * and XTEn (XTSup) */
+	bool xt = (a->efr & AMDVI_EFR_XT_SUP) && (a->efr & AMDVI_EFR_GA_SUP);
+	a->io.ir_dest32 = xt ? "amdvi.xt on" : NULL;
 	/* without the capability header to say otherwise, assume the unit
 	 * caches not-present entries: an invalidation too many is only slow */
 	a->np_cache = !(a->pci.cfg && a->pci.iommu_cap) ||

@@ -50,7 +50,7 @@ struct amdvi_pci {
 struct amdvi_irt {
 	bool used;
 	uint16_t devid;
-	uint32_t *t; /* 2^ir_log2 32-bit entries, page-aligned (128 bytes would do) */
+	uint32_t *t; /* 2^ir_log2 entries of irte_size bytes, page-aligned */
 };
 
 struct amdvi {
@@ -64,6 +64,7 @@ struct amdvi {
 	bool np_cache;		     /* may cache not-present entries: a new mapping is invalidated */
 	struct iommu_inval_kind kinds[4];
 	unsigned want_levels; /* setting amdvi.levels; 0: auto */
+	bool want_xt;	      /* setting amdvi.xt on: 32-bit destinations although 8 bits would do */
 	struct io_pgtable_cfg pgcfg;
 	/* the tables */
 	uint64_t *devtab;
@@ -86,7 +87,9 @@ struct amdvi {
 	unsigned events_dropped; /* entries found past the log's end */
 	/* interrupt remapping: the tables of the devices served */
 	bool ir_on;
-	unsigned ir_log2; /* IntTabLen */
+	unsigned ir_log2;   /* IntTabLen */
+	bool ir_xt;	    /* GAEn and XTEn set by us: 128-bit entries, 32-bit destinations */
+	unsigned irte_size; /* 4, or 16 with ir_xt */
 	struct amdvi_irt irt[AMDVI_IR_TABLES];
 	/* what the firmware says about the unit */
 	const struct ivrs *ivrs;

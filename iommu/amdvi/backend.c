@@ -1,6 +1,6 @@
 /* The AMD-Vi backend as the registry sees it: IVRS IVHD units, opened with
- * the setting that belongs to this driver (amdvi.levels), which lives here
- * beside it. */
+ * the settings that belong to this driver (amdvi.levels, amdvi.xt), which
+ * live here beside it. */
 #include <string.h>
 
 #include "../../core/settings.h"
@@ -17,11 +17,21 @@ static const char *check_levels(const char *v)
 		   : "must be auto, 3, 4, 5 or 6 (host page table levels; auto: the fewest that cover RAM)";
 }
 
+static const char *check_xt(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "on") == 0 ? NULL : "must be auto or on";
+}
+
 static void settings(void)
 {
 	setting_add("amdvi.levels", "auto",
 		    "AMD-Vi page table levels: auto (the fewest that cover RAM), 3 to 6 (up to 4 + EFR.HATS)",
 		    check_levels, NULL);
+	setting_add("amdvi.xt", "auto",
+		    "AMD-Vi interrupt remapping's destinations: auto (128-bit entries with GAEn and XTEn, 32-bit, "
+		    "only for a boot CPU x2APIC id above 255) or on (wherever EFR.XTSup and GASup, so the 32-bit "
+		    "path is tested on a CPU whose id fits 8 bits)",
+		    check_xt, NULL);
 }
 
 /* 0: auto */
@@ -37,6 +47,7 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	bool held = iommu_backend_holds(&unit.io, u->name, why);
 	if (!held && !*why) { /* nothing else of ours is held: set this one up */
 		unit.want_levels = levels_wanted();
+		unit.want_xt = setting_bool("amdvi.xt");
 		/* the unit's PCI function is reached through the machine's
 		 * configuration space, for its MSI capability */
 		*why = amdvi_open(&unit, u, all, pci, &machine.cfg);

@@ -139,6 +139,23 @@ static inline uint32_t amdvi_irte(uint8_t vector, uint8_t dest)
 	return AMDVI_IRTE_REMAP_EN | (uint32_t)dest << 8 | (uint32_t)vector << 16;
 }
 
+/* ---- 128-bit entries, GuestMode 0 (2.2.5.3), used while Control.GAEn ------
+ * Low quadword: RemapEn 0, SupIOPF 1, IntType 4:2, RqEoi 5, DM 6,
+ * GuestMode 7 (0: remapped, not posted), Destination[23:0] 31:8, 63:32
+ * reserved. High quadword: Vector 7:0, Destination[31:24] 63:56, the rest
+ * reserved. All 32 destination bits count with Control.XTEn (x2APIC). */
+#define AMDVI_IRTE_GA_SIZE 16
+
+static inline uint64_t amdvi_irte_ga_lo(uint32_t dest)
+{
+	return AMDVI_IRTE_REMAP_EN | (uint64_t)(dest & 0xffffffu) << 8;
+}
+
+static inline uint64_t amdvi_irte_ga_hi(uint8_t vector, uint32_t dest)
+{
+	return vector | (uint64_t)(dest >> 24) << 56;
+}
+
 static inline uint64_t amdvi_dte_mode(unsigned levels)
 {
 	return (uint64_t)levels << AMDVI_DTE_MODE_SHIFT;

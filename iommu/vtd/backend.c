@@ -1,6 +1,6 @@
 /* The VT-d backend as the registry sees it: DMAR remapping units, opened
  * with the settings that belong to this driver (vtd.levels,
- * vtd.bystanders), which live here beside it. */
+ * vtd.bystanders, vtd.eime), which live here beside it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +24,11 @@ static const char *check_bystanders(const char *v)
 		   : "must be auto, passthrough or identity";
 }
 
+static const char *check_eime(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "on") == 0 ? NULL : "must be auto or on";
+}
+
 static void settings(void)
 {
 	setting_add("vtd.levels", "auto", "VT-d second-level walk: auto (deepest SAGAW offers), 3 or 4", check_levels,
@@ -31,6 +36,11 @@ static void settings(void)
 	setting_add("vtd.bystanders", "auto",
 		    "VT-d devices not under test: auto (pass-through if ECAP.PT, else identity), passthrough, identity",
 		    check_bystanders, NULL);
+	setting_add("vtd.eime", "auto",
+		    "VT-d interrupt remapping's destinations: auto (IRTA.EIME, 32-bit, only for a boot CPU x2APIC id "
+		    "above 255) or on (EIME whenever the unit has ECAP.EIM, so the 32-bit path is tested on a CPU "
+		    "whose id fits 8 bits; EIME blocks compatibility-format interrupts whatever CFI says, 5.1.4)",
+		    check_eime, NULL);
 }
 
 static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_units *all, const struct pci_list *pci,
@@ -42,6 +52,7 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 		return NULL;
 	const char *lv = setting_get("vtd.levels"), *by = setting_get("vtd.bystanders");
 	unit.want_levels = lv && strcmp(lv, "auto") != 0 ? (unsigned)atoi(lv) : 0;
+	unit.want_eime = setting_bool("vtd.eime");
 	unit.want_bystanders = !by				? VTD_BYSTANDERS_AUTO
 			       : strcmp(by, "passthrough") == 0 ? VTD_BYSTANDERS_PT
 			       : strcmp(by, "identity") == 0	? VTD_BYSTANDERS_IDENTITY

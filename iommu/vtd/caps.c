@@ -75,13 +75,15 @@ const char *vtd_decode_caps(uint32_t ver, uint64_t cap, uint64_t ecap, uint64_t 
 	return NULL;
 }
 
-const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool *eime)
+const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool force, bool *eime)
 {
-	*eime = apic_id_bits > 8;
-	return *eime && !vtd_ecap_eim(ecap)
-		   ? "vtd: the boot CPU's x2APIC id is above 255 and the unit has no extended interrupt "
-		     "mode (ECAP.EIM clear): it could not be named as a destination"
-		   : NULL;
+	*eime = apic_id_bits > 8 || force;
+	if (!*eime || vtd_ecap_eim(ecap))
+		return NULL;
+	return apic_id_bits > 8 ? "vtd: the boot CPU's x2APIC id is above 255 and the unit has no extended interrupt "
+				  "mode (ECAP.EIM clear): it could not be named as a destination"
+				: "vtd: vtd.eime is on and the unit has no extended interrupt mode (ECAP.EIM clear): "
+				  "32-bit destinations cannot be used";
 }
 
 void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap, unsigned apic_id_bits)
@@ -101,11 +103,12 @@ void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap, unsigned apic_id_
 	       c.sc ? ", snoop control" : "", c.smts ? ", scalable mode" : "");
 	if (c.ir) { /* what interrupt remapping would use on this CPU */
 		bool eime;
-		const char *why = vtd_ir_destinations(ecap, apic_id_bits, &eime);
-		printf("      interrupt remapping: the boot CPU's APIC id %s, %s\n",
+		const char *why = vtd_ir_destinations(ecap, apic_id_bits, false, &eime);
+		printf("      interrupt remapping: the boot CPU's APIC id %s, %s%s\n",
 		       apic_id_bits > 8 ? "needs 32 bits" : "fits 8 bits",
 		       why    ? "refused (no ECAP.EIM)"
 		       : eime ? "32-bit destinations (IRTA.EIME set)"
-			      : "8-bit destinations (IRTA.EIME clear)");
+			      : "8-bit destinations (IRTA.EIME clear)",
+		       !eime && c.eim ? ", or 32-bit ones with vtd.eime on" : "");
 	}
 }

@@ -42,10 +42,11 @@ const char *vtd_decode_caps(uint32_t ver, uint64_t cap, uint64_t ecap, uint64_t 
 
 /* The interrupt destination format for a destination of `apic_id_bits`
  * bits (platform->apic_id_bits: 32 for an x2APIC id above 255, else 8):
- * *eime set only for 32 (IRTA.EIME, 32-bit IRTE destinations), since EIME
- * blocks compatibility-format interrupts whatever CFI says (5.1.4). NULL,
- * or why a unit reporting `ecap` cannot (32 bits without ECAP.EIM). */
-const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool *eime);
+ * *eime set for 32 (IRTA.EIME, 32-bit IRTE destinations) or when `force`d
+ * (setting vtd.eime on), else clear, since EIME blocks compatibility-format
+ * interrupts whatever CFI says (5.1.4). NULL, or why a unit reporting
+ * `ecap` cannot (EIME without ECAP.EIM). */
+const char *vtd_ir_destinations(uint64_t ecap, unsigned apic_id_bits, bool force, bool *eime);
 
 /* VER, CAP and ECAP for people, indented, as `iommu` shows them. */
 /* apic_id_bits: the local APIC's id width on this CPU (8 xAPIC, 32 x2APIC). */

@@ -9,8 +9,10 @@
  * Destinations: the 8-bit APIC id in IRTE.DST 15:8 with IRTA.EIME clear,
  * which reaches the boot CPU in xAPIC mode and in x2APIC mode with an id
  * below 256; EIME and the 32-bit id in DST 63:32 (9.10) only for an x2APIC
- * id above 255, which needs ECAP.EIM (platform->apic_id_bits). QEMU refuses
- * eim under TCG, so there 8-bit destinations are the ones exercised. */
+ * id above 255, which needs ECAP.EIM (platform->apic_id_bits), or where the
+ * setting vtd.eime forces it so that the 32-bit path is exercised on a
+ * CPU whose id fits 8 bits (QEMU 10.0 offers ECAP.EIM under TCG with
+ * eim=on; 7.2 refuses eim=on there). */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,18 +85,19 @@ static const char *ir_off(struct vtd *v)
 	if (e)
 		return e; /* the unit may still read the table: it is kept */
 	v->ir_on = false;
+	v->io.ir_dest_bits = 0;
 	table_free(v);
 	return NULL;
 }
 
 /* IRTA.EIME for the boot CPU's APIC id (11.4.10.1, 9.10), decided in
- * caps.c: set only for an id above 255, refused without ECAP.EIM. With
- * EIME set, compatibility-format interrupts are blocked whatever CFI says
- * (5.1.4). */
+ * caps.c: set for an id above 255 or when vtd.eime forces it, refused
+ * without ECAP.EIM. With EIME set, compatibility-format interrupts are
+ * blocked whatever CFI says (5.1.4). */
 static const char *ir_eime(struct vtd *v, bool *eime)
 {
 	unsigned bits = platform && platform->apic_id_bits ? platform->apic_id_bits() : 8;
-	const char *why = vtd_ir_destinations(v->ecap, bits, eime);
+	const char *why = vtd_ir_destinations(v->ecap, bits, v->want_eime, eime);
 	return why ? iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED, why) : NULL;
 }
 
@@ -103,9 +106,12 @@ const char *vtd_ir_describe(const struct vtd *v, char *buf, size_t n)
 	if (!v->ir_on)
 		snprintf(buf, n, "interrupt remapping off");
 	else
-		snprintf(buf, n, "%u entries (IRTA.S %u), %s destinations (IRTA.EIME %s: the boot CPU's APIC id %s)",
-			 v->irt_size, (unsigned)__builtin_ctz(v->irt_size) - 1, v->eime ? "32-bit" : "8-bit",
-			 v->eime ? "set" : "clear", v->eime ? "needs 32 bits" : "fits 8 bits");
+		snprintf(buf, n, "%u entries (IRTA.S %u), %s destinations (IRTA.EIME %s: %s)", v->irt_size,
+			 (unsigned)__builtin_ctz(v->irt_size) - 1, v->eime ? "32-bit" : "8-bit",
+			 v->eime ? "set" : "clear",
+			 !v->eime	? "the boot CPU's APIC id fits 8 bits"
+			 : v->want_eime ? "vtd.eime on"
+					: "the boot CPU's APIC id needs 32 bits");
 	return buf;
 }
 
@@ -152,6 +158,7 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	if ((e = vtd_gcmd_set(v, VTD_GCMD_IRE, true, "vtd: GSTS.IRES not set within 100 ms of setting IRE")) != NULL)
 		goto fail;
 	v->ir_on = true;
+	v->io.ir_dest_bits = eime ? 32 : 8;
 	return NULL;
 fail:
 	if (!(vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_IRES))

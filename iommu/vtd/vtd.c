@@ -275,6 +275,7 @@ static void adopt(struct vtd *v, const struct vtd_caps *c)
 		v->io.ir_kinds = v->ir_kinds;
 		v->io.nir_kinds = 2;
 	}
+	v->io.ir_dest32 = v->ir && vtd_ecap_eim(v->ecap) ? "vtd.eime on" : NULL;
 	v->io.page_sizes = 1ull << 12 | (c->sp_2m ? 1ull << 21 : 0) | (c->sp_1g ? 1ull << 30 : 0);
 	v->pgcfg = (struct vtd_pgtable_cfg){
 		.levels = v->levels, .addr_bits = v->mgaw, .page_sizes = v->io.page_sizes, .sync = vtd_push, .ctx = v
@@ -286,11 +287,13 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 {
 	enum vtd_bystanders by = v->want_bystanders;
 	unsigned lv = v->want_levels;
+	bool want_eime = v->want_eime;
 	struct vtd_found found = v->found;
 	bool same_unit = v->found_valid && w->space == v->w.space && w->base == v->w.base && w->ctx == v->w.ctx;
 	memset(v, 0, sizeof(*v));
 	v->want_bystanders = by;
 	v->want_levels = lv;
+	v->want_eime = want_eime;
 	if (same_unit)
 		v->found = found, v->found_valid = true;
 	v->w = *w;

@@ -44,6 +44,7 @@ struct vtd {
 	/* settings for the next take */
 	enum vtd_bystanders want_bystanders;
 	unsigned want_levels; /* 0: the deepest walk SAGAW offers */
+	bool want_eime;	      /* setting vtd.eime on: IRTA.EIME although the boot CPU's id fits 8 bits */
 	/* the tables */
 	struct vtd_pgtable_cfg pgcfg;	   /* the walk every domain of this unit uses */
 	uint64_t *root, *ctx;		   /* one page; 256 context tables, one per bus */

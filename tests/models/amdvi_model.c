@@ -36,6 +36,10 @@
  * PassPW, ResPassPW, Coherent, Isoc, CmdBufEn: the bits this unit has
  * (the PPR, GT, GA, SMI-filter and later bits need EFR features it lacks). */
 #define CONTROL_BITS 0x1fffull
+#define GA_EN (1ull << 17)
+#define XT_EN (1ull << 50)
+#define EFR_XT_SUP (1ull << 2)
+#define EFR_GA_SUP (1ull << 7)
 
 /* Status (3.4.11): three RW1C bits, two read-only */
 #define EVENT_OVERFLOW (1ull << 0)
@@ -250,7 +254,7 @@ static void write_control(struct amdvi_model *m, uint64_t v)
 		m->protocol_errors++; /* enabled with no device table */
 	if ((v & EVENT_LOG_EN) && !(was & EVENT_LOG_EN) && !(m->evtlog & BASE_MASK))
 		m->protocol_errors++;
-	m->control = v & CONTROL_BITS;
+	m->control = v & (CONTROL_BITS | (m->xt ? GA_EN | XT_EN : 0));
 	if (!(v & CMD_BUF_EN))
 		m->cmd_halted = false;
 	if (!(v & EVENT_LOG_EN))
@@ -282,7 +286,7 @@ static uint64_t *reg(struct amdvi_model *m, uint64_t off, uint64_t *bits)
 {
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
 		if (regs[i].off == off) {
-			*bits = regs[i].bits;
+			*bits = regs[i].bits | (off == CONTROL && m->xt ? GA_EN | XT_EN : 0);
 			return (uint64_t *)((char *)m + regs[i].field);
 		}
 	return NULL;
@@ -365,7 +369,8 @@ static uint64_t model_read(void *ctx, uint64_t off, unsigned width)
 	if (!good_width(m, off, width))
 		return 0;
 	uint64_t bits, *r = reg(m, off & ~7ull, &bits);
-	uint64_t v = off >> 3 == EXT_FEATURE >> 3 ? AMDVIM_EFR : r ? *r : 0;
+	uint64_t efr = AMDVIM_EFR | (m->xt ? EFR_XT_SUP | EFR_GA_SUP : 0);
+	uint64_t v = off >> 3 == EXT_FEATURE >> 3 ? efr : r ? *r : 0;
 	return width == 8 ? v : (uint32_t)(v >> (8 * (off & 4)));
 }
 

@@ -33,7 +33,13 @@
  *   the IVHD does): with IV=1 and IntCtl=10b every message to 0xFEExxxxx
  *   is remapped with data 10:0 as the index, whatever data 10:8 says
  *   (the pass bits for NMI, INIT, ExtInt, Lint are not modelled); 32-bit
- *   entries only (no GASup). IntCtl=00b blocks without an event.
+ *   entries, unless the unit is made to offer x2APIC interrupts (`xt`:
+ *   EFR.XTSup and GASup, Control.GAEn and XTEn writable): then with GAEn
+ *   the entries are 128 bits (2.2.5.3, GuestMode 0 only: GuestMode set is
+ *   a reserved encoding here), the vector in 71:64 and the destination in
+ *   31:8 and 127:120, all 32 bits with XTEn and the low 8 without (the
+ *   model's reading; QEMU 10.0 does the same). IntCtl=00b blocks without
+ *   an event.
  * - A blocked interrupt is an IO_PAGE_FAULT with I=1: PR=0 for an entry
  *   with RemapEn=0, PR=1 for an index past IntTabLen (the table was there,
  *   the entry is not), PR=1 and RZ=1 for reserved bits (31:24, GuestMode)
@@ -101,7 +107,7 @@ struct amdvim_dtc {
 struct amdvim_irtc {
 	bool valid;
 	uint16_t devid, index;
-	uint32_t irte;
+	uint64_t lo, hi; /* a 32-bit entry in lo */
 };
 
 struct amdvi_model {
@@ -125,6 +131,8 @@ struct amdvi_model {
 	bool log_full;	   /* the event log has no free entry: every event overflows */
 	bool illegal_next; /* the next command fetched is illegal */
 	bool all_ones;	   /* nothing answers */
+	/* an option: EFR.XTSup and GASup, with GAEn and XTEn (set before use) */
+	bool xt;
 	/* what happened, for tests */
 	unsigned msis, events, events_dropped, commands, waits_stored, tlb_hits, walks;
 	unsigned dte_invalidations, page_invalidations, all_invalidations, irt_invalidations;
@@ -136,7 +144,8 @@ struct amdvi_model {
 	struct regwin win;
 };
 
-/* A unit out of reset: everything off, EFR as above. */
+/* A unit out of reset: everything off, EFR as above (with XTSup and
+ * GASup where m->xt is set after this). */
 void amdvim_init(struct amdvi_model *m);
 
 /* A DMA by requester `devid` at `iova`: the physical address, or false

@@ -214,6 +214,14 @@ bool amdvim_translate(void *model, uint16_t devid, uint64_t iova, bool write, ui
 #define IRTE_SUP_IOPF (1u << 1)
 #define IRTE_RESERVED 0xff000080u		    /* 31:24, and GuestMode without GA */
 #define IRTE_INT_TYPE(e) ((unsigned)((e) >> 2) & 7) /* 000b fixed, 001b arbitrated */
+/* IRTE, 128-bit format with GuestMode 0 (2.2.5.3): the low quadword as
+ * above but Destination[23:0] in 31:8 and 63:32 reserved; the high one
+ * Vector 7:0, Destination[31:24] 63:56, 55:8 reserved */
+#define CTRL_GA_EN (1ull << 17)
+#define CTRL_XT_EN (1ull << 50)
+#define IRTE_GA_GUEST_MODE (1ull << 7)
+#define IRTE_GA_LO_RESERVED 0xffffffff00000000ull
+#define IRTE_GA_HI_RESERVED 0x00ffffffffffff00ull
 
 void amdvim_drop_irt(struct amdvi_model *m, bool all, uint16_t devid)
 {
@@ -232,18 +240,33 @@ static bool blocked(struct amdvi_model *m, uint16_t devid, const uint64_t *dte, 
 	return false;
 }
 
-/* Entry `index` of the device's table, through the cache. */
-static uint32_t read_irte(struct amdvi_model *m, uint16_t devid, const uint64_t *dte, unsigned index)
+static bool irte_bad(bool ga, uint64_t lo, uint64_t hi)
+{
+	if (!ga)
+		return (lo & IRTE_RESERVED) || IRTE_INT_TYPE(lo) > 1;
+	return (lo & (IRTE_GA_LO_RESERVED | IRTE_GA_GUEST_MODE)) || (hi & IRTE_GA_HI_RESERVED) || IRTE_INT_TYPE(lo) > 1;
+}
+
+/* Entry `index` of the device's table (32 or, with `ga`, 128 bits),
+ * through the cache. */
+static void read_irte(struct amdvi_model *m, uint16_t devid, const uint64_t *dte, unsigned index, bool ga, uint64_t *lo,
+		      uint64_t *hi)
 {
 	for (unsigned i = 0; i < AMDVIM_IRT_CACHE; i++)
 		if (m->irtc[i].valid && m->irtc[i].devid == devid && m->irtc[i].index == index) {
 			m->irte_hits++;
-			return m->irtc[i].irte;
+			*lo = m->irtc[i].lo, *hi = m->irtc[i].hi;
+			return;
 		}
-	uint32_t e = ((const volatile uint32_t *)(uintptr_t)(dte[2] & DTE_INT_ROOT))[index];
-	if ((e & IRTE_REMAP_EN) && !(e & IRTE_RESERVED) && IRTE_INT_TYPE(e) <= 1)
-		m->irtc[m->irtc_next++ % AMDVIM_IRT_CACHE] = (struct amdvim_irtc){ true, devid, (uint16_t)index, e };
-	return e;
+	uintptr_t root = (uintptr_t)(dte[2] & DTE_INT_ROOT);
+	if (ga)
+		*lo = ((const volatile uint64_t *)root)[2 * index],
+		*hi = ((const volatile uint64_t *)root)[2 * index + 1];
+	else
+		*lo = ((const volatile uint32_t *)root)[index], *hi = 0;
+	if ((*lo & IRTE_REMAP_EN) && !irte_bad(ga, *lo, *hi))
+		m->irtc[m->irtc_next++ % AMDVIM_IRT_CACHE] =
+		    (struct amdvim_irtc){ true, devid, (uint16_t)index, *lo, *hi };
 }
 
 bool amdvim_msi(struct amdvi_model *m, uint16_t devid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
@@ -272,12 +295,21 @@ bool amdvim_msi(struct amdvi_model *m, uint16_t devid, uint64_t addr, uint32_t d
 		return blocked(m, devid, dte, addr, AMDVIM_EVF_PR, dte[2] & DTE_IG);
 	if (!(dte[2] & DTE_INT_ROOT))
 		return event(m, AMDVIM_EV_PAGE_TAB_HARDWARE_ERROR, devid, AMDVIM_EVF_I, true, addr);
-	uint32_t e = read_irte(m, devid, dte, index);
+	bool ga = (m->control & CTRL_GA_EN) != 0;
+	uint64_t e, hi;
+	read_irte(m, devid, dte, index, ga, &e, &hi);
 	if (!(e & IRTE_REMAP_EN))
 		return blocked(m, devid, dte, addr, 0, e & IRTE_SUP_IOPF);
-	if ((e & IRTE_RESERVED) || IRTE_INT_TYPE(e) > 1)
+	if (irte_bad(ga, e, hi))
 		return blocked(m, devid, dte, addr, AMDVIM_EVF_PR | AMDVIM_EVF_RZ, e & IRTE_SUP_IOPF);
-	*vector = (uint8_t)(e >> 16), *dest = (e >> 8) & 0xff;
+	if (!ga)
+		*vector = (uint8_t)(e >> 16), *dest = (e >> 8) & 0xff;
+	else {
+		*vector = (uint8_t)hi;
+		*dest = (uint32_t)((e >> 8) & 0xffffff) | (uint32_t)(hi >> 56) << 24;
+		if (!(m->control & CTRL_XT_EN))
+			*dest &= 0xff;
+	}
 	m->interrupts_remapped++;
 	return true;
 }

@@ -194,6 +194,71 @@ static void refusals_carry_codes(void **state)
 	close_unit();
 }
 
+/* x2APIC destinations (amdvi.xt on) on a unit offering XTSup and GASup:
+ * GAEn and XTEn set before the first table, 128-bit entries (vector in
+ * the high quadword, the destination split 31:8 and 127:120), all 32 bits
+ * delivered; blocked entries still logged; off clears both bits, and the
+ * 32-bit format comes back. */
+static void x2apic_destinations_with_xt(void **state)
+{
+	(void)state;
+	amdvim_init(&m);
+	m.xt = true;
+	a.want_xt = true;
+	assert_null(amdvi_init(&a, &m.win, "amdvi-model", NULL, NULL, NULL));
+	assert_string_equal(a.io.ir_dest32, "amdvi.xt on");
+	assert_null(a.io.ops->take(&a.io));
+	assert_null(a.io.ops->attach(&a.io, dev, IOMMU_PASSTHROUGH));
+	assert_null(a.io.ops->enable(&a.io, true));
+	assert_null(a.io.ops->ir_enable(&a.io, true, 16));
+	assert_int_equal(a.io.ir_dest_bits, 32);
+	assert_int_equal(m.control & (1ull << 17 | 1ull << 50), 1ull << 17 | 1ull << 50);
+	set(5, true, 0x42, 0x12345678);
+	const uint64_t *q = (const uint64_t *)a.irt[0].t + 2 * 5;
+	assert_int_equal(q[0], 1 | 0x345678ull << 8);
+	assert_int_equal(q[1], 0x42 | 0x12ull << 56);
+	uint8_t v;
+	uint32_t d;
+	assert_true(raise(DEVID, 5, &v, &d));
+	assert_int_equal(v, 0x42);
+	assert_int_equal(d, 0x12345678);
+	set(5, false, 0, 0);
+	assert_null(a.io.ops->ir_invalidate(&a.io, 0, DEVID, -1)); /* the model caches the entry */
+	assert_false(raise(DEVID, 5, &v, &d));
+	assert_int_equal(one_fault().kind, IOMMU_FAULT_IR_NOT_PRESENT);
+	assert_null(a.io.ops->ir_enable(&a.io, false, 0));
+	assert_int_equal(m.control & (1ull << 17 | 1ull << 50), 0);
+	a.want_xt = false;
+	assert_null(a.io.ops->ir_enable(&a.io, true, 16));
+	assert_int_equal(a.io.ir_dest_bits, 8);
+	set(5, true, 0x43, 7);
+	assert_int_equal(a.irt[0].t[5], 1 | 7u << 8 | 0x43u << 16);
+	assert_true(raise(DEVID, 5, &v, &d));
+	assert_int_equal(v, 0x43);
+	assert_int_equal(d, 7);
+	close_unit();
+	assert_int_equal(m.control & (1ull << 17 | 1ull << 50), 0);
+}
+
+/* amdvi.xt on where the unit offers no x2APIC interrupts: remapping is
+ * refused by name before anything is written. */
+static void xt_without_xtsup_refused(void **state)
+{
+	(void)state;
+	amdvim_init(&m);
+	a.want_xt = true;
+	assert_null(amdvi_init(&a, &m.win, "amdvi-model", NULL, NULL, NULL));
+	assert_null(a.io.ir_dest32);
+	assert_null(a.io.ops->take(&a.io));
+	assert_null(a.io.ops->attach(&a.io, dev, IOMMU_PASSTHROUGH));
+	assert_null(a.io.ops->enable(&a.io, true));
+	assert_non_null(a.io.ops->ir_enable(&a.io, true, 16));
+	assert_int_equal(a.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_false(a.ir_on);
+	a.want_xt = false;
+	close_unit();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +267,8 @@ int main(void)
 		cmocka_unit_test(a_changed_entry_is_stale_until_invalidated),
 		cmocka_unit_test(off_and_given_back_as_found),
 		cmocka_unit_test(refusals_carry_codes),
+		cmocka_unit_test(x2apic_destinations_with_xt),
+		cmocka_unit_test(xt_without_xtsup_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -483,6 +483,8 @@ static const struct test_case cases[] = {
 	  &ir_amdvi },
 	{ "amdvi.ir_invalidate", "a changed interrupt entry used after its invalidation (stale: finding)",
 	  case_ir_invalidate, false, &ir_amdvi },
+	{ "amdvi.ir_dest32", "32-bit destinations (GAEn, XTEn): the boot CPU reached, all 32 bits carried; timed",
+	  case_ir_dest32, false, &ir_amdvi },
 	{ "amdvi.ir_ioapic", "the device's INTx through the I/O APIC, remapped: delivered, repointed, blocked; timed",
 	  case_ir_ioapic, false, &ir_amdvi },
 };

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../../core/platform.h"
 #include "../../../core/timing.h"
 #include "../bench.h"
 #include "cases.h"
@@ -225,10 +226,29 @@ void case_ir_remapped(struct test_ctx *t)
 	ir_teardown(&r);
 }
 
-void ir_fault_check(const struct env *v, enum iommu_fault_kind kind, uint16_t sid, unsigned index, bool claim)
+/* The fault event that a record raises may trail the blocked message a
+ * little; 10 ms is ample under TCG. */
+#define IR_EVENT_WAIT_US 10000
+
+static bool ir_fault_matches(const struct iommu_fault *f, enum iommu_fault_kind kind, int sid, bool indexed,
+			     unsigned index)
+{
+	return f->kind == kind && (sid == IR_SID_UNSEEN || !f->sid_known || f->sid == (uint16_t)sid) &&
+	       (!indexed || f->addr == index);
+}
+
+void ir_fault_check(const struct env *v, enum iommu_fault_kind kind, int sid, unsigned index, bool claim, uint64_t irqs)
 {
 	struct iommu_fault f[4];
 	bool overflow = false;
+	/* a record is written with the blocked message, its event sent
+	 * after: the event is waited for before the records are read, so
+	 * reading (which clears PPF) cannot race it */
+	struct deadline dl = deadline_after_us(IR_EVENT_WAIT_US);
+	bool pending = v->io->ops->fault_pending && v->io->ops->fault_pending(v->io);
+	while (pending && v->io->irq && v->io->irq_count == irqs && !deadline_passed(&dl))
+		cpu_relax();
+	bool event = v->io->irq_count != irqs;
 	size_t n = v->io->ops->faults ? v->io->ops->faults(v->io, f, 4, &overflow) : 0;
 	const struct iommu_case_arg *arg = v->t->tc->arg;
 	bool vtd_records = arg->kind && strcmp(arg->kind, IR_FAULTS_RECORDED) == 0;
@@ -237,31 +257,39 @@ void ir_fault_check(const struct env *v, enum iommu_fault_kind kind, uint16_t si
 	bool indexed = vtd_records && kind != IOMMU_FAULT_IR_COMPAT;
 	const struct iommu_fault *match = NULL;
 	for (size_t i = 0; i < n && !match; i++)
-		if (f[i].kind == kind && (!f[i].sid_known || f[i].sid == sid) && (!indexed || f[i].addr == index))
+		if (ir_fault_matches(&f[i], kind, sid, indexed, index))
 			match = &f[i];
-	bool found = match != NULL;
-	/* a model always records; the machine's unit when its argument says
-	 * the hardware does (VT-d, 7.1) and it is hardware: QEMU 7.2's VT-d
-	 * drops a blocked interrupt without a record, its AMD-Vi's event log
-	 * is dead */
 	bool emulated = strcmp(timing.platform, "hardware") != 0;
-	bool records = claim && (!v->machine || (!emulated && vtd_records));
+	/* a model always records; a VT-d unit on hardware always (7.1), and
+	 * under an emulator whenever any record arrives: the unit shows it
+	 * records them, so the one that came must be right */
+	bool records = claim && (!v->machine || (vtd_records && (!emulated || n > 0)));
 	char entry[24] = ""; /* the index, where the record carries one */
 	if (indexed)
 		snprintf(entry, sizeof(entry), ", index %u", index);
-	if (records)
-		report(v->t, found, "the unit recorded the interrupt fault (sid %04x%s): %s (%zu records read)", sid,
-		       entry,
-		       match && match->why ? match->why
-		       : found		   ? "recorded"
-					   : "no such record",
-		       n);
-	else
-		printf("    %s: %s interrupt fault recorded (%zu records read; not expected %s)\n", v->io->name,
-		       found ? "an" : "no", n,
-		       !claim	  ? "of an interrupt not claimed blocked"
-		       : emulated ? "under QEMU, which records none"
-				  : "of this unit");
+	char from[40] = "sid not compared"; /* the unit was shown not to see it */
+	if (sid != IR_SID_UNSEEN)
+		snprintf(from, sizeof(from), "sid %04x", (unsigned)sid);
+	if (!records) {
+		printf("    %s: %s interrupt fault recorded (%zu records read), not claimed: %s\n", v->io->name,
+		       match ? "an" : "no", n,
+		       !claim	     ? "the interrupt is not claimed blocked"
+		       : vtd_records ? "none arrived, and under an emulator a missing record is reported only (QEMU "
+				       "7.2's VT-d records none)"
+		       : emulated    ? "QEMU's AMD-Vi logs no interrupt fault (amdvi_mem_ir_write)"
+				     : "this unit's interrupt faults are not checked");
+		return;
+	}
+	report(v->t, match != NULL, "the unit recorded the interrupt fault (%s%s): %s (%zu records read)", from, entry,
+	       match ? (match->why ? match->why : "recorded") : "no such record", n);
+	for (size_t i = 0; i < n; i++) /* what came, so a wrong record says how it is wrong */
+		if (&f[i] != match || sid == IR_SID_UNSEEN)
+			printf("    record: %s, sid %s%04x, %s %llu\n", f[i].why ? f[i].why : "?",
+			       f[i].sid_known ? "" : "(not recorded) ", f[i].sid, indexed ? "index" : "address",
+			       (unsigned long long)f[i].addr);
+	if (match && v->io->irq)
+		report(v->t, event, "the fault event interrupt came with the record (%llu so far)",
+		       (unsigned long long)v->io->irq_count);
 }
 
 /* Entry `index` present for the device, delivering to `real`, the device
@@ -292,10 +320,11 @@ static bool ir_delivers(struct ir *r, unsigned index)
 static void ir_blocked(struct ir *r, enum iommu_fault_kind kind, unsigned index, const char *what)
 {
 	bool arrived = false, strayed = false;
+	uint64_t irqs = r->v.io->irq_count;
 	const char *e = ir_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
 	report(r->v.t, !e && !arrived && !strayed, "%s: the MSI was blocked%s%s", what, e ? ": " : "",
 	       e ? e : (arrived || strayed ? " (it was delivered)" : ""));
-	ir_fault_check(&r->v, kind, r->sid, index, true);
+	ir_fault_check(&r->v, kind, r->sid, index, true, irqs);
 }
 
 /* The device told to raise an entry that must block it: not present
@@ -353,9 +382,10 @@ void case_ir_index(struct test_ctx *t)
 		return;
 	}
 	e = r.v.e->msi_program(r.v.e, &m);
-	/* QEMU 7.2's AMD-Vi never checks IntTabLen: it reads entry 256 from
-	 * the rest of the table's zeroed page (RemapEn=0) and blocks that, and
-	 * reads data 10:8 (index 256 sets bit 8) as the interrupt type */
+	/* QEMU's AMD-Vi (7.2 and 10.0) never checks IntTabLen: it reads
+	 * entry 256 from the rest of the table's zeroed page (RemapEn=0) and
+	 * blocks that, and reads data 10:8 (index 256 sets bit 8) as the
+	 * interrupt type */
 	const struct iommu_case_arg *arg = t->tc->arg;
 	bool qemu_amdvi = r.v.machine && strcmp(timing.platform, "hardware") != 0 && arg->kind &&
 			  strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0;
@@ -363,8 +393,8 @@ void case_ir_index(struct test_ctx *t)
 		report(t, false, "index %u: %s", IR_ENTRIES, e);
 	else
 		ir_blocked(&r, IOMMU_FAULT_IR_INDEX, IR_ENTRIES,
-			   qemu_amdvi ? "index 256 (data bit 8 also read as the type), no IntTabLen check: QEMU 7.2 "
-					"read a zeroed entry past the table (RemapEn=0)"
+			   qemu_amdvi ? "index 256 (data bit 8 also read as the type), no IntTabLen check: QEMU's "
+					"AMD-Vi reads a zeroed entry past the table (RemapEn=0)"
 				      : "an index past the table");
 	ir_teardown(&r);
 }
@@ -408,6 +438,92 @@ void case_ir_invalidate(struct test_ctx *t)
 	       r.v.io->ir_kinds[0].name, r.decoy.vector, e ? ": " : "", e ? e : "");
 	if (!e && arrived)
 		ir_time(&r, &r.decoy, "remapped-after-invalidation");
+	ir_teardown(&r);
+}
+
+/* The second entry of case_ir_dest32: the boot CPU's id `id` with other
+ * bits that only one reading of a 32-bit destination ignores. An x2APIC
+ * compares all 32 bits, so id + 2^16 must not reach it (a unit keeping
+ * fewer bits, AMD-Vi's 7:0 or VT-d's 8-bit DST 15:8, would reach APIC 0
+ * or id there). An xAPIC takes the low 8 bits of what a unit sends (QEMU:
+ * apic_match_dest compares (uint8_t)dest), so id with another APIC's id in
+ * bits 15:8 must reach it as long as the unit read the 32-bit format
+ * (VT-d DST 39:32): an 8-bit reading (DST 47:40) would name that other
+ * APIC. `*arrive`: what a unit carrying all 32 bits does. */
+static uint32_t dest32_probe(uint32_t id, bool x2apic, bool *arrive, uint32_t *other)
+{
+	*arrive = !x2apic;
+	if (x2apic)
+		return *other = id + 0x10000u;
+	*other = (id & 0xffu) ^ 0x40u; /* neither the boot CPU nor the broadcast 0xff */
+	return *other << 8 | (id & 0xffu);
+}
+
+void case_ir_dest32(struct test_ctx *t)
+{
+	struct ir r;
+	if (!ir_setup(t, &r, true))
+		return;
+	struct iommu *io = r.v.io;
+	if (io->ir_dest_bits != 32) {
+		char why[140];
+		if (!io->ir_dest32)
+			snprintf(why, sizeof(why),
+				 "%s's remapping entries carry 8-bit destinations only (no extended mode: VT-d "
+				 "ECAP.EIM, AMD-Vi EFR.XT)",
+				 io->name);
+		else
+			snprintf(why, sizeof(why),
+				 "%s remaps with 8-bit destinations: the boot CPU's APIC id fits them (`set %s` forces "
+				 "32-bit ones)",
+				 io->name, io->ir_dest32);
+		ir_needs(&r, false, io->ir_dest32 ? SKIP_SETTING : SKIP_UNSUPPORTED, why);
+		return;
+	}
+	bool x2apic = platform->apic_x2apic && platform->apic_x2apic();
+	printf("    %s remaps with 32-bit destinations; the boot CPU's local APIC (id %u) is in %s mode\n", io->name,
+	       r.real.apic_id, x2apic ? "x2APIC" : "xAPIC");
+	unsigned index = (unsigned)r.decoy.vector;
+	bool arrived = false, strayed = false;
+	const char *e = ir_point(&r, index, &r.real, true);
+	if (!e)
+		e = ir_tell(&r, index);
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	report(t, !e && arrived && !strayed,
+	       "entry %u with the 32-bit destination %u delivered the MSI to vector 0x%x%s%s", index, r.real.apic_id,
+	       r.real.vector, e ? ": " : "",
+	       e	 ? e
+	       : strayed ? " (the decoy's came)"
+	       : arrived ? ""
+			 : " (nothing arrived)");
+	if (!e && arrived && !strayed)
+		ir_time(&r, &r.real, "remapped-dest32");
+	bool arrive;
+	uint32_t other;
+	uint32_t dest = dest32_probe(r.real.apic_id, x2apic, &arrive, &other);
+	const struct iommu_irte ent = {
+		.present = true, .vector = (uint8_t)r.real.vector, .dest = dest, .source_id = r.sid, .sid_check = true
+	};
+	if (!e)
+		e = io->ops->ir_set(io, r.sid, index, &ent);
+	if (!e && io->ops->ir_invalidate && io->nir_kinds)
+		e = io->ops->ir_invalidate(io, 0, r.sid, -1);
+	arrived = strayed = false;
+	if (!e)
+		e = ir_raise(&r, &r.real, &r.decoy, &arrived, &strayed, NULL);
+	if (e)
+		report(t, false, "an entry naming APIC 0x%x: %s", dest, e);
+	else if (arrive)
+		report(t, arrived && !strayed,
+		       "an entry naming 0x%x reached the xAPIC boot CPU (it compares bits 7:0), carried from the "
+		       "32-bit field (VT-d's 8-bit one, bits 15:8, names 0x%x)%s",
+		       dest, other, arrived ? "" : ": it did not arrive");
+	else
+		report(t, !arrived && !strayed,
+		       "an entry naming 0x%x (the boot CPU's id plus 2^16) did not reach the x2APIC boot CPU: the unit "
+		       "carried all 32 bits%s",
+		       dest, arrived || strayed ? ": it arrived" : "");
 	ir_teardown(&r);
 }
 

@@ -44,7 +44,8 @@ struct ioa {
 	struct pin_ref cand[IOA_MAX_PINS], at;
 	size_t ncand, nhigh; /* the first nhigh candidates are at GSI 16 and up */
 	size_t probes;
-	uint16_t sid; /* the I/O APIC's requester id */
+	uint16_t sid;	 /* the I/O APIC's requester id */
+	bool sid_unseen; /* the unit checked no source for the I/O APIC's messages */
 	bool enabled, intx;
 };
 
@@ -289,19 +290,28 @@ static void ioa_time(struct ioa *r)
 		   c, got);
 }
 
-/* A blocked INTx: neither handler runs; the fault as ir.c's rule says. */
+/* A blocked INTx: neither handler runs; the fault as ir.c's rule says
+ * (its requester not compared where the unit was shown not to see it).
+ * Not `claimed`, and delivered: the unit checks nothing for the I/O APIC
+ * where an emulator's I/O APIC sends with no requester id (QEMU's
+ * ioapic_service writes with MEMTXATTRS_UNSPECIFIED, so vtd_mem_ir_write
+ * skips the source check): said, and remembered. */
 static void ioa_blocked(struct ioa *r, enum iommu_fault_kind kind, const char *what, bool claimed)
 {
 	bool arrived = false, strayed = false;
+	uint64_t irqs = r->v.io->irq_count;
 	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
-	if (claimed)
-		report(r->v.t, !arrived && !strayed, "%s: the INTx was blocked%s", what,
-		       arrived || strayed ? " (it was delivered)" : "");
+	bool delivered = arrived || strayed;
+	if (claimed || !delivered)
+		report(r->v.t, !delivered, "%s: the INTx was blocked%s", what, delivered ? " (it was delivered)" : "");
 	else
-		printf("    %s: the INTx was %s (QEMU 7.2's I/O APIC sends with no requester id, so vtd_mem_ir_write "
-		       "checks no source: not claimed)\n",
-		       what, arrived || strayed ? "delivered" : "blocked");
-	ir_fault_check(&r->v, kind, r->sid, (unsigned)r->decoy.vector, claimed);
+		printf("    %s: the INTx was delivered: the unit checked no source for the I/O APIC's messages (QEMU's "
+		       "I/O APIC sends them with no requester id): not claimed\n",
+		       what);
+	if (!claimed && delivered)
+		r->sid_unseen = true;
+	ir_fault_check(&r->v, kind, r->sid_unseen ? IR_SID_UNSEEN : r->sid, (unsigned)r->decoy.vector,
+		       claimed || !delivered, irqs);
 }
 
 /* The issue's "the firmware timer keeps working" while remapping is on. */
@@ -315,6 +325,38 @@ static void ioa_firmware_timer(struct ioa *r)
 	const char *e = platform->timer_event(10000, 500000, &fired);
 	report(r->v.t, !e && fired, "a firmware timer event (10 ms) fired within 500 ms with remapping on%s%s",
 	       e ? ": " : "", e ? e : "");
+}
+
+/* The first remapped INTx: true when it arrived at the entry's vector
+ * alone. Arriving at the redirection entry's own vector field (the
+ * index) instead, it passed the unit unremapped: on hardware an escape,
+ * under an emulator its gap, and either way nothing more on this path can
+ * be shown. (QEMU 10.0.2's amd-iommu does this: amdvi_sysbus_realize makes
+ * the I/O APIC's address space before the interrupt window it aliases, so
+ * the alias is empty and amdvi_translate passes 0xfee00000 through to the
+ * APIC; upstream's "hw/i386/amd_iommu: Move IOAPIC memory region
+ * initialization to the end" fixes it.) */
+static bool ioa_first(struct ioa *r, uint64_t rte, unsigned index)
+{
+	struct env *v = &r->v;
+	bool arrived = false, strayed = false;
+	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
+	if (strayed && !arrived && strcmp(timing.platform, "hardware") != 0) {
+		printf("    the unit remaps none of the I/O APIC's messages: nothing on this path can be shown\n");
+		test_skip(v->t, SKIP_EMULATOR,
+			  "%s let the I/O APIC's INTx past unremapped: redirection entry 0x%016llx (requester %04x) "
+			  "came at its vector field 0x%x, not entry %u's 0x%x",
+			  v->io->name, (unsigned long long)rte, r->sid, r->decoy.vector, index, r->real.vector);
+		return false;
+	}
+	report(v->t, arrived && !strayed,
+	       "redirection entry 0x%016llx (requester %04x) raised entry %u: vector 0x%x arrived%s",
+	       (unsigned long long)rte, r->sid, index, r->real.vector,
+	       arrived && strayed ? ", and the decoy's too"
+	       : strayed	  ? " NOT: its own vector field came, unremapped (an escape)"
+	       : arrived	  ? ""
+				  : " nowhere");
+	return arrived && !strayed;
 }
 
 static void ioa_remapped(struct ioa *r)
@@ -333,16 +375,11 @@ static void ioa_remapped(struct ioa *r)
 		return;
 	}
 	ioapic_write_rte(a, r->at.pin, rte & ~IOAPIC_RTE_MASKED);
-	bool arrived = false, strayed = false;
-	ioa_raise(r, &r->real, &r->decoy, &arrived, &strayed, NULL);
-	report(v->t, arrived && !strayed,
-	       "redirection entry 0x%016llx (requester %04x) raised entry %u: vector 0x%x arrived%s",
-	       (unsigned long long)rte, r->sid, index, r->real.vector,
-	       strayed	 ? ", and the decoy's too"
-	       : arrived ? ""
-			 : " nowhere");
 	if (kept)
 		printf("    %u entr%s for the pins the firmware uses\n", kept, kept == 1 ? "y" : "ies");
+	bool arrived = ioa_first(r, rte, index), strayed = false;
+	if (v->t->skipped)
+		return;
 	if (arrived)
 		ioa_time(r);
 	ioa_firmware_timer(r);
@@ -356,13 +393,11 @@ static void ioa_remapped(struct ioa *r)
 		       "entry untouched",
 		       index, r->decoy.vector);
 	}
-	if (!e)
-		e = ioa_point(r, index, NULL, r->sid);
-	if (!e)
-		ioa_blocked(r, IOMMU_FAULT_IR_NOT_PRESENT, "a not-present entry", true);
 	/* VT-d's one table serves every requester, each entry naming whom it
 	 * admits (SVT=01); an AMD-Vi table is the requester's own (its DTE),
-	 * so there is no other requester an entry could admit */
+	 * so there is no other requester an entry could admit. Checked first:
+	 * it shows whether the unit sees the I/O APIC's requester id, which
+	 * the not-present record then names. */
 	const struct iommu_case_arg *arg = v->t->tc->arg;
 	if (!e && !(arg->kind && strcmp(arg->kind, IR_TABLE_PER_REQUESTER) == 0)) {
 		e = ioa_point(r, index, &r->real, (uint16_t)(r->sid ^ 1));
@@ -370,6 +405,10 @@ static void ioa_remapped(struct ioa *r)
 			ioa_blocked(r, IOMMU_FAULT_IR_SOURCE, "an entry admitting only another requester",
 				    strcmp(timing.platform, "hardware") == 0);
 	}
+	if (!e)
+		e = ioa_point(r, index, NULL, r->sid);
+	if (!e)
+		ioa_blocked(r, IOMMU_FAULT_IR_NOT_PRESENT, "a not-present entry", true);
 	if (e)
 		report(v->t, false, "%s", e);
 }

@@ -160,6 +160,9 @@ static void t_ir_registers(struct test_ctx *t)
 			 "%s has no interrupt remapping with queued invalidation (ECAP.IR, QI)", v.io->name))
 		return;
 	const char *e = v.io->ops->ir_enable(v.io, true, 256);
+	/* the unit says it cannot (vtd.eime on without ECAP.EIM): nothing to show */
+	if (!bench_needs(&v, !e || v.io->err != IOMMU_ERR_UNSUPPORTED, SKIP_UNSUPPORTED, "%s", e ? e : ""))
+		return;
 	report(t, e == NULL, "interrupt remapping enabled through the queue%s%s", e ? ": " : "", e ? e : "");
 	if (e) {
 		bench_teardown(&v);
@@ -197,7 +200,7 @@ static void t_ir_registers(struct test_ctx *t)
 	report(t, !e && !(regwin_read32(&vt->w, VTD_REG_GSTS) & VTD_GSTS_IRES),
 	       "interrupt remapping off (GSTS.IRES clear)");
 	test_note(t, "%s: %s; CFI %s%s", v.io->name, ir, vt->cfi_ignored ? "ignored" : "honoured",
-		  vtd_ecap_eim(vt->ecap) ? "" : "; no ECAP.EIM (TCG refuses eim=on)");
+		  vtd_ecap_eim(vt->ecap) ? "" : "; no ECAP.EIM");
 	bench_teardown(&v);
 }
 
@@ -266,6 +269,8 @@ static const struct test_case cases[] = {
 	  case_ir_invalidate, false, &ir_vtd },
 	{ "vtd.ir_compat", "CFI off: a compatibility-format MSI is blocked and recorded (fault 25h)", case_ir_compat,
 	  false, &ir_vtd },
+	{ "vtd.ir_dest32", "32-bit destinations (IRTA.EIME): the boot CPU reached, all 32 bits carried; timed",
+	  case_ir_dest32, false, &ir_vtd },
 	{ "vtd.ir_ioapic", "the device's INTx through the I/O APIC, remapped: delivered, repointed, blocked; timed",
 	  case_ir_ioapic, false, &ir_vtd },
 };
