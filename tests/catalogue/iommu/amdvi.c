@@ -385,8 +385,9 @@ static void ir_probe(struct test_ctx *t, struct env *v, struct amdvi_model *m, u
 	       id >> 3 & 31, id & 7, n ? (int)f[0].kind : -1, (int)want, e ? ": " : "", e ? e : "");
 }
 
-/* What QEMU 7.2 cannot show: its event log is dead, so a blocked interrupt
- * there is only dropped (the shared interrupt cases prove that). On the
+/* What QEMU's amd-iommu cannot show (7.2, 10.0): it writes no event log,
+ * so a blocked interrupt there is only dropped (the shared interrupt cases
+ * prove that). On the
  * AMD-Vi model the device's MSI goes through the model's remapping walk:
  * a present entry delivers, RemapEn=0 and an index past IntTabLen are
  * blocked and logged with the device id. */
