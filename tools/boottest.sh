@@ -30,6 +30,9 @@
 #   reboot                the guest may reset; QEMU boots it again
 #   alone                 tools/test.sh boots no other test beside this one
 #                         (it runs BOOT_JOBS, default 2, at a time)
+#   long                  tools/test.sh starts this test among the first (it
+#                         takes 14 s or more: left to the end, it would run
+#                         with a core idle beside it)
 #   key wait ERE | key send TEXT | key sleep S | key monitor CMD | key stop
 #                         drive the serial console; a wait that is never
 #                         satisfied fails the test

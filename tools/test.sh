@@ -102,7 +102,7 @@ fi
 
 # one target per core: each still gets its FUZZ_SECONDS, the section half the time
 fuzz_jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
-section "fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-4} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
+section "fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-2} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
 FUZZ_JOBS=$fuzz_jobs tools/fuzz.sh >"$log/fuzz.log" 2>&1
 while IFS= read -r l; do
 	case $l in
@@ -240,92 +240,101 @@ fi
 
 # Boot tests run BOOT_JOBS at a time (default 2: one QEMU per core of the
 # build machine); a test with the directive `alone` runs with no other boot
-# beside it. Each verdict is printed in the order of the file names,
-# whichever boot ends first. Every test runs on the system's QEMU (Debian
-# 12's 7.2); those with the directive `qemu10` run again on Debian 13's
-# 10.0, which make deps unpacks into build/qemu-10.0 (QEMU=... as
-# tools/qemu-run.sh takes it), their verdicts named boot10.NAME.
+# beside it, and those with `long` start first (a long one left for the
+# end would run with a core idle beside it). Every test runs on the
+# system's QEMU (Debian 12's 7.2, verdicts boot.NAME); those with the
+# directive `qemu10` run again on Debian 13's 10.0, which make deps unpacks
+# into build/qemu-10.0 (QEMU=... as tools/qemu-run.sh takes it; verdicts
+# boot10.NAME). Both passes share one pool; each verdict is printed in the
+# order the boots started, whichever ends first.
 boot_jobs=${BOOT_JOBS:-2}
-# boot_set PREFIX OUTDIR QEMU TEST...: boots each test on that QEMU
-boot_set() {
-	set_prefix=$1 set_out=$2 set_qemu=$3
-	shift 3
-	verdicts=$log/$set_prefix
-	mkdir -p "$verdicts"
-	mkfifo "$verdicts/ended"
-	exec 5<>"$verdicts/ended" # a line per boot that ended; read-write: never blocks on open
-	boot_one() {              # test name: its exit status and seconds, then its verdict line
-		start=$(date +%s)
-		line=$(QEMU=$set_qemu tools/boottest.sh "$1" build/iommon.img "$set_out/$2")
-		rc=$?
-		printf '%s %s\n%s\n' "$rc" "$(($(date +%s) - start))" "$line" >"$verdicts/$2.tmp"
-		mv "$verdicts/$2.tmp" "$verdicts/$2.verdict"
-		echo "$2" >&5
-	}
-	# The verdicts at the head of the started list that are in (sh has no
-	# local variables: the done_ names are this function's alone).
-	boot_print() {
-		while [ -n "$started" ]; do
-			done_n=${started%% *}
-			[ -f "$verdicts/$done_n.verdict" ] || return 0
-			started=${started#* }
-			{
-				read -r done_rc done_secs
-				done_line=$(cat)
-			} <"$verdicts/$done_n.verdict"
-			[ "$set_prefix$done_n" = bootvtd-nvme ] && vtd_secs=$done_secs
-			case $done_rc in
-			0) passed=$((passed + 1)); echo "PASS $set_prefix.$done_n (${done_secs}s)" ;;
-			77) skipped=$((skipped + 1)); echo "SKIP $set_prefix.${done_line#SKIP }" ;;
-			*) failed=$((failed + 1)); echo "FAIL $set_prefix.${done_line#FAIL }" ;;
-			esac
-		done
-	}
-	boot_ended() { # wait for one boot to end
-		read -r _ <&5
-		running=$((running - 1))
-		boot_print
-	}
-	running=0 started=""
-	for t in "$@"; do
-		n=$(basename "$t" .test)
-		alone=0
-		grep -qx alone "$t" && alone=1
-		while [ "$running" -ge "$boot_jobs" ] || { [ $alone = 1 ] && [ "$running" -gt 0 ]; }; do
-			boot_ended
-		done
-		started="$started$n "
-		boot_one "$t" "$n" &
-		running=$((running + 1))
-		[ $alone = 1 ] && boot_ended
+system_qemu=$(tools/qemu-run.sh --qemu-version 2>/dev/null)
+q10=$(QEMU=10 tools/qemu-run.sh --qemu-version 2>/dev/null)
+rm -rf build/boot-tests-qemu10
+# the pool: "PREFIX QEMU TEST" lines, the long ones first
+pool=$log/boot-pool
+: >"$pool"
+if command -v qemu-system-x86_64 >/dev/null && [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
+	for t in tests/boot/*.test; do echo "boot system $t"; done >>"$pool"
+fi
+case $system_qemu in
+10.*) ;; # the system's is 10 already: one pass
+*) [ -n "$q10" ] && grep -lx qemu10 tests/boot/*.test | sed "s|^|boot10 $PWD/build/qemu-10.0 |" >>"$pool" ;;
+esac
+{
+	while read -r p q t; do grep -qx long "$t" && echo "$p $q $t"; done <"$pool"
+	while read -r p q t; do grep -qx long "$t" || echo "$p $q $t"; done <"$pool"
+} >"$pool.sorted"
+case $system_qemu in
+10.*) sec="QEMU $system_qemu, the system's: every test" ;;
+*) sec="QEMU ${system_qemu:-missing}, the system's: every test; QEMU ${q10:-10.0 (missing)} from build/qemu-10.0: the qemu10 ones" ;;
+esac
+section "boot tests ($sec; OVMF, TCG, $boot_jobs at a time)"
+if [ ! -s "$pool" ]; then
+	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
+fi
+if [ -z "$q10" ] && [ "${system_qemu#10.}" = "$system_qemu" ]; then
+	for t in $(grep -lx qemu10 tests/boot/*.test); do
+		note FAIL "boot10.$(basename "$t" .test)" "no QEMU 10.0 in build/qemu-10.0 (make deps)"
 	done
-	while [ "$running" -gt 0 ]; do
+fi
+verdicts=$log/boot
+mkdir -p "$verdicts"
+mkfifo "$verdicts/ended"
+exec 5<>"$verdicts/ended" # a line per boot that ended; read-write: never blocks on open
+boot_one() {              # prefix qemu test: its exit status and seconds, then its verdict line
+	key=$1.$(basename "$3" .test)
+	out=build/boot-tests/$(basename "$3" .test)
+	[ "$1" = boot10 ] && out=build/boot-tests-qemu10/$(basename "$3" .test)
+	start=$(date +%s)
+	line=$(QEMU=$2 tools/boottest.sh "$3" build/iommon.img "$out")
+	rc=$?
+	printf '%s %s\n%s\n' "$rc" "$(($(date +%s) - start))" "$line" >"$verdicts/$key.tmp"
+	mv "$verdicts/$key.tmp" "$verdicts/$key.verdict"
+	echo "$key" >&5
+}
+# The verdicts at the head of the started list that are in (sh has no
+# local variables: the done_ names are this function's alone).
+boot_print() {
+	while [ -n "$started" ]; do
+		done_k=${started%% *}
+		[ -f "$verdicts/$done_k.verdict" ] || return 0
+		started=${started#* }
+		{
+			read -r done_rc done_secs
+			done_line=$(cat)
+		} <"$verdicts/$done_k.verdict"
+		[ "$done_k" = boot.vtd-nvme ] && vtd_secs=$done_secs
+		done_p=${done_k%%.*}
+		case $done_rc in
+		0) passed=$((passed + 1)); echo "PASS $done_k (${done_secs}s)" ;;
+		77) skipped=$((skipped + 1)); echo "SKIP $done_p.${done_line#SKIP }" ;;
+		*) failed=$((failed + 1)); echo "FAIL $done_p.${done_line#FAIL }" ;;
+		esac
+	done
+}
+boot_ended() { # wait for one boot to end
+	read -r _ <&5
+	running=$((running - 1))
+	boot_print
+}
+running=0 started=""
+while read -r p q t; do
+	alone=0
+	grep -qx alone "$t" && alone=1
+	while [ "$running" -ge "$boot_jobs" ] || { [ $alone = 1 ] && [ "$running" -gt 0 ]; }; do
 		boot_ended
 	done
-	wait
-	exec 5>&-
-}
-system_qemu=$(tools/qemu-run.sh --qemu-version 2>/dev/null)
-section "boot tests (QEMU ${system_qemu:-missing}, the system's; OVMF, TCG, $boot_jobs at a time)"
-if ! command -v qemu-system-x86_64 >/dev/null || [ ! -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
-	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
-else
-	boot_set boot build/boot-tests system tests/boot/*.test
-fi
-rm -rf build/boot-tests-qemu10
-second=$(grep -lx qemu10 tests/boot/*.test)
-q10=$(QEMU=10 tools/qemu-run.sh --qemu-version 2>/dev/null)
-case $system_qemu in
-10.*) echo "== the system's QEMU is $system_qemu: the suite above ran on QEMU 10 already" ;;
-*)
-	section "boot tests again on QEMU ${q10:-10.0 (missing)} (build/qemu-10.0, from bookworm-backports): the qemu10 ones"
-	if [ -z "$q10" ]; then
-		for t in $second; do note FAIL "boot10.$(basename "$t" .test)" "no QEMU 10.0 in build/qemu-10.0 (make deps)"; done
-	else
-		# shellcheck disable=SC2086
-		boot_set boot10 build/boot-tests-qemu10 "$PWD/build/qemu-10.0" $second
-	fi ;;
-esac
+	started="$started$p.$(basename "$t" .test) "
+	boot_one "$p" "$q" "$t" </dev/null &
+	running=$((running + 1))
+	[ $alone = 1 ] && boot_ended
+done <"$pool.sorted"
+while [ "$running" -gt 0 ]; do
+	boot_ended
+done
+wait
+exec 5>&-
 
 # Every record the boot tests produced, on the console and in the results
 # files saved on the stick: each line one whole JSON object, valid UTF-8.
@@ -360,7 +369,7 @@ if [ $rc != 0 ] && ! grep -q '^FAIL' "$log/replay.log"; then
 	note FAIL replay.check "tools/replay-check.sh exit status $rc (log: $log/replay.log)"
 fi
 if [ -d build/boot-tests-qemu10/replay-vtd ]; then # the folders QEMU 10.0's machines saved, named qemu10:*
-	tools/replay-check.sh build/boot-tests-qemu10 "$log/replay10" >"$log/replay10.log" 2>&1
+	REPLAY_TESTS=replay-vtd tools/replay-check.sh build/boot-tests-qemu10 "$log/replay10" >"$log/replay10.log" 2>&1
 	rc=$?
 	sed -i 's/^\(PASS\|FAIL\|SKIP\) /\1 qemu10:/' "$log/replay10.log"
 	tally "$log/replay10.log"
