@@ -71,7 +71,7 @@ qemu10() {
 	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f ./*.deb && apt-get -qq "$@" download $QEMU10_PKGS); then
 		echo "deps: could not download QEMU 10.0 from $mirror bookworm-backports (network?); run:" >&2
 		echo "  tools/deps.sh qemu10 $dest" >&2
-		exit 1
+		return 1
 	fi
 	rm -rf "$dest"
 	mkdir -p "$dest"
@@ -87,7 +87,7 @@ if [ "${1:-}" = gnu-efi-aa64 ]; then
 	exit 0
 fi
 if [ "${1:-}" = qemu10 ]; then
-	qemu10 "$2"
+	qemu10 "$2" || exit 1
 	exit 0
 fi
 
@@ -116,4 +116,6 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 gnu_efi_aa64 "$here/build/gnu-efi-aa64"
-qemu10 "$here/build/qemu-10.0"
+# only make test's second pass needs it: without it make run still runs,
+# and make test fails those boots naming the missing QEMU
+qemu10 "$here/build/qemu-10.0" || echo "deps: warning: no QEMU 10.0 in build/qemu-10.0: make test's QEMU 10.0 boots will fail" >&2
