@@ -399,10 +399,6 @@ static bool prove_translated(struct env *v)
 	/* the case starts from an empty domain again: no table the proof's
 	 * page needed stands where the case maps a larger leaf */
 	const char *again = e ? NULL : bench_translate(v);
-	if (again) {
-		report(v->t, false, "attaching %s to an empty domain after the proof: %s", bdf, again);
-		e = again;
-	}
 	if (escaped) {
 		printf(
 		    "    %s's write to IOVA 0x%llx landed at that physical address, in a buffer of ours, not at 0x%llx "
@@ -412,10 +408,14 @@ static bool prove_translated(struct env *v)
 		       "DMA ESCAPED translation: %s's write to IOVA 0x%llx landed untranslated; no case DMAs "
 		       "through it",
 		       bdf, (unsigned long long)iova);
-	} else if (e)
+	} else if (e) {
 		report(v->t, false,
 		       "%s's DMA not translated as mapped: its write to IOVA 0x%llx (requester ids %s): %s", bdf,
 		       (unsigned long long)iova, rids, e);
+	} else if (again) {
+		report(v->t, false, "attaching %s to an empty domain after the proof: %s", bdf, again);
+		e = again;
+	}
 	if (!e && v->machine)
 		snprintf(proven, sizeof(proven), "%s", key);
 	if (!e && say)
