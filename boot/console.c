@@ -98,7 +98,6 @@ static const char *direct_open(struct direct *d, const struct uart_place *p, con
 		const char *no = regwin_open_mmio(w, "uart", p->address, size, false, source);
 		if (no)
 			return no;
-		claims_early("uart", p->address, size, source, UART_CLASS_MASK, UART_CLASS, uart_dropped);
 	}
 	if (p->kind == UART_PL011) {
 		d->pl.sbsa = p->sbsa;
@@ -286,6 +285,13 @@ const char *console_route(const char *mode, const char *uart)
 		} else {
 			con.uart = u;
 			con.have_uart = true;
+			/* the port in use, audited once the BARs are known; one
+			 * refused or failed above leaves the old claim standing */
+			if (place.space == ACPI_SPACE_IO)
+				claims_early_forget("uart");
+			else
+				claims_early("uart", place.address, uart_place_span(&place), source, UART_CLASS_MASK,
+					     UART_CLASS, uart_dropped);
 			con.stop_noted = false;
 			snprintf(con.uart_desc, sizeof(con.uart_desc), "%s", place.desc);
 		}
