@@ -17,15 +17,22 @@ NEWLIB_TARGET := $(NEWLIB)/x86_64-elf
 
 CC ?= gcc
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
-COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN)
+COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I$(CURDIR)
 
-CORE_SRC := $(wildcard core/*.c pci/*.c iommu/*.c iommu/*/*.c)
-CAT_SRC  := $(wildcard tests/catalogue/*.c tests/catalogue/*/*.c tests/models/*.c)
+# The folders that go into the image, in layer order (nothing reaches up;
+# tools/check-layers.sh holds every include to it): core's floor, the
+# firmware-table parsers, the serial drivers, the monitor application; PCI
+# and its DMA engines; the IOMMU interface, its backends (one folder each,
+# with its register-level model: every folder under iommu/ but models/)
+# and the models' engine; the test catalogue. Includes name files from the
+# top of the tree.
+IMAGE_DIRS := core/base core/tables core/serial core/monitor pci iommu iommu/models \
+	$(patsubst %/,%,$(sort $(filter-out iommu/models/,$(dir $(wildcard iommu/*/*.c))))) tests/catalogue tests/catalogue/iommu
+SHARED_SRC := $(wildcard $(addsuffix /*.c,$(patsubst %/,%,$(IMAGE_DIRS))))
 # boot/*.c builds for both architectures, with boot/x86_64/*.c or
 # boot/aarch64/*.c beside it; a file there replaces boot/'s of the same name.
 boot_src = $(wildcard boot/$(1)/*.c) $(filter-out $(patsubst boot/$(1)/%,boot/%,$(wildcard boot/$(1)/*.c)),$(wildcard boot/*.c))
 BOOT_SRC := $(call boot_src,x86_64)
-SHARED_SRC := $(CORE_SRC) $(CAT_SRC)
 
 # ---- EFI build -------------------------------------------------------------
 EFI_INC := /usr/include/efi
@@ -145,22 +152,22 @@ $(BUILD)/host/unit/%: $(BUILD)/host/tests/unit/%.o $(HOST_OBJ)
 
 # ---- fuzzing (clang's libFuzzer, with ASan and UBSan) -------------------------
 FUZZ_CC := clang
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(WARN)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(WARN) -I$(CURDIR)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRC_fuzz_dmar := core/dmar.c core/diag.c core/range.c
-FUZZ_SRC_fuzz_ivrs := core/ivrs.c core/diag.c core/range.c
-FUZZ_SRC_fuzz_madt := core/madt.c core/acpi.c core/memmap.c core/diag.c
-FUZZ_SRC_fuzz_iort := core/iort.c core/iort_print.c core/gtdt.c core/acpi.c core/memmap.c core/diag.c core/range.c
-FUZZ_SRC_fuzz_tables := core/acpi.c core/mcfg.c core/diag.c core/memmap.c core/range.c
-FUZZ_SRC_fuzz_acpi := core/acpi.c core/memmap.c core/diag.c
-FUZZ_SRC_fuzz_rio := iommu/calgary_rio.c core/memmap.c
-FUZZ_SRC_fuzz_units := iommu/units.c iommu/found_regs.c iommu/vtd/caps.c core/dmar.c core/ivrs.c core/iort.c core/acpi.c core/diag.c core/regwin.c core/memmap.c pci/enum.c pci/config.c pci/alias.c core/range.c core/claims.c
-FUZZ_SRC_fuzz_pci := pci/enum.c pci/config.c core/regwin.c core/memmap.c core/range.c core/claims.c
+FUZZ_SRC_fuzz_dmar := core/tables/dmar.c core/tables/diag.c core/tables/range.c
+FUZZ_SRC_fuzz_ivrs := core/tables/ivrs.c core/tables/diag.c core/tables/range.c
+FUZZ_SRC_fuzz_madt := core/tables/madt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c
+FUZZ_SRC_fuzz_iort := core/tables/iort.c core/tables/iort_print.c core/tables/gtdt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c
+FUZZ_SRC_fuzz_tables := core/tables/acpi.c core/tables/mcfg.c core/tables/diag.c core/base/memmap.c core/tables/range.c
+FUZZ_SRC_fuzz_acpi := core/tables/acpi.c core/base/memmap.c core/tables/diag.c
+FUZZ_SRC_fuzz_rio := iommu/calgary/rio.c core/base/memmap.c
+FUZZ_SRC_fuzz_units := iommu/units.c iommu/found_regs.c iommu/vtd/caps.c core/tables/dmar.c core/tables/ivrs.c core/tables/iort.c core/tables/acpi.c core/tables/diag.c core/base/regwin.c core/base/memmap.c pci/enum.c pci/config.c pci/alias.c core/tables/range.c core/base/claims.c
+FUZZ_SRC_fuzz_pci := pci/enum.c pci/config.c core/base/regwin.c core/base/memmap.c core/tables/range.c core/base/claims.c
 FUZZ_SRC_fuzz_vtd_caps := iommu/vtd/caps.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
-FUZZ_SRC_fuzz_crumb := core/crumb.c
-FUZZ_SRC_fuzz_script := core/script.c
-FUZZ_SRC_fuzz_smbios := core/smbios.c core/json.c core/memmap.c core/diag.c
+FUZZ_SRC_fuzz_crumb := core/monitor/crumb.c
+FUZZ_SRC_fuzz_script := core/monitor/script.c
+FUZZ_SRC_fuzz_smbios := core/tables/smbios.c core/base/json.c core/base/memmap.c core/tables/diag.c
 FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 
 # Each source is compiled once with the sanitizers and shared by every

@@ -6,7 +6,7 @@
 #include <efilib.h>
 #include <stddef.h>
 
-#include "../core/platform.h"
+#include "core/base/platform.h"
 
 extern EFI_HANDLE boot_image;
 extern EFI_LOADED_IMAGE *boot_loaded_image;

@@ -7,7 +7,7 @@
  * 723dca25-5f0e-43bd-b2f1-027fa6c00ccc (iommon's own), attributes
  * non-volatile + boot service + runtime access (an OS can read what a
  * crashed run left: efivarfs IommonBreadcrumb-723dca25-...). Its data is
- * ASCII text without a NUL: core/survive.c writes and checks it. */
+ * ASCII text without a NUL: core/monitor/survive.c writes and checks it. */
 #include <stdio.h>
 #include <string.h>
 

@@ -8,14 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/acpi.h"
-#include "../core/claims.h"
-#include "../core/monitor.h"
-#include "../core/pl011.h"
-#include "../core/results.h"
-#include "../core/settings.h"
-#include "../core/uart16550.h"
 #include "boot.h"
+#include "core/base/claims.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/results.h"
+#include "core/monitor/settings.h"
+#include "core/serial/pl011.h"
+#include "core/serial/uart16550.h"
+#include "core/tables/acpi.h"
 
 /* The direct UART: one of the two drivers, as uart_place.kind says. */
 struct direct {

@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/survive.h"
 #include "boot.h"
+#include "core/monitor/survive.h"
 
 static struct {
 	uint64_t taken; /* bit i: exception_types[i]'s handler is ours */

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/monitor.h"
-#include "../core/timing.h"
-#include "../iommu/machine.h"
-#include "../tests/catalogue/catalogue.h"
 #include "boot.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "iommu/machine.h"
+#include "tests/catalogue/catalogue.h"
 
 EFI_HANDLE boot_image;
 EFI_LOADED_IMAGE *boot_loaded_image;
@@ -128,7 +128,7 @@ static void image_name(char *out, size_t cap)
 
 /* Commands in the load options: a UCS-2 string, the first word being the
  * image's own name when started from the UEFI shell, taken whole
- * (core/script.c). Boot entries may carry binary data there instead:
+ * (core/monitor/script.c). Boot entries may carry binary data there instead:
  * anything that is not plain text is ignored, and said so. */
 static const char *load_options(void)
 {
@@ -237,7 +237,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	boot_image = image;
 	/* The firmware's 5-minute watchdog would reset the menu while it waits
 	 * for a person; each test of an unattended plan arms its own budget
-	 * (core/survive.c). */
+	 * (core/monitor/survive.c). */
 	BS->SetWatchdogTimer(0, 0, 0, NULL);
 	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&boot_loaded_image)))
 		return EFI_LOAD_ERROR;

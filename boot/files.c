@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/readall.h"
 #include "boot.h"
+#include "core/base/readall.h"
 
 struct platform_file {
 	EFI_FILE_HANDLE h;

@@ -1,12 +1,12 @@
 /* The firmware's memory map (UEFI 2.10, 7.2 GetMemoryMap), read once and
- * kept in the platform's words (core/memmap.h): later allocations only
+ * kept in the platform's words (core/base/memmap.h): later allocations only
  * move pages between RAM types, which the checks treat alike. Also the
  * top of RAM for identity maps. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/memmap.h"
 #include "boot.h"
+#include "core/base/memmap.h"
 
 static struct mem_range *ranges;
 static size_t nranges;

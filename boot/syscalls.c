@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/survive.h"
 #include "boot.h"
+#include "core/monitor/survive.h"
 
 /* The heap is one block of pages taken at start: sbrk cannot grow into
  * memory that is not contiguous. */

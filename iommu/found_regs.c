@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/textlines.h"
-#include "amdvi/regs.h"
-#include "smmuv3/regs.h"
-#include "vtd/regs.h"
+#include "core/base/textlines.h"
+#include "iommu/amdvi/regs.h"
+#include "iommu/smmuv3/regs.h"
+#include "iommu/vtd/regs.h"
 
 /* SMMUv3 page-0 registers smmuv3/regs.h has no use for (IHI 0070 6.2). */
 #define SMMU_IDR2 0x08

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../core/regwin.h"
+#include "core/base/regwin.h"
 #include "units.h"
 
 /* Reads every listed register of each unit whose window is not refused,

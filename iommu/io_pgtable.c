@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/platform.h"
+#include "core/base/platform.h"
 
 #define PAGE 4096ull /* what the platform allocates */
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../pci/pci.h"
+#include "pci/pci.h"
 
 /* What the device may do to the page: R = read RAM (DMA to the device),
  * W = write RAM (DMA from the device). */

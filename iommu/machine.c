@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/acpi.h"
-#include "../core/claims.h"
-#include "../core/replay.h"
-#include "../core/results.h"
-#include "../core/timing.h"
-#include "../pci/dut.h"
-#include "../pci/saved.h"
+#include "core/base/claims.h"
+#include "core/base/timing.h"
+#include "core/monitor/replay.h"
+#include "core/monitor/results.h"
+#include "core/tables/acpi.h"
 #include "found_regs.h"
+#include "pci/dut.h"
+#include "pci/saved.h"
 
 struct machine machine;
 

@@ -5,9 +5,9 @@
 #ifndef IOMMON_MACHINE_H
 #define IOMMON_MACHINE_H
 
-#include "../core/mcfg.h"
-#include "../core/monitor.h"
-#include "../pci/pci.h"
+#include "core/monitor/monitor.h"
+#include "core/tables/mcfg.h"
+#include "pci/pci.h"
 #include "units.h"
 
 struct machine {

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/acpi.h"
-#include "../core/gtdt.h"
-#include "../core/monitor.h"
+#include "core/monitor/monitor.h"
+#include "core/tables/acpi.h"
+#include "core/tables/gtdt.h"
 #include "machine.h"
 
 static void bar_str(const struct pci_bar *b, char *out, size_t n)

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/ioapic.h"
-#include "../core/monitor.h"
-#include "../core/results.h"
 #include "backend.h"
+#include "core/base/ioapic.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/results.h"
 #include "machine.h"
 
 static struct {

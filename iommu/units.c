@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/claims.h"
-#include "../core/platform.h"
+#include "core/base/claims.h"
+#include "core/base/platform.h"
 #include "found_regs.h"
-#include "vtd/caps.h"
-#include "vtd/regs.h"
+#include "iommu/vtd/caps.h"
+#include "iommu/vtd/regs.h"
 
 int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struct pci_list *pci)
 {

@@ -7,11 +7,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/dmar.h"
-#include "../core/iort.h"
-#include "../core/ivrs.h"
-#include "../pci/alias.h"
-#include "../pci/pci.h"
+#include "core/tables/dmar.h"
+#include "core/tables/iort.h"
+#include "core/tables/ivrs.h"
+#include "pci/alias.h"
+#include "pci/pci.h"
 
 #define IOMMU_MAX_UNITS 64
 

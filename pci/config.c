@@ -1,8 +1,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/claims.h"
-#include "../core/platform.h"
+#include "core/base/claims.h"
+#include "core/base/platform.h"
 #include "pci.h"
 
 #define CF8_ENABLE 0x80000000u

@@ -2,11 +2,11 @@
 
 #include <stdio.h>
 
-#include "../core/cpu.h"
-#include "../core/dmabuf.h"
-#include "../core/memmap.h"
-#include "../core/platform.h"
-#include "../core/timing.h"
+#include "core/base/cpu.h"
+#include "core/base/dmabuf.h"
+#include "core/base/memmap.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
 
 const char *dma_status_name(enum dma_status s)
 {

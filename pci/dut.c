@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/monitor.h"
-#include "../core/settings.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/settings.h"
 
 static struct {
 	struct pci_cfg *cfg;

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../core/runner.h"
-#include "../core/timing.h"
+#include "core/base/timing.h"
+#include "core/monitor/runner.h"
 #include "dma.h"
 
 #define EDU_ID 0x00

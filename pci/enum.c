@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/claims.h"
-#include "../core/platform.h"
-#include "../core/range.h"
+#include "core/base/claims.h"
+#include "core/base/platform.h"
+#include "core/tables/range.h"
 #include "pci.h"
 
 #define PCI_MAX_DEVICES 4096

@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/platform.h"
-#include "../core/settings.h"
-#include "../core/timing.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
+#include "core/monitor/settings.h"
 #include "nvme_driver.h"
 
 #define PCI_CAP_MSIX 0x11

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/platform.h"
+#include "core/base/platform.h"
 #include "nvme_driver.h"
 
 #define IRQ_CQ_QID 2 /* the I/O queue is 1 */

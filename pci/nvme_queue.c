@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/platform.h"
-#include "../core/runner.h"
-#include "../core/timing.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
+#include "core/monitor/runner.h"
 #include "nvme_driver.h"
 
 #define CSTS_RDY NVME_CSTS_RDY

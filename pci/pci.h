@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/mcfg.h"
-#include "../core/regwin.h"
+#include "core/base/regwin.h"
+#include "core/tables/mcfg.h"
 
 /* An MSI as a device sends it: the address it writes and the data. */
 struct msi_message {

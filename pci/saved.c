@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/textlines.h"
+#include "core/base/textlines.h"
 
 static struct pci_list kept;
 static bool have_kept;

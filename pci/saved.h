@@ -1,5 +1,5 @@
 /* The PCI functions a live run enumerated, as text (a replay folder's
- * pci.txt, core/replay.h) and back: what the table checks need of each
+ * pci.txt, core/monitor/replay.h) and back: what the table checks need of each
  * function (address, ids, class, header type, bus range, parent,
  * capabilities), so that a replay resolves the units' scopes against the
  * machine's devices. BARs are not kept: a replay sizes nothing. */

@@ -57,7 +57,7 @@ case $cfv in
 	fi
 	# The check must be able to fail: a tracked file with its first
 	# indentation in spaces, checked as if it stood in its own place.
-	f=core/diag.c
+	f=core/tables/diag.c
 	sed '0,/^\t/s/^\t/    /' "$f" >"$log/misformatted.c"
 	if cmp -s "$f" "$log/misformatted.c"; then
 		note FAIL format-fails "$f has no tab-indented line to misformat"

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/cpu.h"
-#include "../../core/timing.h"
-#include "../boot.h"
+#include "boot/boot.h"
+#include "core/base/cpu.h"
+#include "core/base/timing.h"
 
 /* PSTATE.I and PSTATE.F: DAIFSet/DAIFClr immediate bits 1 and 0 (Arm ARM
  * C5.2.2). The whole DAIF value is saved and put back. */
@@ -145,7 +145,7 @@ void arch_platform(struct platform *p)
 /* Without semihosting, QEMU (TCG or KVM) treats the HLT as an undefined
  * instruction; on hardware with an external debugger attached and halting
  * enabled it would stop the CPU. So: only when the platform is QEMU
- * (core/platform_id.c), and with a handler of ours for synchronous exceptions
+ * (core/monitor/platform_id.c), and with a handler of ours for synchronous exceptions
  * in place, which steps over the HLT and reports that semihosting is off.
  * With semihosting on, QEMU never returns from the HLT. */
 const char *qemu_exit(int status)

@@ -4,7 +4,7 @@
  * general registers the exception return reloads, but not SP (the
  * shared half and the why are in boot/cpu_exceptions.c).
  *
- * The exception is worded from ESR_ELx by core/arm_esr.c: a data abort
+ * The exception is worded from ESR_ELx by core/base/arm_esr.c: a data abort
  * names its fault (alignment, translation fault at level n, permission,
  * access flag, and the synchronous external abort, which is what an MMIO
  * read nothing answered gives on Arm servers) and FAR; an instruction
@@ -12,9 +12,9 @@
  * SError its error type. */
 #include <stdio.h>
 
-#include "../../core/arm_esr.h"
-#include "../boot.h"
-#include "../exceptions.h"
+#include "boot/boot.h"
+#include "boot/exceptions.h"
+#include "core/base/arm_esr.h"
 
 /* EDK II's EXCEPT_AARCH64_* types. IRQ (1) is not taken: the GIC driver
  * registered it to dispatch the firmware's timer and interrupts. */

@@ -2,7 +2,7 @@
  * GIC (and its ITS, where an MSI would go) is not driven: the firmware owns
  * it, and every driver polls its status registers with a deadline instead
  * (an IOMMU's event queue, a controller's completion). */
-#include "../boot.h"
+#include "boot/boot.h"
 
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *target, const char **why)
 {

@@ -1,8 +1,8 @@
 /* What the platform interface needs from an x86-64 CPU: interrupt masking
  * for timed regions, the physical address width, the paging depth, and
  * QEMU's isa-debug-exit port. */
-#include "../../core/cpu.h"
-#include "../boot.h"
+#include "core/base/cpu.h"
+#include "boot/boot.h"
 
 #define QEMU_DEBUG_EXIT_PORT 0xf4
 

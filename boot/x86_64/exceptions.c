@@ -4,8 +4,8 @@
  * and the why are in boot/cpu_exceptions.c). */
 #include <stdio.h>
 
-#include "../boot.h"
-#include "../exceptions.h"
+#include "boot/boot.h"
+#include "boot/exceptions.h"
 
 const uint8_t exception_types[] = { 0,	1,  2,	3,  4,	5,  6,	7,  8,	9,  10, 11, 12, 13, 14, 15,
 				    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31 };

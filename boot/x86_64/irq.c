@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../core/cpu.h"
-#include "../boot.h"
+#include "boot/boot.h"
+#include "core/base/cpu.h"
 
 /* Vectors tried, lowest priority class first above everything OVMF uses
  * (its timer is 0x20, legacy PIC bases 0x68/0x70, HPET default 0x40). */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/platform.h"
+#include "core/base/platform.h"
 #include "driver.h"
 
 #define PAGE 4096ull

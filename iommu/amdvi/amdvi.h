@@ -15,11 +15,11 @@
 #ifndef IOMMON_AMDVI_H
 #define IOMMON_AMDVI_H
 
-#include "../../core/ivrs.h"
-#include "../../core/regwin.h"
-#include "../backend.h"
-#include "../iommu.h"
-#include "../units.h"
+#include "core/base/regwin.h"
+#include "core/tables/ivrs.h"
+#include "iommu/backend.h"
+#include "iommu/iommu.h"
+#include "iommu/units.h"
 #include "pgtable.h"
 #include "regs.h"
 

@@ -3,9 +3,9 @@
  * live here beside it. */
 #include <string.h>
 
-#include "../../core/settings.h"
-#include "../machine.h"
 #include "amdvi.h"
+#include "core/monitor/settings.h"
+#include "iommu/machine.h"
 
 /* One unit is open at a time: the registry's open hands out this one. */
 static struct amdvi unit;

@@ -8,8 +8,8 @@
  * catalogue names and times. */
 #include <stdio.h>
 
-#include "../../core/cpu.h"
-#include "../../core/timing.h"
+#include "core/base/cpu.h"
+#include "core/base/timing.h"
 #include "driver.h"
 
 const struct iommu_inval_kind amdvi_kinds[4] = {

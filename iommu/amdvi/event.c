@@ -7,8 +7,8 @@
  * function (Control.EventIntEn), stamped like VT-d's fault event. */
 #include <stdio.h>
 
-#include "../../core/cpu.h"
-#include "../../core/platform.h"
+#include "core/base/cpu.h"
+#include "core/base/platform.h"
 #include "driver.h"
 
 const char *amdvi_event_name(unsigned code)

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/platform.h"
+#include "core/base/platform.h"
 #include "driver.h"
 
 const struct iommu_inval_kind amdvi_ir_kinds[1] = {

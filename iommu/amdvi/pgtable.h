@@ -4,7 +4,7 @@
 #ifndef IOMMON_AMDVI_PGTABLE_H
 #define IOMMON_AMDVI_PGTABLE_H
 
-#include "../io_pgtable.h"
+#include "iommu/io_pgtable.h"
 
 extern const struct io_pgtable_fmt amdvi_pte_fmt;
 

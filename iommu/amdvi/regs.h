@@ -6,7 +6,7 @@
  * (2.2.3), the commands (2.4) and the event log entries (2.5), with
  * builders and decoders.
  *
- * The driver uses these; the register model in tests/models keeps its own
+ * The driver uses these; the register model (model.c) keeps its own
  * reading of the spec on purpose. */
 #ifndef IOMMON_AMDVI_REGS_H
 #define IOMMON_AMDVI_REGS_H

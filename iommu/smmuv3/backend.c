@@ -7,8 +7,8 @@
  * keep identity-mapped. */
 #include <string.h>
 
-#include "../../core/settings.h"
-#include "../../pci/alias.h"
+#include "core/monitor/settings.h"
+#include "pci/alias.h"
 #include "smmuv3.h"
 
 /* One unit is open at a time: the registry's open hands out this one. */
@@ -133,7 +133,7 @@ bool smmuv3_backend_had_2level(void)
 	return unit.had_2level;
 }
 
-/* the model's kinds (tests/models/smmuv3_model.c): QEMU 7.2's IDRs, a
+/* the model's kinds (iommu/smmuv3/model.c): QEMU 7.2's IDRs, a
  * small non-coherent linear-only unit, a 64K-only unit, a unit with both
  * stages and one with stage 2 alone */
 static const char *const models[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only", NULL };

@@ -20,8 +20,8 @@
  * and CMD_SYNC alone are offered to it as functions. */
 #include <stdio.h>
 
-#include "../../core/cpu.h"
-#include "../../core/timing.h"
+#include "core/base/cpu.h"
+#include "core/base/timing.h"
 #include "driver.h"
 
 #define RETRIES 3

@@ -8,7 +8,7 @@
  * counts "at least one". */
 #include <stdio.h>
 
-#include "../../core/cpu.h"
+#include "core/base/cpu.h"
 #include "driver.h"
 
 static const struct {

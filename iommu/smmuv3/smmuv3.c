@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/platform.h"
+#include "core/base/platform.h"
 #include "driver.h"
 
 #define LINEAR_MAX_LOG2 10 /* auto: a linear table of at most 1024 STEs (64 KiB) */

@@ -16,10 +16,10 @@
 #ifndef IOMMON_SMMUV3_H
 #define IOMMON_SMMUV3_H
 
-#include "../../core/regwin.h"
-#include "../backend.h"
-#include "../io_pgtable.h"
-#include "../iommu.h"
+#include "core/base/regwin.h"
+#include "iommu/backend.h"
+#include "iommu/io_pgtable.h"
+#include "iommu/iommu.h"
 #include "regs.h"
 
 /* What the firmware left, recorded before the first write. */

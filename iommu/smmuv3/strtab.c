@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/platform.h"
+#include "core/base/platform.h"
 #include "driver.h"
 
 #define PAGE 4096ull

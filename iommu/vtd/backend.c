@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/settings.h"
+#include "core/monitor/settings.h"
 #include "vtd.h"
 
 /* One unit is open at a time: the registry's open hands out this one. */

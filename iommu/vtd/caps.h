@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../iommu.h"
+#include "iommu/iommu.h"
 
 struct vtd_caps {
 	/* as the registers say */

@@ -4,9 +4,9 @@
  * gives one. */
 #include <stdio.h>
 
-#include "../../core/cpu.h"
-#include "../../core/platform.h"
-#include "../../core/timing.h"
+#include "core/base/cpu.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
 #include "driver.h"
 
 const char *vtd_fault_reason(unsigned r)

@@ -16,8 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/platform.h"
 #include "caps.h"
+#include "core/base/platform.h"
 #include "driver.h"
 
 #define PAGE 4096ull

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/cpu.h"
-#include "../../core/timing.h"
+#include "core/base/cpu.h"
+#include "core/base/timing.h"
 #include "driver.h"
 
 #define PAGE 4096ull

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../io_pgtable.h"
+#include "iommu/io_pgtable.h"
 
 /* A domain is the shared tree (../io_pgtable.h) in VT-d's entry format. */
 #define vtd_pgtable_cfg io_pgtable_cfg

@@ -5,8 +5,8 @@
  * entries (9.1, 9.3), second-level paging entries (9.8), fault records
  * (9.9, 11.4.9.6) and the queued-invalidation descriptors (6.5.2).
  *
- * The driver and the `iommu` command use these; the register model in
- * tests/models keeps its own reading of the spec on purpose. */
+ * The driver and the `iommu` command use these; the register model
+ * (model.c) keeps its own reading of the spec on purpose. */
 #ifndef IOMMON_VTD_REGS_H
 #define IOMMON_VTD_REGS_H
 

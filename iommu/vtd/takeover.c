@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/cpu.h"
-#include "../../core/platform.h"
-#include "../../core/timing.h"
-#include "../as_found.h"
+#include "core/base/cpu.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
 #include "driver.h"
+#include "iommu/as_found.h"
 
 #define PAGE 4096ull
 

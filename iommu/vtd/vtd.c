@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../pci/dma.h"
 #include "caps.h"
 #include "driver.h"
+#include "pci/dma.h"
 
 #define PAGE 4096ull
 

@@ -15,10 +15,10 @@
 #ifndef IOMMON_VTD_H
 #define IOMMON_VTD_H
 
-#include "../../core/regwin.h"
-#include "../backend.h"
-#include "../iommu.h"
-#include "../units.h"
+#include "core/base/regwin.h"
+#include "iommu/backend.h"
+#include "iommu/iommu.h"
+#include "iommu/units.h"
 #include "pgtable.h"
 #include "regs.h"
 

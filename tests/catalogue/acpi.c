@@ -3,14 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/acpi.h"
-#include "../../core/claims.h"
-#include "../../core/gtdt.h"
-#include "../../core/iort.h"
-#include "../../core/memmap.h"
-#include "../../core/uart.h"
-#include "../../iommu/machine.h"
 #include "catalogue.h"
+#include "core/base/claims.h"
+#include "core/base/memmap.h"
+#include "core/serial/uart.h"
+#include "core/tables/acpi.h"
+#include "core/tables/gtdt.h"
+#include "core/tables/iort.h"
+#include "iommu/machine.h"
 
 static bool need_acpi(struct test_ctx *t)
 {

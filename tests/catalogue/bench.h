@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../../core/dmabuf.h"
-#include "../../core/runner.h"
-#include "../../iommu/iommu.h"
-#include "../../pci/dma.h"
+#include "core/base/dmabuf.h"
+#include "core/monitor/runner.h"
+#include "iommu/iommu.h"
+#include "pci/dma.h"
 
 struct env {
 	struct test_ctx *t;

@@ -7,11 +7,11 @@
 
 #include <stddef.h>
 
-#include "../../iommu/backend.h"
-#include "../../iommu/machine.h"
-#include "../../iommu/session.h"
-#include "../../pci/dut.h"
-#include "../models/models.h"
+#include "iommu/backend.h"
+#include "iommu/machine.h"
+#include "iommu/models/models.h"
+#include "iommu/session.h"
+#include "pci/dut.h"
 
 /* The backend registry: one name a backend, in the order their groups run.
  * Each <name>_registry is defined in tests/catalogue/iommu/<name>.c. */

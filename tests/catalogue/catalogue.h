@@ -2,7 +2,7 @@
 #ifndef IOMMON_CATALOGUE_H
 #define IOMMON_CATALOGUE_H
 
-#include "../../core/runner.h"
+#include "core/monitor/runner.h"
 
 extern const struct test_group timer_group;
 extern const struct test_group acpi_group;

@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/dmabuf.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../../iommu/machine.h"
-#include "../../iommu/session.h"
-#include "../../pci/dma.h"
-#include "../../pci/dut.h"
 #include "catalogue.h"
+#include "core/base/dmabuf.h"
+#include "core/base/timing.h"
+#include "core/monitor/settings.h"
+#include "iommu/machine.h"
+#include "iommu/session.h"
+#include "pci/dma.h"
+#include "pci/dut.h"
 
 static struct dma_engine *engine(struct test_ctx *t)
 {

@@ -16,16 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/iova.h"
-#include "../../core/json.h"
-#include "../../core/results.h"
-#include "../../core/settings.h"
-#include "../../core/stats.h"
-#include "../../core/survive.h"
-#include "../../core/timing.h"
-#include "../models/models.h"
 #include "bench.h"
 #include "catalogue.h"
+#include "core/base/iova.h"
+#include "core/base/json.h"
+#include "core/base/stats.h"
+#include "core/base/timing.h"
+#include "core/monitor/results.h"
+#include "core/monitor/settings.h"
+#include "core/monitor/survive.h"
+#include "iommu/models/models.h"
 
 enum kind { S_NONE, S_PASSTHROUGH, S_STRICT, S_DEFERRED, S_PERSISTENT };
 

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../core/monitor.h"
-#include "../../core/survive.h"
-#include "../../core/timing.h"
 #include "bench.h"
 #include "catalogue.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/survive.h"
 
 /* Spins with interrupts enabled, as a test whose device never answers
  * would: only the firmware watchdog ends it. If the watchdog does not

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/monitor.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
 #include "catalogue.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/settings.h"
 
 /* Calibration and the Stall estimate must agree within this: both rest on
  * real clocks, and 5% is far outside the rounding of 10 ms intervals but

@@ -10,7 +10,7 @@
  * an RSDT at 0x40 and an XSDT at 0x80 listing a FADT at 0x100, an SSDT at
  * 0x140 whose length runs past the arena, MMIO and an undescribed address.
  * The legacy BIOS area (0xE0000-0xFFFFF) is readable, as on a PC, and not
- * described by the map, which the walk accepts there (core/memmap.h); it
+ * described by the map, which the walk accepts there (core/base/memmap.h); it
  * holds the input's first bytes too, so pointers into it find tables. */
 #include <sanitizer/asan_interface.h>
 #include <stdint.h>
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../../core/acpi.h"
+#include "core/tables/acpi.h"
 #include "fuzz_platform.h"
 
 #define ARENA 0x10000000ull

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/crumb.h"
+#include "core/monitor/crumb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,8 +2,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../core/dmar.h"
-#include "../../core/range.h"
+#include "core/tables/dmar.h"
+#include "core/tables/range.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

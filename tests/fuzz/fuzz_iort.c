@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/gtdt.h"
-#include "../../core/iort.h"
-#include "../../core/range.h"
+#include "core/tables/gtdt.h"
+#include "core/tables/iort.h"
+#include "core/tables/range.h"
 #include "fuzz_platform.h" /* acpi.c (the checksum) links against the platform seam */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -2,7 +2,7 @@
  * arbitrary bytes. */
 #include <stdint.h>
 
-#include "../../core/madt.h"
+#include "core/tables/madt.h"
 #include "fuzz_platform.h" /* acpi.c (the checksum) links memmap.c, which asks the platform */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../pci/nvme.h"
+#include "pci/nvme.h"
 
 static void printable(const char *s, size_t cap)
 {

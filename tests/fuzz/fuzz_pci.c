@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../pci/pci.h"
 #include "fuzz_platform.h"
+#include "pci/pci.h"
 
 #define MAX_FN 16
 #define BUSES 4

@@ -4,8 +4,8 @@
 #ifndef IOMMON_FUZZ_PLATFORM_H
 #define IOMMON_FUZZ_PLATFORM_H
 
-#include "../../core/memmap.h"
-#include "../../core/platform.h"
+#include "core/base/memmap.h"
+#include "core/base/platform.h"
 
 static struct mem_range fuzz_map[4];
 static size_t fuzz_map_n;

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../iommu/calgary.h"
 #include "fuzz_platform.h"
+#include "iommu/calgary/calgary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

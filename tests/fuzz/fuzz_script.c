@@ -1,4 +1,4 @@
-/* libFuzzer: scripts as the monitor reads them (core/script.c) — iommon.cfg
+/* libFuzzer: scripts as the monitor reads them (core/monitor/script.c) — iommon.cfg
  * bytes, UEFI load options (UCS-2) and console lines — run against a
  * command table that only checks what it is handed.
  *
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/script.h"
+#include "core/monitor/script.h"
 
 static struct {
 	uint64_t hash; /* of every command run, in order */

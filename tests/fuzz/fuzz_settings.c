@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/monitor.h"
-#include "../../core/platform.h"
-#include "../../core/settings.h"
-#include "../../core/survive.h"
-#include "../../iommu/machine.h"
-#include "../../pci/pci.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
+#include "core/base/platform.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/settings.h"
+#include "core/monitor/survive.h"
+#include "iommu/machine.h"
+#include "pci/pci.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 static size_t nkeys;
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../core/smbios.h"
+#include "core/tables/smbios.h"
 #include "fuzz_platform.h" /* smbios_read is linked, never called: the memory map is not fuzzed here */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/acpi.h"
-#include "../../core/mcfg.h"
-#include "../../core/range.h"
+#include "core/tables/acpi.h"
+#include "core/tables/mcfg.h"
+#include "core/tables/range.h"
 #include "fuzz_platform.h" /* acpi.c checks root pointers against it */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

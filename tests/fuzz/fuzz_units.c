@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../iommu/units.h"
 #include "fuzz_platform.h"
+#include "iommu/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

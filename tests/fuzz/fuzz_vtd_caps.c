@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../iommu/vtd/caps.h"
+#include "iommu/vtd/caps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

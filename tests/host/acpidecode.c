@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/dmar.h"
-#include "../../core/ivrs.h"
+#include "core/tables/dmar.h"
+#include "core/tables/ivrs.h"
 
 static void field(unsigned off, const char *name, unsigned width, unsigned long long v)
 {

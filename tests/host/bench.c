@@ -1,6 +1,6 @@
 /* make bench: what the IOMMU drivers themselves cost the CPU, measured
  * natively on the host: the same objects the monitor links, driving the
- * register models in tests/models through the iommu interface (no
+ * register models (iommu/*/model.c) through the iommu interface (no
  * emulator, no silicon). For every backend and every page size it maps,
  * cycles per map and per unmap of one leaf, and per invalidation request
  * of each kind the unit offers, beside a floor taken in the same run: one
@@ -22,11 +22,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../core/runner.h"
-#include "../../core/settings.h"
-#include "../../core/stats.h"
-#include "../../core/timing.h"
-#include "../models/models.h"
+#include "core/base/stats.h"
+#include "core/base/timing.h"
+#include "core/monitor/runner.h"
+#include "core/monitor/settings.h"
+#include "iommu/models/models.h"
 #include "platform_host.h"
 
 /* Leaves cycled through (by the floor too): the tables above them stay
@@ -323,7 +323,7 @@ int main(int argc, char **argv)
 	uint64_t *s1 = calloc(n, sizeof(*s1)), *s2 = calloc(n, sizeof(*s2));
 	if (!s1 || !s2)
 		return 2;
-	printf("host-native driver cost: the drivers' own CPU cycles against the register models in tests/models,\n"
+	printf("host-native driver cost: the drivers' own CPU cycles against the register models (iommu/*/model.c),\n"
 	       "not silicon IOMMU cost (a register access here is a call into the model)\n"
 	       "counter: TSC at %.3f GHz (calibration: %s; %s), %s;\n"
 	       "every figure includes a timed region's own %llu cycles\n",

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/monitor.h"
-#include "../../iommu/machine.h"
-#include "../catalogue/catalogue.h"
+#include "core/monitor/monitor.h"
+#include "iommu/machine.h"
 #include "platform_host.h"
 #include "replay.h"
+#include "tests/catalogue/catalogue.h"
 
 int main(int argc, char **argv)
 {

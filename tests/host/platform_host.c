@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../core/cpu.h"
-#include "../../core/memmap.h"
-#include "../../core/monitor.h"
-#include "../../core/readall.h"
+#include "core/base/cpu.h"
+#include "core/base/memmap.h"
+#include "core/base/readall.h"
+#include "core/monitor/monitor.h"
 
 struct platform_file {
 	int fd;

@@ -3,7 +3,7 @@
 #ifndef IOMMON_PLATFORM_HOST_H
 #define IOMMON_PLATFORM_HOST_H
 
-#include "../../core/platform.h"
+#include "core/base/platform.h"
 
 extern struct platform host_platform;
 /* The ACPI root and SMBIOS entry point (major 2 or 3) the platform
@@ -17,7 +17,7 @@ void host_note_put(const char *text);
 const char *host_note_text(void);
 /* Seconds the watchdog (SIGALRM) was last armed with, 0: off. */
 unsigned host_watchdog_armed(void);
-/* The memory map core/memmap.c checks addresses against (NULL: none, as
+/* The memory map core/base/memmap.c checks addresses against (NULL: none, as
  * on a fresh host), and the physical address width (0: the host CPU's). */
 struct mem_range;
 void host_set_memory_map(const struct mem_range *map, size_t n);

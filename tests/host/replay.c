@@ -1,4 +1,4 @@
-/* The host monitor's replay: a replay folder (core/replay.h) stands in for
+/* The host monitor's replay: a replay folder (core/monitor/replay.h) stands in for
  * the machine that saved it. Its tables are placed in low memory under a
  * root (RSDP, XSDT) built here, since the machine's own root held the
  * machine's addresses; its SMBIOS entry point is given its table's new
@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../core/acpi.h"
-#include "../../core/memmap.h"
-#include "../../core/replay.h"
-#include "../../core/textlines.h"
-#include "../../iommu/found_regs.h"
-#include "../../pci/saved.h"
+#include "core/base/memmap.h"
+#include "core/base/textlines.h"
+#include "core/monitor/replay.h"
+#include "core/tables/acpi.h"
+#include "iommu/found_regs.h"
+#include "pci/saved.h"
 #include "platform_host.h"
 
 #define MAX_FILES ACPI_MAX_TABLES

@@ -1,4 +1,4 @@
-/* The host monitor's replay of a folder a live run saved (core/replay.h):
+/* The host monitor's replay of a folder a live run saved (core/monitor/replay.h):
  * build/host/iommon --replay DIR [commands]. */
 #ifndef IOMMON_HOST_REPLAY_H
 #define IOMMON_HOST_REPLAY_H

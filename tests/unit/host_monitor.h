@@ -7,11 +7,11 @@
 
 #include "unit.h"
 
-#include "../../core/monitor.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/settings.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 static inline void host_monitor_calibrate(void *arg)
 {

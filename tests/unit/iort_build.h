@@ -4,7 +4,7 @@
 #ifndef IOMMON_TEST_IORT_BUILD_H
 #define IOMMON_TEST_IORT_BUILD_H
 
-#include "../../core/iort.h"
+#include "core/tables/iort.h"
 #include "table_bytes.h"
 
 static inline void header(uint8_t revision, uint32_t nodes)

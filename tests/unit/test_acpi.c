@@ -2,9 +2,9 @@
  * real pointers (the host stands in for physical memory). */
 #include "unit.h"
 
-#include "../../core/acpi.h"
-#include "../../core/memmap.h"
-#include "../host/platform_host.h"
+#include "core/base/memmap.h"
+#include "core/tables/acpi.h"
+#include "tests/host/platform_host.h"
 
 static uint8_t mem[16384] __attribute__((aligned(4096)));
 

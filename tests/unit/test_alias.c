@@ -5,11 +5,11 @@
  * a BAR or another unit's window refused by name. */
 #include "unit.h"
 
-#include "../../core/claims.h"
-#include "../../core/mcfg.h"
-#include "../../iommu/iommu.h"
-#include "../../iommu/units.h"
-#include "../../pci/alias.h"
+#include "core/base/claims.h"
+#include "core/tables/mcfg.h"
+#include "iommu/iommu.h"
+#include "iommu/units.h"
+#include "pci/alias.h"
 
 static struct pci_dev devs[8];
 static struct pci_list list = { devs, 0, 0, 0, 0 };

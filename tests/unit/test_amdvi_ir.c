@@ -6,10 +6,10 @@
  * proven on the model only. */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../iommu/amdvi/amdvi.h"
-#include "../host/platform_host.h"
-#include "../models/amdvi_model.h"
+#include "core/base/timing.h"
+#include "iommu/amdvi/amdvi.h"
+#include "iommu/amdvi/model.h"
+#include "tests/host/platform_host.h"
 
 static struct amdvi_model m;
 static struct amdvi a;

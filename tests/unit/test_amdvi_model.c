@@ -9,8 +9,8 @@
  * counters that fail a driver breaking the rules. */
 #include "unit.h"
 
-#include "../models/amdvi_model.h"
-#include "../models/models.h"
+#include "iommu/amdvi/model.h"
+#include "iommu/models/models.h"
 
 /* MMIO offsets and bits (spec 3.4), the test's own reading */
 #define DEV_TAB 0x0000

@@ -8,8 +8,8 @@
  * layout (2.4). */
 #include "unit.h"
 
-#include "../../iommu/amdvi/driver.h"
-#include "../host/platform_host.h"
+#include "iommu/amdvi/driver.h"
+#include "tests/host/platform_host.h"
 
 #define K4 (1ull << 12)
 #define M2 (1ull << 21)

@@ -2,10 +2,10 @@
  * and both entry formats, at 16 KiB and 4 KiB granules. */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../iommu/apple_dart.h"
-#include "../host/platform_host.h"
-#include "../models/apple_dart_model.h"
+#include "core/base/timing.h"
+#include "iommu/apple_dart/apple_dart.h"
+#include "iommu/apple_dart/model.h"
+#include "tests/host/platform_host.h"
 
 static struct apple_dart_model m;
 static struct apple_dart d;

@@ -2,7 +2,7 @@
  * built from the Arm ARM's encodings (EC 31:26, IL 25, ISS 24:0). */
 #include "unit.h"
 
-#include "../../core/arm_esr.h"
+#include "core/base/arm_esr.h"
 
 #define IL (1u << 25)
 #define ESR(ec, iss) ((uint32_t)(ec) << 26 | IL | (iss))

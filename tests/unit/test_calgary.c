@@ -2,10 +2,10 @@
  * EBDA's Rio Grande table. */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../iommu/calgary.h"
-#include "../host/platform_host.h"
-#include "../models/calgary_model.h"
+#include "core/base/timing.h"
+#include "iommu/calgary/calgary.h"
+#include "iommu/calgary/model.h"
+#include "tests/host/platform_host.h"
 
 static struct calgary_model m;
 static struct calgary c;

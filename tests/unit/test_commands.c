@@ -5,12 +5,12 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "../../core/monitor.h"
-#include "../../core/results.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/results.h"
+#include "core/monitor/settings.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 static enum cmd_status last;
 

@@ -9,10 +9,10 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include "../../core/monitor.h"
-#include "../../core/survive.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/survive.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 static char nvram[256];
 

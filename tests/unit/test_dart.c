@@ -1,10 +1,10 @@
 /* The PowerPC DART driver (U3 and U4) against the register-level model. */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../iommu/dart.h"
-#include "../host/platform_host.h"
-#include "../models/dart_model.h"
+#include "core/base/timing.h"
+#include "iommu/dart/dart.h"
+#include "iommu/dart/model.h"
+#include "tests/host/platform_host.h"
 
 static struct dart_model m;
 static struct dart d;

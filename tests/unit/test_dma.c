@@ -2,10 +2,10 @@
  * the host. */
 #include "unit.h"
 
-#include "../../core/dmabuf.h"
-#include "../../core/memmap.h"
-#include "../../pci/dma.h"
-#include "../host/platform_host.h"
+#include "core/base/dmabuf.h"
+#include "core/base/memmap.h"
+#include "pci/dma.h"
+#include "tests/host/platform_host.h"
 
 static int setup(void **state)
 {

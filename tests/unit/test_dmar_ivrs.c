@@ -4,10 +4,10 @@
  * the fuzzers; here the claims are about what is decoded and said). */
 #include "unit.h"
 
-#include "../../core/dmar.h"
-#include "../../core/ivrs.h"
-#include "../../core/mcfg.h"
-#include "../../core/range.h"
+#include "core/tables/dmar.h"
+#include "core/tables/ivrs.h"
+#include "core/tables/mcfg.h"
+#include "core/tables/range.h"
 
 static uint8_t t[1024];
 static size_t tl;

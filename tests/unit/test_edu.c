@@ -5,10 +5,10 @@
  * nothing here measures how long anything took. */
 #include "unit.h"
 
-#include "../../core/runner.h"
-#include "../../core/timing.h"
-#include "../../pci/dma.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/monitor/runner.h"
+#include "pci/dma.h"
+#include "tests/host/platform_host.h"
 
 static struct {
 	uint64_t src, dst, count, cmd;

@@ -10,9 +10,9 @@
  * fails on its data and the model counts the stray. */
 #include "host_monitor.h"
 
-#include "../../core/dmabuf.h"
-#include "../../iommu/backend.h"
-#include "../models/models.h"
+#include "core/base/dmabuf.h"
+#include "iommu/backend.h"
+#include "iommu/models/models.h"
 
 static int setup(void **state)
 {

@@ -3,7 +3,7 @@
  * table with a GT block and a watchdog, and each check on a broken one. */
 #include "unit.h"
 
-#include "../../core/gtdt.h"
+#include "core/tables/gtdt.h"
 #include "table_bytes.h"
 
 static void fixed(uint8_t revision, uint32_t nplatform, uint32_t platform_at)

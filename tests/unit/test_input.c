@@ -4,14 +4,14 @@
  * lines after it. */
 #include "unit.h"
 
-#include "../../core/monitor.h"
-#include "../../core/runner.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../../iommu/machine.h"
-#include "../../pci/pci.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/runner.h"
+#include "core/monitor/settings.h"
+#include "iommu/machine.h"
+#include "pci/pci.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 static enum cmd_status last;
 

@@ -1,7 +1,7 @@
 /* The I/O APIC driver on a small register model: IOREGSEL/IOWIN, the
  * version register, 24 redirection entries, every dword write logged so the
  * order can be checked (masked first, the high dword before the low one). */
-#include "../../core/ioapic.h"
+#include "core/base/ioapic.h"
 #include "unit.h"
 
 struct model {

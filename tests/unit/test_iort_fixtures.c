@@ -7,9 +7,9 @@
  * zero addresses and dangling references are what the checks are for. */
 #include "unit.h"
 
-#include "../../core/gtdt.h"
-#include "../../core/iort.h"
-#include "../../core/mcfg.h"
+#include "core/tables/gtdt.h"
+#include "core/tables/iort.h"
+#include "core/tables/mcfg.h"
 
 #define MAX_FIELDS 512
 

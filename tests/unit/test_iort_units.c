@@ -5,9 +5,9 @@
  * from a register page in memory. */
 #include "unit.h"
 
-#include "../../iommu/units.h"
-#include "../host/platform_host.h"
+#include "iommu/units.h"
 #include "iort_build.h"
+#include "tests/host/platform_host.h"
 
 /* ITS at 0x30, SMMUv3 at 0x48 at `base`, root complex (segment 0) at 0xa0:
  * buses 0-0x7f to the SMMU, the rest to the ITS. */

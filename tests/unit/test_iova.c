@@ -1,7 +1,7 @@
 /* The IOVA allocators: next fit and its wrap, the cached free list. */
 #include "unit.h"
 
-#include "../../core/iova.h"
+#include "core/base/iova.h"
 
 static void next_fit_wraps(void **state)
 {

@@ -6,13 +6,13 @@
  * says, and only through that entry. */
 #include "unit.h"
 
-#include "../../core/ioapic.h"
-#include "../../core/timing.h"
-#include "../../iommu/amdvi/amdvi.h"
-#include "../../iommu/vtd/vtd.h"
-#include "../host/platform_host.h"
-#include "../models/amdvi_model.h"
-#include "../models/vtd_model.h"
+#include "core/base/ioapic.h"
+#include "core/base/timing.h"
+#include "iommu/amdvi/amdvi.h"
+#include "iommu/amdvi/model.h"
+#include "iommu/vtd/model.h"
+#include "iommu/vtd/vtd.h"
+#include "tests/host/platform_host.h"
 
 #define VTD_IOAPIC_SID 0xff00	  /* QEMU q35's DMAR scope: bus 0xff, device 0 function 0 */
 #define AMDVI_IOAPIC_DEVID 0x00a0 /* QEMU's IVHD special entry: 00:14.0 */

@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-#include "../../core/json.h"
+#include "core/base/json.h"
 
 static void fields(void **state)
 {

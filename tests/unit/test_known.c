@@ -4,8 +4,8 @@
  * model's failure by tools/test.sh's host.known and tests/boot/known-failures.) */
 #include "host_monitor.h"
 
-#include "../../core/known.h"
-#include "../../core/results.h"
+#include "core/monitor/known.h"
+#include "core/monitor/results.h"
 
 static size_t taken;
 

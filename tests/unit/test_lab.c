@@ -1,10 +1,10 @@
-/* The lines a lab's console parser reads (core/lab.c): one begin and one
+/* The lines a lab's console parser reads (core/monitor/lab.c): one begin and one
  * end banner per plan however runs nest, result and measure lines as the
  * LAVA job's pattern expects them, the median as the record gives it. */
 #include "unit.h"
 
-#include "../../core/lab.h"
-#include "../../core/timing.h"
+#include "core/base/timing.h"
+#include "core/monitor/lab.h"
 
 static void begin_end(void *arg)
 {

@@ -1,7 +1,7 @@
 /* The MADT parser on iasl-compiled fixtures (tests/unit/data/madt: QEMU
  * q35's table and iasl's template) and on tables built byte by byte to be
  * wrong in one way each. */
-#include "../../core/madt.h"
+#include "core/tables/madt.h"
 #include "table_bytes.h"
 #include "unit.h"
 

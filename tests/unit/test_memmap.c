@@ -7,14 +7,14 @@
  * tables (DMAR DRHD, HPET, MCFG, a BAR). */
 #include "unit.h"
 
-#include "../../core/acpi.h"
-#include "../../core/memmap.h"
-#include "../../core/timing.h"
-#include "../../iommu/units.h"
-#include "../../iommu/vtd/vtd.h"
-#include "../../pci/dma.h"
-#include "../../pci/pci.h"
-#include "../host/platform_host.h"
+#include "core/base/memmap.h"
+#include "core/base/timing.h"
+#include "core/tables/acpi.h"
+#include "iommu/units.h"
+#include "iommu/vtd/vtd.h"
+#include "pci/dma.h"
+#include "pci/pci.h"
+#include "tests/host/platform_host.h"
 
 /* RAM pages the host hands out stand in for the machine's RAM: the map
  * says they are conventional memory. */

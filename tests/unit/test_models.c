@@ -1,14 +1,14 @@
-/* The models `model` attaches, through the family table (tests/models):
+/* The models `model` attaches, through the family table (iommu/models/models.c):
  * every kind's driver walks its tables where the model's DMA goes, every
  * injected fault fails the first operation it breaks with its code, and
  * the table refuses what no family offers. */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../iommu/backend.h"
-#include "../host/platform_host.h"
-#include "../models/models.h"
-#include "../models/vtd_model.h"
+#include "core/base/timing.h"
+#include "iommu/backend.h"
+#include "iommu/models/models.h"
+#include "iommu/vtd/model.h"
+#include "tests/host/platform_host.h"
 
 static bool fault_offered(const struct model_family *f, const char *name)
 {

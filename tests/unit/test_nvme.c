@@ -10,11 +10,11 @@
  * how long anything took. */
 #include "unit.h"
 
-#include "../../core/runner.h"
-#include "../../core/timing.h"
-#include "../../pci/dma.h"
-#include "../../pci/nvme.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/monitor/runner.h"
+#include "pci/dma.h"
+#include "pci/nvme.h"
+#include "tests/host/platform_host.h"
 
 /* ---- the controller model (NVMe 1.4, 3.1 and 7.6) ----------------------- */
 

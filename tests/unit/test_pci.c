@@ -4,10 +4,10 @@
  * multi-function device, with BARs of every kind. */
 #include "unit.h"
 
-#include "../../core/dmar.h"
-#include "../../iommu/units.h"
-#include "../../pci/pci.h"
-#include "../host/platform_host.h"
+#include "core/tables/dmar.h"
+#include "iommu/units.h"
+#include "pci/pci.h"
+#include "tests/host/platform_host.h"
 
 struct fdev {
 	uint8_t bus, dev, fn;

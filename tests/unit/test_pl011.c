@@ -5,9 +5,9 @@
  * the model counts every access it does not expect. */
 #include "unit.h"
 
-#include "../../core/pl011.h"
-#include "../../core/timing.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/serial/pl011.h"
+#include "tests/host/platform_host.h"
 
 struct model011 {
 	bool present, sbsa, tx_stuck;

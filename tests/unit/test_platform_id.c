@@ -1,4 +1,4 @@
-/* The platform decision (core/platform_id.c) from made-up evidence: QEMU
+/* The platform decision (core/monitor/platform_id.c) from made-up evidence: QEMU
  * 7.2 and 10.0 under TCG as they were measured (ACPI BOCHS/BXPC, SMBIOS
  * QEMU, HVC conduit, SMCCC_VERSION and the vendor hypervisor UID both
  * NOT_SUPPORTED; the counter at 62.5 MHz and at 1 GHz), QEMU under KVM
@@ -7,8 +7,8 @@
  * ACPI tables and SMBIOS. */
 #include "unit.h"
 
-#include "../../core/acpi.h"
-#include "../../core/platform_id.h"
+#include "core/monitor/platform_id.h"
+#include "core/tables/acpi.h"
 
 static const uint32_t kvm_uid[4] = { KVM_UID_W0, KVM_UID_W1, KVM_UID_W2, KVM_UID_W3 };
 static const uint32_t no_uid[4] = { SMCCC_NOT_SUPPORTED, 0, 0, 0 };

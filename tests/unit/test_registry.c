@@ -4,14 +4,14 @@
  * backend its type names (or refused with the reason). */
 #include "unit.h"
 
-#include "../../core/monitor.h"
-#include "../../core/settings.h"
-#include "../../iommu/backend.h"
-#include "../../iommu/machine.h"
-#include "../../iommu/session.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
-#include "../models/models.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/settings.h"
+#include "iommu/backend.h"
+#include "iommu/machine.h"
+#include "iommu/models/models.h"
+#include "iommu/session.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 static int setup(void **state)
 {

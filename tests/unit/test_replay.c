@@ -1,13 +1,13 @@
-/* The replay folder (core/replay.c) and the two texts in it that are read
+/* The replay folder (core/monitor/replay.c) and the two texts in it that are read
  * back on the host: iommu.txt (iommu/found_regs.c) and pci.txt
  * (pci/saved.c). */
 #include "unit.h"
 
-#include "../../core/monitor.h"
-#include "../../core/replay.h"
-#include "../../iommu/found_regs.h"
-#include "../../pci/saved.h"
-#include "../host/platform_host.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/replay.h"
+#include "iommu/found_regs.h"
+#include "pci/saved.h"
+#include "tests/host/platform_host.h"
 
 /* A volume of a few files in memory; file_create can be made to fail. */
 #define NFILES 16

@@ -11,12 +11,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "../../core/monitor.h"
-#include "../../core/results.h"
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/results.h"
+#include "core/monitor/settings.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 /* A boot volume in memory, as the platform contract describes it: a write
  * that does not fit puts what fits on the medium (as a FAT driver that

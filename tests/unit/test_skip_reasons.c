@@ -1,4 +1,4 @@
-/* Skip reason codes (core/runner.h SKIP_REASONS): the set is closed and
+/* Skip reason codes (core/monitor/runner.h SKIP_REASONS): the set is closed and
  * named, every skip record carries its code as its last field, and the
  * code is the one its cause calls for, on the host monitor and the
  * register-level models: the platform (no ACPI on the host), a setting
@@ -9,7 +9,7 @@
  * test's skips.) */
 #include "host_monitor.h"
 
-#include "../models/models.h"
+#include "iommu/models/models.h"
 
 static int setup(void **state)
 {

@@ -4,8 +4,8 @@
  * variant is refused with its own problem name; the file-name rule. */
 #include "unit.h"
 
-#include "../../core/json.h"
-#include "../../core/smbios.h"
+#include "core/base/json.h"
+#include "core/tables/smbios.h"
 
 static const char *data_dir;
 

@@ -12,11 +12,11 @@
  * throughout. */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../iommu/smmuv3/driver.h"
-#include "../../iommu/smmuv3/smmuv3.h"
-#include "../host/platform_host.h"
-#include "../models/smmuv3_model.h"
+#include "core/base/timing.h"
+#include "iommu/smmuv3/driver.h"
+#include "iommu/smmuv3/model.h"
+#include "iommu/smmuv3/smmuv3.h"
+#include "tests/host/platform_host.h"
 
 static struct smmuv3_model m;
 static struct smmuv3 s;

@@ -11,8 +11,8 @@
  * start tables, S2AP, its faults, its STE checks, its TLB by VMID). */
 #include "unit.h"
 
-#include "../models/models.h"
-#include "../models/smmuv3_model.h"
+#include "iommu/models/models.h"
+#include "iommu/smmuv3/model.h"
 
 /* Register offsets and bits (6.2, 6.3), the test's own reading */
 #define IDR0 0x00

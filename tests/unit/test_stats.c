@@ -2,7 +2,7 @@
 
 #include <math.h>
 
-#include "../../core/stats.h"
+#include "core/base/stats.h"
 
 static void one_sample(void **state)
 {

@@ -6,13 +6,13 @@
 
 #include <sys/stat.h>
 
-#include "../../core/monitor.h"
-#include "../../core/results.h"
-#include "../../core/settings.h"
-#include "../../core/survive.h"
-#include "../../core/timing.h"
-#include "../catalogue/catalogue.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/monitor/results.h"
+#include "core/monitor/settings.h"
+#include "core/monitor/survive.h"
+#include "tests/catalogue/catalogue.h"
+#include "tests/host/platform_host.h"
 
 static const char *volume;
 
@@ -39,7 +39,7 @@ static int setup(void **state)
 }
 
 static const struct crumb sample = {
-	.source = "iommon-Standard-PC-Q35-ICH9-2009.cfg", /* a machine's own plan (core/smbios.h) */
+	.source = "iommon-Standard-PC-Q35-ICH9-2009.cfg", /* a machine's own plan (core/tables/smbios.h) */
 	.plan = 0x0123456789abcdefull,
 	.run = 2,
 	.phase = CRUMB_TEST,

@@ -3,9 +3,9 @@
  * does not depend on how fast this machine is. Also the register window. */
 #include "unit.h"
 
-#include "../../core/regwin.h"
-#include "../../core/timing.h"
-#include "../host/platform_host.h"
+#include "core/base/regwin.h"
+#include "core/base/timing.h"
+#include "tests/host/platform_host.h"
 
 struct ticker {
 	uint64_t cycles_per_tick; /* 0: stuck */

@@ -2,9 +2,9 @@
  * close, a transmitter that never empties, and an absent UART. */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../core/uart16550.h"
-#include "../host/platform_host.h"
+#include "core/base/timing.h"
+#include "core/serial/uart16550.h"
+#include "tests/host/platform_host.h"
 
 struct model16550 {
 	bool present, thre_stuck;

@@ -4,8 +4,8 @@
  * precise rate, and the forms `set uart` takes, pl011: among them. */
 #include "unit.h"
 
-#include "../../core/acpi.h"
-#include "../../core/uart.h"
+#include "core/serial/uart.h"
+#include "core/tables/acpi.h"
 
 static uint8_t buf[128];
 

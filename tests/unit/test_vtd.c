@@ -6,11 +6,11 @@
  * invalidation while the queue is on. */
 #include "unit.h"
 
-#include "../../core/settings.h"
-#include "../../core/timing.h"
-#include "../../iommu/vtd/vtd.h"
-#include "../host/platform_host.h"
-#include "../models/vtd_model.h"
+#include "core/base/timing.h"
+#include "core/monitor/settings.h"
+#include "iommu/vtd/model.h"
+#include "iommu/vtd/vtd.h"
+#include "tests/host/platform_host.h"
 
 #define ECAP_PT (1ull << 6)
 #define CAP_CM (1ull << 7)

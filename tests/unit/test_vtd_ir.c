@@ -5,10 +5,10 @@
  * and the order the spec asks for (IRTA latched, IEC, CFI, then IRE). */
 #include "unit.h"
 
-#include "../../core/timing.h"
-#include "../../iommu/vtd/vtd.h"
-#include "../host/platform_host.h"
-#include "../models/vtd_model.h"
+#include "core/base/timing.h"
+#include "iommu/vtd/model.h"
+#include "iommu/vtd/vtd.h"
+#include "tests/host/platform_host.h"
 
 #define ECAP_IR (1ull << 3)
 #define ECAP_QI (1ull << 1)

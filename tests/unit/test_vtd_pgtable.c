@@ -4,9 +4,9 @@
  * table page freed; and every table write handed to the sync callback. */
 #include "unit.h"
 
-#include "../../iommu/vtd/pgtable.h"
-#include "../../iommu/vtd/regs.h"
-#include "../host/platform_host.h"
+#include "iommu/vtd/pgtable.h"
+#include "iommu/vtd/regs.h"
+#include "tests/host/platform_host.h"
 
 #define K4 (1ull << 12)
 #define M2 (1ull << 21)

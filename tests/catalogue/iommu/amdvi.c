@@ -15,16 +15,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../core/platform.h"
-#include "../../../core/timing.h"
-#include "../../../iommu/amdvi/amdvi.h"
-#include "../../../iommu/backend.h"
-#include "../../models/amdvi_model.h"
-#include "../../models/models.h"
-#include "../bench.h"
-#include "../catalogue.h"
 #include "cases.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
+#include "iommu/amdvi/amdvi.h"
+#include "iommu/amdvi/model.h"
+#include "iommu/backend.h"
+#include "iommu/models/models.h"
 #include "ir.h"
+#include "tests/catalogue/bench.h"
+#include "tests/catalogue/catalogue.h"
 
 #define PAGE 4096ull
 
@@ -490,7 +490,7 @@ static const struct test_case cases[] = {
 	  case_ir_ioapic, false, &ir_amdvi },
 };
 
-/* The AMD-Vi model's driver (tests/models/amdvi_model.h): the model
+/* The AMD-Vi model's driver (iommu/amdvi/model.h): the model
  * family builds it on the model's window through this, the one place that
  * sees both the driver and the model. */
 static struct amdvi model_driver;

@@ -2,13 +2,13 @@
  * layouts, on the register-level model `model apple-...` attached. The
  * group lists the shared cases (cases.h) with their arguments, and Apple's
  * own: an invalidation whose TLB_CMD never finishes. */
-#include "../../../iommu/apple_dart.h"
-#include "../../../iommu/backend.h"
-#include "../../models/apple_dart_model.h"
-#include "../../models/models.h"
-#include "../bench.h"
-#include "../catalogue.h"
 #include "cases.h"
+#include "iommu/apple_dart/apple_dart.h"
+#include "iommu/apple_dart/model.h"
+#include "iommu/backend.h"
+#include "iommu/models/models.h"
+#include "tests/catalogue/bench.h"
+#include "tests/catalogue/catalogue.h"
 
 /* A TLB invalidation that stays busy: named after its deadline, and the
  * DART goes on. */

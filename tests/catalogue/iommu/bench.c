@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../core/settings.h"
-#include "../../../core/timing.h"
-#include "../../../iommu/backend.h"
-#include "../../../iommu/machine.h"
-#include "../../../iommu/session.h"
-#include "../../../pci/dut.h"
-#include "../../models/models.h"
-#include "../bench.h"
+#include "core/base/timing.h"
+#include "core/monitor/settings.h"
+#include "iommu/backend.h"
+#include "iommu/machine.h"
+#include "iommu/models/models.h"
+#include "iommu/session.h"
+#include "pci/dut.h"
+#include "tests/catalogue/bench.h"
 
 #define PAGE 4096ull
 

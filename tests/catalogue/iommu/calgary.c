@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../../../core/timing.h"
-#include "../../../iommu/backend.h"
-#include "../../../iommu/calgary.h"
-#include "../../models/calgary_model.h"
-#include "../../models/models.h"
-#include "../bench.h"
-#include "../catalogue.h"
 #include "cases.h"
+#include "core/base/timing.h"
+#include "iommu/backend.h"
+#include "iommu/calgary/calgary.h"
+#include "iommu/calgary/model.h"
+#include "iommu/models/models.h"
+#include "tests/catalogue/bench.h"
+#include "tests/catalogue/catalogue.h"
 
 /* Linux's Calgary scheme: a next-fit allocator over a window of IO pages;
  * unmapping only zeroes the TCE; the cache is flushed when the allocator

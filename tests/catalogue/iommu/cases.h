@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../../../core/runner.h"
+#include "core/monitor/runner.h"
 
 /* A shared case's `.arg`. */
 struct iommu_case_arg {

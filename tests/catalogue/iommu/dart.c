@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../core/timing.h"
-#include "../../../iommu/backend.h"
-#include "../../../iommu/dart.h"
-#include "../../models/dart_model.h"
-#include "../../models/models.h"
-#include "../bench.h"
-#include "../catalogue.h"
 #include "cases.h"
+#include "core/base/timing.h"
+#include "iommu/backend.h"
+#include "iommu/dart/dart.h"
+#include "iommu/dart/model.h"
+#include "iommu/models/models.h"
+#include "tests/catalogue/bench.h"
+#include "tests/catalogue/catalogue.h"
 
 #define PAGE 4096ull
 

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../core/platform.h"
-#include "../../../core/timing.h"
-#include "../bench.h"
 #include "cases.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
 #include "ir.h"
+#include "tests/catalogue/bench.h"
 
 #define IR_ENTRIES 256	  /* room for an index equal to any vector the platform hands out */
 #define IR_WAIT_US 100000 /* an MSI arrives within microseconds; 100 ms allows for TCG */

@@ -6,9 +6,9 @@
 #ifndef IOMMON_IOMMU_IR_H
 #define IOMMON_IOMMU_IR_H
 
-#include "../../../core/runner.h"
-#include "../../../iommu/iommu.h"
-#include "../../../pci/dma.h"
+#include "core/monitor/runner.h"
+#include "iommu/iommu.h"
+#include "pci/dma.h"
 
 /* The `kind` of a case argument (struct iommu_case_arg) saying that the
  * machine's unit records interrupt faults (VT-d 7.1): on hardware a blocked

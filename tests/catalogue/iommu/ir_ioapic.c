@@ -9,22 +9,22 @@
  * the pins the firmware left masked (GSI 16 and up first, where q35 routes
  * PIRQ A-H) are unmasked towards a counting handler, the line raised, and
  * the set halved until one pin remains, then that pin confirmed alone.
- * Every entry touched is put back as found (core/ioapic.h). */
+ * Every entry touched is put back as found (core/base/ioapic.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../core/acpi.h"
-#include "../../../core/claims.h"
-#include "../../../core/ioapic.h"
-#include "../../../core/madt.h"
-#include "../../../core/monitor.h"
-#include "../../../core/platform.h"
-#include "../../../core/timing.h"
-#include "../../../iommu/machine.h"
-#include "../bench.h"
 #include "cases.h"
+#include "core/base/claims.h"
+#include "core/base/ioapic.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
+#include "core/monitor/monitor.h"
+#include "core/tables/acpi.h"
+#include "core/tables/madt.h"
+#include "iommu/machine.h"
 #include "ir.h"
+#include "tests/catalogue/bench.h"
 
 #define IOA_ENTRIES 256	   /* an index equal to any vector: AMD-Vi's RTE names 0-255 */
 #define IOA_WAIT_US 100000 /* an interrupt arrives within microseconds; 100 ms allows for TCG */

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../../core/timing.h"
-#include "../bench.h"
 #include "cases.h"
+#include "core/base/timing.h"
+#include "tests/catalogue/bench.h"
 
 /* The bench the case's argument names (its backend). */
 static bool case_setup(struct test_ctx *t, struct env *v)

@@ -19,15 +19,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../core/settings.h"
-#include "../../../core/timing.h"
-#include "../../../iommu/backend.h"
-#include "../../../iommu/smmuv3/smmuv3.h"
-#include "../../models/models.h"
-#include "../../models/smmuv3_model.h"
-#include "../bench.h"
-#include "../catalogue.h"
 #include "cases.h"
+#include "core/base/timing.h"
+#include "core/monitor/settings.h"
+#include "iommu/backend.h"
+#include "iommu/models/models.h"
+#include "iommu/smmuv3/model.h"
+#include "iommu/smmuv3/smmuv3.h"
+#include "tests/catalogue/bench.h"
+#include "tests/catalogue/catalogue.h"
 
 static struct smmuv3 *smmuv3_of(struct iommu *io)
 {
@@ -59,7 +59,7 @@ static const struct stage_words *words(const struct env *v)
 	return smmuv3_of(v->io)->stage == 2 ? &s2 : &s1;
 }
 
-/* The model's driver (tests/models/smmuv3_model.h), built through the hook
+/* The model's driver (iommu/smmuv3/model.h), built through the hook
  * at the end of this file. */
 static struct smmuv3 model_driver;
 
@@ -678,7 +678,7 @@ static const struct test_case cases[] = {
 	{ "smmuv3.map_cost", "CPU cycles per page to map and to unmap", case_map_cost, true, &on_smmuv3 },
 };
 
-/* The SMMUv3 model's driver (tests/models/smmuv3_model.h): the family
+/* The SMMUv3 model's driver (iommu/smmuv3/model.h): the family
  * builds it on the model's window through this, the one place that sees
  * both the driver and the model. */
 const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out)

@@ -12,16 +12,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../../core/timing.h"
-#include "../../../iommu/backend.h"
-#include "../../../iommu/machine.h"
-#include "../../../iommu/vtd/vtd.h"
-#include "../../models/models.h"
-#include "../../models/vtd_model.h"
-#include "../bench.h"
-#include "../catalogue.h"
 #include "cases.h"
+#include "core/base/timing.h"
+#include "iommu/backend.h"
+#include "iommu/machine.h"
+#include "iommu/models/models.h"
+#include "iommu/vtd/model.h"
+#include "iommu/vtd/vtd.h"
 #include "ir.h"
+#include "tests/catalogue/bench.h"
+#include "tests/catalogue/catalogue.h"
 
 #define PAGE 4096ull
 
@@ -275,7 +275,7 @@ static const struct test_case cases[] = {
 	  case_ir_ioapic, false, &ir_vtd },
 };
 
-/* The VT-d model's driver (tests/models/vtd_model.h): the model family
+/* The VT-d model's driver (iommu/vtd/model.h): the model family
  * builds it on the model's window through this, the one place that sees
  * both the driver and the model. No DMAR and no PCI list: the model's
  * engine is the only device behind it. */

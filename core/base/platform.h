@@ -1,0 +1,178 @@
+/* What the layer below core/ offers: the only door to the firmware.
+ *
+ * boot/ fills this in with UEFI services; tests/host/ fills it in with the
+ * host's for unit tests and the host build of the monitor. Console output is
+ * not here: everything prints with stdio, and the platform routes stdout to
+ * its console sinks. */
+#ifndef IOMMON_PLATFORM_H
+#define IOMMON_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum exit_kind { EXIT_FIRMWARE, EXIT_RESET, EXIT_POWEROFF, EXIT_QEMU };
+
+struct wallclock {
+	unsigned year, month, day, hour, minute, second;
+};
+
+struct platform_file;
+struct mem_range; /* core/base/memmap.h */
+
+struct platform {
+	const char *name; /* "uefi", "host" */
+	bool hardware;	  /* running on the machine: its ports and MMIO may be touched */
+	/* A replay (tests/host/replay.c): the folder a live run saved, whose
+	 * tables, memory map and registers stand in for a machine that is not
+	 * here; no address they name is ever touched. NULL on a live run. */
+	const char *replay;
+
+	/* Console input: a byte, or -1 when none is waiting. Never blocks. */
+	int (*getc)(void);
+	/* Console routing. mode: "auto", "efi", "uart", "both"; uart: NULL to
+	 * keep the current port, else "io:0x3f8" or "mmio:0xfe000000" with an
+	 * optional ",baud". Returns NULL, or a message saying what was wrong. */
+	const char *(*console_route)(const char *mode, const char *uart);
+	/* One line saying which sinks print, e.g. "efi (firmware redirects to serial)". */
+	const char *(*console_describe)(void);
+
+	/* Memory: whole 4 KiB pages, physically contiguous, below `limit`
+	 * (0 = anywhere); identity-mapped. NULL when none could be had. */
+	void *(*alloc_pages)(size_t pages, uint64_t limit);
+	void (*free_pages)(void *p, size_t pages);
+
+	/* Busy-wait in microseconds on the firmware's own timer (the reference
+	 * of last resort for calibration). */
+	void (*stall_us)(uint32_t us);
+	bool (*wallclock)(struct wallclock *out);
+	/* Wait for a key or `us`, whichever comes first, letting the CPU rest
+	 * (a person is typing; nothing is being timed). */
+	void (*idle_us)(uint32_t us);
+
+	/* Interrupts: masked only inside timed regions. */
+	uint64_t (*irq_save)(void);
+	void (*irq_restore)(uint64_t state);
+
+	/* A handler for interrupts from hardware the monitor programs itself
+	 * (an IOMMU's fault event): fn(ctx) runs on a free vector, and the
+	 * platform sends the end-of-interrupt. Returns the vector and the local
+	 * APIC id an MSI must name, or -1 with *why. NULL: no interrupts here. */
+	int (*irq_install)(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
+	void (*irq_remove)(int vector);
+	/* `vector` delivered to local APIC `apic_id` as an arriving MSI would
+	 * be (x86: a self IPI through the local APIC, so the handler runs
+	 * with the vector in service and ends it), for a register model's
+	 * remapped interrupt. False when that APIC is not this CPU's or no
+	 * handler holds the vector: nothing runs, as nothing would. NULL:
+	 * the platform cannot. */
+	bool (*irq_send)(int vector, uint32_t apic_id);
+
+	/* End of the highest RAM range in the firmware's memory map (0 when
+	 * unknown): what an identity map must cover. */
+	uint64_t (*memory_top)(void);
+
+	/* The firmware's memory map: *map is set to n entries (UEFI types,
+	 * core/base/memmap.h). core/base/memmap.c asks it before any address a table,
+	 * a BAR or a person gave is opened as MMIO or read as memory. */
+	size_t (*memory_map)(const struct mem_range **map);
+	/* The CPU's physical address width in bits (MAXPHYADDR, CPUID
+	 * 0x80000008 EAX[7:0]). */
+	unsigned (*phys_bits)(void);
+	/* 5 when the firmware pages with 5 levels (CR4.LA57), so that its
+	 * identity map reaches 2^56 rather than 2^47; NULL or 4 otherwise. */
+	unsigned (*paging_levels)(void);
+	/* The width an interrupt's destination needs to name the boot CPU's
+	 * local APIC: 32 when the firmware left it in x2APIC mode (IA32_APIC_BASE,
+	 * MSR 0x1B, bit 10 EXTD) with an id above 255, else 8 (an x2APIC-mode
+	 * CPU with a smaller id takes 8-bit destinations). The monitor never
+	 * changes the mode. NULL: no local APIC (aarch64). */
+	unsigned (*apic_id_bits)(void);
+	/* An SMC Calling Convention fast call (Arm DEN0028): function id `fid`
+	 * in W0 and no arguments, through HVC (`hvc`) or SMC, with a handler
+	 * of ours in place should the instruction raise an exception (nothing
+	 * at the level it targets: undefined). True with X0-X3 in res; false
+	 * with *why when it raised one. core/ calls it only through the
+	 * conduit the FADT names (core/monitor/platform_id.c). NULL: no SMCCC here
+	 * (x86-64, the host). */
+	bool (*smccc)(bool hvc, uint32_t fid, uint64_t res[4], const char **why);
+	/* The boot CPU's local APIC is in x2APIC mode (IA32_APIC_BASE.EXTD):
+	 * it compares all 32 bits of a destination, where an xAPIC compares
+	 * the low 8. NULL: no local APIC. */
+	bool (*apic_x2apic)(void);
+
+	/* ACPI RSDP (physical = virtual), or NULL. */
+	const void *(*acpi_rsdp)(void);
+	/* The SMBIOS entry point of that major version (3: the 64-bit
+	 * "_SM3_" one, 2: the 32-bit "_SM_" one), or NULL; NULL: none here. */
+	const void *(*smbios_entry)(unsigned major);
+
+	/* The boot volume. Paths use '/' and are relative to its root. */
+	/* Whole file into a malloc'd, NUL-terminated buffer, whatever its size;
+	 * NULL if absent, unreadable or too big for memory. */
+	char *(*file_read)(const char *path, size_t *len);
+	/* A file from its start to its end in pieces, never held whole: piece()
+	 * gets each in order and returns false to stop. NULL when it was read to
+	 * its end (or piece() stopped); else why not, with *absent set when
+	 * there is no such file. */
+	const char *(*file_stream)(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+				   bool *absent);
+	/* Create a file that must not exist yet (results never overwrite):
+	 * NULL with *why "exists" when it does, or with the firmware's reason
+	 * in words; a file whose existence cannot be ruled out is not opened. */
+	struct platform_file *(*file_create)(const char *path, const char **why);
+	/* Append and flush to the medium before returning: all n bytes, or
+	 * false with *why (the firmware's reason in words, "volume full", ...)
+	 * and the file cut back to its size before the call, so that no part
+	 * of buf stays; *why says so when even that failed. */
+	bool (*file_append)(struct platform_file *f, const void *buf, size_t n, const char **why);
+	void (*file_close)(struct platform_file *f);
+	/* One line describing where files go, e.g. "boot volume (USB)". */
+	const char *(*volume_describe)(void);
+	/* Why this boot's medium takes no files by its nature (a CD-ROM, a
+	 * network boot with no boot volume), or NULL: results then go to the
+	 * console only, by design rather than by failure (a write-protected
+	 * stick is a failure: someone meant it to take them). NULL member:
+	 * never. */
+	const char *(*volume_readonly)(void);
+
+	/* Take a PCI function from the firmware's driver before the monitor
+	 * drives it, and hand it back after (UEFI: DisconnectController and
+	 * ConnectController). NULL, or why it may not be taken (it holds the
+	 * boot volume, ...). */
+	const char *(*device_claim)(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
+	void (*device_release)(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
+
+	/* Commands passed by whoever started us (UEFI load options), or NULL. */
+	const char *(*load_options)(void);
+
+	/* Crash survival (README "A run that survives a crash"). */
+	/* Open an existing file to add to its end (a results file after a
+	 * reset); a record cut short by the reset is dropped first. */
+	struct platform_file *(*file_reopen)(const char *path, const char **why);
+	/* A short text that survives a reset (UEFI: a non-volatile variable).
+	 * get: its length, 0 when there is none, -1 with *why when it could
+	 * not be read or is longer than cap - 1. set: NULL or "" deletes it;
+	 * returns NULL or why it could not be written. */
+	int (*note_get)(char *buf, size_t cap, const char **why);
+	const char *(*note_set)(const char *text);
+	/* The firmware watchdog: reset the machine unless called again within
+	 * `seconds`; 0 disarms it. NULL or why it could not be armed. */
+	const char *(*watchdog)(unsigned seconds);
+	/* A firmware timer event (UEFI: CreateEvent EVT_TIMER, SetTimer
+	 * relative `after_us`) polled (CheckEvent) on the CPU counter until it
+	 * fires or `deadline_us` passes: NULL with *fired, or why no event
+	 * could be made. NULL: the platform has no firmware timer (the host). */
+	const char *(*timer_event)(uint32_t after_us, uint32_t deadline_us, bool *fired);
+	/* CPU exceptions are caught: they name the test and give back what is
+	 * held (monitor_crash) instead of stopping in the firmware's handler. */
+	bool exceptions_caught;
+
+	/* Give the machine back and leave. Returns only when it could not
+	 * (e.g. EXIT_QEMU with no isa-debug-exit device), with a message. */
+	const char *(*exit)(enum exit_kind how, int status);
+};
+
+extern const struct platform *platform;
+
+#endif

@@ -1,0 +1,162 @@
+/* The cycle counter: reading it with the right fences, knowing its
+ * frequency, deadlines for every hardware poll, and timed regions. */
+#ifndef IOMMON_TIMING_H
+#define IOMMON_TIMING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cpu.h"
+#include "platform.h"
+#include "regwin.h"
+
+struct acpi;
+
+struct timing {
+	uint64_t tsc_hz;	/* calibrated counter frequency */
+	const char *counter;	/* which counter rdtsc() reads: "tsc", or "cntvct" (aarch64's generic timer) */
+	const char *source;	/* what it was calibrated against: pmtimer, hpet, stall, cntfrq */
+	uint64_t stall_hz;	/* estimate against the firmware's Stall service */
+	uint64_t ref_hz;	/* the reference clock's own frequency (0 for stall) */
+	uint64_t cntfrq_hz;	/* aarch64: CNTFRQ_EL0 as the firmware programmed it */
+	bool invariant_tsc;	/* CPUID 0x80000007 EDX[8], as found; the generic timer always is */
+	bool rdtscp;		/* CPUID 0x80000001 EDX[27] */
+	uint64_t overhead;	/* cycles of an empty timed region (minimum) */
+	char platform[32];	/* "hardware", "qemu-tcg", "kvm", ... (core/monitor/platform_id.c) */
+	char platform_how[400]; /* the evidence that named it, in words */
+	char hypervisor[13];	/* CPUID 0x40000000 vendor, "" on hardware (and on aarch64) */
+	char cpu[49];		/* brand string */
+	char note[320];		/* why a preferred source was passed over */
+};
+
+extern struct timing timing;
+
+/* Start of a measured interval: nothing before it is still in flight, and
+ * nothing after it starts early. */
+static inline uint64_t cycles_begin(void)
+{
+#if defined(__aarch64__)
+	/* ISB: the counter read is not taken early (Arm ARM D11.2.2) */
+	isb();
+	uint64_t t = rdtsc();
+	isb();
+#else
+	lfence();
+	uint64_t t = rdtsc();
+	lfence();
+#endif
+	return t;
+}
+
+/* End of a measured interval: RDTSCP waits for everything before it; on
+ * aarch64 a DSB lets the measured accesses complete before the ISB-ordered
+ * counter read. */
+static inline uint64_t cycles_end(void)
+{
+	uint64_t t;
+#if defined(__aarch64__)
+	mfence();
+	isb();
+	t = rdtsc();
+	isb();
+#else
+	if (timing.rdtscp) {
+		t = rdtscp();
+	} else {
+		lfence();
+		t = rdtsc();
+	}
+	lfence();
+#endif
+	return t;
+}
+
+/* Deadlines, in cycles. Before calibration the frequency is taken as
+ * 10 GHz, so an early deadline is never shorter than asked. */
+struct deadline {
+	uint64_t end;
+};
+
+static inline struct deadline deadline_after_us(uint64_t us)
+{
+	uint64_t hz = timing.tsc_hz ? timing.tsc_hz : 10000000000ull;
+	return (struct deadline){ rdtsc() + us * (hz / 1000000) };
+}
+
+static inline bool deadline_passed(const struct deadline *d)
+{
+	return (int64_t)(rdtsc() - d->end) >= 0;
+}
+
+/* A timed region: interrupts masked inside it, and only there. Each one
+ * wraps a single operation whose waits have deadlines (VT-d's longest is
+ * 100 ms), so the firmware's timer, and with it the watchdog, is held off
+ * for no longer than TIMED_MASK_BOUND_US; the runner warns about a test
+ * whose longest region (timed_masked_max, cycles) went past it. */
+#define TIMED_MASK_BOUND_US 250000
+extern uint64_t timed_masked_max;
+
+struct timed {
+	uint64_t irq;
+	uint64_t t0;
+};
+
+static inline void timed_begin(struct timed *r)
+{
+	r->irq = platform->irq_save();
+	r->t0 = cycles_begin();
+}
+
+static inline uint64_t timed_end(struct timed *r)
+{
+	uint64_t t1 = cycles_end();
+	platform->irq_restore(r->irq);
+	if (t1 - r->t0 > timed_masked_max)
+		timed_masked_max = t1 - r->t0;
+	return t1 - r->t0;
+}
+
+static inline double cycles_to_ns(uint64_t cycles)
+{
+	return timing.tsc_hz ? (double)cycles * 1e9 / (double)timing.tsc_hz : 0.0;
+}
+
+/* A free-running reference counter (PM timer, HPET main counter). */
+struct refclock {
+	const char *name;
+	uint64_t hz;
+	uint64_t mask; /* counter width */
+	struct regwin win;
+	uint64_t off;
+	unsigned width; /* access width in bytes */
+};
+
+uint64_t refclock_read(struct refclock *rc);
+
+enum calib_err {
+	CALIB_OK = 0,
+	CALIB_REF_STUCK,    /* the reference clock did not advance */
+	CALIB_REF_TOO_SLOW, /* it advanced, but not far enough within the deadline */
+	CALIB_ABSURD,	    /* the result is outside 1 MHz .. 20 GHz */
+};
+const char *calib_err_name(enum calib_err e);
+
+/* Measure the cycle counter against `rc` over `ticks` reference ticks,
+ * `rounds` times; the median lands in *hz. Deadlines use the current
+ * timing.tsc_hz (set a rough estimate first). */
+enum calib_err calibrate_refclock(struct refclock *rc, uint64_t ticks, unsigned rounds, uint64_t *hz);
+
+/* Estimate against the platform's Stall service: `us` per round, the
+ * shortest of `rounds`. */
+uint64_t calibrate_stall(uint32_t us, unsigned rounds);
+
+/* Identify the CPU; calibrate against the best reference the
+ * ACPI tables offer (`prefer`: auto, pmtimer, hpet, stall); measure the
+ * timed-region overhead. Always leaves a usable timing.tsc_hz. */
+void timing_init(const struct acpi *acpi, const char *prefer);
+/* Give back what calibration changed (the HPET enable bit). */
+void timing_fini(void);
+/* Relative difference between the chosen calibration and the stall estimate. */
+double timing_disagreement(void);
+
+#endif

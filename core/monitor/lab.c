@@ -1,0 +1,48 @@
+#include "lab.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/timing.h"
+
+static struct {
+	bool open;
+	char plan[48];
+} lab;
+
+bool lab_plan_begin(const char *plan)
+{
+	if (lab.open)
+		return false;
+	lab.open = true;
+	snprintf(lab.plan, sizeof(lab.plan), "%s", plan);
+	printf("<iommon-plan-begin plan=%s>\n", lab.plan);
+	return true;
+}
+
+void lab_plan_end(void)
+{
+	if (!lab.open)
+		return;
+	lab.open = false;
+	printf("<iommon-plan-end plan=%s>\n", lab.plan);
+	fflush(stdout); /* the plan may end with the machine leaving */
+}
+
+void lab_result(const char *test, const char *verdict)
+{
+	printf("<iommon-result test_case_id=%s result=%s>\n", test, verdict);
+}
+
+void lab_measure(const char *test, const char *path, const char *backend, const char *variant, const char *unit,
+		 uint64_t p50)
+{
+	/* the same figure, rounded the same way, as the measure record's
+	 * p50_ns; cycles stay cycles while the counter's rate is unknown */
+	if (strcmp(unit, "cycles") == 0 && timing.tsc_hz)
+		printf("<iommon-result test_case_id=%s/%s/%s/%s result=pass measurement=%.1f units=ns>\n", test, path,
+		       backend, variant, cycles_to_ns(p50));
+	else
+		printf("<iommon-result test_case_id=%s/%s/%s/%s result=pass measurement=%llu units=%s>\n", test, path,
+		       backend, variant, (unsigned long long)p50, unit);
+}

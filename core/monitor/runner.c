@@ -1,0 +1,588 @@
+#include "runner.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/timing.h"
+#include "known.h"
+#include "lab.h"
+#include "results.h"
+#include "survive.h"
+
+static const struct test_group *const *catalogue;
+
+struct result_row {
+	const struct test_case *tc;
+	enum verdict verdict;
+	enum skip_reason reason;
+	char detail[160];
+};
+
+struct measure_row {
+	char test[40], path[14], variant[40], unit[8];
+	struct stats s;
+};
+
+static struct {
+	struct result_row *results;
+	size_t nresults, capresults;
+	struct measure_row *measures;
+	size_t nmeasures, capmeasures;
+	struct tally session;
+	const struct test_case *current;
+	struct {
+		bool pending;
+		char after[48];
+		struct tally before;
+		size_t row; /* the crashed test's row: the resumed run's table starts there */
+	} resume;
+} run;
+
+static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed", "known" };
+
+#define SKIP_REASON_NAME(id, name) [id] = name,
+static const char *const skip_reason_names[SKIP_REASON_COUNT] = { SKIP_REASONS(SKIP_REASON_NAME) };
+#undef SKIP_REASON_NAME
+
+const char *skip_reason_name(enum skip_reason r)
+{
+	return r > SKIP_UNCLASSIFIED && r < SKIP_REASON_COUNT ? skip_reason_names[r] : "unclassified";
+}
+
+void runner_init(const struct test_group *const *cat)
+{
+	catalogue = cat;
+}
+
+const struct test_group *const *runner_catalogue(void)
+{
+	return catalogue;
+}
+
+struct tally runner_session(void)
+{
+	return run.session;
+}
+
+static void vdetail(struct test_ctx *t, const char *fmt, va_list ap)
+{
+	vsnprintf(t->detail, sizeof(t->detail), fmt, ap);
+}
+
+void report(struct test_ctx *t, bool ok, const char *fmt, ...)
+{
+	va_list ap;
+	char line[160];
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	t->checks++;
+	printf("    %s: %s\n", ok ? "ok" : "FAIL", line);
+	if (!ok && t->failures++ == 0)
+		snprintf(t->detail, sizeof(t->detail), "%s", line);
+}
+
+void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdetail(t, fmt, ap);
+	va_end(ap);
+	t->skipped = true;
+	t->reason = reason;
+	printf("    skip (%s): %s\n", skip_reason_name(reason), t->detail);
+}
+
+void test_note(struct test_ctx *t, const char *fmt, ...)
+{
+	if (t->failures || t->skipped)
+		return; /* the first failure, or the reason for the skip, stays the detail */
+	va_list ap;
+	va_start(ap, fmt);
+	vdetail(t, fmt, ap);
+	va_end(ap);
+}
+
+static void *grow(void *p, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return p;
+	size_t c = *cap ? *cap * 2 : 32;
+	void *q = realloc(p, c * elem);
+	if (q)
+		*cap = c;
+	return q;
+}
+
+void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples, size_t n)
+{
+	struct stats s;
+	if (stats_compute(samples, n, &s) != 0) {
+		report(t, false, "%s/%s: no samples to measure", m->path, m->variant);
+		return;
+	}
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "measure");
+	json_str(&j, "test", t->tc->name);
+	json_str(&j, "path", m->path);
+	json_str(&j, "backend", m->backend);
+	json_str(&j, "variant", m->variant);
+	json_u64(&j, "n", s.n);
+	json_str(&j, "unit", m->unit);
+	json_u64(&j, "min", s.min);
+	json_u64(&j, "p50", s.p50);
+	json_u64(&j, "p90", s.p90);
+	json_u64(&j, "p99", s.p99);
+	json_u64(&j, "max", s.max);
+	json_double(&j, "mean", s.mean, 1);
+	json_double(&j, "stddev", s.stddev, 1);
+	bool cycles = strcmp(m->unit, "cycles") == 0;
+	if (cycles) {
+		json_double(&j, "p50_ns", cycles_to_ns(s.p50), 1);
+		json_double(&j, "p99_ns", cycles_to_ns(s.p99), 1);
+		json_double(&j, "mean_ns", cycles_to_ns((uint64_t)s.mean), 1);
+	}
+	json_str(&j, "counter", timing.counter);
+	json_u64(&j, "counter_hz", timing.tsc_hz);
+	json_str(&j, "calibration", timing.source);
+	json_u64(&j, "region_overhead", timing.overhead);
+	json_str(&j, "platform", timing.platform);
+	json_bool(&j, "model", m->model);
+	if (m->note)
+		json_str(&j, "note", m->note);
+	record_emit(&j);
+	lab_measure(t->tc->name, m->path, m->backend, m->variant, m->unit, s.p50);
+
+	struct measure_row *rows = grow(run.measures, &run.capmeasures, run.nmeasures, sizeof(*rows));
+	if (!rows)
+		return;
+	run.measures = rows;
+	struct measure_row *r = &rows[run.nmeasures++];
+	snprintf(r->test, sizeof(r->test), "%s", t->tc->name);
+	snprintf(r->path, sizeof(r->path), "%s", m->path);
+	snprintf(r->variant, sizeof(r->variant), "%s", m->variant);
+	snprintf(r->unit, sizeof(r->unit), "%s", m->unit);
+	r->s = s;
+}
+
+static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason reason, const char *detail)
+{
+	struct result_row *rows = grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
+	if (rows) {
+		run.results = rows;
+		struct result_row *r = &rows[run.nresults++];
+		r->tc = tc;
+		r->verdict = v;
+		r->reason = reason;
+		snprintf(r->detail, sizeof(r->detail), "%s", detail);
+	}
+}
+
+const char *runner_current(void)
+{
+	return run.current ? run.current->name : NULL;
+}
+
+void test_budget(struct test_ctx *t, unsigned seconds)
+{
+	(void)t;
+	survive_extend(seconds);
+}
+
+/* Runs one test, or records it as skipped for `not_run` (SKIP_STOPPED:
+ * the run is being stopped; SKIP_EXCLUDED: `run --skip` named it). */
+static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run)
+{
+	struct test_ctx t = { .tc = tc };
+	uint64_t t0 = cycles_begin();
+	if (not_run) {
+		t.skipped = true;
+		t.reason = not_run;
+		snprintf(t.detail, sizeof(t.detail), "%s",
+			 not_run == SKIP_STOPPED ? "not run: the operator stopped the run"
+						 : "not run: excluded by run --skip");
+	} else {
+		printf("  %s: %s\n", tc->name, tc->summary);
+		run.current = tc;
+		timed_masked_max = 0;
+		tc->fn(&t);
+		run.current = NULL;
+		double masked_ms = cycles_to_ns(timed_masked_max) / 1e6;
+		if (masked_ms * 1000 > TIMED_MASK_BOUND_US)
+			printf(
+			    "    warning: a timed region kept interrupts masked for %.0f ms, past the %u ms bound: the "
+			    "watchdog could not fire meanwhile\n",
+			    masked_ms, TIMED_MASK_BOUND_US / 1000);
+	}
+	uint64_t cycles = cycles_end() - t0;
+
+	enum verdict v;
+	if (t.failures)
+		v = VERDICT_FAIL;
+	else if (t.skipped)
+		v = VERDICT_SKIP;
+	else if (t.checks == 0) {
+		/* a test that claimed nothing proved nothing */
+		v = VERDICT_FAIL;
+		snprintf(t.detail, sizeof(t.detail), "the test made no checks");
+	} else
+		v = VERDICT_PASS;
+	const char *known = known_reason(tc->name);
+	if (known && v == VERDICT_FAIL) {
+		v = VERDICT_KNOWN;
+		printf("    known failure (%s): %s\n", KNOWN_FILE, known);
+	} else if (known && v == VERDICT_PASS) {
+		printf("    listed in %s as a known failure (%s) but passed: the list may be out of date\n", KNOWN_FILE,
+		       known);
+	}
+
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "result");
+	json_str(&j, "test", tc->name);
+	json_str(&j, "verdict", verdict_names[v]);
+	json_u64(&j, "checks", t.checks);
+	json_u64(&j, "failures", t.failures);
+	json_str(&j, "detail", t.detail);
+	json_double(&j, "ms", cycles_to_ns(cycles) / 1e6, 3);
+	json_str(&j, "platform", timing.platform);
+	json_bool(&j, "model", t.model);
+	if (known)
+		json_str(&j, "known", known);
+	/* last, so that readers of the fields before it are unchanged */
+	if (v == VERDICT_SKIP)
+		json_str(&j, "reason", skip_reason_name(t.reason));
+	record_emit(&j);
+	lab_result(tc->name, verdict_names[v]);
+	add_row(tc, v, t.reason, t.detail);
+	return v;
+}
+
+void runner_record_crashed(const struct test_case *tc, const char *detail)
+{
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "result");
+	json_str(&j, "test", tc->name);
+	json_str(&j, "verdict", verdict_names[VERDICT_CRASHED]);
+	json_u64(&j, "checks", 0);
+	json_u64(&j, "failures", 1);
+	json_str(&j, "detail", detail);
+	json_double(&j, "ms", 0, 3); /* unknown: the clock did not survive the reset */
+	json_str(&j, "platform", timing.platform);
+	json_bool(&j, "model", false);
+	record_emit(&j);
+	lab_result(tc->name, verdict_names[VERDICT_CRASHED]);
+	run.resume.row = run.nresults;
+	add_row(tc, VERDICT_CRASHED, SKIP_UNCLASSIFIED, detail);
+	run.session.failed++;
+	run.session.crashed++;
+}
+
+void runner_seed(struct tally session)
+{
+	run.session = session;
+}
+
+void runner_resume(const char *after, struct tally before)
+{
+	run.resume.pending = true;
+	snprintf(run.resume.after, sizeof(run.resume.after), "%s", after);
+	run.resume.before = before;
+}
+
+const struct test_case *runner_find(const char *name)
+{
+	for (const struct test_group *const *g = catalogue; *g; g++)
+		for (size_t i = 0; i < (*g)->n; i++)
+			if (strcmp((*g)->cases[i].name, name) == 0)
+				return &(*g)->cases[i];
+	return NULL;
+}
+
+static struct {
+	bool stop, said;
+	unsigned char ahead[64];
+	unsigned head, tail; /* typed ahead, in order */
+} keys;
+
+bool runner_stop_requested(void)
+{
+	/* with the set-aside buffer full, the rest stays where it is (a
+	 * script piped in is not to lose its lines) */
+	for (int i = 0; i < 16 && !keys.stop && keys.tail - keys.head < sizeof(keys.ahead); i++) {
+		int c = platform->getc();
+		if (c < 0)
+			break;
+		if (c == 0x03 || c == 0x1b)
+			keys.stop = true;
+		else
+			keys.ahead[keys.tail++ % sizeof(keys.ahead)] = (unsigned char)c;
+	}
+	if (keys.stop && !keys.said) {
+		keys.said = true;
+		printf("  stop requested: the current test ends early, the rest are skipped\n");
+	}
+	return keys.stop;
+}
+
+bool runner_stop_typed_now(void)
+{
+	bool now = false;
+	for (int i = 0; i < 16 && !now && keys.tail - keys.head < sizeof(keys.ahead); i++) {
+		int c = platform->getc();
+		if (c < 0)
+			break;
+		if (c == 0x03 || c == 0x1b)
+			now = keys.stop = true;
+		else
+			keys.ahead[keys.tail++ % sizeof(keys.ahead)] = (unsigned char)c;
+	}
+	return now;
+}
+
+bool test_stopped(struct test_ctx *t)
+{
+	if (!runner_stop_requested())
+		return false;
+	if (!t->skipped && !t->failures) {
+		snprintf(t->detail, sizeof(t->detail), "stopped by the operator");
+		t->reason = SKIP_STOPPED;
+	}
+	t->skipped = true;
+	return true;
+}
+
+int runner_getc(void)
+{
+	if (keys.head != keys.tail)
+		return keys.ahead[keys.head++ % sizeof(keys.ahead)];
+	return platform->getc();
+}
+
+static bool group_of(const struct test_case *tc, const char *group)
+{
+	size_t len = strlen(group);
+	return strncmp(tc->name, group, len) == 0 && tc->name[len] == '.';
+}
+
+#define SKIP_WORD "--skip"
+
+/* The selectors before "--skip" choose; those after it exclude. */
+static int skip_at(int nsel, char **sel)
+{
+	for (int i = 0; i < nsel; i++)
+		if (strcmp(sel[i], SKIP_WORD) == 0)
+			return i;
+	return nsel;
+}
+
+static bool excluded(const struct test_case *tc, int nsel, char **sel)
+{
+	for (int i = skip_at(nsel, sel) + 1; i < nsel; i++)
+		if (strcmp(sel[i], tc->name) == 0 || group_of(tc, sel[i]))
+			return true;
+	return false;
+}
+
+static bool selected(const struct test_group *g, const struct test_case *tc, int nsel, char **sel)
+{
+	nsel = skip_at(nsel, sel);
+	for (int i = 0; i < nsel; i++) {
+		if (strcmp(sel[i], tc->name) == 0)
+			return true;
+		if (g->hidden)
+			continue;
+		if (strcmp(sel[i], "all") == 0 || group_of(tc, sel[i]) ||
+		    (strcmp(sel[i], "default") == 0 && tc->in_default_plan))
+			return true;
+	}
+	return false;
+}
+
+static const struct test_group *group_of_case(const struct test_case *tc)
+{
+	for (const struct test_group *const *g = catalogue; *g; g++)
+		if (tc >= (*g)->cases && tc < (*g)->cases + (*g)->n)
+			return *g;
+	return NULL;
+}
+
+size_t runner_count(int nsel, char **sel)
+{
+	size_t n = 0;
+	for (const struct test_group *const *g = catalogue; *g; g++)
+		for (size_t i = 0; i < (*g)->n; i++)
+			n += selected(*g, &(*g)->cases[i], nsel, sel);
+	return n;
+}
+
+bool runner_selector_known(const char *s)
+{
+	if (strcmp(s, "all") == 0 || strcmp(s, "default") == 0 || strcmp(s, SKIP_WORD) == 0)
+		return true;
+	for (const struct test_group *const *g = catalogue; *g; g++) {
+		if (!(*g)->hidden && strcmp((*g)->name, s) == 0)
+			return true;
+		for (size_t i = 0; i < (*g)->n; i++)
+			if (strcmp((*g)->cases[i].name, s) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* Columns as wide as their widest entry, so the table stays a table. */
+static int widest(int w, const char *s)
+{
+	int n = (int)strlen(s);
+	return n > w ? n : w;
+}
+
+static void print_table(size_t first_result, size_t first_measure)
+{
+	int wt = 4, wm = 7, wp = 4, wv = 7;
+	for (size_t i = first_result; i < run.nresults; i++)
+		wt = widest(wt, run.results[i].tc->name);
+	for (size_t i = first_measure; i < run.nmeasures; i++) {
+		wm = widest(wm, run.measures[i].test);
+		wp = widest(wp, run.measures[i].path);
+		wv = widest(wv, run.measures[i].variant);
+	}
+	printf("\n  %-*s %-6s %s\n", wt, "test", "result", "detail");
+	for (size_t i = first_result; i < run.nresults; i++) {
+		const struct result_row *r = &run.results[i];
+		if (r->verdict == VERDICT_SKIP)
+			printf("  %-*s %-6s [%s] %s\n", wt, r->tc->name, "skip", skip_reason_name(r->reason),
+			       r->detail);
+		else
+			printf("  %-*s %-6s %s\n", wt, r->tc->name, verdict_names[r->verdict], r->detail);
+	}
+	if (first_measure == run.nmeasures)
+		return;
+	printf("\n  %-*s %-*s %-*s %6s %9s %9s %9s %9s %9s\n", wm, "measure", wp, "path", wv, "variant", "n", "min",
+	       "p50", "p99", "max", "p50 us");
+	for (size_t i = first_measure; i < run.nmeasures; i++) {
+		const struct measure_row *m = &run.measures[i];
+		printf("  %-*s %-*s %-*s %6zu %9llu %9llu %9llu %9llu %9.2f\n", wm, m->test, wp, m->path, wv,
+		       m->variant, m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
+		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, cycles_to_ns(m->s.p50) / 1e3);
+	}
+	printf("  (figures in cycles of the counter (%s) at %.3f MHz, calibrated against %s; platform %s)\n",
+	       timing.counter, (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
+}
+
+size_t runner_run(int nsel, char **sel)
+{
+	struct tally this_run = { 0 }, session0 = run.session;
+	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
+	/* a run typed at the prompt is a plan of its own; in a script, the script is */
+	bool own_plan = lab_plan_begin("run");
+	keys.stop = keys.said = false; /* a stop ends one run, not the session */
+	/* a resumed run: the tests up to the crashed one were recorded before
+	 * the reset (the crashed one on this boot), and are counted, not run */
+	const char *after = NULL;
+	if (run.resume.pending) {
+		run.resume.pending = false;
+		const struct test_case *tc = runner_find(run.resume.after);
+		if (tc && selected(group_of_case(tc), tc, nsel, sel)) {
+			after = tc->name;
+			this_run = run.resume.before;
+			this_run.failed++;
+			this_run.crashed++;
+			session0.passed -= this_run.passed, session0.failed -= this_run.failed;
+			session0.skipped -= this_run.skipped, session0.crashed -= this_run.crashed;
+			session0.known -= this_run.known, session0.known_fixed -= this_run.known_fixed;
+			first_result = run.resume.row;
+		} else {
+			printf("warning: resume: %s is not in this run; running all of it\n", run.resume.after);
+		}
+	}
+	uint64_t t0 = cycles_begin();
+	for (const struct test_group *const *g = catalogue; *g; g++) {
+		for (size_t i = 0; i < (*g)->n; i++) {
+			const struct test_case *tc = &(*g)->cases[i];
+			if (!selected(*g, tc, nsel, sel))
+				continue;
+			ran++;
+			if (after) {
+				if (strcmp(tc->name, after) == 0)
+					after = NULL;
+				continue;
+			}
+			bool stopping = runner_stop_requested();
+			enum skip_reason not_run = stopping		     ? SKIP_STOPPED
+						   : excluded(tc, nsel, sel) ? SKIP_EXCLUDED
+									     : SKIP_UNCLASSIFIED;
+			if (!stopping) {
+				struct tally now = session0;
+				now.passed += this_run.passed, now.failed += this_run.failed;
+				now.skipped += this_run.skipped, now.crashed += this_run.crashed;
+				now.known += this_run.known, now.known_fixed += this_run.known_fixed;
+				survive_test_start(tc, this_run, now);
+			}
+			switch (run_one(tc, not_run)) {
+			case VERDICT_PASS:
+				this_run.passed++;
+				this_run.known_fixed += known_reason(tc->name) != NULL;
+				break;
+			case VERDICT_KNOWN:
+				this_run.known++;
+				break;
+			case VERDICT_FAIL:
+				this_run.failed++;
+				break;
+			case VERDICT_SKIP:
+				this_run.skipped++;
+				break;
+			case VERDICT_CRASHED:
+				break;
+			}
+		}
+	}
+	run.session = session0;
+	run.session.passed += this_run.passed;
+	run.session.failed += this_run.failed;
+	run.session.skipped += this_run.skipped;
+	run.session.crashed += this_run.crashed;
+	run.session.known += this_run.known;
+	run.session.known_fixed += this_run.known_fixed;
+	survive_run_end(run.session);
+	if (ran)
+		print_table(first_result, first_measure);
+
+	char buf[RECORD_MAX];
+	struct json j;
+	record_begin(&j, buf, sizeof(buf), "summary");
+	json_u64(&j, "passed", this_run.passed);
+	json_u64(&j, "failed", this_run.failed);
+	json_u64(&j, "skipped", this_run.skipped);
+	json_u64(&j, "crashed", this_run.crashed); /* among the failed */
+	json_str(&j, "verdict", ran == 0 ? "none" : this_run.failed ? "fail" : "pass");
+	json_double(&j, "ms", cycles_to_ns(cycles_end() - t0) / 1e6, 1);
+	json_str(&j, "platform", timing.platform);
+	json_u64(&j, "known", this_run.known); /* not among the failed */
+	json_u64(&j, "known_passed", this_run.known_fixed);
+	record_emit(&j);
+	/* the closing line keeps its shape: known failures on the line before */
+	if (known_count())
+		printf("%u known failures (%s; %u listed tests passed)\n", this_run.known, KNOWN_FILE,
+		       this_run.known_fixed);
+	printf("%u passed, %u failed, %u skipped\n", this_run.passed, this_run.failed, this_run.skipped);
+	if (own_plan)
+		lab_plan_end();
+	return ran;
+}
+
+void runner_print_results(void)
+{
+	if (run.nresults == 0) {
+		printf("no results yet: 'run default' runs the default plan\n");
+		return;
+	}
+	print_table(0, 0);
+	printf("session: %u passed, %u failed, %u skipped\n", run.session.passed, run.session.failed,
+	       run.session.skipped);
+}

@@ -1,0 +1,268 @@
+#include "settings.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/platform.h"
+#include "core/base/timing.h"
+#include "core/serial/uart.h"
+#include "core/tables/acpi.h"
+#include "monitor.h"
+
+struct setting {
+	const char *key;
+	const char *def;
+	const char *help;
+	const char *(*check)(const char *v);
+	const char *(*apply)(const char *v);
+	char value[48];
+};
+
+const char *parse_u64_why(const char *s, unsigned long long *out)
+{
+	if (!s || !*s)
+		return "empty: a number is needed";
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *d = hex ? s + 2 : s;
+	if (!*d)
+		return "not a number: 0x with no hex digits after it";
+	if (!hex && d[0] == '0' && d[1])
+		return "a leading 0 (octal is not read): write the number in decimal, or in hex after 0x";
+	unsigned long long v = 0;
+	unsigned base = hex ? 16 : 10;
+	for (; *d; d++) {
+		unsigned digit;
+		if (*d >= '0' && *d <= '9')
+			digit = (unsigned)(*d - '0');
+		else if (hex && *d >= 'a' && *d <= 'f')
+			digit = (unsigned)(*d - 'a' + 10);
+		else if (hex && *d >= 'A' && *d <= 'F')
+			digit = (unsigned)(*d - 'A' + 10);
+		else
+			return hex ? "not a number: only hex digits may follow 0x (no sign, no spaces)"
+				   : "not a number: only decimal digits, or 0x and hex digits (no sign, no spaces)";
+		if (v > (~0ull - digit) / base)
+			return "too large: more than 2^64-1";
+		v = v * base + digit;
+	}
+	*out = v;
+	return NULL;
+}
+
+bool parse_u64(const char *s, unsigned long long *out)
+{
+	return parse_u64_why(s, out) == NULL;
+}
+
+const char *parse_range(const char *s, unsigned long long min, unsigned long long max, const char *what,
+			unsigned long long *out)
+{
+	static char msg[200];
+	unsigned long long v;
+	const char *why = parse_u64_why(s, &v);
+	if (!why && (v < min || v > max))
+		why = "out of range";
+	if (why) {
+		snprintf(msg, sizeof(msg), "must be %s from %llu to %llu (%s)", what, min, max, why);
+		return msg;
+	}
+	*out = v;
+	return NULL;
+}
+
+static const char *one_of(const char *v, const char *const *allowed)
+{
+	static char msg[96];
+	for (const char *const *a = allowed; *a; a++)
+		if (strcmp(v, *a) == 0)
+			return NULL;
+	size_t len = (size_t)snprintf(msg, sizeof(msg), "must be one of:");
+	for (const char *const *a = allowed; *a && len < sizeof(msg); a++)
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, " %s", *a);
+	return msg;
+}
+
+static const char *check_countdown(const char *v)
+{
+	unsigned long long n;
+	return parse_range(v, 0, 3600, "a number of seconds", &n);
+}
+
+const char *setting_check_on_off(const char *v)
+{
+	static const char *const a[] = { "on", "off", NULL };
+	return one_of(v, a);
+}
+
+static const char *check_console(const char *v)
+{
+	static const char *const a[] = { "auto", "efi", "uart", "both", NULL };
+	return one_of(v, a);
+}
+
+static const char *apply_console(const char *v)
+{
+	return platform->console_route(v, NULL);
+}
+
+/* "spcr", or a UART's place (uart_place_from_setting: io:, mmio:, mmio32:,
+ * pl011:). Only the form is checked here: a port within the I/O space, an
+ * address that can be physical (non-zero, below 2^52, the architectural
+ * limit of MAXPHYADDR, so canonical too) and aligned to its register width;
+ * whether RAM is there is for the console's window. */
+static const char *check_uart(const char *v)
+{
+	return strcmp(v, "spcr") == 0 ? NULL : uart_place_from_setting(v, UART_PORT_IO, NULL);
+}
+
+static const char *apply_uart(const char *v)
+{
+	return platform->console_route(NULL, v);
+}
+
+static const char *check_timer_source(const char *v)
+{
+	static const char *const a[] = { "auto", "cntfrq", "pmtimer", "hpet", "stall", NULL };
+	return one_of(v, a);
+}
+
+static const char *apply_timer_source(const char *v)
+{
+	timing_init(monitor_acpi(), v);
+	printf("counter recalibrated: %.3f MHz against %s\n", (double)timing.tsc_hz / 1e6, timing.source);
+	if (strcmp(v, "auto") != 0 && strcmp(v, timing.source) != 0)
+		printf("note: %s was not usable (%s)\n", v, timing.note);
+	return NULL;
+}
+
+static const char *check_samples(const char *v)
+{
+	unsigned long long n;
+	return parse_range(v, 10, 1000000, "a count", &n);
+}
+
+#define MAX_SETTINGS 32
+
+static struct setting table[MAX_SETTINGS] = {
+	{ "countdown", "10", "seconds before an unattended config runs (any key: menu)", check_countdown, NULL },
+	{ "console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console },
+	{ "uart", "spcr", "direct UART: spcr, io:PORT, mmio:ADDR, mmio32:ADDR (,BAUD), pl011:ADDR(,BAUD,UARTCLK)",
+	  check_uart, apply_uart },
+	{ "records", "on", "print JSON records on the console (the results file always has them)", setting_check_on_off,
+	  NULL },
+	{ "timer.source", "auto", "calibration reference: auto, cntfrq, pmtimer, hpet, stall", check_timer_source,
+	  apply_timer_source },
+	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },
+};
+
+static size_t nsettings; /* counted by settings_init */
+#define NSETTINGS nsettings
+
+static struct setting *find(const char *key)
+{
+	for (size_t i = 0; i < NSETTINGS; i++)
+		if (strcmp(table[i].key, key) == 0)
+			return &table[i];
+	return NULL;
+}
+
+void setting_add(const char *key, const char *def, const char *help, const char *(*check)(const char *v),
+		 const char *(*apply)(const char *v))
+{
+	struct setting *s = find(key);
+	if (!s) {
+		if (nsettings == MAX_SETTINGS)
+			return;
+		s = &table[nsettings++];
+	}
+	*s = (struct setting){ .key = key, .def = def, .help = help, .check = check, .apply = apply };
+	snprintf(s->value, sizeof(s->value), "%s", def);
+}
+
+void settings_init(void)
+{
+	/* the core's own keys: counted once, before setting_add writes after
+	 * them, so that a second init forgets the keys added since */
+	static size_t core = (size_t)-1;
+	if (core == (size_t)-1)
+		for (core = 0; core < MAX_SETTINGS && table[core].key; core++)
+			;
+	nsettings = core;
+	for (size_t i = 0; i < NSETTINGS; i++)
+		snprintf(table[i].value, sizeof(table[i].value), "%s", table[i].def);
+}
+
+const char *setting_set(const char *key, const char *value)
+{
+	static char msg[240];
+	const char *why = setting_check(key, value);
+	if (why)
+		return why;
+	struct setting *s = find(key);
+	why = s->apply ? s->apply(value) : NULL;
+	if (why) {
+		snprintf(msg, sizeof(msg), "%s '%s': %s", key, value, why);
+		return msg;
+	}
+	snprintf(s->value, sizeof(s->value), "%s", value);
+	return NULL;
+}
+
+const char *setting_check(const char *key, const char *value)
+{
+	static char msg[240];
+	struct setting *s = find(key);
+	if (!s) {
+		snprintf(msg, sizeof(msg), "unknown setting '%s' (try 'show')", key);
+		return msg;
+	}
+	if (strlen(value) >= sizeof(s->value)) {
+		snprintf(msg, sizeof(msg), "value for %s is too long (%zu characters at most)", key,
+			 sizeof(s->value) - 1);
+		return msg;
+	}
+	const char *why = s->check ? s->check(value) : NULL;
+	if (why) {
+		snprintf(msg, sizeof(msg), "%s '%s': %s", key, value, why);
+		return msg;
+	}
+	return NULL;
+}
+
+const char *setting_key(size_t i)
+{
+	return i < NSETTINGS ? table[i].key : NULL;
+}
+
+const char *setting_get(const char *key)
+{
+	struct setting *s = find(key);
+	return s ? s->value : NULL;
+}
+
+long setting_long(const char *key)
+{
+	unsigned long long n = 0;
+	const char *v = setting_get(key);
+	return v && parse_u64(v, &n) ? (long)n : 0; /* the check let only numbers in */
+}
+
+bool setting_bool(const char *key)
+{
+	const char *v = setting_get(key);
+	return v && strcmp(v, "on") == 0;
+}
+
+bool settings_show(const char *key)
+{
+	bool found = false;
+	for (size_t i = 0; i < NSETTINGS; i++) {
+		if (key && strcmp(key, table[i].key) != 0)
+			continue;
+		printf("  %-14s %-16s %s\n", table[i].key, table[i].value, table[i].help);
+		found = true;
+	}
+	return found;
+}

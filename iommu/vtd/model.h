@@ -1,0 +1,125 @@
+/* A register-level model of one VT-d remapping unit in legacy mode, for
+ * the driver's host tests: the registers and their side effects, root,
+ * context and second-level walks from memory (addresses are pointers), a
+ * translation cache that keeps serving an entry until the invalidation
+ * that covers it runs, fault recording with its fault event interrupt
+ * (FEDATA to FEADDR, through the platform's irq_send), the invalidation
+ * queue, and interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of
+ * an MSI with its checks, an interrupt entry cache kept until its IEC
+ * invalidation, and interrupt faults recorded with their reason, source
+ * and index. Its family (what `model vtd` attaches) is at the end.
+ *
+ * It is strict where hardware is: a 32-bit register accessed with 64 bits,
+ * a GCMD write that sets a one-shot bit by accident, a register-based
+ * invalidation while the queue is on, an access outside the window — each
+ * is counted, and the tests fail a driver that does any of them.
+ *
+ * The model keeps its own reading of the spec on purpose: it names its
+ * registers and bits itself and does not include iommu/vtd/regs.h. A
+ * header shared with the driver would let a wrong offset or bit pass both
+ * the driver and its model. */
+#ifndef IOMMON_VTD_MODEL_H
+#define IOMMON_VTD_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/base/regwin.h"
+
+/* QEMU 7.2's intel-iommu as it reports itself (CAP, ECAP), the unit the
+ * tests and the host bench model: 39- and 48-bit walks, 2M and 1G leaves,
+ * PSI, QI, pass-through; vtdm_init moves FRO and IRO to the model's. */
+#define VTDM_QEMU_CAP 0x00d2008c22260206ull
+#define VTDM_QEMU_ECAP 0x0000000000f00f4aull
+
+#define VTDM_NFR 4
+#define VTDM_CACHE 16
+#define VTDM_WINDOW 0x1000
+#define VTDM_FRO 0x400
+#define VTDM_IRO 0x500
+#define VTDM_IEC 16 /* interrupt entry cache slots */
+
+struct vtdm_tlb {
+	bool valid;
+	uint16_t sid, did;
+	uint64_t page, phys; /* 4 KiB frames */
+	unsigned perm;
+};
+
+struct vtd_model {
+	uint64_t cap, ecap;
+	uint32_t gsts, fsts, fectl, fedata, feaddr, feuaddr;
+	uint64_t rtaddr, root, ccmd, iotlb, iva, iqh, iqt, iqa;
+	uint64_t frcd[VTDM_NFR][2];
+	unsigned next_frcd;
+	struct vtdm_tlb tlb[VTDM_CACHE]; /* the IOTLB, keyed by source and page */
+	struct {
+		bool valid;
+		uint64_t lo, hi;
+	} ctx_cache[65536 / 64]; /* a few slots: sid % size */
+	unsigned tlb_next;
+	/* interrupt remapping */
+	uint64_t irta, irt; /* the register, and the value SIRTP latched */
+	struct {
+		bool valid;
+		uint16_t index;
+		uint64_t lo, hi;
+	} iec[VTDM_IEC];
+	unsigned iec_next;
+	/* faults injected */
+	uint32_t stuck_gsts; /* GSTS bits that never change */
+	bool all_ones;	     /* nothing answers */
+	bool ignore_ccmd;    /* ICC never clears */
+	bool refuse_queue;   /* every descriptor raises a queue error */
+	bool ignore_cfi;     /* QEMU 7.2: GCMD.CFI ignored, compatibility format always passes */
+	/* what the driver did wrong */
+	unsigned bad_width;	   /* 32-bit register with a 64-bit access or the reverse */
+	unsigned oneshot_writes;   /* GCMD write with SRTP/WBF set that was not asked for */
+	unsigned reg_while_queued; /* register invalidation with QIE on */
+	unsigned writes;	   /* every write, for "touched nothing" checks */
+	unsigned ctx_invalidations, iotlb_invalidations, waits, queue_errors;
+	unsigned iec_invalidations, iec_global; /* all IEC descriptors, and the global ones */
+	unsigned ire_unready;			/* IRE set with the queue off or no table latched */
+	unsigned fault_events;			/* fault event interrupts sent (FEDATA to FEADDR) */
+	unsigned forbidden;			/* oneshot_writes, reg_while_queued and ire_unready together */
+	uint64_t last_psi_addr;
+	unsigned last_psi_am;
+	struct regwin win;
+};
+
+/* A unit reporting `cap` and `ecap` (VTDM_QEMU_CAP, VTDM_QEMU_ECAP for QEMU's). */
+void vtdm_init(struct vtd_model *m, uint64_t cap, uint64_t ecap);
+
+/* A DMA by `sid` at `iova`: the physical address, or a fault recorded the
+ * way the hardware records it (returns false). */
+bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys);
+
+/* An MSI write by `sid` (address, data) to the unit's interrupt window:
+ * true and the vector and local APIC id it is delivered to, or false when
+ * it is blocked, with the fault recorded (unless the entry's FPD says
+ * not). With IRE off, or a compatibility-format request that CFIS lets
+ * through, the message is delivered as it is (xAPIC: destination in
+ * address bits 19:12, vector in data 7:0). */
+bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest);
+
+/* ---- the family: what `model vtd` attaches -------------------------------- */
+
+/* The family: the model above as QEMU 7.2 reports itself, its engine on
+ * MODEL_ENGINE_BUS (translated and interrupt-remapped by the model), and
+ * the VT-d driver, which this file cannot see: attach builds it through
+ * the hook below, and fills the family's io, driver and driver_win. */
+struct model_family;
+extern struct model_family vtd_family;
+
+/* What the VT-d catalogue provides (tests/catalogue/iommu/vtd.c): vtd_init
+ * on a driver it owns, on the model's window; `out` names that driver's
+ * unit, state and window; NULL or vtd_init's reason. A weak definition
+ * here refuses to attach until it is linked. */
+struct model_driver; /* models.h */
+const char *vtd_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out);
+
+/* The attached VT-d model, for cases that reach into it (NULL when another
+ * kind, or none, is attached). */
+struct vtd_model *model_vtd(void);
+
+#endif
