@@ -71,6 +71,20 @@ case $cfv in
 *) note FAIL format "$CLANG_FORMAT is '$cfv'; .clang-format is written for version 14" ;;
 esac
 
+# Nothing reaches up: every include of the image's code against the layer
+# order (tools/check-layers says which), and the check itself able to fail.
+section "layers (tools/check-layers)"
+if out=$(tools/check-layers 2>&1); then
+	note PASS layers "$(printf '%s\n' "$out" | tail -1)"
+else
+	note FAIL layers "$(printf '%s\n' "$out" | tail -1): $(printf '%s\n' "$out" | head -3 | tr '\n' ';')"
+fi
+if out=$(tools/check-layers --self-test 2>&1); then
+	note PASS layers-fail "$(printf '%s\n' "$out" | tail -1)"
+else
+	note FAIL layers-fail "$out"
+fi
+
 section "unit tests (host, cmocka)"
 for t in build/host/unit/test_*; do
 	n=$(basename "$t")
