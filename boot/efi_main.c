@@ -8,7 +8,6 @@
 #include "boot.h"
 #include "core/base/timing.h"
 #include "core/monitor/monitor.h"
-#include "iommu/machine.h"
 #include "tests/catalogue/catalogue.h"
 
 EFI_HANDLE boot_image;
