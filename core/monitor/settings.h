@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/base/number.h" /* the numbers a setting holds */
+
 void settings_init(void);
 /* NULL on success, else one line saying what was wrong. */
 const char *setting_set(const char *key, const char *value);
@@ -27,17 +29,5 @@ const char *setting_check_on_off(const char *v);
 const char *setting_check(const char *key, const char *value);
 /* The i-th key, or NULL past the last. */
 const char *setting_key(size_t i);
-
-/* Numbers, everywhere the monitor reads one (settings, command arguments):
- * the whole string is decimal digits, or 0x (or 0X) and hex digits; no
- * sign, no spaces, no leading 0 on a decimal number (it is not read as
- * octal: write 8 or 0x8), at most 2^64-1. NULL, or what was wrong; *out is
- * written only on success. */
-const char *parse_u64_why(const char *s, unsigned long long *out);
-bool parse_u64(const char *s, unsigned long long *out);
-/* A number from min to max: NULL, or "must be <what> from <min> to <max>
- * (why not)" (one static buffer: use it before the next call). */
-const char *parse_range(const char *s, unsigned long long min, unsigned long long max, const char *what,
-			unsigned long long *out);
 
 #endif

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/number.h"
 #include "core/base/timing.h"
-#include "core/monitor/settings.h"
 #include "pl011.h"
 
 const char *uart_err_name(enum uart_err e)
