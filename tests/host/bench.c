@@ -1,6 +1,6 @@
 /* make bench: what the IOMMU drivers themselves cost the CPU, measured
  * natively on the host: the same objects the monitor links, driving the
- * register models (iommu/*/model.c) through the iommu interface (no
+ * register models (iommu/<family>/model.c) through the iommu interface (no
  * emulator, no silicon). For every backend and every page size it maps,
  * cycles per map and per unmap of one leaf, and per invalidation request
  * of each kind the unit offers, beside a floor taken in the same run: one
@@ -274,7 +274,7 @@ static void clock_pair(uint64_t *tsc, uint64_t *ns)
 
 /* The TSC's frequency against the host's CLOCK_MONOTONIC over 200 ms. Both
  * run on through a moment the process is descheduled, so a busy host does
- * not stretch it (as it stretches a busy-wait Stall, timing_init's only
+ * not stretch it (as it stretches a busy-wait Stall, timing_calibrate's only
  * reference here: that one is replaced). */
 static void calibrate_monotonic(void)
 {
@@ -317,7 +317,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	platform = &host_platform;
 	settings_init();
-	timing_init(NULL, "stall");
+	timing_calibrate(NULL, "stall");
 	snprintf(timing.platform, sizeof(timing.platform), "host");
 	calibrate_monotonic();
 	uint64_t *s1 = calloc(n, sizeof(*s1)), *s2 = calloc(n, sizeof(*s2));
