@@ -4,8 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/tables/mcfg.h"
-
 #define NO_CLASS 0xffffffffu /* not a BAR */
 
 static struct {
@@ -56,18 +54,6 @@ void claims_add_bar(uint64_t base, uint64_t size, uint32_t class_code, const cha
 	va_start(ap, fmt);
 	add(CLAIM_DEVICE, base, size, class_code & 0xffffffu, fmt, ap);
 	va_end(ap);
-}
-
-void claims_add_ecam(const struct mcfg *m)
-{
-	for (size_t i = 0; m && i < m->n; i++) {
-		const struct mcfg_region *r = &m->r[i];
-		uint64_t first = r->base + ((uint64_t)r->start_bus << 20);
-		if (first >= r->base && r->end_bus >= r->start_bus)
-			claims_add(CLAIM_DEVICE, first, (uint64_t)(r->end_bus - r->start_bus + 1) << 20,
-				   "the ECAM window of segment %u buses %02x-%02x (MCFG)", r->segment, r->start_bus,
-				   r->end_bus);
-	}
 }
 
 /* The first claim [base, base + size) overlaps that `counts` keeps. */

@@ -35,12 +35,6 @@ void claims_add_bar(uint64_t base, uint64_t size, uint32_t class_code, const cha
  * mask 0 lets no BAR be the thing. */
 const char *claims_other_owner(uint64_t base, uint64_t size, uint32_t mask, uint32_t cls);
 
-/* The ECAM windows an MCFG gives, claimed before the enumeration (which
- * claims them again): what the console and the timers a table names are
- * checked against before their first access. */
-struct mcfg;
-void claims_add_ecam(const struct mcfg *m);
-
 /* A window opened from a table before the enumeration found the BARs
  * (the SPCR's UART, the HPET, the FADT's PM timer): claims_early_audit,
  * after it, names each that lies inside another device's BAR and calls

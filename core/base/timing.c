@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "claims.h"
-#include "core/tables/acpi.h"
 #include "stats.h"
 
 /* the counter rdtsc() reads, named in every measure record */
@@ -161,9 +160,10 @@ static void identify_cpu(void)
 }
 #endif
 
-/* The reference clocks ACPI describes. NULL when `rc` is ready, else why
- * the source cannot be used (not described, or its register window refused
- * because the table's address is not a device's). */
+/* The reference clocks the tables describe (struct timing_refs). NULL
+ * when `rc` is ready, else why the source cannot be used (not described,
+ * or its register window refused because the table's address is not a
+ * device's). */
 static const char not_described[] = "not described by ACPI";
 
 /* A timer's registers inside another device's window (the ECAM windows
@@ -212,15 +212,15 @@ static void pmtimer_dropped(const char *why)
 	timer_dropped("pmtimer", why);
 }
 
-static const char *pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
+static const char *pmtimer_clock(const struct timing_refs *refs, struct refclock *rc)
 {
-	struct acpi_pmtimer pm;
-	if (!acpi || acpi_fadt_pmtimer(acpi_find(acpi, "FACP", 0), &pm) != 0)
+	if (!refs || !refs->pmtimer)
 		return not_described;
+	const struct timing_pmtimer pm = refs->pm;
 	*rc = (struct refclock){
 		.name = "pmtimer", .hz = PMTIMER_HZ, .width = 4, .mask = pm.bits32 ? 0xffffffffull : 0xffffffull
 	};
-	if (pm.space == ACPI_SPACE_IO) {
+	if (pm.io) {
 		if (pm.address > 0xfffc)
 			return "the FADT names an I/O port beyond 0xfffc";
 		if (platform->replay) /* the port is the machine's (regwin_open_mmio says the same of MMIO) */
@@ -236,11 +236,11 @@ static const char *pmtimer_clock(const struct acpi *acpi, struct refclock *rc)
 	return why;
 }
 
-static const char *hpet_clock(const struct acpi *acpi, struct refclock *rc)
+static const char *hpet_clock(const struct timing_refs *refs, struct refclock *rc)
 {
-	uint64_t base;
-	if (!acpi || acpi_hpet_base(acpi_find(acpi, "HPET", 0), &base) != 0)
+	if (!refs || !refs->hpet)
 		return not_described;
+	uint64_t base = refs->hpet_base;
 	const char *why = owned_by_another(base, 0x400);
 	if (!why)
 		why = regwin_open_mmio(&hpet_state.win, "hpet", base, 0x400, false, "ACPI HPET");
@@ -322,7 +322,7 @@ static bool cntfrq_source(const char *prefer)
 }
 #endif
 
-void timing_init(const struct acpi *acpi, const char *prefer)
+void timing_calibrate(const struct timing_refs *refs, const char *prefer)
 {
 	if (!prefer)
 		prefer = "auto";
@@ -350,7 +350,7 @@ void timing_init(const struct acpi *acpi, const char *prefer)
 		if (strcmp(prefer, "auto") != 0 && strcmp(prefer, order[i]) != 0)
 			continue;
 		struct refclock rc;
-		const char *why = i == 0 ? pmtimer_clock(acpi, &rc) : hpet_clock(acpi, &rc);
+		const char *why = i == 0 ? pmtimer_clock(refs, &rc) : hpet_clock(refs, &rc);
 		if (why) {
 			/* anything but absence is the firmware's error: said on its own line */
 			if (why != not_described)

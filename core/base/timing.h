@@ -10,8 +10,6 @@
 #include "platform.h"
 #include "regwin.h"
 
-struct acpi;
-
 struct timing {
 	uint64_t tsc_hz;	/* calibrated counter frequency */
 	const char *counter;	/* which counter rdtsc() reads: "tsc", or "cntvct" (aarch64's generic timer) */
@@ -150,10 +148,25 @@ enum calib_err calibrate_refclock(struct refclock *rc, uint64_t ticks, unsigned 
  * shortest of `rounds`. */
 uint64_t calibrate_stall(uint32_t us, unsigned rounds);
 
-/* Identify the CPU; calibrate against the best reference the
- * ACPI tables offer (`prefer`: auto, pmtimer, hpet, stall); measure the
- * timed-region overhead. Always leaves a usable timing.tsc_hz. */
-void timing_init(const struct acpi *acpi, const char *prefer);
+/* The reference clocks the firmware's tables describe, as the monitor
+ * found them (timing_init, core/monitor/early.c): the FADT's PM timer and
+ * the HPET table's. Nothing here reads a table. */
+struct timing_pmtimer {
+	bool io;	  /* in system I/O space (a port), else system memory */
+	uint64_t address; /* X_PM_TMR_BLK */
+	bool bits32;	  /* TMR_VAL_EXT: a 32-bit counter, else 24-bit */
+};
+struct timing_refs {
+	bool pmtimer; /* the FADT describes one */
+	struct timing_pmtimer pm;
+	bool hpet; /* an HPET table gives its base */
+	uint64_t hpet_base;
+};
+
+/* Identify the CPU; calibrate against the best of `refs` (NULL: none;
+ * `prefer`: auto, cntfrq, pmtimer, hpet, stall); measure the timed-region
+ * overhead. Always leaves a usable timing.tsc_hz. */
+void timing_calibrate(const struct timing_refs *refs, const char *prefer);
 /* Give back what calibration changed (the HPET enable bit). */
 void timing_fini(void);
 /* Relative difference between the chosen calibration and the stall estimate. */

@@ -10,6 +10,7 @@
 #include "core/base/timing.h"
 #include "core/tables/acpi.h"
 #include "core/tables/mcfg.h"
+#include "early.h"
 #include "identity.h"
 #include "known.h"
 #include "lab.h"
@@ -652,7 +653,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	static struct mcfg early_mcfg;
 	const struct acpi_header *mcfg = acpi_find(&mon.acpi, "MCFG", 0);
 	if (mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &early_mcfg) == 0)
-		claims_add_ecam(&early_mcfg);
+		early_claim_ecam(&early_mcfg);
 	const char *why = platform->console_route("auto", "spcr");
 	if (why)
 		printf("warning: console: %s\n", why);

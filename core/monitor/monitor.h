@@ -51,6 +51,10 @@ void monitor_plan_error(void);
 void monitor_release(void);
 
 const struct acpi *monitor_acpi(void);
+/* Calibrates the counter (core/base/timing.h, timing_calibrate) against the
+ * reference clocks `acpi` describes (NULL: none; core/monitor/early.c);
+ * `prefer` as the timer.source setting. */
+void timing_init(const struct acpi *acpi, const char *prefer);
 void monitor_print_menu(void);
 /* Reads a line from the console with echo, Backspace and Ctrl-U; blocks
  * until Enter. Returns its length; or -1 when it was longer than size - 1

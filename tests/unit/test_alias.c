@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include "core/base/claims.h"
+#include "core/monitor/early.h"
 #include "core/tables/mcfg.h"
 #include "iommu/iommu.h"
 #include "iommu/units.h"
@@ -153,7 +154,7 @@ static void claims_by_class(void **state)
 	struct mcfg m = { .n = 2 };
 	m.r[0] = (struct mcfg_region){ .base = 0xb0000000, .start_bus = 0, .end_bus = 0xff };
 	m.r[1] = (struct mcfg_region){ .base = 0xe0000000, .segment = 1, .start_bus = 0x10, .end_bus = 0x1f };
-	claims_add_ecam(&m);
+	early_claim_ecam(&m);
 	assert_string_equal(claims_owner(0xbff00000, 4, true), "the ECAM window of segment 0 buses 00-ff (MCFG)");
 	assert_null(claims_owner(0xe0000000, 0x1000, true)); /* below segment 1's first bus */
 	assert_string_equal(claims_owner(0xe1f00000, 4, true), "the ECAM window of segment 1 buses 10-1f (MCFG)");

@@ -9,6 +9,7 @@
 
 #include "core/base/memmap.h"
 #include "core/base/timing.h"
+#include "core/monitor/monitor.h"
 #include "core/tables/acpi.h"
 #include "iommu/units.h"
 #include "iommu/vtd/vtd.h"

@@ -1,0 +1,40 @@
+#include "early.h"
+
+#include "core/base/claims.h"
+#include "core/base/timing.h"
+#include "core/tables/acpi.h"
+#include "core/tables/mcfg.h"
+#include "monitor.h"
+
+void early_claim_ecam(const struct mcfg *m)
+{
+	for (size_t i = 0; m && i < m->n; i++) {
+		const struct mcfg_region *r = &m->r[i];
+		uint64_t first = r->base + ((uint64_t)r->start_bus << 20);
+		if (first >= r->base && r->end_bus >= r->start_bus)
+			claims_add(CLAIM_DEVICE, first, (uint64_t)(r->end_bus - r->start_bus + 1) << 20,
+				   "the ECAM window of segment %u buses %02x-%02x (MCFG)", r->segment, r->start_bus,
+				   r->end_bus);
+	}
+}
+
+void early_timing_refs(const struct acpi *acpi, struct timing_refs *out)
+{
+	*out = (struct timing_refs){ 0 };
+	struct acpi_pmtimer pm;
+	if (acpi && acpi_fadt_pmtimer(acpi_find(acpi, "FACP", 0), &pm) == 0) {
+		out->pmtimer = true;
+		out->pm = (struct timing_pmtimer){ .io = pm.space == ACPI_SPACE_IO,
+						   .address = pm.address,
+						   .bits32 = pm.bits32 };
+	}
+	if (acpi && acpi_hpet_base(acpi_find(acpi, "HPET", 0), &out->hpet_base) == 0)
+		out->hpet = true;
+}
+
+void timing_init(const struct acpi *acpi, const char *prefer)
+{
+	struct timing_refs refs;
+	early_timing_refs(acpi, &refs);
+	timing_calibrate(&refs, prefer);
+}

@@ -1,0 +1,22 @@
+/* What the boot takes from the firmware's tables before the enumeration
+ * and hands down to the floor (core/base), which reads no table itself:
+ * the ECAM windows to claim (MCFG) and the reference clocks the counter is
+ * calibrated against (the FADT's PM timer, the HPET table's). */
+#ifndef IOMMON_EARLY_H
+#define IOMMON_EARLY_H
+
+struct acpi;
+struct mcfg;
+struct timing_refs;
+
+/* The ECAM windows an MCFG gives, claimed (core/base/claims.h) before the
+ * enumeration (which claims them again): what the console and the timers a
+ * table names are checked against before their first access. */
+void early_claim_ecam(const struct mcfg *m);
+
+/* The reference clocks `acpi` describes (NULL: none). */
+void early_timing_refs(const struct acpi *acpi, struct timing_refs *out);
+
+/* timing_init (monitor.h) is timing_calibrate over early_timing_refs. */
+
+#endif
