@@ -15,7 +15,7 @@ extern EFI_LOADED_IMAGE *boot_loaded_image;
 void console_init(void);
 void console_write(const char *buf, size_t n);
 int console_getc(void);
-const char *console_route(const char *mode, const char *uart);
+const char *console_route(const char *mode, const struct console_uart *uart);
 const char *console_describe(void);
 void console_restore(void);
 

@@ -10,12 +10,10 @@
 
 #include "boot.h"
 #include "core/base/claims.h"
-#include "core/monitor/monitor.h"
-#include "core/monitor/results.h"
-#include "core/monitor/settings.h"
+#include "core/base/contract.h"
 #include "core/serial/pl011.h"
+#include "core/serial/uart.h"
 #include "core/serial/uart16550.h"
-#include "core/tables/acpi.h"
 
 /* The direct UART: one of the two drivers, as uart_place.kind says. */
 struct direct {
@@ -34,9 +32,8 @@ static struct {
 	struct direct uart;
 	char uart_desc[64];
 	char left_to_firmware[64]; /* the SPCR UART auto did not drive, the firmware's console being on a UART */
-	bool at_line_start;
 	char describe[224];
-} con = { .efi_out = true, .at_line_start = true };
+} con = { .efi_out = true };
 
 static const struct uart_tx *direct_tx(const struct direct *d)
 {
@@ -134,7 +131,6 @@ static bool conout_has_uart(void)
 void console_init(void)
 {
 	con.firmware_redirects = conout_has_uart();
-	con.at_line_start = true;
 }
 
 static void efi_write(const char *buf, size_t n)
@@ -204,16 +200,7 @@ static void sinks_write(const char *buf, size_t n)
 /* The output contract: only record lines start with '{'. */
 void console_write(const char *buf, size_t n)
 {
-	size_t start = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (con.at_line_start && buf[i] == '{' && !output_record_line) {
-			sinks_write(buf + start, i - start);
-			sinks_write(" ", 1);
-			start = i;
-		}
-		con.at_line_start = buf[i] == '\n';
-	}
-	sinks_write(buf + start, n - start);
+	contract_write(buf, n, sinks_write);
 }
 
 int console_getc(void)
@@ -231,41 +218,21 @@ int console_getc(void)
 	return key.ScanCode == SCAN_ESC ? 0x1b : -1;
 }
 
-static const char no_spcr[] = "the ACPI tables have no SPCR";
-
-/* "spcr" or a place `set uart` takes (uart_place_from_setting) */
-static const char *place_from_spec(const char *spec, struct uart_place *p, const char **source)
-{
-	if (strcmp(spec, "spcr") != 0) {
-		*source = "set uart";
-		return uart_place_from_setting(spec, UART_PORT_IO, p);
-	}
-	*source = "ACPI SPCR";
-	struct acpi_spcr s;
-	const char *why = no_spcr;
-	const struct acpi_header *t = acpi_find(monitor_acpi(), "SPCR", 0);
-	if (!t || acpi_spcr_uart(t, &s, &why) != 0)
-		return why;
-	return uart_place_from_spcr(&s, UART_PORT_IO, p);
-}
-
-const char *console_route(const char *mode, const char *uart)
+const char *console_route(const char *mode, const struct console_uart *uart)
 {
 	static char msg[320];
 	/* At boot, leave alone a UART the firmware is already using: on
 	 * QEMU's virt machine SPCR names the very PL011 ConOut writes to. */
-	if (uart && mode && strcmp(mode, "auto") == 0 && strcmp(uart, "spcr") == 0 && con.firmware_redirects) {
-		struct uart_place place;
-		const char *source;
-		if (!place_from_spec(uart, &place, &source))
-			snprintf(con.left_to_firmware, sizeof(con.left_to_firmware), "%s", place.desc);
+	if (uart && uart->offered && con.firmware_redirects) {
+		if (!uart->why)
+			snprintf(con.left_to_firmware, sizeof(con.left_to_firmware), "%s", uart->place.desc);
 		uart = NULL;
 	}
 	if (uart) {
-		struct uart_place place;
+		const struct uart_place place = uart->place;
 		struct direct u;
-		const char *source = "set uart";
-		const char *why = place_from_spec(uart, &place, &source);
+		const char *source = uart->source;
+		const char *why = uart->why;
 		/* Give the old port back first: it may be this very port, whose
 		 * firmware state must be the one saved. */
 		bool had = con.have_uart;
@@ -276,27 +243,20 @@ const char *console_route(const char *mode, const char *uart)
 		if (why && had && direct_reopen(&con.uart) != NULL)
 			con.have_uart = con.uart_out = false; /* the old port no longer answers either */
 		if (why) {
-			if (why == no_spcr && !con.have_uart && strcmp(mode ? mode : "", "auto") == 0)
-				why = NULL; /* at boot, no SPCR simply means no direct UART */
-			else {
-				snprintf(msg, sizeof(msg), "%s", why);
-				return msg;
-			}
-		} else {
-			con.uart = u;
-			con.have_uart = true;
-			/* the port in use, audited once the BARs are known; one
-			 * refused or failed above leaves the old claim standing */
-			if (place.space == ACPI_SPACE_IO)
-				claims_early_forget("uart");
-			else
-				claims_early("uart", place.address, uart_place_span(&place), source, UART_CLASS_MASK,
-					     UART_CLASS, uart_dropped);
-			con.stop_noted = false;
-			snprintf(con.uart_desc, sizeof(con.uart_desc), "%s", place.desc);
+			snprintf(msg, sizeof(msg), "%s", why);
+			return msg;
 		}
-		if (!mode)
-			mode = setting_get("console");
+		con.uart = u;
+		con.have_uart = true;
+		/* the port in use, audited once the BARs are known; one refused
+		 * or failed above leaves the old claim standing */
+		if (place.space == ACPI_SPACE_IO)
+			claims_early_forget("uart");
+		else
+			claims_early("uart", place.address, uart_place_span(&place), source, UART_CLASS_MASK,
+				     UART_CLASS, uart_dropped);
+		con.stop_noted = false;
+		snprintf(con.uart_desc, sizeof(con.uart_desc), "%s", place.desc);
 	}
 	if (!mode)
 		return NULL;

@@ -3,7 +3,12 @@
  * boot/ fills this in with UEFI services; tests/host/ fills it in with the
  * host's for unit tests and the host build of the monitor. Console output is
  * not here: everything prints with stdio, and the platform routes stdout to
- * its console sinks. */
+ * its console sinks through the output contract's filter (contract_write,
+ * core/base/contract.h).
+ *
+ * Calls go down, core to platform, with one exception: on a CPU exception,
+ * an abort or an exit the platform calls the crash path, survive_crash
+ * (core/monitor/survive.h). Nothing else in core/ is called from below. */
 #ifndef IOMMON_PLATFORM_H
 #define IOMMON_PLATFORM_H
 
@@ -18,7 +23,8 @@ struct wallclock {
 };
 
 struct platform_file;
-struct mem_range; /* core/base/memmap.h */
+struct mem_range;    /* core/base/memmap.h */
+struct console_uart; /* core/serial/uart.h */
 
 struct platform {
 	const char *name; /* "uefi", "host" */
@@ -30,10 +36,13 @@ struct platform {
 
 	/* Console input: a byte, or -1 when none is waiting. Never blocks. */
 	int (*getc)(void);
-	/* Console routing. mode: "auto", "efi", "uart", "both"; uart: NULL to
-	 * keep the current port, else "io:0x3f8" or "mmio:0xfe000000" with an
-	 * optional ",baud". Returns NULL, or a message saying what was wrong. */
-	const char *(*console_route)(const char *mode, const char *uart);
+	/* Console routing. mode: "auto", "efi", "uart", "both", or NULL to
+	 * keep it; uart: NULL to keep the current port, else the port the
+	 * monitor resolved (the SPCR's or `set uart`'s, or why there is none:
+	 * core/monitor/console.c), which the platform drives. Everything the
+	 * sinks print passes through contract_write (core/base/contract.h).
+	 * Returns NULL, or a message saying what was wrong. */
+	const char *(*console_route)(const char *mode, const struct console_uart *uart);
 	/* One line saying which sinks print, e.g. "efi (firmware redirects to serial)". */
 	const char *(*console_describe)(void);
 
@@ -165,7 +174,7 @@ struct platform {
 	 * could be made. NULL: the platform has no firmware timer (the host). */
 	const char *(*timer_event)(uint32_t after_us, uint32_t deadline_us, bool *fired);
 	/* CPU exceptions are caught: they name the test and give back what is
-	 * held (monitor_crash) instead of stopping in the firmware's handler. */
+	 * held (survive_crash) instead of stopping in the firmware's handler. */
 	bool exceptions_caught;
 
 	/* Give the machine back and leave. Returns only when it could not

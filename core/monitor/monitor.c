@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "console.h"
 #include "core/base/claims.h"
 #include "core/base/memmap.h"
 #include "core/base/timing.h"
@@ -654,7 +655,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	const struct acpi_header *mcfg = acpi_find(&mon.acpi, "MCFG", 0);
 	if (mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &early_mcfg) == 0)
 		early_claim_ecam(&early_mcfg);
-	const char *why = platform->console_route("auto", "spcr");
+	const char *why = console_boot();
 	if (why)
 		printf("warning: console: %s\n", why);
 	/* a replay's timers are the machine's: not here to be read */

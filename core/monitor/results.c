@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/contract.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "settings.h"
-
-volatile bool output_record_line;
 
 static struct {
 	char **lines;

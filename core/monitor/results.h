@@ -11,10 +11,6 @@
 
 #define RECORD_MAX 1024
 
-/* True while a record line is being printed: the console lets only these
- * lines start with '{'. */
-extern volatile bool output_record_line;
-
 /* Starts a record of `kind` with the fields every record carries. */
 void record_begin(struct json *j, char *buf, size_t cap, const char *kind);
 /* Ends it and emits it; a record that did not fit is reported instead. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "console.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/serial/uart.h"
@@ -67,7 +68,7 @@ static const char *check_uart(const char *v)
 
 static const char *apply_uart(const char *v)
 {
-	return platform->console_route(NULL, v);
+	return console_set_uart(v);
 }
 
 static const char *check_timer_source(const char *v)

@@ -43,6 +43,21 @@ struct uart_place {
 	char desc[64];	   /* for `info` and the console line */
 };
 
+/* The console's UART as the monitor resolved it (core/monitor/console.c:
+ * the SPCR's, or the place `set uart` names), handed to the platform's
+ * console_route (core/base/platform.h), which drives it. */
+#define UART_FROM_SPCR "ACPI SPCR"
+#define UART_FROM_SETTING "set uart"
+struct console_uart {
+	bool from_spcr;	    /* the SPCR's, else `set uart`'s */
+	const char *source; /* UART_FROM_SPCR or UART_FROM_SETTING: named in a refusal and in the claim */
+	/* The boot's offer, not an order: the platform leaves it to the
+	 * firmware when the firmware's console already reaches a UART. */
+	bool offered;
+	const char *why; /* NULL, or why there is no place (place is then not set) */
+	struct uart_place place;
+};
+
 /* The UART an SPCR describes (acpi_spcr_uart has checked its type). port_io:
  * this CPU has I/O port instructions (x86); elsewhere a UART in system I/O
  * space is refused. NULL, or why not. */

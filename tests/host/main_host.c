@@ -41,6 +41,6 @@ int main(int argc, char **argv)
 	}
 	if (argc > first || first == 1)
 		host_set_load_options(argc > first ? opts : NULL);
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	host_console_open();
 	return monitor_main(&host_platform, iommon_catalogue(), subsystems);
 }

@@ -10,6 +10,9 @@ extern struct platform host_platform;
  * gives (a replay's; NULL: none, as on a fresh host). */
 void host_set_acpi_rsdp(const void *rsdp);
 void host_set_smbios_entry(unsigned major, const void *entry);
+/* stdout through the output contract's filter (core/base/contract.h),
+ * line-buffered: the host's console, as the machine's sinks are. */
+void host_console_open(void);
 /* Commands the host monitor was given on its command line. */
 void host_set_load_options(const char *opts);
 /* The note that outlives a reset (in memory, or $IOMMON_NVRAM): for tests. */
