@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "core/base/json.h"
 #include "core/base/platform.h"
 #include "results.h"
 
@@ -44,4 +45,25 @@ void identity_read(struct identity *id)
 	snprintf(id->config, sizeof(id->config), "%s", mine);
 	snprintf(id->config_why, sizeof(id->config_why), "this machine's, for SMBIOS product \"%s\"",
 		 id->smbios.product);
+}
+
+void identity_json(struct json *j, const struct smbios *s)
+{
+	char v[16];
+	smbios_version(s, v, sizeof(v));
+	json_str(j, "smbios", v);
+	if (!s->walked)
+		return;
+	json_str(j, "bios_vendor", s->bios_vendor);
+	json_str(j, "bios_version", s->bios_version);
+	json_str(j, "bios_date", s->bios_date);
+	json_str(j, "system_manufacturer", s->manufacturer);
+	json_str(j, "system_product", s->product);
+	json_str(j, "system_serial", s->serial);
+	json_str(j, "system_uuid", s->uuid);
+	json_str(j, "board_manufacturer", s->board_manufacturer);
+	json_str(j, "board_product", s->board_product);
+	json_str(j, "board_serial", s->board_serial);
+	json_str(j, "processor_version", s->processor_version);
+	json_u64(j, "smbios_errors", s->diag.errors);
 }

@@ -17,4 +17,9 @@ struct identity {
  * results folder, and picks the plan file. */
 void identity_read(struct identity *id);
 
+/* The `platform` info record's SMBIOS fields, under the names the README
+ * gives: the version word, and every field once the table was walked. */
+struct json;
+void identity_json(struct json *j, const struct smbios *s);
+
 #endif

@@ -612,7 +612,7 @@ static void info_record(void)
 	json_u64(&j, "region_overhead", timing.overhead);
 	json_str(&j, "acpi", mon.acpi.present ? (mon.acpi.xsdt ? "xsdt" : "rsdt") : "none");
 	json_str(&j, "console", platform->console_describe());
-	smbios_json(&j, &mon.id.smbios);
+	identity_json(&j, &mon.id.smbios);
 	json_str(&j, "config", mon.id.config);
 	if (platform->replay)
 		json_str(&j, "replay", platform->replay);

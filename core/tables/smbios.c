@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "bytes.h"
-#include "core/base/json.h"
 #include "core/base/memmap.h"
 
 static const char *const problem_names[] = {
@@ -372,7 +371,7 @@ bool smbios_file_name(const char *in, char *out, size_t cap)
 	return out[0] != '\0';
 }
 
-static void version(const struct smbios *s, char *out, size_t cap)
+void smbios_version(const struct smbios *s, char *out, size_t cap)
 {
 	if (s->entry_ok)
 		snprintf(out, cap, "%u.%u", s->major, s->minor);
@@ -380,31 +379,10 @@ static void version(const struct smbios *s, char *out, size_t cap)
 		snprintf(out, cap, "%s", s->problems ? "refused" : "none");
 }
 
-void smbios_json(struct json *j, const struct smbios *s)
-{
-	char v[16];
-	version(s, v, sizeof(v));
-	json_str(j, "smbios", v);
-	if (!s->walked)
-		return;
-	json_str(j, "bios_vendor", s->bios_vendor);
-	json_str(j, "bios_version", s->bios_version);
-	json_str(j, "bios_date", s->bios_date);
-	json_str(j, "system_manufacturer", s->manufacturer);
-	json_str(j, "system_product", s->product);
-	json_str(j, "system_serial", s->serial);
-	json_str(j, "system_uuid", s->uuid);
-	json_str(j, "board_manufacturer", s->board_manufacturer);
-	json_str(j, "board_product", s->board_product);
-	json_str(j, "board_serial", s->board_serial);
-	json_str(j, "processor_version", s->processor_version);
-	json_u64(j, "smbios_errors", s->diag.errors);
-}
-
 void smbios_print(const struct smbios *s)
 {
 	char v[16];
-	version(s, v, sizeof(v));
+	smbios_version(s, v, sizeof(v));
 	if (!s->walked) {
 		printf("  smbios     %s\n", s->entry_ok ? v : s->problems ? "refused (see the error above)" : "none");
 		return;

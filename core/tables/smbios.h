@@ -20,8 +20,6 @@
 
 #include "diag.h"
 
-struct json;
-
 /* What can be wrong, one name per check. */
 enum smbios_problem {
 	SMBIOS_P_ANCHOR,	/* no "_SM3_" / "_SM_" (or no "_DMI_" inside a 2.x entry point) */
@@ -93,8 +91,11 @@ void smbios_read(struct smbios *s, const void *ep3, const void *ep2);
 bool smbios_file_name(const char *in, char *out, size_t cap);
 #define SMBIOS_NAME_MAX 32
 
-/* The `platform` record's SMBIOS fields, and the `info` lines. */
-void smbios_json(struct json *j, const struct smbios *s);
+/* The version as the records say it: "3.7", or "refused" when an entry
+ * point was found but not believed, "none" when there was none. */
+void smbios_version(const struct smbios *s, char *out, size_t cap);
+/* The `info` lines (the `platform` record's fields are the monitor's:
+ * identity_json, core/monitor/identity.h). */
 void smbios_print(const struct smbios *s);
 
 #endif

@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include "core/base/json.h"
+#include "core/monitor/identity.h"
 #include "core/tables/smbios.h"
 
 static const char *data_dir;
@@ -104,7 +105,7 @@ static void record_fields(void **state)
 	char buf[2048];
 	struct json j;
 	json_begin(&j, buf, sizeof(buf));
-	smbios_json(&j, &s);
+	identity_json(&j, &s);
 	const char *line = json_end(&j);
 	assert_non_null(line);
 	static const char *const want[] = {
@@ -127,7 +128,7 @@ static void record_fields(void **state)
 	/* no table: only the version word */
 	memset(&s, 0, sizeof(s));
 	json_begin(&j, buf, sizeof(buf));
-	smbios_json(&j, &s);
+	identity_json(&j, &s);
 	assert_string_equal(json_end(&j), "{\"smbios\":\"none\"}");
 }
 
