@@ -1,6 +1,5 @@
 #include "runner.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "known.h"
 #include "lab.h"
 #include "results.h"
+#include "rows.h"
 #include "survive.h"
 
 static const struct test_group *const *catalogue;
@@ -20,16 +20,9 @@ struct result_row {
 	char detail[160];
 };
 
-struct measure_row {
-	char test[40], path[14], variant[40], unit[8];
-	struct stats s;
-};
-
 static struct {
 	struct result_row *results;
 	size_t nresults, capresults;
-	struct measure_row *measures;
-	size_t nmeasures, capmeasures;
 	struct tally session;
 	const struct test_case *current;
 	struct {
@@ -41,15 +34,6 @@ static struct {
 } run;
 
 static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed", "known" };
-
-#define SKIP_REASON_NAME(id, name) [id] = name,
-static const char *const skip_reason_names[SKIP_REASON_COUNT] = { SKIP_REASONS(SKIP_REASON_NAME) };
-#undef SKIP_REASON_NAME
-
-const char *skip_reason_name(enum skip_reason r)
-{
-	return r > SKIP_UNCLASSIFIED && r < SKIP_REASON_COUNT ? skip_reason_names[r] : "unclassified";
-}
 
 void runner_init(const struct test_group *const *cat)
 {
@@ -66,111 +50,9 @@ struct tally runner_session(void)
 	return run.session;
 }
 
-static void vdetail(struct test_ctx *t, const char *fmt, va_list ap)
-{
-	vsnprintf(t->detail, sizeof(t->detail), fmt, ap);
-}
-
-void report(struct test_ctx *t, bool ok, const char *fmt, ...)
-{
-	va_list ap;
-	char line[160];
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	t->checks++;
-	printf("    %s: %s\n", ok ? "ok" : "FAIL", line);
-	if (!ok && t->failures++ == 0)
-		snprintf(t->detail, sizeof(t->detail), "%s", line);
-}
-
-void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vdetail(t, fmt, ap);
-	va_end(ap);
-	t->skipped = true;
-	t->reason = reason;
-	printf("    skip (%s): %s\n", skip_reason_name(reason), t->detail);
-}
-
-void test_note(struct test_ctx *t, const char *fmt, ...)
-{
-	if (t->failures || t->skipped)
-		return; /* the first failure, or the reason for the skip, stays the detail */
-	va_list ap;
-	va_start(ap, fmt);
-	vdetail(t, fmt, ap);
-	va_end(ap);
-}
-
-static void *grow(void *p, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return p;
-	size_t c = *cap ? *cap * 2 : 32;
-	void *q = realloc(p, c * elem);
-	if (q)
-		*cap = c;
-	return q;
-}
-
-void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples, size_t n)
-{
-	struct stats s;
-	if (stats_compute(samples, n, &s) != 0) {
-		report(t, false, "%s/%s: no samples to measure", m->path, m->variant);
-		return;
-	}
-	char buf[RECORD_MAX];
-	struct json j;
-	record_begin(&j, buf, sizeof(buf), "measure");
-	json_str(&j, "test", t->tc->name);
-	json_str(&j, "path", m->path);
-	json_str(&j, "backend", m->backend);
-	json_str(&j, "variant", m->variant);
-	json_u64(&j, "n", s.n);
-	json_str(&j, "unit", m->unit);
-	json_u64(&j, "min", s.min);
-	json_u64(&j, "p50", s.p50);
-	json_u64(&j, "p90", s.p90);
-	json_u64(&j, "p99", s.p99);
-	json_u64(&j, "max", s.max);
-	json_double(&j, "mean", s.mean, 1);
-	json_double(&j, "stddev", s.stddev, 1);
-	bool cycles = strcmp(m->unit, "cycles") == 0;
-	if (cycles) {
-		json_double(&j, "p50_ns", cycles_to_ns(s.p50), 1);
-		json_double(&j, "p99_ns", cycles_to_ns(s.p99), 1);
-		json_double(&j, "mean_ns", cycles_to_ns((uint64_t)s.mean), 1);
-	}
-	json_str(&j, "counter", timing.counter);
-	json_u64(&j, "counter_hz", timing.tsc_hz);
-	json_str(&j, "calibration", timing.source);
-	json_u64(&j, "region_overhead", timing.overhead);
-	json_str(&j, "platform", timing.platform);
-	json_bool(&j, "model", m->model);
-	if (m->note)
-		json_str(&j, "note", m->note);
-	record_emit(&j);
-	lab_measure(t->tc->name, m->path, m->backend, m->variant, m->unit, s.p50);
-
-	struct measure_row *rows = grow(run.measures, &run.capmeasures, run.nmeasures, sizeof(*rows));
-	if (!rows)
-		return;
-	run.measures = rows;
-	struct measure_row *r = &rows[run.nmeasures++];
-	snprintf(r->test, sizeof(r->test), "%s", t->tc->name);
-	snprintf(r->path, sizeof(r->path), "%s", m->path);
-	snprintf(r->variant, sizeof(r->variant), "%s", m->variant);
-	snprintf(r->unit, sizeof(r->unit), "%s", m->unit);
-	r->s = s;
-}
-
 static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason reason, const char *detail)
 {
-	struct result_row *rows = grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
+	struct result_row *rows = rows_grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
 	if (rows) {
 		run.results = rows;
 		struct result_row *r = &rows[run.nresults++];
@@ -184,12 +66,6 @@ static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason
 const char *runner_current(void)
 {
 	return run.current ? run.current->name : NULL;
-}
-
-void test_budget(struct test_ctx *t, unsigned seconds)
-{
-	(void)t;
-	survive_extend(seconds);
 }
 
 /* Runs one test, or records it as skipped for `not_run` (SKIP_STOPPED:
@@ -303,66 +179,6 @@ const struct test_case *runner_find(const char *name)
 	return NULL;
 }
 
-static struct {
-	bool stop, said;
-	unsigned char ahead[64];
-	unsigned head, tail; /* typed ahead, in order */
-} keys;
-
-bool runner_stop_requested(void)
-{
-	/* with the set-aside buffer full, the rest stays where it is (a
-	 * script piped in is not to lose its lines) */
-	for (int i = 0; i < 16 && !keys.stop && keys.tail - keys.head < sizeof(keys.ahead); i++) {
-		int c = platform->getc();
-		if (c < 0)
-			break;
-		if (c == 0x03 || c == 0x1b)
-			keys.stop = true;
-		else
-			keys.ahead[keys.tail++ % sizeof(keys.ahead)] = (unsigned char)c;
-	}
-	if (keys.stop && !keys.said) {
-		keys.said = true;
-		printf("  stop requested: the current test ends early, the rest are skipped\n");
-	}
-	return keys.stop;
-}
-
-bool runner_stop_typed_now(void)
-{
-	bool now = false;
-	for (int i = 0; i < 16 && !now && keys.tail - keys.head < sizeof(keys.ahead); i++) {
-		int c = platform->getc();
-		if (c < 0)
-			break;
-		if (c == 0x03 || c == 0x1b)
-			now = keys.stop = true;
-		else
-			keys.ahead[keys.tail++ % sizeof(keys.ahead)] = (unsigned char)c;
-	}
-	return now;
-}
-
-bool test_stopped(struct test_ctx *t)
-{
-	if (!runner_stop_requested())
-		return false;
-	if (!t->skipped && !t->failures) {
-		snprintf(t->detail, sizeof(t->detail), "stopped by the operator");
-		t->reason = SKIP_STOPPED;
-	}
-	t->skipped = true;
-	return true;
-}
-
-int runner_getc(void)
-{
-	if (keys.head != keys.tail)
-		return keys.ahead[keys.head++ % sizeof(keys.ahead)];
-	return platform->getc();
-}
-
 static bool group_of(const struct test_case *tc, const char *group)
 {
 	size_t len = strlen(group);
@@ -443,13 +259,15 @@ static int widest(int w, const char *s)
 
 static void print_table(size_t first_result, size_t first_measure)
 {
+	size_t nmeasures;
+	const struct measure_row *measures = measure_rows(&nmeasures);
 	int wt = 4, wm = 7, wp = 4, wv = 7;
 	for (size_t i = first_result; i < run.nresults; i++)
 		wt = widest(wt, run.results[i].tc->name);
-	for (size_t i = first_measure; i < run.nmeasures; i++) {
-		wm = widest(wm, run.measures[i].test);
-		wp = widest(wp, run.measures[i].path);
-		wv = widest(wv, run.measures[i].variant);
+	for (size_t i = first_measure; i < nmeasures; i++) {
+		wm = widest(wm, measures[i].test);
+		wp = widest(wp, measures[i].path);
+		wv = widest(wv, measures[i].variant);
 	}
 	printf("\n  %-*s %-6s %s\n", wt, "test", "result", "detail");
 	for (size_t i = first_result; i < run.nresults; i++) {
@@ -460,12 +278,12 @@ static void print_table(size_t first_result, size_t first_measure)
 		else
 			printf("  %-*s %-6s %s\n", wt, r->tc->name, verdict_names[r->verdict], r->detail);
 	}
-	if (first_measure == run.nmeasures)
+	if (first_measure == nmeasures)
 		return;
 	printf("\n  %-*s %-*s %-*s %6s %9s %9s %9s %9s %9s\n", wm, "measure", wp, "path", wv, "variant", "n", "min",
 	       "p50", "p99", "max", "p50 us");
-	for (size_t i = first_measure; i < run.nmeasures; i++) {
-		const struct measure_row *m = &run.measures[i];
+	for (size_t i = first_measure; i < nmeasures; i++) {
+		const struct measure_row *m = &measures[i];
 		printf("  %-*s %-*s %-*s %6zu %9llu %9llu %9llu %9llu %9.2f\n", wm, m->test, wp, m->path, wv,
 		       m->variant, m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
 		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, cycles_to_ns(m->s.p50) / 1e3);
@@ -477,10 +295,11 @@ static void print_table(size_t first_result, size_t first_measure)
 size_t runner_run(int nsel, char **sel)
 {
 	struct tally this_run = { 0 }, session0 = run.session;
-	size_t first_result = run.nresults, first_measure = run.nmeasures, ran = 0;
+	size_t first_result = run.nresults, first_measure, ran = 0;
+	measure_rows(&first_measure);
 	/* a run typed at the prompt is a plan of its own; in a script, the script is */
 	bool own_plan = lab_plan_begin("run");
-	keys.stop = keys.said = false; /* a stop ends one run, not the session */
+	runner_stop_clear(); /* a stop ends one run, not the session */
 	/* a resumed run: the tests up to the crashed one were recorded before
 	 * the reset (the crashed one on this boot), and are counted, not run */
 	const char *after = NULL;

@@ -1,6 +1,6 @@
-/* The test registry and runner. A test is a function that makes claims
- * (report) and may emit measurements; the runner turns them into `result`
- * and `measure` records, a human table, and the closing count line. */
+/* The test registry and runner: which tests a selector names, running
+ * them one by one, the session's tallies and the human table, and the
+ * crash-survival hooks. The report API a test case uses is report.h. */
 #ifndef IOMMON_RUNNER_H
 #define IOMMON_RUNNER_H
 
@@ -8,106 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/base/stats.h"
-
-struct test_ctx;
-
-struct test_case {
-	const char *name;    /* "<group>.<case>" */
-	const char *summary; /* one line for `list` */
-	void (*fn)(struct test_ctx *t);
-	bool in_default_plan;
-	const void *arg; /* what tells apart the cases that share a function (a kind, a page size) */
-};
-
-struct test_group {
-	const char *name;
-	const char *summary;
-	const struct test_case *cases;
-	size_t n;
-	bool hidden; /* run only by a case's full name: never by all, default or the group's name; not listed */
-	void (*settings)(void); /* setting_add for each key its cases read; may be NULL */
-};
-
-/* CRASHED: the test never finished (the machine reset, or a CPU exception
- * or abort ended the monitor); recorded on the next boot, counted as failed.
- * KNOWN: it failed, and iommon-known.txt lists it (core/monitor/known.h): counted
- * apart, never as failed. */
-enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED, VERDICT_KNOWN };
-
-/* Why a test did not apply: a closed set, recorded as the skip record's
- * `reason` (README "Skip reasons"). Each answers what would make the test
- * run; the detail says the rest. */
-#define SKIP_REASONS(X)                                                                                            \
-	X(SKIP_NO_DEVICE, "no-device")		   /* no DMA engine to test with */                                \
-	X(SKIP_NO_UNIT, "no-unit")		   /* no IOMMU of the kind the test is about */                    \
-	X(SKIP_UNSUPPORTED, "unsupported")	   /* the unit, engine or machine says it lacks the feature */     \
-	X(SKIP_EMULATOR, "emulator")		   /* the unit claims it; the emulator lacks it (a known gap)   */ \
-	X(SKIP_PLATFORM, "platform")		   /* this build or architecture cannot (host, aarch64) */         \
-	X(SKIP_MODEL_ONLY, "model-only")	   /* runs on a register-level model, and none is attached */      \
-	X(SKIP_MACHINE_ONLY, "machine-only")	   /* needs the machine's own hardware, and runs on a model */     \
-	X(SKIP_REFUSED, "refused")		   /* the monitor refused what the firmware gave (named) */        \
-	X(SKIP_NOT_IMPLEMENTED, "not-implemented") /* iommon does not do it yet */                                 \
-	X(SKIP_SETTING, "setting")		   /* a setting chose it (`set ...`) */                            \
-	X(SKIP_INCONCLUSIVE, "inconclusive")	   /* the unit showed nothing to judge on this run */              \
-	X(SKIP_EXCLUDED, "excluded")		   /* run --skip named it */                                       \
-	X(SKIP_STOPPED, "stopped")		   /* the operator stopped the run */                              \
-	X(SKIP_REPLAY, "replay")		   /* an offline replay of a saved machine: no live hardware */
-
-#define SKIP_REASON_ENUM(id, name) id,
-/* From 1: a test_ctx's zero reason is no reason, recorded "unclassified",
- * which tests/report/check.py refuses. */
-enum skip_reason { SKIP_UNCLASSIFIED, SKIP_REASONS(SKIP_REASON_ENUM) SKIP_REASON_COUNT };
-#undef SKIP_REASON_ENUM
-
-/* The code's name ("no-device"), or "unclassified". */
-const char *skip_reason_name(enum skip_reason r);
-
-struct test_ctx {
-	const struct test_case *tc;
-	unsigned checks, failures;
-	bool skipped;
-	enum skip_reason reason; /* why, when skipped */
-	bool model;		 /* ran on a register-level model, not hardware */
-	char detail[160];	 /* first failure, the skip reason, or the test's note */
-};
-
-/* A claim: printed as one line; a false one fails the test. */
-void report(struct test_ctx *t, bool ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The test does not apply here, for `reason`, which the detail explains.
- * Not a failure. */
-void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* The one-line detail shown in the table when the test passes. */
-void test_note(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* The test knows it is long: the watchdog gives it `seconds` from now
- * (never less than the budget it started with). */
-void test_budget(struct test_ctx *t, unsigned seconds);
-
-/* Has the operator asked to stop the run (Ctrl-C or Esc at the console)?
- * Long loops ask; a test that stops early returns through its own clean-up
- * (an IOMMU given back) and is recorded as skipped. Other keys typed
- * meanwhile are kept for the prompt (runner_getc). */
-bool runner_stop_requested(void);
-/* Is Ctrl-C or Esc typed now (since the last look)? For a clean-up wait,
- * which a stop that ended the test must not cut short, but a new one may. */
-bool runner_stop_typed_now(void);
-/* True, with the test marked skipped, when the run is being stopped. */
-bool test_stopped(struct test_ctx *t);
-/* The console's next byte: first what runner_stop_requested set aside. */
-int runner_getc(void);
-
-struct measure {
-	const char *path;    /* translation | fault | invalidation | map | unmap | dma | timer */
-	const char *backend; /* "none", "vtd", ... */
-	const char *variant;
-	const char *unit; /* "cycles" */
-	bool model;	  /* produced on a hardware model */
-	const char *note; /* what a reader must know about these figures, or NULL */
-};
-/* Computes statistics over `samples` (sorted in place) and emits a
- * `measure` record. */
-void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples, size_t n);
+#include "report.h"
 
 struct tally {
 	unsigned passed, failed, skipped;
@@ -121,6 +22,9 @@ const struct test_group *const *runner_catalogue(void);
 /* "all", "default", a group or a test name, or "--skip" (the words after
  * it name tests or groups the run records as skipped instead of running)? */
 bool runner_selector_known(const char *sel);
+/* The run loop's side of the operator's stop (stop.c): runner_run clears
+ * it, as a stop ends one run, not the session. */
+void runner_stop_clear(void);
 /* Run every test matching any selector; returns how many ran. Always ends
  * with a summary record and the "N passed, N failed, N skipped" line. */
 size_t runner_run(int nsel, char **sel);
