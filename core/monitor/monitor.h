@@ -1,5 +1,8 @@
-/* The monitor: boot-time flow, the command table, scripts (load options
- * and iommon.cfg), the countdown and the menu. */
+/* The monitor: the platform's entry (monitor_main) and what the layers
+ * above ask of it. Its boot flow is monitor.c, the command table and the
+ * scripts it runs (load options, iommon.cfg) commands.c, the prompt and
+ * the menu menu.c, the console's UART console.c, what the boot hands the
+ * floor from the tables early.c. */
 #ifndef IOMMON_MONITOR_H
 #define IOMMON_MONITOR_H
 

@@ -128,4 +128,3 @@ void test_budget(struct test_ctx *t, unsigned seconds)
 	(void)t;
 	survive_extend(seconds);
 }
-

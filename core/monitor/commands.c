@@ -1,0 +1,395 @@
+/* The monitor's own commands (help, run, set, exit, ...) and those the
+ * subsystems bring, looked up in one table, and the scripts (a line typed,
+ * the load options, a plan file) run through it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/base/timing.h"
+#include "lab.h"
+#include "monitor_state.h"
+#include "replay.h"
+#include "results.h"
+#include "settings.h"
+#include "survive.h"
+
+static const struct command *find_command(const char *name);
+
+/* A command given more words than it takes is refused, never run with
+ * some of them ignored. */
+static bool too_many(int argc, char **argv, int max)
+{
+	if (argc <= max + 1)
+		return false;
+	if (max == 0)
+		cmd_error("'%s' takes no arguments (try 'help %s')", argv[0], argv[0]);
+	else
+		cmd_error("'%s' takes at most %d argument%s (try 'help %s')", argv[0], max, max > 1 ? "s" : "",
+			  argv[0]);
+	return true;
+}
+
+static enum cmd_status cmd_help(int argc, char **argv);
+
+static enum cmd_status cmd_list(int argc, char **argv)
+{
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
+	const struct test_group *const *cat = runner_catalogue();
+	bool any = false;
+	for (const struct test_group *const *g = cat; *g; g++) {
+		if ((*g)->hidden || (argc > 1 && strcmp(argv[1], (*g)->name) != 0))
+			continue;
+		any = true;
+		printf("  %s: %s\n", (*g)->name, (*g)->summary);
+		for (size_t i = 0; i < (*g)->n; i++)
+			printf("   %c %-28s %s\n", (*g)->cases[i].in_default_plan ? '*' : ' ', (*g)->cases[i].name,
+			       (*g)->cases[i].summary);
+	}
+	if (!any) {
+		cmd_error("no group named '%s' (try 'list')", argv[1]);
+		return CMD_ERROR;
+	}
+	printf("  (* = in the default plan: 'run default')\n");
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_run(int argc, char **argv)
+{
+	if (argc < 2) {
+		cmd_error("run needs a test, a group, 'default' or 'all' (try 'list')");
+		return CMD_ERROR;
+	}
+	static bool console_only_said;
+	const char *console_only = results_console_only();
+	if (script_unattended() && console_only) {
+		if (!console_only_said)
+			printf("results go to the console only: %s\n", console_only);
+		console_only_said = true;
+	} else if (script_unattended() && !results_path()[0] && !results_failure()) {
+		const char *why = results_save();
+		if (why)
+			printf("error: %s; results go to the console only, and the verdict is 'plan could not run'\n",
+			       why);
+		else
+			printf("saving results to %s\n", results_path());
+		replay_save(why ? NULL : results_path(), &mon.acpi, &mon.id.smbios, mon.subs);
+	}
+	unsigned unknown = 0;
+	for (int i = 1; i < argc; i++) {
+		if (!runner_selector_known(argv[i])) {
+			cmd_error("no test or group named '%s' (try 'list')", argv[i]);
+			unknown++;
+		}
+	}
+	if (!survive_run_begin(argc - 1, argv + 1)) /* it ran before a reset */
+		return unknown || runner_count(argc - 1, argv + 1) == 0 ? CMD_ERROR : CMD_OK;
+	size_t ran = runner_run(argc - 1, argv + 1);
+	return unknown || ran == 0 ? CMD_ERROR : CMD_OK;
+}
+
+static enum cmd_status cmd_set(int argc, char **argv)
+{
+	if (argc != 3) {
+		cmd_error("usage: set <key> <value> ('show' lists the keys)");
+		return CMD_ERROR;
+	}
+	const char *why = setting_set(argv[1], argv[2]);
+	if (why) {
+		cmd_error("%s", why);
+		return CMD_ERROR;
+	}
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_show(int argc, char **argv)
+{
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
+	if (!settings_show(argc > 1 ? argv[1] : NULL)) {
+		cmd_error("unknown setting '%s' (try 'show')", argv[1]);
+		return CMD_ERROR;
+	}
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_results(int argc, char **argv)
+{
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
+	runner_print_results();
+	if (results_path()[0])
+		printf("saving to %s\n", results_path());
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_save(int argc, char **argv)
+{
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
+	if (results_path()[0]) {
+		printf("already saving to %s (every record is appended as it is made)\n", results_path());
+		return CMD_OK;
+	}
+	if (results_console_only()) { /* by design, not a failure: a plan made for a stick runs from a CD */
+		printf("nothing can be saved: %s; the records are on the console\n", results_console_only());
+		return CMD_OK;
+	}
+	const char *why = results_save();
+	if (why) {
+		cmd_error("%s", why);
+		return CMD_ERROR;
+	}
+	printf("saved %zu records to %s; later records are appended as they are made\n", results_count(),
+	       results_path());
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_info(int argc, char **argv)
+{
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
+	monitor_print_info();
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_echo(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		printf("%s%s", argv[i], i + 1 < argc ? " " : "");
+	printf("\n");
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_menu(int argc, char **argv)
+{
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
+	monitor_print_menu();
+	return CMD_OK;
+}
+
+/* Waits `countdown` seconds for a key: Enter (or none) goes on, any other
+ * key stops the script and opens the menu. */
+static enum cmd_status cmd_countdown(int argc, char **argv)
+{
+	unsigned long long secs = (unsigned long long)setting_long("countdown");
+	const char *why = argc == 2 ? parse_range(argv[1], 0, 3600, "a number of seconds", &secs) : NULL;
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
+	if (why) {
+		cmd_error("countdown '%s': %s", argv[1], why);
+		return CMD_ERROR;
+	}
+	if (survive_replaying()) {
+		printf("resume: the countdown is not repeated\n");
+		return CMD_OK;
+	}
+	/* keys typed before the question do not answer it (a line that never
+	 * stops talking is not allowed to hold us here) */
+	for (int i = 0; i < 256 && runner_getc() >= 0; i++)
+		;
+	printf("unattended run in %llu s: Enter starts it now, any other key opens the menu\n", secs);
+	for (unsigned long long left = secs; left > 0; left--) {
+		printf("%llu ", left);
+		fflush(stdout);
+		struct deadline dl = deadline_after_us(1000000);
+		while (!deadline_passed(&dl)) {
+			int c = runner_getc();
+			if (c == '\r' || c == '\n') {
+				printf("\n");
+				return CMD_OK;
+			}
+			if (c >= 0) {
+				printf("\ninterrupted: opening the menu\n");
+				return CMD_MENU;
+			}
+			platform->idle_us(10000);
+		}
+	}
+	printf("\n");
+	return CMD_OK;
+}
+
+static enum cmd_status cmd_exit(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		enum exit_kind kind;
+	} kinds[] = { { "firmware", EXIT_FIRMWARE },
+		      { "reset", EXIT_RESET },
+		      { "poweroff", EXIT_POWEROFF },
+		      { "qemu", EXIT_QEMU } };
+	if (argc != 2) {
+		cmd_error("usage: exit <firmware|reset|poweroff|qemu>");
+		return CMD_ERROR;
+	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(argv[1], kinds[i].name) != 0)
+			continue;
+		lab_plan_end(); /* the plan ends here, whatever lines follow `exit` */
+		int v = monitor_verdict();
+		static const char *const words[] = { "pass", "fail", "plan could not run" };
+		struct tally t = runner_session();
+		printf("verdict: %s (%u passed, %u failed, %u skipped, %u plan errors", words[v], t.passed, t.failed,
+		       t.skipped, mon.plan_errors);
+		if (t.known)
+			printf(", %u known failures", t.known);
+		printf(")\n");
+		if (results_failure())
+			printf("  the results were not saved completely: %s\n", results_failure());
+		else if (results_console_only())
+			printf("  results went to the console only: %s\n", results_console_only());
+		if (kinds[i].kind == EXIT_QEMU)
+			printf("exit qemu: verdict %d (QEMU exits with %d: isa-debug-exit on x86_64, semihosting on "
+			       "aarch64)\n",
+			       v, (v << 1) | 1);
+		else
+			results_close();
+		/* given back while the plan is still on record: a give-back
+		 * that crashes leaves a breadcrumb, and the next boots stop
+		 * (survive_plan_begin) instead of running the whole plan and
+		 * crashing here again, reset after reset */
+		monitor_release();
+		timing_fini();
+		survive_plan_end(); /* the plan is over: nothing to resume */
+		fflush(stdout);
+		const char *why = platform->exit(kinds[i].kind, v);
+		cmd_error("exit %s did not happen: %s", argv[1], why ? why : "no reason given");
+		return CMD_ERROR;
+	}
+	cmd_error("exit '%s': must be firmware, reset, poweroff or qemu", argv[1]);
+	return CMD_ERROR;
+}
+
+static const struct command commands[] = {
+	{ "help", "help [command]", "list the commands, or explain one", cmd_help },
+	{ "menu", "menu", "show the numbered menu", cmd_menu },
+	{ "list", "list [group]", "show the test catalogue", cmd_list },
+	{ "run", "run <test|group|default|all> ... [--skip <test|group> ...]",
+	  "run tests; ends with 'N passed, N failed, N skipped'", cmd_run },
+	{ "set", "set <key> <value>", "change a setting ('show' lists them)", cmd_set },
+	{ "show", "show [key]", "show settings", cmd_show },
+	{ "results", "results", "show this session's results table", cmd_results },
+	{ "save", "save", "save the records to iommon/results/ on the boot volume", cmd_save },
+	{ "info", "info", "show the platform, the counter and its calibration", cmd_info },
+	{ "countdown", "countdown [seconds]", "wait for a key before going on (for iommon.cfg)", cmd_countdown },
+	{ "echo", "echo <text>", "print a line (marks a log)", cmd_echo },
+	{ "exit", "exit <firmware|reset|poweroff|qemu>", "leave; 'qemu' reports the verdict as QEMU's status",
+	  cmd_exit },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	for (size_t k = 0; mon.subs && mon.subs[k]; k++)
+		for (size_t i = 0; i < mon.subs[k]->ncommands; i++)
+			if (strcmp(mon.subs[k]->commands[i].name, name) == 0)
+				return &mon.subs[k]->commands[i];
+	return NULL;
+}
+
+static enum cmd_status cmd_help(int argc, char **argv)
+{
+	if (too_many(argc, argv, 1))
+		return CMD_ERROR;
+	if (argc > 1) {
+		const struct command *c = find_command(argv[1]);
+		if (!c) {
+			cmd_error("no command '%s' (try 'help')", argv[1]);
+			return CMD_ERROR;
+		}
+		printf("  %s\n    %s\n", c->usage, c->summary);
+		return CMD_OK;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		printf("  %-38s %s\n", commands[i].usage, commands[i].summary);
+	for (size_t k = 0; mon.subs && mon.subs[k]; k++)
+		for (size_t i = 0; i < mon.subs[k]->ncommands; i++)
+			printf("  %-38s %s\n", mon.subs[k]->commands[i].usage, mon.subs[k]->commands[i].summary);
+	printf("  Commands on one line are separated by ';'. '#' starts a comment.\n");
+	return CMD_OK;
+}
+
+/* Scripts: lines, load options and plan files run through the table. */
+
+static void plan_error(void)
+{
+	mon.plan_errors++;
+}
+
+static const struct script_env script_env = { find_command, plan_error };
+
+void monitor_commands_attach(void)
+{
+	script_init(&script_env);
+}
+
+/* Unit tests run lines without monitor_main: each entry attaches the
+ * command table first. */
+enum cmd_status monitor_exec_line(const char *line, const char *where)
+{
+	script_init(&script_env);
+	return script_exec_line(line, strlen(line), where);
+}
+
+enum cmd_status monitor_exec_bytes(const char *buf, size_t len, const char *name)
+{
+	script_init(&script_env);
+	lab_plan_begin(name);
+	if (!survive_plan_begin(plan_hash_update(plan_hash_start(name), buf, len), name)) {
+		lab_plan_end();
+		return CMD_MENU; /* it took the monitor down while resuming */
+	}
+	enum cmd_status st = script_run(buf, len, name);
+	survive_plan_end();
+	lab_plan_end();
+	return st;
+}
+
+enum cmd_status monitor_exec_script(const char *text, const char *name)
+{
+	return monitor_exec_bytes(text, strlen(text), name);
+}
+
+static bool feed_piece(void *ctx, const void *buf, size_t n)
+{
+	return script_feed(ctx, buf, n);
+}
+
+static bool hash_piece(void *ctx, const void *buf, size_t n)
+{
+	uint64_t *h = ctx;
+	*h = plan_hash_update(*h, buf, n);
+	return true;
+}
+
+/* A breadcrumb names its plan by source and a hash of the bytes: a file
+ * is read once for the hash (never held whole), then again as it runs. */
+enum cmd_status monitor_exec_file(const char *path)
+{
+	static struct script s; /* scripts do not nest */
+	bool absent = false;
+	script_init(&script_env);
+	uint64_t plan = plan_hash_start(path);
+	platform->file_stream(path, hash_piece, &plan, &absent); /* a read error is named by the run below */
+	if (absent) {
+		printf("no %s on %s\n", path, platform->volume_describe());
+		return CMD_OK;
+	}
+	lab_plan_begin(path);
+	if (!survive_plan_begin(plan, path)) { /* it took the monitor down while resuming */
+		lab_plan_end();
+		return CMD_MENU;
+	}
+	script_begin(&s, path);
+	const char *why = platform->file_stream(path, feed_piece, &s, &absent);
+	enum cmd_status st = script_end(&s, why);
+	survive_plan_end();
+	lab_plan_end();
+	return st;
+}
