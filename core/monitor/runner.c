@@ -311,9 +311,7 @@ size_t runner_run(int nsel, char **sel)
 			this_run = run.resume.before;
 			this_run.failed++;
 			this_run.crashed++;
-			session0.passed -= this_run.passed, session0.failed -= this_run.failed;
-			session0.skipped -= this_run.skipped, session0.crashed -= this_run.crashed;
-			session0.known -= this_run.known, session0.known_fixed -= this_run.known_fixed;
+			session0 = tally_add(session0, this_run, -1);
 			first_result = run.resume.row;
 		} else {
 			printf("warning: resume: %s is not in this run; running all of it\n", run.resume.after);
@@ -335,13 +333,8 @@ size_t runner_run(int nsel, char **sel)
 			enum skip_reason not_run = stopping		     ? SKIP_STOPPED
 						   : excluded(tc, nsel, sel) ? SKIP_EXCLUDED
 									     : SKIP_UNCLASSIFIED;
-			if (!stopping) {
-				struct tally now = session0;
-				now.passed += this_run.passed, now.failed += this_run.failed;
-				now.skipped += this_run.skipped, now.crashed += this_run.crashed;
-				now.known += this_run.known, now.known_fixed += this_run.known_fixed;
-				survive_test_start(tc, this_run, now);
-			}
+			if (!stopping)
+				survive_test_start(tc, this_run, tally_add(session0, this_run, 1));
 			switch (run_one(tc, not_run)) {
 			case VERDICT_PASS:
 				this_run.passed++;
@@ -361,13 +354,7 @@ size_t runner_run(int nsel, char **sel)
 			}
 		}
 	}
-	run.session = session0;
-	run.session.passed += this_run.passed;
-	run.session.failed += this_run.failed;
-	run.session.skipped += this_run.skipped;
-	run.session.crashed += this_run.crashed;
-	run.session.known += this_run.known;
-	run.session.known_fixed += this_run.known_fixed;
+	run.session = tally_add(session0, this_run, 1);
 	survive_run_end(run.session);
 	if (ran)
 		print_table(first_result, first_measure);

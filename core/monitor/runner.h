@@ -17,6 +17,21 @@ struct tally {
 	unsigned known_fixed; /* listed tests that passed: among the passed */
 };
 
+/* The one place a tally's counts are combined: a + b, or a - b (b counted
+ * within a). */
+static inline struct tally tally_add(struct tally a, struct tally b, int sign)
+{
+	unsigned s = (unsigned)sign; /* -1 wraps: a - b in unsigned arithmetic */
+	return (struct tally){
+		.passed = a.passed + s * b.passed,
+		.failed = a.failed + s * b.failed,
+		.skipped = a.skipped + s * b.skipped,
+		.crashed = a.crashed + s * b.crashed,
+		.known = a.known + s * b.known,
+		.known_fixed = a.known_fixed + s * b.known_fixed,
+	};
+}
+
 void runner_init(const struct test_group *const *catalogue);
 const struct test_group *const *runner_catalogue(void);
 /* "all", "default", a group or a test name, or "--skip" (the words after
