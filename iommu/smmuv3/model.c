@@ -731,42 +731,7 @@ bool smmuv3m_init(struct smmuv3_model *m, const char *kind)
 	return true;
 }
 
-/* ---- the family: what `model smmuv3` attaches ---------------------------------- */
-
-static struct smmuv3_model family_model;
-
-/* The SMMUv3 backend's catalogue file defines the hook (smmuv3_model.h);
- * until it is linked, `model smmuv3` attaches nothing. */
-__attribute__((weak)) const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name,
-							   struct model_driver *out)
-{
-	(void)model_win, (void)name, (void)out;
-	return "no SMMUv3 driver is linked with the model (smmuv3_model_driver_init is not defined)";
-}
-
-/* the engine's requests carry its StreamID: its requester id (IORT's
- * identity mapping, as on QEMU's virt machine) */
-static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
-{
-	return smmuv3m_translate(m, ((struct smmuv3_model *)m)->engine_sid, iova, write, phys);
-}
-
-static const char *family_attach(const char *kind, struct model_engine *e)
-{
-	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
-	if (!smmuv3m_init(&family_model, kind))
-		return "no such SMMUv3 model kind";
-	family_model.engine_sid = (uint32_t)(at.bus << 8 | at.dev << 3 | at.fn);
-	/* the engine reaches what the unit can output (IDR5.OAS), so that the
-	 * bench's buffers lie where a translation may put them: the host's own
-	 * pointers run past 2^44 */
-	model_engine_init(e, "model-engine", at, smmuv3m_oas_bits(family_model.kind->idr5 & 7), family_translate,
-			  &family_model);
-	struct model_driver d = { 0 };
-	const char *err = smmuv3_model_driver_init(&family_model.win, kind, &d);
-	model_family_adopt(&smmuv3_family, &d);
-	return err;
-}
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_sync_stuck(void *m)
 {
@@ -810,7 +775,7 @@ static void inject_stale_caches(void *model)
 /* The codes assume a take-over that enables the command queue, issues its
  * invalidations and a CMD_SYNC before SMMUEN (3.11, Arm's recommended
  * order), and polls CR0ACK after each CR0 write. */
-static const struct model_fault family_faults[] = {
+const struct model_fault smmuv3m_faults[] = {
 	{ "cmd-sync-stuck", "CMD_SYNC never completes: CMDQ_CONS stops before it", NULL, inject_sync_stuck,
 	  IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ "eventq-overflow", "the event queue has no free slot: events lost, EVENTQ_PROD.OVFLG toggles", NULL,
@@ -823,23 +788,6 @@ static const struct model_fault family_faults[] = {
 	{ NULL },
 };
 
-static const char *const family_kinds[] = {
+const char *const smmuv3m_kind_names[] = {
 	"smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only", NULL
 };
-
-struct model_family smmuv3_family = {
-	.kinds = family_kinds,
-	.faults = family_faults,
-	.attach = family_attach,
-	.model = &family_model,
-	.bad_width = &family_model.bad_width,
-	.reserved_writes = &family_model.reserved_writes,
-	.protocol_errors = &family_model.protocol_errors,
-	.model_win = &family_model.win,
-	.all_ones = &family_model.all_ones,
-};
-
-struct smmuv3_model *model_smmuv3(void)
-{
-	return model_attached_state(&smmuv3_family, false);
-}
