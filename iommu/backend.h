@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core/base/regwin.h"
 #include "iommu.h"
@@ -80,6 +81,26 @@ struct iommu_discovery {
 	/* `acpi <table>`: its table decoded, with what it resolves to. */
 	void (*acpi_show)(const void *state, const struct pci_list *pci);
 };
+
+/* A discovery's parse and forget (name##_parse, name##_forget) for a
+ * table that `parse_fn(bytes, len, &table)` parses into a struct `type`
+ * with its diag, and `free_fn` frees: the state is the parsed table, its
+ * errors the diag's. */
+#define IOMMU_TABLE_STATE(name, type, parse_fn, free_fn)                              \
+	static void *name##_parse(const uint8_t *bytes, size_t len, unsigned *errors) \
+	{                                                                             \
+		type *table = malloc(sizeof(*table));                                 \
+		if (!table)                                                           \
+			return NULL;                                                  \
+		parse_fn(bytes, len, table);                                          \
+		*errors = table->diag.errors;                                         \
+		return table;                                                         \
+	}                                                                             \
+	static void name##_forget(void *table)                                        \
+	{                                                                             \
+		free_fn(table);                                                       \
+		free(table);                                                          \
+	}
 
 struct iommu_backend {
 	const char *name;  /* "vtd": its records' `backend`, its catalogue group */

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "core/base/claims.h"
 #include "core/base/platform.h"
+#include "core/tables/diag.h"
 #include "found_regs.h"
 
 const char *units_open_window(const struct iommu_unit *u, struct regwin *w)
@@ -36,10 +37,13 @@ __attribute__((noinline)) static void check_window(struct iommu_unit *unit)
 	}
 }
 
-int units_add(struct iommu_units *u, const struct iommu_unit *unit)
+int units_add(struct iommu_units *u, const struct iommu_unit *unit, struct diag *diag)
 {
-	if (u->n == IOMMU_MAX_UNITS)
+	if (u->n == IOMMU_MAX_UNITS) {
+		if (diag)
+			diag_add(diag, DIAG_WARNING, "more than %d units: the rest are not used", IOMMU_MAX_UNITS);
 		return -1;
+	}
 	struct iommu_unit *to = &u->u[u->n];
 	*to = *unit;
 	to->ndevices = 0;

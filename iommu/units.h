@@ -64,8 +64,10 @@ bool units_any_table(const struct iommu_units *u);
 
 /* For a backend's find: adds `unit` (name, segment, base, size, source,
  * src, include_all filled; its backend set) after checking its register
- * window; its index, or -1 when IOMMU_MAX_UNITS are there already. */
-int units_add(struct iommu_units *u, const struct iommu_unit *unit);
+ * window; its index, or -1 when IOMMU_MAX_UNITS are there already (said
+ * in `diag`, its table's, when there is one). */
+struct diag;
+int units_add(struct iommu_units *u, const struct iommu_unit *unit, struct diag *diag);
 /* For a backend's claim: function `i` is covered by unit `unit`. */
 void units_cover(struct iommu_units *u, struct pci_list *pci, size_t i, size_t unit);
 /* How many units of backend `b` there are (its next unit's number). */

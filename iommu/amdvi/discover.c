@@ -25,23 +25,9 @@ int amdvi_ivrs_alias(const struct ivrs *v, const struct ivrs_block *h, uint16_t 
 	return -1;
 }
 
-static void *parse(const uint8_t *t, size_t len, unsigned *errors)
-{
-	struct ivrs *v = malloc(sizeof(*v));
-	if (!v)
-		return NULL;
-	ivrs_parse(t, len, v);
-	*errors = v->diag.errors;
-	return v;
-}
+IOMMU_TABLE_STATE(amdvi_table, struct ivrs, ivrs_parse, ivrs_free)
 
-static void forget(void *v)
-{
-	ivrs_free(v);
-	free(v);
-}
-
-static void find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
+static void amdvi_find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
 {
 	struct ivrs *v = state;
 	(void)pci;
@@ -60,16 +46,14 @@ static void find(struct iommu_units *u, const struct iommu_backend *self, void *
 			unit.include_all |= v->e[b->first_entry + k].type == IVHD_ALL;
 		snprintf(unit.name, sizeof(unit.name), "amdvi%zu", units_of(u, self));
 		snprintf(unit.source, sizeof(unit.source), "IVRS IVHD at 0x%x", b->offset);
-		if (units_add(u, &unit) < 0) {
-			diag_add(&v->diag, DIAG_WARNING, "more than %d units: the rest are not used", IOMMU_MAX_UNITS);
+		if (units_add(u, &unit, &v->diag) < 0)
 			break;
-		}
 	}
 }
 
 /* A device belongs to the first unit of its segment whose IVHD covers its
  * requester id. */
-static void claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+static void amdvi_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
 {
 	const struct ivrs *v = state;
 	for (size_t dev = 0; v && dev < pci->n; dev++) {
@@ -83,8 +67,8 @@ static void claim(struct iommu_units *u, const struct iommu_backend *self, void 
 	}
 }
 
-static void dma_aliases(const struct iommu_unit *u, const void *state, const struct pci_list *pci, size_t i,
-			struct pci_aliases *out)
+static void amdvi_dma_aliases(const struct iommu_unit *u, const void *state, const struct pci_list *pci, size_t i,
+			      struct pci_aliases *out)
 {
 	const struct ivrs *v = state;
 	(void)pci, (void)i;
@@ -99,7 +83,7 @@ static void dma_aliases(const struct iommu_unit *u, const void *state, const str
 }
 
 /* 3.4: the MMIO header, EFR, the ring pointers, status */
-static const struct iommu_found_reg regs[] = {
+static const struct iommu_found_reg amdvi_found_regs[] = {
 	{ AMDVI_REG_DEVTAB_BASE, 8, "DevTabBase" },
 	{ AMDVI_REG_CMDBUF_BASE, 8, "CmdBufBase" },
 	{ AMDVI_REG_EVTLOG_BASE, 8, "EvtLogBase" },
@@ -117,13 +101,13 @@ static const struct iommu_found_reg regs[] = {
 /* the identity register, in struct unit_regs */
 enum { ID_EFR };
 
-static bool identity(struct regwin *w, struct unit_regs *r)
+static bool amdvi_identity(struct regwin *w, struct unit_regs *r)
 {
 	r->r[ID_EFR] = regwin_read64(w, AMDVI_REG_EFR);
 	return r->r[ID_EFR] != ~0ull;
 }
 
-static void print_regs(const struct unit_regs *r)
+static void amdvi_print_regs(const struct unit_regs *r)
 {
 	uint64_t efr = r->r[ID_EFR];
 	printf("      EFR 0x%016llx:%s%s%s%s%s%s%s%s, HATS %u\n", (unsigned long long)efr,
@@ -133,14 +117,14 @@ static void print_regs(const struct unit_regs *r)
 	       efr & AMDVI_EFR_GA_SUP ? " GA" : "", efr & AMDVI_EFR_PC_SUP ? " PC" : "", amdvi_efr_hats(efr));
 }
 
-static void unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
+static void amdvi_unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
 {
 	(void)u, (void)state;
 	if (r)
 		json_hex(j, "efr", r->r[ID_EFR]);
 }
 
-static void acpi_show(const void *state, const struct pci_list *pci)
+static void amdvi_acpi_show(const void *state, const struct pci_list *pci)
 {
 	(void)pci;
 	if (!state)
@@ -152,15 +136,15 @@ static void acpi_show(const void *state, const struct pci_list *pci)
 const struct iommu_discovery amdvi_discovery = {
 	.table = "IVRS",
 	.table_checked = true,
-	.parse = parse,
-	.forget = forget,
-	.find = find,
-	.claim = claim,
-	.regs = regs,
-	.nregs = sizeof(regs) / sizeof(regs[0]),
-	.identity = identity,
-	.print_regs = print_regs,
-	.unit_info = unit_info,
-	.dma_aliases = dma_aliases,
-	.acpi_show = acpi_show,
+	.parse = amdvi_table_parse,
+	.forget = amdvi_table_forget,
+	.find = amdvi_find,
+	.claim = amdvi_claim,
+	.regs = amdvi_found_regs,
+	.nregs = sizeof(amdvi_found_regs) / sizeof(amdvi_found_regs[0]),
+	.identity = amdvi_identity,
+	.print_regs = amdvi_print_regs,
+	.unit_info = amdvi_unit_info,
+	.dma_aliases = amdvi_dma_aliases,
+	.acpi_show = amdvi_acpi_show,
 };

@@ -177,15 +177,8 @@ const struct model_family smmuv3_family = {
 	.kinds = smmuv3m_kind_names,
 	.faults = smmuv3m_faults,
 	.attach = family_attach,
-	.io = &family_driver.io,
-	.model = &family_model,
-	.driver = &family_driver,
-	.bad_width = &family_model.bad_width,
-	.reserved_writes = &family_model.reserved_writes,
+	MODEL_FAMILY_STATE(family_model, family_driver),
 	.protocol_errors = &family_model.protocol_errors,
-	.model_win = &family_model.win,
-	.driver_win = &family_driver.w,
-	.all_ones = &family_model.all_ones,
 };
 
 struct smmuv3_model *model_smmuv3(void)

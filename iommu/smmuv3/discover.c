@@ -10,23 +10,10 @@
 #include "core/tables/acpi.h"
 #include "regs.h"
 
-static void *parse(const uint8_t *t, size_t len, unsigned *errors)
-{
-	struct iort *v = malloc(sizeof(*v));
-	if (!v)
-		return NULL;
-	iort_parse(t, len, v);
-	*errors = v->diag.errors;
-	return v;
-}
+IOMMU_TABLE_STATE(smmuv3_table, struct iort, iort_parse, iort_free)
 
-static void forget(void *t)
-{
-	iort_free(t);
-	free(t);
-}
-
-static void find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
+static void smmuv3_find(struct iommu_units *u, const struct iommu_backend *self, void *state,
+			const struct pci_list *pci)
 {
 	struct iort *t = state;
 	(void)pci;
@@ -41,16 +28,14 @@ static void find(struct iommu_units *u, const struct iommu_backend *self, void *
 		};
 		snprintf(unit.name, sizeof(unit.name), "smmu%zu", units_of(u, self));
 		snprintf(unit.source, sizeof(unit.source), "IORT SMMUv3 node at 0x%zx", s->node_offset);
-		if (units_add(u, &unit) < 0) {
-			diag_add(&t->diag, DIAG_WARNING, "more than %d units: the rest are not used", IOMMU_MAX_UNITS);
+		if (units_add(u, &unit, &t->diag) < 0)
 			break;
-		}
 	}
 }
 
 /* Each device not yet covered gets the SMMUv3 its requester id maps to,
  * if the unit limit let that one in. */
-static void claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+static void smmuv3_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
 {
 	const struct iort *t = state;
 	for (size_t i = 0; t && i < pci->n; i++) {
@@ -65,7 +50,7 @@ static void claim(struct iommu_units *u, const struct iommu_backend *self, void 
 }
 
 /* 6.3: identification, control, queues (EVENTQ's indexes on page 1) */
-static const struct iommu_found_reg regs[] = {
+static const struct iommu_found_reg smmuv3_found_regs[] = {
 	{ SMMU_IDR0, 4, "IDR0" },
 	{ SMMU_IDR1, 4, "IDR1" },
 	{ SMMU_IDR2, 4, "IDR2" },
@@ -98,7 +83,7 @@ static const struct iommu_found_reg regs[] = {
 #define ID_AIDR 6
 
 /* IHI 0070 6.3.1-6 */
-static bool identity(struct regwin *w, struct unit_regs *r)
+static bool smmuv3_identity(struct regwin *w, struct unit_regs *r)
 {
 	for (unsigned i = 0; i < 6; i++)
 		r->r[ID_IDR(i)] = regwin_read32(w, SMMU_IDR0 + 4u * i);
@@ -146,7 +131,7 @@ static const struct idr_field {
 	{ "GRAN64K", 5, 6, 1 },
 };
 
-static void print_regs(const struct unit_regs *r)
+static void smmuv3_print_regs(const struct unit_regs *r)
 {
 	static const unsigned oas_bits[8] = { 32, 36, 40, 42, 44, 48, 52, 0 };
 	for (unsigned reg = 0; reg < 6; reg++) {
@@ -172,7 +157,7 @@ static void print_regs(const struct unit_regs *r)
 	printf("      AIDR 0x%08x: SMMUv%u.%u\n", aidr, ((aidr >> 4) & 0xf) + 3, aidr & 0xf);
 }
 
-static void unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
+static void smmuv3_unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
 {
 	static const char *const idr[] = { "idr0", "idr1", "idr2", "idr3", "idr4", "idr5" };
 	(void)state;
@@ -184,7 +169,7 @@ static void unit_info(struct json *j, const struct iommu_unit *u, const void *st
 }
 
 /* the stream id its requester id becomes */
-static void device_info(struct json *j, const struct iommu_unit *u, const void *state, const struct pci_dev *d)
+static void smmuv3_device_info(struct json *j, const struct iommu_unit *u, const void *state, const struct pci_dev *d)
 {
 	size_t smmu;
 	uint32_t sid;
@@ -193,7 +178,7 @@ static void device_info(struct json *j, const struct iommu_unit *u, const void *
 		json_hex(j, "stream_id", sid);
 }
 
-static void info(const void *state)
+static void smmuv3_info(const void *state)
 {
 	const struct iort *t = state;
 	char buf[RECORD_MAX];
@@ -211,7 +196,7 @@ static void info(const void *state)
 /* `acpi iort`: the IORT in use, and where each PCI function's requester id
  * leads; or, when none was usable, every IORT there decoded with what is
  * wrong. */
-static void acpi_show(const void *state, const struct pci_list *pci)
+static void smmuv3_acpi_show(const void *state, const struct pci_list *pci)
 {
 	const struct iort *t = state;
 	if (t) {
@@ -250,16 +235,16 @@ static void acpi_show(const void *state, const struct pci_list *pci)
 
 const struct iommu_discovery smmuv3_discovery = {
 	.table = "IORT",
-	.parse = parse,
-	.forget = forget,
-	.find = find,
-	.claim = claim,
-	.regs = regs,
-	.nregs = sizeof(regs) / sizeof(regs[0]),
-	.identity = identity,
-	.print_regs = print_regs,
-	.unit_info = unit_info,
-	.device_info = device_info,
-	.info = info,
-	.acpi_show = acpi_show,
+	.parse = smmuv3_table_parse,
+	.forget = smmuv3_table_forget,
+	.find = smmuv3_find,
+	.claim = smmuv3_claim,
+	.regs = smmuv3_found_regs,
+	.nregs = sizeof(smmuv3_found_regs) / sizeof(smmuv3_found_regs[0]),
+	.identity = smmuv3_identity,
+	.print_regs = smmuv3_print_regs,
+	.unit_info = smmuv3_unit_info,
+	.device_info = smmuv3_device_info,
+	.info = smmuv3_info,
+	.acpi_show = smmuv3_acpi_show,
 };

@@ -30,23 +30,9 @@ int dmar_scope_device(const struct dmar_scope *sc, uint16_t segment, const struc
 	return idx;
 }
 
-static void *parse(const uint8_t *t, size_t len, unsigned *errors)
-{
-	struct dmar *d = malloc(sizeof(*d));
-	if (!d)
-		return NULL;
-	dmar_parse(t, len, d);
-	*errors = d->diag.errors;
-	return d;
-}
+IOMMU_TABLE_STATE(vtd_table, struct dmar, dmar_parse, dmar_free)
 
-static void forget(void *d)
-{
-	dmar_free(d);
-	free(d);
-}
-
-static void find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
+static void vtd_find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
 {
 	struct dmar *dmar = state;
 	(void)pci;
@@ -64,11 +50,8 @@ static void find(struct iommu_units *u, const struct iommu_backend *self, void *
 		};
 		snprintf(unit.name, sizeof(unit.name), "dmar%zu", units_of(u, self));
 		snprintf(unit.source, sizeof(unit.source), "DMAR DRHD at 0x%x", st->offset);
-		if (units_add(u, &unit) < 0) {
-			diag_add(&dmar->diag, DIAG_WARNING, "more than %d units: the rest are not used",
-				 IOMMU_MAX_UNITS);
+		if (units_add(u, &unit, &dmar->diag) < 0)
 			break;
-		}
 	}
 }
 
@@ -110,7 +93,7 @@ static int unit_for(const struct iommu_units *u, const struct iommu_backend *sel
 	return all;
 }
 
-static void claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+static void vtd_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
 {
 	struct dmar *dmar = state;
 	if (!dmar)
@@ -139,7 +122,7 @@ static void claim(struct iommu_units *u, const struct iommu_backend *self, void 
 }
 
 /* VT-d 11.4: identity, then what takeover.c records */
-static const struct iommu_found_reg regs[] = {
+static const struct iommu_found_reg vtd_found_regs[] = {
 	{ VTD_REG_VER, 4, "VER" },	   { VTD_REG_CAP, 8, "CAP" },	    { VTD_REG_ECAP, 8, "ECAP" },
 	{ VTD_REG_GSTS, 4, "GSTS" },	   { VTD_REG_RTADDR, 8, "RTADDR" }, { VTD_REG_FSTS, 4, "FSTS" },
 	{ VTD_REG_FECTL, 4, "FECTL" },	   { VTD_REG_FEDATA, 4, "FEDATA" }, { VTD_REG_FEADDR, 4, "FEADDR" },
@@ -152,7 +135,7 @@ static const struct iommu_found_reg regs[] = {
 enum { ID_VER, ID_CAP, ID_ECAP };
 
 /* VER, CAP, ECAP (spec 11.4.1-3) */
-static bool identity(struct regwin *w, struct unit_regs *r)
+static bool vtd_identity(struct regwin *w, struct unit_regs *r)
 {
 	r->r[ID_VER] = regwin_read32(w, VTD_REG_VER);
 	r->r[ID_CAP] = regwin_read64(w, VTD_REG_CAP);
@@ -160,13 +143,13 @@ static bool identity(struct regwin *w, struct unit_regs *r)
 	return r->r[ID_VER] != 0xffffffffu && r->r[ID_CAP] != ~0ull;
 }
 
-static void print_regs(const struct unit_regs *r)
+static void vtd_print_regs(const struct unit_regs *r)
 {
 	vtd_caps_print((uint32_t)r->r[ID_VER], r->r[ID_CAP], r->r[ID_ECAP],
 		       platform && platform->apic_id_bits ? platform->apic_id_bits() : 8);
 }
 
-static void unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
+static void vtd_unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
 {
 	(void)u, (void)state;
 	if (r) {
@@ -176,7 +159,7 @@ static void unit_info(struct json *j, const struct iommu_unit *u, const void *st
 }
 
 /* `acpi dmar`: the DMAR in use, and the device each scope resolves to */
-static void acpi_show(const void *state, const struct pci_list *pci)
+static void vtd_acpi_show(const void *state, const struct pci_list *pci)
 {
 	const struct dmar *d = state;
 	if (!d) {
@@ -203,14 +186,14 @@ static void acpi_show(const void *state, const struct pci_list *pci)
 const struct iommu_discovery vtd_discovery = {
 	.table = "DMAR",
 	.table_checked = true,
-	.parse = parse,
-	.forget = forget,
-	.find = find,
-	.claim = claim,
-	.regs = regs,
-	.nregs = sizeof(regs) / sizeof(regs[0]),
-	.identity = identity,
-	.print_regs = print_regs,
-	.unit_info = unit_info,
-	.acpi_show = acpi_show,
+	.parse = vtd_table_parse,
+	.forget = vtd_table_forget,
+	.find = vtd_find,
+	.claim = vtd_claim,
+	.regs = vtd_found_regs,
+	.nregs = sizeof(vtd_found_regs) / sizeof(vtd_found_regs[0]),
+	.identity = vtd_identity,
+	.print_regs = vtd_print_regs,
+	.unit_info = vtd_unit_info,
+	.acpi_show = vtd_acpi_show,
 };

@@ -111,7 +111,7 @@ static void earlier_find(struct iommu_units *u, const struct iommu_backend *self
 		.name = "earlier0", .backend = &earlier_backend, .base = 0x0a000000, .size = 0x1000
 	};
 	snprintf(unit.source, sizeof(unit.source), "the test");
-	assert_int_equal(units_add(u, &unit), 0);
+	assert_int_equal(units_add(u, &unit, NULL), 0);
 }
 
 static void earlier_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)

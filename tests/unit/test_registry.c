@@ -268,7 +268,7 @@ static void pcitest_find(struct iommu_units *u, const struct iommu_backend *self
 					   .src = i };
 		snprintf(unit.name, sizeof(unit.name), "pcitest%zu", units_of(u, &pcitest_backend));
 		pci_addr_str(d->addr, unit.source, sizeof(unit.source));
-		units_add(u, &unit);
+		units_add(u, &unit, NULL);
 	}
 }
 
