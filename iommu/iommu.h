@@ -1,5 +1,6 @@
-/* The iommu interface: what every backend (VT-d, Calgary/CalIOC2, DART,
- * Apple DART; iommu/backend.h lists them) offers the test catalogue. A
+/* The iommu interface: what every backend (Intel VT-d, AMD-Vi, Arm
+ * SMMUv3, Calgary/CalIOC2, DART, Apple DART; iommu/backends.h lists them)
+ * offers the test catalogue. A
  * backend takes one unit over from the firmware, puts one device (the
  * device under test) in a domain of its own while every other device keeps
  * working, maps and unmaps pages in that domain, walks it as the hardware
