@@ -4,7 +4,8 @@
  * 3.4 (MMIO registers), 2.4 (commands) and 2.5 (event log).
  * Its own reading of the spec, on purpose: never include the AMD-Vi
  * driver's register header here (amdvi_model.h says why).
- * Its family (what `model amdvi` attaches) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * amdvi` attaches) is in backend.c. */
 #include "model.h"
 
 #include <stddef.h>

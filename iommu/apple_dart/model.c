@@ -2,8 +2,8 @@
  * formats from shared/specs/dart.md section 2.
  * Its own reading of the spec, on purpose: never include iommu/apple_dart/regs.h
  * here (apple_dart_model.h says why).
- * Its family (what `model apple-t8103`, `apple-t6000` and `apple-t8110`
- * attach) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * apple-t8103`, `apple-t6000` and `apple-t8110` attach) is in backend.c. */
 #include "model.h"
 
 #include <string.h>

@@ -2,7 +2,8 @@
  * shared/specs/calgary.md.
  * Its own reading of the spec, on purpose: never include iommu/calgary/regs.h
  * here (calgary_model.h says why).
- * Its family (what `model calgary` and `model calioc2` attach) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * calgary` and `model calioc2` attach) is in backend.c. */
 #include "model.h"
 
 #include <string.h>

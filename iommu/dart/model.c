@@ -2,7 +2,8 @@
  * shared/specs/dart.md section 1.
  * Its own reading of the spec, on purpose: never include iommu/dart/regs.h
  * here (dart_model.h says why).
- * Its family (what `model dart-u3` and `model dart-u4` attach) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * dart-u3` and `model dart-u4` attach) is in backend.c. */
 #include "model.h"
 
 #include <string.h>

@@ -7,7 +7,8 @@
  * queue, and interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of
  * an MSI with its checks, an interrupt entry cache kept until its IEC
  * invalidation, and interrupt faults recorded with their reason, source
- * and index. Its family (what `model vtd` attaches) is at the end.
+ * and index. What it offers its family (what `model vtd` attaches, in
+ * backend.c) is at the end.
  *
  * It is strict where hardware is: a 32-bit register accessed with 64 bits,
  * a GCMD write that sets a one-shot bit by accident, a register-based
