@@ -1,13 +1,19 @@
 #include "backend.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "backends.h"
+#include "iommu/models/models.h"
+
+#define DECLARE(name) extern const struct iommu_backend name##_backend;
+#define ENTRY(name) &name##_backend,
+IOMMU_BACKENDS(DECLARE)
+static const struct iommu_backend *const registry[] = { IOMMU_BACKENDS(ENTRY) NULL };
 
 const struct iommu_backend *iommu_backend_at(size_t i)
 {
-	for (size_t k = 0; iommu_registry[k]; k++)
-		if (k == i)
-			return iommu_registry[k]->backend;
-	return NULL;
+	return i < sizeof(registry) / sizeof(registry[0]) ? registry[i] : NULL;
 }
 
 const struct iommu_backend *iommu_backend_named(const char *name)
@@ -19,40 +25,48 @@ const struct iommu_backend *iommu_backend_named(const char *name)
 	return NULL;
 }
 
-const struct iommu_backend *iommu_backend_for_type(enum iommu_type t)
+const char *const *iommu_backend_models(const struct iommu_backend *b)
 {
-	const struct iommu_backend *b;
-	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
-		if (b->open && (b->unit_types & 1u << t))
-			return b;
-	return NULL;
+	return b->family ? b->family->kinds : NULL;
 }
 
 const struct iommu_backend *iommu_backend_for_model(const char *kind)
 {
 	const struct iommu_backend *b;
 	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
-		for (const char *const *m = b->models; m && *m; m++)
+		for (const char *const *m = iommu_backend_models(b); m && *m; m++)
 			if (strcmp(*m, kind) == 0)
 				return b;
 	return NULL;
 }
 
-size_t iommu_registry_groups(const struct test_group **out, size_t max)
-{
-	size_t n = 0;
-	for (size_t k = 0; iommu_registry[k]; k++)
-		if (iommu_registry[k]->group && n < max)
-			out[n++] = iommu_registry[k]->group;
-	return n;
-}
-
 const struct model_family *iommu_registry_model(size_t i)
 {
-	for (size_t k = 0; iommu_registry[k]; k++)
-		if (iommu_registry[k]->models && i-- == 0)
-			return iommu_registry[k]->models;
+	const struct iommu_backend *b;
+	for (size_t k = 0; (b = iommu_backend_at(k)) != NULL; k++)
+		if (b->family && i-- == 0)
+			return b->family;
 	return NULL;
+}
+
+const char *iommu_backend_tables(void)
+{
+	static char out[64];
+	const struct iommu_backend *b;
+	size_t n = 0, k = 0, t = 0;
+	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
+		n += b->discovery && b->discovery->table;
+	out[0] = '\0';
+	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL && k < sizeof(out); i++)
+		if (b->discovery && b->discovery->table) {
+			t++;
+			k += (size_t)snprintf(out + k, sizeof(out) - k, "%s%s",
+					      t == 1  ? ""
+					      : t < n ? ", "
+						      : " or ",
+					      b->discovery->table);
+		}
+	return out;
 }
 
 bool iommu_backend_holds(struct iommu *io, const char *name, const char **why)

@@ -4,89 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "core/base/textlines.h"
-#include "iommu/amdvi/regs.h"
-#include "iommu/smmuv3/regs.h"
-#include "iommu/vtd/regs.h"
 
-/* SMMUv3 page-0 registers smmuv3/regs.h has no use for (IHI 0070 6.2). */
-#define SMMU_IDR2 0x08
-#define SMMU_IDR4 0x10
-#define SMMU_IIDR 0x18
-#define SMMU_STATUSR 0x40
-
-struct reg_def {
-	enum iommu_type type;
-	uint32_t off;
-	uint8_t width; /* bytes */
-	const char *name;
-};
-
-static const struct reg_def defs[] = {
-	/* VT-d 11.4: identity, then what vtd takeover.c records */
-	{ IOMMU_VTD, VTD_REG_VER, 4, "VER" },
-	{ IOMMU_VTD, VTD_REG_CAP, 8, "CAP" },
-	{ IOMMU_VTD, VTD_REG_ECAP, 8, "ECAP" },
-	{ IOMMU_VTD, VTD_REG_GSTS, 4, "GSTS" },
-	{ IOMMU_VTD, VTD_REG_RTADDR, 8, "RTADDR" },
-	{ IOMMU_VTD, VTD_REG_FSTS, 4, "FSTS" },
-	{ IOMMU_VTD, VTD_REG_FECTL, 4, "FECTL" },
-	{ IOMMU_VTD, VTD_REG_FEDATA, 4, "FEDATA" },
-	{ IOMMU_VTD, VTD_REG_FEADDR, 4, "FEADDR" },
-	{ IOMMU_VTD, VTD_REG_FEUADDR, 4, "FEUADDR" },
-	{ IOMMU_VTD, VTD_REG_PMEN, 4, "PMEN" },
-	{ IOMMU_VTD, VTD_REG_IQH, 8, "IQH" },
-	{ IOMMU_VTD, VTD_REG_IQT, 8, "IQT" },
-	{ IOMMU_VTD, VTD_REG_IQA, 8, "IQA" },
-	{ IOMMU_VTD, VTD_REG_ICS, 4, "ICS" },
-	{ IOMMU_VTD, VTD_REG_IRTA, 8, "IRTA" },
-	/* AMD-Vi 3.4: the MMIO header, EFR, the ring pointers, status */
-	{ IOMMU_AMDVI, AMDVI_REG_DEVTAB_BASE, 8, "DevTabBase" },
-	{ IOMMU_AMDVI, AMDVI_REG_CMDBUF_BASE, 8, "CmdBufBase" },
-	{ IOMMU_AMDVI, AMDVI_REG_EVTLOG_BASE, 8, "EvtLogBase" },
-	{ IOMMU_AMDVI, AMDVI_REG_CONTROL, 8, "Control" },
-	{ IOMMU_AMDVI, AMDVI_REG_EXCL_BASE, 8, "ExclBase" },
-	{ IOMMU_AMDVI, AMDVI_REG_EXCL_LIMIT, 8, "ExclLimit" },
-	{ IOMMU_AMDVI, AMDVI_REG_EFR, 8, "EFR" },
-	{ IOMMU_AMDVI, AMDVI_REG_CMDBUF_HEAD, 8, "CmdBufHead" },
-	{ IOMMU_AMDVI, AMDVI_REG_CMDBUF_TAIL, 8, "CmdBufTail" },
-	{ IOMMU_AMDVI, AMDVI_REG_EVTLOG_HEAD, 8, "EvtLogHead" },
-	{ IOMMU_AMDVI, AMDVI_REG_EVTLOG_TAIL, 8, "EvtLogTail" },
-	{ IOMMU_AMDVI, AMDVI_REG_STATUS, 8, "Status" },
-	/* SMMUv3 6.3: identification, control, queues (EVENTQ's indexes on page 1) */
-	{ IOMMU_SMMUV3, SMMU_IDR0, 4, "IDR0" },
-	{ IOMMU_SMMUV3, SMMU_IDR1, 4, "IDR1" },
-	{ IOMMU_SMMUV3, SMMU_IDR2, 4, "IDR2" },
-	{ IOMMU_SMMUV3, SMMU_IDR3, 4, "IDR3" },
-	{ IOMMU_SMMUV3, SMMU_IDR4, 4, "IDR4" },
-	{ IOMMU_SMMUV3, SMMU_IDR5, 4, "IDR5" },
-	{ IOMMU_SMMUV3, SMMU_IIDR, 4, "IIDR" },
-	{ IOMMU_SMMUV3, SMMU_AIDR, 4, "AIDR" },
-	{ IOMMU_SMMUV3, SMMU_CR0, 4, "CR0" },
-	{ IOMMU_SMMUV3, SMMU_CR0ACK, 4, "CR0ACK" },
-	{ IOMMU_SMMUV3, SMMU_CR1, 4, "CR1" },
-	{ IOMMU_SMMUV3, SMMU_CR2, 4, "CR2" },
-	{ IOMMU_SMMUV3, SMMU_STATUSR, 4, "STATUSR" },
-	{ IOMMU_SMMUV3, SMMU_GBPA, 4, "GBPA" },
-	{ IOMMU_SMMUV3, SMMU_IRQ_CTRL, 4, "IRQ_CTRL" },
-	{ IOMMU_SMMUV3, SMMU_GERROR, 4, "GERROR" },
-	{ IOMMU_SMMUV3, SMMU_GERRORN, 4, "GERRORN" },
-	{ IOMMU_SMMUV3, SMMU_STRTAB_BASE, 8, "STRTAB_BASE" },
-	{ IOMMU_SMMUV3, SMMU_STRTAB_BASE_CFG, 4, "STRTAB_BASE_CFG" },
-	{ IOMMU_SMMUV3, SMMU_CMDQ_BASE, 8, "CMDQ_BASE" },
-	{ IOMMU_SMMUV3, SMMU_CMDQ_PROD, 4, "CMDQ_PROD" },
-	{ IOMMU_SMMUV3, SMMU_CMDQ_CONS, 4, "CMDQ_CONS" },
-	{ IOMMU_SMMUV3, SMMU_EVENTQ_BASE, 8, "EVENTQ_BASE" },
-	{ IOMMU_SMMUV3, SMMU_EVENTQ_PROD, 4, "EVENTQ_PROD" },
-	{ IOMMU_SMMUV3, SMMU_EVENTQ_CONS, 4, "EVENTQ_CONS" },
-};
-
-#define NDEFS (sizeof(defs) / sizeof(defs[0]))
-#define FOUND_MAX 24 /* registers of the type with the most (SMMUv3) */
+/* Registers a unit keeps. SMMUv3 lists 25: its last, EVENTQ_CONS, has
+ * never been kept, and iommu.txt stays as it was until that is decided. */
+#define FOUND_MAX 24
 
 struct unit_found {
 	char name[16];
-	enum iommu_type type;
+	const struct iommu_backend *backend;
 	uint64_t base;
 	size_t n;
 	struct {
@@ -99,17 +26,17 @@ struct unit_found {
 static struct unit_found found[IOMMU_MAX_UNITS];
 static size_t nfound;
 
-static struct unit_found *unit_slot(const char *name, enum iommu_type type, uint64_t base)
+static struct unit_found *unit_slot(const char *name, const struct iommu_backend *b, uint64_t base)
 {
 	for (size_t i = 0; i < nfound; i++)
-		if (strcmp(found[i].name, name) == 0 && found[i].base == base && found[i].type == type)
+		if (strcmp(found[i].name, name) == 0 && found[i].base == base && found[i].backend == b)
 			return &found[i];
 	if (nfound == IOMMU_MAX_UNITS)
 		return NULL;
 	struct unit_found *f = &found[nfound++];
 	memset(f, 0, sizeof(*f));
 	snprintf(f->name, sizeof(f->name), "%s", name);
-	f->type = type;
+	f->backend = b;
 	f->base = base;
 	return f;
 }
@@ -134,28 +61,32 @@ void found_regs_read(const struct iommu_units *u)
 		struct regwin w;
 		if (unit->refused[0] || units_open_window(unit, &w))
 			continue;
-		struct unit_found *f = unit_slot(unit->name, unit->type, unit->base);
+		const struct iommu_discovery *d = unit->backend ? unit->backend->discovery : NULL;
+		if (!d || !d->nregs)
+			continue;
+		struct unit_found *f = unit_slot(unit->name, unit->backend, unit->base);
 		if (f && f->n)
 			continue;
-		for (size_t k = 0; f && k < NDEFS; k++)
-			if (defs[k].type == unit->type && defs[k].off + defs[k].width <= unit->size)
-				keep(f, defs[k].off, defs[k].width,
-				     defs[k].width == 8 ? regwin_read64(&w, defs[k].off)
-							: regwin_read32(&w, defs[k].off));
+		for (size_t k = 0; f && k < d->nregs; k++) {
+			const struct iommu_found_reg *r = &d->regs[k];
+			if (r->off + r->width <= unit->size)
+				keep(f, r->off, r->width,
+				     r->width == 8 ? regwin_read64(&w, r->off) : regwin_read32(&w, r->off));
+		}
 	}
 }
 
-static const struct reg_def *reg_at(enum iommu_type type, uint32_t off)
+static const struct iommu_found_reg *reg_at(const struct iommu_backend *b, uint32_t off)
 {
-	for (size_t k = 0; k < NDEFS; k++)
-		if (defs[k].type == type && defs[k].off == off)
-			return &defs[k];
+	for (size_t k = 0; k < b->discovery->nregs; k++)
+		if (b->discovery->regs[k].off == off)
+			return &b->discovery->regs[k];
 	return NULL;
 }
 
-static const char *reg_name(enum iommu_type type, uint32_t off)
+static const char *reg_name(const struct iommu_backend *b, uint32_t off)
 {
-	const struct reg_def *d = reg_at(type, off);
+	const struct iommu_found_reg *d = reg_at(b, off);
 	return d ? d->name : "?";
 }
 
@@ -171,23 +102,37 @@ char *found_regs_text(size_t *len)
 	for (size_t i = 0; i < nfound; i++)
 		for (size_t k = 0; k < found[i].n; k++)
 			n += (size_t)snprintf(t + n, cap - n, "%s %s 0x%llx 0x%05x %u %s 0x%0*llx\n", found[i].name,
-					      iommu_type_name(found[i].type), (unsigned long long)found[i].base,
+					      found[i].backend->name, (unsigned long long)found[i].base,
 					      found[i].r[k].off, found[i].r[k].width,
-					      reg_name(found[i].type, found[i].r[k].off), found[i].r[k].width * 2,
+					      reg_name(found[i].backend, found[i].r[k].off), found[i].r[k].width * 2,
 					      (unsigned long long)found[i].r[k].val);
 	*len = n;
 	return t;
 }
 
-static bool type_named(const char *s, enum iommu_type *t)
+/* The backend named `s` that saves registers, or NULL. */
+static const struct iommu_backend *saver_named(const char *s)
 {
-	static const enum iommu_type all[] = { IOMMU_VTD, IOMMU_AMDVI, IOMMU_SMMUV3 };
-	for (size_t i = 0; i < 3; i++)
-		if (strcmp(s, iommu_type_name(all[i])) == 0) {
-			*t = all[i];
-			return true;
-		}
-	return false;
+	const struct iommu_backend *b = iommu_backend_named(s);
+	return b && b->discovery && b->discovery->nregs ? b : NULL;
+}
+
+/* "the type is not vtd, amdvi or smmuv3": the backends that save registers */
+static const char *not_a_type(void)
+{
+	static char msg[160];
+	const struct iommu_backend *b, *names[IOMMU_MAX_BACKENDS];
+	size_t n = 0, k = (size_t)snprintf(msg, sizeof(msg), "the type is not");
+	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL && n < IOMMU_MAX_BACKENDS; i++)
+		if (saver_named(b->name) == b)
+			names[n++] = b;
+	for (size_t i = 0; i < n && k < sizeof(msg); i++)
+		k += (size_t)snprintf(msg + k, sizeof(msg) - k, "%s%s",
+				      i == 0	  ? " "
+				      : i + 1 < n ? ", "
+						  : " or ",
+				      names[i]->name);
+	return msg;
 }
 
 /* One line: "dmar0 vtd 0xfed90000 0x00008 8 CAP 0x00d2008c22260286";
@@ -197,19 +142,19 @@ static const char *load_line(const char *line)
 	char name[16], type[12], reg[24], extra[2];
 	unsigned long long base, off, val;
 	unsigned width;
-	enum iommu_type t;
+	const struct iommu_backend *t;
 	int k = sscanf(line, "%15s %11s %llx %llx %u %23s %llx %1s", name, type, &base, &off, &width, reg, &val, extra);
 	if (k != 7)
 		return "not 'unit type base offset bytes register value'";
-	if (!type_named(type, &t))
-		return "the type is not vtd, amdvi or smmuv3";
+	if ((t = saver_named(type)) == NULL)
+		return not_a_type();
 	if (width != 4 && width != 8)
 		return "a register is 4 or 8 bytes";
 	if (off > 0xfffff || (off & (width - 1)))
 		return "the offset is not one of a register of that size";
 	if (width == 4 && val > 0xffffffffull)
 		return "the value does not fit in 4 bytes";
-	const struct reg_def *d = reg_at(t, (uint32_t)off);
+	const struct iommu_found_reg *d = reg_at(t, (uint32_t)off);
 	if (!d || strcmp(reg, d->name) != 0)
 		return "the register's name is not the one at that offset";
 	if (d->width != width)
@@ -253,7 +198,7 @@ static const struct regwin_model_ops saved_ops = { saved_read, saved_write };
 bool found_regs_window(const struct iommu_unit *u, struct regwin *w)
 {
 	for (size_t i = 0; i < nfound; i++)
-		if (strcmp(found[i].name, u->name) == 0 && found[i].base == u->base && found[i].type == u->type) {
+		if (strcmp(found[i].name, u->name) == 0 && found[i].base == u->base && found[i].backend == u->backend) {
 			regwin_init_model(w, u->name, u->size, false, &saved_ops, &found[i]);
 			return true;
 		}

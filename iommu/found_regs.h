@@ -4,10 +4,10 @@
  * (units_read_regs answers from them, so `iommu` decodes the saved CAP and
  * ECAP, IDRs or EFR).
  *
- * Which registers: those a backend's take-over records before its first
- * write (vtd/amdvi/smmuv3 takeover.c's record) and the identity registers
- * the `info` records carry (units_read_regs), each once. Calgary and the
- * DARTs are not described by ACPI and are not discovered: none here. */
+ * Which registers: each backend's list (struct iommu_discovery's regs:
+ * those its take-over records before its first write and the identity
+ * registers the `info` records carry), each once, in its order. A backend
+ * that discovers no unit (Calgary and the DARTs) saves none. */
 #ifndef IOMMON_FOUND_REGS_H
 #define IOMMON_FOUND_REGS_H
 

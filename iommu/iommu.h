@@ -1,11 +1,12 @@
-/* The iommu interface: what every backend (VT-d, Calgary/CalIOC2, DART,
- * Apple DART; iommu/backend.h lists them) offers the test catalogue. A
- * backend takes one unit over from the firmware, puts one device (the
- * device under test) in a domain of its own while every other device keeps
- * working, maps and unmaps pages in that domain, walks it as the hardware
- * would, invalidates its caches by named kinds (offered as data), and reads
- * and clears the faults it recorded. Every operation that fails returns
- * one line for people and leaves a code in io->err for the catalogue. */
+/* The iommu interface: what every backend (Intel VT-d, AMD-Vi, Arm
+ * SMMUv3, Calgary/CalIOC2, DART, Apple DART; iommu/backends.h lists them)
+ * offers the test catalogue. A backend takes one unit over from the
+ * firmware, puts one device (the device under test) in a domain of its
+ * own while every other device keeps working, maps and unmaps pages in
+ * that domain, walks it as the hardware would, invalidates its caches by
+ * named kinds (offered as data), and reads and clears the faults it
+ * recorded. Every operation that fails returns one line for people and
+ * leaves a code in io->err for the catalogue. */
 #ifndef IOMMON_IOMMU_H
 #define IOMMON_IOMMU_H
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "core/base/claims.h"
 #include "core/base/timing.h"
 #include "core/monitor/replay.h"
@@ -55,12 +56,10 @@ static void info_records(void)
 		json_str(&j, "class", hex);
 		json_str(&j, "class_name", pci_class_name(d->class));
 		json_str(&j, "iommu", d->iommu >= 0 ? machine.units.u[d->iommu].name : NULL);
-		size_t smmu;
-		uint32_t sid;
-		/* the stream id its requester id becomes, where an SMMUv3 covers it */
-		if (d->iommu >= 0 && machine.units.u[d->iommu].type == IOMMU_SMMUV3 &&
-		    iort_map_rid(&machine.units.iort, d->addr.seg, pci_rid(d->addr), &smmu, &sid))
-			json_hex(&j, "stream_id", sid);
+		/* what the covering unit knows it as (an SMMUv3's stream id) */
+		const struct iommu_unit *by = d->iommu >= 0 ? &machine.units.u[d->iommu] : NULL;
+		if (by && by->backend->discovery && by->backend->discovery->device_info)
+			by->backend->discovery->device_info(&j, by, units_state(&machine.units, by->backend), d);
 		if (d->parent >= 0) {
 			char p[16];
 			pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
@@ -103,40 +102,25 @@ static void info_records(void)
 		record_begin(&j, big, cap, "info");
 		json_str(&j, "what", "iommu");
 		json_str(&j, "name", u->name);
-		json_str(&j, "type", iommu_type_name(u->type));
+		json_str(&j, "type", u->backend->name);
 		json_u64(&j, "segment", u->segment);
 		json_hex(&j, "base", u->base);
 		json_bool(&j, "include_all", u->include_all);
 		if (u->refused[0])
 			json_str(&j, "refused", u->refused);
 		struct unit_regs r;
-		if (u->type == IOMMU_SMMUV3)
-			json_str(&j, "source", u->source);
-		if (((platform->hardware && !u->refused[0]) || platform->replay) && units_read_regs(u, &r)) {
-			static const char *const idr[] = { "idr0", "idr1", "idr2", "idr3", "idr4", "idr5" };
-			for (unsigned k = 0; u->type == IOMMU_SMMUV3 && k < 6; k++)
-				json_hex(&j, idr[k], r.idr[k]);
-			if (u->type == IOMMU_SMMUV3)
-				json_hex(&j, "aidr", r.aidr);
-			else
-				json_hex(&j, u->type == IOMMU_VTD ? "cap" : "efr", r.cap);
-			if (u->type == IOMMU_VTD)
-				json_hex(&j, "ecap", r.ecap);
-		}
+		bool read = ((platform->hardware && !u->refused[0]) || platform->replay) && units_read_regs(u, &r);
+		const struct iommu_discovery *disc = u->backend->discovery;
+		if (disc && disc->unit_info)
+			disc->unit_info(&j, u, units_state(&machine.units, u->backend), read ? &r : NULL);
 		json_strs(&j, "devices", list, u->ndevices);
 		record_emit(&j);
 		free(big), free(list), free(store);
 	}
-	const struct iort *t = &machine.units.iort;
-	if (machine.units.have_iort) {
-		record_begin(&j, buf, sizeof(buf), "info");
-		json_str(&j, "what", "iort");
-		json_u64(&j, "revision", t->revision);
-		json_u64(&j, "nodes", t->n);
-		json_u64(&j, "smmuv3", t->nsmmu);
-		json_u64(&j, "rmr", t->nrmr);
-		json_u64(&j, "warnings", t->diag.warnings);
-		record_emit(&j);
+	for (size_t i = 0; i < machine.units.nfound; i++) {
+		const struct iommu_backend *b = machine.units.found[i].backend;
+		if (b->discovery && b->discovery->info && machine.units.found[i].state)
+			b->discovery->info(machine.units.found[i].state);
 	}
 }
 
@@ -145,55 +129,26 @@ static const struct acpi_header *table(const char *sig)
 	return acpi_find(monitor_acpi(), sig, 0);
 }
 
-static unsigned parse_dmar(const struct acpi_header *h, void *d)
-{
-	dmar_parse((const uint8_t *)h, h->length, d);
-	return ((struct dmar *)d)->diag.errors;
-}
-
-static unsigned parse_ivrs(const struct acpi_header *h, void *v)
-{
-	ivrs_parse((const uint8_t *)h, h->length, v);
-	return ((struct ivrs *)v)->diag.errors;
-}
-
-static void free_dmar(void *d)
-{
-	dmar_free(d);
-}
-
-static void free_ivrs(void *v)
-{
-	ivrs_free(v);
-}
-
-static unsigned parse_iort(const struct acpi_header *h, void *t)
-{
-	iort_parse((const uint8_t *)h, h->length, t);
-	return ((struct iort *)t)->diag.errors;
-}
-
-static void free_iort(void *t)
-{
-	iort_free(t);
-}
-
-/* The first instance of `sig` that parses without an error, parsed once
- * and kept in `out`: a corrupt one is reported here (and by its acpi.*
- * check), freed, and not used. */
-static bool first_usable(const char *sig, unsigned (*parse)(const struct acpi_header *, void *), void (*drop)(void *),
-			 void *out)
+/* The first instance of backend's table that parses without an error,
+ * parsed once: its state, or NULL. A corrupt one is reported here (and by
+ * its acpi.* check), forgotten, and not used. */
+static void *first_usable(const struct iommu_discovery *d)
 {
 	const struct acpi_header *h;
-	/* what says more: the acpi group checks every DMAR and IVRS; 'acpi
-	 * iort' decodes every IORT when none was usable */
-	bool group = strcmp(sig, "IORT") != 0;
+	const char *sig = d->table;
+	/* what says more: the acpi group's check of every instance (`run
+	 * acpi.dmar`), or `acpi iort`, which decodes every one when none was
+	 * usable */
+	bool group = d->table_checked;
 	char lower[5];
 	for (unsigned k = 0; k < 4; k++)
 		lower[k] = (char)(sig[k] | 0x20);
 	lower[4] = '\0';
 	for (unsigned i = 0; (h = acpi_find(monitor_acpi(), sig, i)) != NULL; i++) {
-		unsigned errors = parse(h, out);
+		unsigned errors = 0;
+		void *state = d->parse((const uint8_t *)h, h->length, &errors);
+		if (!state)
+			return NULL;
 		if (!errors) {
 			/* a table given after it (QEMU's -acpitable comes after
 			 * QEMU's own) is not judged by the units: say so */
@@ -206,13 +161,28 @@ static bool first_usable(const char *sig, unsigned (*parse)(const struct acpi_he
 				       "not used%s%s%s\n",
 				       sig, i, (unsigned long long)(uintptr_t)h, later, group ? " ('run acpi." : "",
 				       group ? lower : "", group ? "' checks every one)" : "");
-			return true;
+			return state;
 		}
-		drop(out);
+		d->forget(state);
 		printf("  warning: %.4s #%u at 0x%llx has %u errors: not used ('%s%s%s' says what)\n", sig, i,
 		       (unsigned long long)(uintptr_t)h, errors, group ? "run acpi." : "acpi ", lower, "");
 	}
-	return false;
+	return NULL;
+}
+
+/* Every backend's discovery, in registry order: its table, its units and
+ * the devices they cover. */
+static void discover_units(void)
+{
+	const struct iommu_backend *b, *all[IOMMU_MAX_BACKENDS];
+	void *state[IOMMU_MAX_BACKENDS];
+	size_t n = 0;
+	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL && n < IOMMU_MAX_BACKENDS; i++) {
+		const struct iommu_discovery *d = b->discovery;
+		all[n] = b;
+		state[n++] = d && d->table && d->parse ? first_usable(d) : NULL;
+	}
+	units_adopt(&machine.units, all, state, n, &machine.pci);
 }
 
 static void machine_discover(void)
@@ -234,15 +204,7 @@ static void machine_discover(void)
 	/* the console's UART and the timers were opened before the BARs were
 	 * known: one inside another device's BAR is dropped now, named */
 	claims_early_audit();
-	struct dmar dmar;
-	struct ivrs ivrs;
-	struct iort iort;
-	bool have_dmar = first_usable("DMAR", parse_dmar, free_dmar, &dmar),
-	     have_ivrs = first_usable("IVRS", parse_ivrs, free_ivrs, &ivrs),
-	     have_iort = first_usable("IORT", parse_iort, free_iort, &iort);
-	units_adopt(&machine.units, have_dmar ? &dmar : NULL, have_ivrs ? &ivrs : NULL, &machine.pci);
-	if (have_iort)
-		units_adopt_iort(&machine.units, &iort, &machine.pci);
+	discover_units();
 	dut_bind(&machine.cfg, &machine.pci);
 	machine.discovered = true;
 	if (platform->hardware) /* before anything is taken over: the replay folder keeps them */
@@ -262,11 +224,17 @@ static void machine_discover(void)
 	       machine.cfg.n && machine.cfg.legacy ? " (CF8/CFC where ECAM does not reach)" : "",
 	       cycles_to_ns(t1 - t0) / 1e6);
 	const struct iommu_units *u = &machine.units;
-	char tables[32] = "";
-	snprintf(tables, sizeof(tables), "%s%s%s", u->have_dmar ? ", DMAR" : "", u->have_ivrs ? ", IVRS" : "",
-		 u->have_iort ? ", IORT" : "");
-	printf("  iommu      %zu units (%s), covering %zu of the functions\n", u->n,
-	       tables[0] ? tables + 2 : "no DMAR, IVRS or IORT", covered);
+	char tables[64] = "", none[72];
+	size_t k = 0;
+	for (size_t i = 0; i < u->nfound && k < sizeof(tables); i++) {
+		const struct iommu_discovery *d = u->found[i].backend->discovery;
+		if (d && d->table && u->found[i].state)
+			k += (size_t)snprintf(tables + k, sizeof(tables) - k, ", %s", d->table);
+	}
+	snprintf(none, sizeof(none), "no %s", iommu_backend_tables());
+	/* "(DMAR, IORT)", or "(no DMAR, IVRS or IORT)" */
+	printf("  iommu      %zu units (%s), covering %zu of the functions\n", u->n, tables[0] ? tables + 2 : none,
+	       covered);
 	info_records();
 }
 

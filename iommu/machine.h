@@ -1,6 +1,6 @@
 /* The machine inventory: its PCI functions and IOMMU units, found once at
- * boot from ACPI (MCFG, DMAR, IVRS; each table parsed once) and
- * configuration space, announced as `info` records. machine_cmd.c holds
+ * boot from ACPI (MCFG, and each backend's table, parsed once by its
+ * backend) and configuration space, announced as `info` records. machine_cmd.c holds
  * the commands that show it (pci, acpi). */
 #ifndef IOMMON_MACHINE_H
 #define IOMMON_MACHINE_H

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend.h"
 #include "core/monitor/monitor.h"
 #include "core/tables/acpi.h"
 #include "core/tables/gtdt.h"
@@ -122,43 +123,13 @@ static void acpi_list(void)
 		printf("  %s\n", a->diag.msg[i].text);
 }
 
-/* The IORT in use, and where each PCI function's requester id leads; or,
- * when none was usable, every IORT there decoded with what is wrong. */
-static void acpi_iort(void)
+/* "dmar" names the DMAR */
+static bool table_named(const char *sig, const char *name)
 {
-	if (machine.units.have_iort) {
-		const struct iort *t = &machine.units.iort;
-		iort_print(t);
-		printf("  requester ids through the root complexes:\n");
-		for (size_t i = 0; i < machine.pci.n; i++) {
-			const struct pci_dev *d = &machine.pci.d[i];
-			char bdf[16];
-			size_t smmu;
-			uint32_t sid;
-			pci_addr_str(d->addr, bdf, sizeof(bdf));
-			if (iort_map_rid(t, d->addr.seg, pci_rid(d->addr), &smmu, &sid))
-				printf("    %s -> SMMUv3 at 0x%03zx stream id 0x%x\n", bdf, t->smmu[smmu].node_offset,
-				       sid);
-			else
-				printf("    %s -> no SMMUv3 (an ITS only, or not covered)\n", bdf);
-		}
-		for (size_t r = 0; r < t->nrmr; r++)
-			for (size_t k = 0; k < t->rmr[r].nstreams; k++)
-				printf("    RMR at 0x%03zx: stream id 0x%x on SMMUv3 at 0x%03zx\n",
-				       t->rmr[r].node_offset, t->rmr[r].stream[k].sid,
-				       t->smmu[t->rmr[r].stream[k].smmu].node_offset);
-		return;
-	}
-	const struct acpi_header *h = acpi_find(monitor_acpi(), "IORT", 0);
-	if (!h)
-		printf("  no IORT table\n");
-	for (unsigned i = 0; h; h = acpi_find(monitor_acpi(), "IORT", ++i)) {
-		struct iort t;
-		iort_parse((const uint8_t *)h, h->length, &t);
-		printf("  IORT #%u (not used):\n", i);
-		iort_print(&t);
-		iort_free(&t);
-	}
+	for (unsigned k = 0; k < 4; k++)
+		if (!name[k] || (char)(sig[k] | 0x20) != name[k])
+			return false;
+	return name[4] == '\0';
 }
 
 static void acpi_gtdt(void)
@@ -179,39 +150,14 @@ static enum cmd_status cmd_acpi(int argc, char **argv)
 		acpi_list();
 		return CMD_OK;
 	}
-	if (argc == 2 && strcmp(argv[1], "dmar") == 0) {
-		if (!machine.units.have_dmar) {
-			printf("  no usable DMAR table ('run acpi.dmar' checks every one)\n");
+	/* a backend's table, decoded by its backend */
+	const struct iommu_backend *b;
+	for (size_t i = 0; argc == 2 && (b = iommu_backend_at(i)) != NULL; i++) {
+		const struct iommu_discovery *d = b->discovery;
+		if (d && d->table && d->acpi_show && table_named(d->table, argv[1])) {
+			d->acpi_show(units_state(&machine.units, b), &machine.pci);
 			return CMD_OK;
 		}
-		const struct dmar *d = &machine.units.dmar;
-		dmar_print(d);
-		printf("  device scopes resolved through the bridges:\n");
-		for (size_t i = 0; i < d->n; i++) {
-			for (size_t k = 0; k < d->s[i].nscopes; k++) {
-				const struct dmar_scope *sc = &d->scopes[d->s[i].first_scope + k];
-				if (sc->type != DMAR_SCOPE_ENDPOINT && sc->type != DMAR_SCOPE_BRIDGE)
-					continue;
-				int idx = dmar_scope_device(sc, d->s[i].segment, &machine.pci);
-				char bdf[16] = "not there";
-				if (idx >= 0)
-					pci_addr_str(machine.pci.d[idx].addr, bdf, sizeof(bdf));
-				printf("    %s at 0x%03x %-8s scope at 0x%03x -> %s\n", dmar_type_name(d->s[i].type),
-				       d->s[i].offset, dmar_scope_name(sc->type), sc->offset, bdf);
-			}
-		}
-		return CMD_OK;
-	}
-	if (argc == 2 && strcmp(argv[1], "ivrs") == 0) {
-		if (!machine.units.have_ivrs)
-			printf("  no IVRS table\n");
-		else
-			ivrs_print(&machine.units.ivrs);
-		return CMD_OK;
-	}
-	if (argc == 2 && strcmp(argv[1], "iort") == 0) {
-		acpi_iort();
-		return CMD_OK;
 	}
 	if (argc == 2 && strcmp(argv[1], "gtdt") == 0) {
 		acpi_gtdt();

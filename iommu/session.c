@@ -56,11 +56,11 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 		*why = unit->refused;
 		return NULL;
 	}
-	const struct iommu_backend *b = iommu_backend_for_type(unit->type);
-	if (!b) {
+	const struct iommu_backend *b = unit->backend;
+	if (!b || !b->open) {
 		static char msg[96];
 		snprintf(msg, sizeof(msg), "the unit covering the device is %s: no backend drives it yet",
-			 iommu_type_name(unit->type));
+			 b ? b->name : "of no backend");
 		*why = msg;
 		return NULL;
 	}
@@ -121,18 +121,20 @@ static void session_release(void)
 /* "; 'model a' or 'model b' attaches its register-level model" */
 static void models_tail(const struct iommu_backend *b)
 {
-	if (!b->models || !b->models[0]) {
+	const char *const *models = iommu_backend_models(b);
+	if (!models || !models[0]) {
 		printf("\n");
 		return;
 	}
 	printf(";");
-	for (const char *const *m = b->models; *m; m++)
-		printf("%s 'model %s'", m == b->models ? "" : (m[1] ? "," : " or"), *m);
+	for (const char *const *m = models; *m; m++)
+		printf("%s 'model %s'", m == models ? "" : (m[1] ? "," : " or"), *m);
 	printf(" attaches its register-level model\n");
 }
 
-/* What each backend finds beyond the ACPI units: functions with its PCI
- * ids and what its describe hook reads, or how its units would be found. */
+/* What each backend that drives no discovered unit finds: functions with
+ * its PCI ids and what its describe hook reads, or how its units would be
+ * found. */
 static void describe_backend(const struct iommu_backend *b)
 {
 	size_t found = 0;
@@ -149,7 +151,7 @@ static void describe_backend(const struct iommu_backend *b)
 	if (found) {
 		if (b->describe)
 			b->describe(&machine.pci);
-		if (!b->unit_types) {
+		if (!b->open) {
 			printf("  iommon drives %s on its model only", b->title);
 			models_tail(b);
 		}
@@ -159,7 +161,7 @@ static void describe_backend(const struct iommu_backend *b)
 			printf("%s %04x:%04x", id == b->pci_ids ? "" : (id[1].vendor ? "," : " or"), id->vendor,
 			       id->device);
 		models_tail(b);
-	} else if (!b->unit_types && b->found_by) {
+	} else if (!b->open && b->found_by) {
 		printf("  no %s: %s", b->title, b->found_by);
 		models_tail(b);
 	}
@@ -173,19 +175,16 @@ static enum cmd_status cmd_iommu(int argc, char **argv)
 		return CMD_ERROR;
 	}
 	if (machine.units.n == 0)
-		printf("  no IOMMU unit: the firmware describes none (no DMAR, IVRS or IORT table%s)\n",
-		       machine.units.have_dmar || machine.units.have_ivrs || machine.units.have_iort
-			   ? " with a unit in it"
-			   : "");
+		printf("  no IOMMU unit: the firmware describes none (no %s table%s)\n", iommu_backend_tables(),
+		       units_any_table(&machine.units) ? " with a unit in it" : "");
 	const struct iommu_backend *b;
 	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
 		describe_backend(b);
 	for (size_t i = 0; i < machine.units.n; i++) {
 		const struct iommu_unit *u = &machine.units.u[i];
-		const struct iommu_backend *by = iommu_backend_for_type(u->type);
-		printf("  %-7s %-6s segment %u base 0x%llx%s, %zu devices%s\n", u->name, iommu_type_name(u->type),
-		       u->segment, (unsigned long long)u->base, u->include_all ? " (all other devices)" : "",
-		       u->ndevices, by ? "" : " (no backend drives it yet)");
+		printf("  %-7s %-6s segment %u base 0x%llx%s, %zu devices%s\n", u->name, u->backend->name, u->segment,
+		       (unsigned long long)u->base, u->include_all ? " (all other devices)" : "", u->ndevices,
+		       u->backend->open ? "" : " (no backend drives it yet)");
 		units_describe(u);
 		for (size_t k = 0; k < machine.pci.n; k++) {
 			if (machine.pci.d[k].iommu != (int)i)

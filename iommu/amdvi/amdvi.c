@@ -250,7 +250,8 @@ static uint16_t usable_msi(const struct pci_dev *d, struct pci_cfg *cfg)
 const char *amdvi_open(struct amdvi *a, const struct iommu_unit *u, const struct iommu_units *all,
 		       const struct pci_list *pci, struct pci_cfg *cfg)
 {
-	if (u->type != IOMMU_AMDVI)
+	const struct ivrs *ivrs = amdvi_units_ivrs(all);
+	if (u->backend != &amdvi_backend || !ivrs)
 		return iommu_fail(&a->io, IOMMU_ERR_ARGUMENT, "not an AMD-Vi unit");
 	if (u->refused[0])
 		return iommu_fail(&a->io, IOMMU_ERR_UNUSABLE, u->refused);
@@ -258,7 +259,7 @@ const char *amdvi_open(struct amdvi *a, const struct iommu_unit *u, const struct
 	const char *why = units_open_window(u, &w);
 	if (why)
 		return iommu_fail(&a->io, IOMMU_ERR_UNUSABLE, why);
-	const struct ivrs_block *ivhd = &all->ivrs.b[u->src];
+	const struct ivrs_block *ivhd = &ivrs->b[u->src];
 	struct amdvi_pci p = { 0 };
 	struct pci_addr fn = { .seg = ivhd->segment,
 			       .bus = (uint8_t)(ivhd->devid >> 8),
@@ -269,5 +270,5 @@ const char *amdvi_open(struct amdvi *a, const struct iommu_unit *u, const struct
 		p = (struct amdvi_pci){ .cfg = cfg, .fn = fn, .iommu_cap = ivhd->cap_offset };
 		p.msi = usable_msi(&pci->d[i], cfg);
 	}
-	return amdvi_init(a, &w, u->name, &all->ivrs, ivhd, &p);
+	return amdvi_init(a, &w, u->name, ivrs, ivhd, &p);
 }

@@ -17,6 +17,7 @@
 
 #include "core/base/regwin.h"
 #include "core/tables/ivrs.h"
+#include "discover.h"
 #include "iommu/backend.h"
 #include "iommu/iommu.h"
 #include "iommu/units.h"

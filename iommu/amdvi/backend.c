@@ -1,11 +1,14 @@
-/* The AMD-Vi backend as the registry sees it: IVRS IVHD units, opened with
- * the settings that belong to this driver (amdvi.levels, amdvi.xt), which
- * live here beside it. */
+/* The AMD-Vi backend as the registry sees it: IVRS IVHD units (found by
+ * discover.c), opened with the settings that belong to this driver
+ * (amdvi.levels, amdvi.xt), which live here beside it; and its model's
+ * family, the one place that builds the driver on the model. */
 #include <string.h>
 
 #include "amdvi.h"
 #include "core/monitor/settings.h"
 #include "iommu/machine.h"
+#include "iommu/models/models.h"
+#include "model.h"
 
 /* One unit is open at a time: the registry's open hands out this one. */
 static struct amdvi unit;
@@ -55,13 +58,60 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	return *why ? NULL : &unit.io;
 }
 
-static const char *const models[] = { "amdvi", NULL };
+/* ---- the family: what `model amdvi` attaches ---------------------------- */
+
+static struct amdvi_model family_model;
+static struct amdvi family_driver;
+
+/* the engine's requests carry its requester id */
+static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
+{
+	return amdvim_translate(m, ((struct amdvi_model *)m)->engine_devid, iova, write, phys);
+}
+
+/* the engine's MSI through the unit's interrupt remapping */
+static bool family_msi(void *m, uint16_t rid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
+{
+	return amdvim_msi(m, rid, addr, data, vector, dest);
+}
+
+/* The model, its engine and a driver of its own on the model's window: no
+ * IVRS and no PCI function, the engine is the only device behind it. */
+static const char *family_attach(const char *kind, struct model_engine *e)
+{
+	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
+	amdvim_init(&family_model);
+	family_model.engine_devid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
+	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
+	model_engine_msi(e, family_msi);
+	return amdvi_init(&family_driver, &family_model.win, kind, NULL, NULL, NULL);
+}
+
+const struct model_family amdvi_family = {
+	.kinds = amdvim_kind_names,
+	.faults = amdvim_faults,
+	.attach = family_attach,
+	MODEL_FAMILY_STATE(family_model, family_driver),
+	.protocol_errors = &family_model.protocol_errors,
+};
+
+struct amdvi_model *model_amdvi(void)
+{
+	return model_attached_state(&amdvi_family, false);
+}
+
+const struct ivrs *amdvi_units_ivrs(const struct iommu_units *u)
+{
+	return units_state(u, &amdvi_backend);
+}
+
+/* ---- the descriptor ------------------------------------------------------- */
 
 const struct iommu_backend amdvi_backend = {
 	.name = "amdvi",
 	.title = "AMD-Vi",
-	.unit_types = 1u << IOMMU_AMDVI,
-	.models = models,
+	.discovery = &amdvi_discovery,
+	.family = &amdvi_family,
 	.open = open_unit,
 	.settings = settings,
 };

@@ -123,7 +123,7 @@ size_t amdvi_requester_ids(const struct amdvi *a, uint16_t devid, uint16_t *ids)
 {
 	uint16_t all[1 + IOMMU_MAX_ALIASES];
 	size_t m = iommu_dut_rids(&a->io, devid, all), n = 0;
-	int al = a->ivrs ? units_ivrs_alias(a->ivrs, a->ivhd, devid) : -1;
+	int al = a->ivrs ? amdvi_ivrs_alias(a->ivrs, a->ivhd, devid) : -1;
 	for (size_t i = 0; i <= m; i++) {
 		int id = i < m ? all[i] : al; /* the IVHD's alias last */
 		bool seen = id < 0 || (uint32_t)id >= a->ndev;

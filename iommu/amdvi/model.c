@@ -4,7 +4,8 @@
  * 3.4 (MMIO registers), 2.4 (commands) and 2.5 (event log).
  * Its own reading of the spec, on purpose: never include the AMD-Vi
  * driver's register header here (amdvi_model.h says why).
- * Its family (what `model amdvi` attaches) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * amdvi` attaches) is in backend.c. */
 #include "model.h"
 
 #include <stddef.h>
@@ -396,43 +397,7 @@ void amdvim_init(struct amdvi_model *m)
 	regwin_init_model(&m->win, "amdvi-model", AMDVIM_WINDOW, false, &ops, m);
 }
 
-/* ---- the family: what `model amdvi` attaches -------------------------------- */
-
-static struct amdvi_model family_model;
-
-/* The AMD-Vi backend (iommu/amdvi/) is not in this tree yet: until it
- * defines the hook (amdvi_model.h), `model amdvi` attaches nothing. */
-__attribute__((weak)) const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name,
-							  struct model_driver *out)
-{
-	(void)model_win, (void)name, (void)out;
-	return "no AMD-Vi driver is linked with the model (amdvi_model_driver_init is not defined)";
-}
-
-/* the engine's requests carry its requester id */
-static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
-{
-	return amdvim_translate(m, ((struct amdvi_model *)m)->engine_devid, iova, write, phys);
-}
-
-/* the engine's MSI through the unit's interrupt remapping */
-static bool family_msi(void *m, uint16_t rid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
-{
-	return amdvim_msi(m, rid, addr, data, vector, dest);
-}
-
-static const char *family_attach(const char *kind, struct model_engine *e)
-{
-	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
-	amdvim_init(&family_model);
-	family_model.engine_devid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
-	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
-	model_engine_msi(e, family_msi);
-	struct model_driver d = { 0 };
-	const char *err = amdvi_model_driver_init(&family_model.win, kind, &d);
-	model_family_adopt(&amdvi_family, &d);
-	return err;
-}
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_cwait_stuck(void *m)
 {
@@ -451,7 +416,7 @@ static void inject_illegal(void *m)
 
 /* The codes assume a take-over that issues no command; a driver whose
  * take-over waits on a COMPLETION_WAIT meets these faults there instead. */
-static const struct model_fault family_faults[] = {
+const struct model_fault amdvim_faults[] = {
 	{ "completion-wait-stuck", "COMPLETION_WAIT never completes (no store, no ComWaitInt)", NULL,
 	  inject_cwait_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ "event-log-overflow", "the event log has no free entry: EventOverflow, events dropped", NULL, inject_log_full,
@@ -461,21 +426,4 @@ static const struct model_fault family_faults[] = {
 	{ NULL },
 };
 
-static const char *const family_kinds[] = { "amdvi", NULL };
-
-struct model_family amdvi_family = {
-	.kinds = family_kinds,
-	.faults = family_faults,
-	.attach = family_attach,
-	.model = &family_model,
-	.bad_width = &family_model.bad_width,
-	.reserved_writes = &family_model.reserved_writes,
-	.protocol_errors = &family_model.protocol_errors,
-	.model_win = &family_model.win,
-	.all_ones = &family_model.all_ones,
-};
-
-struct amdvi_model *model_amdvi(void)
-{
-	return model_attached_state(&amdvi_family, false);
-}
+const char *const amdvim_kind_names[] = { "amdvi", NULL };

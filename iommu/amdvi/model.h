@@ -60,6 +60,7 @@
 #include <stdint.h>
 
 #include "core/base/regwin.h"
+#include "iommu/models/models.h"
 
 #define AMDVIM_WINDOW 0x4000 /* 16 KiB (3.4) */
 
@@ -171,29 +172,19 @@ void amdvim_drop_dte(struct amdvi_model *m, bool all, uint16_t devid);
 void amdvim_drop_irt(struct amdvi_model *m, bool all, uint16_t devid);
 void amdvim_drop_pages(struct amdvi_model *m, bool all, uint16_t domain, uint64_t first, uint64_t size);
 
-/* ---- the family: what `model amdvi` attaches ------------------------------- */
+/* ---- the family: what `model amdvi` attaches ---- */
 
-struct iommu;
-struct model_family;
+/* What the model offers its family: the faults `model` can inject and the
+ * kinds it models. The family itself (iommu/models/models.h) is defined
+ * beside the backend's descriptor (backend.c), which builds the model, the
+ * engine behind its bridge and the driver on the model's window: this
+ * model sees nothing of its driver. */
+extern const struct model_fault amdvim_faults[];
+extern const char *const amdvim_kind_names[];
+extern const struct model_family amdvi_family;
 
-/* The family. Not const, unlike the other families: its driver (struct
- * amdvi, iommu/amdvi/) is not visible here, so the family's io, driver
- * and driver_win are filled by attach from the hook below. The registry
- * takes &amdvi_family as it takes the others'. */
-extern struct model_family amdvi_family;
-
-/* THE MERGE HOOK. What the AMD-Vi backend provides so that the family can
- * build its driver on the model's window; it wraps
- * amdvi_init(struct amdvi *, const struct regwin *, const char *name, ...)
- * on a driver it owns (static, like the other families' family_driver),
- * fills `out` with that driver's unit, state and register window, and
- * returns amdvi_init's result (NULL, or why not). Until the backend
- * defines it, a weak definition in amdvi_model.c refuses to attach. */
-struct model_driver; /* models.h */
-const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out);
-
-/* The attached AMD-Vi model, for cases that reach into it (NULL when
- * another kind, or none, is attached). */
+/* The attached model, for cases that reach into it (NULL when another
+ * kind, or none, is attached); backend.c. */
 struct amdvi_model *model_amdvi(void);
 
 #endif

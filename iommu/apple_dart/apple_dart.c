@@ -512,14 +512,3 @@ const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum a
 	d->io.nkinds = 2;
 	return NULL;
 }
-
-/* ---- the backend ----------------------------------------------------------- */
-
-static const char *const apple_models[] = { "apple-t8103", "apple-t6000", "apple-t8110", NULL };
-
-const struct iommu_backend apple_dart_backend = {
-	.name = "apple",
-	.title = "Apple DART (M1/M2)",
-	.models = apple_models,
-	.found_by = "Apple DARTs are described by the Apple Silicon device tree, not by ACPI",
-};

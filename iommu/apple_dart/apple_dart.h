@@ -38,6 +38,6 @@ const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum a
 
 /* The backend ("apple"): its models; a device tree, not ACPI, describes
  * Apple's DARTs. */
-extern const struct iommu_backend apple_dart_backend;
+extern const struct iommu_backend apple_backend;
 
 #endif

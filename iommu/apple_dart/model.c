@@ -2,13 +2,12 @@
  * formats from shared/specs/dart.md section 2.
  * Its own reading of the spec, on purpose: never include iommu/apple_dart/regs.h
  * here (apple_dart_model.h says why).
- * Its family (what `model apple-t8103`, `apple-t6000` and `apple-t8110`
- * attach) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * apple-t8103`, `apple-t6000` and `apple-t8110` attach) is in backend.c. */
 #include "model.h"
 
 #include <string.h>
 
-#include "apple_dart.h"
 #include "iommu/models/models.h"
 
 /* T8020 layout (t8103, t6000) */
@@ -266,30 +265,7 @@ bool adm_translate(struct apple_dart_model *m, unsigned sid, uint64_t iova, bool
 	return leaf(m, sid, iova, write, e, phys);
 }
 
-/* ---- the family: what `model apple-t8103|t6000|t8110` attaches ------------ */
-
-#define FAMILY_STREAM 1 /* the engine's stream */
-
-static struct apple_dart_model family_model;
-static struct apple_dart family_driver;
-
-static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
-{
-	return adm_translate(m, FAMILY_STREAM, iova, write, phys);
-}
-
-static const char *family_attach(const char *kind, struct model_engine *e)
-{
-	enum adm_layout l = strcmp(kind, "apple-t8103") == 0   ? ADM_T8103
-			    : strcmp(kind, "apple-t6000") == 0 ? ADM_T6000
-							       : ADM_T8110;
-	adm_init(&family_model, l, 14);
-	const char *err =
-	    apple_dart_init(&family_driver, &family_model.win, (enum apple_dart_layout)l, kind, FAMILY_STREAM);
-	model_engine_init(e, "model-engine", (struct pci_addr){ 0, MODEL_ENGINE_BUS, 0, FAMILY_STREAM }, 36,
-			  family_translate, &family_model);
-	return err;
-}
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_busy_stuck(void *m)
 {
@@ -301,23 +277,11 @@ static void inject_locked(void *m)
 	((struct apple_dart_model *)m)->locked = true;
 }
 
-static const struct model_fault family_faults[] = {
+const struct model_fault adm_faults[] = {
 	{ "busy-stuck", "an invalidation never finishes", NULL, inject_busy_stuck, IOMMU_OK, IOMMU_ERR_TIMEOUT },
 	{ "locked", "locked by the firmware (TCRs and TTBRs immutable)", NULL, inject_locked, IOMMU_ERR_FIRMWARE,
 	  IOMMU_OK },
 	{ NULL },
 };
 
-static const char *const family_kinds[] = { "apple-t8103", "apple-t6000", "apple-t8110", NULL };
-
-const struct model_family apple_family = {
-	.kinds = family_kinds,
-	.faults = family_faults,
-	.attach = family_attach,
-	MODEL_FAMILY_STATE(family_model, family_driver),
-};
-
-struct apple_dart_model *model_apple(void)
-{
-	return model_attached_state(&apple_family, false);
-}
+const char *const adm_kind_names[] = { "apple-t8103", "apple-t6000", "apple-t8110", NULL };

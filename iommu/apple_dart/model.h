@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/base/regwin.h"
+#include "iommu/models/models.h"
 
 #define ADM_WINDOW 0x4000
 #define ADM_STREAMS 16
@@ -49,13 +50,19 @@ struct apple_dart_model {
 void adm_init(struct apple_dart_model *m, enum adm_layout layout, unsigned page_shift);
 bool adm_translate(struct apple_dart_model *m, unsigned sid, uint64_t iova, bool write, uint64_t *phys);
 
-/* The family `model apple-t8103`, `apple-t6000` and `apple-t8110` attach
- * (models.h). */
-struct model_family;
+/* ---- the family: what `model apple-t8103`, `apple-t6000` and `apple-t8110` attach ---- */
+
+/* What the model offers its family: the faults `model` can inject and the
+ * kinds it models. The family itself (iommu/models/models.h) is defined
+ * beside the backend's descriptor (backend.c), which builds the model, the
+ * engine behind its bridge and the driver on the model's window: this
+ * model sees nothing of its driver. */
+extern const struct model_fault adm_faults[];
+extern const char *const adm_kind_names[];
 extern const struct model_family apple_family;
 
-/* The attached Apple DART model, for cases that inject faults (NULL when
- * another kind, or none, is attached). */
+/* The attached model, for cases that reach into it (NULL when another
+ * kind, or none, is attached); backend.c. */
 struct apple_dart_model *model_apple(void);
 
 #endif

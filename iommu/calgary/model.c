@@ -2,13 +2,12 @@
  * shared/specs/calgary.md.
  * Its own reading of the spec, on purpose: never include iommu/calgary/regs.h
  * here (calgary_model.h says why).
- * Its family (what `model calgary` and `model calioc2` attach) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * calgary` and `model calioc2` attach) is in backend.c. */
 #include "model.h"
 
 #include <string.h>
 
-#include "calgary.h"
-#include "core/monitor/settings.h"
 #include "iommu/models/models.h"
 
 #define CCR 0x0108
@@ -275,27 +274,7 @@ bool calm_translate(struct calgary_model *m, unsigned phb, uint64_t iova, bool w
 	return true;
 }
 
-/* ---- the family: what `model calgary` and `model calioc2` attach ---------- */
-
-static struct calgary_model family_model;
-static struct calgary family_driver;
-
-/* the engine is on PHB 0's buses */
-static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
-{
-	return calm_translate(m, 0, iova, write, phys);
-}
-
-static const char *family_attach(const char *kind, struct model_engine *e)
-{
-	bool ioc2 = strcmp(kind, "calioc2") == 0;
-	calm_init(&family_model, ioc2);
-	const char *err = calgary_init(&family_driver, &family_model.win, ioc2, kind, 3);
-	family_driver.fence = setting_bool("calgary.fence");
-	model_engine_init(e, "model-engine", (struct pci_addr){ 0, MODEL_ENGINE_BUS, 1, 0 }, 32, family_translate,
-			  &family_model);
-	return err;
-}
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_split_stuck(void *m)
 {
@@ -312,7 +291,7 @@ static void inject_softstop_forever(void *m)
 	((struct calgary_model *)m)->softstop_faults = ~0u;
 }
 
-static const struct model_fault family_faults[] = {
+const struct model_fault calm_faults[] = {
 	{ "split-queue-stuck", "the split queue never quiesces", NULL, inject_split_stuck, IOMMU_OK,
 	  IOMMU_ERR_TIMEOUT },
 	{ "softstop-fault", "SoftStopFault on the next 3 attempts (the flush retries)", "calioc2",
@@ -322,17 +301,4 @@ static const struct model_fault family_faults[] = {
 	{ NULL },
 };
 
-static const char *const family_kinds[] = { "calgary", "calioc2", NULL };
-
-const struct model_family calgary_family = {
-	.kinds = family_kinds,
-	.faults = family_faults,
-	.attach = family_attach,
-	MODEL_FAMILY_STATE(family_model, family_driver),
-	.protocol_errors = &family_model.protocol_errors,
-};
-
-struct calgary_model *model_calgary(void)
-{
-	return model_attached_state(&calgary_family, false);
-}
+const char *const calm_kind_names[] = { "calgary", "calioc2", NULL };

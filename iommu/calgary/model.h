@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/base/regwin.h"
+#include "iommu/models/models.h"
 
 #define CALM_PHBS 4
 #define CALM_WINDOW 0x100000
@@ -57,12 +58,19 @@ void calm_init(struct calgary_model *m, bool ioc2);
  * setting CSR (an invalid or forbidding TCE, or an IOVA past the table). */
 bool calm_translate(struct calgary_model *m, unsigned phb, uint64_t iova, bool write, uint64_t *phys);
 
-/* The family `model calgary` and `model calioc2` attach (models.h). */
-struct model_family;
+/* ---- the family: what `model calgary` and `model calioc2` attach ---- */
+
+/* What the model offers its family: the faults `model` can inject and the
+ * kinds it models. The family itself (iommu/models/models.h) is defined
+ * beside the backend's descriptor (backend.c), which builds the model, the
+ * engine behind its bridge and the driver on the model's window: this
+ * model sees nothing of its driver. */
+extern const struct model_fault calm_faults[];
+extern const char *const calm_kind_names[];
 extern const struct model_family calgary_family;
 
-/* The attached Calgary/CalIOC2 model, for cases that inject faults (NULL
- * when another kind, or none, is attached). */
+/* The attached model, for cases that reach into it (NULL when another
+ * kind, or none, is attached); backend.c. */
 struct calgary_model *model_calgary(void);
 
 #endif

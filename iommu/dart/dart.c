@@ -381,14 +381,3 @@ const char *dart_init(struct dart *d, const struct regwin *w, bool u4, const cha
 		return all_ones(d);
 	return NULL;
 }
-
-/* ---- the backend ----------------------------------------------------------- */
-
-static const char *const dart_models[] = { "dart-u3", "dart-u4", NULL };
-
-const struct iommu_backend dart_backend = {
-	.name = "dart",
-	.title = "DART (Apple U3/U4)",
-	.models = dart_models,
-	.found_by = "DARTs are described by a device tree (PowerMac G5), not by ACPI",
-};

@@ -2,12 +2,12 @@
  * shared/specs/dart.md section 1.
  * Its own reading of the spec, on purpose: never include iommu/dart/regs.h
  * here (dart_model.h says why).
- * Its family (what `model dart-u3` and `model dart-u4` attach) is at the end. */
+ * The faults `model` injects are at the end; its family (what `model
+ * dart-u3` and `model dart-u4` attach) is in backend.c. */
 #include "model.h"
 
 #include <string.h>
 
-#include "dart.h"
 #include "iommu/models/models.h"
 
 #define U3_CNTL 0x000
@@ -185,26 +185,7 @@ bool dartm_translate(struct dart_model *m, uint64_t iova, bool write, uint64_t *
 	return true;
 }
 
-/* ---- the family: what `model dart-u3` and `model dart-u4` attach ---------- */
-
-static struct dart_model family_model;
-static struct dart family_driver;
-
-static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
-{
-	return dartm_translate(m, iova, write, phys);
-}
-
-/* the invalid-entry scheme: stray DMA faults and shows in EXCP */
-static const char *family_attach(const char *kind, struct model_engine *e)
-{
-	bool u4 = strcmp(kind, "dart-u4") == 0;
-	dartm_init(&family_model, u4);
-	const char *err = dart_init(&family_driver, &family_model.win, u4, kind, 0, false);
-	model_engine_init(e, "model-engine", (struct pci_addr){ 0, MODEL_ENGINE_BUS, 1, 0 }, 32, family_translate,
-			  &family_model);
-	return err;
-}
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_flush_deaf(void *m)
 {
@@ -216,28 +197,11 @@ static void inject_flush_stuck(void *m)
 	((struct dart_model *)m)->flush_stuck = true;
 }
 
-static const struct model_fault family_faults[] = {
+const struct model_fault dartm_faults[] = {
 	{ "flush-deaf", "the first FLUSHTLB set goes unnoticed (cleared and set again)", NULL, inject_flush_deaf,
 	  IOMMU_OK, IOMMU_OK },
 	{ "flush-stuck", "FLUSHTLB never clears", NULL, inject_flush_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ NULL },
 };
 
-static const char *const family_kinds[] = { "dart-u3", "dart-u4", NULL };
-
-const struct model_family dart_family = {
-	.kinds = family_kinds,
-	.faults = family_faults,
-	.attach = family_attach,
-	MODEL_FAMILY_STATE(family_model, family_driver),
-};
-
-struct dart_model *model_dart(void)
-{
-	return model_attached_state(&dart_family, false);
-}
-
-struct dart *model_dart_driver(void)
-{
-	return model_attached_state(&dart_family, true);
-}
+const char *const dartm_kind_names[] = { "dart-u3", "dart-u4", NULL };

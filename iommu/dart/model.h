@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "core/base/regwin.h"
+#include "iommu/models/models.h"
 
 #define DARTM_WINDOW 0x2000
 
@@ -43,14 +44,21 @@ struct dart_model {
 void dartm_init(struct dart_model *m, bool u4);
 bool dartm_translate(struct dart_model *m, uint64_t iova, bool write, uint64_t *phys);
 
-/* The family `model dart-u3` and `model dart-u4` attach (models.h). */
-struct model_family;
+/* ---- the family: what `model dart-u3` and `model dart-u4` attach ---- */
+
+/* What the model offers its family: the faults `model` can inject and the
+ * kinds it models. The family itself (iommu/models/models.h) is defined
+ * beside the backend's descriptor (backend.c), which builds the model, the
+ * engine behind its bridge and the driver on the model's window: this
+ * model sees nothing of its driver. */
+extern const struct model_fault dartm_faults[];
+extern const char *const dartm_kind_names[];
 extern const struct model_family dart_family;
 
-/* The attached DART model and its driver, for cases that inject faults or
- * change the entry scheme (NULL when another kind, or none, is attached). */
-struct dart;
+/* The attached model and its driver, for cases that reach into it (NULL when another
+ * kind, or none, is attached); backend.c. */
 struct dart_model *model_dart(void);
+struct dart;
 struct dart *model_dart_driver(void);
 
 #endif

@@ -1,6 +1,6 @@
 /* The models the monitor can attach: one at a time, with its driver and the
  * DMA engine behind its bridge. Each family (kinds, faults, how to attach,
- * what it counts) is defined beside its model; this file only looks them
+ * what it counts) is defined beside its backend; this file only looks them
  * up, and owns the `model` command. */
 #include "models.h"
 
@@ -201,13 +201,6 @@ const char *model_describe(void)
 }
 
 /* ---- a family's internals, for the cases that reach into them ------------- */
-
-void model_family_adopt(struct model_family *f, const struct model_driver *d)
-{
-	f->io = d->io;
-	f->driver = d->driver;
-	f->driver_win = d->win;
-}
 
 void *model_attached_state(const struct model_family *f, bool driver)
 {

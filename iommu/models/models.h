@@ -1,9 +1,9 @@
 /* Hardware models the monitor itself can attach (`model calgary`, ...):
  * a register-level model of an IOMMU no emulator provides, its driver, and
  * a DMA engine behind the model's bridge that moves data through the
- * model's translation. Each model family describes itself beside its
- * model (struct model_family); models.c only looks them up and owns the
- * `model` command. Cases run against the attached model; every record
+ * model's translation. Each model family is described beside its
+ * backend's descriptor (struct model_family, which the descriptor points
+ * at); models.c only looks them up and owns the `model` command. Cases run against the attached model; every record
  * they make says "model": true. */
 #ifndef IOMMON_MODELS_H
 #define IOMMON_MODELS_H
@@ -68,7 +68,9 @@ struct model_fault {
 	enum iommu_err at_take, after;
 };
 
-/* One model family, defined beside its model. */
+/* One model family: the model's kinds and faults (its model.c) and the
+ * driver built on it, defined beside its backend's descriptor (the
+ * family's backend.c), the one place that sees both. */
 struct model_family {
 	const char *const *kinds;	  /* "calgary", "calioc2"; NULL-terminated */
 	const struct model_fault *faults; /* ends with a NULL name; "none", "all-ones" and "escape" are implied */
@@ -86,17 +88,6 @@ struct model_family {
 	/* The fault every family takes, "all-ones": the window reads all ones. */
 	bool *all_ones;
 };
-
-/* What a backend's catalogue file hands a family whose driver the model
- * file cannot see (AMD-Vi, SMMUv3: the merge hooks in their model
- * headers): the driver's unit, its state and the window it reads through.
- * model_family_adopt fills the family's io, driver and driver_win from it. */
-struct model_driver {
-	struct iommu *io;
-	void *driver;
-	const struct regwin *win;
-};
-void model_family_adopt(struct model_family *f, const struct model_driver *d);
 
 /* The fields a family fills from its model `m` and its driver `d` when
  * they use the usual names (the model's counters bad_width and

@@ -1,13 +1,16 @@
-/* The SMMUv3 backend as the registry sees it: IORT SMMUv3 nodes, opened
- * with the settings that belong to this driver (smmuv3.granule,
- * smmuv3.strtab, smmuv3.stage), which live here beside it. The IORT says which devices'
- * requester ids reach the unit and as which stream ids (every one of them
- * bypasses while the device under test translates), whether the unit's
- * accesses are coherent, and which reserved ranges (RMR) a stream must
- * keep identity-mapped. */
+/* The SMMUv3 backend as the registry sees it: IORT SMMUv3 nodes (found by
+ * discover.c), opened with the settings that belong to this driver
+ * (smmuv3.granule, smmuv3.strtab, smmuv3.stage), which live here beside
+ * it; and its model's family, the one place that builds the driver on the
+ * model. The IORT says which devices' requester ids reach the unit and as
+ * which stream ids (every one of them bypasses while the device under test
+ * translates), whether the unit's accesses are coherent, and which
+ * reserved ranges (RMR) a stream must keep identity-mapped. */
 #include <string.h>
 
 #include "core/monitor/settings.h"
+#include "iommu/models/models.h"
+#include "model.h"
 #include "pci/alias.h"
 #include "smmuv3.h"
 
@@ -105,7 +108,8 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 		return &unit.io;
 	if (*why)
 		return NULL;
-	if (u->type != IOMMU_SMMUV3 || !all->have_iort || u->src >= all->iort.nsmmu) {
+	const struct iort *iort = smmuv3_units_iort(all);
+	if (u->backend != &smmuv3_backend || !iort || u->src >= iort->nsmmu) {
 		*why = iommu_fail(&unit.io, IOMMU_ERR_ARGUMENT, "not an IORT SMMUv3 unit");
 		return NULL;
 	}
@@ -121,10 +125,10 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	smmuv3_settings_apply(&unit);
 	/* the firmware's word on coherency wins over IDR0.COHACC (IORT
 	 * COHACC Override), as it describes how the unit is wired */
-	unit.noncoherent_fw = !all->iort.smmu[u->src].coherent;
+	unit.noncoherent_fw = !iort->smmu[u->src].coherent;
 	if ((*why = smmuv3_init(&unit, &w, u->name)) != NULL)
 		return NULL;
-	from_iort(&unit, &all->iort, u->src, pci);
+	from_iort(&unit, iort, u->src, pci);
 	return &unit.io;
 }
 
@@ -133,16 +137,67 @@ bool smmuv3_backend_had_2level(void)
 	return unit.had_2level;
 }
 
-/* the model's kinds (iommu/smmuv3/model.c): QEMU 7.2's IDRs, a
- * small non-coherent linear-only unit, a 64K-only unit, a unit with both
- * stages and one with stage 2 alone */
-static const char *const models[] = { "smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only", NULL };
+/* ---- the family: what `model smmuv3` attaches --------------------------- */
+
+/* The model of each kind (iommu/smmuv3/model.c: QEMU 7.2's IDRs, a small
+ * non-coherent linear-only unit, a 64K-only unit, a unit with both stages
+ * and one with stage 2 alone), the engine behind it and a driver of its
+ * own on the model's window, set up from the settings. */
+static struct smmuv3_model family_model;
+static struct smmuv3 family_driver;
+
+struct smmuv3 *smmuv3_model_driver(void)
+{
+	return &family_driver;
+}
+
+/* the engine's requests carry its StreamID: its requester id (IORT's
+ * identity mapping, as on QEMU's virt machine) */
+static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
+{
+	return smmuv3m_translate(m, ((struct smmuv3_model *)m)->engine_sid, iova, write, phys);
+}
+
+static const char *family_attach(const char *kind, struct model_engine *e)
+{
+	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
+	if (!smmuv3m_init(&family_model, kind))
+		return "no such SMMUv3 model kind";
+	family_model.engine_sid = (uint32_t)(at.bus << 8 | at.dev << 3 | at.fn);
+	/* the engine reaches what the unit can output (IDR5.OAS), so that the
+	 * bench's buffers lie where a translation may put them: the host's own
+	 * pointers run past 2^44 */
+	model_engine_init(e, "model-engine", at, smmuv3m_oas_bits(family_model.kind->idr5 & 7), family_translate,
+			  &family_model);
+	smmuv3_settings_apply(&family_driver);
+	return smmuv3_init(&family_driver, &family_model.win, kind);
+}
+
+const struct model_family smmuv3_family = {
+	.kinds = smmuv3m_kind_names,
+	.faults = smmuv3m_faults,
+	.attach = family_attach,
+	MODEL_FAMILY_STATE(family_model, family_driver),
+	.protocol_errors = &family_model.protocol_errors,
+};
+
+struct smmuv3_model *model_smmuv3(void)
+{
+	return model_attached_state(&smmuv3_family, false);
+}
+
+const struct iort *smmuv3_units_iort(const struct iommu_units *u)
+{
+	return units_state(u, &smmuv3_backend);
+}
+
+/* ---- the descriptor ------------------------------------------------------- */
 
 const struct iommu_backend smmuv3_backend = {
 	.name = "smmuv3",
 	.title = "Arm SMMUv3",
-	.unit_types = 1u << IOMMU_SMMUV3,
-	.models = models,
+	.discovery = &smmuv3_discovery,
+	.family = &smmuv3_family,
 	.open = open_unit,
 	.settings = settings,
 };

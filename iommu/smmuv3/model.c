@@ -1,106 +1,17 @@
-/* The SMMUv3 model's registers, command queue and event queue (see
- * smmuv3_model.h); the stream table, the CD and the walk are in
- * smmuv3_model_walk.c. Offsets and bits from IHI 0070: 6.2 (register
- * map), 6.3 (register formats), 4 (commands), 7.1 (command queue errors),
- * 7.3 and 7.4 (event records, overflow).
+/* The SMMUv3 model's kinds and registers (see model.h); the command and
+ * event queues are in model_queues.c, the stream table, the CD and the
+ * walk in model_walk.c. Offsets and bits from IHI 0070: 6.2 (register
+ * map), 6.3 (register formats).
  * Its own reading of the spec, on purpose: never include the SMMUv3
- * driver's register header here (smmuv3_model.h says why).
- * Its family (what `model smmuv3` attaches) is at the end. */
-#include "model.h"
+ * driver's register header here (model.h says why).
+ * The faults `model` injects are at the end; the family that attaches it
+ * is beside the backend's descriptor (backend.c). */
+#include "model_regs.h"
 
 #include <stddef.h>
 #include <string.h>
 
 #include "iommu/models/models.h"
-
-/* Page 0 (6.2) */
-#define IDR0 0x00
-#define IDR5 0x14
-#define IIDR 0x18
-#define AIDR 0x1c
-#define CR0 0x20
-#define CR0ACK 0x24
-#define CR1 0x28
-#define CR2 0x2c
-#define STATUSR 0x40
-#define GBPA 0x44
-#define AGBPA 0x48
-#define IRQ_CTRL 0x50
-#define IRQ_CTRLACK 0x54
-#define GERROR 0x60
-#define GERRORN 0x64
-#define GERROR_IRQ_CFG0 0x68
-#define GERROR_IRQ_CFG1 0x70
-#define GERROR_IRQ_CFG2 0x74
-#define STRTAB_BASE 0x80
-#define STRTAB_BASE_CFG 0x88
-#define CMDQ_BASE 0x90
-#define CMDQ_PROD 0x98
-#define CMDQ_CONS 0x9c
-#define EVENTQ_BASE 0xa0
-#define EVENTQ_PROD_ALIAS 0xa8 /* optional aliases of page 1's: not in this unit, RAZ/WI */
-#define EVENTQ_CONS_ALIAS 0xac
-#define EVENTQ_IRQ_CFG0 0xb0
-#define EVENTQ_IRQ_CFG1 0xb8
-#define EVENTQ_IRQ_CFG2 0xbc
-/* Page 1 */
-#define EVENTQ_PROD 0x100a8
-#define EVENTQ_CONS 0x100ac
-
-/* CR0 (6.3.9): PRIQEN and ATSCHK are RES0 without PRI and ATS, and VMW
- * without IDR0.VMW, which no kind of this unit offers */
-#define SMMUEN (1u << 0)
-#define EVENTQEN (1u << 2)
-#define CMDQEN (1u << 3)
-#define CR0_BITS (SMMUEN | EVENTQEN | CMDQEN)
-#define CR1_BITS 0xfffu /* QUEUE_IC/OC/SH, TABLE_IC/OC/SH */
-#define CR2_BITS 0x6u	/* RECINVSID, PTM; E2H is RES0 without HYP */
-#define GBPA_UPDATE (1u << 31)
-#define GBPA_BITS 0x801f3f1fu /* Update, ABORT, INSTCFG, PRIVCFG, SHCFG, ALLOCCFG, MTCFG, MemAttr */
-#define GERROR_IRQEN (1u << 0)
-#define EVENTQ_IRQEN (1u << 2)
-#define IRQ_CTRL_BITS (GERROR_IRQEN | EVENTQ_IRQEN) /* PRIQ_IRQEN: no PRI */
-#define GERROR_CMDQ_ERR (1u << 0)
-#define GERROR_EVENTQ_ABT_ERR (1u << 2)
-#define GERROR_BITS 0x3fdu
-
-/* Bases: RA/WA bit 62, the address from bit 6 (stream table) or 5
- * (queues) up to the OAS, a queue's LOG2SIZE in 4:0. */
-#define BASE_HINT (1ull << 62)
-#define QUEUE_LOG2(b) ((unsigned)(b)&0x1f)
-#define STRTAB_CFG_BITS 0x307ffu /* FMT 17:16, SPLIT 10:6, LOG2SIZE 5:0 */
-#define STRTAB_FMT(c) (((c) >> 16) & 3)
-#define STRTAB_SPLIT(c) (((c) >> 6) & 0x1f)
-#define QUEUE_OVFLG (1u << 31) /* EVENTQ_PROD.OVFLG, EVENTQ_CONS.OVACKFLG */
-#define CONS_ERR_SHIFT 24
-
-/* IDR0 fields the model itself consults */
-#define IDR0_ST_LEVEL(v) (((v) >> 27) & 3)
-#define IDR1_SIDSIZE(v) ((v)&0x3f)
-#define IDR1_EVENTQS(v) (((v) >> 16) & 0x1f)
-#define IDR1_CMDQS(v) (((v) >> 21) & 0x1f)
-#define IDR3_RIL (1u << 10)
-#define IDR0_S2P (1u << 0)
-
-/* Command opcodes (4.1), bits 7:0 */
-enum {
-	CMD_PREFETCH_CONFIG = 0x01,
-	CMD_PREFETCH_ADDR = 0x02,
-	CMD_CFGI_STE = 0x03,
-	CMD_CFGI_STE_RANGE = 0x04, /* Range 31: CMD_CFGI_ALL */
-	CMD_CFGI_CD = 0x05,
-	CMD_CFGI_CD_ALL = 0x06,
-	CMD_TLBI_NH_ALL = 0x10,
-	CMD_TLBI_NH_ASID = 0x11,
-	CMD_TLBI_NH_VA = 0x12,
-	CMD_TLBI_NH_VAA = 0x13,
-	CMD_TLBI_S12_VMALL = 0x28,
-	CMD_TLBI_S2_IPA = 0x2a,
-	CMD_TLBI_NSNH_ALL = 0x30,
-	CMD_RESUME = 0x44,
-	CMD_STALL_TERM = 0x45,
-	CMD_SYNC = 0x46,
-};
 
 /* ---- the kinds ------------------------------------------------------------ */
 
@@ -137,288 +48,10 @@ const struct smmuv3m_kind smmuv3m_kinds[] = {
 	{ NULL },
 };
 
-/* ---- helpers ---------------------------------------------------------------- */
-
 unsigned smmuv3m_oas_bits(unsigned ips)
 {
 	static const unsigned bits[8] = { 32, 36, 40, 42, 44, 48, 52, 52 };
 	return bits[ips & 7];
-}
-
-static uint64_t addr_bits(const struct smmuv3_model *m, unsigned low)
-{
-	unsigned oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
-	return ((1ull << oas) - 1) & ~((1ull << low) - 1);
-}
-
-static void interrupt(struct smmuv3_model *m, enum smmuv3m_irq which)
-{
-	m->irqs[which]++;
-	if (m->irq)
-		m->irq(m->irq_ctx, which);
-}
-
-/* A global error becomes active: its GERROR bit toggles away from GERRORN (7.5). */
-static void global_error(struct smmuv3_model *m, uint32_t bit)
-{
-	if ((m->gerror ^ m->gerrorn) & bit)
-		return; /* already active */
-	m->gerror ^= bit;
-	if (m->irq_ctrl & GERROR_IRQEN)
-		interrupt(m, SMMUV3M_IRQ_GERROR);
-}
-
-/* A queue's log2 of entries: what LOG2SIZE says, at most what IDR1 allows. */
-static unsigned qbits(uint64_t base, unsigned max)
-{
-	return QUEUE_LOG2(base) < max ? QUEUE_LOG2(base) : max;
-}
-
-/* A queue's effective address: aligned to the queue's size in bytes, at
- * least 32 (6.3.26, 6.3.29); 0 when nothing answers there. */
-static uint64_t qaddr(const struct smmuv3_model *m, uint64_t base, unsigned bits, unsigned entry)
-{
-	uint64_t size = (uint64_t)entry << bits;
-	return base & addr_bits(m, 5) & ~((size > 32 ? size : 32) - 1);
-}
-
-static uint32_t qindex(uint32_t v, unsigned bits)
-{
-	return v & ((1u << bits) - 1);
-}
-
-/* Entries between cons and prod (index and wrap bit). */
-static uint32_t qused(uint32_t prod, uint32_t cons, unsigned bits)
-{
-	uint32_t span = 2u << bits, mask = span - 1;
-	return ((prod & mask) - (cons & mask)) & mask;
-}
-
-/* ---- the event queue (7.3, 7.4) ---------------------------------------------- */
-
-void smmuv3m_record(struct smmuv3_model *m, const uint64_t rec[4])
-{
-	if (!(m->cr0 & EVENTQEN)) {
-		m->events_lost++;
-		return;
-	}
-	unsigned bits = qbits(m->eventq_base, IDR1_EVENTQS(m->kind->idr1));
-	uint32_t prod = m->eventq_prod & ((2u << bits) - 1), cons = m->eventq_cons & ((2u << bits) - 1);
-	if (m->eventq_full || qused(prod, cons, bits) >= (1u << bits)) {
-		/* full: the event is lost; OVFLG toggles once until acknowledged (7.4) */
-		if ((m->eventq_prod & QUEUE_OVFLG) == (m->eventq_cons & QUEUE_OVFLG)) {
-			m->eventq_prod ^= QUEUE_OVFLG;
-			m->overflows++;
-		}
-		m->events_lost++;
-		return;
-	}
-	uint64_t base = qaddr(m, m->eventq_base, bits, 32);
-	if (!base) {
-		global_error(m, GERROR_EVENTQ_ABT_ERR); /* the record's write aborted */
-		m->events_lost++;
-		return;
-	}
-	volatile uint64_t *e = (volatile uint64_t *)(uintptr_t)(base + 32ull * qindex(prod, bits));
-	for (unsigned i = 0; i < 4; i++)
-		e[i] = rec[i];
-	m->eventq_prod = (m->eventq_prod & QUEUE_OVFLG) | ((prod + 1) & ((2u << bits) - 1));
-	m->events++;
-	if (m->irq_ctrl & EVENTQ_IRQEN)
-		interrupt(m, SMMUV3M_IRQ_EVENTQ);
-}
-
-/* ---- the command queue (4, 7.1) ---------------------------------------------- */
-
-enum run { DONE, ERROR, WAIT };
-
-/* TLBI_NH_VA/VAA's address, range, granule and level (4.4.1.1) into `s`:
- * false when malformed. */
-static bool tlbi_range(const struct smmuv3_model *m, uint64_t c0, uint64_t c1, struct smmuv3m_scope *s)
-{
-	unsigned num = (c0 >> 12) & 0x1f, scale = (c0 >> 20) & 0x3f, ttl = (c1 >> 8) & 3, tg = (c1 >> 10) & 3;
-	s->va = c1 & ~0xfffull;
-	if (tg == 0) {
-		s->size = 1; /* every leaf holding this address, whatever its granule */
-		return !num && !scale && !ttl;
-	}
-	if (tg == 2 && ttl == 1)
-		ttl = 0; /* level 1 of 16K needs DS: treated as no hint */
-	if (!(m->kind->idr3 & IDR3_RIL) || scale > 0x1f || (!num && !scale && !ttl))
-		return false; /* RES0 without RIL; SCALE bit 25 needs DS; the reserved combination */
-	static const unsigned shift[4] = { 0, 12, 14, 16 };
-	s->granule = shift[tg];
-	s->level = ttl;
-	s->size = (uint64_t)(num + 1) << scale << shift[tg];
-	if (s->va + s->size < s->va)
-		s->size = 0 - s->va; /* no wrap (4.4.1.1) */
-	return true;
-}
-
-/* One command: DONE, ERROR (with *err) or WAIT (a CMD_SYNC that does not
- * complete). Fields the spec makes RES0 for this unit must be zero. */
-static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsigned *err)
-{
-	unsigned op = c0 & 0xff;
-	uint32_t sid = (uint32_t)(c0 >> 32);
-	const struct smmuv3m_scope all = { .any_asid = true, .global_too = true, .size = ~0ull },
-				   asid = { .asid = (uint16_t)(c0 >> 48), .size = ~0ull };
-	bool ok = !m->illegal_next;
-	m->illegal_next = false;
-	*err = SMMUV3M_CERROR_ILL;
-	switch (ok ? op : 0) {
-	case CMD_PREFETCH_CONFIG:
-	case CMD_PREFETCH_ADDR:
-		ok = !(c0 & 0xfffff800ull); /* SSV and SubstreamID: no SSIDs */
-		break;
-	case CMD_CFGI_STE:
-		ok = !(c0 & 0xffffff00ull) && !(c1 >> 1);
-		if (ok)
-			smmuv3m_drop_ste(m, sid, 1, !(c1 & 1)), m->cfgi_ste++;
-		break;
-	case CMD_CFGI_STE_RANGE: {
-		unsigned range = c1 & 0x1f;
-		ok = !(c0 & 0xffffff00ull) && !(c1 >> 5);
-		if (!ok)
-			break;
-		uint64_t n = 2ull << range;
-		smmuv3m_drop_ste(m, sid & ~(n - 1), n, true);
-		if (range == 31)
-			m->cfgi_all++;
-		else
-			m->cfgi_ste_range++;
-		break;
-	}
-	case CMD_CFGI_CD:
-		ok = !(c0 & 0xf00ull) && !(c1 >> 1); /* SubstreamID may be anything (4.3.3) */
-		if (ok)
-			smmuv3m_drop_cd(m, sid), m->cfgi_cd++;
-		break;
-	case CMD_CFGI_CD_ALL:
-		ok = !(c0 & 0xffffff00ull) && !c1;
-		if (ok)
-			smmuv3m_drop_cd(m, sid), m->cfgi_cd_all++;
-		break;
-	case CMD_TLBI_NH_ALL:
-		ok = !(c0 & 0xffff0000ffffff00ull) && !c1;
-		if (ok)
-			smmuv3m_drop_tlb(m, &all), m->tlbi_nh_all++;
-		break;
-	case CMD_TLBI_NH_ASID:
-		ok = !(c0 & 0xffffff00ull) && !c1;
-		if (ok)
-			smmuv3m_drop_tlb(m, &asid), m->tlbi_nh_asid++;
-		break;
-	case CMD_TLBI_NH_VA:
-	case CMD_TLBI_NH_VAA: {
-		struct smmuv3m_scope va = { .any_asid = op == CMD_TLBI_NH_VAA, .global_too = true, .asid = asid.asid };
-		ok = !(c0 & 0xfe0e0f00ull) && !(c1 & 0xfeull) && tlbi_range(m, c0, c1, &va);
-		if (op == CMD_TLBI_NH_VAA)
-			ok = ok && !(c0 >> 48);
-		if (!ok)
-			break;
-		smmuv3m_drop_tlb(m, &va);
-		if (op == CMD_TLBI_NH_VAA)
-			m->tlbi_nh_vaa++;
-		else if ((c1 >> 10) & 3)
-			m->tlbi_nh_va_range++;
-		else
-			m->tlbi_nh_va++;
-		break;
-	}
-	case CMD_TLBI_NSNH_ALL: { /* both stages, every VMID (4.4.3.1) */
-		const struct smmuv3m_scope both = {
-			.any_asid = true, .global_too = true, .s2 = true, .any_vmid = true, .size = ~0ull
-		};
-		ok = !(c0 & ~0xffull) && !c1;
-		if (ok)
-			smmuv3m_drop_tlb(m, &both), m->tlbi_nsnh_all++;
-		break;
-	}
-	case CMD_TLBI_S12_VMALL: {
-		/* the VMID's entries of both stages; stage-1 leaves carry no
-		 * VMID in this model, so all of them go (more than required) */
-		const struct smmuv3m_scope vm = {
-			.any_asid = true, .global_too = true, .s2 = true, .vmid = (uint16_t)(c0 >> 32), .size = ~0ull
-		};
-		ok = (m->kind->idr0 & IDR0_S2P) && !(c0 & 0xffff0000ffffff00ull) && !c1;
-		if (ok)
-			smmuv3m_drop_tlb(m, &vm), m->tlbi_s12_vmall++;
-		break;
-	}
-	case CMD_TLBI_S2_IPA: { /* stage-2 leaves of the VMID holding the IPA (range: 4.4.1.1) */
-		struct smmuv3m_scope ipa = { .s2 = true, .s2_only = true, .vmid = (uint16_t)(c0 >> 32) };
-		ok = (m->kind->idr0 & IDR0_S2P) && !(c0 & 0xffff0000fe0e0f00ull) && !(c1 & 0xfff00000000000feull) &&
-		     tlbi_range(m, c0, c1, &ipa);
-		if (!ok)
-			break;
-		smmuv3m_drop_tlb(m, &ipa);
-		if ((c1 >> 10) & 3)
-			m->tlbi_s2_ipa_range++;
-		else
-			m->tlbi_s2_ipa++;
-		break;
-	}
-	case CMD_RESUME:
-	case CMD_STALL_TERM:
-		break; /* nothing stalls here (STALL_MODEL 01): accepted, nothing to do */
-	case CMD_SYNC: {
-		unsigned cs = (c0 >> 12) & 3;
-		ok = cs != 3;
-		if (!ok)
-			break;
-		if (m->sync_stuck)
-			return WAIT; /* never completes: CONS stays on it */
-		m->syncs++;
-		if (cs == 1)
-			interrupt(m, SMMUV3M_IRQ_SYNC);
-		break;
-	}
-	default: /* 0, EL2/EL3 (no HYP), ATC_INV, PRI_RESP, and beyond */
-		ok = false;
-	}
-	if (!ok) {
-		m->command_errors++;
-		return ERROR;
-	}
-	m->commands++;
-	return DONE;
-}
-
-static bool cmdq_error_active(const struct smmuv3_model *m)
-{
-	return ((m->gerror ^ m->gerrorn) & GERROR_CMDQ_ERR) != 0;
-}
-
-/* Consumes what lies between CONS and PROD, synchronously (the spec lets
- * the unit consume at any time; the model does it at the PROD write, at
- * CMDQEN and at the acknowledgement of an error). */
-static void cmdq_run(struct smmuv3_model *m)
-{
-	unsigned bits = qbits(m->cmdq_base, IDR1_CMDQS(m->kind->idr1));
-	uint32_t mask = (2u << bits) - 1;
-	while ((m->cr0 & CMDQEN) && !cmdq_error_active(m)) {
-		uint32_t cons = m->cmdq_cons & mask, prod = m->cmdq_prod & mask;
-		if (cons == prod)
-			return;
-		uint64_t base = qaddr(m, m->cmdq_base, bits, 16);
-		unsigned err = SMMUV3M_CERROR_ABT;
-		enum run r = ERROR;
-		if (base) {
-			const volatile uint64_t *c =
-			    (const volatile uint64_t *)(uintptr_t)(base + 16ull * qindex(cons, bits));
-			r = execute(m, c[0], c[1], &err);
-		}
-		if (r == WAIT)
-			return;
-		if (r == ERROR) {
-			/* CONS stays on the command, ERR says why, CMDQ_ERR active (7.1) */
-			m->cmdq_cons = (m->cmdq_cons & mask) | (uint32_t)err << CONS_ERR_SHIFT;
-			global_error(m, GERROR_CMDQ_ERR);
-			return;
-		}
-		m->cmdq_cons = (m->cmdq_cons & ~mask) | ((cons + 1) & mask);
-	}
 }
 
 /* ---- the registers (6.3) -------------------------------------------------------- */
@@ -456,7 +89,7 @@ static void write_cr0(struct smmuv3_model *m, uint32_t v)
 		m->protocol_errors++;
 	m->cr0 = v & CR0_BITS;
 	m->cr0_reads = 0;
-	cmdq_run(m); /* commands written before CMDQEN run now */
+	smmuv3m_cmdq_run(m); /* commands written before CMDQEN run now */
 }
 
 /* A base or pointer is read-only while `en` is set in CR0 or CR0ACK: a
@@ -521,7 +154,7 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 		if (toggled & ~active)
 			m->protocol_errors++; /* acknowledged an error that was not active */
 		m->gerrorn = v;
-		cmdq_run(m); /* an acknowledged CMDQ_ERR resumes consumption at CONS */
+		smmuv3m_cmdq_run(m); /* an acknowledged CMDQ_ERR resumes consumption at CONS */
 		break;
 	}
 	case STRTAB_BASE_CFG:
@@ -537,7 +170,7 @@ static void write32(struct smmuv3_model *m, uint64_t off, uint32_t v)
 		if ((m->cr0 & CMDQEN) && qused(v, m->cmdq_cons & mask, cmdq_bits) > (1u << cmdq_bits))
 			m->protocol_errors++; /* more commands than the queue holds */
 		m->cmdq_prod = v;
-		cmdq_run(m);
+		smmuv3m_cmdq_run(m);
 		break;
 	}
 	case CMDQ_CONS:
@@ -731,42 +364,7 @@ bool smmuv3m_init(struct smmuv3_model *m, const char *kind)
 	return true;
 }
 
-/* ---- the family: what `model smmuv3` attaches ---------------------------------- */
-
-static struct smmuv3_model family_model;
-
-/* The SMMUv3 backend's catalogue file defines the hook (smmuv3_model.h);
- * until it is linked, `model smmuv3` attaches nothing. */
-__attribute__((weak)) const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name,
-							   struct model_driver *out)
-{
-	(void)model_win, (void)name, (void)out;
-	return "no SMMUv3 driver is linked with the model (smmuv3_model_driver_init is not defined)";
-}
-
-/* the engine's requests carry its StreamID: its requester id (IORT's
- * identity mapping, as on QEMU's virt machine) */
-static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
-{
-	return smmuv3m_translate(m, ((struct smmuv3_model *)m)->engine_sid, iova, write, phys);
-}
-
-static const char *family_attach(const char *kind, struct model_engine *e)
-{
-	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
-	if (!smmuv3m_init(&family_model, kind))
-		return "no such SMMUv3 model kind";
-	family_model.engine_sid = (uint32_t)(at.bus << 8 | at.dev << 3 | at.fn);
-	/* the engine reaches what the unit can output (IDR5.OAS), so that the
-	 * bench's buffers lie where a translation may put them: the host's own
-	 * pointers run past 2^44 */
-	model_engine_init(e, "model-engine", at, smmuv3m_oas_bits(family_model.kind->idr5 & 7), family_translate,
-			  &family_model);
-	struct model_driver d = { 0 };
-	const char *err = smmuv3_model_driver_init(&family_model.win, kind, &d);
-	model_family_adopt(&smmuv3_family, &d);
-	return err;
-}
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_sync_stuck(void *m)
 {
@@ -810,7 +408,7 @@ static void inject_stale_caches(void *model)
 /* The codes assume a take-over that enables the command queue, issues its
  * invalidations and a CMD_SYNC before SMMUEN (3.11, Arm's recommended
  * order), and polls CR0ACK after each CR0 write. */
-static const struct model_fault family_faults[] = {
+const struct model_fault smmuv3m_faults[] = {
 	{ "cmd-sync-stuck", "CMD_SYNC never completes: CMDQ_CONS stops before it", NULL, inject_sync_stuck,
 	  IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ "eventq-overflow", "the event queue has no free slot: events lost, EVENTQ_PROD.OVFLG toggles", NULL,
@@ -823,23 +421,6 @@ static const struct model_fault family_faults[] = {
 	{ NULL },
 };
 
-static const char *const family_kinds[] = {
+const char *const smmuv3m_kind_names[] = {
 	"smmuv3", "smmuv3-linear", "smmuv3-64k", "smmuv3-s2", "smmuv3-s2only", NULL
 };
-
-struct model_family smmuv3_family = {
-	.kinds = family_kinds,
-	.faults = family_faults,
-	.attach = family_attach,
-	.model = &family_model,
-	.bad_width = &family_model.bad_width,
-	.reserved_writes = &family_model.reserved_writes,
-	.protocol_errors = &family_model.protocol_errors,
-	.model_win = &family_model.win,
-	.all_ones = &family_model.all_ones,
-};
-
-struct smmuv3_model *model_smmuv3(void)
-{
-	return model_attached_state(&smmuv3_family, false);
-}

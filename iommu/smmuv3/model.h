@@ -108,6 +108,7 @@
 #include <stdint.h>
 
 #include "core/base/regwin.h"
+#include "iommu/models/models.h"
 
 #define SMMUV3M_WINDOW 0x20000 /* pages 0 and 1, 64 KiB each (6.1) */
 
@@ -236,30 +237,19 @@ void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s);
 /* The effective output address size in bits (IDR5.OAS). */
 unsigned smmuv3m_oas_bits(unsigned ips);
 
-/* ---- the family: what `model smmuv3` attaches ------------------------------ */
+/* ---- the family: what `model smmuv3` attaches ---- */
 
-struct iommu;
-struct model_family;
+/* What the model offers its family: the faults `model` can inject and the
+ * kinds it models. The family itself (iommu/models/models.h) is defined
+ * beside the backend's descriptor (backend.c), which builds the model, the
+ * engine behind its bridge and the driver on the model's window: this
+ * model sees nothing of its driver. */
+extern const struct model_fault smmuv3m_faults[];
+extern const char *const smmuv3m_kind_names[];
+extern const struct model_family smmuv3_family;
 
-/* The family. Not const: the SMMUv3 driver (iommu/smmuv3/) is not visible
- * here, so attach fills io, driver and driver_win from the hook below.
- * The engine behind the model (bus MODEL_ENGINE_BUS, device 1) issues its
- * requests with StreamID = its requester id, 0x1008 (an identity IORT
- * mapping, as QEMU's virt machine has). */
-extern struct model_family smmuv3_family;
-
-/* THE MERGE HOOK. What the SMMUv3 backend (its catalogue file,
- * tests/catalogue/iommu/smmuv3.c) provides so that the family can build
- * its driver on the model's window: it initialises a driver it owns
- * (static) on `model_win` under `name`, fills `out` with that driver's
- * unit, state and register window, and returns the driver's init result
- * (NULL, or why not). Until the backend defines it, a weak definition in
- * smmuv3_model.c refuses to attach. */
-struct model_driver; /* models.h */
-const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out);
-
-/* The attached SMMUv3 model, for cases that reach into it (NULL when
- * another kind, or none, is attached). */
+/* The attached model, for cases that reach into it (NULL when another
+ * kind, or none, is attached); backend.c. */
 struct smmuv3_model *model_smmuv3(void);
 
 #endif

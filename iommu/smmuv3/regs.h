@@ -1,6 +1,7 @@
 /* Arm SMMUv3 registers, structures, commands and events in the words of
  * the architecture specification (IHI 0070, chapters 5 to 7 and 9). Only
- * what this driver reads or writes is named. Register offsets are bytes
+ * what this backend reads or writes is named (IDR2, IDR4, IIDR and
+ * STATUSR only for the registers its discovery saves). Register offsets are bytes
  * from the unit's base; EVENTQ_PROD/CONS live in page 1 (6.2). */
 #ifndef IOMMON_SMMUV3_REGS_H
 #define IOMMON_SMMUV3_REGS_H
@@ -10,13 +11,17 @@
 /* ---- registers (6.3) ---------------------------------------------------- */
 #define SMMU_IDR0 0x00
 #define SMMU_IDR1 0x04
+#define SMMU_IDR2 0x08
 #define SMMU_IDR3 0x0c
+#define SMMU_IDR4 0x10
 #define SMMU_IDR5 0x14
+#define SMMU_IIDR 0x18
 #define SMMU_AIDR 0x1c
 #define SMMU_CR0 0x20
 #define SMMU_CR0ACK 0x24
 #define SMMU_CR1 0x28
 #define SMMU_CR2 0x2c
+#define SMMU_STATUSR 0x40
 #define SMMU_GBPA 0x44
 #define SMMU_IRQ_CTRL 0x50
 #define SMMU_IRQ_CTRLACK 0x54

@@ -17,6 +17,7 @@
 #define IOMMON_SMMUV3_H
 
 #include "core/base/regwin.h"
+#include "discover.h"
 #include "iommu/backend.h"
 #include "iommu/io_pgtable.h"
 #include "iommu/iommu.h"
@@ -133,6 +134,9 @@ void smmuv3_settings_apply(struct smmuv3 *s);
 /* Whether the machine's unit (the backend's) was given a 2-level stream
  * table in this session (QEMU 7.2 keeps reading it as 2-level after). */
 bool smmuv3_backend_had_2level(void);
+/* The driver the model family builds on the SMMUv3 model (backend.c),
+ * whether or not the model is attached. */
+struct smmuv3 *smmuv3_model_driver(void);
 
 /* The state registers now against what the firmware left. */
 bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n);

@@ -1,10 +1,13 @@
-/* The VT-d backend as the registry sees it: DMAR remapping units, opened
- * with the settings that belong to this driver (vtd.levels,
- * vtd.bystanders, vtd.eime), which live here beside it. */
+/* The VT-d backend as the registry sees it: DMAR remapping units (found by
+ * discover.c), opened with the settings that belong to this driver
+ * (vtd.levels, vtd.bystanders, vtd.eime), which live here beside it; and
+ * its model's family, the one place that builds the driver on the model. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/monitor/settings.h"
+#include "iommu/models/models.h"
+#include "model.h"
 #include "vtd.h"
 
 /* One unit is open at a time: the registry's open hands out this one. */
@@ -57,17 +60,72 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 			       : strcmp(by, "passthrough") == 0 ? VTD_BYSTANDERS_PT
 			       : strcmp(by, "identity") == 0	? VTD_BYSTANDERS_IDENTITY
 								: VTD_BYSTANDERS_AUTO;
-	*why = vtd_open(&unit, u, &all->dmar, pci);
+	*why = vtd_open(&unit, u, vtd_units_dmar(all), pci);
 	return *why ? NULL : &unit.io;
 }
 
-static const char *const models[] = { "vtd", NULL };
+/* ---- the family: what `model vtd` attaches ------------------------------ */
+
+/* The model as QEMU 7.2 reports itself, its engine on MODEL_ENGINE_BUS
+ * (translated and interrupt-remapped by the model) and a driver of its
+ * own on the model's window: no DMAR and no PCI list, the model's engine
+ * is the only device behind it. */
+static struct vtd_model family_model;
+static struct vtd family_driver;
+static uint16_t family_sid; /* the engine's requester id */
+
+static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
+{
+	return vtdm_translate(m, family_sid, iova, write, phys);
+}
+
+/* the engine's MSI through the unit's interrupt window */
+static bool family_msi(void *m, uint16_t rid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
+{
+	return vtdm_msi(m, rid, addr, data, vector, dest);
+}
+
+static const char *family_attach(const char *kind, struct model_engine *e)
+{
+	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
+	vtdm_init(&family_model, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	family_sid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
+	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
+	model_engine_msi(e, family_msi);
+	return vtd_init(&family_driver, &family_model.win, kind, NULL, NULL, 0);
+}
+
+const struct model_family vtd_family = {
+	.kinds = vtdm_kind_names,
+	.faults = vtdm_faults,
+	.attach = family_attach,
+	.io = &family_driver.io,
+	.model = &family_model,
+	.driver = &family_driver,
+	.bad_width = &family_model.bad_width,
+	.protocol_errors = &family_model.forbidden,
+	.model_win = &family_model.win,
+	.driver_win = &family_driver.w,
+	.all_ones = &family_model.all_ones,
+};
+
+struct vtd_model *model_vtd(void)
+{
+	return model_attached_state(&vtd_family, false);
+}
+
+const struct dmar *vtd_units_dmar(const struct iommu_units *u)
+{
+	return units_state(u, &vtd_backend);
+}
+
+/* ---- the descriptor ------------------------------------------------------- */
 
 const struct iommu_backend vtd_backend = {
 	.name = "vtd",
 	.title = "Intel VT-d",
-	.unit_types = 1u << IOMMU_VTD,
-	.models = models,
+	.discovery = &vtd_discovery,
+	.family = &vtd_family,
 	.open = open_unit,
 	.settings = settings,
 };

@@ -557,43 +557,7 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
 	return fault(m, sid, iova, write, 7);
 }
 
-/* ---- the family: what `model vtd` attaches ---------------------------------- */
-
-static struct vtd_model family_model;
-static uint16_t family_sid; /* the engine's requester id */
-
-/* Until the VT-d catalogue defines the hook (vtd_model.h), `model vtd`
- * attaches nothing. */
-__attribute__((weak)) const char *vtd_model_driver_init(const struct regwin *model_win, const char *name,
-							struct model_driver *out)
-{
-	(void)model_win, (void)name, (void)out;
-	return "no VT-d driver is linked with the model (vtd_model_driver_init is not defined)";
-}
-
-static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
-{
-	return vtdm_translate(m, family_sid, iova, write, phys);
-}
-
-/* the engine's MSI through the unit's interrupt window */
-static bool family_msi(void *m, uint16_t rid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest)
-{
-	return vtdm_msi(m, rid, addr, data, vector, dest);
-}
-
-static const char *family_attach(const char *kind, struct model_engine *e)
-{
-	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
-	vtdm_init(&family_model, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
-	family_sid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
-	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
-	model_engine_msi(e, family_msi);
-	struct model_driver d = { 0 };
-	const char *err = vtd_model_driver_init(&family_model.win, kind, &d);
-	model_family_adopt(&vtd_family, &d);
-	return err;
-}
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_te_stuck(void *m)
 {
@@ -615,7 +579,7 @@ static void inject_cfi_ignored(void *m)
 	((struct vtd_model *)m)->ignore_cfi = true;
 }
 
-static const struct model_fault family_faults[] = {
+const struct model_fault vtdm_faults[] = {
 	{ "te-stuck", "GSTS.TES never follows GCMD.TE: translation never turns on", NULL, inject_te_stuck,
 	  IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ "ccmd-stuck", "CCMD.ICC never clears: a context-cache invalidation by register never completes", NULL,
@@ -631,20 +595,4 @@ static const struct model_fault family_faults[] = {
 	{ NULL },
 };
 
-static const char *const family_kinds[] = { "vtd", NULL };
-
-struct model_family vtd_family = {
-	.kinds = family_kinds,
-	.faults = family_faults,
-	.attach = family_attach,
-	.model = &family_model,
-	.bad_width = &family_model.bad_width,
-	.protocol_errors = &family_model.forbidden,
-	.model_win = &family_model.win,
-	.all_ones = &family_model.all_ones,
-};
-
-struct vtd_model *model_vtd(void)
-{
-	return model_attached_state(&vtd_family, false);
-}
+const char *const vtdm_kind_names[] = { "vtd", NULL };

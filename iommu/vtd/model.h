@@ -7,7 +7,8 @@
  * queue, and interrupt remapping: IRTA, IRE/SIRTP/CFI, the IRTE walk of
  * an MSI with its checks, an interrupt entry cache kept until its IEC
  * invalidation, and interrupt faults recorded with their reason, source
- * and index. Its family (what `model vtd` attaches) is at the end.
+ * and index. What it offers its family (what `model vtd` attaches, in
+ * backend.c) is at the end.
  *
  * It is strict where hardware is: a 32-bit register accessed with 64 bits,
  * a GCMD write that sets a one-shot bit by accident, a register-based
@@ -25,6 +26,7 @@
 #include <stdint.h>
 
 #include "core/base/regwin.h"
+#include "iommu/models/models.h"
 
 /* QEMU 7.2's intel-iommu as it reports itself (CAP, ECAP), the unit the
  * tests and the host bench model: 39- and 48-bit walks, 2M and 1G leaves,
@@ -102,24 +104,19 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
  * address bits 19:12, vector in data 7:0). */
 bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest);
 
-/* ---- the family: what `model vtd` attaches -------------------------------- */
+/* ---- the family: what `model vtd` attaches ---- */
 
-/* The family: the model above as QEMU 7.2 reports itself, its engine on
- * MODEL_ENGINE_BUS (translated and interrupt-remapped by the model), and
- * the VT-d driver, which this file cannot see: attach builds it through
- * the hook below, and fills the family's io, driver and driver_win. */
-struct model_family;
-extern struct model_family vtd_family;
+/* What the model offers its family: the faults `model` can inject and the
+ * kinds it models. The family itself (iommu/models/models.h) is defined
+ * beside the backend's descriptor (backend.c), which builds the model, the
+ * engine behind its bridge and the driver on the model's window: this
+ * model sees nothing of its driver. */
+extern const struct model_fault vtdm_faults[];
+extern const char *const vtdm_kind_names[];
+extern const struct model_family vtd_family;
 
-/* What the VT-d catalogue provides (tests/catalogue/iommu/vtd.c): vtd_init
- * on a driver it owns, on the model's window; `out` names that driver's
- * unit, state and window; NULL or vtd_init's reason. A weak definition
- * here refuses to attach until it is linked. */
-struct model_driver; /* models.h */
-const char *vtd_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out);
-
-/* The attached VT-d model, for cases that reach into it (NULL when another
- * kind, or none, is attached). */
+/* The attached model, for cases that reach into it (NULL when another
+ * kind, or none, is attached); backend.c. */
 struct vtd_model *model_vtd(void);
 
 #endif

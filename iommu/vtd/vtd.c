@@ -323,7 +323,7 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 
 const char *vtd_open(struct vtd *v, const struct iommu_unit *u, const struct dmar *dmar, const struct pci_list *pci)
 {
-	if (u->type != IOMMU_VTD)
+	if (u->backend != &vtd_backend)
 		return iommu_fail(&v->io, IOMMU_ERR_ARGUMENT, "not a VT-d unit");
 	/* the window the DRHD describes (its Size field),
 	 * checked against the memory map before anything reads it */

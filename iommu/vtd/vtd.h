@@ -16,6 +16,7 @@
 #define IOMMON_VTD_H
 
 #include "core/base/regwin.h"
+#include "discover.h"
 #include "iommu/backend.h"
 #include "iommu/iommu.h"
 #include "iommu/units.h"

@@ -10,7 +10,9 @@
 #include "core/tables/acpi.h"
 #include "core/tables/gtdt.h"
 #include "core/tables/iort.h"
+#include "core/tables/ivrs.h"
 #include "iommu/machine.h"
+#include "iommu/vtd/discover.h"
 
 static bool need_acpi(struct test_ctx *t)
 {

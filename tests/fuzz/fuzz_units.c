@@ -1,5 +1,7 @@
-/* libFuzzer: units_build (DMAR and IVRS units, every device's covering
- * unit) and DMAR device-scope resolution against a fuzzed PCI topology.
+/* libFuzzer: units_build with the VT-d or the AMD-Vi backend's discovery
+ * (DMAR and IVRS units, every device's covering unit), the two of them the
+ * fuzzer's whole registry (backends of its own on the real discoveries, so
+ * that no driver is linked in) and DMAR device-scope resolution against a fuzzed PCI topology.
  * The input's first byte is the number of functions (up to 64); then 8
  * bytes per function: bus, device/function, header type, secondary and
  * subordinate bus, and a parent index taken as is (-1 when it is 0xff,
@@ -12,7 +14,22 @@
 #include <string.h>
 
 #include "fuzz_platform.h"
+#include "iommu/amdvi/discover.h"
 #include "iommu/units.h"
+#include "iommu/vtd/discover.h"
+
+static const struct iommu_backend vtd = { .name = "vtd", .discovery = &vtd_discovery },
+				  amdvi = { .name = "amdvi", .discovery = &amdvi_discovery };
+
+const struct iommu_backend *iommu_backend_at(size_t i)
+{
+	return i == 0 ? &vtd : i == 1 ? &amdvi : NULL;
+}
+
+const struct iommu_backend *iommu_backend_named(const char *name)
+{
+	return strcmp(name, "vtd") == 0 ? &vtd : strcmp(name, "amdvi") == 0 ? &amdvi : NULL;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,12 +57,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t *table = malloc(size ? size : 1); /* exactly its bytes, for ASan */
 	memcpy(table, data, size);
 	static struct iommu_units u;
-	units_build(&u, ivrs ? NULL : table, ivrs ? 0 : size, ivrs ? table : NULL, ivrs ? size : 0, &l);
+	units_build(&u, &(struct units_table){ ivrs ? &amdvi : &vtd, table, size }, 1, &l);
 	for (size_t i = 0; i < n; i++)
 		if (l.d[i].iommu < -1 || l.d[i].iommu >= (int)u.n)
 			abort();
-	for (size_t i = 0; !ivrs && i < u.dmar.nscopes; i++) {
-		int d = dmar_scope_device(&u.dmar.scopes[i], 0, &l);
+	const struct dmar *dmar = ivrs ? NULL : units_state(&u, &vtd);
+	for (size_t i = 0; dmar && i < dmar->nscopes; i++) {
+		int d = dmar_scope_device(&dmar->scopes[i], 0, &l);
 		if (d < -1 || d >= (int)n)
 			abort();
 	}

@@ -1,10 +1,11 @@
-/* SMMUv3 units in the inventory: an IORT taken over by units_adopt_iort
- * names smmu0, covers the devices whose requester ids lead to it (not those
+/* SMMUv3 units in the inventory: an IORT the SMMUv3 backend's discovery
+ * finds names smmu0, covers the devices whose requester ids lead to it (not those
  * going to the ITS only, nor another segment's), and `iommu` decodes its
  * ID registers (QEMU 7.2's values, shared/specs/qemu-iommus.md section 3)
  * from a register page in memory. */
 #include "unit.h"
 
+#include "iommu/smmuv3/smmuv3.h"
 #include "iommu/units.h"
 #include "iort_build.h"
 #include "tests/host/platform_host.h"
@@ -53,18 +54,15 @@ static void smmuv3_unit(void **state)
 	memcpy((uint8_t *)regs + 0x1c, &(uint32_t){ 1 }, 4);
 	build((uintptr_t)regs);
 	devices();
-	struct iort iort;
-	assert_int_equal(iort_parse(t, tl, &iort), 0);
-	assert_int_equal(iort.diag.errors, 0);
 	struct iommu_units u;
-	units_adopt(&u, NULL, NULL, &list);
-	units_adopt_iort(&u, &iort, &list);
-	assert_true(u.have_iort);
+	units_build(&u, &(struct units_table){ &smmuv3_backend, t, tl }, 1, &list);
+	assert_non_null(smmuv3_units_iort(&u));
+	assert_int_equal(smmuv3_units_iort(&u)->diag.errors, 0);
 	assert_int_equal(u.n, 1);
 	const struct iommu_unit *s = &u.u[0];
 	assert_string_equal(s->name, "smmu0");
-	assert_int_equal(s->type, IOMMU_SMMUV3);
-	assert_string_equal(iommu_type_name(s->type), "smmuv3");
+	assert_ptr_equal(s->backend, &smmuv3_backend);
+	assert_string_equal(s->backend->name, "smmuv3");
 	assert_int_equal(s->base, (uintptr_t)regs);
 	assert_int_equal(s->size, 0x20000);
 	assert_int_equal(s->segment, 0);
@@ -78,9 +76,9 @@ static void smmuv3_unit(void **state)
 
 	struct unit_regs r;
 	assert_true(units_read_regs(s, &r));
-	assert_int_equal(r.idr[0], 0x0d40101a);
-	assert_int_equal(r.idr[5], 0x74);
-	assert_int_equal(r.aidr, 1);
+	assert_int_equal(r.r[0], 0x0d40101a); /* IDR0..5, then AIDR */
+	assert_int_equal(r.r[5], 0x74);
+	assert_int_equal(r.r[6], 1);
 	const char *out = capture_stdout(describe, (void *)s);
 	assert_non_null(strstr(out, "IDR0 0x0d40101a: S1P TTF=2 COHACC HTTU=0 ASID16 STALL_MODEL=1 ST_LEVEL=1"));
 	assert_null(strstr(out, "S2P"));
@@ -93,30 +91,51 @@ static void smmuv3_unit(void **state)
 	memset(regs, 0xff, 0x20); /* nothing answers */
 	assert_false(units_read_regs(s, &r));
 	units_free(&u);
-	assert_false(u.have_iort);
+	assert_null(smmuv3_units_iort(&u));
 	free(list.d);
 	free(regs);
 	host_set_phys_bits(0);
 }
 
-/* A device a DMAR unit covers keeps it; the IORT only fills the rest. */
+/* A backend earlier in the list (here one of the test's own, as VT-d is
+ * in the registry) claims first: a device it covers keeps its unit, and
+ * the IORT only fills the rest. */
+static const struct iommu_backend earlier_backend;
+
+static void earlier_find(struct iommu_units *u, const struct iommu_backend *self, void *state,
+			 const struct pci_list *pci)
+{
+	(void)state, (void)pci;
+	assert_ptr_equal(self, &earlier_backend);
+	struct iommu_unit unit = {
+		.name = "earlier0", .backend = &earlier_backend, .base = 0x0a000000, .size = 0x1000
+	};
+	snprintf(unit.source, sizeof(unit.source), "the test");
+	assert_int_equal(units_add(u, &unit, NULL), 0);
+}
+
+static void earlier_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+{
+	(void)state, (void)self;
+	units_cover(u, pci, 0, 0);
+}
+
+static const struct iommu_discovery earlier_discovery = { .find = earlier_find, .claim = earlier_claim };
+static const struct iommu_backend earlier_backend = { .name = "earlier", .discovery = &earlier_discovery };
+
 static void earlier_units_kept(void **state)
 {
 	(void)state;
 	build(0x09050000);
 	devices();
-	list.d[0].iommu = 0; /* as if units_adopt had given it unit 0 */
-	struct iort iort;
-	iort_parse(t, tl, &iort);
 	struct iommu_units u;
-	memset(&u, 0, sizeof(u));
-	u.n = 1;
-	u.u[0].ndevices = 1;
-	units_adopt_iort(&u, &iort, &list);
+	const struct units_table tables[] = { { &earlier_backend, NULL, 0 }, { &smmuv3_backend, t, tl } };
+	units_build(&u, tables, 2, &list);
 	assert_int_equal(u.n, 2);
 	assert_string_equal(u.u[1].name, "smmu0");
 	assert_int_equal(list.d[0].iommu, 0);
 	assert_int_equal(list.d[1].iommu, 1);
+	assert_int_equal(u.u[0].ndevices, 1);
 	assert_int_equal(u.u[1].ndevices, 1);
 	units_free(&u);
 	free(list.d);

@@ -139,12 +139,12 @@ static void drhd_in_ram(void **state)
 	memcpy(drhd + 8, &base, 8);
 	memcpy(dmar + 48, drhd, 16);
 	struct iommu_units u;
-	units_build(&u, dmar, sizeof(dmar), NULL, 0, NULL);
+	units_build(&u, &(struct units_table){ &vtd_backend, dmar, sizeof(dmar) }, 1, NULL);
 	assert_int_equal(u.n, 1);
 	snapshot();
 	static struct vtd v;
 	memset(&v, 0, sizeof(v));
-	const char *why = vtd_open(&v, &u.u[0], &u.dmar, NULL);
+	const char *why = vtd_open(&v, &u.u[0], vtd_units_dmar(&u), NULL);
 	if (!why) { /* the old code's path: take over and give back */
 		v.io.ops->take(&v.io);
 		v.io.ops->give_back(&v.io);

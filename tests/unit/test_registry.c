@@ -7,9 +7,11 @@
 #include "core/monitor/monitor.h"
 #include "core/monitor/settings.h"
 #include "iommu/backend.h"
+#include "iommu/backends.h"
 #include "iommu/machine.h"
 #include "iommu/models/models.h"
 #include "iommu/session.h"
+#include "iommu/vtd/vtd.h"
 #include "tests/catalogue/catalogue.h"
 #include "tests/host/platform_host.h"
 
@@ -47,10 +49,8 @@ static void groups_follow_the_registry(void **state)
 		assert_ptr_equal(iommu_backend_named(b->name), b);
 		assert_non_null(b->title);
 	}
-	size_t entries = 0;
-	while (iommu_registry[entries])
-		entries++;
-	assert_int_equal(n, entries); /* every entry has a backend */
+#define ONE(name) +1
+	assert_int_equal(n, 0 IOMMU_BACKENDS(ONE)); /* one descriptor a name of the list */
 	assert_true(n >= 1);
 	assert_int_equal(price, last + 1);
 	assert_null(iommu_backend_named("no-such-backend"));
@@ -80,17 +80,17 @@ static void every_model_has_its_backend(void **state)
 	assert_null(iommu_backend_for_model("no-such-model"));
 }
 
-/* Units by type: VT-d's DMAR units have a backend that opens them. */
-static void units_by_type(void **state)
+/* A backend whose discovery finds units opens them; VT-d's are the DMAR's. */
+static void units_by_backend(void **state)
 {
 	(void)state;
-	const struct iommu_backend *b = iommu_backend_for_type(IOMMU_VTD);
-	assert_non_null(b);
-	assert_non_null(b->open);
-	assert_true(b->unit_types & 1u << IOMMU_VTD);
+	assert_non_null(vtd_backend.discovery);
+	assert_string_equal(vtd_backend.discovery->table, "DMAR");
+	assert_non_null(vtd_backend.open);
+	const struct iommu_backend *b;
 	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
-		if (b->unit_types)
-			assert_non_null(b->open); /* a backend that claims ACPI units opens them */
+		if (b->discovery && b->discovery->find)
+			assert_non_null(b->open);
 }
 
 struct owner {
@@ -192,21 +192,19 @@ static void device_without_a_usable_unit(void **state)
 	assert_null(iommu_for_device((struct pci_addr){ 0, 9, 0, 0 }, &why)); /* not a function */
 	assert_non_null(why);
 
-	u->type = IOMMU_VTD;
+	u->backend = &vtd_backend;
 	snprintf(u->refused, sizeof(u->refused), "the memory map says RAM there");
 	why = NULL;
 	assert_null(iommu_for_device(dev[1].addr, &why));
 	assert_ptr_equal(why, u->refused);
 
 	u->refused[0] = '\0';
-	u->type = IOMMU_AMDVI;
+	static const struct iommu_backend undriven = { .name = "undriven" };
+	u->backend = &undriven;
 	why = NULL;
-	bool driven = iommu_backend_for_type(IOMMU_AMDVI) != NULL;
-	struct iommu *io = iommu_for_device(dev[1].addr, &why);
-	if (!driven) {
-		assert_null(io);
-		assert_non_null(why);
-	}
+	assert_null(iommu_for_device(dev[1].addr, &why));
+	assert_non_null(why);
+	assert_non_null(strstr(why, "no backend drives it yet"));
 	assert_null(iommu_give_back_held());
 	memset(&machine, 0, sizeof(machine));
 }
@@ -242,16 +240,121 @@ static void iommu_command_asks_the_backends(void **state)
 	memset(&machine, 0, sizeof(machine));
 }
 
+/* A unit found by its PCI id, as a RISC-V IOMMU's will be, is driven like
+ * the ACPI-described ones: a backend of the test's own (registered
+ * nowhere) finds it among the PCI functions, claims the devices on its
+ * bus, and opens it when a device it covers is asked for. Nothing here
+ * knows the backend but its descriptor. */
+#define PCITEST_VENDOR 0x1234
+#define PCITEST_DEVICE 0xbeef
+
+static const struct iommu_backend pcitest_backend;
+static struct iommu pcitest_io;
+static void *pcitest_regs;
+
+static void pcitest_find(struct iommu_units *u, const struct iommu_backend *self, void *state,
+			 const struct pci_list *pci)
+{
+	assert_ptr_equal(self, &pcitest_backend);
+	assert_null(state); /* it has no ACPI table */
+	for (size_t i = 0; i < pci->n; i++) {
+		const struct pci_dev *d = &pci->d[i];
+		if (d->vendor != PCITEST_VENDOR || d->device != PCITEST_DEVICE)
+			continue;
+		struct iommu_unit unit = { .backend = &pcitest_backend,
+					   .segment = d->addr.seg,
+					   .base = (uintptr_t)pcitest_regs,
+					   .size = 4096,
+					   .src = i };
+		snprintf(unit.name, sizeof(unit.name), "pcitest%zu", units_of(u, &pcitest_backend));
+		pci_addr_str(d->addr, unit.source, sizeof(unit.source));
+		units_add(u, &unit, NULL);
+	}
+}
+
+/* the functions on its own bus, but itself */
+static void pcitest_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+{
+	(void)state;
+	for (size_t k = 0; k < u->n; k++) {
+		if (u->u[k].backend != self)
+			continue;
+		const struct pci_dev *self = &pci->d[u->u[k].src];
+		for (size_t i = 0; i < pci->n; i++)
+			if (pci->d[i].iommu < 0 && i != u->u[k].src && pci->d[i].addr.bus == self->addr.bus)
+				units_cover(u, pci, i, k);
+	}
+}
+
+static struct iommu *pcitest_open(const struct iommu_unit *u, const struct iommu_units *all, const struct pci_list *pci,
+				  const char **why)
+{
+	(void)all, (void)pci;
+	*why = NULL;
+	snprintf(pcitest_io.name, sizeof(pcitest_io.name), "%s", u->name);
+	pcitest_io.backend = pcitest_backend.name;
+	return &pcitest_io;
+}
+
+static const struct iommu_discovery pcitest_discovery = { .find = pcitest_find, .claim = pcitest_claim };
+static const struct iommu_backend pcitest_backend = {
+	.name = "pcitest", .title = "a PCI-found IOMMU", .discovery = &pcitest_discovery, .open = pcitest_open
+};
+
+static void unit_found_by_pci_id_is_driven(void **state)
+{
+	(void)state;
+	host_set_phys_bits(52);
+	pcitest_regs = platform->alloc_pages(1, 0);
+	assert_non_null(pcitest_regs);
+	static struct pci_dev d[3] = {
+		{ .addr = { 0, 0, 2, 0 }, .vendor = PCITEST_VENDOR, .device = PCITEST_DEVICE, .parent = -1 },
+		{ .addr = { 0, 0, 3, 0 }, .vendor = 0x1b36, .device = 0x0010, .class = 0x010802, .parent = -1 },
+		{ .addr = { 0, 1, 0, 0 }, .vendor = 0x1b36, .device = 0x0010, .class = 0x010802, .parent = -1 },
+	};
+	memset(&machine, 0, sizeof(machine));
+	machine.pci.d = d;
+	machine.pci.n = 3;
+	const struct iommu_backend *list[] = { &pcitest_backend };
+	units_adopt(&machine.units, list, NULL, 1, &machine.pci);
+	assert_int_equal(machine.units.n, 1);
+	const struct iommu_unit *u = &machine.units.u[0];
+	assert_string_equal(u->name, "pcitest0");
+	assert_ptr_equal(u->backend, &pcitest_backend);
+	assert_string_equal(u->refused, "");
+	assert_int_equal(d[1].iommu, 0);
+	assert_int_equal(d[0].iommu, -1);
+	assert_int_equal(d[2].iommu, -1); /* another bus */
+	assert_int_equal(u->ndevices, 1);
+
+	const char *why = "unset";
+	struct iommu *io = iommu_for_device(d[1].addr, &why);
+	assert_ptr_equal(io, &pcitest_io);
+	assert_string_equal(io->name, "pcitest0");
+	assert_int_equal(io->alias_rid, pci_rid(d[1].addr));
+	why = NULL;
+	assert_null(iommu_for_device(d[2].addr, &why));
+	assert_string_equal(why, "no IOMMU unit covers the device under test");
+
+	const char *out = capture_stdout(run_iommu, NULL);
+	assert_non_null(strstr(out, "  pcitest0 pcitest segment 0 base 0x"));
+	assert_non_null(strstr(out, "1 devices\n      0000:00:03.0 "));
+	units_free(&machine.units);
+	memset(&machine, 0, sizeof(machine));
+	host_set_phys_bits(0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(groups_follow_the_registry),
 		cmocka_unit_test(every_model_has_its_backend),
-		cmocka_unit_test(units_by_type),
+		cmocka_unit_test(units_by_backend),
 		cmocka_unit_test(every_setting_has_one_owner),
 		cmocka_unit_test(every_command_has_one_owner),
 		cmocka_unit_test(device_without_a_usable_unit),
 		cmocka_unit_test(iommu_command_asks_the_backends),
+		cmocka_unit_test(unit_found_by_pci_id_is_driven),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

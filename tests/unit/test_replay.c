@@ -6,6 +6,7 @@
 #include "core/monitor/monitor.h"
 #include "core/monitor/replay.h"
 #include "iommu/found_regs.h"
+#include "iommu/vtd/vtd.h"
 #include "pci/saved.h"
 #include "tests/host/platform_host.h"
 
@@ -189,7 +190,7 @@ static void registers_round_trip(void **state)
 	static struct iommu_units u;
 	memset(&u, 0, sizeof(u));
 	u.n = 1;
-	u.u[0] = (struct iommu_unit){ .name = "dmar0", .type = IOMMU_VTD, .base = (uintptr_t)regs, .size = 4096 };
+	u.u[0] = (struct iommu_unit){ .name = "dmar0", .backend = &vtd_backend, .base = (uintptr_t)regs, .size = 4096 };
 	uint64_t cap = 0x00d2008c22260206ull, irta = 0x12345000ull;
 	memcpy(regs + 0x08, &cap, 8);
 	memcpy(regs + 0xb8, &irta, 8);

@@ -565,7 +565,7 @@ static void backend_opens_with_its_settings(void **state)
 {
 	(void)state;
 	assert_string_equal(vtd_backend.name, "vtd");
-	assert_int_equal(vtd_backend.unit_types, 1u << IOMMU_VTD);
+	assert_string_equal(vtd_backend.discovery->table, "DMAR"); /* its units are the DMAR's */
 	settings_init();
 	vtd_backend.settings();
 	assert_string_equal(setting_get("vtd.levels"), "auto");
@@ -579,7 +579,7 @@ static void backend_opens_with_its_settings(void **state)
 	memcpy(regs, &ver, 4), memcpy(regs + 8, &cap, 8), memcpy(regs + 16, &ecap, 8);
 	struct iommu_units all = { .n = 1 };
 	struct iommu_unit *u = &all.u[0];
-	*u = (struct iommu_unit){ .name = "dmar0", .type = IOMMU_VTD, .base = (uintptr_t)regs, .size = 4096 };
+	*u = (struct iommu_unit){ .name = "dmar0", .backend = &vtd_backend, .base = (uintptr_t)regs, .size = 4096 };
 	snprintf(u->source, sizeof(u->source), "a test");
 	const char *why = NULL;
 	struct iommu *io = vtd_backend.open(u, &all, NULL, &why);

@@ -490,16 +490,4 @@ static const struct test_case cases[] = {
 	  case_ir_ioapic, false, &ir_amdvi },
 };
 
-/* The AMD-Vi model's driver (iommu/amdvi/model.h): the model
- * family builds it on the model's window through this, the one place that
- * sees both the driver and the model. */
-static struct amdvi model_driver;
-
-const char *amdvi_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out)
-{
-	const char *e = amdvi_init(&model_driver, model_win, name, NULL, NULL, NULL);
-	*out = (struct model_driver){ &model_driver.io, &model_driver, &model_driver.w };
-	return e;
-}
-
-IOMMU_BACKEND_CASES(amdvi, "AMD-Vi: translation, faults, command buffer, timed", &amdvi_backend, &amdvi_family);
+IOMMU_BACKEND_CASES(amdvi, "AMD-Vi: translation, faults, command buffer, timed");

@@ -47,5 +47,4 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_apple },
 };
 
-IOMMU_BACKEND_CASES(apple, "Apple DART, T8020 (t8103, t6000) and T8110 layouts (on the register-level model)",
-		    &apple_dart_backend, &apple_family);
+IOMMU_BACKEND_CASES(apple, "Apple DART, T8020 (t8103, t6000) and T8110 layouts (on the register-level model)");

@@ -64,7 +64,7 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 	/* a backend's cases run on its own units only */
 	int d = pci_find(&machine.pci, v->e->addr);
 	int u = d >= 0 ? machine.pci.d[d].iommu : -1;
-	if (b && u >= 0 && !(b->unit_types & 1u << machine.units.u[u].type)) {
+	if (b && u >= 0 && machine.units.u[u].backend != b) {
 		test_skip(t, SKIP_NO_UNIT, "the device under test is behind %s, which the %s backend does not drive",
 			  machine.units.u[u].name, b->title);
 		return false;
@@ -74,9 +74,9 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 		/* none covers the device; one no backend drives; else the unit
 		 * was refused (as the firmware left it, or when opened) */
 		const struct iommu_unit *un = u >= 0 ? &machine.units.u[u] : NULL;
-		enum skip_reason r = !un						    ? SKIP_NO_UNIT
-				     : !un->refused[0] && !iommu_backend_for_type(un->type) ? SKIP_NOT_IMPLEMENTED
-											    : SKIP_REFUSED;
+		enum skip_reason r = !un				     ? SKIP_NO_UNIT
+				     : !un->refused[0] && !un->backend->open ? SKIP_NOT_IMPLEMENTED
+									     : SKIP_REFUSED;
 		test_skip(t, r, "%s", why);
 		return false;
 	}
@@ -92,15 +92,16 @@ static bool on_model(struct test_ctx *t, struct env *v, const struct iommu_backe
 		return true;
 	}
 	char kinds[96] = "";
+	const char *const *models = iommu_backend_models(b);
 	size_t n = 0, len = 0;
-	while (b->models && b->models[n])
+	while (models && models[n])
 		n++;
 	for (size_t i = 0; i < n && len < sizeof(kinds); i++)
 		len += (size_t)snprintf(kinds + len, sizeof(kinds) - len, "%s'model %s'",
 					i == 0	     ? ""
 					: i + 1 == n ? " or "
 						     : ", ",
-					b->models[i]);
+					models[i]);
 	test_skip(t, SKIP_MODEL_ONLY, "no %s here: %s attaches the register-level model", b->title,
 		  n ? kinds : "no 'model' kind");
 	v->io = NULL;
@@ -139,7 +140,7 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 	 * machine's unless its model is attached; the others on the model */
 	struct dma_engine *me;
 	struct iommu *mu = b ? model_unit(&me) : NULL;
-	bool model = b && (!b->unit_types || (mu && strcmp(mu->backend, b->name) == 0));
+	bool model = b && (!b->open || (mu && strcmp(mu->backend, b->name) == 0));
 	if (!(model ? on_model(t, v, b) : on_machine(t, v, b)))
 		return false;
 	const char *why;

@@ -139,5 +139,4 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_calgary },
 };
 
-IOMMU_BACKEND_CASES(calgary, "IBM Calgary / CalIOC2 (on the register-level model unless the machine has one)",
-		    &calgary_backend, &calgary_family);
+IOMMU_BACKEND_CASES(calgary, "IBM Calgary / CalIOC2 (on the register-level model unless the machine has one)");

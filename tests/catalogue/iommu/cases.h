@@ -38,14 +38,12 @@ void case_map_cost(struct test_ctx *t);
  * tried, that there was none, since then nothing was claimed of one. */
 const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n);
 
-/* A backend's group, made of its `cases` table, and its registry entry
- * <name>_registry (iommu/backend.h), which the composition root lists by
- * name: the group is called `id`, as are its tests' names' prefix and the
- * backend. */
-#define IOMMU_BACKEND_CASES(id, summary_, backend_, models_)                                            \
-	static const struct test_group id##_group = {                                                   \
+/* A backend's group, made of its `cases` table: id_group, which the
+ * composition root lists by the backend's name (iommu/backends.h); the
+ * group is called `id`, as are its tests' names' prefix and the backend. */
+#define IOMMU_BACKEND_CASES(id, summary_)                                                               \
+	const struct test_group id##_group = {                                                          \
 		.name = #id, .summary = summary_, .cases = cases, .n = sizeof(cases) / sizeof(cases[0]) \
-	};                                                                                              \
-	const struct iommu_registry_entry id##_registry = { backend_, &id##_group, models_ }
+	}
 
 #endif

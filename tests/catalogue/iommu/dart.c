@@ -175,5 +175,4 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_dart },
 };
 
-IOMMU_BACKEND_CASES(dart, "PowerPC DART U3/U4 (on the register-level model unless the machine has one)", &dart_backend,
-		    &dart_family);
+IOMMU_BACKEND_CASES(dart, "PowerPC DART U3/U4 (on the register-level model unless the machine has one)");

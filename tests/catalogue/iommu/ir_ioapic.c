@@ -22,7 +22,9 @@
 #include "core/monitor/monitor.h"
 #include "core/tables/acpi.h"
 #include "core/tables/madt.h"
+#include "iommu/amdvi/amdvi.h"
 #include "iommu/machine.h"
+#include "iommu/vtd/vtd.h"
 #include "ir.h"
 #include "tests/catalogue/bench.h"
 
@@ -201,10 +203,12 @@ static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, si
 	for (size_t i = 0; i < u->n && !unit; i++)
 		if (strcmp(u->u[i].name, r->v.io->name) == 0)
 			unit = &u->u[i];
-	if (unit && unit->type == IOMMU_VTD) {
-		const struct dmar_struct *d = &u->dmar.s[unit->src];
+	const struct dmar *dmar = vtd_units_dmar(u);
+	const struct ivrs *ivrs = amdvi_units_ivrs(u);
+	if (unit && unit->backend == &vtd_backend && dmar) {
+		const struct dmar_struct *d = &dmar->s[unit->src];
 		for (size_t i = d->first_scope; i < d->first_scope + d->nscopes; i++) {
-			const struct dmar_scope *sc = &u->dmar.scopes[i];
+			const struct dmar_scope *sc = &dmar->scopes[i];
 			if (sc->type != DMAR_SCOPE_IOAPIC || sc->enum_id != ioapic_id)
 				continue;
 			if (sc->npath != 1) { /* behind bridges: their bus numbers not followed */
@@ -215,10 +219,10 @@ static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, si
 			r->sid = (uint16_t)(sc->start_bus << 8 | sc->path[0].dev << 3 | sc->path[0].fn);
 			return NULL;
 		}
-	} else if (unit && unit->type == IOMMU_AMDVI) {
-		const struct ivrs_block *b = &u->ivrs.b[unit->src];
+	} else if (unit && unit->backend == &amdvi_backend && ivrs) {
+		const struct ivrs_block *b = &ivrs->b[unit->src];
 		for (size_t i = b->first_entry; i < b->first_entry + b->nentries; i++) {
-			const struct ivrs_entry *e = &u->ivrs.e[i];
+			const struct ivrs_entry *e = &ivrs->e[i];
 			if (e->type == IVHD_SPECIAL && e->variety == IVHD_SPECIAL_IOAPIC && e->handle == ioapic_id) {
 				r->sid = e->source;
 				return NULL;
@@ -227,7 +231,7 @@ static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, si
 	}
 	*reason = SKIP_UNSUPPORTED;
 	snprintf(why, n, "I/O APIC %u is not in %s's scope (no %s for it)", ioapic_id, r->v.io->name,
-		 unit && unit->type == IOMMU_AMDVI ? "IVHD special entry" : "DMAR I/O APIC device scope");
+		 unit && unit->backend == &amdvi_backend ? "IVHD special entry" : "DMAR I/O APIC device scope");
 	return why;
 }
 

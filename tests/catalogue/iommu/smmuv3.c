@@ -59,10 +59,6 @@ static const struct stage_words *words(const struct env *v)
 	return smmuv3_of(v->io)->stage == 2 ? &s2 : &s1;
 }
 
-/* The model's driver (iommu/smmuv3/model.h), built through the hook
- * at the end of this file. */
-static struct smmuv3 model_driver;
-
 /* ---- taking over and the bystanders ------------------------------------- */
 
 static void t_takeover(struct test_ctx *t)
@@ -102,13 +98,14 @@ static void t_takeover(struct test_ctx *t)
 static void model_driver_reinit(void)
 {
 	struct dma_engine *e;
-	if (!model_smmuv3() || model_unit(&e) != &model_driver.io || model_driver.io.taken)
+	struct smmuv3 *md = smmuv3_model_driver();
+	if (!model_smmuv3() || model_unit(&e) != &md->io || md->io.taken)
 		return;
-	struct regwin w = model_driver.w;
+	struct regwin w = md->w;
 	char name[16];
-	snprintf(name, sizeof(name), "%s", model_driver.io.name);
-	smmuv3_settings_apply(&model_driver);
-	smmuv3_init(&model_driver, &w, name);
+	snprintf(name, sizeof(name), "%s", md->io.name);
+	smmuv3_settings_apply(md);
+	smmuv3_init(md, &w, name);
 }
 
 /* `inner` run with setting `key` = `value`, then the setting as it was. */
@@ -166,7 +163,7 @@ static bool offered(struct test_ctx *t, const char *key, const char *value)
 {
 	struct dma_engine *e;
 	struct iommu *mu = model_unit(&e);
-	struct smmuv3 *s = mu == &model_driver.io ? &model_driver : NULL;
+	struct smmuv3 *s = mu == &smmuv3_model_driver()->io ? smmuv3_model_driver() : NULL;
 	if (!s)
 		return true; /* the machine's: the open says why, bench_setup skips */
 	t->model = true;     /* a skip said of the model, as bench_setup would */
@@ -583,8 +580,8 @@ static void t_stage2(struct test_ctx *t)
 	struct dma_engine *e;
 	struct iommu *mu = model_unit(&e);
 	uint32_t idr0;
-	if (mu == &model_driver.io) {
-		idr0 = model_driver.idr0;
+	if (mu == &smmuv3_model_driver()->io) {
+		idr0 = smmuv3_model_driver()->idr0;
 		t->model = true;
 	} else {
 		struct env v;
@@ -595,9 +592,9 @@ static void t_stage2(struct test_ctx *t)
 	}
 	if (!(idr0 & IDR0_S2P)) {
 		test_skip(t, SKIP_UNSUPPORTED, "IDR0.S2P clear: this SMMU has no stage 2%s",
-			  mu == &model_driver.io ? " (this model kind is stage 1 only, as QEMU's before 10.0)"
-			  : on_qemu()		 ? " (QEMU's SMMUv3 has stage 2 from 10.0 on, virt-10.0 machines)"
-						 : "");
+			  mu == &smmuv3_model_driver()->io ? " (this model kind is stage 1 only, as QEMU's before 10.0)"
+			  : on_qemu() ? " (QEMU's SMMUv3 has stage 2 from 10.0 on, virt-10.0 machines)"
+				      : "");
 		return;
 	}
 	t_with_setting(t);
@@ -678,16 +675,4 @@ static const struct test_case cases[] = {
 	{ "smmuv3.map_cost", "CPU cycles per page to map and to unmap", case_map_cost, true, &on_smmuv3 },
 };
 
-/* The SMMUv3 model's driver (iommu/smmuv3/model.h): the family
- * builds it on the model's window through this, the one place that sees
- * both the driver and the model. */
-const char *smmuv3_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out)
-{
-	smmuv3_settings_apply(&model_driver);
-	const char *e = smmuv3_init(&model_driver, model_win, name);
-	*out = (struct model_driver){ &model_driver.io, &model_driver, &model_driver.w };
-	return e;
-}
-
-IOMMU_BACKEND_CASES(smmuv3, "Arm SMMUv3: translation at each granule, both stream tables, events, caches, commands",
-		    &smmuv3_backend, &smmuv3_family);
+IOMMU_BACKEND_CASES(smmuv3, "Arm SMMUv3: translation at each granule, both stream tables, events, caches, commands");

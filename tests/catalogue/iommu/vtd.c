@@ -275,17 +275,4 @@ static const struct test_case cases[] = {
 	  case_ir_ioapic, false, &ir_vtd },
 };
 
-/* The VT-d model's driver (iommu/vtd/model.h): the model family
- * builds it on the model's window through this, the one place that sees
- * both the driver and the model. No DMAR and no PCI list: the model's
- * engine is the only device behind it. */
-static struct vtd model_driver;
-
-const char *vtd_model_driver_init(const struct regwin *model_win, const char *name, struct model_driver *out)
-{
-	const char *e = vtd_init(&model_driver, model_win, name, NULL, NULL, 0);
-	*out = (struct model_driver){ &model_driver.io, &model_driver, &model_driver.w };
-	return e;
-}
-
-IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed", &vtd_backend, &vtd_family);
+IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed");
