@@ -7,9 +7,7 @@
 #include "backend.h"
 #include "core/base/textlines.h"
 
-/* Registers a unit keeps. SMMUv3 lists 25: its last, EVENTQ_CONS, has
- * never been kept, and iommu.txt stays as it was until that is decided. */
-#define FOUND_MAX 24
+#define FOUND_MAX FOUND_REGS_MAX
 
 struct unit_found {
 	char name[16];

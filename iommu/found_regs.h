@@ -17,6 +17,11 @@
 #include "core/base/regwin.h"
 #include "units.h"
 
+/* The most registers a unit keeps: at least the longest backend's list
+ * (SMMUv3's 25; test_registry holds every backend to it). It was 24, one
+ * short, so SMMUv3's EVENTQ_CONS was never saved. */
+#define FOUND_REGS_MAX 32
+
 /* Reads every listed register of each unit whose window is not refused,
  * unless they were read before in this session. */
 void found_regs_read(const struct iommu_units *u);

@@ -8,6 +8,7 @@
 #include "core/monitor/settings.h"
 #include "iommu/backend.h"
 #include "iommu/backends.h"
+#include "iommu/found_regs.h"
 #include "iommu/machine.h"
 #include "iommu/models/models.h"
 #include "iommu/session.h"
@@ -91,6 +92,24 @@ static void units_by_backend(void **state)
 	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
 		if (b->discovery && b->discovery->find)
 			assert_non_null(b->open);
+}
+
+/* What a discovery lists for the replay folder is what it saves: every
+ * register fits a unit's slots (SMMUv3's EVENTQ_CONS, its 25th, did not
+ * when they were 24), and each list names a register once. */
+static void saved_registers_fit(void **state)
+{
+	(void)state;
+	const struct iommu_backend *b;
+	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++) {
+		const struct iommu_discovery *d = b->discovery;
+		if (!d)
+			continue;
+		assert_true(d->nregs <= FOUND_REGS_MAX);
+		for (size_t k = 0; k < d->nregs; k++)
+			for (size_t m = k + 1; m < d->nregs; m++)
+				assert_true(d->regs[k].off != d->regs[m].off);
+	}
 }
 
 struct owner {
@@ -350,6 +369,7 @@ int main(void)
 		cmocka_unit_test(groups_follow_the_registry),
 		cmocka_unit_test(every_model_has_its_backend),
 		cmocka_unit_test(units_by_backend),
+		cmocka_unit_test(saved_registers_fit),
 		cmocka_unit_test(every_setting_has_one_owner),
 		cmocka_unit_test(every_command_has_one_owner),
 		cmocka_unit_test(device_without_a_usable_unit),
