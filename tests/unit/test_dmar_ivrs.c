@@ -8,36 +8,7 @@
 #include "core/tables/ivrs.h"
 #include "core/tables/mcfg.h"
 #include "core/tables/range.h"
-
-static uint8_t t[1024];
-static size_t tl;
-
-static void put(const void *p, size_t n)
-{
-	memcpy(t + tl, p, n);
-	tl += n;
-}
-static void put8(uint8_t v)
-{
-	put(&v, 1);
-}
-static void put16(uint16_t v)
-{
-	put(&v, 2);
-}
-static void put32(uint32_t v)
-{
-	put(&v, 4);
-}
-static void put64(uint64_t v)
-{
-	put(&v, 8);
-}
-static void seal(void)
-{
-	uint32_t l = (uint32_t)tl;
-	memcpy(t + 4, &l, 4);
-}
+#include "table_bytes.h"
 
 /* The diagnostic holding `a` (and `b`, when given), or NULL. */
 static const char *diag_with(const struct diag *d, const char *a, const char *b)
@@ -112,10 +83,7 @@ static void dmar_truncated_everywhere(void **state)
 	struct dmar whole;
 	dmar_parse(t, full, &whole);
 	for (size_t cut = 0; cut < full; cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
-		memcpy(copy, t, cut);
-		if (cut >= 8)
-			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
+		uint8_t *copy = cut_copy(t, cut);
 		struct dmar d;
 		int rc = dmar_parse(copy, cut, &d);
 		bool boundary = cut == 48;
@@ -139,6 +107,7 @@ static void dmar_zero_length_structure(void **state)
 	build_dmar();
 	t[48 + 2] = 0; /* the first DRHD claims length 0: a walk that would never advance */
 	t[48 + 3] = 0;
+	seal();
 	struct dmar d;
 	dmar_parse(t, tl, &d);
 	assert_int_equal(d.n, 0);
@@ -152,6 +121,7 @@ static void dmar_bad_scopes(void **state)
 	(void)state;
 	build_dmar();
 	t[48 + 16 + 1] = 0; /* IOAPIC scope with length 0 */
+	seal();
 	struct dmar d;
 	dmar_parse(t, tl, &d);
 	assert_true(d.diag.errors > 0);
@@ -161,6 +131,7 @@ static void dmar_bad_scopes(void **state)
 
 	build_dmar();
 	t[48 + 16 + 1] = 200; /* a scope longer than its structure */
+	seal();
 	dmar_parse(t, tl, &d);
 	assert_true(d.diag.errors > 0);
 	assert_int_equal(d.s[0].nscopes, 0);
@@ -172,6 +143,7 @@ static void dmar_unknown_type_skipped(void **state)
 	(void)state;
 	build_dmar();
 	t[48] = 9; /* an unknown type, but a good length: skipped with a warning */
+	seal();
 	struct dmar d;
 	dmar_parse(t, tl, &d);
 	assert_int_equal(d.diag.errors, 0);
@@ -254,10 +226,7 @@ static void ivrs_truncated_everywhere(void **state)
 	struct ivrs whole;
 	ivrs_parse(t, full, &whole);
 	for (size_t cut = 0; cut < full; cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
-		memcpy(copy, t, cut);
-		if (cut >= 8)
-			memcpy(copy + 4, &(uint32_t){ (uint32_t)cut }, 4);
+		uint8_t *copy = cut_copy(t, cut);
 		struct ivrs v;
 		ivrs_parse(copy, cut, &v);
 		bool boundary = cut == 48;
@@ -278,6 +247,7 @@ static void ivrs_unknown_entry_and_zero_block(void **state)
 	(void)state;
 	build_ivrs();
 	t[48 + 24] = 0x85; /* entry type of no known length: the rest of the block cannot be read */
+	seal();
 	struct ivrs v;
 	ivrs_parse(t, tl, &v);
 	assert_int_equal(v.diag.errors, 1);
@@ -289,6 +259,7 @@ static void ivrs_unknown_entry_and_zero_block(void **state)
 	build_ivrs();
 	t[48 + 2] = 0; /* a block of length 0 */
 	t[48 + 3] = 0;
+	seal();
 	ivrs_parse(t, tl, &v);
 	assert_int_equal(v.n, 0);
 	assert_true(v.diag.errors > 0);
