@@ -69,9 +69,11 @@ void pci_dma_aliases(const struct pci_list *l, size_t i, struct pci_aliases *out
 	const struct pci_dev *d = &l->d[i];
 	pci_alias_add(out, pci_rid(d->addr), PCI_ALIAS_SELF, -1);
 	for (size_t q = 0; q < sizeof(func_quirks) / sizeof(func_quirks[0]); q++)
-		if (d->vendor == func_quirks[q].vendor && d->device == func_quirks[q].device)
-			pci_alias_add(out, (uint16_t)(d->addr.bus << 8 | d->addr.dev << 3 | func_quirks[q].fn),
-				      PCI_ALIAS_QUIRK, -1);
+		if (d->vendor == func_quirks[q].vendor && d->device == func_quirks[q].device) {
+			struct pci_addr other = d->addr;
+			other.fn = func_quirks[q].fn;
+			pci_alias_add(out, pci_rid(other), PCI_ALIAS_QUIRK, -1);
+		}
 	/* parents sit on lower buses than their children (pci_enumerate), so
 	 * the walk ends; bounded all the same */
 	unsigned hops = 0;
@@ -90,7 +92,8 @@ void pci_dma_aliases(const struct pci_list *l, size_t i, struct pci_aliases *out
 			break;
 		}
 		if (pcie_to_pci(b))
-			pci_alias_add(out, (uint16_t)(b->sec_bus << 8), PCI_ALIAS_PCIE_TO_PCI, p);
+			pci_alias_add(out, pci_rid((struct pci_addr){ .seg = b->addr.seg, .bus = b->sec_bus }),
+				      PCI_ALIAS_PCIE_TO_PCI, p);
 		else /* conventional (and PCI-to-PCIe) bridges forward it as their own */
 			pci_alias_add(out, pci_rid(b->addr), PCI_ALIAS_BRIDGE, p);
 	}

@@ -35,7 +35,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	struct amdvi *a = (struct amdvi *)io;
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
-	uint16_t devid = amdvi_devid(dev), ids[AMDVI_MAX_RIDS];
+	uint16_t devid = pci_rid(dev), ids[AMDVI_MAX_RIDS];
 	if (devid >= a->ndev)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: the device is beyond the IVHD's device table");
 	const char *e;

@@ -22,11 +22,6 @@ static inline void amdvi_w64(struct amdvi *a, uint64_t off, uint64_t v)
 	regwin_write64(&a->w, off, v);
 }
 
-static inline uint16_t amdvi_devid(struct pci_addr p)
-{
-	return (uint16_t)(p.bus << 8 | p.dev << 3 | p.fn);
-}
-
 /* takeover.c: table memory reaches RAM before the unit may read it */
 void amdvi_push(const void *p, size_t n, void *amdvi);
 

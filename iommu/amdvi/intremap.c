@@ -176,7 +176,7 @@ const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	a->ir_on = true;
 	io->ir_dest_bits = xt ? 32 : 8;
 	struct amdvi_irt *t;
-	return a->has_dut ? serve(a, amdvi_devid(a->dut_addr), &t) : NULL;
+	return a->has_dut ? serve(a, pci_rid(a->dut_addr), &t) : NULL;
 }
 
 const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *ent)

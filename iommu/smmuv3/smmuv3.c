@@ -20,11 +20,6 @@ static const char *no_domain(struct smmuv3 *s)
 	return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: no device under test in a domain");
 }
 
-static uint32_t bdf(struct pci_addr p)
-{
-	return (uint32_t)(p.bus << 8 | p.dev << 3 | p.fn);
-}
-
 /* The RMR ranges of `sid` identity-mapped in the device's tables. */
 static const char *rmr_map(struct smmuv3 *s, uint32_t sid)
 {
@@ -67,7 +62,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		s->has_dut = false;
 	}
 	uint16_t rid[1 + IOMMU_MAX_ALIASES];
-	size_t n = iommu_dut_rids(io, bdf(dev), rid), nsid = 0;
+	size_t n = iommu_dut_rids(io, pci_rid(dev), rid), nsid = 0;
 	uint32_t sids[1 + IOMMU_MAX_ALIASES];
 	for (size_t i = 0; i < n; i++) {
 		uint32_t sid = stream_of(s, dev, rid[i]);

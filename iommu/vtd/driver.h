@@ -30,11 +30,6 @@ static inline void vtd_w64(struct vtd *v, uint64_t off, uint64_t val)
 	regwin_write64(&v->w, off, val);
 }
 
-static inline uint16_t vtd_sid(struct pci_addr a)
-{
-	return (uint16_t)(a.bus << 8 | a.dev << 3 | a.fn);
-}
-
 /* takeover.c: table memory reaches RAM before the unit may read it (the
  * pgtable sync callback too) */
 void vtd_push(const void *p, size_t n, void *vtd);

@@ -103,7 +103,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		return not_taken(v);
 	if (mode == IOMMU_PASSTHROUGH && !v->pt)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "vtd: the unit has no pass-through (ECAP.PT clear)");
-	uint16_t sid = vtd_sid(dev), rid[1 + IOMMU_MAX_ALIASES];
+	uint16_t sid = pci_rid(dev), rid[1 + IOMMU_MAX_ALIASES];
 	size_t n = iommu_dut_rids(io, sid, rid);
 	const char *e;
 	for (size_t i = 0; v->has_dut && i < v->ndut_rid; i++) {

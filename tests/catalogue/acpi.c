@@ -535,7 +535,7 @@ static void t_iort(struct test_ctx *t)
 			const struct pci_dev *d = &machine.pci.d[k];
 			size_t smmu;
 			uint32_t sid;
-			uint16_t rid = (uint16_t)(d->addr.bus << 8 | d->addr.dev << 3 | d->addr.fn);
+			uint16_t rid = pci_rid(d->addr);
 			if (iort_map_rid(&v, d->addr.seg, rid, &smmu, &sid))
 				covered++;
 			else if (iort_root_complex(&v, d->addr.seg) >= 0)

@@ -201,7 +201,7 @@ static void one_fault(struct iommu *io, const struct model_engine *m, enum iommu
 	assert_int_equal(n, 1);
 	assert_int_equal(f[0].kind, kind);
 	assert_true(f[0].sid_known);
-	assert_int_equal(f[0].sid, m->e.addr.bus << 8 | m->e.addr.dev << 3 | m->e.addr.fn);
+	assert_int_equal(f[0].sid, pci_rid(m->e.addr));
 }
 
 /* Every family whose engine sends its own MSI (VT-d, AMD-Vi): unremapped
@@ -228,7 +228,7 @@ static void engine_msi_through_the_model(void **state)
 		struct msi_message direct = msi_catch_message(&real);
 		raise_once(m, &direct);
 		assert_int_equal(real.count, 1);
-		uint16_t sid = (uint16_t)(m->e.addr.bus << 8 | m->e.addr.dev << 3 | m->e.addr.fn);
+		uint16_t sid = pci_rid(m->e.addr);
 		unsigned index =
 		    (unsigned)decoy.vector; /* the decoy's vector: the data an untranslated message carries */
 		assert_null(io->ops->ir_enable(io, true, 256));

@@ -250,7 +250,7 @@ static void t_invalidate_precision(struct test_ctx *t)
 
 static uint16_t dut_devid(const struct env *v)
 {
-	return (uint16_t)(v->e->addr.bus << 8 | v->e->addr.dev << 3 | v->e->addr.fn);
+	return pci_rid(v->e->addr);
 }
 
 static const char *fence(struct env *v, uint64_t iova, size_t arg)
