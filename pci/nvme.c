@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
@@ -50,7 +51,7 @@ static uint64_t prp2_for(struct nvme *n, uint64_t iova, uint64_t len)
 static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
 				     struct dma_result *r)
 {
-	struct nvme *n = (struct nvme *)e;
+	struct nvme *n = container_of(e, struct nvme, e);
 	*r = (struct dma_result){ 0 };
 	uint64_t t0 = cycles_begin();
 	if (n->dead) {
@@ -151,7 +152,7 @@ static void give_back(struct nvme *n)
 
 static void nvme_close(struct dma_engine *e)
 {
-	struct nvme *n = (struct nvme *)e;
+	struct nvme *n = container_of(e, struct nvme, e);
 	const char *why;
 	nvme_msi_off(e);
 	n->closing = true;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
@@ -32,7 +33,7 @@ static const char *dte_changed(struct amdvi *a, const uint16_t *ids, size_t n, u
 
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
 	uint16_t devid = pci_rid(dev), ids[AMDVI_MAX_RIDS];
@@ -67,7 +68,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
 	uint64_t c = amdvi_r64(a, AMDVI_REG_CONTROL);
@@ -77,7 +78,7 @@ static const char *op_enable(struct iommu *io, bool on)
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return no_domain(a);
 	const char *e =
@@ -91,7 +92,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return no_domain(a);
 	return amdvi_pg_fail(a, &a->dut, io_pgtable_unmap(&amdvi_pte_fmt, &a->dut, iova, size));
@@ -99,7 +100,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return false;
 	if (a->dut_mode == IOMMU_PASSTHROUGH) {

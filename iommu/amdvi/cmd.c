@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "driver.h"
 
@@ -167,7 +168,7 @@ static struct amdvi_cmd range_cmd(uint16_t domain, uint64_t iova, uint64_t size)
 
 const char *amdvi_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: no device under test in a domain");
 	if (kind >= io->nkinds)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
@@ -137,7 +138,7 @@ static bool ivhd_names_ioapic(const struct amdvi *a)
 
 const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
 	const char *e = NULL;
@@ -181,7 +182,7 @@ const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 
 const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *ent)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
 	if (index >= 1u << a->ir_log2)
@@ -219,7 +220,7 @@ const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index
 
 const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
 	(void)source_id;
@@ -238,7 +239,7 @@ const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index
  * can be named; physical destination (QEMU refuses logical ones). */
 const char *amdvi_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	(void)vector; /* the entry's own: the RTE's vector field is the index */
 	if (!io->taken || !a->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
@@ -250,7 +251,7 @@ const char *amdvi_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vec
 
 const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	(void)index; /* the command covers the device's whole table (2.4.5) */
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
@@ -163,7 +164,7 @@ static const char *take_failed(struct iommu *io, const char *why)
 
 const char *amdvi_op_take(struct iommu *io)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (io->taken)
 		return NULL;
 	record(a);
@@ -256,7 +257,7 @@ bool amdvi_as_found(struct amdvi *a, char *out, size_t n)
 
 bool amdvi_op_as_found(struct iommu *io, char *out, size_t n)
 {
-	return amdvi_as_found((struct amdvi *)io, out, n);
+	return amdvi_as_found(container_of(io, struct amdvi, io), out, n);
 }
 
 /* Message Control's enable last, so no half-written message is sent. */
@@ -276,7 +277,7 @@ void amdvi_msi_write(struct amdvi *a, uint16_t ctrl, uint32_t lo, uint32_t hi, u
 
 const char *amdvi_op_give_back(struct iommu *io)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return NULL;
 	const struct amdvi_found *f = &a->found;

@@ -10,6 +10,7 @@
 
 #include "core/base/cpu.h"
 #include "core/base/dmabuf.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/as_found.h"
@@ -136,7 +137,7 @@ static const char *op_invalidate(struct iommu *io, size_t kind, uint64_t iova, u
 	(void)iova, (void)size; /* per stream or everything: no page granularity */
 	if (kind >= io->nkinds)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: no such kind of invalidation");
-	return tlb((struct apple_dart *)io, strcmp(io->kinds[kind].name, "all") == 0);
+	return tlb(container_of(io, struct apple_dart, io), strcmp(io->kinds[kind].name, "all") == 0);
 }
 
 /* ---- tables -------------------------------------------------------------- */
@@ -180,7 +181,7 @@ static uint64_t *pte_for(struct apple_dart *d, uint64_t iova, bool create, const
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	uint64_t pg = granule(d);
 	if (!d->l1)
 		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: no stream attached");
@@ -207,7 +208,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	uint64_t pg = granule(d);
 	if (!d->l1)
 		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: no stream attached");
@@ -229,7 +230,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 /* The stream's walk as the DART does it: L1, L2, the leaf's permissions. */
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!d->l1 || iova >> io->addr_bits)
 		return false;
 	const char *err;
@@ -246,7 +247,7 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 
 static bool op_fault_pending(struct iommu *io)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	uint32_t e = r32(d, error_off(d));
 	/* FLAG is bit 31 in both layouts */
 	return e != APPLE_DART_ALL_ONES && (e & DART_T8020_ERROR_FLAG);
@@ -276,7 +277,7 @@ static struct error_fields error_decode(struct apple_dart *d, uint32_t e)
 
 static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	*overflow = false;
 	if (!op_fault_pending(io))
 		return 0;
@@ -329,7 +330,7 @@ static void tables_free(struct apple_dart *d)
 /* Spec "Reset sequence", for the one stream: refused when locked. */
 static const char *op_take(struct iommu *io)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (io->taken)
 		return NULL;
 	bool b = t8110(d);
@@ -366,7 +367,7 @@ static const char *set_tcr(struct apple_dart *d, uint32_t tcr)
 
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	(void)dev; /* its stream was given at init */
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: not taken over");
@@ -388,7 +389,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!on && !d->bypass)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
 				  "apple-dart: translation cannot be turned off for the stream (no bypass)");
@@ -399,7 +400,7 @@ static const char *op_enable(struct iommu *io, bool on)
  * the take-over's reading. */
 static bool op_as_found(struct iommu *io, char *out, size_t n)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!d->found_valid) {
 		snprintf(out, n, "nothing recorded: never taken over");
 		return false;
@@ -419,7 +420,7 @@ static bool op_as_found(struct iommu *io, char *out, size_t n)
 
 static const char *op_give_back(struct iommu *io)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!io->taken)
 		return NULL;
 	w32(d, tcr_off(d), d->found_tcr);

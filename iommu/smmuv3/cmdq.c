@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "driver.h"
 
@@ -257,7 +258,7 @@ static const char *tlbi_va(struct smmuv3 *s, uint64_t iova, uint64_t size, bool 
 
 const char *smmuv3_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	if (kind >= io->nkinds)

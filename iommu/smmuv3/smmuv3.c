@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
@@ -47,7 +48,7 @@ static uint32_t stream_of(const struct smmuv3 *s, struct pci_addr dev, uint16_t 
 
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	const char *e;
@@ -108,7 +109,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	uint32_t cr0 = smmu_r32(s, SMMU_CR0);
@@ -117,7 +118,7 @@ static const char *op_enable(struct iommu *io, bool on)
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken || !s->has_dut)
 		return no_domain(s);
 	/* stage 1's AP[2:1] grant read with every write: write-only is
@@ -131,7 +132,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken || !s->has_dut)
 		return no_domain(s);
 	return smmuv3_pg_fail(s, &s->dut, io_pgtable_unmap(s->fmt, &s->dut, iova, size));
@@ -139,7 +140,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken || !s->has_dut)
 		return false;
 	if (s->dut_mode == IOMMU_PASSTHROUGH) {

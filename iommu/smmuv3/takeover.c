@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "driver.h"
 #include "iommu/as_found.h"
@@ -162,7 +163,7 @@ static uint32_t cr1_value(const struct smmuv3 *s)
 
 const char *smmuv3_op_take(struct iommu *io)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (io->taken)
 		return NULL;
 	record(s);
@@ -234,7 +235,7 @@ bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n)
 
 bool smmuv3_op_as_found(struct iommu *io, char *out, size_t n)
 {
-	return smmuv3_as_found((struct smmuv3 *)io, out, n);
+	return smmuv3_as_found(container_of(io, struct smmuv3, io), out, n);
 }
 
 /* The recorded registers written back, each kind of register as it asks:
@@ -270,7 +271,7 @@ static const char *restore(struct smmuv3 *s)
 
 const char *smmuv3_op_give_back(struct iommu *io)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return NULL;
 	const char *err = NULL;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
@@ -117,7 +118,7 @@ const char *vtd_ir_describe(const struct vtd *v, char *buf, size_t n)
 
 const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	const char *e = ir_usable(v);
 	if (e)
 		return e;
@@ -168,7 +169,7 @@ fail:
 
 const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	(void)source_id; /* one table for the whole unit */
 	if (!v->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: interrupt remapping is not on");
@@ -197,7 +198,7 @@ const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, 
 
 const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	(void)source_id;
 	/* any 16-bit handle, past the table too: the cases send those */
 	if (index > 0xffff)
@@ -216,7 +217,7 @@ const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, 
  * as address bit 2: the remappable MSI of vtd_msi_addr. */
 const char *vtd_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (index > 0xffff)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: an interrupt handle has 16 bits");
 	if (!v->io.taken)
@@ -228,7 +229,7 @@ const char *vtd_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vecto
 
 const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	(void)source_id;
 	if (kind >= io->nir_kinds)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: no such kind of interrupt entry invalidation");
@@ -242,7 +243,7 @@ const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_
 
 const char *vtd_op_ir_compat(struct iommu *io, bool allow)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	const char *e = ir_usable(v);
 	return e ? e : cfi_set(v, allow);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "driver.h"
 
@@ -244,7 +245,7 @@ const char *vtd_iotlb_invalidate(struct vtd *v, bool queued, enum vtd_iotlb_g g,
 
 const char *vtd_op_invalidate(struct iommu *io, size_t usable, uint64_t iova, uint64_t size)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
 	if (usable >= io->nkinds)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
@@ -229,7 +230,7 @@ static const char *take_failed(struct iommu *io, const char *why)
 
 const char *vtd_op_take(struct iommu *io)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (io->taken)
 		return NULL;
 	record(v);
@@ -287,7 +288,7 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 
 bool vtd_op_as_found(struct iommu *io, char *out, size_t n)
 {
-	return vtd_as_found((struct vtd *)io, out, n);
+	return vtd_as_found(container_of(io, struct vtd, io), out, n);
 }
 
 /* The first failure of a give-back is the one reported, with its code. */
@@ -299,7 +300,7 @@ static void first(struct vtd *v, const char **err, enum iommu_err *code, const c
 
 const char *vtd_op_give_back(struct iommu *io)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return NULL;
 	const struct vtd_found *f = &v->found;

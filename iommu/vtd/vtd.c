@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "caps.h"
+#include "core/base/macros.h"
 #include "driver.h"
 #include "pci/dma.h"
 
@@ -98,7 +99,7 @@ static bool in(const uint16_t *ids, size_t n, uint16_t id)
  * among the bystanders. */
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return not_taken(v);
 	if (mode == IOMMU_PASSTHROUGH && !v->pt)
@@ -143,7 +144,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return not_taken(v);
 	if (!on)
@@ -158,7 +159,7 @@ static const char *op_enable(struct iommu *io, bool on)
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken || !v->has_dut)
 		return no_domain(v);
 	const char *e = vtd_pg_fail(v, &v->dut, vtd_pgtable_map(&v->dut, iova, phys, size, perm, page));
@@ -174,7 +175,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken || !v->has_dut)
 		return no_domain(v);
 	return vtd_pg_fail(v, &v->dut, vtd_pgtable_unmap(&v->dut, iova, size));
@@ -184,7 +185,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
  * `iova` itself when it is passed through (no leaf: 4 KiB reported). */
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken || !v->has_dut)
 		return false;
 	if (v->dut_mode == IOMMU_PASSTHROUGH) {

@@ -4,6 +4,7 @@
  * the table refuses what no family offers. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "iommu/backend.h"
 #include "iommu/models/models.h"
@@ -33,7 +34,7 @@ static struct iommu *open_kind(const char *kind, const char *fault, struct model
 	struct dma_engine *e;
 	struct iommu *io = model_unit(&e);
 	assert_non_null(io);
-	*m = (struct model_engine *)e;
+	*m = container_of(e, struct model_engine, e);
 	return io;
 }
 

@@ -6,6 +6,7 @@
  * invalidation while the queue is on. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
 #include "iommu/vtd/model.h"
@@ -585,13 +586,13 @@ static void backend_opens_with_its_settings(void **state)
 	struct iommu *io = vtd_backend.open(u, &all, NULL, &why);
 	assert_non_null(io);
 	assert_null(why);
-	assert_int_equal(((struct vtd *)io)->levels, 4); /* auto: the deepest SAGAW offers */
+	assert_int_equal(container_of(io, struct vtd, io)->levels, 4); /* auto: the deepest SAGAW offers */
 	assert_null(setting_set("vtd.levels", "3"));
 	assert_null(setting_set("vtd.bystanders", "identity"));
 	io = vtd_backend.open(u, &all, NULL, &why);
 	assert_non_null(io);
-	assert_int_equal(((struct vtd *)io)->levels, 3);
-	assert_int_equal(((struct vtd *)io)->want_bystanders, VTD_BYSTANDERS_IDENTITY);
+	assert_int_equal(container_of(io, struct vtd, io)->levels, 3);
+	assert_int_equal(container_of(io, struct vtd, io)->want_bystanders, VTD_BYSTANDERS_IDENTITY);
 	assert_int_equal(io->addr_bits, 39);
 	/* registers that do not answer: no unit, and why */
 	memset(regs, 0xff, 4096);

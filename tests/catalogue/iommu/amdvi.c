@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cases.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/amdvi/amdvi.h"
@@ -30,7 +31,7 @@
 
 static struct amdvi *amdvi_of(struct iommu *io)
 {
-	return (struct amdvi *)((char *)io - offsetof(struct amdvi, io));
+	return container_of(io, struct amdvi, io);
 }
 
 static bool on_qemu(void)

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cases.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
 #include "iommu/backend.h"
@@ -31,7 +32,7 @@
 
 static struct smmuv3 *smmuv3_of(struct iommu *io)
 {
-	return (struct smmuv3 *)((char *)io - offsetof(struct smmuv3, io));
+	return container_of(io, struct smmuv3, io);
 }
 
 static bool on_qemu(void)
