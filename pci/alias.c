@@ -2,6 +2,8 @@
 
 #include <stdio.h>
 
+#include "core/base/macros.h"
+
 /* The PCI Express capability's Device/Port Type (PCIe Base 7.5.3.2) */
 #define PCIE_ROOT_PORT 4
 #define PCIE_UPSTREAM 5
@@ -57,7 +59,7 @@ static bool pcie_to_pci(const struct pci_dev *b)
 {
 	if (b->pcie_type == PCIE_TO_PCI_BRIDGE)
 		return true;
-	for (size_t i = 0; b->pcie_type < 0 && i < sizeof(pcie_bridge_quirks) / sizeof(pcie_bridge_quirks[0]); i++)
+	for (size_t i = 0; b->pcie_type < 0 && i < ARRAY_SIZE(pcie_bridge_quirks); i++)
 		if (b->vendor == pcie_bridge_quirks[i].vendor && b->device == pcie_bridge_quirks[i].device)
 			return true;
 	return false;
@@ -68,7 +70,7 @@ void pci_dma_aliases(const struct pci_list *l, size_t i, struct pci_aliases *out
 	*out = (struct pci_aliases){ 0 };
 	const struct pci_dev *d = &l->d[i];
 	pci_alias_add(out, pci_rid(d->addr), PCI_ALIAS_SELF, -1);
-	for (size_t q = 0; q < sizeof(func_quirks) / sizeof(func_quirks[0]); q++)
+	for (size_t q = 0; q < ARRAY_SIZE(func_quirks); q++)
 		if (d->vendor == func_quirks[q].vendor && d->device == func_quirks[q].device) {
 			struct pci_addr other = d->addr;
 			other.fn = func_quirks[q].fn;

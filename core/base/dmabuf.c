@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "platform.h"
 
 #define PAGE 4096u
@@ -15,7 +16,7 @@ static struct {
 
 static void live_set(uintptr_t lo, uintptr_t hi, uintptr_t was)
 {
-	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(live); i++)
 		if (live[i].lo == was) {
 			live[i].lo = lo;
 			live[i].hi = hi;
@@ -25,7 +26,7 @@ static void live_set(uintptr_t lo, uintptr_t hi, uintptr_t was)
 
 bool dmabuf_owns(uint64_t phys, uint64_t len)
 {
-	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(live); i++)
 		if (live[i].lo && phys >= live[i].lo && len <= live[i].hi - live[i].lo &&
 		    phys - live[i].lo <= live[i].hi - live[i].lo - len)
 			return true;

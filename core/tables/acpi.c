@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 
 struct rsdp {
@@ -284,7 +285,7 @@ static const char *const spcr_types[] = {
 
 const char *acpi_spcr_type_name(uint8_t type)
 {
-	return type < sizeof(spcr_types) / sizeof(spcr_types[0]) ? spcr_types[type] : NULL;
+	return type < ARRAY_SIZE(spcr_types) ? spcr_types[type] : NULL;
 }
 
 int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const char **why)

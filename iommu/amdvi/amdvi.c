@@ -190,7 +190,7 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	a->io.backend = "amdvi";
 	a->io.kinds = a->kinds;
 	a->io.ir_kinds = amdvi_ir_kinds;
-	a->io.nir_kinds = sizeof(amdvi_ir_kinds) / sizeof(amdvi_ir_kinds[0]);
+	a->io.nir_kinds = ARRAY_SIZE(amdvi_ir_kinds);
 	a->io.model = w->space == REGWIN_MODEL;
 	snprintf(a->io.name, sizeof(a->io.name), "%s", name);
 	a->efr = amdvi_r64(a, AMDVI_REG_EFR);
@@ -209,7 +209,7 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	a->np_cache = !(a->pci.cfg && a->pci.iommu_cap) ||
 		      (pci_read32(a->pci.cfg, a->pci.fn, a->pci.iommu_cap) & AMDVI_CAP_NP_CACHE);
 	a->ndev = amdvi_devtab_entries(ivrs, ivhd);
-	for (size_t k = 0; k < sizeof(amdvi_kinds) / sizeof(amdvi_kinds[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(amdvi_kinds); k++)
 		if (amdvi_kind_usable(a, k))
 			a->kinds[a->io.nkinds++] = amdvi_kinds[k];
 	/* a 6-level walk covers all 64 bits; the interface counts IOVAs as

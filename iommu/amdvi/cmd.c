@@ -19,7 +19,7 @@ const struct iommu_inval_kind amdvi_kinds[4] = {
 	{ "cmd-domain", "domain", "command" },
 	{ "cmd-all", "global", "command" },
 };
-#define NKINDS (sizeof(amdvi_kinds) / sizeof(amdvi_kinds[0]))
+#define NKINDS (ARRAY_SIZE(amdvi_kinds))
 #define BATCH 128 /* commands per submission: with the wait, well inside the ring */
 
 bool amdvi_kind_usable(const struct amdvi *a, size_t k)

@@ -26,7 +26,7 @@ const char *amdvi_event_name(unsigned code)
 		[AMDVI_EVT_INVALID_PPR_REQUEST] = "INVALID_PPR_REQUEST",
 		[AMDVI_EVT_EVENT_COUNTER_ZERO] = "EVENT_COUNTER_ZERO",
 	};
-	return code < sizeof(text) / sizeof(text[0]) && text[code] ? text[code] : "event code not known to iommon";
+	return code < ARRAY_SIZE(text) && text[code] ? text[code] : "event code not known to iommon";
 }
 
 bool amdvi_op_fault_pending(struct iommu *io)

@@ -101,7 +101,7 @@ static const char *firmware_state(struct amdvi *a)
 			 (unsigned long long)(amdvi_r64(a, AMDVI_REG_DEVTAB_BASE) & AMDVI_BASE_ADDR));
 		return iommu_fail(&a->io, IOMMU_ERR_FIRMWARE, why);
 	}
-	for (size_t i = 0; i < sizeof(not_driven) / sizeof(not_driven[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(not_driven); i++)
 		if (ctrl & not_driven[i].bit) {
 			snprintf(why, sizeof(why),
 				 "amdvi: the firmware left %s (Control 0x%llx): not a mode iommon drives",

@@ -39,7 +39,7 @@ static const struct {
 
 static int find(unsigned id)
 {
-	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
 		if (events[i].id == id)
 			return (int)i;
 	return -1;

@@ -225,7 +225,7 @@ bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n)
 		{ "EVENTQ_PROD", smmu_r32(s, SMMU_EVENTQ_PROD), f->evtq_prod },
 		{ "EVENTQ_CONS", smmu_r32(s, SMMU_EVENTQ_CONS), f->evtq_cons },
 	};
-	bool same = regs_as_found(regs, sizeof(regs) / sizeof(regs[0]), out, n);
+	bool same = regs_as_found(regs, ARRAY_SIZE(regs), out, n);
 	if (same)
 		snprintf(out, n, "CR0 0x%x CR1 0x%x STRTAB_BASE 0x%llx CMDQ_BASE 0x%llx EVENTQ_BASE 0x%llx as found",
 			 f->cr0, f->cr1, (unsigned long long)f->strtab_base, (unsigned long long)f->cmdq_base,

@@ -34,7 +34,7 @@ const char *vtd_fault_reason(unsigned r)
 		[VTD_FR_IR_COMPAT] = "compatibility-format interrupt blocked",
 		[VTD_FR_IR_SID] = "interrupt source-id verification failed",
 	};
-	return r < sizeof(text) / sizeof(text[0]) && text[r] ? text[r] : "reason not known to iommon";
+	return r < ARRAY_SIZE(text) && text[r] ? text[r] : "reason not known to iommon";
 }
 
 /* Appendix A: 20h-2Fh are the interrupt-remapping reasons. */

@@ -17,7 +17,7 @@ const struct iommu_inval_kind vtd_kinds[6] = {
 	{ "register-global", "global", "register" }, { "queued-page", "page", "queued" },
 	{ "queued-domain", "domain", "queued" },     { "queued-global", "global", "queued" },
 };
-#define NKINDS (sizeof(vtd_kinds) / sizeof(vtd_kinds[0]))
+#define NKINDS (ARRAY_SIZE(vtd_kinds))
 
 bool vtd_kind_usable(const struct vtd *v, size_t k)
 {

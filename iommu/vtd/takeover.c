@@ -279,7 +279,7 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 	};
 	/* IQA is written back but not compared: with the queue disabled it
 	 * means nothing, and QEMU reads back the address it last latched */
-	bool same = regs_as_found(regs, sizeof(regs) / sizeof(regs[0]), out, n);
+	bool same = regs_as_found(regs, ARRAY_SIZE(regs), out, n);
 	if (same) /* the values themselves, for the iommu-exit record */
 		snprintf(out, n, "GSTS 0x%08x RTADDR 0x%llx FECTL 0x%08x FEDATA 0x%x FEADDR 0x%x as found", f->gsts,
 			 (unsigned long long)f->rtaddr, f->fectl, f->fedata, f->feaddr);

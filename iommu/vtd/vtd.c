@@ -264,7 +264,7 @@ static void adopt(struct vtd *v, const struct vtd_caps *c)
 	v->coherent = c->coherent, v->qi = c->qi, v->pt = c->pt, v->rwbf = c->rwbf, v->cm = c->cm, v->psi = c->psi;
 	v->drain_w = c->drain_w, v->drain_r = c->drain_r, v->plmr = c->plmr, v->phmr = c->phmr;
 	v->io.addr_bits = c->mgaw;
-	for (size_t k = 0; k < sizeof(vtd_kinds) / sizeof(vtd_kinds[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(vtd_kinds); k++)
 		if (vtd_kind_usable(v, k))
 			v->kinds[v->io.nkinds++] = vtd_kinds[k];
 	v->io.perm_bits = true;

@@ -5,6 +5,7 @@
 
 #include "catalogue.h"
 #include "core/base/claims.h"
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 #include "core/serial/uart.h"
 #include "core/tables/acpi.h"
@@ -587,7 +588,7 @@ const struct test_group acpi_group = {
 	.name = "acpi",
 	.summary = "firmware tables checked",
 	.cases = acpi_cases,
-	.n = sizeof(acpi_cases) / sizeof(acpi_cases[0]),
+	.n = ARRAY_SIZE(acpi_cases),
 };
 
 static const struct test_case pci_cases[] = {
@@ -599,5 +600,5 @@ const struct test_group pci_group = {
 	.name = "pci",
 	.summary = "PCI enumeration",
 	.cases = pci_cases,
-	.n = sizeof(pci_cases) / sizeof(pci_cases[0]),
+	.n = ARRAY_SIZE(pci_cases),
 };

@@ -9,6 +9,7 @@
  * counters that fail a driver breaking the rules. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "iommu/amdvi/model.h"
 #include "iommu/models/models.h"
 
@@ -82,7 +83,7 @@ static uint64_t pa(const void *p)
 
 static uint64_t *page(void)
 {
-	assert_true(pool_next < sizeof(pool) / sizeof(pool[0]));
+	assert_true(pool_next < ARRAY_SIZE(pool));
 	memset(pool[pool_next], 0, sizeof(pool[0]));
 	return pool[pool_next++];
 }
@@ -638,7 +639,7 @@ static void illegal_command_stops_the_buffer(void **state)
 		{ 0, 3u << 28, 4, 0 },		  /* INVALIDATE_IOMMU_PAGES with GN, no GTSup */
 		{ 0, 1u << 28 | 1u << 20, 0, 0 }, /* COMPLETION_WAIT, reserved bits */
 	};
-	for (unsigned i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (unsigned i = 0; i < ARRAY_SIZE(bad); i++) {
 		unit(ON);
 		store_word = 0;
 		completion_wait(1, false);

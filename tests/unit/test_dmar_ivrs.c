@@ -4,6 +4,7 @@
  * the fuzzers; here the claims are about what is decoded and said). */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/tables/dmar.h"
 #include "core/tables/ivrs.h"
 #include "core/tables/mcfg.h"
@@ -431,7 +432,7 @@ static void ivrs_range_pairs(void **state)
 		{ IVHD_RANGE_START, IVHD_EXT_RANGE, IVHD_RANGE_END, 0x10, 0x18, 0x20 }, /* nested */
 		{ IVHD_SELECT, IVHD_RANGE_END, IVHD_SELECT, 0x10, 0x20, 0x41 },		/* end, no start */
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		header("IVRS", 12);
 		size_t h = ivhd(0x10, 2, 0xfeb80000);
 		put8(cases[i].a), put16(cases[i].da), put8(0);
@@ -475,7 +476,7 @@ static void ivrs_special_and_acpi_devices(void **state)
 		{ 0x40, IVHD_UID_NONE, 4, "AMDI0020", 1 },
 		{ 0x40, 5, 4, "AMDI0020", 1 },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		header("IVRS", 12);
 		h = ivhd(cases[i].block, 2, 0xfeb80000);
 		put8(IVHD_ACPI_HID), put16(0x00a5), put8(0), put(cases[i].hid, 8), put64(0), put8(cases[i].uid_format),
@@ -499,7 +500,7 @@ static void ivrs_duplicate_units(void **state)
 		{ 0x10, 2, 0xfeb80000, 1 }, { 0x11, 2, 0xfeb84000, 1 },	     { 0x10, 0x4002, 0xfeb80000, 1 },
 		{ 0x11, 2, 0xfeb80000, 0 }, { 0x10, 0x4002, 0xfeb84000, 0 },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		header("IVRS", 12);
 		ivhd_end(ivhd(0x10, 2, 0xfeb80000));
 		ivhd_end(ivhd(cases[i].type2, cases[i].devid2, cases[i].base2));
@@ -547,7 +548,7 @@ static void ivrs_memory_definitions(void **state)
 		{ 0x21, IVMD_UNITY, 0x10, 0, 0x7b000000, 0, 0, 1 },			/* empty */
 		{ 0x22, IVMD_UNITY, 0x20, 0x10, 0x7b000000, 0x10000, 1, 0 },		/* devices backwards */
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		header("IVRS", 12);
 		ivmd(cases[i].type, cases[i].flags, cases[i].devid, cases[i].aux, cases[i].start, cases[i].size);
 		expect(cases[i].errors, cases[i].warnings);
@@ -580,7 +581,7 @@ static void ivrs_header_fields(void **state)
 		{ 2, 0x00203040, 0, 0 }, { 3, 0x00203040, 0, 1 }, { 2, 0x01203040, 0, 1 }, { 2, 0x00203044, 0, 1 },
 		{ 2, 0x00200040, 0, 1 }, { 2, 0x00233040, 0, 1 }, { 2, 0x00203020, 0, 1 }, { 2, 0x00203040, 1, 1 },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		header("IVRS", 12);
 		t[8] = cases[i].revision;
 		memcpy(t + 36, &cases[i].ivinfo, 4);
@@ -710,7 +711,7 @@ static void dmar_rmrr_ranges(void **state)
 		{ 0x7c000000, 0xfffffffffffff7ff, true },			   /* its last page rounds up to 0 */
 		{ 0x7c800000, 0x7c000000, true },				   /* backwards */
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		header("DMAR", 12);
 		drhd(DMAR_DRHD_INCLUDE_PCI_ALL, 0, 0xfed90000);
 		rmrr(cases[i].base, cases[i].limit);

@@ -57,7 +57,7 @@ static void walk_matches_dma(void **state)
 		assert_null(io->ops->invalidate(io, 0, base, 4 * pg));
 		const uint64_t iovas[] = { base + 0x10, base + pg + pg - 8, base + 2 * pg, base + 3 * pg,
 					   base + 9 * pg };
-		for (size_t i = 0; i < sizeof(iovas) / sizeof(iovas[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(iovas); i++) {
 			uint64_t phys = 0, page = 0, rd = 0, wr = 0;
 			unsigned perm = 0;
 			bool walked = io->ops->iova_to_phys(io, iovas[i], &phys, &perm, &page);

@@ -11,6 +11,7 @@
  * start tables, S2AP, its faults, its STE checks, its TLB by VMID). */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "iommu/models/models.h"
 #include "iommu/smmuv3/model.h"
 
@@ -139,7 +140,7 @@ static uint64_t pa(const void *p)
 
 static uint64_t *page(void)
 {
-	assert_true(pool_next < sizeof(pool) / sizeof(pool[0]));
+	assert_true(pool_next < ARRAY_SIZE(pool));
 	memset(pool[pool_next], 0, sizeof(pool[0]));
 	return pool[pool_next++];
 }
@@ -390,7 +391,7 @@ static void walks_each_granule_with_its_blocks(void **state)
 		{ "smmuv3-64k", 16, 16, 2, 1ull << 29 }, /* 64K: 3 levels, 512 MiB blocks */
 		{ "smmuv3-linear", 16, 22, 2, 1ull << 29 },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		unit(cases[i].kind);
 		unsigned g = cases[i].g;
 		uint64_t *root = translated(SID, g, cases[i].t0sz, 1),

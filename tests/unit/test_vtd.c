@@ -529,7 +529,7 @@ static void iova_to_phys_agrees_with_the_model(void **state)
 		assert_null(v.io.ops->map(&v.io, maps[i].iova, maps[i].phys, maps[i].page, maps[i].perm, maps[i].page));
 	uint64_t probes[] = { 0x7ffff000ull, 0x7ffffabcull,   0x12345008ull,   0x40000000ull,	0x401fffffull,
 			      0x40200000ull, 0x4000000000ull, 0x403fffffffull, 0x4040000000ull, 0x1000 };
-	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(probes); i++) {
 		uint64_t walked = 0, page = 0, rd = 0, wr = 0;
 		unsigned perm = 0;
 		bool mapped = v.io.ops->iova_to_phys(&v.io, probes[i], &walked, &perm, &page);
