@@ -11,7 +11,6 @@
 #include "core/base/platform.h"
 #include "driver.h"
 
-#define PAGE 4096ull
 #define AMDVI_CAP_NP_CACHE (1u << 26) /* IOMMU capability header (3.2.1) */
 
 static const char *no_domain(struct amdvi *a)
@@ -104,7 +103,7 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 	if (!io->taken || !a->has_dut)
 		return false;
 	if (a->dut_mode == IOMMU_PASSTHROUGH) {
-		*phys = iova, *perm = IOMMU_RW, *page = PAGE;
+		*phys = iova, *perm = IOMMU_RW, *page = PAGE_SIZE;
 		return true;
 	}
 	unsigned level;

@@ -26,7 +26,7 @@ const struct iommu_inval_kind amdvi_ir_kinds[1] = {
 
 static size_t table_pages(const struct amdvi *a)
 {
-	return (((size_t)a->irte_size << a->ir_log2) + 4095) / 4096;
+	return (((size_t)a->irte_size << a->ir_log2) + PAGE_SIZE - 1) / PAGE_SIZE;
 }
 
 static struct amdvi_irt *table_of(struct amdvi *a, uint16_t devid)
@@ -69,8 +69,8 @@ static const char *serve(struct amdvi *a, uint16_t devid, struct amdvi_irt **out
 	t->t = platform->alloc_pages(pages, 0);
 	if (!t->t)
 		return iommu_fail(&a->io, IOMMU_ERR_NOMEM, "amdvi: no memory for an interrupt remapping table");
-	memset(t->t, 0, pages * 4096);
-	amdvi_push(t->t, pages * 4096, a);
+	memset(t->t, 0, pages * PAGE_SIZE);
+	amdvi_push(t->t, pages * PAGE_SIZE, a);
 	t->used = true, t->devid = devid;
 	*out = t;
 	return point(a, devid, t->t);

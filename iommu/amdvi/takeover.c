@@ -18,8 +18,6 @@
 #include "driver.h"
 #include "iommu/as_found.h"
 
-#define PAGE 4096ull
-
 void amdvi_push(const void *p, size_t n, void *amdvi)
 {
 	(void)amdvi, (void)p, (void)n;
@@ -33,7 +31,7 @@ static void *zeroed_pages(size_t n)
 {
 	void *p = platform->alloc_pages(n, 0);
 	if (p)
-		memset(p, 0, n * PAGE);
+		memset(p, 0, n * PAGE_SIZE);
 	return p;
 }
 
@@ -113,7 +111,7 @@ static const char *firmware_state(struct amdvi *a)
 
 static const char *build_tables(struct amdvi *a)
 {
-	a->devtab_pages = ((size_t)a->ndev * AMDVI_DTE_SIZE + PAGE - 1) / PAGE;
+	a->devtab_pages = ((size_t)a->ndev * AMDVI_DTE_SIZE + PAGE_SIZE - 1) / PAGE_SIZE;
 	a->devtab = zeroed_pages(a->devtab_pages);
 	a->cmdbuf = zeroed_pages(1);
 	a->evtlog = zeroed_pages(1);

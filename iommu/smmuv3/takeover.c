@@ -24,8 +24,6 @@
 #include "driver.h"
 #include "iommu/as_found.h"
 
-#define PAGE 4096ull
-
 void smmuv3_push(const void *p, size_t n, void *smmuv3)
 {
 	const struct smmuv3 *s = smmuv3;

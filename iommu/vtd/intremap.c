@@ -21,8 +21,6 @@
 #include "core/base/platform.h"
 #include "driver.h"
 
-#define PAGE 4096ull
-
 const struct iommu_inval_kind vtd_ir_kinds[2] = {
 	{ "iec-global", "global", "queued" },
 	{ "iec-index", "entry", "queued" },
@@ -31,7 +29,7 @@ const struct iommu_inval_kind vtd_ir_kinds[2] = {
 static size_t table_pages(unsigned entries)
 {
 	size_t bytes = (size_t)entries * 16;
-	return bytes < PAGE ? 1 : bytes / PAGE;
+	return bytes < PAGE_SIZE ? 1 : bytes / PAGE_SIZE;
 }
 
 static void table_free(struct vtd *v)
@@ -139,10 +137,10 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	v->irt = platform->alloc_pages(table_pages(size), 0);
 	if (!v->irt)
 		return iommu_fail(io, IOMMU_ERR_NOMEM, "vtd: no memory for the interrupt remapping table");
-	memset(v->irt, 0, table_pages(size) * PAGE); /* every entry not present */
+	memset(v->irt, 0, table_pages(size) * PAGE_SIZE); /* every entry not present */
 	v->irt_size = size;
 	v->eime = eime;
-	vtd_push(v->irt, table_pages(size) * PAGE, v);
+	vtd_push(v->irt, table_pages(size) * PAGE_SIZE, v);
 	if ((e = vtd_qi_enable(v, true)) != NULL)
 		goto fail;
 	vtd_w64(v, VTD_REG_IRTA, vtd_irta((uint64_t)(uintptr_t)v->irt, s) | (eime ? VTD_IRTA_EIME : 0));

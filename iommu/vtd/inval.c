@@ -7,10 +7,9 @@
 
 #include "core/base/cpu.h"
 #include "core/base/macros.h"
+#include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
-
-#define PAGE 4096ull
 
 const struct iommu_inval_kind vtd_kinds[6] = {
 	{ "register-page", "page", "register" },     { "register-domain", "domain", "register" },
@@ -176,8 +175,8 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 		if (!v->qi)
 			return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 					  "vtd: the unit has no queued invalidation (ECAP.QI clear)");
-		memset(v->iq, 0, PAGE);
-		vtd_push(v->iq, PAGE, v);
+		memset(v->iq, 0, PAGE_SIZE);
+		vtd_push(v->iq, PAGE_SIZE, v);
 		v->iq_tail = 0;
 		vtd_w64(v, VTD_REG_IQT, 0);
 		vtd_w64(v, VTD_REG_IQA, vtd_iqa((uint64_t)(uintptr_t)v->iq, 0));

@@ -19,8 +19,6 @@
 #include "driver.h"
 #include "iommu/as_found.h"
 
-#define PAGE 4096ull
-
 /* Table memory reaches RAM before the unit may read it: flushed from the
  * caches when the unit does not snoop (ECAP.C clear), else ordered. */
 void vtd_push(const void *p, size_t n, void *vtd)
@@ -103,7 +101,7 @@ static void *zeroed_pages(size_t n)
 {
 	void *p = platform->alloc_pages(n, 0);
 	if (p)
-		memset(p, 0, n * PAGE);
+		memset(p, 0, n * PAGE_SIZE);
 	return p;
 }
 
@@ -142,8 +140,8 @@ static const char *build_tables(struct vtd *v)
 		for (unsigned devfn = 0; devfn < 256; devfn++)
 			vtd_ctx_write(v, (uint16_t)(bus << 8 | devfn), &v->ident, pt);
 	}
-	vtd_push(v->ctx, 256 * PAGE, v);
-	vtd_push(v->root, PAGE, v);
+	vtd_push(v->ctx, 256 * PAGE_SIZE, v);
+	vtd_push(v->root, PAGE_SIZE, v);
 	return NULL;
 }
 

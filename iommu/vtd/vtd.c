@@ -8,10 +8,9 @@
 
 #include "caps.h"
 #include "core/base/macros.h"
+#include "core/base/platform.h"
 #include "driver.h"
 #include "pci/dma.h"
-
-#define PAGE 4096ull
 
 static const char *not_taken(struct vtd *v)
 {
@@ -189,7 +188,7 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 	if (!io->taken || !v->has_dut)
 		return false;
 	if (v->dut_mode == IOMMU_PASSTHROUGH) {
-		*phys = iova, *perm = IOMMU_RW, *page = PAGE;
+		*phys = iova, *perm = IOMMU_RW, *page = PAGE_SIZE;
 		return true;
 	}
 	unsigned level;
@@ -211,10 +210,11 @@ const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const 
 		e = vtd_domain_init(v, &v->alt, next);
 	for (size_t i = 0; !e && i < nkeep; i++)
 		e = vtd_pg_fail(v, &v->alt,
-				vtd_pgtable_map(&v->alt, keep[i].phys, keep[i].phys, keep[i].len, IOMMU_RW, PAGE));
+				vtd_pgtable_map(&v->alt, keep[i].phys, keep[i].phys, keep[i].len, IOMMU_RW, PAGE_SIZE));
 	if (!e)
 		e = vtd_pg_fail(v, &v->alt,
-				vtd_pgtable_map(&v->alt, iova & ~(PAGE - 1), phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE));
+				vtd_pgtable_map(&v->alt, iova & ~(PAGE_SIZE - 1), phys & ~(PAGE_SIZE - 1), PAGE_SIZE,
+						IOMMU_RW, PAGE_SIZE));
 	if (!e)
 		e = vtd_rmrr_map(v, &v->alt, &v->dut_addr);
 	if (e)

@@ -27,8 +27,6 @@
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
 
-#define PAGE 4096ull
-
 static struct amdvi *amdvi_of(struct iommu *io)
 {
 	return container_of(io, struct amdvi, io);

@@ -24,8 +24,6 @@
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
 
-#define PAGE 4096ull
-
 static struct vtd *vtd_of(struct iommu *io)
 {
 	return container_of(io, struct vtd, io);
