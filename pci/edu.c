@@ -32,8 +32,9 @@
  * of all 4096 bytes kills it. One byte less is the most it takes. */
 #define EDU_MAX_TRANSFER (EDU_BUFFER_SIZE - 1)
 #define EDU_LATENCY_US 100000
-#define EDU_DEADLINE_US (EDU_LATENCY_US * 10)
-#define EDU_DEADLINE_TEXT "1000 ms"
+#define EDU_DEADLINE_MS 1000 /* ten times the latency */
+#define EDU_DEADLINE_US (EDU_DEADLINE_MS * 1000)
+#define EDU_DEADLINE_TEXT STRINGIFY(EDU_DEADLINE_MS) " ms"
 /* A DMA still running this long is not a healthy one: from then on, every
  * EDU_CHECK_US, the console (Ctrl-C, Esc) and the ID register (all ones:
  * removed) are asked. */

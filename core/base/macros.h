@@ -1,6 +1,6 @@
-/* Two idioms of C with one definition each: the struct a member is
- * embedded in (container_of), and the number of elements of an array
- * (ARRAY_SIZE). */
+/* Idioms of C with one definition each: the struct a member is embedded
+ * in (container_of), the number of elements of an array (ARRAY_SIZE), a
+ * constant spelled in a message (STRINGIFY). */
 #ifndef IOMMON_MACROS_H
 #define IOMMON_MACROS_H
 
@@ -18,5 +18,11 @@
 
 /* Of an array, not a pointer (-Wsizeof-pointer-div, in -Wall, says so). */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A macro's value, expanded, as a string literal: a message that says a
+ * deadline passed quotes its constant ("within " STRINGIFY(X_MS) " ms")
+ * and cannot drift from it. */
+#define STRINGIFY(x) STRINGIFY_(x)
+#define STRINGIFY_(x) #x
 
 #endif

@@ -6,8 +6,11 @@
 #define IOMMON_AMDVI_DRIVER_H
 
 #include "amdvi.h"
+#include "core/base/macros.h"
 
-#define AMDVI_DEADLINE_US 100000 /* any command-buffer wait */
+#define AMDVI_DEADLINE_MS 100 /* any command-buffer wait */
+#define AMDVI_DEADLINE_US (AMDVI_DEADLINE_MS * 1000)
+#define AMDVI_DEADLINE_TEXT STRINGIFY(AMDVI_DEADLINE_MS) " ms"
 #define AMDVI_DOMAIN_BYSTANDERS 1
 #define AMDVI_DOMAIN_DUT 2
 

@@ -125,9 +125,10 @@ static const char *tlb(struct apple_dart *d, bool all)
 			return NULL;
 		if (deadline_passed(&dl))
 			return iommu_fail(&d->io, IOMMU_ERR_TIMEOUT,
-					  t8110(d)
-					      ? "apple-dart: TLB_CMD still busy 100 us after the invalidation"
-					      : "apple-dart: STREAM_COMMAND still busy 100 us after the invalidation");
+					  t8110(d) ? "apple-dart: TLB_CMD still busy " APPLE_DART_DEADLINE_TEXT
+						     " after the invalidation"
+						   : "apple-dart: STREAM_COMMAND still busy " APPLE_DART_DEADLINE_TEXT
+						     " after the invalidation");
 		cpu_relax();
 	}
 }

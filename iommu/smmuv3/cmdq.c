@@ -123,10 +123,10 @@ static const char *submit_batch(struct smmuv3 *s, const uint64_t (*c)[CMD_DWORDS
 			continue;
 		}
 		if (deadline_passed(&dl)) {
-			snprintf(
-			    why, sizeof(why),
-			    "smmuv3: the command queue did not drain within %u ms (CMDQ_PROD 0x%x, CMDQ_CONS 0x%x)",
-			    SMMUV3_DEADLINE_US / 1000, s->cmdq_prod, cons);
+			snprintf(why, sizeof(why),
+				 "smmuv3: the command queue did not drain within " SMMUV3_DEADLINE_TEXT
+				 " (CMDQ_PROD 0x%x, CMDQ_CONS 0x%x)",
+				 s->cmdq_prod, cons);
 			return iommu_fail(&s->io, IOMMU_ERR_TIMEOUT, why);
 		}
 		cpu_relax();

@@ -45,8 +45,9 @@ static const char *ack_poll(struct smmuv3 *s, uint64_t ack, uint32_t want, const
 		if (deadline_passed(&dl)) {
 			if (smmu_r32(s, ack) == want)
 				return NULL;
-			snprintf(why, sizeof(why), "smmuv3: %s never acknowledged 0x%x (reads 0x%x after %u ms)", what,
-				 want, v, SMMUV3_DEADLINE_US / 1000);
+			snprintf(why, sizeof(why),
+				 "smmuv3: %s never acknowledged 0x%x (reads 0x%x after " SMMUV3_DEADLINE_TEXT ")", what,
+				 want, v);
 			return iommu_fail(&s->io, IOMMU_ERR_TIMEOUT, why);
 		}
 		cpu_relax();

@@ -68,8 +68,8 @@ static const char *cfi_set(struct vtd *v, bool allow)
 				   "vtd: the unit ignores GCMD.CFI (GSTS.CFIS never followed it): compatibility-format "
 				   "interrupts cannot be blocked");
 	const char *e = vtd_gcmd_set(v, VTD_GCMD_CFI, allow,
-				     allow ? "vtd: GSTS.CFIS not set within 100 ms of setting CFI"
-					   : "vtd: GSTS.CFIS still set 100 ms after clearing CFI");
+				     allow ? "vtd: GSTS.CFIS not set within " VTD_DEADLINE_TEXT " of setting CFI"
+					   : "vtd: GSTS.CFIS still set " VTD_DEADLINE_TEXT " after clearing CFI");
 	if (!e || !allow || v->io.err != IOMMU_ERR_TIMEOUT)
 		return e;
 	printf("    %s: GSTS.CFIS never followed GCMD.CFI: the unit has no compatibility-format switch\n", v->io.name);
@@ -80,7 +80,8 @@ static const char *cfi_set(struct vtd *v, bool allow)
 
 static const char *ir_off(struct vtd *v)
 {
-	const char *e = vtd_gcmd_set(v, VTD_GCMD_IRE, false, "vtd: GSTS.IRES still set 100 ms after clearing IRE");
+	const char *e =
+	    vtd_gcmd_set(v, VTD_GCMD_IRE, false, "vtd: GSTS.IRES still set " VTD_DEADLINE_TEXT " after clearing IRE");
 	if (e)
 		return e; /* the unit may still read the table: it is kept */
 	v->ir_on = false;
@@ -145,7 +146,8 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 		goto fail;
 	vtd_w64(v, VTD_REG_IRTA, vtd_irta((uint64_t)(uintptr_t)v->irt, s) | (eime ? VTD_IRTA_EIME : 0));
 	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SIRTP);
-	if ((e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true, "vtd: GSTS.IRTPS not set within 100 ms of SIRTP")) != NULL)
+	if ((e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true,
+			       "vtd: GSTS.IRTPS not set within " VTD_DEADLINE_TEXT " of SIRTP")) != NULL)
 		goto fail;
 	/* entries an earlier table left in the cache go before IRE (5.1.5) */
 	if ((e = vtd_iec_invalidate(v, false, 0, 0)) != NULL)
@@ -154,7 +156,8 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	 * interrupts are blocked */
 	if ((e = cfi_set(v, true)) != NULL)
 		goto fail;
-	if ((e = vtd_gcmd_set(v, VTD_GCMD_IRE, true, "vtd: GSTS.IRES not set within 100 ms of setting IRE")) != NULL)
+	if ((e = vtd_gcmd_set(v, VTD_GCMD_IRE, true,
+			      "vtd: GSTS.IRES not set within " VTD_DEADLINE_TEXT " of setting IRE")) != NULL)
 		goto fail;
 	v->ir_on = true;
 	v->io.ir_dest_bits = eime ? 32 : 8;
@@ -253,7 +256,7 @@ const char *vtd_ir_give_back(struct vtd *v)
 		return e;
 	uint32_t cfis = v->found.gsts & VTD_GSTS_CFIS;
 	if (!v->cfi_ignored && (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_CFIS) != cfis &&
-	    vtd_gcmd_set(v, VTD_GCMD_CFI, cfis != 0, "vtd: GSTS.CFIS not back as found within 100 ms"))
+	    vtd_gcmd_set(v, VTD_GCMD_CFI, cfis != 0, "vtd: GSTS.CFIS not back as found within " VTD_DEADLINE_TEXT))
 		e = iommu_fail(&v->io, IOMMU_ERR_RESTORE,
 			       "vtd: GSTS.CFIS could not be put back as the firmware left it");
 	/* the firmware's pointer back; latched only where it had latched one */
@@ -261,7 +264,8 @@ const char *vtd_ir_give_back(struct vtd *v)
 		vtd_w64(v, VTD_REG_IRTA, v->found.irta);
 		if (!e && (v->found.gsts & VTD_GSTS_IRTPS)) {
 			vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SIRTP);
-			e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true, "vtd: GSTS.IRTPS not set within 100 ms of SIRTP");
+			e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true,
+					  "vtd: GSTS.IRTPS not set within " VTD_DEADLINE_TEXT " of SIRTP");
 		}
 	}
 	return e;

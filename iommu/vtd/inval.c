@@ -32,7 +32,7 @@ const char *vtd_write_buffer_flush(struct vtd *v)
 	if (!v->rwbf)
 		return NULL;
 	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_WBF);
-	return vtd_gsts_wait(v, VTD_GSTS_WBFS, false, "vtd: GSTS.WBFS still set 100 ms after WBF");
+	return vtd_gsts_wait(v, VTD_GSTS_WBFS, false, "vtd: GSTS.WBFS still set " VTD_DEADLINE_TEXT " after WBF");
 }
 
 /* A register-based invalidation (CCMD, or IOTLB after IVA): the command
@@ -51,7 +51,8 @@ static const char *reg_invalidate(struct vtd *v, uint64_t off, uint64_t cmd, uns
 			return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE, err);
 		}
 		if (deadline_passed(&dl)) {
-			snprintf(err, sizeof(err), "vtd: %s.%s still set 100 ms after an invalidation was written", reg,
+			snprintf(err, sizeof(err),
+				 "vtd: %s.%s still set " VTD_DEADLINE_TEXT " after an invalidation was written", reg,
 				 busy);
 			return iommu_fail(&v->io, IOMMU_ERR_TIMEOUT, err);
 		}
@@ -157,7 +158,7 @@ static const char *qi_submit(struct vtd *v, const struct vtd_desc *desc, size_t 
 		if (deadline_passed(&dl))
 			return iommu_fail(
 			    &v->io, IOMMU_ERR_TIMEOUT,
-			    "vtd: the invalidation wait descriptor's status was not written within 100 ms");
+			    "vtd: the invalidation wait descriptor's status was not written within " VTD_DEADLINE_TEXT);
 		cpu_relax();
 	}
 	/* the refused descriptor was replaced: what it asked for never ran */
@@ -180,7 +181,7 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 		v->iq_tail = 0;
 		vtd_w64(v, VTD_REG_IQT, 0);
 		vtd_w64(v, VTD_REG_IQA, vtd_iqa((uint64_t)(uintptr_t)v->iq, 0));
-		const char *e = vtd_gcmd_set(v, VTD_GCMD_QIE, true, "vtd: GSTS.QIES not set within 100 ms");
+		const char *e = vtd_gcmd_set(v, VTD_GCMD_QIE, true, "vtd: GSTS.QIES not set within " VTD_DEADLINE_TEXT);
 		v->qi_on = e == NULL;
 		return e;
 	}
@@ -193,7 +194,8 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 	if (vtd_iq_index(vtd_r64(v, VTD_REG_IQH)) != vtd_iq_index(vtd_r64(v, VTD_REG_IQT)))
 		return iommu_fail(&v->io, IOMMU_ERR_HARDWARE,
 				  "vtd: the invalidation queue is not drained (IQH != IQT): it stays on");
-	const char *e = vtd_gcmd_set(v, VTD_GCMD_QIE, false, "vtd: GSTS.QIES still set 100 ms after clearing QIE");
+	const char *e =
+	    vtd_gcmd_set(v, VTD_GCMD_QIE, false, "vtd: GSTS.QIES still set " VTD_DEADLINE_TEXT " after clearing QIE");
 	v->qi_on = e != NULL;
 	return e;
 }

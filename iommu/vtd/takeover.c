@@ -58,7 +58,7 @@ const char *vtd_set_root(struct vtd *v, uint64_t rtaddr)
 {
 	vtd_w64(v, VTD_REG_RTADDR, rtaddr);
 	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SRTP);
-	return vtd_gsts_wait(v, VTD_GSTS_RTPS, true, "vtd: GSTS.RTPS not set within 100 ms of SRTP");
+	return vtd_gsts_wait(v, VTD_GSTS_RTPS, true, "vtd: GSTS.RTPS not set within " VTD_DEADLINE_TEXT " of SRTP");
 }
 
 const char *vtd_domain_init(struct vtd *v, struct vtd_domain *d, uint16_t did)
@@ -253,7 +253,8 @@ const char *vtd_op_take(struct iommu *io)
 		printf("    %s: %zu fault record%s left from before the take-over, cleared (first: sid %04x, %s)\n",
 		       io->name, n, n == 1 ? "" : "s", old[0].sid, old[0].why);
 	vtd_irq_setup(v);
-	e = vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within 100 ms of enabling translation");
+	e = vtd_gcmd_set(v, VTD_GCMD_TE, true,
+			 "vtd: GSTS.TES not set within " VTD_DEADLINE_TEXT " of enabling translation");
 	return e ? take_failed(io, e) : NULL;
 }
 
@@ -306,7 +307,8 @@ const char *vtd_op_give_back(struct iommu *io)
 	enum iommu_err code = IOMMU_OK;
 	/* interrupt remapping first: it needs the queue, which stops below */
 	first(v, &err, &code, vtd_ir_give_back(v));
-	first(v, &err, &code, vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling"));
+	first(v, &err, &code,
+	      vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling"));
 	/* the queue drains with a wait, then stops; caches are emptied on the
 	 * way out so nothing of ours is used by whoever comes next */
 	first(v, &err, &code, vtd_invalidate_all(v));

@@ -147,13 +147,15 @@ static const char *op_enable(struct iommu *io, bool on)
 	if (!io->taken)
 		return not_taken(v);
 	if (!on)
-		return vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling");
+		return vtd_gcmd_set(v, VTD_GCMD_TE, false,
+				    "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling");
 	/* spec 10.4.4 (rev. 2): the root pointer is set again before
 	 * translation is re-enabled, and the caches invalidated after it */
 	const char *e = vtd_set_root(v, (uint64_t)(uintptr_t)v->root);
 	if (!e)
 		e = vtd_invalidate_all(v);
-	return e ? e : vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within 100 ms of enabling");
+	return e ? e
+		 : vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within " VTD_DEADLINE_TEXT " of enabling");
 }
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
