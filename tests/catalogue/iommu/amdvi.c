@@ -32,11 +32,6 @@ static struct amdvi *amdvi_of(struct iommu *io)
 	return container_of(io, struct amdvi, io);
 }
 
-static bool on_qemu(void)
-{
-	return strcmp(timing.platform, "qemu-tcg") == 0;
-}
-
 /* ---- taking over and the bystanders ------------------------------------- */
 
 static void t_takeover(struct test_ctx *t)
@@ -134,7 +129,7 @@ static bool event_logged(struct test_ctx *t, bool write)
 	dmabuf_free(&a);
 	if (logged || t->failures)
 		return logged;
-	if (on_qemu())
+	if (bench_on_qemu())
 		test_skip(
 		    t, SKIP_EMULATOR,
 		    "blocked, no event: QEMU's amd-iommu writes no event log (EvtTail stays 0 on 7.2 and 10.0); the "
@@ -179,7 +174,7 @@ static void t_event_log_overflow(struct test_ctx *t)
 	struct dma_result r;
 	bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
 	size_t n = v.io->ops->faults(v.io, f, 8, &ovf);
-	if (!n && on_qemu()) {
+	if (!n && bench_on_qemu()) {
 		bench_teardown(&v);
 		dmabuf_free(&a);
 		test_skip(t, SKIP_EMULATOR,
@@ -227,21 +222,15 @@ static void t_invalidate_precision(struct test_ctx *t)
 		return;
 	const struct stale_way way = { repoint_in_place, inv_neighbour, 0 };
 	struct stale s;
-	bench_stale(&v, &way, &s);
-	report(t, !s.err, "the probe ran%s%s", s.err ? ": " : "", s.err ? s.err : "");
-	if (!s.err && s.before != 'A') {
-		bench_teardown(&v);
-		test_skip(t, SKIP_INCONCLUSIVE,
-			  "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
+	if (!bench_stale_precision(&v, &way, &s))
 		return;
-	}
 	report(t, s.after == 'A' || s.after == 'B',
 	       "after the neighbour's invalidation the DMA landed in one page (%c)", s.after);
 	if (s.after == 'A')
 		test_note(t, "%s: precise: invalidating the neighbouring page left this one cached", v.label);
 	else if (s.after == 'B')
 		test_note(t, "%s: finding: invalidating the neighbouring page dropped this one too%s", v.label,
-			  on_qemu() ? " (QEMU's amd-iommu drops the whole domain, 7.2 and 10.0)" : "");
+			  bench_on_qemu() ? " (QEMU's amd-iommu drops the whole domain, 7.2 and 10.0)" : "");
 	bench_teardown(&v);
 }
 
@@ -344,7 +333,7 @@ static void t_illegal_command(struct test_ctx *t)
 		report(t, stopped && event, "the unit stopped (%s) and logged ILLEGAL_COMMAND_ERROR (%s)",
 		       stopped ? "yes" : "no", event ? "yes" : "no");
 		test_note(t, "illegal command: stopped, logged, restarted");
-	} else if (on_qemu()) {
+	} else if (bench_on_qemu()) {
 		test_skip(t, SKIP_EMULATOR,
 			  "QEMU's amd-iommu logs no event for an illegal command (7.2 and 10.0): "
 			  "nothing to recover from");

@@ -636,6 +636,25 @@ bool bench_stale_invalidated(struct env *v, const struct stale_way *way, const c
 	return s.after == 'B';
 }
 
+bool bench_on_qemu(void)
+{
+	return strcmp(timing.platform, "qemu-tcg") == 0;
+}
+
+bool bench_stale_precision(struct env *v, const struct stale_way *way, struct stale *s)
+{
+	struct test_ctx *t = v->t;
+	bench_stale(v, way, s);
+	report(t, !s->err, "the probe ran%s%s", s->err ? ": " : "", s->err ? s->err : "");
+	if (!s->err && s->before != 'A') {
+		bench_teardown(v);
+		test_skip(t, SKIP_INCONCLUSIVE,
+			  "the unit showed no stale entry to test precision with (the DMA reached %c)", s->before);
+		return false;
+	}
+	return true;
+}
+
 void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_t iova, const char *name,
 			     const char *variant, const char *note)
 {
