@@ -451,19 +451,7 @@ static const char *op_give_back(struct iommu *io)
 		   : iommu_fail(io, IOMMU_ERR_RESTORE, "apple-dart: the stream's registers differ from what was found");
 }
 
-static const struct iommu_ops apple_ops = {
-	.take = op_take,
-	.give_back = op_give_back,
-	.attach = op_attach,
-	.enable = op_enable,
-	.map = op_map,
-	.unmap = op_unmap,
-	.invalidate = op_invalidate,
-	.faults = op_faults,
-	.fault_pending = op_fault_pending,
-	.iova_to_phys = op_iova_to_phys,
-	.as_found = op_as_found,
-};
+static const struct iommu_ops apple_ops = { IOMMU_OPS_OP_NAMED };
 
 const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum apple_dart_layout layout,
 			    const char *name, unsigned sid)

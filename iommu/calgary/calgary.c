@@ -420,20 +420,7 @@ static bool op_reserved(struct iommu *io, uint64_t iova, uint64_t size)
 	return c->cur >= 0 && calgary_iova_reserved(c, (unsigned)c->cur, iova, size);
 }
 
-static const struct iommu_ops calgary_ops = {
-	.reserved = op_reserved,
-	.take = op_take,
-	.give_back = op_give_back,
-	.attach = op_attach,
-	.enable = op_enable,
-	.map = op_map,
-	.unmap = op_unmap,
-	.invalidate = op_invalidate,
-	.faults = op_faults,
-	.fault_pending = op_fault_pending,
-	.iova_to_phys = op_iova_to_phys,
-	.as_found = op_as_found,
-};
+static const struct iommu_ops calgary_ops = { IOMMU_OPS_OP_NAMED, .reserved = op_reserved };
 
 const char *calgary_init(struct calgary *c, const struct regwin *w, bool ioc2, const char *name, unsigned size_code)
 {

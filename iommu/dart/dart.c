@@ -326,20 +326,7 @@ static bool op_reserved(struct iommu *io, uint64_t iova, uint64_t size)
 	return !in_table(container_of(io, struct dart, io), iova, size);
 }
 
-static const struct iommu_ops dart_ops = {
-	.reserved = op_reserved,
-	.take = op_take,
-	.give_back = op_give_back,
-	.attach = op_attach,
-	.enable = op_enable,
-	.map = op_map,
-	.unmap = op_unmap,
-	.invalidate = op_invalidate,
-	.faults = op_faults,
-	.fault_pending = op_fault_pending,
-	.iova_to_phys = op_iova_to_phys,
-	.as_found = op_as_found,
-};
+static const struct iommu_ops dart_ops = { IOMMU_OPS_OP_NAMED, .reserved = op_reserved };
 
 void dart_set_scheme(struct dart *d, bool dummy)
 {
