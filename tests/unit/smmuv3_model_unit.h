@@ -223,7 +223,7 @@ static inline uint64_t *translated(uint32_t sid, unsigned g, unsigned t0sz, uint
  * granule (S2TG as TG0), S2T0SZ, S2SL0, the VMID, S2PS 44 bits, S2R,
  * walks write-back inner shareable; `extra` or-ed into doubleword 2. */
 static inline void ste_s2(uint32_t sid, const uint64_t *ttb, unsigned tg, unsigned t0sz, unsigned sl0, uint16_t vmid,
-		   uint64_t extra)
+			  uint64_t extra)
 {
 	uint64_t *e = &strtab[8 * sid];
 	e[2] = vmid | (uint64_t)t0sz << 32 | (uint64_t)sl0 << 38 | 1ull << 40 | 1ull << 42 | 3ull << 44 |
@@ -236,7 +236,7 @@ static inline void ste_s2(uint32_t sid, const uint64_t *ttb, unsigned tg, unsign
  * resolves the IPA's `ia` bits above it (concatenated tables when more
  * than a stride). */
 static inline uint64_t *map_s2(uint64_t *root, unsigned g, unsigned ia, unsigned start, uint64_t ipa, uint64_t pa_,
-			uint64_t attrs)
+			       uint64_t attrs)
 {
 	unsigned stride = g - 3;
 	uint64_t *t = root;
@@ -256,7 +256,7 @@ static inline uint64_t *map_s2(uint64_t *root, unsigned g, unsigned ia, unsigned
 /* Maps `va` to `pa_` with a leaf at `leaf` level under a root for granule
  * shift `g` and T0SZ; returns the leaf descriptor. */
 static inline uint64_t *map(uint64_t *root, unsigned g, unsigned t0sz, unsigned leaf, uint64_t va, uint64_t pa_,
-		     uint64_t attrs)
+			    uint64_t attrs)
 {
 	unsigned stride = g - 3, vabits = 64 - t0sz, level = 4 - (vabits - g + stride - 1) / stride;
 	uint64_t *t = root;
