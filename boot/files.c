@@ -213,19 +213,28 @@ static struct platform_file *wrap(EFI_FILE_HANDLE f, UINT64 size, const char **w
 	return pf;
 }
 
-struct platform_file *files_create(const char *path, const char **why)
+/* `path` as the firmware names it on a volume files may be written to:
+ * false with *why when there is none. */
+static bool writable_name(const char *path, CHAR16 *name, size_t cap, const char **why)
 {
-	static char err[160];
-	if (vol.readonly) {
+	if (vol.readonly) { /* a CD or a network boot: never opened for writing */
 		*why = vol.readonly;
-		return NULL;
+		return false;
 	}
 	if (!vol.root) {
 		*why = "the boot volume has no file system we can open";
-		return NULL;
+		return false;
 	}
+	to_efi_path(name, cap, path);
+	return true;
+}
+
+struct platform_file *files_create(const char *path, const char **why)
+{
+	static char err[160];
 	CHAR16 name[128];
-	to_efi_path(name, 128, path);
+	if (!writable_name(path, name, 128, why))
+		return NULL;
 	EFI_FILE_HANDLE f;
 	/* Only NOT_FOUND says the name is free: after any other failure the
 	 * file may be there, and Open(CREATE) would write over it. */
@@ -327,16 +336,9 @@ void files_close(struct platform_file *f)
  * first, so that every line stays one whole record. */
 struct platform_file *files_reopen(const char *path, const char **why)
 {
-	if (vol.readonly) { /* a CD or a network boot: never opened for writing */
-		*why = vol.readonly;
-		return NULL;
-	}
-	if (!vol.root) {
-		*why = "the boot volume has no file system we can open";
-		return NULL;
-	}
 	CHAR16 name[128];
-	to_efi_path(name, 128, path);
+	if (!writable_name(path, name, 128, why))
+		return NULL;
 	EFI_FILE_HANDLE f;
 	EFI_STATUS st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0);
 	if (EFI_ERROR(st)) {

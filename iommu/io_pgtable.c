@@ -7,8 +7,6 @@
 
 #include "core/base/platform.h"
 
-#define PAGE 4096ull /* what the platform allocates */
-
 /* `why` with the format's name in front and its register after (`what`:
  * NULL, or the one that sets the limit), in d->err's company. */
 static const char *fail_by(const struct io_pgtable_fmt *f, struct io_pgtable *d, enum iommu_err code, const char *why,
@@ -54,7 +52,7 @@ void *io_pgtable_pages(size_t n, uint64_t align, uint64_t limit, void **raw, siz
 	if (!p || ((uintptr_t)p & (align - 1)) == 0)
 		return p;
 	platform->free_pages(p, n);
-	size_t more = n + (size_t)(align / PAGE) - 1;
+	size_t more = n + (size_t)(align / PAGE_SIZE) - 1;
 	p = platform->alloc_pages(more, limit);
 	*raw = p, *rawn = more;
 	if (!p)
@@ -91,7 +89,8 @@ static uint64_t *table_page(struct io_pgtable *d)
 	if (d->npages == d->cap && !grow(d))
 		return NULL;
 	uint64_t g = granule(d);
-	uint64_t *t = io_pgtable_pages((size_t)(g / PAGE), g, d->cfg->limit, &d->raw[d->npages], &d->rawn[d->npages]);
+	uint64_t *t =
+	    io_pgtable_pages((size_t)(g / PAGE_SIZE), g, d->cfg->limit, &d->raw[d->npages], &d->rawn[d->npages]);
 	if (!t)
 		return NULL;
 	memset(t, 0, g);

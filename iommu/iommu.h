@@ -155,6 +155,14 @@ struct iommu_ops {
 	const char *(*ir_compat)(struct iommu *io, bool allow);
 };
 
+/* The table's common part for a backend that names each operation op_ and
+ * its member, as the one-file backends (Calgary, DART, Apple DART) do:
+ * `static const struct iommu_ops x_ops = { IOMMU_OPS_OP_NAMED, ... };` */
+#define IOMMU_OPS_OP_NAMED                                                                                      \
+	.take = op_take, .give_back = op_give_back, .attach = op_attach, .enable = op_enable, .map = op_map,    \
+	.unmap = op_unmap, .invalidate = op_invalidate, .faults = op_faults, .fault_pending = op_fault_pending, \
+	.iova_to_phys = op_iova_to_phys, .as_found = op_as_found
+
 #define IOMMU_MAX_ALIASES 15
 
 struct iommu {

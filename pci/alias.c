@@ -2,6 +2,8 @@
 
 #include <stdio.h>
 
+#include "core/base/macros.h"
+
 /* The PCI Express capability's Device/Port Type (PCIe Base 7.5.3.2) */
 #define PCIE_ROOT_PORT 4
 #define PCIE_UPSTREAM 5
@@ -57,7 +59,7 @@ static bool pcie_to_pci(const struct pci_dev *b)
 {
 	if (b->pcie_type == PCIE_TO_PCI_BRIDGE)
 		return true;
-	for (size_t i = 0; b->pcie_type < 0 && i < sizeof(pcie_bridge_quirks) / sizeof(pcie_bridge_quirks[0]); i++)
+	for (size_t i = 0; b->pcie_type < 0 && i < ARRAY_SIZE(pcie_bridge_quirks); i++)
 		if (b->vendor == pcie_bridge_quirks[i].vendor && b->device == pcie_bridge_quirks[i].device)
 			return true;
 	return false;
@@ -68,10 +70,12 @@ void pci_dma_aliases(const struct pci_list *l, size_t i, struct pci_aliases *out
 	*out = (struct pci_aliases){ 0 };
 	const struct pci_dev *d = &l->d[i];
 	pci_alias_add(out, pci_rid(d->addr), PCI_ALIAS_SELF, -1);
-	for (size_t q = 0; q < sizeof(func_quirks) / sizeof(func_quirks[0]); q++)
-		if (d->vendor == func_quirks[q].vendor && d->device == func_quirks[q].device)
-			pci_alias_add(out, (uint16_t)(d->addr.bus << 8 | d->addr.dev << 3 | func_quirks[q].fn),
-				      PCI_ALIAS_QUIRK, -1);
+	for (size_t q = 0; q < ARRAY_SIZE(func_quirks); q++)
+		if (d->vendor == func_quirks[q].vendor && d->device == func_quirks[q].device) {
+			struct pci_addr other = d->addr;
+			other.fn = func_quirks[q].fn;
+			pci_alias_add(out, pci_rid(other), PCI_ALIAS_QUIRK, -1);
+		}
 	/* parents sit on lower buses than their children (pci_enumerate), so
 	 * the walk ends; bounded all the same */
 	unsigned hops = 0;
@@ -90,7 +94,8 @@ void pci_dma_aliases(const struct pci_list *l, size_t i, struct pci_aliases *out
 			break;
 		}
 		if (pcie_to_pci(b))
-			pci_alias_add(out, (uint16_t)(b->sec_bus << 8), PCI_ALIAS_PCIE_TO_PCI, p);
+			pci_alias_add(out, pci_rid((struct pci_addr){ .seg = b->addr.seg, .bus = b->sec_bus }),
+				      PCI_ALIAS_PCIE_TO_PCI, p);
 		else /* conventional (and PCI-to-PCIe) bridges forward it as their own */
 			pci_alias_add(out, pci_rid(b->addr), PCI_ALIAS_BRIDGE, p);
 	}

@@ -4,6 +4,7 @@
 
 #include "core/base/cpu.h"
 #include "core/base/dmabuf.h"
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
@@ -94,7 +95,7 @@ static const struct {
 
 static int driver_for(const struct pci_dev *d)
 {
-	for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(drivers); i++) {
 		if (drivers[i].vendor != 0xffff && (drivers[i].vendor != d->vendor || drivers[i].device != d->device))
 			continue;
 		if (drivers[i].class_mask && (d->class & drivers[i].class_mask) != drivers[i].class)

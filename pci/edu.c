@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/runner.h"
 #include "dma.h"
@@ -31,8 +32,9 @@
  * of all 4096 bytes kills it. One byte less is the most it takes. */
 #define EDU_MAX_TRANSFER (EDU_BUFFER_SIZE - 1)
 #define EDU_LATENCY_US 100000
-#define EDU_DEADLINE_US (EDU_LATENCY_US * 10)
-#define EDU_DEADLINE_TEXT "1000 ms"
+#define EDU_DEADLINE_MS 1000 /* ten times the latency */
+#define EDU_DEADLINE_US (EDU_DEADLINE_MS * 1000)
+#define EDU_DEADLINE_TEXT STRINGIFY(EDU_DEADLINE_MS) " ms"
 /* A DMA still running this long is not a healthy one: from then on, every
  * EDU_CHECK_US, the console (Ctrl-C, Esc) and the ID register (all ones:
  * removed) are asked. */
@@ -53,7 +55,7 @@ struct edu {
 static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
 				    struct dma_result *r)
 {
-	struct edu *d = (struct edu *)e;
+	struct edu *d = container_of(e, struct edu, e);
 	*r = (struct dma_result){ 0 };
 	uint64_t t0 = cycles_begin();
 	if (d->dead) {
@@ -118,13 +120,13 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
  * every write to the raise register while the status is not zero. */
 static const char *edu_msi_program(struct dma_engine *e, const struct msi_message *m)
 {
-	struct edu *d = (struct edu *)e;
+	struct edu *d = container_of(e, struct edu, e);
 	return msi_cap_program(d->cfg, e->addr, d->msi_off, &d->msi, m);
 }
 
 static const char *edu_msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
 {
-	struct edu *d = (struct edu *)e;
+	struct edu *d = container_of(e, struct edu, e);
 	if (!d->msi.off)
 		return "edu: its MSI is not programmed";
 	regwin_write32(&d->bar, EDU_IRQ_ACK, EDU_IRQ_RAISE_BIT);
@@ -137,7 +139,7 @@ static const char *edu_msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
 
 static void edu_msi_off(struct dma_engine *e)
 {
-	struct edu *d = (struct edu *)e;
+	struct edu *d = container_of(e, struct edu, e);
 	msi_cap_restore(d->cfg, e->addr, &d->msi);
 }
 
@@ -145,7 +147,7 @@ static void edu_msi_off(struct dma_engine *e)
  * stays asserted until the status is acknowledged to zero. */
 static const char *edu_intx_enable(struct dma_engine *e, bool on)
 {
-	struct edu *d = (struct edu *)e;
+	struct edu *d = container_of(e, struct edu, e);
 	if (on && d->msi_off && (pci_read16(d->cfg, e->addr, d->msi_off + 2) & 0x1))
 		return "edu: its MSI is enabled: INTx would not be sent";
 	regwin_write32(&d->bar, EDU_IRQ_ACK, EDU_IRQ_RAISE_BIT);
@@ -157,7 +159,7 @@ static const char *edu_intx_enable(struct dma_engine *e, bool on)
 
 static void edu_intx_set(struct dma_engine *e, bool asserted, uint64_t *t_doorbell)
 {
-	struct edu *d = (struct edu *)e;
+	struct edu *d = container_of(e, struct edu, e);
 	if (t_doorbell)
 		*t_doorbell = cycles_begin();
 	regwin_write32(&d->bar, asserted ? EDU_IRQ_RAISE : EDU_IRQ_ACK, EDU_IRQ_RAISE_BIT);
@@ -165,7 +167,7 @@ static void edu_intx_set(struct dma_engine *e, bool asserted, uint64_t *t_doorbe
 
 static void edu_close(struct dma_engine *e)
 {
-	struct edu *d = (struct edu *)e;
+	struct edu *d = container_of(e, struct edu, e);
 	edu_msi_off(e);
 	uint16_t command = d->saved_command;
 	/* a DMA given up on may still run: bus mastering back on would let

@@ -1,5 +1,6 @@
 /* Names for class codes and capability ids (PCI Code and ID Assignment
  * Specification 1.x). */
+#include "core/base/macros.h"
 #include "pci.h"
 
 const char *pci_class_name(uint32_t class)
@@ -57,7 +58,7 @@ const char *pci_class_name(uint32_t class)
 		{ 0x0d0000, 0xff0000, "wireless controller" },
 		{ 0xff0000, 0xff0000, "vendor-specific" },
 	};
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
 		if ((class & t[i].mask) == t[i].code)
 			return t[i].name;
 	return "other";
@@ -120,6 +121,6 @@ const char *pci_cap_name(uint16_t id, bool ext)
 		[0x31] = "PL64GT",
 	};
 	const char *const *t = ext ? extn : std;
-	size_t n = ext ? sizeof(extn) / sizeof(extn[0]) : sizeof(std) / sizeof(std[0]);
+	size_t n = ext ? ARRAY_SIZE(extn) : ARRAY_SIZE(std);
 	return id < n && t[id] ? t[id] : "?";
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
@@ -50,7 +51,7 @@ static uint64_t prp2_for(struct nvme *n, uint64_t iova, uint64_t len)
 static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
 				     struct dma_result *r)
 {
-	struct nvme *n = (struct nvme *)e;
+	struct nvme *n = container_of(e, struct nvme, e);
 	*r = (struct dma_result){ 0 };
 	uint64_t t0 = cycles_begin();
 	if (n->dead) {
@@ -97,7 +98,7 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 static void free_queues(struct nvme *n)
 {
 	void *pages[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->prp_list, n->identify };
-	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(pages); i++)
 		if (pages[i])
 			platform->free_pages(pages[i], 1);
 }
@@ -151,7 +152,7 @@ static void give_back(struct nvme *n)
 
 static void nvme_close(struct dma_engine *e)
 {
-	struct nvme *n = (struct nvme *)e;
+	struct nvme *n = container_of(e, struct nvme, e);
 	const char *why;
 	nvme_msi_off(e);
 	n->closing = true;
@@ -209,7 +210,7 @@ static bool start(struct nvme *n, const char **why)
 		return false;
 	}
 	const void *own[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->prp_list, n->identify };
-	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
 		n->e.own[n->e.nown++] = (struct dma_range){ (uint64_t)(uintptr_t)own[i], PAGE };
 	regwin_write32(&n->bar, NVME_AQA, (ADMIN_DEPTH - 1) << 16 | (ADMIN_DEPTH - 1));
 	regwin_write64(&n->bar, NVME_ASQ, (uint64_t)(uintptr_t)n->admin.sq);

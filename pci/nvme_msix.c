@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "nvme_driver.h"
 
@@ -15,7 +16,7 @@
  * polled: the interrupt only tells the interrupt cases it came. */
 const char *nvme_msi_program(struct dma_engine *e, const struct msi_message *m)
 {
-	struct nvme *n = (struct nvme *)e;
+	struct nvme *n = container_of(e, struct nvme, e);
 	if (!n->msix_off)
 		return "nvme: the controller has no MSI-X capability";
 	unsigned bir;
@@ -49,7 +50,7 @@ const char *nvme_msi_program(struct dma_engine *e, const struct msi_message *m)
  * interrupt. */
 const char *nvme_msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
 {
-	struct nvme *n = (struct nvme *)e;
+	struct nvme *n = container_of(e, struct nvme, e);
 	static char err[160];
 	if (!n->msix_saved.off)
 		return "nvme: its MSI-X is not programmed";
@@ -68,7 +69,7 @@ const char *nvme_msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
 
 void nvme_msi_off(struct dma_engine *e)
 {
-	struct nvme *n = (struct nvme *)e;
+	struct nvme *n = container_of(e, struct nvme, e);
 	const char *why;
 	if (n->irq_cq) { /* deleted while MSI-X is on, so the vector is let go of */
 		if (!n->dead && nvme_admin(n, ADMIN_DELETE_CQ, 0, 0, IRQ_CQ_QID, 0, &why) != DMA_OK)

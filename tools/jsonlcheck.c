@@ -156,37 +156,39 @@ static bool literal(struct in *s, const char *word)
 
 static bool value(struct in *s, int depth);
 
+/* The character c next: taken, and true. */
+static bool eat(struct in *s, char c)
+{
+	if (s->p >= s->end || *s->p != c)
+		return false;
+	s->p++;
+	return true;
+}
+
 static bool object(struct in *s, int depth)
 {
 	s->p++; /* '{' */
 	skip_ws(s);
-	if (s->p < s->end && *s->p == '}') {
-		s->p++;
+	if (eat(s, '}'))
 		return true;
-	}
 	for (;;) {
 		char key[16];
 		skip_ws(s);
 		if (!string(s, key, sizeof(key)))
 			return false;
 		skip_ws(s);
-		if (s->p >= s->end || *s->p != ':')
+		if (!eat(s, ':'))
 			return fail(s, "a key without ':'");
-		s->p++;
 		skip_ws(s);
 		if (depth == 1 && strcmp(key, "kind") == 0 && s->p < s->end && *s->p == '"')
 			s->has_kind = true;
 		if (!value(s, depth))
 			return false;
 		skip_ws(s);
-		if (s->p < s->end && *s->p == ',') {
-			s->p++;
+		if (eat(s, ','))
 			continue;
-		}
-		if (s->p < s->end && *s->p == '}') {
-			s->p++;
+		if (eat(s, '}'))
 			return true;
-		}
 		return fail(s, s->p >= s->end ? "an object that never closes (a record cut short?)"
 					      : "expected ',' or '}' in an object");
 	}
@@ -196,23 +198,17 @@ static bool array(struct in *s, int depth)
 {
 	s->p++; /* '[' */
 	skip_ws(s);
-	if (s->p < s->end && *s->p == ']') {
-		s->p++;
+	if (eat(s, ']'))
 		return true;
-	}
 	for (;;) {
 		skip_ws(s);
 		if (!value(s, depth))
 			return false;
 		skip_ws(s);
-		if (s->p < s->end && *s->p == ',') {
-			s->p++;
+		if (eat(s, ','))
 			continue;
-		}
-		if (s->p < s->end && *s->p == ']') {
-			s->p++;
+		if (eat(s, ']'))
 			return true;
-		}
 		return fail(s, "expected ',' or ']' in an array");
 	}
 }

@@ -7,6 +7,7 @@
 
 #include "boot/boot.h"
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 
 /* Vectors tried, lowest priority class first above everything OVMF uses
  * (its timer is 0x20, legacy PIC bases 0x68/0x70, HPET default 0x40). */
@@ -72,7 +73,7 @@ static void EFIAPI dispatch(INTN vector, void *context)
 	(void)context;
 	unsigned i = (unsigned)vector - FIRST_VECTOR;
 	dispatching = true;
-	if (i < sizeof(slots) / sizeof(slots[0]) && slots[i].fn)
+	if (i < ARRAY_SIZE(slots) && slots[i].fn)
 		slots[i].fn(slots[i].ctx);
 	dispatching = false;
 	apic_eoi();
@@ -130,7 +131,7 @@ int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic, const char **w
 bool irq_send(int vector, uint32_t apic)
 {
 	unsigned i = (unsigned)vector - FIRST_VECTOR;
-	if (i >= sizeof(slots) / sizeof(slots[0]) || !slots[i].fn || apic != apic_id())
+	if (i >= ARRAY_SIZE(slots) || !slots[i].fn || apic != apic_id())
 		return false;
 	uint64_t base = rdmsr(MSR_APIC_BASE);
 	if (base & (1u << 10))
@@ -145,7 +146,7 @@ bool irq_send(int vector, uint32_t apic)
 void irq_remove(int vector)
 {
 	unsigned i = (unsigned)vector - FIRST_VECTOR;
-	if (i >= sizeof(slots) / sizeof(slots[0]) || !slots[i].fn)
+	if (i >= ARRAY_SIZE(slots) || !slots[i].fn)
 		return;
 	cpu_register((unsigned)vector, NULL);
 	slots[i].fn = NULL;

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "core/base/macros.h"
+
 /* The generic timer's virtual count. Named rdtsc like x86's counter read so
  * that every timed region and deadline reads "the counter" the same way;
  * the ISBs around it are in cycles_begin/cycles_end (core/base/timing.h). */
@@ -88,7 +90,7 @@ static inline unsigned cpu_pa_bits(void)
 	uint64_t mmfr0;
 	__asm__ volatile("mrs %0, id_aa64mmfr0_el1" : "=r"(mmfr0));
 	unsigned r = mmfr0 & 0xf;
-	return r < sizeof(bits) / sizeof(bits[0]) ? bits[r] : 52;
+	return r < ARRAY_SIZE(bits) ? bits[r] : 52;
 }
 
 /* CurrentEL.EL (bits 3:2), Arm ARM C5.2.1: the exception level the monitor

@@ -22,6 +22,10 @@ struct wallclock {
 	unsigned year, month, day, hour, minute, second;
 };
 
+/* The page the platform allocates (alloc_pages) and the IOMMUs' smallest:
+ * 4 KiB. */
+#define PAGE_SIZE 4096ull
+
 struct platform_file;
 struct mem_range;    /* core/base/memmap.h */
 struct console_uart; /* core/serial/uart.h */

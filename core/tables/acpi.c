@@ -1,8 +1,11 @@
 #include "acpi.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes.h"
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 
 struct rsdp {
@@ -24,6 +27,44 @@ bool acpi_checksum_ok(const void *p, size_t len)
 	for (size_t i = 0; i < len; i++)
 		sum = (uint8_t)(sum + ((const uint8_t *)p)[i]);
 	return sum == 0;
+}
+
+static void header_fault(const char *sig, acpi_header_report *report, void *ctx, enum acpi_header_fault fault,
+			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void header_fault(const char *sig, acpi_header_report *report, void *ctx, enum acpi_header_fault fault,
+			 const char *fmt, ...)
+{
+	char text[100];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (report)
+		report(ctx, fault, text);
+	else
+		diag_add(ctx, DIAG_ERROR, "%.4s: %s", sig, text);
+}
+
+uint32_t acpi_table_header(const uint8_t *buf, size_t len, const char sig[4], uint32_t fixed,
+			   acpi_header_report *report, void *ctx)
+{
+	if (!buf || len < fixed) {
+		header_fault(sig, report, ctx, ACPI_HEADER_SHORT, "%zu bytes, shorter than its %u-byte fixed part", len,
+			     fixed);
+		return 0;
+	}
+	if (memcmp(buf, sig, 4) != 0)
+		header_fault(sig, report, ctx, ACPI_HEADER_SIGNATURE, "signature is \"%.4s\"", (const char *)buf);
+	uint32_t tlen = get32(buf + 4);
+	if (tlen > len || tlen < fixed) {
+		uint32_t all = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
+		header_fault(sig, report, ctx, ACPI_HEADER_LENGTH,
+			     "length field says %u bytes, %zu are there; reading %u", tlen, len, all);
+		return all;
+	}
+	if (!acpi_checksum_ok(buf, tlen))
+		header_fault(sig, report, ctx, ACPI_HEADER_CHECKSUM, "checksum: the %u bytes do not sum to 0", tlen);
+	return tlen;
 }
 
 /* A table is believed only where the memory map says it can be read
@@ -244,7 +285,7 @@ static const char *const spcr_types[] = {
 
 const char *acpi_spcr_type_name(uint8_t type)
 {
-	return type < sizeof(spcr_types) / sizeof(spcr_types[0]) ? spcr_types[type] : NULL;
+	return type < ARRAY_SIZE(spcr_types) ? spcr_types[type] : NULL;
 }
 
 int acpi_spcr_uart(const struct acpi_header *spcr, struct acpi_spcr *out, const char **why)

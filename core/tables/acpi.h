@@ -62,6 +62,24 @@ struct acpi {
 };
 
 bool acpi_checksum_ok(const void *p, size_t len);
+
+/* What acpi_table_header finds wrong with a table's header. */
+enum acpi_header_fault {
+	ACPI_HEADER_SHORT,     /* fewer bytes than the fixed part: nothing is read */
+	ACPI_HEADER_SIGNATURE, /* not the table asked for: read as it anyway */
+	ACPI_HEADER_LENGTH,    /* the length field disagrees with the bytes there: they are all read */
+	ACPI_HEADER_CHECKSUM,  /* reported, and the parse goes on (as ACPICA's table load does) */
+};
+typedef void acpi_header_report(void *ctx, enum acpi_header_fault fault, const char *text);
+
+/* The header check every table parser makes before its body: `len` bytes
+ * at `buf` holding the `fixed`-byte fixed part of table `sig` (header and
+ * the fields after it), its length field and its checksum. Each fault goes
+ * to report(ctx, ...), or with report NULL to the struct diag at ctx as an
+ * error "SIG: text". Returns the bytes to walk: the length field when it is
+ * sound, else all there are; 0 when the table is shorter than its fixed part. */
+uint32_t acpi_table_header(const uint8_t *buf, size_t len, const char sig[4], uint32_t fixed,
+			   acpi_header_report *report, void *ctx);
 /* Reads the RSDP and its XSDT (RSDT when there is no usable XSDT). Every
  * pointer is checked against the firmware's memory map through the platform
  * seam (memmap_read_refusal) before it is read: the RSDP, the root, and

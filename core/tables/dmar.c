@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi.h"
 #include "bytes.h"
 #include "range.h"
 
@@ -185,19 +186,9 @@ static void check_units(struct dmar *d)
 int dmar_parse(const uint8_t *buf, size_t len, struct dmar *d)
 {
 	memset(d, 0, sizeof(*d));
-	if (!buf || len < DMAR_HEADER_LEN) {
-		diag_add(&d->diag, DIAG_ERROR, "DMAR: %zu bytes, shorter than its %d-byte header", len,
-			 DMAR_HEADER_LEN);
+	uint32_t tlen = acpi_table_header(buf, len, "DMAR", DMAR_HEADER_LEN, NULL, &d->diag);
+	if (!tlen)
 		return -1;
-	}
-	if (memcmp(buf, "DMAR", 4) != 0)
-		diag_add(&d->diag, DIAG_ERROR, "DMAR: signature is \"%.4s\"", (const char *)buf);
-	uint32_t tlen = get32(buf + 4);
-	if (tlen > len || tlen < DMAR_HEADER_LEN) {
-		diag_add(&d->diag, DIAG_ERROR, "DMAR: length field says %u bytes, %zu are there; reading %zu", tlen,
-			 len, len);
-		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	}
 	d->host_addr_width = buf[36];
 	d->flags = buf[37];
 

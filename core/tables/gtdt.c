@@ -114,20 +114,9 @@ static void read_platform(struct gtdt *g, const uint8_t *buf, uint32_t tlen)
 int gtdt_parse(const uint8_t *buf, size_t len, struct gtdt *g)
 {
 	memset(g, 0, sizeof(*g));
-	if (!buf || len < GTDT_REV2_LEN) {
-		diag_add(&g->diag, DIAG_ERROR, "GTDT: %zu bytes, shorter than its %d-byte fixed part", len,
-			 GTDT_REV2_LEN);
+	uint32_t tlen = acpi_table_header(buf, len, "GTDT", GTDT_REV2_LEN, NULL, &g->diag);
+	if (!tlen)
 		return -1;
-	}
-	if (memcmp(buf, "GTDT", 4) != 0)
-		diag_add(&g->diag, DIAG_ERROR, "GTDT: signature is \"%.4s\"", (const char *)buf);
-	uint32_t tlen = get32(buf + 4);
-	if (tlen > len || tlen < GTDT_REV2_LEN) {
-		diag_add(&g->diag, DIAG_ERROR, "GTDT: length field says %u bytes, %zu are there", tlen, len);
-		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	} else if (!acpi_checksum_ok(buf, tlen)) {
-		diag_add(&g->diag, DIAG_ERROR, "GTDT: checksum: the %u bytes do not sum to 0", tlen);
-	}
 	g->revision = buf[8];
 	if (g->revision < 2 || g->revision > 3)
 		diag_add(&g->diag, DIAG_WARNING, "GTDT: revision %u (ACPI 5.1+ has 2, 6.3+ has 3)", g->revision);

@@ -71,6 +71,14 @@ static void problem(struct iort *t, enum iort_problem p, enum diag_level level, 
 	diag_add(&t->diag, level, "IORT %s [%s]", text, problem_names[p]);
 }
 
+static void header_problem(void *ctx, enum acpi_header_fault fault, const char *text)
+{
+	enum iort_problem p = fault == ACPI_HEADER_LENGTH     ? IORT_P_LENGTH
+			      : fault == ACPI_HEADER_CHECKSUM ? IORT_P_CHECKSUM
+							      : IORT_P_HEADER;
+	problem(ctx, p, DIAG_ERROR, "%s", text);
+}
+
 /* The fixed part each node type needs before anything optional (DEN 0049
  * E.f, the node formats; older revisions are the shorter prefixes). */
 static uint32_t min_length(uint8_t type)
@@ -574,20 +582,9 @@ static void assign_segments(struct iort *t)
 int iort_parse(const uint8_t *buf, size_t len, struct iort *t)
 {
 	memset(t, 0, sizeof(*t));
-	if (!buf || len < IORT_HEADER_LEN) {
-		problem(t, IORT_P_HEADER, DIAG_ERROR, "%zu bytes, shorter than its %d-byte header", len,
-			IORT_HEADER_LEN);
+	uint32_t tlen = acpi_table_header(buf, len, "IORT", IORT_HEADER_LEN, header_problem, t);
+	if (!tlen)
 		return -1;
-	}
-	if (memcmp(buf, "IORT", 4) != 0)
-		problem(t, IORT_P_HEADER, DIAG_ERROR, "signature is \"%.4s\"", (const char *)buf);
-	uint32_t tlen = get32(buf + 4);
-	if (tlen > len || tlen < IORT_HEADER_LEN) {
-		problem(t, IORT_P_LENGTH, DIAG_ERROR, "length field says %u bytes, %zu are there", tlen, len);
-		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	} else if (!acpi_checksum_ok(buf, tlen)) {
-		problem(t, IORT_P_CHECKSUM, DIAG_ERROR, "checksum: the %u bytes do not sum to 0", tlen);
-	}
 	t->revision = buf[8];
 	if (t->revision > IORT_REVISION_MAX)
 		problem(t, IORT_P_REVISION, DIAG_WARNING, "revision %u (E.f is %d)", t->revision, IORT_REVISION_MAX);

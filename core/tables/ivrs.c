@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acpi.h"
 #include "bytes.h"
 #include "range.h"
 
@@ -383,19 +384,9 @@ static void check_units(struct ivrs *v, uint8_t linux_type)
 int ivrs_parse(const uint8_t *buf, size_t len, struct ivrs *v)
 {
 	memset(v, 0, sizeof(*v));
-	if (!buf || len < IVRS_HEADER_LEN) {
-		diag_add(&v->diag, DIAG_ERROR, "IVRS: %zu bytes, shorter than its %d-byte header", len,
-			 IVRS_HEADER_LEN);
+	uint32_t tlen = acpi_table_header(buf, len, "IVRS", IVRS_HEADER_LEN, NULL, &v->diag);
+	if (!tlen)
 		return -1;
-	}
-	if (memcmp(buf, "IVRS", 4) != 0)
-		diag_add(&v->diag, DIAG_ERROR, "IVRS: signature is \"%.4s\"", (const char *)buf);
-	uint32_t tlen = get32(buf + 4);
-	if (tlen > len || tlen < IVRS_HEADER_LEN) {
-		diag_add(&v->diag, DIAG_ERROR, "IVRS: length field says %u bytes, %zu are there; reading %zu", tlen,
-			 len, len);
-		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	}
 	v->ivinfo = get32(buf + 36);
 	check_header(v, buf);
 

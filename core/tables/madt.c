@@ -37,23 +37,19 @@ static void read_iso(struct madt *m, const uint8_t *p, uint32_t off)
 	m->iso[m->nisos++] = o;
 }
 
+/* the table is called MADT, its signature is "APIC" */
+static void madt_header_fault(void *diag, enum acpi_header_fault fault, const char *text)
+{
+	(void)fault;
+	diag_add(diag, DIAG_ERROR, "MADT: %s", text);
+}
+
 int madt_parse(const uint8_t *buf, size_t len, struct madt *m)
 {
 	memset(m, 0, sizeof(*m));
-	if (!buf || len < MADT_FIXED_LEN) {
-		diag_add(&m->diag, DIAG_ERROR, "MADT: %zu bytes, shorter than its %d-byte fixed part", len,
-			 MADT_FIXED_LEN);
+	uint32_t tlen = acpi_table_header(buf, len, "APIC", MADT_FIXED_LEN, madt_header_fault, &m->diag);
+	if (!tlen)
 		return -1;
-	}
-	if (memcmp(buf, "APIC", 4) != 0)
-		diag_add(&m->diag, DIAG_ERROR, "MADT: signature is \"%.4s\"", (const char *)buf);
-	uint32_t tlen = get32(buf + 4);
-	if (tlen > len || tlen < MADT_FIXED_LEN) {
-		diag_add(&m->diag, DIAG_ERROR, "MADT: length field says %u bytes, %zu are there", tlen, len);
-		tlen = tlen < MADT_FIXED_LEN ? MADT_FIXED_LEN : (uint32_t)len;
-	} else if (!acpi_checksum_ok(buf, tlen)) {
-		diag_add(&m->diag, DIAG_ERROR, "MADT: checksum: the %u bytes do not sum to 0", tlen);
-	}
 	m->lapic_address = get32(buf + 36);
 	m->flags = get32(buf + 40);
 	for (uint32_t off = MADT_FIXED_LEN; off < tlen;) {

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "acpi.h"
 #include "bytes.h"
 #include "range.h"
 
@@ -11,15 +12,9 @@
 int mcfg_parse(const uint8_t *buf, size_t len, struct mcfg *m)
 {
 	memset(m, 0, sizeof(*m));
-	if (!buf || len < MCFG_HEADER_LEN) {
-		diag_add(&m->diag, DIAG_ERROR, "MCFG: %zu bytes, shorter than its header", len);
+	uint32_t tlen = acpi_table_header(buf, len, "MCFG", MCFG_HEADER_LEN, NULL, &m->diag);
+	if (!tlen)
 		return -1;
-	}
-	uint32_t tlen = get32(buf + 4);
-	if (tlen > len || tlen < MCFG_HEADER_LEN) {
-		diag_add(&m->diag, DIAG_ERROR, "MCFG: length field says %u bytes, %zu are there", tlen, len);
-		tlen = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
-	}
 	if ((tlen - MCFG_HEADER_LEN) % MCFG_ENTRY_LEN)
 		diag_add(&m->diag, DIAG_ERROR, "MCFG: %u bytes after the header are not whole 16-byte entries",
 			 tlen - MCFG_HEADER_LEN);

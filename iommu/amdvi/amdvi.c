@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
-#define PAGE 4096ull
 #define AMDVI_CAP_NP_CACHE (1u << 26) /* IOMMU capability header (3.2.1) */
 
 static const char *no_domain(struct amdvi *a)
@@ -32,10 +32,10 @@ static const char *dte_changed(struct amdvi *a, const uint16_t *ids, size_t n, u
 
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
-	uint16_t devid = amdvi_devid(dev), ids[AMDVI_MAX_RIDS];
+	uint16_t devid = pci_rid(dev), ids[AMDVI_MAX_RIDS];
 	if (devid >= a->ndev)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "amdvi: the device is beyond the IVHD's device table");
 	const char *e;
@@ -67,7 +67,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
 	uint64_t c = amdvi_r64(a, AMDVI_REG_CONTROL);
@@ -77,7 +77,7 @@ static const char *op_enable(struct iommu *io, bool on)
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return no_domain(a);
 	const char *e =
@@ -91,7 +91,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return no_domain(a);
 	return amdvi_pg_fail(a, &a->dut, io_pgtable_unmap(&amdvi_pte_fmt, &a->dut, iova, size));
@@ -99,11 +99,11 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return false;
 	if (a->dut_mode == IOMMU_PASSTHROUGH) {
-		*phys = iova, *perm = IOMMU_RW, *page = PAGE;
+		*phys = iova, *perm = IOMMU_RW, *page = PAGE_SIZE;
 		return true;
 	}
 	unsigned level;
@@ -189,7 +189,7 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	a->io.backend = "amdvi";
 	a->io.kinds = a->kinds;
 	a->io.ir_kinds = amdvi_ir_kinds;
-	a->io.nir_kinds = sizeof(amdvi_ir_kinds) / sizeof(amdvi_ir_kinds[0]);
+	a->io.nir_kinds = ARRAY_SIZE(amdvi_ir_kinds);
 	a->io.model = w->space == REGWIN_MODEL;
 	snprintf(a->io.name, sizeof(a->io.name), "%s", name);
 	a->efr = amdvi_r64(a, AMDVI_REG_EFR);
@@ -208,7 +208,7 @@ const char *amdvi_init(struct amdvi *a, const struct regwin *w, const char *name
 	a->np_cache = !(a->pci.cfg && a->pci.iommu_cap) ||
 		      (pci_read32(a->pci.cfg, a->pci.fn, a->pci.iommu_cap) & AMDVI_CAP_NP_CACHE);
 	a->ndev = amdvi_devtab_entries(ivrs, ivhd);
-	for (size_t k = 0; k < sizeof(amdvi_kinds) / sizeof(amdvi_kinds[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(amdvi_kinds); k++)
 		if (amdvi_kind_usable(a, k))
 			a->kinds[a->io.nkinds++] = amdvi_kinds[k];
 	/* a 6-level walk covers all 64 bits; the interface counts IOVAs as

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "driver.h"
 
@@ -18,7 +19,7 @@ const struct iommu_inval_kind amdvi_kinds[4] = {
 	{ "cmd-domain", "domain", "command" },
 	{ "cmd-all", "global", "command" },
 };
-#define NKINDS (sizeof(amdvi_kinds) / sizeof(amdvi_kinds[0]))
+#define NKINDS (ARRAY_SIZE(amdvi_kinds))
 #define BATCH 128 /* commands per submission: with the wait, well inside the ring */
 
 bool amdvi_kind_usable(const struct amdvi *a, size_t k)
@@ -85,7 +86,7 @@ static const char *submit_batch(struct amdvi *a, const struct amdvi_cmd *c, size
 			if (!(st & AMDVI_STATUS_CMDBUF_RUN))
 				return restart(a, st);
 			return iommu_fail(&a->io, IOMMU_ERR_TIMEOUT,
-					  "amdvi: COMPLETION_WAIT's store did not arrive within 100 ms");
+					  "amdvi: COMPLETION_WAIT's store did not arrive within " AMDVI_DEADLINE_TEXT);
 		}
 		cpu_relax();
 	}
@@ -167,7 +168,7 @@ static struct amdvi_cmd range_cmd(uint16_t domain, uint64_t iova, uint64_t size)
 
 const char *amdvi_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->has_dut)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: no device under test in a domain");
 	if (kind >= io->nkinds)
@@ -214,6 +215,8 @@ const char *amdvi_illegal_command_probe(struct amdvi *a, bool *stopped, bool *ev
 	return amdvi_fence(a);
 }
 
+#define AMDVI_IRQ_WAIT_MS 10 /* for the interrupt, once COMPLETION_WAIT's store has arrived */
+
 const char *amdvi_completion_interrupt_probe(struct amdvi *a)
 {
 	if (!a->io.irq)
@@ -223,13 +226,14 @@ const char *amdvi_completion_interrupt_probe(struct amdvi *a)
 	struct amdvi_cmd c = amdvi_cmd_completion_wait((uint64_t)(uintptr_t)a->wait, a->wait_seq);
 	c.lo |= AMDVI_CW_I;
 	const char *e = amdvi_submit(a, &c, 1);
-	struct deadline dl = deadline_after_us(10000);
+	struct deadline dl = deadline_after_us(AMDVI_IRQ_WAIT_MS * 1000);
 	while (!e && a->io.irq_count == before && !deadline_passed(&dl))
 		cpu_relax();
 	amdvi_w64(a, AMDVI_REG_CONTROL, ctrl);
 	amdvi_w64(a, AMDVI_REG_STATUS, AMDVI_STATUS_COM_WAIT_INT);
 	if (!e && a->io.irq_count == before)
-		e = iommu_fail(&a->io, IOMMU_ERR_TIMEOUT,
-			       "amdvi: no interrupt within 10 ms of COMPLETION_WAIT with I=1");
+		e = iommu_fail(
+		    &a->io, IOMMU_ERR_TIMEOUT,
+		    "amdvi: no interrupt within " STRINGIFY(AMDVI_IRQ_WAIT_MS) " ms of COMPLETION_WAIT with I=1");
 	return e;
 }

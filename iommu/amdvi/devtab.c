@@ -6,6 +6,7 @@
  * the devices they name (as RMRRs are on VT-d). */
 #include <string.h>
 
+#include "core/base/platform.h"
 #include "driver.h"
 
 #define IVMD_UNITY 0x01 /* IVMD flags */
@@ -62,7 +63,7 @@ static void passthrough(struct amdvi *a, uint16_t devid, uint8_t setting)
 
 void amdvi_devtab_fill(struct amdvi *a)
 {
-	memset(a->devtab, 0, a->devtab_pages * 4096);
+	memset(a->devtab, 0, a->devtab_pages * PAGE_SIZE);
 	for (uint32_t id = 0; id < a->ndev; id++)
 		passthrough(a, (uint16_t)id, 0);
 	const struct ivrs_block *h = a->ivhd;
@@ -100,7 +101,7 @@ void amdvi_devtab_fill(struct amdvi *a)
 			break;
 		}
 	}
-	amdvi_push(a->devtab, a->devtab_pages * 4096, a);
+	amdvi_push(a->devtab, a->devtab_pages * PAGE_SIZE, a);
 }
 
 static void point(struct amdvi *a, uint16_t devid, const struct io_pgtable *d)
@@ -176,12 +177,12 @@ const char *amdvi_unity_map(struct amdvi *a, struct io_pgtable *d, uint16_t devi
 		if (!perm)
 			continue;
 		uint64_t end = b->start + b->size;
-		for (uint64_t p = b->start & ~0xfffull; p < end; p += 4096) {
+		for (uint64_t p = b->start & ~(PAGE_SIZE - 1); p < end; p += PAGE_SIZE) {
 			uint64_t ph;
 			unsigned pm, lv;
 			if (io_pgtable_walk(&amdvi_pte_fmt, d, p, &ph, &pm, &lv))
 				continue;
-			const char *e = io_pgtable_map(&amdvi_pte_fmt, d, p, p, 4096, perm, 4096);
+			const char *e = io_pgtable_map(&amdvi_pte_fmt, d, p, p, PAGE_SIZE, perm, PAGE_SIZE);
 			if (e)
 				return amdvi_pg_fail(a, d, e);
 		}

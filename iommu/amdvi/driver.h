@@ -6,8 +6,11 @@
 #define IOMMON_AMDVI_DRIVER_H
 
 #include "amdvi.h"
+#include "core/base/macros.h"
 
-#define AMDVI_DEADLINE_US 100000 /* any command-buffer wait */
+#define AMDVI_DEADLINE_MS 100 /* any command-buffer wait */
+#define AMDVI_DEADLINE_US (AMDVI_DEADLINE_MS * 1000)
+#define AMDVI_DEADLINE_TEXT STRINGIFY(AMDVI_DEADLINE_MS) " ms"
 #define AMDVI_DOMAIN_BYSTANDERS 1
 #define AMDVI_DOMAIN_DUT 2
 
@@ -20,11 +23,6 @@ static inline uint64_t amdvi_r64(struct amdvi *a, uint64_t off)
 static inline void amdvi_w64(struct amdvi *a, uint64_t off, uint64_t v)
 {
 	regwin_write64(&a->w, off, v);
-}
-
-static inline uint16_t amdvi_devid(struct pci_addr p)
-{
-	return (uint16_t)(p.bus << 8 | p.dev << 3 | p.fn);
 }
 
 /* takeover.c: table memory reaches RAM before the unit may read it */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
@@ -25,12 +26,12 @@ const char *amdvi_event_name(unsigned code)
 		[AMDVI_EVT_INVALID_PPR_REQUEST] = "INVALID_PPR_REQUEST",
 		[AMDVI_EVT_EVENT_COUNTER_ZERO] = "EVENT_COUNTER_ZERO",
 	};
-	return code < sizeof(text) / sizeof(text[0]) && text[code] ? text[code] : "event code not known to iommon";
+	return code < ARRAY_SIZE(text) && text[code] ? text[code] : "event code not known to iommon";
 }
 
 bool amdvi_op_fault_pending(struct iommu *io)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	uint64_t tail = amdvi_r64(a, AMDVI_REG_EVTLOG_TAIL);
 	return tail != ~0ull && (tail & AMDVI_PTR_MASK) != a->evt_head;
 }
@@ -99,7 +100,7 @@ static void restart_log(struct amdvi *a)
 size_t amdvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
 	static char why[8][80]; /* the records' words, valid until they are read again */
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	*overflow = false;
 	if (!io->taken)
 		return 0;

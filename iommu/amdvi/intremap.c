@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
@@ -25,7 +26,7 @@ const struct iommu_inval_kind amdvi_ir_kinds[1] = {
 
 static size_t table_pages(const struct amdvi *a)
 {
-	return (((size_t)a->irte_size << a->ir_log2) + 4095) / 4096;
+	return (((size_t)a->irte_size << a->ir_log2) + PAGE_SIZE - 1) / PAGE_SIZE;
 }
 
 static struct amdvi_irt *table_of(struct amdvi *a, uint16_t devid)
@@ -68,8 +69,8 @@ static const char *serve(struct amdvi *a, uint16_t devid, struct amdvi_irt **out
 	t->t = platform->alloc_pages(pages, 0);
 	if (!t->t)
 		return iommu_fail(&a->io, IOMMU_ERR_NOMEM, "amdvi: no memory for an interrupt remapping table");
-	memset(t->t, 0, pages * 4096);
-	amdvi_push(t->t, pages * 4096, a);
+	memset(t->t, 0, pages * PAGE_SIZE);
+	amdvi_push(t->t, pages * PAGE_SIZE, a);
 	t->used = true, t->devid = devid;
 	*out = t;
 	return point(a, devid, t->t);
@@ -137,7 +138,7 @@ static bool ivhd_names_ioapic(const struct amdvi *a)
 
 const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");
 	const char *e = NULL;
@@ -176,12 +177,12 @@ const char *amdvi_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	a->ir_on = true;
 	io->ir_dest_bits = xt ? 32 : 8;
 	struct amdvi_irt *t;
-	return a->has_dut ? serve(a, amdvi_devid(a->dut_addr), &t) : NULL;
+	return a->has_dut ? serve(a, pci_rid(a->dut_addr), &t) : NULL;
 }
 
 const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *ent)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
 	if (index >= 1u << a->ir_log2)
@@ -219,7 +220,7 @@ const char *amdvi_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index
 
 const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken || !a->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
 	(void)source_id;
@@ -238,7 +239,7 @@ const char *amdvi_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index
  * can be named; physical destination (QEMU refuses logical ones). */
 const char *amdvi_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	(void)vector; /* the entry's own: the RTE's vector field is the index */
 	if (!io->taken || !a->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: interrupt remapping is not on");
@@ -250,7 +251,7 @@ const char *amdvi_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vec
 
 const char *amdvi_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	(void)index; /* the command covers the device's whole table (2.4.5) */
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "amdvi: the unit is not taken over");

@@ -12,12 +12,11 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
 #include "iommu/as_found.h"
-
-#define PAGE 4096ull
 
 void amdvi_push(const void *p, size_t n, void *amdvi)
 {
@@ -32,7 +31,7 @@ static void *zeroed_pages(size_t n)
 {
 	void *p = platform->alloc_pages(n, 0);
 	if (p)
-		memset(p, 0, n * PAGE);
+		memset(p, 0, n * PAGE_SIZE);
 	return p;
 }
 
@@ -100,7 +99,7 @@ static const char *firmware_state(struct amdvi *a)
 			 (unsigned long long)(amdvi_r64(a, AMDVI_REG_DEVTAB_BASE) & AMDVI_BASE_ADDR));
 		return iommu_fail(&a->io, IOMMU_ERR_FIRMWARE, why);
 	}
-	for (size_t i = 0; i < sizeof(not_driven) / sizeof(not_driven[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(not_driven); i++)
 		if (ctrl & not_driven[i].bit) {
 			snprintf(why, sizeof(why),
 				 "amdvi: the firmware left %s (Control 0x%llx): not a mode iommon drives",
@@ -112,7 +111,7 @@ static const char *firmware_state(struct amdvi *a)
 
 static const char *build_tables(struct amdvi *a)
 {
-	a->devtab_pages = ((size_t)a->ndev * AMDVI_DTE_SIZE + PAGE - 1) / PAGE;
+	a->devtab_pages = ((size_t)a->ndev * AMDVI_DTE_SIZE + PAGE_SIZE - 1) / PAGE_SIZE;
 	a->devtab = zeroed_pages(a->devtab_pages);
 	a->cmdbuf = zeroed_pages(1);
 	a->evtlog = zeroed_pages(1);
@@ -163,7 +162,7 @@ static const char *take_failed(struct iommu *io, const char *why)
 
 const char *amdvi_op_take(struct iommu *io)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (io->taken)
 		return NULL;
 	record(a);
@@ -256,7 +255,7 @@ bool amdvi_as_found(struct amdvi *a, char *out, size_t n)
 
 bool amdvi_op_as_found(struct iommu *io, char *out, size_t n)
 {
-	return amdvi_as_found((struct amdvi *)io, out, n);
+	return amdvi_as_found(container_of(io, struct amdvi, io), out, n);
 }
 
 /* Message Control's enable last, so no half-written message is sent. */
@@ -276,7 +275,7 @@ void amdvi_msi_write(struct amdvi *a, uint16_t ctrl, uint32_t lo, uint32_t hi, u
 
 const char *amdvi_op_give_back(struct iommu *io)
 {
-	struct amdvi *a = (struct amdvi *)io;
+	struct amdvi *a = container_of(io, struct amdvi, io);
 	if (!io->taken)
 		return NULL;
 	const struct amdvi_found *f = &a->found;

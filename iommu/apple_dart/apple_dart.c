@@ -10,6 +10,7 @@
 
 #include "core/base/cpu.h"
 #include "core/base/dmabuf.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/as_found.h"
@@ -124,9 +125,10 @@ static const char *tlb(struct apple_dart *d, bool all)
 			return NULL;
 		if (deadline_passed(&dl))
 			return iommu_fail(&d->io, IOMMU_ERR_TIMEOUT,
-					  t8110(d)
-					      ? "apple-dart: TLB_CMD still busy 100 us after the invalidation"
-					      : "apple-dart: STREAM_COMMAND still busy 100 us after the invalidation");
+					  t8110(d) ? "apple-dart: TLB_CMD still busy " APPLE_DART_DEADLINE_TEXT
+						     " after the invalidation"
+						   : "apple-dart: STREAM_COMMAND still busy " APPLE_DART_DEADLINE_TEXT
+						     " after the invalidation");
 		cpu_relax();
 	}
 }
@@ -136,7 +138,7 @@ static const char *op_invalidate(struct iommu *io, size_t kind, uint64_t iova, u
 	(void)iova, (void)size; /* per stream or everything: no page granularity */
 	if (kind >= io->nkinds)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "apple-dart: no such kind of invalidation");
-	return tlb((struct apple_dart *)io, strcmp(io->kinds[kind].name, "all") == 0);
+	return tlb(container_of(io, struct apple_dart, io), strcmp(io->kinds[kind].name, "all") == 0);
 }
 
 /* ---- tables -------------------------------------------------------------- */
@@ -180,7 +182,7 @@ static uint64_t *pte_for(struct apple_dart *d, uint64_t iova, bool create, const
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	uint64_t pg = granule(d);
 	if (!d->l1)
 		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: no stream attached");
@@ -207,7 +209,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	uint64_t pg = granule(d);
 	if (!d->l1)
 		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: no stream attached");
@@ -229,7 +231,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 /* The stream's walk as the DART does it: L1, L2, the leaf's permissions. */
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!d->l1 || iova >> io->addr_bits)
 		return false;
 	const char *err;
@@ -246,7 +248,7 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 
 static bool op_fault_pending(struct iommu *io)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	uint32_t e = r32(d, error_off(d));
 	/* FLAG is bit 31 in both layouts */
 	return e != APPLE_DART_ALL_ONES && (e & DART_T8020_ERROR_FLAG);
@@ -276,7 +278,7 @@ static struct error_fields error_decode(struct apple_dart *d, uint32_t e)
 
 static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	*overflow = false;
 	if (!op_fault_pending(io))
 		return 0;
@@ -329,7 +331,7 @@ static void tables_free(struct apple_dart *d)
 /* Spec "Reset sequence", for the one stream: refused when locked. */
 static const char *op_take(struct iommu *io)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (io->taken)
 		return NULL;
 	bool b = t8110(d);
@@ -366,7 +368,7 @@ static const char *set_tcr(struct apple_dart *d, uint32_t tcr)
 
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	(void)dev; /* its stream was given at init */
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "apple-dart: not taken over");
@@ -388,7 +390,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!on && !d->bypass)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED,
 				  "apple-dart: translation cannot be turned off for the stream (no bypass)");
@@ -399,7 +401,7 @@ static const char *op_enable(struct iommu *io, bool on)
  * the take-over's reading. */
 static bool op_as_found(struct iommu *io, char *out, size_t n)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!d->found_valid) {
 		snprintf(out, n, "nothing recorded: never taken over");
 		return false;
@@ -419,7 +421,7 @@ static bool op_as_found(struct iommu *io, char *out, size_t n)
 
 static const char *op_give_back(struct iommu *io)
 {
-	struct apple_dart *d = (struct apple_dart *)io;
+	struct apple_dart *d = container_of(io, struct apple_dart, io);
 	if (!io->taken)
 		return NULL;
 	w32(d, tcr_off(d), d->found_tcr);
@@ -449,19 +451,7 @@ static const char *op_give_back(struct iommu *io)
 		   : iommu_fail(io, IOMMU_ERR_RESTORE, "apple-dart: the stream's registers differ from what was found");
 }
 
-static const struct iommu_ops apple_ops = {
-	.take = op_take,
-	.give_back = op_give_back,
-	.attach = op_attach,
-	.enable = op_enable,
-	.map = op_map,
-	.unmap = op_unmap,
-	.invalidate = op_invalidate,
-	.faults = op_faults,
-	.fault_pending = op_fault_pending,
-	.iova_to_phys = op_iova_to_phys,
-	.as_found = op_as_found,
-};
+static const struct iommu_ops apple_ops = { IOMMU_OPS_OP_NAMED };
 
 const char *apple_dart_init(struct apple_dart *d, const struct regwin *w, enum apple_dart_layout layout,
 			    const char *name, unsigned sid)

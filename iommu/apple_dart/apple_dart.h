@@ -7,6 +7,7 @@
 #ifndef IOMMON_APPLE_DART_H
 #define IOMMON_APPLE_DART_H
 
+#include "core/base/macros.h"
 #include "core/base/regwin.h"
 #include "iommu/backend.h"
 #include "iommu/iommu.h"
@@ -14,6 +15,7 @@
 enum apple_dart_layout { APPLE_T8103, APPLE_T6000, APPLE_T8110 };
 
 #define APPLE_DART_DEADLINE_US 100 /* an invalidation, as Linux waited */
+#define APPLE_DART_DEADLINE_TEXT STRINGIFY(APPLE_DART_DEADLINE_US) " us"
 
 struct apple_dart {
 	struct iommu io;

@@ -14,6 +14,7 @@
 
 #include "core/base/cpu.h"
 #include "core/base/dmabuf.h"
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
@@ -133,7 +134,7 @@ static const char *flush_calioc2(struct calgary *c, unsigned n)
 
 static const char *op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	(void)iova, (void)size; /* the whole PHB, always */
 	if (kind != 0)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "calgary: there is one kind of invalidation, the whole PHB");
@@ -146,7 +147,7 @@ static const char *op_invalidate(struct iommu *io, size_t kind, uint64_t iova, u
 
 static bool op_fault_pending(struct iommu *io)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	return c->cur >= 0 && cal_csr_error(phb_read(c, (unsigned)c->cur, PHB_CSR));
 }
 
@@ -168,7 +169,7 @@ static void dump(struct calgary *c, unsigned n, uint32_t csr)
 /* CSR, with the dump registers, cleared; optionally the PHB fenced. */
 static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	*overflow = false;
 	if (!op_fault_pending(io))
 		return 0;
@@ -208,7 +209,7 @@ static bool in_table(const struct calgary_phb *p, uint64_t iova, uint64_t size)
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (c->cur < 0)
 		return iommu_fail(io, IOMMU_ERR_STATE, "calgary: no device under test");
 	struct calgary_phb *p = &c->phb[c->cur];
@@ -234,7 +235,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (c->cur < 0)
 		return iommu_fail(io, IOMMU_ERR_STATE, "calgary: no device under test");
 	if ((iova | size) & (TCE_PAGE - 1) || !in_table(&c->phb[c->cur], iova, size))
@@ -247,7 +248,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 /* The TCE the PHB would fetch for `iova`, read as the bridge reads it. */
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (c->cur < 0 || !c->phb[c->cur].table || !in_table(&c->phb[c->cur], iova, 1))
 		return false;
 	uint64_t tce = __builtin_bswap64(c->phb[c->cur].table[iova >> TCE_PAGE_SHIFT]);
@@ -277,7 +278,7 @@ static const char *all_ones(struct calgary *c)
 
 static const char *op_take(struct iommu *io)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (io->taken)
 		return NULL;
 	if (phb_read(c, 0, PHB_CONFIG_RW) == CAL_ALL_ONES)
@@ -324,7 +325,7 @@ static void phb_disable(struct calgary *c, unsigned n)
  * "Enabling translation on a PHB"). */
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "calgary: not taken over");
 	if (mode == IOMMU_PASSTHROUGH)
@@ -361,7 +362,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (c->cur < 0)
 		return iommu_fail(io, IOMMU_ERR_STATE, "calgary: no PHB in use");
 	unsigned n = (unsigned)c->cur;
@@ -375,7 +376,7 @@ static const char *op_enable(struct iommu *io, bool on)
  * and (CalIOC2) the savior register, against the take-over's reading. */
 static bool op_as_found(struct iommu *io, char *out, size_t n)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (!c->found_valid) {
 		snprintf(out, n, "nothing recorded: never taken over");
 		return false;
@@ -399,7 +400,7 @@ static bool op_as_found(struct iommu *io, char *out, size_t n)
 
 static const char *op_give_back(struct iommu *io)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	if (!io->taken)
 		return NULL;
 	for (unsigned n = 0; n < CALGARY_PHBS; n++)
@@ -415,24 +416,11 @@ static const char *op_give_back(struct iommu *io)
 
 static bool op_reserved(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct calgary *c = (struct calgary *)io;
+	struct calgary *c = container_of(io, struct calgary, io);
 	return c->cur >= 0 && calgary_iova_reserved(c, (unsigned)c->cur, iova, size);
 }
 
-static const struct iommu_ops calgary_ops = {
-	.reserved = op_reserved,
-	.take = op_take,
-	.give_back = op_give_back,
-	.attach = op_attach,
-	.enable = op_enable,
-	.map = op_map,
-	.unmap = op_unmap,
-	.invalidate = op_invalidate,
-	.faults = op_faults,
-	.fault_pending = op_fault_pending,
-	.iova_to_phys = op_iova_to_phys,
-	.as_found = op_as_found,
-};
+static const struct iommu_ops calgary_ops = { IOMMU_OPS_OP_NAMED, .reserved = op_reserved };
 
 const char *calgary_init(struct calgary *c, const struct regwin *w, bool ioc2, const char *name, unsigned size_code)
 {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/as_found.h"
@@ -90,7 +91,7 @@ static const char *invalidate_one(struct dart *d, uint64_t index)
 
 static const char *op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	if (kind >= io->nkinds)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "dart: no such kind of invalidation");
 	if (strcmp(io->kinds[kind].name, "all") == 0)
@@ -125,7 +126,7 @@ static bool in_table(const struct dart *d, uint64_t iova, uint64_t size)
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	(void)perm; /* valid or not: no permissions to give */
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "dart: not taken over");
@@ -144,7 +145,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "dart: not taken over");
 	if ((iova | size) & (DART_PAGE - 1) || iova > entries(d) * DART_PAGE || size > entries(d) * DART_PAGE - iova)
@@ -160,7 +161,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
  * nothing mapped. */
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	if (!io->taken || !d->table || iova >= entries(d) * DART_PAGE)
 		return false;
 	uint32_t e = __builtin_bswap32(d->table[iova >> DART_PAGE_SHIFT]);
@@ -178,7 +179,7 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
  * answering) is taken as an exception. */
 static bool op_fault_pending(struct iommu *io)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	uint32_t x = r32(d, excp_off(d));
 	return x != 0 && x != DART_ALL_ONES;
 }
@@ -186,7 +187,7 @@ static bool op_fault_pending(struct iommu *io)
 /* EXCP's format is [unverified]: its value is reported, not decoded. */
 static size_t op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	*overflow = false;
 	if (!op_fault_pending(io))
 		return 0;
@@ -219,7 +220,7 @@ static void release(struct dart *d)
  * BASE, SIZE, then CNTL; U3: one CNTL write), then invalidate all. */
 static const char *op_take(struct iommu *io)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	if (io->taken)
 		return NULL;
 	d->found_cntl = r32(d, DART_CNTL);
@@ -276,7 +277,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	uint32_t c = r32(d, DART_CNTL) & ~volatile_bits(d);
 	w32(d, DART_CNTL, on ? c | enable_bit(d) : c & ~enable_bit(d));
 	return on ? invalidate_all(d) : NULL;
@@ -286,7 +287,7 @@ static const char *op_enable(struct iommu *io, bool on)
  * against the take-over's reading. */
 static bool op_as_found(struct iommu *io, char *out, size_t n)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	if (!d->found_valid) {
 		snprintf(out, n, "nothing recorded: never taken over");
 		return false;
@@ -301,7 +302,7 @@ static bool op_as_found(struct iommu *io, char *out, size_t n)
 
 static const char *op_give_back(struct iommu *io)
 {
-	struct dart *d = (struct dart *)io;
+	struct dart *d = container_of(io, struct dart, io);
 	if (!io->taken)
 		return NULL;
 	w32(d, DART_CNTL, r32(d, DART_CNTL) & ~volatile_bits(d) & ~enable_bit(d));
@@ -322,23 +323,10 @@ static const char *op_give_back(struct iommu *io)
 
 static bool op_reserved(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	return !in_table((struct dart *)io, iova, size);
+	return !in_table(container_of(io, struct dart, io), iova, size);
 }
 
-static const struct iommu_ops dart_ops = {
-	.reserved = op_reserved,
-	.take = op_take,
-	.give_back = op_give_back,
-	.attach = op_attach,
-	.enable = op_enable,
-	.map = op_map,
-	.unmap = op_unmap,
-	.invalidate = op_invalidate,
-	.faults = op_faults,
-	.fault_pending = op_fault_pending,
-	.iova_to_phys = op_iova_to_phys,
-	.as_found = op_as_found,
-};
+static const struct iommu_ops dart_ops = { IOMMU_OPS_OP_NAMED, .reserved = op_reserved };
 
 void dart_set_scheme(struct dart *d, bool dummy)
 {

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "driver.h"
 
@@ -122,10 +123,10 @@ static const char *submit_batch(struct smmuv3 *s, const uint64_t (*c)[CMD_DWORDS
 			continue;
 		}
 		if (deadline_passed(&dl)) {
-			snprintf(
-			    why, sizeof(why),
-			    "smmuv3: the command queue did not drain within %u ms (CMDQ_PROD 0x%x, CMDQ_CONS 0x%x)",
-			    SMMUV3_DEADLINE_US / 1000, s->cmdq_prod, cons);
+			snprintf(why, sizeof(why),
+				 "smmuv3: the command queue did not drain within " SMMUV3_DEADLINE_TEXT
+				 " (CMDQ_PROD 0x%x, CMDQ_CONS 0x%x)",
+				 s->cmdq_prod, cons);
 			return iommu_fail(&s->io, IOMMU_ERR_TIMEOUT, why);
 		}
 		cpu_relax();
@@ -257,7 +258,7 @@ static const char *tlbi_va(struct smmuv3 *s, uint64_t iova, uint64_t size, bool 
 
 const char *smmuv3_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	if (kind >= io->nkinds)

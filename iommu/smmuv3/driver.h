@@ -5,9 +5,12 @@
 #ifndef IOMMON_SMMUV3_DRIVER_H
 #define IOMMON_SMMUV3_DRIVER_H
 
+#include "core/base/macros.h"
 #include "smmuv3.h"
 
-#define SMMUV3_DEADLINE_US 100000 /* any ACK, Update or CMD_SYNC wait */
+#define SMMUV3_DEADLINE_MS 100 /* any ACK, Update or CMD_SYNC wait */
+#define SMMUV3_DEADLINE_US (SMMUV3_DEADLINE_MS * 1000)
+#define SMMUV3_DEADLINE_TEXT STRINGIFY(SMMUV3_DEADLINE_MS) " ms"
 
 /* 32-bit registers are accessed as words, the 64-bit bases whole (6.2:
  * 64-bit accesses to 64-bit registers are single-copy atomic). */

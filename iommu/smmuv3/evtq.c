@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "driver.h"
 
 static const struct {
@@ -38,7 +39,7 @@ static const struct {
 
 static int find(unsigned id)
 {
-	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++)
 		if (events[i].id == id)
 			return (int)i;
 	return -1;
@@ -108,7 +109,7 @@ static struct iommu_fault decode(const struct smmuv3 *s, const uint64_t *e)
 
 bool smmuv3_op_fault_pending(struct iommu *io)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken || !s->evtq)
 		return false;
 	uint32_t prod = smmu_r32(s, SMMU_EVENTQ_PROD);
@@ -118,7 +119,7 @@ bool smmuv3_op_fault_pending(struct iommu *io)
 
 size_t smmuv3_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	*overflow = false;
 	if (!io->taken || !s->evtq)
 		return 0;

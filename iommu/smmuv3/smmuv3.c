@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
 
@@ -18,11 +19,6 @@
 static const char *no_domain(struct smmuv3 *s)
 {
 	return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: no device under test in a domain");
-}
-
-static uint32_t bdf(struct pci_addr p)
-{
-	return (uint32_t)(p.bus << 8 | p.dev << 3 | p.fn);
 }
 
 /* The RMR ranges of `sid` identity-mapped in the device's tables. */
@@ -52,7 +48,7 @@ static uint32_t stream_of(const struct smmuv3 *s, struct pci_addr dev, uint16_t 
 
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	const char *e;
@@ -67,7 +63,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		s->has_dut = false;
 	}
 	uint16_t rid[1 + IOMMU_MAX_ALIASES];
-	size_t n = iommu_dut_rids(io, bdf(dev), rid), nsid = 0;
+	size_t n = iommu_dut_rids(io, pci_rid(dev), rid), nsid = 0;
 	uint32_t sids[1 + IOMMU_MAX_ALIASES];
 	for (size_t i = 0; i < n; i++) {
 		uint32_t sid = stream_of(s, dev, rid[i]);
@@ -113,7 +109,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
 	uint32_t cr0 = smmu_r32(s, SMMU_CR0);
@@ -122,7 +118,7 @@ static const char *op_enable(struct iommu *io, bool on)
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken || !s->has_dut)
 		return no_domain(s);
 	/* stage 1's AP[2:1] grant read with every write: write-only is
@@ -136,7 +132,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken || !s->has_dut)
 		return no_domain(s);
 	return smmuv3_pg_fail(s, &s->dut, io_pgtable_unmap(s->fmt, &s->dut, iova, size));
@@ -144,7 +140,7 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken || !s->has_dut)
 		return false;
 	if (s->dut_mode == IOMMU_PASSTHROUGH) {

@@ -19,19 +19,17 @@
 #include "core/base/platform.h"
 #include "driver.h"
 
-#define PAGE 4096ull
-
 void *smmuv3_alloc(struct smmuv3 *s, size_t bytes, struct smmuv3_mem *m)
 {
-	size_t n = (bytes + PAGE - 1) / PAGE;
-	uint64_t align = PAGE;
+	size_t n = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
+	uint64_t align = PAGE_SIZE;
 	while (align < bytes)
 		align <<= 1;
 	void *p = io_pgtable_pages(n, align, s->pgcfg.limit, &m->raw, &m->pages);
 	if (!p)
 		return NULL;
-	memset(p, 0, n * PAGE);
-	smmuv3_push(p, n * PAGE, s);
+	memset(p, 0, n * PAGE_SIZE);
+	smmuv3_push(p, n * PAGE_SIZE, s);
 	return p;
 }
 

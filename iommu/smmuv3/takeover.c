@@ -19,11 +19,10 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "driver.h"
 #include "iommu/as_found.h"
-
-#define PAGE 4096ull
 
 void smmuv3_push(const void *p, size_t n, void *smmuv3)
 {
@@ -46,8 +45,9 @@ static const char *ack_poll(struct smmuv3 *s, uint64_t ack, uint32_t want, const
 		if (deadline_passed(&dl)) {
 			if (smmu_r32(s, ack) == want)
 				return NULL;
-			snprintf(why, sizeof(why), "smmuv3: %s never acknowledged 0x%x (reads 0x%x after %u ms)", what,
-				 want, v, SMMUV3_DEADLINE_US / 1000);
+			snprintf(why, sizeof(why),
+				 "smmuv3: %s never acknowledged 0x%x (reads 0x%x after " SMMUV3_DEADLINE_TEXT ")", what,
+				 want, v);
 			return iommu_fail(&s->io, IOMMU_ERR_TIMEOUT, why);
 		}
 		cpu_relax();
@@ -162,7 +162,7 @@ static uint32_t cr1_value(const struct smmuv3 *s)
 
 const char *smmuv3_op_take(struct iommu *io)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (io->taken)
 		return NULL;
 	record(s);
@@ -224,7 +224,7 @@ bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n)
 		{ "EVENTQ_PROD", smmu_r32(s, SMMU_EVENTQ_PROD), f->evtq_prod },
 		{ "EVENTQ_CONS", smmu_r32(s, SMMU_EVENTQ_CONS), f->evtq_cons },
 	};
-	bool same = regs_as_found(regs, sizeof(regs) / sizeof(regs[0]), out, n);
+	bool same = regs_as_found(regs, ARRAY_SIZE(regs), out, n);
 	if (same)
 		snprintf(out, n, "CR0 0x%x CR1 0x%x STRTAB_BASE 0x%llx CMDQ_BASE 0x%llx EVENTQ_BASE 0x%llx as found",
 			 f->cr0, f->cr1, (unsigned long long)f->strtab_base, (unsigned long long)f->cmdq_base,
@@ -234,7 +234,7 @@ bool smmuv3_as_found(struct smmuv3 *s, char *out, size_t n)
 
 bool smmuv3_op_as_found(struct iommu *io, char *out, size_t n)
 {
-	return smmuv3_as_found((struct smmuv3 *)io, out, n);
+	return smmuv3_as_found(container_of(io, struct smmuv3, io), out, n);
 }
 
 /* The recorded registers written back, each kind of register as it asks:
@@ -270,7 +270,7 @@ static const char *restore(struct smmuv3 *s)
 
 const char *smmuv3_op_give_back(struct iommu *io)
 {
-	struct smmuv3 *s = (struct smmuv3 *)io;
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
 	if (!io->taken)
 		return NULL;
 	const char *err = NULL;

@@ -6,10 +6,13 @@
 #ifndef IOMMON_VTD_DRIVER_H
 #define IOMMON_VTD_DRIVER_H
 
+#include "core/base/macros.h"
 #include "vtd.h"
 
-#define VTD_DEADLINE_US 100000 /* any register handshake or queue wait */
-#define VTD_IQ_ENTRIES 256     /* one page of 128-bit descriptors (IQA.QS 0) */
+#define VTD_DEADLINE_MS 100 /* any register handshake or queue wait */
+#define VTD_DEADLINE_US (VTD_DEADLINE_MS * 1000)
+#define VTD_DEADLINE_TEXT STRINGIFY(VTD_DEADLINE_MS) " ms"
+#define VTD_IQ_ENTRIES 256 /* one page of 128-bit descriptors (IQA.QS 0) */
 
 /* 32-bit registers are only ever accessed with 32-bit accesses (a 64-bit
  * access to one aborts QEMU, and real hardware is no kinder). */
@@ -28,11 +31,6 @@ static inline void vtd_w32(struct vtd *v, uint64_t off, uint32_t val)
 static inline void vtd_w64(struct vtd *v, uint64_t off, uint64_t val)
 {
 	regwin_write64(&v->w, off, val);
-}
-
-static inline uint16_t vtd_sid(struct pci_addr a)
-{
-	return (uint16_t)(a.bus << 8 | a.dev << 3 | a.fn);
 }
 
 /* takeover.c: table memory reaches RAM before the unit may read it (the

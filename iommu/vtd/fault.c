@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
@@ -33,7 +34,7 @@ const char *vtd_fault_reason(unsigned r)
 		[VTD_FR_IR_COMPAT] = "compatibility-format interrupt blocked",
 		[VTD_FR_IR_SID] = "interrupt source-id verification failed",
 	};
-	return r < sizeof(text) / sizeof(text[0]) && text[r] ? text[r] : "reason not known to iommon";
+	return r < ARRAY_SIZE(text) && text[r] ? text[r] : "reason not known to iommon";
 }
 
 /* Appendix A: 20h-2Fh are the interrupt-remapping reasons. */
@@ -44,7 +45,7 @@ static bool is_ir(unsigned reason)
 
 bool vtd_op_fault_pending(struct iommu *io)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	uint32_t f = vtd_r32(v, VTD_REG_FSTS);
 	return f != 0xffffffffu && (f & (VTD_FSTS_PPF | VTD_FSTS_PFO));
 }
@@ -70,7 +71,7 @@ static enum iommu_fault_kind kind_of(unsigned reason)
 
 size_t vtd_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	uint32_t fsts = vtd_r32(v, VTD_REG_FSTS);
 	*overflow = false;
 	if (fsts == 0xffffffffu)

@@ -17,10 +17,9 @@
 #include <string.h>
 
 #include "caps.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "driver.h"
-
-#define PAGE 4096ull
 
 const struct iommu_inval_kind vtd_ir_kinds[2] = {
 	{ "iec-global", "global", "queued" },
@@ -30,7 +29,7 @@ const struct iommu_inval_kind vtd_ir_kinds[2] = {
 static size_t table_pages(unsigned entries)
 {
 	size_t bytes = (size_t)entries * 16;
-	return bytes < PAGE ? 1 : bytes / PAGE;
+	return bytes < PAGE_SIZE ? 1 : bytes / PAGE_SIZE;
 }
 
 static void table_free(struct vtd *v)
@@ -69,8 +68,8 @@ static const char *cfi_set(struct vtd *v, bool allow)
 				   "vtd: the unit ignores GCMD.CFI (GSTS.CFIS never followed it): compatibility-format "
 				   "interrupts cannot be blocked");
 	const char *e = vtd_gcmd_set(v, VTD_GCMD_CFI, allow,
-				     allow ? "vtd: GSTS.CFIS not set within 100 ms of setting CFI"
-					   : "vtd: GSTS.CFIS still set 100 ms after clearing CFI");
+				     allow ? "vtd: GSTS.CFIS not set within " VTD_DEADLINE_TEXT " of setting CFI"
+					   : "vtd: GSTS.CFIS still set " VTD_DEADLINE_TEXT " after clearing CFI");
 	if (!e || !allow || v->io.err != IOMMU_ERR_TIMEOUT)
 		return e;
 	printf("    %s: GSTS.CFIS never followed GCMD.CFI: the unit has no compatibility-format switch\n", v->io.name);
@@ -81,7 +80,8 @@ static const char *cfi_set(struct vtd *v, bool allow)
 
 static const char *ir_off(struct vtd *v)
 {
-	const char *e = vtd_gcmd_set(v, VTD_GCMD_IRE, false, "vtd: GSTS.IRES still set 100 ms after clearing IRE");
+	const char *e =
+	    vtd_gcmd_set(v, VTD_GCMD_IRE, false, "vtd: GSTS.IRES still set " VTD_DEADLINE_TEXT " after clearing IRE");
 	if (e)
 		return e; /* the unit may still read the table: it is kept */
 	v->ir_on = false;
@@ -117,7 +117,7 @@ const char *vtd_ir_describe(const struct vtd *v, char *buf, size_t n)
 
 const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	const char *e = ir_usable(v);
 	if (e)
 		return e;
@@ -138,15 +138,16 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	v->irt = platform->alloc_pages(table_pages(size), 0);
 	if (!v->irt)
 		return iommu_fail(io, IOMMU_ERR_NOMEM, "vtd: no memory for the interrupt remapping table");
-	memset(v->irt, 0, table_pages(size) * PAGE); /* every entry not present */
+	memset(v->irt, 0, table_pages(size) * PAGE_SIZE); /* every entry not present */
 	v->irt_size = size;
 	v->eime = eime;
-	vtd_push(v->irt, table_pages(size) * PAGE, v);
+	vtd_push(v->irt, table_pages(size) * PAGE_SIZE, v);
 	if ((e = vtd_qi_enable(v, true)) != NULL)
 		goto fail;
 	vtd_w64(v, VTD_REG_IRTA, vtd_irta((uint64_t)(uintptr_t)v->irt, s) | (eime ? VTD_IRTA_EIME : 0));
 	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SIRTP);
-	if ((e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true, "vtd: GSTS.IRTPS not set within 100 ms of SIRTP")) != NULL)
+	if ((e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true,
+			       "vtd: GSTS.IRTPS not set within " VTD_DEADLINE_TEXT " of SIRTP")) != NULL)
 		goto fail;
 	/* entries an earlier table left in the cache go before IRE (5.1.5) */
 	if ((e = vtd_iec_invalidate(v, false, 0, 0)) != NULL)
@@ -155,7 +156,8 @@ const char *vtd_op_ir_enable(struct iommu *io, bool on, unsigned entries)
 	 * interrupts are blocked */
 	if ((e = cfi_set(v, true)) != NULL)
 		goto fail;
-	if ((e = vtd_gcmd_set(v, VTD_GCMD_IRE, true, "vtd: GSTS.IRES not set within 100 ms of setting IRE")) != NULL)
+	if ((e = vtd_gcmd_set(v, VTD_GCMD_IRE, true,
+			      "vtd: GSTS.IRES not set within " VTD_DEADLINE_TEXT " of setting IRE")) != NULL)
 		goto fail;
 	v->ir_on = true;
 	v->io.ir_dest_bits = eime ? 32 : 8;
@@ -168,7 +170,7 @@ fail:
 
 const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, const struct iommu_irte *e)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	(void)source_id; /* one table for the whole unit */
 	if (!v->ir_on)
 		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: interrupt remapping is not on");
@@ -197,7 +199,7 @@ const char *vtd_op_ir_set(struct iommu *io, uint16_t source_id, unsigned index, 
 
 const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, struct msi_message *out)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	(void)source_id;
 	/* any 16-bit handle, past the table too: the cases send those */
 	if (index > 0xffff)
@@ -216,7 +218,7 @@ const char *vtd_op_ir_msi(struct iommu *io, uint16_t source_id, unsigned index, 
  * as address bit 2: the remappable MSI of vtd_msi_addr. */
 const char *vtd_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vector, uint64_t *rte)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (index > 0xffff)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: an interrupt handle has 16 bits");
 	if (!v->io.taken)
@@ -228,7 +230,7 @@ const char *vtd_op_ir_ioapic_rte(struct iommu *io, unsigned index, uint8_t vecto
 
 const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_id, int index)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	(void)source_id;
 	if (kind >= io->nir_kinds)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: no such kind of interrupt entry invalidation");
@@ -242,7 +244,7 @@ const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_
 
 const char *vtd_op_ir_compat(struct iommu *io, bool allow)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	const char *e = ir_usable(v);
 	return e ? e : cfi_set(v, allow);
 }
@@ -254,7 +256,7 @@ const char *vtd_ir_give_back(struct vtd *v)
 		return e;
 	uint32_t cfis = v->found.gsts & VTD_GSTS_CFIS;
 	if (!v->cfi_ignored && (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_CFIS) != cfis &&
-	    vtd_gcmd_set(v, VTD_GCMD_CFI, cfis != 0, "vtd: GSTS.CFIS not back as found within 100 ms"))
+	    vtd_gcmd_set(v, VTD_GCMD_CFI, cfis != 0, "vtd: GSTS.CFIS not back as found within " VTD_DEADLINE_TEXT))
 		e = iommu_fail(&v->io, IOMMU_ERR_RESTORE,
 			       "vtd: GSTS.CFIS could not be put back as the firmware left it");
 	/* the firmware's pointer back; latched only where it had latched one */
@@ -262,7 +264,8 @@ const char *vtd_ir_give_back(struct vtd *v)
 		vtd_w64(v, VTD_REG_IRTA, v->found.irta);
 		if (!e && (v->found.gsts & VTD_GSTS_IRTPS)) {
 			vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SIRTP);
-			e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true, "vtd: GSTS.IRTPS not set within 100 ms of SIRTP");
+			e = vtd_gsts_wait(v, VTD_GSTS_IRTPS, true,
+					  "vtd: GSTS.IRTPS not set within " VTD_DEADLINE_TEXT " of SIRTP");
 		}
 	}
 	return e;

@@ -6,17 +6,17 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
+#include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
-
-#define PAGE 4096ull
 
 const struct iommu_inval_kind vtd_kinds[6] = {
 	{ "register-page", "page", "register" },     { "register-domain", "domain", "register" },
 	{ "register-global", "global", "register" }, { "queued-page", "page", "queued" },
 	{ "queued-domain", "domain", "queued" },     { "queued-global", "global", "queued" },
 };
-#define NKINDS (sizeof(vtd_kinds) / sizeof(vtd_kinds[0]))
+#define NKINDS (ARRAY_SIZE(vtd_kinds))
 
 bool vtd_kind_usable(const struct vtd *v, size_t k)
 {
@@ -32,7 +32,7 @@ const char *vtd_write_buffer_flush(struct vtd *v)
 	if (!v->rwbf)
 		return NULL;
 	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_WBF);
-	return vtd_gsts_wait(v, VTD_GSTS_WBFS, false, "vtd: GSTS.WBFS still set 100 ms after WBF");
+	return vtd_gsts_wait(v, VTD_GSTS_WBFS, false, "vtd: GSTS.WBFS still set " VTD_DEADLINE_TEXT " after WBF");
 }
 
 /* A register-based invalidation (CCMD, or IOTLB after IVA): the command
@@ -51,7 +51,8 @@ static const char *reg_invalidate(struct vtd *v, uint64_t off, uint64_t cmd, uns
 			return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE, err);
 		}
 		if (deadline_passed(&dl)) {
-			snprintf(err, sizeof(err), "vtd: %s.%s still set 100 ms after an invalidation was written", reg,
+			snprintf(err, sizeof(err),
+				 "vtd: %s.%s still set " VTD_DEADLINE_TEXT " after an invalidation was written", reg,
 				 busy);
 			return iommu_fail(&v->io, IOMMU_ERR_TIMEOUT, err);
 		}
@@ -157,7 +158,7 @@ static const char *qi_submit(struct vtd *v, const struct vtd_desc *desc, size_t 
 		if (deadline_passed(&dl))
 			return iommu_fail(
 			    &v->io, IOMMU_ERR_TIMEOUT,
-			    "vtd: the invalidation wait descriptor's status was not written within 100 ms");
+			    "vtd: the invalidation wait descriptor's status was not written within " VTD_DEADLINE_TEXT);
 		cpu_relax();
 	}
 	/* the refused descriptor was replaced: what it asked for never ran */
@@ -175,12 +176,12 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 		if (!v->qi)
 			return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 					  "vtd: the unit has no queued invalidation (ECAP.QI clear)");
-		memset(v->iq, 0, PAGE);
-		vtd_push(v->iq, PAGE, v);
+		memset(v->iq, 0, PAGE_SIZE);
+		vtd_push(v->iq, PAGE_SIZE, v);
 		v->iq_tail = 0;
 		vtd_w64(v, VTD_REG_IQT, 0);
 		vtd_w64(v, VTD_REG_IQA, vtd_iqa((uint64_t)(uintptr_t)v->iq, 0));
-		const char *e = vtd_gcmd_set(v, VTD_GCMD_QIE, true, "vtd: GSTS.QIES not set within 100 ms");
+		const char *e = vtd_gcmd_set(v, VTD_GCMD_QIE, true, "vtd: GSTS.QIES not set within " VTD_DEADLINE_TEXT);
 		v->qi_on = e == NULL;
 		return e;
 	}
@@ -193,7 +194,8 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 	if (vtd_iq_index(vtd_r64(v, VTD_REG_IQH)) != vtd_iq_index(vtd_r64(v, VTD_REG_IQT)))
 		return iommu_fail(&v->io, IOMMU_ERR_HARDWARE,
 				  "vtd: the invalidation queue is not drained (IQH != IQT): it stays on");
-	const char *e = vtd_gcmd_set(v, VTD_GCMD_QIE, false, "vtd: GSTS.QIES still set 100 ms after clearing QIE");
+	const char *e =
+	    vtd_gcmd_set(v, VTD_GCMD_QIE, false, "vtd: GSTS.QIES still set " VTD_DEADLINE_TEXT " after clearing QIE");
 	v->qi_on = e != NULL;
 	return e;
 }
@@ -244,7 +246,7 @@ const char *vtd_iotlb_invalidate(struct vtd *v, bool queued, enum vtd_iotlb_g g,
 
 const char *vtd_op_invalidate(struct iommu *io, size_t usable, uint64_t iova, uint64_t size)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: the unit is not taken over");
 	if (usable >= io->nkinds)

@@ -13,12 +13,11 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
 #include "iommu/as_found.h"
-
-#define PAGE 4096ull
 
 /* Table memory reaches RAM before the unit may read it: flushed from the
  * caches when the unit does not snoop (ECAP.C clear), else ordered. */
@@ -59,7 +58,7 @@ const char *vtd_set_root(struct vtd *v, uint64_t rtaddr)
 {
 	vtd_w64(v, VTD_REG_RTADDR, rtaddr);
 	vtd_w32(v, VTD_REG_GCMD, (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_KEEP) | VTD_GCMD_SRTP);
-	return vtd_gsts_wait(v, VTD_GSTS_RTPS, true, "vtd: GSTS.RTPS not set within 100 ms of SRTP");
+	return vtd_gsts_wait(v, VTD_GSTS_RTPS, true, "vtd: GSTS.RTPS not set within " VTD_DEADLINE_TEXT " of SRTP");
 }
 
 const char *vtd_domain_init(struct vtd *v, struct vtd_domain *d, uint16_t did)
@@ -102,7 +101,7 @@ static void *zeroed_pages(size_t n)
 {
 	void *p = platform->alloc_pages(n, 0);
 	if (p)
-		memset(p, 0, n * PAGE);
+		memset(p, 0, n * PAGE_SIZE);
 	return p;
 }
 
@@ -141,8 +140,8 @@ static const char *build_tables(struct vtd *v)
 		for (unsigned devfn = 0; devfn < 256; devfn++)
 			vtd_ctx_write(v, (uint16_t)(bus << 8 | devfn), &v->ident, pt);
 	}
-	vtd_push(v->ctx, 256 * PAGE, v);
-	vtd_push(v->root, PAGE, v);
+	vtd_push(v->ctx, 256 * PAGE_SIZE, v);
+	vtd_push(v->root, PAGE_SIZE, v);
 	return NULL;
 }
 
@@ -229,7 +228,7 @@ static const char *take_failed(struct iommu *io, const char *why)
 
 const char *vtd_op_take(struct iommu *io)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (io->taken)
 		return NULL;
 	record(v);
@@ -254,7 +253,8 @@ const char *vtd_op_take(struct iommu *io)
 		printf("    %s: %zu fault record%s left from before the take-over, cleared (first: sid %04x, %s)\n",
 		       io->name, n, n == 1 ? "" : "s", old[0].sid, old[0].why);
 	vtd_irq_setup(v);
-	e = vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within 100 ms of enabling translation");
+	e = vtd_gcmd_set(v, VTD_GCMD_TE, true,
+			 "vtd: GSTS.TES not set within " VTD_DEADLINE_TEXT " of enabling translation");
 	return e ? take_failed(io, e) : NULL;
 }
 
@@ -278,7 +278,7 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 	};
 	/* IQA is written back but not compared: with the queue disabled it
 	 * means nothing, and QEMU reads back the address it last latched */
-	bool same = regs_as_found(regs, sizeof(regs) / sizeof(regs[0]), out, n);
+	bool same = regs_as_found(regs, ARRAY_SIZE(regs), out, n);
 	if (same) /* the values themselves, for the iommu-exit record */
 		snprintf(out, n, "GSTS 0x%08x RTADDR 0x%llx FECTL 0x%08x FEDATA 0x%x FEADDR 0x%x as found", f->gsts,
 			 (unsigned long long)f->rtaddr, f->fectl, f->fedata, f->feaddr);
@@ -287,7 +287,7 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 
 bool vtd_op_as_found(struct iommu *io, char *out, size_t n)
 {
-	return vtd_as_found((struct vtd *)io, out, n);
+	return vtd_as_found(container_of(io, struct vtd, io), out, n);
 }
 
 /* The first failure of a give-back is the one reported, with its code. */
@@ -299,7 +299,7 @@ static void first(struct vtd *v, const char **err, enum iommu_err *code, const c
 
 const char *vtd_op_give_back(struct iommu *io)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return NULL;
 	const struct vtd_found *f = &v->found;
@@ -307,7 +307,8 @@ const char *vtd_op_give_back(struct iommu *io)
 	enum iommu_err code = IOMMU_OK;
 	/* interrupt remapping first: it needs the queue, which stops below */
 	first(v, &err, &code, vtd_ir_give_back(v));
-	first(v, &err, &code, vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling"));
+	first(v, &err, &code,
+	      vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling"));
 	/* the queue drains with a wait, then stops; caches are emptied on the
 	 * way out so nothing of ours is used by whoever comes next */
 	first(v, &err, &code, vtd_invalidate_all(v));

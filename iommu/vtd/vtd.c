@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "caps.h"
+#include "core/base/macros.h"
+#include "core/base/platform.h"
 #include "driver.h"
 #include "pci/dma.h"
-
-#define PAGE 4096ull
 
 static const char *not_taken(struct vtd *v)
 {
@@ -98,12 +98,12 @@ static bool in(const uint16_t *ids, size_t n, uint16_t id)
  * among the bystanders. */
 static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_mode mode)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return not_taken(v);
 	if (mode == IOMMU_PASSTHROUGH && !v->pt)
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "vtd: the unit has no pass-through (ECAP.PT clear)");
-	uint16_t sid = vtd_sid(dev), rid[1 + IOMMU_MAX_ALIASES];
+	uint16_t sid = pci_rid(dev), rid[1 + IOMMU_MAX_ALIASES];
 	size_t n = iommu_dut_rids(io, sid, rid);
 	const char *e;
 	for (size_t i = 0; v->has_dut && i < v->ndut_rid; i++) {
@@ -143,22 +143,24 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 
 static const char *op_enable(struct iommu *io, bool on)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return not_taken(v);
 	if (!on)
-		return vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set 100 ms after disabling");
+		return vtd_gcmd_set(v, VTD_GCMD_TE, false,
+				    "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling");
 	/* spec 10.4.4 (rev. 2): the root pointer is set again before
 	 * translation is re-enabled, and the caches invalidated after it */
 	const char *e = vtd_set_root(v, (uint64_t)(uintptr_t)v->root);
 	if (!e)
 		e = vtd_invalidate_all(v);
-	return e ? e : vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within 100 ms of enabling");
+	return e ? e
+		 : vtd_gcmd_set(v, VTD_GCMD_TE, true, "vtd: GSTS.TES not set within " VTD_DEADLINE_TEXT " of enabling");
 }
 
 static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64_t size, unsigned perm, uint64_t page)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken || !v->has_dut)
 		return no_domain(v);
 	const char *e = vtd_pg_fail(v, &v->dut, vtd_pgtable_map(&v->dut, iova, phys, size, perm, page));
@@ -174,7 +176,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 
 static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken || !v->has_dut)
 		return no_domain(v);
 	return vtd_pg_fail(v, &v->dut, vtd_pgtable_unmap(&v->dut, iova, size));
@@ -184,11 +186,11 @@ static const char *op_unmap(struct iommu *io, uint64_t iova, uint64_t size)
  * `iova` itself when it is passed through (no leaf: 4 KiB reported). */
 static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, unsigned *perm, uint64_t *page)
 {
-	struct vtd *v = (struct vtd *)io;
+	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken || !v->has_dut)
 		return false;
 	if (v->dut_mode == IOMMU_PASSTHROUGH) {
-		*phys = iova, *perm = IOMMU_RW, *page = PAGE;
+		*phys = iova, *perm = IOMMU_RW, *page = PAGE_SIZE;
 		return true;
 	}
 	unsigned level;
@@ -210,10 +212,11 @@ const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const 
 		e = vtd_domain_init(v, &v->alt, next);
 	for (size_t i = 0; !e && i < nkeep; i++)
 		e = vtd_pg_fail(v, &v->alt,
-				vtd_pgtable_map(&v->alt, keep[i].phys, keep[i].phys, keep[i].len, IOMMU_RW, PAGE));
+				vtd_pgtable_map(&v->alt, keep[i].phys, keep[i].phys, keep[i].len, IOMMU_RW, PAGE_SIZE));
 	if (!e)
 		e = vtd_pg_fail(v, &v->alt,
-				vtd_pgtable_map(&v->alt, iova & ~(PAGE - 1), phys & ~(PAGE - 1), PAGE, IOMMU_RW, PAGE));
+				vtd_pgtable_map(&v->alt, iova & ~(PAGE_SIZE - 1), phys & ~(PAGE_SIZE - 1), PAGE_SIZE,
+						IOMMU_RW, PAGE_SIZE));
 	if (!e)
 		e = vtd_rmrr_map(v, &v->alt, &v->dut_addr);
 	if (e)
@@ -263,7 +266,7 @@ static void adopt(struct vtd *v, const struct vtd_caps *c)
 	v->coherent = c->coherent, v->qi = c->qi, v->pt = c->pt, v->rwbf = c->rwbf, v->cm = c->cm, v->psi = c->psi;
 	v->drain_w = c->drain_w, v->drain_r = c->drain_r, v->plmr = c->plmr, v->phmr = c->phmr;
 	v->io.addr_bits = c->mgaw;
-	for (size_t k = 0; k < sizeof(vtd_kinds) / sizeof(vtd_kinds[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(vtd_kinds); k++)
 		if (vtd_kind_usable(v, k))
 			v->kinds[v->io.nkinds++] = vtd_kinds[k];
 	v->io.perm_bits = true;

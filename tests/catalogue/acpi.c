@@ -5,6 +5,7 @@
 
 #include "catalogue.h"
 #include "core/base/claims.h"
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 #include "core/serial/uart.h"
 #include "core/tables/acpi.h"
@@ -537,7 +538,7 @@ static void t_iort(struct test_ctx *t)
 			const struct pci_dev *d = &machine.pci.d[k];
 			size_t smmu;
 			uint32_t sid;
-			uint16_t rid = (uint16_t)(d->addr.bus << 8 | d->addr.dev << 3 | d->addr.fn);
+			uint16_t rid = pci_rid(d->addr);
 			if (iort_map_rid(&v, d->addr.seg, rid, &smmu, &sid))
 				covered++;
 			else if (iort_root_complex(&v, d->addr.seg) >= 0)
@@ -589,7 +590,7 @@ const struct test_group acpi_group = {
 	.name = "acpi",
 	.summary = "firmware tables checked",
 	.cases = acpi_cases,
-	.n = sizeof(acpi_cases) / sizeof(acpi_cases[0]),
+	.n = ARRAY_SIZE(acpi_cases),
 };
 
 static const struct test_case pci_cases[] = {
@@ -601,5 +602,5 @@ const struct test_group pci_group = {
 	.name = "pci",
 	.summary = "PCI enumeration",
 	.cases = pci_cases,
-	.n = sizeof(pci_cases) / sizeof(pci_cases[0]),
+	.n = ARRAY_SIZE(pci_cases),
 };

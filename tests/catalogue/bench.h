@@ -78,6 +78,9 @@ const char *bench_invalidate(struct env *v, const char *gran, uint64_t iova, uin
 size_t bench_samples(const struct env *v);
 /* The note a measure on a fixed-delay engine carries (in buf), or NULL. */
 const char *bench_note(const struct env *v, char *buf, size_t n);
+/* Running under QEMU's TCG (timing.platform), where a finding may be
+ * QEMU's rather than the hardware's. */
+bool bench_on_qemu(void);
 
 /* The stale-translation probe: map IOVA -> A, DMA (the unit's caches learn
  * it), repoint the IOVA to B without telling the unit, DMA again: which
@@ -107,6 +110,11 @@ void bench_stale_finding(struct env *v, const struct stale_way *way, const char 
 /* The probe with the way's invalidation `name`: a claim that the DMA then
  * reached B (returned). */
 bool bench_stale_invalidated(struct env *v, const struct stale_way *way, const char *how, const char *name);
+/* The probe of an invalidation's precision (the way invalidates the
+ * neighbouring page): false when it cannot tell, the unit having cached
+ * nothing stale (the test skipped, the env torn down); else *s, the
+ * probe's failure reported, for the caller to judge s->after. */
+bool bench_stale_precision(struct env *v, const struct stale_way *way, struct stale *s);
 /* The way's invalidation (`name`) of `iova`, back to back, each timed end
  * to end: a claim that all completed, and their measure (path
  * "invalidation", the unit's backend, `variant`, or `name` when NULL, and

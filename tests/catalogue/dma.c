@@ -7,6 +7,7 @@
 
 #include "catalogue.h"
 #include "core/base/dmabuf.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
 #include "iommu/machine.h"
@@ -66,11 +67,11 @@ static void t_integrity(struct test_ctx *t)
 	static const size_t offsets[] = { 0, 4, 512, 4032 };
 	uint64_t limit = dma_reach(e);
 	unsigned done = 0;
-	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]) && !test_stopped(t); si++) {
+	for (size_t si = 0; si < ARRAY_SIZE(sizes) && !test_stopped(t); si++) {
 		size_t len = sizes[si];
 		if (len > e->caps.max_len || (e->caps.len_unit > 1 && len % e->caps.len_unit))
 			continue;
-		for (size_t oi = 0; oi < sizeof(offsets) / sizeof(offsets[0]); oi++) {
+		for (size_t oi = 0; oi < ARRAY_SIZE(offsets); oi++) {
 			size_t off = offsets[oi];
 			if (e->caps.align > 1 && off % e->caps.align)
 				continue;
@@ -293,6 +294,6 @@ const struct test_group dma_group = {
 	.name = "dma",
 	.summary = "DMA engines (edu, NVMe) through one interface",
 	.cases = cases,
-	.n = sizeof(cases) / sizeof(cases[0]),
+	.n = ARRAY_SIZE(cases),
 	.settings = dma_settings,
 };

@@ -20,6 +20,7 @@
 #include "catalogue.h"
 #include "core/base/iova.h"
 #include "core/base/json.h"
+#include "core/base/macros.h"
 #include "core/base/stats.h"
 #include "core/base/timing.h"
 #include "core/monitor/results.h"
@@ -621,6 +622,6 @@ const struct test_group price_group = {
 	.name = "price",
 	.summary = "the price of safety: mapping strategies and their cost per DMA, on every backend",
 	.cases = cases,
-	.n = sizeof(cases) / sizeof(cases[0]),
+	.n = ARRAY_SIZE(cases),
 	.settings = price_settings,
 };

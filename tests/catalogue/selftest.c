@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "catalogue.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/survive.h"
@@ -111,6 +112,6 @@ const struct test_group selftest_group = {
 	.name = "selftest",
 	.summary = "crash and hang on purpose (hidden: only by full name)",
 	.cases = cases,
-	.n = sizeof(cases) / sizeof(cases[0]),
+	.n = ARRAY_SIZE(cases),
 	.hidden = true,
 };

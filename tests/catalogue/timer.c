@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "catalogue.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/settings.h"
@@ -120,5 +121,5 @@ const struct test_group timer_group = {
 	.name = "timer",
 	.summary = "cycle counter, calibration, timed-region overhead",
 	.cases = cases,
-	.n = sizeof(cases) / sizeof(cases[0]),
+	.n = ARRAY_SIZE(cases),
 };

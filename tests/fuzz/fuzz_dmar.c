@@ -4,6 +4,7 @@
 
 #include "core/tables/dmar.h"
 #include "core/tables/range.h"
+#include "fuzz_platform.h" /* acpi.c (the header check) links memmap.c, which asks the platform */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

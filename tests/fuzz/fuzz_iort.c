@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/tables/gtdt.h"
 #include "core/tables/iort.h"
 #include "core/tables/range.h"
@@ -50,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (t.rmr[i].stream[k].smmu >= t.nsmmu)
 				__builtin_trap();
 	static const uint16_t rids[] = { 0, 0x8, 0xff, 0x100, 0x7fff, 0x8000, 0xffff };
-	for (size_t i = 0; i < sizeof(rids) / sizeof(rids[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rids); i++) {
 		size_t smmu;
 		uint32_t sid;
 		if (iort_map_rid(&t, 0, rids[i], &smmu, &sid) && smmu >= t.nsmmu)

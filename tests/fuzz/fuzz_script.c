@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/monitor/script.h"
 
 static struct {
@@ -53,7 +54,7 @@ static const struct command table[] = {
 
 static const struct command *find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
 		if (strcmp(table[i].name, name) == 0)
 			return &table[i];
 	return NULL;

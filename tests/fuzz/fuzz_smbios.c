@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/tables/smbios.h"
 #include "fuzz_platform.h" /* smbios_read is linked, never called: the memory map is not fuzzed here */
 
@@ -22,7 +23,7 @@ static void check_strings(const struct smbios *s)
 		s->serial,	     s->uuid,	      s->board_manufacturer, s->board_product, s->board_serial,
 		s->processor_version
 	};
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++)
 		for (const char *c = strs[i]; *c; c++)
 			if (*c < 0x20 || *c > 0x7e)
 				__builtin_trap(); /* a raw byte let through */

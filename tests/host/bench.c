@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/base/macros.h"
 #include "core/base/stats.h"
 #include "core/base/timing.h"
 #include "core/monitor/runner.h"
@@ -71,7 +72,7 @@ static void emit(const char *path, const char *backend, const char *variant, boo
 			 "host-native floor: one 8-byte entry stored, flushed (mfence, clflush, mfence) and read back");
 	struct measure m = { path, backend, variant, "cycles", model, note };
 	test_measure(&ctx, &m, s, n);
-	if (nrows < sizeof(rows) / sizeof(rows[0])) {
+	if (nrows < ARRAY_SIZE(rows)) {
 		struct row *r = &rows[nrows++];
 		snprintf(r->backend, sizeof(r->backend), "%s", backend);
 		snprintf(r->variant, sizeof(r->variant), "%s", variant);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/base/memmap.h"
+#include "core/base/platform.h"
 #include "core/base/textlines.h"
 #include "core/monitor/replay.h"
 #include "core/tables/acpi.h"
@@ -68,12 +69,12 @@ static uint8_t *slurp(const char *name, size_t cap, size_t *len, bool quiet_abse
  * listed in the memory map as ACPI memory. */
 static void *place(size_t bytes)
 {
-	size_t pages = (bytes + 4095) / 4096;
+	size_t pages = (bytes + PAGE_SIZE - 1) / PAGE_SIZE;
 	void *p = host_platform.alloc_pages(pages ? pages : 1, 1ull << 31);
 	if (!p || rp.nmap == MAP_MAX)
 		return NULL;
-	memset(p, 0, pages * 4096);
-	rp.map[rp.nmap++] = (struct mem_range){ (uintptr_t)p, (uintptr_t)p + pages * 4096, MEM_ACPI_RECLAIM };
+	memset(p, 0, pages * PAGE_SIZE);
+	rp.map[rp.nmap++] = (struct mem_range){ (uintptr_t)p, (uintptr_t)p + pages * PAGE_SIZE, MEM_ACPI_RECLAIM };
 	return p;
 }
 

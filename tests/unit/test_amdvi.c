@@ -7,6 +7,7 @@
  * from. */
 #include "unit.h"
 
+#include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/amdvi/amdvi.h"
 #include "iommu/amdvi/model.h"
@@ -16,7 +17,6 @@ static struct amdvi_model m;
 static struct amdvi a;
 static const struct pci_addr dev = { 0, 0x10, 1, 0 }; /* requester id 0x1008 */
 #define DEVID 0x1008
-#define PAGE 4096ull
 #define IOVA 0x40000000ull
 
 static int setup(void **state)
@@ -66,10 +66,10 @@ static void translates_where_the_walk_says(void **state)
 {
 	(void)state;
 	open_unit();
-	assert_null(a.io.ops->map(&a.io, IOVA, 0x7000000, PAGE, IOMMU_RW, PAGE));
-	assert_null(a.io.ops->map(&a.io, IOVA + PAGE, 0x7001000, PAGE, IOMMU_R, PAGE));
+	assert_null(a.io.ops->map(&a.io, IOVA, 0x7000000, PAGE_SIZE, IOMMU_RW, PAGE_SIZE));
+	assert_null(a.io.ops->map(&a.io, IOVA + PAGE_SIZE, 0x7001000, PAGE_SIZE, IOMMU_R, PAGE_SIZE));
 	assert_null(a.io.ops->map(&a.io, IOVA + (2 << 20), 0x8000000, 2 << 20, IOMMU_RW, 2 << 20));
-	const uint64_t probes[] = { IOVA + 8, IOVA + PAGE + 16, IOVA + (2 << 20) + 0x12345 };
+	const uint64_t probes[] = { IOVA + 8, IOVA + PAGE_SIZE + 16, IOVA + (2 << 20) + 0x12345 };
 	for (size_t i = 0; i < 3; i++) {
 		uint64_t walked, page, dma;
 		unsigned perm;
@@ -91,10 +91,10 @@ static void faults_are_decoded_events(void **state)
 {
 	(void)state;
 	open_unit();
-	assert_null(a.io.ops->map(&a.io, IOVA, 0x7000000, PAGE, IOMMU_R, PAGE));
+	assert_null(a.io.ops->map(&a.io, IOVA, 0x7000000, PAGE_SIZE, IOMMU_R, PAGE_SIZE));
 	uint64_t dma;
 	assert_false(amdvim_translate(&m, DEVID, IOVA + 0x40, true, &dma));
-	assert_false(amdvim_translate(&m, DEVID, IOVA + 16 * PAGE, false, &dma));
+	assert_false(amdvim_translate(&m, DEVID, IOVA + 16 * PAGE_SIZE, false, &dma));
 	assert_true(a.io.ops->fault_pending(&a.io));
 	struct iommu_fault f[4];
 	bool overflow = true;
@@ -103,10 +103,10 @@ static void faults_are_decoded_events(void **state)
 	assert_int_equal(f[0].kind, IOMMU_FAULT_WRITE_DENIED);
 	assert_true(f[0].sid_known && f[0].addr_known && f[0].dir_known);
 	assert_int_equal(f[0].sid, DEVID);
-	assert_int_equal(f[0].addr & ~(PAGE - 1), IOVA);
+	assert_int_equal(f[0].addr & ~(PAGE_SIZE - 1), IOVA);
 	assert_false(f[0].read);
 	assert_int_equal(f[1].kind, IOMMU_FAULT_NOT_PRESENT);
-	assert_int_equal(f[1].addr & ~(PAGE - 1), IOVA + 16 * PAGE);
+	assert_int_equal(f[1].addr & ~(PAGE_SIZE - 1), IOVA + 16 * PAGE_SIZE);
 	assert_true(f[1].read);
 	assert_non_null(f[1].why);
 	assert_false(a.io.ops->fault_pending(&a.io)); /* consumed */
@@ -127,10 +127,10 @@ static void an_overflow_is_reported(void **state)
 	a.io.ops->faults(&a.io, f, 4, &overflow);
 	assert_true(overflow);
 	m.log_full = false;
-	assert_false(amdvim_translate(&m, DEVID, IOVA + PAGE, false, &dma));
+	assert_false(amdvim_translate(&m, DEVID, IOVA + PAGE_SIZE, false, &dma));
 	assert_int_equal(a.io.ops->faults(&a.io, f, 4, &overflow), 1);
 	assert_false(overflow);
-	assert_int_equal(f[0].addr & ~(PAGE - 1), IOVA + PAGE);
+	assert_int_equal(f[0].addr & ~(PAGE_SIZE - 1), IOVA + PAGE_SIZE);
 	close_unit();
 }
 
@@ -141,9 +141,9 @@ static void page_invalidation_is_precise(void **state)
 {
 	(void)state;
 	open_unit();
-	const uint64_t A = IOVA, B = IOVA + 64 * PAGE;
-	assert_null(a.io.ops->map(&a.io, A, 0x7000000, PAGE, IOMMU_RW, PAGE));
-	assert_null(a.io.ops->map(&a.io, B, 0x7100000, PAGE, IOMMU_RW, PAGE));
+	const uint64_t A = IOVA, B = IOVA + 64 * PAGE_SIZE;
+	assert_null(a.io.ops->map(&a.io, A, 0x7000000, PAGE_SIZE, IOMMU_RW, PAGE_SIZE));
+	assert_null(a.io.ops->map(&a.io, B, 0x7100000, PAGE_SIZE, IOMMU_RW, PAGE_SIZE));
 	uint64_t dma;
 	assert_true(amdvim_translate(&m, DEVID, A, false, &dma)); /* both cached */
 	assert_true(amdvim_translate(&m, DEVID, B, false, &dma));
@@ -151,7 +151,7 @@ static void page_invalidation_is_precise(void **state)
 	assert_null(amdvi_leaf_repoint(&a, B, 0x7300000));
 	assert_true(amdvim_translate(&m, DEVID, B, false, &dma));
 	assert_int_equal(dma, 0x7100000); /* stale until invalidated */
-	assert_null(a.io.ops->invalidate(&a.io, kind("cmd-page"), B, PAGE));
+	assert_null(a.io.ops->invalidate(&a.io, kind("cmd-page"), B, PAGE_SIZE));
 	assert_true(amdvim_translate(&m, DEVID, B, false, &dma));
 	assert_int_equal(dma, 0x7300000);
 	assert_true(amdvim_translate(&m, DEVID, A, false, &dma));
@@ -189,7 +189,7 @@ static void a_completion_that_never_comes_times_out(void **state)
 	open_unit();
 	m.cwait_stuck = true;
 	a.io.err = IOMMU_OK;
-	assert_non_null(a.io.ops->invalidate(&a.io, kind("cmd-page"), IOVA, PAGE));
+	assert_non_null(a.io.ops->invalidate(&a.io, kind("cmd-page"), IOVA, PAGE_SIZE));
 	assert_int_equal(a.io.err, IOMMU_ERR_TIMEOUT);
 	m.cwait_stuck = false;
 	a.io.ops->give_back(&a.io);

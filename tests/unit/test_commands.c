@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/results.h"
@@ -161,7 +162,7 @@ static void list_and_help(void **state)
 	assert_int_equal(last, CMD_ERROR);
 	out = line("help");
 	static const char *const cmds[] = { "help", "list", "run", "set", "show", "results", "save", "exit" };
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		assert_non_null(strstr(out, cmds[i]));
 }
 

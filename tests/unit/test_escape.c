@@ -11,6 +11,7 @@
 #include "host_monitor.h"
 
 #include "core/base/dmabuf.h"
+#include "core/base/macros.h"
 #include "iommu/backend.h"
 #include "iommu/models/models.h"
 
@@ -34,7 +35,7 @@ static void caught_before_any_case(void **state)
 		assert_null(model_attach(kind, "escape"));
 		struct dma_engine *e;
 		assert_non_null(model_unit(&e));
-		const struct model_engine *engine = (const struct model_engine *)e;
+		const struct model_engine *engine = container_of(e, const struct model_engine, e);
 		/* the backend's translation at its smallest page */
 		const char *out = NULL;
 		for (const char *const *leaf = (const char *const[]){ "4k", "16k", NULL }; *leaf; leaf++) {

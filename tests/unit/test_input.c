@@ -4,6 +4,7 @@
  * lines after it. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/runner.h"
@@ -409,7 +410,7 @@ static void load_options(void **state)
 		{ "iommon.EFI run all", "run all" },	  { "run all", "run all" },
 		{ "iommonx run all", "iommonx run all" }, { "iommo run all", "iommo run all" },
 	};
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(same); i++) {
 		text = opts_of(same[i][0]);
 		assert_non_null(text);
 		if (strcmp(text, same[i][1]) != 0)
@@ -444,7 +445,7 @@ static void numbers(void **state)
 					   "1_000",
 					   "0o7",
 					   "\t1" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_false(parse_u64(bad[i], &v));
 		assert_non_null(parse_u64_why(bad[i], &v));
 	}
@@ -463,7 +464,7 @@ static void numbers(void **state)
 		     { "0x0001", 1 },
 		     { "18446744073709551615", ~0ull },
 		     { "0xffffffffffffffff", ~0ull } };
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
 		assert_true(parse_u64(good[i].s, &v));
 		assert_true(v == good[i].v);
 	}
@@ -479,7 +480,7 @@ static void pci_addresses(void **state)
 					   "01:0x0.0",	     "01::00.0",      "01:00.",	    ":00.0",
 					   "01:00",	     "0:0:0:0.0",     "",	    "00000:01:00.0",
 					   "001:00.0",	     "01:000.0" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		if (pci_parse_addr(bad[i], &a))
 			fail_msg("'%s' was taken as %x:%x:%x.%x", bad[i], a.seg, a.bus, a.dev, a.fn);
 		assert_non_null(pci_parse_addr_why(bad[i], &a));
@@ -515,7 +516,7 @@ static void uart_addresses(void **state)
 					   "io:0x3f9x",
 					   "io:01016",
 					   "mmio:0xfe000000,0115200" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *why = setting_check("uart", bad[i]);
 		if (!why)
 			fail_msg("uart '%s' was taken", bad[i]);
@@ -535,11 +536,11 @@ static void setting_numbers(void **state)
 {
 	(void)state;
 	static const char *const keys[] = { "countdown", "timer.samples", "price.count", "price.batch" };
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		char before[64];
 		snprintf(before, sizeof(before), "%s", setting_get(keys[i]));
 		static const char *const bad[] = { " -10", "010", "18446744073709551616", "", "12abc", "0x" };
-		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(bad); k++) {
 			const char *why = setting_set(keys[i], bad[k]);
 			if (!why)
 				fail_msg("%s '%s' was taken", keys[i], bad[k]);
@@ -555,12 +556,12 @@ static void setting_numbers(void **state)
 					     "4096,0x",
 					     "4096,4096",
 					     "512,1024,2048,4096,8192,16384,32768,65536,131072" };
-	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++)
 		if (!setting_check("price.sizes", sizes[k]))
 			fail_msg("price.sizes '%s' was taken", sizes[k]);
 	assert_null(setting_check("price.sizes", "512,0x1000"));
 	static const char *const strat[] = { "strict,", ",strict", "strict,,none", "strict,strict", "" };
-	for (size_t k = 0; k < sizeof(strat) / sizeof(strat[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(strat); k++)
 		if (!setting_check("price.strategies", strat[k]))
 			fail_msg("price.strategies '%s' was taken", strat[k]);
 	assert_null(setting_check("price.strategies", "none,strict"));
@@ -591,7 +592,7 @@ static void command_arguments(void **state)
 					   "menu 2",	    "list timer extra", "help run x",
 					   "show a b",	    "countdown 010",	"countdown -1",
 					   "countdown 1 2", "countdown 0x",	"countdown 99999999999999999999" };
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *out = line(bad[i]);
 		if (last != CMD_ERROR)
 			fail_msg("'%s' was taken: %s", bad[i], out);

@@ -7,6 +7,7 @@
  * tables (DMAR DRHD, HPET, MCFG, a BAR). */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 #include "core/base/timing.h"
 #include "core/monitor/monitor.h"
@@ -107,7 +108,7 @@ static void the_class(void **state)
 		MEM_LOADER_CODE,  MEM_LOADER_DATA, MEM_BOOT_CODE,    MEM_BOOT_DATA, MEM_RUNTIME_CODE, MEM_RUNTIME_DATA,
 		MEM_CONVENTIONAL, MEM_UNUSABLE,	   MEM_ACPI_RECLAIM, MEM_ACPI_NVS,  MEM_PERSISTENT,   MEM_UNACCEPTED
 	};
-	for (size_t i = 0; i < sizeof(not_mmio) / sizeof(not_mmio[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(not_mmio); i++) {
 		map[0].type = not_mmio[i];
 		refused(r, 8, mem_type_name(not_mmio[i]));
 	}

@@ -4,6 +4,7 @@
  * the table refuses what no family offers. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "iommu/backend.h"
 #include "iommu/models/models.h"
@@ -33,7 +34,7 @@ static struct iommu *open_kind(const char *kind, const char *fault, struct model
 	struct dma_engine *e;
 	struct iommu *io = model_unit(&e);
 	assert_non_null(io);
-	*m = (struct model_engine *)e;
+	*m = container_of(e, struct model_engine, e);
 	return io;
 }
 
@@ -56,7 +57,7 @@ static void walk_matches_dma(void **state)
 		assert_null(io->ops->invalidate(io, 0, base, 4 * pg));
 		const uint64_t iovas[] = { base + 0x10, base + pg + pg - 8, base + 2 * pg, base + 3 * pg,
 					   base + 9 * pg };
-		for (size_t i = 0; i < sizeof(iovas) / sizeof(iovas[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(iovas); i++) {
 			uint64_t phys = 0, page = 0, rd = 0, wr = 0;
 			unsigned perm = 0;
 			bool walked = io->ops->iova_to_phys(io, iovas[i], &phys, &perm, &page);
@@ -201,7 +202,7 @@ static void one_fault(struct iommu *io, const struct model_engine *m, enum iommu
 	assert_int_equal(n, 1);
 	assert_int_equal(f[0].kind, kind);
 	assert_true(f[0].sid_known);
-	assert_int_equal(f[0].sid, m->e.addr.bus << 8 | m->e.addr.dev << 3 | m->e.addr.fn);
+	assert_int_equal(f[0].sid, pci_rid(m->e.addr));
 }
 
 /* Every family whose engine sends its own MSI (VT-d, AMD-Vi): unremapped
@@ -228,7 +229,7 @@ static void engine_msi_through_the_model(void **state)
 		struct msi_message direct = msi_catch_message(&real);
 		raise_once(m, &direct);
 		assert_int_equal(real.count, 1);
-		uint16_t sid = (uint16_t)(m->e.addr.bus << 8 | m->e.addr.dev << 3 | m->e.addr.fn);
+		uint16_t sid = pci_rid(m->e.addr);
 		unsigned index =
 		    (unsigned)decoy.vector; /* the decoy's vector: the data an untranslated message carries */
 		assert_null(io->ops->ir_enable(io, true, 256));

@@ -7,6 +7,7 @@
  * ACPI tables and SMBIOS. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/monitor/platform_id.h"
 #include "core/tables/acpi.h"
 
@@ -149,7 +150,7 @@ static void qemu_unasked(void **state)
 						   SMCCC_FAULTED };
 	static const char *const words[] = { "no FADT ARM_BOOT_ARCH", "ARM_BOOT_ARCH 0x0000 is not PSCI-compliant",
 					     "runs at EL2", "offers no call", "raised exception class 0x0" };
-	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(probes); i++) {
 		struct platform_evidence e = { 0 };
 		qemu_tables(&e, "virt-10.0");
 		answered(&e, 0, no_uid, 1000000000);

@@ -9,6 +9,7 @@
  * test's skips.) */
 #include "host_monitor.h"
 
+#include "core/base/macros.h"
 #include "iommu/models/models.h"
 
 static int setup(void **state)
@@ -40,7 +41,7 @@ static void names_closed(void **state)
 	const char *want[] = { "no-device",    "no-unit",      "unsupported", "emulator",	 "platform",
 			       "model-only",   "machine-only", "refused",     "not-implemented", "setting",
 			       "inconclusive", "excluded",     "stopped",     "replay" };
-	assert_int_equal(SKIP_REASON_COUNT - 1, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(SKIP_REASON_COUNT - 1, ARRAY_SIZE(want));
 	for (int r = 1; r < SKIP_REASON_COUNT; r++)
 		assert_string_equal(skip_reason_name((enum skip_reason)r), want[r - 1]);
 	/* no reason given, or one outside the set: the name the checks refuse */

@@ -5,6 +5,7 @@
 #include "unit.h"
 
 #include "core/base/json.h"
+#include "core/base/macros.h"
 #include "core/monitor/identity.h"
 #include "core/tables/smbios.h"
 
@@ -123,7 +124,7 @@ static void record_fields(void **state)
 		"\"processor_version\":\"pc-q35-7.2\"",
 		"\"smbios_errors\":0",
 	};
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		assert_non_null(strstr(line, want[i]));
 	/* no table: only the version word */
 	memset(&s, 0, sizeof(s));

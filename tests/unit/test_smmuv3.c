@@ -12,6 +12,7 @@
  * throughout. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "iommu/smmuv3/driver.h"
 #include "iommu/smmuv3/model.h"
@@ -274,7 +275,7 @@ static void each_granule_with_its_blocks(void **state)
 		  { "smmuv3", 14, 1ull << 14, 1ull << 25 },
 		  { "smmuv3", 16, 1ull << 16, 1ull << 29 },
 		  { "smmuv3-64k", 0, 1ull << 16, 1ull << 29 } };
-	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(g); i++) {
 		open_as(g[i].kind, SMMUV3_STRTAB_AUTO, g[i].bits);
 		assert_true(s.io.page_sizes & g[i].page);
 		assert_true(s.io.page_sizes & g[i].block);

@@ -6,6 +6,7 @@
 
 #include <sys/stat.h>
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/results.h"
@@ -128,7 +129,7 @@ static void crumb_refuses_what_it_did_not_write(void **state)
 	assert_null(crumb_parse(text, &c));
 	assert_int_equal(c.phase, CRUMB_EARLY);
 	assert_int_equal(c.run, 0);
-	for (size_t i = 0; i < sizeof(bad_runs) / sizeof(bad_runs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad_runs); i++)
 		assert_non_null(parse_with("run", bad_runs[i]));
 	assert_null(parse_with("run", "7"));
 	assert_non_null(parse_with("budget", "86401"));
@@ -155,7 +156,7 @@ static void crumb_refuses_what_it_did_not_write(void **state)
 						 "iommon/results/x.txt",
 						 "iommon/results/.jsonl",
 						 "IOMMON/RESULTS/x.jsonl" };
-	for (size_t i = 0; i < sizeof(bad_paths) / sizeof(bad_paths[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bad_paths); i++)
 		assert_non_null(parse_with("results", bad_paths[i]));
 	assert_null(parse_with("results", ""));
 	assert_null(parse_with("results", "iommon/results/20261130-120000.jsonl")); /* no machine folder */

@@ -6,6 +6,7 @@
  * invalidation while the queue is on. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
 #include "iommu/vtd/model.h"
@@ -528,7 +529,7 @@ static void iova_to_phys_agrees_with_the_model(void **state)
 		assert_null(v.io.ops->map(&v.io, maps[i].iova, maps[i].phys, maps[i].page, maps[i].perm, maps[i].page));
 	uint64_t probes[] = { 0x7ffff000ull, 0x7ffffabcull,   0x12345008ull,   0x40000000ull,	0x401fffffull,
 			      0x40200000ull, 0x4000000000ull, 0x403fffffffull, 0x4040000000ull, 0x1000 };
-	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(probes); i++) {
 		uint64_t walked = 0, page = 0, rd = 0, wr = 0;
 		unsigned perm = 0;
 		bool mapped = v.io.ops->iova_to_phys(&v.io, probes[i], &walked, &perm, &page);
@@ -585,13 +586,13 @@ static void backend_opens_with_its_settings(void **state)
 	struct iommu *io = vtd_backend.open(u, &all, NULL, &why);
 	assert_non_null(io);
 	assert_null(why);
-	assert_int_equal(((struct vtd *)io)->levels, 4); /* auto: the deepest SAGAW offers */
+	assert_int_equal(container_of(io, struct vtd, io)->levels, 4); /* auto: the deepest SAGAW offers */
 	assert_null(setting_set("vtd.levels", "3"));
 	assert_null(setting_set("vtd.bystanders", "identity"));
 	io = vtd_backend.open(u, &all, NULL, &why);
 	assert_non_null(io);
-	assert_int_equal(((struct vtd *)io)->levels, 3);
-	assert_int_equal(((struct vtd *)io)->want_bystanders, VTD_BYSTANDERS_IDENTITY);
+	assert_int_equal(container_of(io, struct vtd, io)->levels, 3);
+	assert_int_equal(container_of(io, struct vtd, io)->want_bystanders, VTD_BYSTANDERS_IDENTITY);
 	assert_int_equal(io->addr_bits, 39);
 	/* registers that do not answer: no unit, and why */
 	memset(regs, 0xff, 4096);

@@ -4,6 +4,7 @@
  * table page freed; and every table write handed to the sync callback. */
 #include "unit.h"
 
+#include "core/base/macros.h"
 #include "iommu/vtd/pgtable.h"
 #include "iommu/vtd/regs.h"
 #include "tests/host/platform_host.h"
@@ -44,7 +45,7 @@ static size_t nsynced;
 static void record_sync(const void *p, size_t n, void *ctx)
 {
 	(void)ctx;
-	if (nsynced < sizeof(synced) / sizeof(synced[0]))
+	if (nsynced < ARRAY_SIZE(synced))
 		synced[nsynced++] = (typeof(synced[0])){ (uintptr_t)p, n, n == 8 ? *(const uint64_t *)p : 0 };
 }
 
@@ -291,7 +292,7 @@ static void bad_arguments(void **state)
 		{ 0x2000, 0x2000, 2 * K4, 2 * K4, IOMMU_ERR_UNSUPPORTED }, /* not a leaf size */
 		{ 0, 0, 512 * G1, 512 * G1, IOMMU_ERR_UNSUPPORTED },	   /* no 512 GiB leaves */
 	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		d.err = IOMMU_OK;
 		assert_non_null(vtd_pgtable_map(&d, bad[i].iova, bad[i].phys, bad[i].size, IOMMU_RW, bad[i].page));
 		assert_int_equal(d.err, bad[i].err);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cases.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/amdvi/amdvi.h"
@@ -26,16 +27,9 @@
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
 
-#define PAGE 4096ull
-
 static struct amdvi *amdvi_of(struct iommu *io)
 {
-	return (struct amdvi *)((char *)io - offsetof(struct amdvi, io));
-}
-
-static bool on_qemu(void)
-{
-	return strcmp(timing.platform, "qemu-tcg") == 0;
+	return container_of(io, struct amdvi, io);
 }
 
 /* ---- taking over and the bystanders ------------------------------------- */
@@ -135,7 +129,7 @@ static bool event_logged(struct test_ctx *t, bool write)
 	dmabuf_free(&a);
 	if (logged || t->failures)
 		return logged;
-	if (on_qemu())
+	if (bench_on_qemu())
 		test_skip(
 		    t, SKIP_EMULATOR,
 		    "blocked, no event: QEMU's amd-iommu writes no event log (EvtTail stays 0 on 7.2 and 10.0); the "
@@ -180,7 +174,7 @@ static void t_event_log_overflow(struct test_ctx *t)
 	struct dma_result r;
 	bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
 	size_t n = v.io->ops->faults(v.io, f, 8, &ovf);
-	if (!n && on_qemu()) {
+	if (!n && bench_on_qemu()) {
 		bench_teardown(&v);
 		dmabuf_free(&a);
 		test_skip(t, SKIP_EMULATOR,
@@ -228,21 +222,15 @@ static void t_invalidate_precision(struct test_ctx *t)
 		return;
 	const struct stale_way way = { repoint_in_place, inv_neighbour, 0 };
 	struct stale s;
-	bench_stale(&v, &way, &s);
-	report(t, !s.err, "the probe ran%s%s", s.err ? ": " : "", s.err ? s.err : "");
-	if (!s.err && s.before != 'A') {
-		bench_teardown(&v);
-		test_skip(t, SKIP_INCONCLUSIVE,
-			  "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
+	if (!bench_stale_precision(&v, &way, &s))
 		return;
-	}
 	report(t, s.after == 'A' || s.after == 'B',
 	       "after the neighbour's invalidation the DMA landed in one page (%c)", s.after);
 	if (s.after == 'A')
 		test_note(t, "%s: precise: invalidating the neighbouring page left this one cached", v.label);
 	else if (s.after == 'B')
 		test_note(t, "%s: finding: invalidating the neighbouring page dropped this one too%s", v.label,
-			  on_qemu() ? " (QEMU's amd-iommu drops the whole domain, 7.2 and 10.0)" : "");
+			  bench_on_qemu() ? " (QEMU's amd-iommu drops the whole domain, 7.2 and 10.0)" : "");
 	bench_teardown(&v);
 }
 
@@ -250,7 +238,7 @@ static void t_invalidate_precision(struct test_ctx *t)
 
 static uint16_t dut_devid(const struct env *v)
 {
-	return (uint16_t)(v->e->addr.bus << 8 | v->e->addr.dev << 3 | v->e->addr.fn);
+	return pci_rid(v->e->addr);
 }
 
 static const char *fence(struct env *v, uint64_t iova, size_t arg)
@@ -345,7 +333,7 @@ static void t_illegal_command(struct test_ctx *t)
 		report(t, stopped && event, "the unit stopped (%s) and logged ILLEGAL_COMMAND_ERROR (%s)",
 		       stopped ? "yes" : "no", event ? "yes" : "no");
 		test_note(t, "illegal command: stopped, logged, restarted");
-	} else if (on_qemu()) {
+	} else if (bench_on_qemu()) {
 		test_skip(t, SKIP_EMULATOR,
 			  "QEMU's amd-iommu logs no event for an illegal command (7.2 and 10.0): "
 			  "nothing to recover from");

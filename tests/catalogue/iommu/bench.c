@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
 #include "iommu/backend.h"
@@ -25,8 +26,6 @@
 #include "iommu/session.h"
 #include "pci/dut.h"
 #include "tests/catalogue/bench.h"
-
-#define PAGE 4096ull
 
 static bool prove_translated(struct env *v);
 
@@ -147,7 +146,7 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
 	v->pg = v->io->page_sizes & -v->io->page_sizes;
 	v->bits = v->e->caps.addr_bits < v->io->addr_bits ? v->e->caps.addr_bits : v->io->addr_bits;
-	v->len = v->e->caps.max_len < PAGE ? v->e->caps.max_len : PAGE;
+	v->len = v->e->caps.max_len < PAGE_SIZE ? v->e->caps.max_len : PAGE_SIZE;
 	if (v->e->caps.len_unit > 1)
 		v->len -= v->len % v->e->caps.len_unit;
 	/* buffers in the lower half of what both reach, IOVAs in the upper
@@ -260,7 +259,7 @@ size_t bench_bystanders(struct env *v, size_t *fine)
 			continue;
 		}
 		struct dmabuf b;
-		size_t len = o->caps.max_len < PAGE ? o->caps.max_len : PAGE;
+		size_t len = o->caps.max_len < PAGE_SIZE ? o->caps.max_len : PAGE_SIZE;
 		if (o->caps.len_unit > 1)
 			len -= len % o->caps.len_unit;
 		char why_not[112];
@@ -636,6 +635,25 @@ bool bench_stale_invalidated(struct env *v, const struct stale_way *way, const c
 	printf("    before the invalidation the DMA landed in %s\n", landed(s.before));
 	report(v->t, s.after == 'B', "after %s invalidation the DMA reached %s", name, landed(s.after));
 	return s.after == 'B';
+}
+
+bool bench_on_qemu(void)
+{
+	return strcmp(timing.platform, "qemu-tcg") == 0;
+}
+
+bool bench_stale_precision(struct env *v, const struct stale_way *way, struct stale *s)
+{
+	struct test_ctx *t = v->t;
+	bench_stale(v, way, s);
+	report(t, !s->err, "the probe ran%s%s", s->err ? ": " : "", s->err ? s->err : "");
+	if (!s->err && s->before != 'A') {
+		bench_teardown(v);
+		test_skip(t, SKIP_INCONCLUSIVE,
+			  "the unit showed no stale entry to test precision with (the DMA reached %c)", s->before);
+		return false;
+	}
+	return true;
 }
 
 void bench_time_invalidation(struct env *v, const struct stale_way *way, uint64_t iova, const char *name,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cases.h"
+#include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/backend.h"
 #include "iommu/dart/dart.h"
@@ -16,8 +17,6 @@
 #include "iommu/models/models.h"
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
-
-#define PAGE 4096ull
 
 /* Linux's DART scheme: invalidate on map (U4: one entry; U3: all), never on
  * unmap. A page mapped again is right at once; a page only unmapped stays
@@ -105,7 +104,7 @@ static void t_dummy_hides_faults(struct test_ctx *t)
 			break;
 		v.io->ops->faults(v.io, f, 2, &ovf);
 		if (dummy)
-			memset(d->dummy, 0, PAGE);
+			memset(d->dummy, 0, PAGE_SIZE);
 		v.e->transfer(v.e, DMA_FROM_DEVICE, iova, 256, &r);
 		size_t nf = v.io->ops->faults(v.io, f, 2, &ovf);
 		if (dummy) {

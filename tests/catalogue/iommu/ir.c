@@ -30,7 +30,7 @@ struct ir {
 
 static uint16_t ir_sid(const struct dma_engine *e)
 {
-	return (uint16_t)(e->addr.bus << 8 | e->addr.dev << 3 | e->addr.fn);
+	return pci_rid(e->addr);
 }
 
 /* Everything the case set up put back, the bench last. */

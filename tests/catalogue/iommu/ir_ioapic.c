@@ -216,7 +216,8 @@ static const char *ioa_source_id(struct ioa *r, uint8_t ioapic_id, char *why, si
 					 ioapic_id, sc->npath);
 				return why;
 			}
-			r->sid = (uint16_t)(sc->start_bus << 8 | sc->path[0].dev << 3 | sc->path[0].fn);
+			r->sid = pci_rid(
+			    (struct pci_addr){ .bus = sc->start_bus, .dev = sc->path[0].dev, .fn = sc->path[0].fn });
 			return NULL;
 		}
 	} else if (unit && unit->backend == &amdvi_backend && ivrs) {

@@ -159,7 +159,7 @@ static void fault_case(struct test_ctx *t, bool write)
 	size_t nrec = 0, nirq = 0, good = 0;
 	bool classified = false; /* the first record gave the reason, not just "a fault" */
 	uint32_t reason = 0;
-	uint16_t sid = (uint16_t)(v.e->addr.bus << 8 | v.e->addr.dev << 3 | v.e->addr.fn);
+	uint16_t sid = pci_rid(v.e->addr);
 	struct iommu_fault f[4];
 	bool ovf;
 	v.io->ops->faults(v.io, f, 4, &ovf); /* nothing old counts */

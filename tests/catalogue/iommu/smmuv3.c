@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cases.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
 #include "iommu/backend.h"
@@ -31,12 +32,7 @@
 
 static struct smmuv3 *smmuv3_of(struct iommu *io)
 {
-	return (struct smmuv3 *)((char *)io - offsetof(struct smmuv3, io));
-}
-
-static bool on_qemu(void)
-{
-	return strcmp(timing.platform, "qemu-tcg") == 0;
+	return container_of(io, struct smmuv3, io);
 }
 
 static uint32_t dut_sid(const struct env *v)
@@ -186,7 +182,7 @@ static bool offered(struct test_ctx *t, const char *key, const char *value)
 static bool qemu_sticky_2level(struct test_ctx *t, const char *value)
 {
 	struct dma_engine *e;
-	if (!on_qemu() || strcmp(value, "linear") != 0 || model_unit(&e) || !smmuv3_backend_had_2level())
+	if (!bench_on_qemu() || strcmp(value, "linear") != 0 || model_unit(&e) || !smmuv3_backend_had_2level())
 		return false;
 	test_skip(t, SKIP_EMULATOR,
 		  "QEMU's SMMUv3 (7.2, 10.0) keeps reading the stream table as 2-level once given one in this boot "
@@ -304,7 +300,7 @@ static void t_event_overflow(struct test_ctx *t)
 	if (lost) {
 		report(t, true, "%u forbidden reads into %u slots: the driver says events were lost", fired, ring);
 		test_note(t, "%s: overflow reported (OVFLG) and acknowledged (OVACKFLG)", v.label);
-	} else if (on_qemu()) {
+	} else if (bench_on_qemu()) {
 		test_skip(t, SKIP_EMULATOR,
 			  "QEMU's SMMUv3 dropped the events on a full queue without toggling EVENTQ_PROD.OVFLG (7.2 "
 			  "and 10.0 do): the loss cannot be seen (the queue filled and recorded again once read)");
@@ -339,14 +335,8 @@ static void t_tlbi_precision(struct test_ctx *t)
 	struct stale_way way = bench_stale_kind(bench_kind_named(v.io, w->page_kind));
 	way.invalidate = inv_neighbour;
 	struct stale s;
-	bench_stale(&v, &way, &s);
-	report(t, !s.err, "the probe ran%s%s", s.err ? ": " : "", s.err ? s.err : "");
-	if (!s.err && s.before != 'A') {
-		bench_teardown(&v);
-		test_skip(t, SKIP_INCONCLUSIVE,
-			  "the unit showed no stale entry to test precision with (the DMA reached %c)", s.before);
+	if (!bench_stale_precision(&v, &way, &s))
 		return;
-	}
 	report(t, s.after == 'A' || s.after == 'B', "after the neighbour's %s the DMA landed in one page (%c)",
 	       w->page_cmd, s.after);
 	test_note(t, "%s: %s: the neighbour's %s %s", v.label, s.after == 'A' ? "precise" : "finding", w->page_cmd,
@@ -593,8 +583,8 @@ static void t_stage2(struct test_ctx *t)
 	if (!(idr0 & IDR0_S2P)) {
 		test_skip(t, SKIP_UNSUPPORTED, "IDR0.S2P clear: this SMMU has no stage 2%s",
 			  mu == &smmuv3_model_driver()->io ? " (this model kind is stage 1 only, as QEMU's before 10.0)"
-			  : on_qemu() ? " (QEMU's SMMUv3 has stage 2 from 10.0 on, virt-10.0 machines)"
-				      : "");
+			  : bench_on_qemu() ? " (QEMU's SMMUv3 has stage 2 from 10.0 on, virt-10.0 machines)"
+					    : "");
 		return;
 	}
 	t_with_setting(t);

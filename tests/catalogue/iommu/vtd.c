@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cases.h"
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "iommu/backend.h"
 #include "iommu/machine.h"
@@ -23,11 +24,9 @@
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
 
-#define PAGE 4096ull
-
 static struct vtd *vtd_of(struct iommu *io)
 {
-	return (struct vtd *)((char *)io - offsetof(struct vtd, io));
+	return container_of(io, struct vtd, io);
 }
 
 /* ---- taking over and the bystanders ------------------------------------- */
