@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backends.h"
+#include "core/base/macros.h"
 #include "iommu/models/models.h"
 
 #define DECLARE(name) extern const struct iommu_backend name##_backend;
@@ -13,7 +14,7 @@ static const struct iommu_backend *const registry[] = { IOMMU_BACKENDS(ENTRY) NU
 
 const struct iommu_backend *iommu_backend_at(size_t i)
 {
-	return i < sizeof(registry) / sizeof(registry[0]) ? registry[i] : NULL;
+	return i < ARRAY_SIZE(registry) ? registry[i] : NULL;
 }
 
 const struct iommu_backend *iommu_backend_named(const char *name)

@@ -5,6 +5,7 @@
 
 #include "backend.h"
 #include "core/base/ioapic.h"
+#include "core/base/macros.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/results.h"
 #include "machine.h"
@@ -216,6 +217,6 @@ const struct subsystem iommu_subsystem = {
 	.name = "iommu",
 	.settings = iommu_backends_settings,
 	.commands = commands,
-	.ncommands = sizeof(commands) / sizeof(commands[0]),
+	.ncommands = ARRAY_SIZE(commands),
 	.release = session_release,
 };

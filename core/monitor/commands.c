@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "lab.h"
 #include "monitor_state.h"
@@ -224,7 +225,7 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		cmd_error("usage: exit <firmware|reset|poweroff|qemu>");
 		return CMD_ERROR;
 	}
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		if (strcmp(argv[1], kinds[i].name) != 0)
 			continue;
 		lab_plan_end(); /* the plan ends here, whatever lines follow `exit` */
@@ -279,7 +280,7 @@ static const struct command commands[] = {
 	  cmd_exit },
 };
 
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NCOMMANDS (ARRAY_SIZE(commands))
 
 static const struct command *find_command(const char *name)
 {

@@ -1,6 +1,7 @@
 /* The breadcrumb's text: written by the monitor, read back after a reset
  * from a firmware variable anyone could have set, so parsed strictly. */
 #include "crumb.h"
+#include "core/base/macros.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,7 +168,7 @@ enum crumb_key {
 };
 static const char *const key_names[] = { "source", "plan",    "run",	"phase",   "test",  "results",
 					 "tally",  "session", "budget", "resumes", "crash", "results_lost" };
-#define NKEYS (sizeof(key_names) / sizeof(key_names[0]))
+#define NKEYS (ARRAY_SIZE(key_names))
 
 static bool key_value(enum crumb_key k, const char *v, struct crumb *c)
 {
@@ -184,7 +185,7 @@ static bool key_value(enum crumb_key k, const char *v, struct crumb *c)
 	case K_RUN: /* 0: the plan had not reached a run command (phase early) */
 		return number(v, RUN_MAX, &c->run);
 	case K_PHASE:
-		for (unsigned i = 0; i < sizeof(phase_names) / sizeof(phase_names[0]); i++)
+		for (unsigned i = 0; i < ARRAY_SIZE(phase_names); i++)
 			if (strcmp(v, phase_names[i]) == 0) {
 				c->phase = (enum crumb_phase)i;
 				return true;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "monitor_state.h"
 
@@ -89,7 +90,7 @@ static const struct {
 	{ "exit firmware", "return to the firmware" },
 };
 
-#define NMENU (sizeof(menu) / sizeof(menu[0]))
+#define NMENU (ARRAY_SIZE(menu))
 
 void monitor_print_menu(void)
 {

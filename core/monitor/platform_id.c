@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/cpu.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/tables/acpi.h"
@@ -227,7 +228,7 @@ static void decide_x86_64(const struct platform_evidence *e, struct platform_dec
 {
 	if (e->cpuid_hv) {
 		add(t, "CPUID hypervisor leaf %s", e->cpuid_vendor);
-		for (size_t i = 0; i < sizeof(cpuid_vendors) / sizeof(cpuid_vendors[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(cpuid_vendors); i++) {
 			if (strcmp(e->cpuid_vendor, cpuid_vendors[i].sig) == 0) {
 				snprintf(d->name, sizeof(d->name), "%s", cpuid_vendors[i].name);
 				return;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bytes.h"
+#include "core/base/macros.h"
 #include "core/base/memmap.h"
 
 static const char *const problem_names[] = {
@@ -214,7 +215,7 @@ static void decode(struct smbios *s, const uint8_t *p, uint32_t at, const struct
 	if (length < first_length[type])
 		problem(s, SMBIOS_P_SHORT, DIAG_WARNING, "type %u at 0x%x is %u bytes, its first version has %u", type,
 			at, length, first_length[type]);
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++)
 		if (fields[i].type == type && fields[i].at < length)
 			take_string(s, set, at, p[fields[i].at], (char *)s + fields[i].offset);
 	if (type == 1 && length >= TYPE1_UUID_AT + 16)
@@ -351,7 +352,7 @@ bool smbios_file_name(const char *in, char *out, size_t cap)
 	for (const char *c = in; *c && n < SMBIOS_STR_MAX; c++)
 		lower[n++] = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
 	lower[n] = '\0';
-	for (size_t i = 0; i < sizeof(placeholders) / sizeof(placeholders[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(placeholders); i++)
 		if (strcmp(lower, placeholders[i]) == 0)
 			return false;
 	size_t k = 0, max = cap - 1 < SMBIOS_NAME_MAX ? cap - 1 : SMBIOS_NAME_MAX;

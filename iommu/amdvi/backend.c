@@ -81,7 +81,7 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 {
 	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
 	amdvim_init(&family_model);
-	family_model.engine_devid = (uint16_t)(at.bus << 8 | at.dev << 3 | at.fn);
+	family_model.engine_devid = pci_rid(at);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
 	model_engine_msi(e, family_msi);
 	return amdvi_init(&family_driver, &family_model.win, kind, NULL, NULL, NULL);

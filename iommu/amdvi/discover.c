@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/base/json.h"
+#include "core/base/macros.h"
 #include "regs.h"
 
 int amdvi_ivrs_alias(const struct ivrs *v, const struct ivrs_block *h, uint16_t devid)
@@ -141,7 +142,7 @@ const struct iommu_discovery amdvi_discovery = {
 	.find = amdvi_find,
 	.claim = amdvi_claim,
 	.regs = amdvi_found_regs,
-	.nregs = sizeof(amdvi_found_regs) / sizeof(amdvi_found_regs[0]),
+	.nregs = ARRAY_SIZE(amdvi_found_regs),
 	.identity = amdvi_identity,
 	.print_regs = amdvi_print_regs,
 	.unit_info = amdvi_unit_info,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "iommu/models/models.h"
 
 /* MMIO offsets (3.4) */
@@ -285,7 +286,7 @@ static const struct {
 
 static uint64_t *reg(struct amdvi_model *m, uint64_t off, uint64_t *bits)
 {
-	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(regs); i++)
 		if (regs[i].off == off) {
 			*bits = regs[i].bits | (off == CONTROL && m->xt ? GA_EN | XT_EN : 0);
 			return (uint64_t *)((char *)m + regs[i].field);

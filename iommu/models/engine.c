@@ -6,16 +6,15 @@
 
 #include "core/base/cpu.h"
 #include "core/base/dmabuf.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "models.h"
 
-#define IO_PAGE 4096u
-
 static enum dma_status transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
 				struct dma_result *r)
 {
-	struct model_engine *m = (struct model_engine *)e;
+	struct model_engine *m = container_of(e, struct model_engine, e);
 	*r = (struct dma_result){ 0 };
 	uint64_t t0 = cycles_begin();
 	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
@@ -23,7 +22,7 @@ static enum dma_status transfer(struct dma_engine *e, enum dma_dir dir, uint64_t
 	r->t_submit = cycles_begin();
 	unsigned aborted = 0;
 	for (uint64_t done = 0; done < len;) {
-		uint64_t a = iova + done, n = IO_PAGE - (a & (IO_PAGE - 1));
+		uint64_t a = iova + done, n = PAGE_SIZE - (a & (PAGE_SIZE - 1));
 		if (n > len - done)
 			n = len - done;
 		uint64_t phys = a;
@@ -89,7 +88,7 @@ void model_engine_init(struct model_engine *m, const char *kind, struct pci_addr
 
 static const char *msi_program(struct dma_engine *e, const struct msi_message *m)
 {
-	struct model_engine *me = (struct model_engine *)e;
+	struct model_engine *me = container_of(e, struct model_engine, e);
 	me->msg = *m;
 	me->msi_enabled = true;
 	return NULL;
@@ -100,12 +99,12 @@ static const char *msi_program(struct dma_engine *e, const struct msi_message *m
  * local APIC it names, which runs the handler of its vector. */
 static const char *msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
 {
-	struct model_engine *me = (struct model_engine *)e;
+	struct model_engine *me = container_of(e, struct model_engine, e);
 	if (!me->msi_enabled)
 		return "the engine's MSI is not programmed";
 	if (!platform->irq_send)
 		return "the platform cannot deliver the model's interrupt (no irq_send)";
-	uint16_t rid = (uint16_t)(e->addr.bus << 8 | e->addr.dev << 3 | e->addr.fn);
+	uint16_t rid = pci_rid(e->addr);
 	uint8_t vector = 0;
 	uint32_t dest = 0;
 	*t_doorbell = rdtsc();
@@ -120,7 +119,7 @@ static const char *msi_raise(struct dma_engine *e, uint64_t *t_doorbell)
 
 static void msi_off(struct dma_engine *e)
 {
-	struct model_engine *me = (struct model_engine *)e;
+	struct model_engine *me = container_of(e, struct model_engine, e);
 	me->msi_enabled = false;
 	me->msg = (struct msi_message){ 0 };
 }

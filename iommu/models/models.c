@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/monitor/script.h"
 #include "iommu/backend.h"
 
@@ -45,7 +46,8 @@ static const struct model_fault all_ones_fault = {
 
 static void inject_escape(void *engine)
 {
-	((struct model_engine *)engine)->bypass = true;
+	struct model_engine *m = engine; /* model_attach hands the escape fault its engine */
+	m->bypass = true;
 }
 
 /* "escape" is every family's too, set on the engine: its DMA bypasses the
@@ -254,6 +256,6 @@ static const struct command commands[] = {
 const struct subsystem model_subsystem = {
 	.name = "model",
 	.commands = commands,
-	.ncommands = sizeof(commands) / sizeof(commands[0]),
+	.ncommands = ARRAY_SIZE(commands),
 	.release = model_detach,
 };

@@ -163,7 +163,7 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
 	if (!smmuv3m_init(&family_model, kind))
 		return "no such SMMUv3 model kind";
-	family_model.engine_sid = (uint32_t)(at.bus << 8 | at.dev << 3 | at.fn);
+	family_model.engine_sid = pci_rid(at);
 	/* the engine reaches what the unit can output (IDR5.OAS), so that the
 	 * bench's buffers lie where a translation may put them: the host's own
 	 * pointers run past 2^44 */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/base/json.h"
+#include "core/base/macros.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/results.h"
 #include "core/tables/acpi.h"
@@ -139,7 +140,7 @@ static void smmuv3_print_regs(const struct unit_regs *r)
 			continue; /* IDR2 (VATOS) and IDR4 (implementation defined) */
 		uint32_t idr = (uint32_t)r->r[ID_IDR(reg)];
 		printf("      IDR%u 0x%08x:", reg, idr);
-		for (size_t i = 0; i < sizeof(idr_fields) / sizeof(idr_fields[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(idr_fields); i++) {
 			const struct idr_field *f = &idr_fields[i];
 			unsigned v = (idr >> f->lo) & ((1u << f->width) - 1);
 			if (f->idr != reg || (f->width == 1 && !v))
@@ -240,7 +241,7 @@ const struct iommu_discovery smmuv3_discovery = {
 	.find = smmuv3_find,
 	.claim = smmuv3_claim,
 	.regs = smmuv3_found_regs,
-	.nregs = sizeof(smmuv3_found_regs) / sizeof(smmuv3_found_regs[0]),
+	.nregs = ARRAY_SIZE(smmuv3_found_regs),
 	.identity = smmuv3_identity,
 	.print_regs = smmuv3_print_regs,
 	.unit_info = smmuv3_unit_info,

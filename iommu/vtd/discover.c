@@ -6,6 +6,7 @@
 
 #include "caps.h"
 #include "core/base/json.h"
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "regs.h"
 
@@ -191,7 +192,7 @@ const struct iommu_discovery vtd_discovery = {
 	.find = vtd_find,
 	.claim = vtd_claim,
 	.regs = vtd_found_regs,
-	.nregs = sizeof(vtd_found_regs) / sizeof(vtd_found_regs[0]),
+	.nregs = ARRAY_SIZE(vtd_found_regs),
 	.identity = vtd_identity,
 	.print_regs = vtd_print_regs,
 	.unit_info = vtd_unit_info,

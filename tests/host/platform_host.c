@@ -97,11 +97,11 @@ static const char *host_console_describe(void)
 static void *host_alloc_pages(size_t pages, uint64_t limit)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (limit ? MAP_32BIT : 0);
-	void *p = mmap(NULL, pages * 4096, PROT_READ | PROT_WRITE, flags, -1, 0);
+	void *p = mmap(NULL, pages * PAGE_SIZE, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	if (limit && (uint64_t)(uintptr_t)p + pages * 4096 > limit) {
-		munmap(p, pages * 4096);
+	if (limit && (uint64_t)(uintptr_t)p + pages * PAGE_SIZE > limit) {
+		munmap(p, pages * PAGE_SIZE);
 		return NULL;
 	}
 	return p;
@@ -109,7 +109,7 @@ static void *host_alloc_pages(size_t pages, uint64_t limit)
 
 static void host_free_pages(void *p, size_t pages)
 {
-	munmap(p, pages * 4096);
+	munmap(p, pages * PAGE_SIZE);
 }
 
 static uint64_t now_ns(void)

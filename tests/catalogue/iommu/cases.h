@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/base/macros.h"
 #include "core/monitor/runner.h"
 
 /* A shared case's `.arg`. */
@@ -41,9 +42,9 @@ const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n);
 /* A backend's group, made of its `cases` table: id_group, which the
  * composition root lists by the backend's name (iommu/backends.h); the
  * group is called `id`, as are its tests' names' prefix and the backend. */
-#define IOMMU_BACKEND_CASES(id, summary_)                                                               \
-	const struct test_group id##_group = {                                                          \
-		.name = #id, .summary = summary_, .cases = cases, .n = sizeof(cases) / sizeof(cases[0]) \
+#define IOMMU_BACKEND_CASES(id, summary_)                                                \
+	const struct test_group id##_group = {                                           \
+		.name = #id, .summary = summary_, .cases = cases, .n = ARRAY_SIZE(cases) \
 	}
 
 #endif
