@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 TOOL = os.path.join(ROOT, "tools", "iommon-report")
 JOB = os.path.join(ROOT, "tools", "lava", "iommon-job.yaml")
 XSD = os.path.join(ROOT, "tests", "junit.xsd")
-RUNNER_H = os.path.join(ROOT, "core", "runner.h")
+RUNNER_H = os.path.join(ROOT, "core", "monitor", "report.h")
 
 
 def say(verdict, name, detail):
@@ -255,7 +255,7 @@ def check_bad_input(good, scratch):
 
 
 def reason_codes():
-    """The closed set as the monitor defines it (core/monitor/runner.h SKIP_REASONS)
+    """The closed set as the monitor defines it (core/monitor/report.h SKIP_REASONS)
     and as the JUnit schema admits it (skipType, less "known")."""
     c = re.findall(r'X\(SKIP_[A-Z_]+, "([a-z-]+)"\)', open(RUNNER_H).read())
     x = re.findall(r'<xs:enumeration value="([a-z-]+)"/>',
@@ -266,7 +266,7 @@ def reason_codes():
 def check_reasons(files, scratch):
     codes, in_xsd = reason_codes()
     if not codes or sorted(codes) != sorted(in_xsd) or len(set(codes)) != len(codes):
-        return say("FAIL", "reasons", "core/monitor/runner.h's codes %s and tests/junit.xsd's %s differ" % (codes, in_xsd))
+        return say("FAIL", "reasons", "core/monitor/report.h's codes %s and tests/junit.xsd's %s differ" % (codes, in_xsd))
     used, problems, first = collections.Counter(), [], None
     for f in files:
         name = os.path.basename(os.path.dirname(os.path.dirname(f)))
