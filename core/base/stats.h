@@ -3,6 +3,7 @@
 #ifndef IOMMON_STATS_H
 #define IOMMON_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,5 +17,29 @@ struct stats {
  * sample with at least p% of samples at or below it), so each is a value
  * that was observed. Returns -1 when n == 0. */
 int stats_compute(uint64_t *samples, size_t n, struct stats *out);
+
+/* The median's 95 % confidence interval, distribution-free: the order
+ * statistics x(l) and x(u) of the sorted samples (1-based ranks, u = n +
+ * 1 - l), l the largest rank whose binomial tail P(B <= l - 1), B ~
+ * Bin(n, 1/2), is at most 2.5 %; the interval then covers the true median
+ * with at least 95 %. False when n < 6, where no such interval exists. */
+bool stats_median_ci_ranks(size_t n, size_t *l, size_t *u);
+bool stats_median_ci(const uint64_t *sorted, size_t n, uint64_t *lo, uint64_t *hi);
+
+/* The ratio of the medians (nearest-rank, as stats_compute's p50) of `a`
+ * and `b`, median(a) / median(b), with its 95 % percentile-bootstrap
+ * interval: STATS_BOOTSTRAP resamples of each, drawn with replacement from
+ * a fixed seed, so the same samples give the same interval. The samples
+ * are not changed. False when either has fewer than 6 samples, a median
+ * of `b` is 0, or there is no memory. */
+#define STATS_BOOTSTRAP 1000
+bool stats_ratio_ci(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, double *ratio, double *lo, double *hi);
+
+/* What an interval of a ratio says: higher (all of it above 1), lower
+ * (all of it below 1), or inconclusive (it holds 1: the method cannot tell
+ * the two apart). */
+enum stats_verdict { STATS_INCONCLUSIVE, STATS_HIGHER, STATS_LOWER };
+enum stats_verdict stats_ratio_verdict(double lo, double hi);
+const char *stats_verdict_name(enum stats_verdict v);
 
 #endif
