@@ -41,13 +41,28 @@ struct figures {
 	size_t size, n;
 	uint64_t map, unmap, inval; /* p50 CPU cycles per DMA */
 	double lat_p50, lat_p99;    /* ns */
-	double per_dma_ns, dmas_s, mb_s, overhead;
+	double per_dma_ns, dmas_s, mb_s;
+	/* each DMA's whole cost (map, DMA, unmap, invalidation): its median
+	 * and the median's 95 % interval, ns */
+	double per_p50, per_lo, per_hi;
+	/* against 'none' at that size: the ratio of the medians, as a
+	 * percentage, with its 95 % bootstrap interval and what it says */
+	double overhead, over_lo, over_hi;
+	enum stats_verdict verdict;
+	bool interval;	  /* over_lo/over_hi hold one (enough DMAs on both sides) */
+	bool is_baseline; /* this is the 'none' row the others are against */
+	unsigned rounds, warmup;
 	unsigned pending_max, probes, reachable;
 	bool ran;
 	bool skipped;  /* not run, for the reason in why */
 	bool baseline; /* overhead is against a 'none' row */
 	char why[112];
 };
+
+/* The rounds a strategy's DMAs are spread over, each at least this many
+ * DMAs of it (fewer DMAs than five rounds' worth: one round). */
+#define PRICE_ROUNDS 5
+#define PRICE_MIN_BURST 4
 
 /* every model's strategies at eight sizes (7 x 5 x 8 today), with room for
  * the models to come; rows past it are not run */
@@ -215,32 +230,75 @@ static uint64_t probe(struct env *v, struct figures *f, uint64_t iova, size_t si
 	return cycles_end() - p0;
 }
 
-static void run(struct env *v, const struct strategy *st, size_t size, size_t n, struct figures *f)
+/* One strategy's DMAs at one size, gathered over the rounds. */
+struct cell {
+	struct strategy st;
+	struct figures f;
+	uint64_t *map, *unmap, *inval, *lat, *per; /* cycles, one a DMA kept */
+	size_t cap, got;
+	uint64_t total; /* cycles of the DMAs kept, whole */
+	const char *err;
+	/* The stream's state, kept from burst to burst as one stream's: its
+	 * buffer, its own IOVA window (slot `slot`, so no other strategy maps
+	 * where its stale translations may still be cached, and those lead only
+	 * into its own buffer), the allocator over it, and deferred's freed
+	 * IOVAs awaiting their invalidation. */
+	bool open;
+	unsigned slot;
+	struct dmabuf b;
+	struct iova_bitmap alloc;
+	uint64_t base, *pend;
+	size_t space, npend;
+};
+
+/* The stream's state, before its first burst. */
+static const char *cell_open(struct env *v, struct cell *c, size_t size)
 {
-	memset(f, 0, sizeof(*f));
-	f->size = size;
-	snprintf(f->variant, sizeof(f->variant), "%.24s%s%.32s-%zu", v->io->variant ? v->io->variant : "",
-		 v->io->variant ? "-" : "", st->name, size);
-	/* none and passthrough: the device reaches the buffer itself */
-	bool direct = st->kind == S_NONE || st->kind == S_PASSTHROUGH;
-	if (direct && v->direct_why[0]) {
-		f->skipped = true;
-		snprintf(f->why, sizeof(f->why), "%s", v->direct_why);
-		return;
-	}
+	bool direct = c->st.kind == S_NONE || c->st.kind == S_PASSTHROUGH;
 	size_t pages = (size + v->pg - 1) / v->pg, batch = (size_t)setting_long("price.batch");
 	/* 64 DMAs' worth of IOVA space: a batch larger than that meets the wrap first */
-	size_t space = 64 * pages;
-	uint64_t *map = calloc(n, 8), *unmap = calloc(n, 8), *inval = calloc(n, 8), *lat = calloc(n, 8);
-	struct dmabuf b = { 0 };
-	struct iova_bitmap alloc = { 0 };
-	uint64_t *pend = calloc(batch + 1, 8);
-	uint64_t base = bench_window(v, space * v->pg, 0);
-	const char *e = NULL;
-	bool have =
-	    direct && !v->limit ? dmabuf_alloc_in(&b, size, 0, v->direct, v->pg) : bench_buffer(v, &b, size, v->pg);
-	if (!map || !unmap || !inval || !lat || !pend || !have || !iova_bitmap_init(&alloc, base, space, v->pg))
-		e = "no memory";
+	c->space = 64 * pages;
+	c->npend = 0;
+	c->pend = calloc(batch + 1, 8);
+	c->base = bench_window(v, c->space * v->pg, c->slot);
+	bool have = direct && !v->limit ? dmabuf_alloc_in(&c->b, size, 0, v->direct, v->pg)
+					: bench_buffer(v, &c->b, size, v->pg);
+	c->open = true;
+	if (!c->pend || !have || !iova_bitmap_init(&c->alloc, c->base, c->space, v->pg))
+		return "no memory";
+	return NULL;
+}
+
+/* After its last burst: what deferred left pending invalidated (untimed,
+ * as the stream's end), and its state freed. */
+static void cell_close(struct env *v, struct cell *c)
+{
+	if (!c->open)
+		return;
+	size_t kind = bench_kind_for(v->io, "domain");
+	if (kind == (size_t)-1)
+		kind = bench_kind_for(v->io, "global");
+	if (c->st.kind != S_NONE && c->st.kind != S_PASSTHROUGH && kind != (size_t)-1)
+		v->io->ops->invalidate(v->io, kind, c->base, c->space * v->pg);
+	free(c->pend);
+	c->pend = NULL;
+	iova_bitmap_fini(&c->alloc);
+	dmabuf_free(&c->b);
+	c->open = false;
+}
+
+/* `n` DMAs of `c`'s strategy, its set-up before them and its undoing
+ * after, both untimed; kept in the cell's samples unless a warm-up. */
+static void burst(struct env *v, struct cell *c, size_t size, size_t n, bool keep)
+{
+	const struct strategy *st = &c->st;
+	struct figures *f = &c->f;
+	size_t pages = (size + v->pg - 1) / v->pg, batch = (size_t)setting_long("price.batch");
+	const char *e = c->open ? NULL : cell_open(v, c, size);
+	struct dmabuf b = c->b;
+	struct iova_bitmap *alloc = &c->alloc;
+	uint64_t *pend = c->pend, base = c->base;
+	size_t space = c->space;
 	size_t deferred_kind = bench_kind_for(v->io, "domain");
 	if (deferred_kind == (size_t)-1)
 		deferred_kind = bench_kind_for(v->io, "global");
@@ -252,19 +310,19 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 		e = v->io->ops->attach(v->io, v->e->addr, IOMMU_PASSTHROUGH);
 	if (!e && st->kind == S_PERSISTENT) {
 		bool w;
-		persistent = iova_bitmap_alloc(&alloc, pages, &w);
+		persistent = iova_bitmap_alloc(alloc, pages, &w);
 		e = persistent ? v->io->ops->map(v->io, persistent, frame, pages * v->pg, IOMMU_RW, v->pg) : "no IOVA";
 	}
-	size_t npend = 0, got = 0;
-	uint64_t probing = 0; /* cycles spent probing the exposure: not the strategy's */
-	uint64_t t_start = cycles_begin();
+	size_t npend = c->npend;
+	unsigned pending_max = 0, probes = f->probes, reachable = f->reachable;
 	for (size_t i = 0; !e && i < n && !test_stopped(v->t); i++) {
-		uint64_t iova = b.phys, c0 = cycles_begin(), c1 = c0, c2, c3, wrap_inval = 0, wrap_probe = 0;
+		uint64_t iova = b.phys, c0 = cycles_begin(), c1 = c0, c2, c3, wrap_inval = 0, wrap_probe = 0,
+			 probing = 0;
 		bool wrapped = false;
 		if (st->kind == S_PERSISTENT)
 			iova = persistent + (b.phys - frame);
 		if (st->kind == S_STRICT || st->kind == S_DEFERRED) {
-			uint64_t io = iova_bitmap_alloc(&alloc, pages, &wrapped);
+			uint64_t io = iova_bitmap_alloc(alloc, pages, &wrapped);
 			if (!io) {
 				e = "the IOVA space is full";
 				break;
@@ -291,7 +349,7 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 		uint64_t io = iova - (b.phys - frame);
 		if (!e && (st->kind == S_STRICT || st->kind == S_DEFERRED)) {
 			e = v->io->ops->unmap(v->io, io, pages * v->pg);
-			iova_bitmap_free(&alloc, io, pages);
+			iova_bitmap_free(alloc, io, pages);
 		}
 		c3 = cycles_end();
 		uint64_t c4 = c3;
@@ -302,8 +360,8 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 		}
 		if (!e && st->kind == S_DEFERRED) {
 			pend[npend++] = io;
-			if (npend > f->pending_max)
-				f->pending_max = (unsigned)npend;
+			if (npend > pending_max)
+				pending_max = (unsigned)npend;
 			if (npend >= batch) {
 				probing += probe(v, f, pend[0] + (b.phys - frame), size);
 				uint64_t c5 = cycles_begin();
@@ -312,14 +370,20 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 				npend = 0;
 			}
 		}
+		/* the DMA's whole cost: from its map to its invalidation, the
+		 * exposure's probes (not the strategy's) left out */
+		uint64_t whole = cycles_end() - c0 - probing;
 		bool maps = st->kind == S_STRICT || st->kind == S_DEFERRED;
+		if (e || !keep || c->got == c->cap)
+			continue;
 		/* a wrap's invalidation belongs to invalidation, not to map */
-		map[got] = maps ? c1 - c0 - wrap_inval - wrap_probe : 0, unmap[got] = maps ? c3 - c2 : 0,
-		inval[got] = c4 - c3 + wrap_inval;
-		lat[got] = r.t_done - r.t_submit;
-		got += !e;
+		size_t g = c->got++;
+		c->map[g] = maps ? c1 - c0 - wrap_inval - wrap_probe : 0, c->unmap[g] = maps ? c3 - c2 : 0;
+		c->inval[g] = c4 - c3 + wrap_inval;
+		c->lat[g] = r.t_done - r.t_submit;
+		c->per[g] = whole;
+		c->total += whole;
 	}
-	uint64_t total = cycles_end() - t_start - probing;
 	/* the strategy undone: nothing it mapped stays reachable */
 	if (st->kind == S_NONE && !e)
 		e = v->io->ops->enable(v->io, true);
@@ -329,40 +393,84 @@ static void run(struct env *v, const struct strategy *st, size_t size, size_t n,
 		const char *e2 = bench_translate(v);
 		e = e ? e : e2;
 	}
-	if (st->kind == S_PERSISTENT && persistent)
+	if (st->kind == S_PERSISTENT && persistent) {
 		v->io->ops->unmap(v->io, persistent, pages * v->pg);
-	if (st->kind != S_NONE && st->kind != S_PASSTHROUGH && deferred_kind != (size_t)-1)
-		v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
-	f->n = got;
-	f->ran = got > 0 && !e;
-	if (e)
-		snprintf(f->why, sizeof(f->why), "%s", e);
-	if (got) {
-		pick(map, got, &f->map);
-		pick(unmap, got, &f->unmap);
-		pick(inval, got, &f->inval);
-		struct stats s;
-		uint64_t *l2 = malloc(got * 8);
-		if (l2) {
-			memcpy(l2, lat, got * 8);
-			stats_compute(l2, got, &s);
-			f->lat_p50 = cycles_to_ns(s.p50), f->lat_p99 = cycles_to_ns(s.p99);
-			free(l2);
-		}
-		f->per_dma_ns = cycles_to_ns(total) / (double)got;
-		f->dmas_s = f->per_dma_ns > 0 ? 1e9 / f->per_dma_ns : 0;
-		f->mb_s = f->dmas_s * (double)size / 1e6;
-		char note[160];
-		snprintf(note, sizeof(note), "%.40s: CPU cycles per DMA%s", st->name,
-			 v->io->model ? "; on a register-level model, not the hardware's time" : "");
-		emit(v, "map", f->variant, map, got, note);
-		emit(v, "unmap", f->variant, unmap, got, note);
-		emit(v, "invalidation", f->variant, inval, got, note);
-		emit(v, "dma", f->variant, lat, got, "DMA latency: the doorbell to the completion seen");
+		iova_bitmap_free(alloc, persistent, pages);
+		if (deferred_kind != (size_t)-1)
+			v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
 	}
-	free(map), free(unmap), free(inval), free(lat), free(pend);
-	iova_bitmap_fini(&alloc);
-	dmabuf_free(&b);
+	/* deferred's freed IOVAs stay pending into its next burst, as in one
+	 * stream: they lie in its own window and lead into its own buffer */
+	c->npend = npend;
+	if (keep) {
+		if (pending_max > f->pending_max)
+			f->pending_max = pending_max;
+	} else { /* a warm-up's probes are not the figures' either */
+		f->probes = probes, f->reachable = reachable;
+	}
+	if (e && !c->err)
+		c->err = e;
+}
+
+/* The cell's figures from the DMAs it kept, and its measure records. */
+static void finish(struct env *v, struct cell *c, size_t size)
+{
+	struct figures *f = &c->f;
+	size_t got = c->got;
+	f->n = got;
+	f->ran = got > 0 && !c->err;
+	if (c->err)
+		snprintf(f->why, sizeof(f->why), "%s", c->err);
+	if (!got)
+		return;
+	pick(c->map, got, &f->map);
+	pick(c->unmap, got, &f->unmap);
+	pick(c->inval, got, &f->inval);
+	uint64_t *sorted = malloc(got * 8);
+	if (sorted) {
+		struct stats s;
+		memcpy(sorted, c->lat, got * 8);
+		stats_compute(sorted, got, &s);
+		f->lat_p50 = cycles_to_ns(s.p50), f->lat_p99 = cycles_to_ns(s.p99);
+		memcpy(sorted, c->per, got * 8);
+		stats_compute(sorted, got, &s);
+		f->per_p50 = f->per_lo = f->per_hi = cycles_to_ns(s.p50);
+		uint64_t lo, hi;
+		if (stats_median_ci(sorted, got, &lo, &hi))
+			f->per_lo = cycles_to_ns(lo), f->per_hi = cycles_to_ns(hi);
+		free(sorted);
+	}
+	f->per_dma_ns = cycles_to_ns(c->total) / (double)got;
+	f->dmas_s = f->per_dma_ns > 0 ? 1e9 / f->per_dma_ns : 0;
+	f->mb_s = f->dmas_s * (double)size / 1e6;
+	char note[160];
+	snprintf(note, sizeof(note), "%.40s: CPU cycles per DMA%s", c->st.name,
+		 v->io->model ? "; on a register-level model, not the hardware's time" : "");
+	emit(v, "map", f->variant, c->map, got, note);
+	emit(v, "unmap", f->variant, c->unmap, got, note);
+	emit(v, "invalidation", f->variant, c->inval, got, note);
+	emit(v, "dma", f->variant, c->lat, got, "DMA latency: the doorbell to the completion seen");
+}
+
+/* Overhead against the baseline cell: the ratio of the DMAs' median
+ * whole costs, with its bootstrap interval; inconclusive where that holds 0. */
+static void overhead(struct cell *c, const struct cell *none)
+{
+	struct figures *f = &c->f;
+	double r, lo, hi;
+	f->baseline = none && none->f.ran && f->ran && none->f.per_p50 > 0;
+	f->is_baseline = c == none;
+	if (!f->baseline || f->is_baseline) /* the baseline against itself: 0, no interval */
+		return;
+	f->overhead = (f->per_p50 / none->f.per_p50 - 1) * 100;
+	f->interval = stats_ratio_ci(c->per, c->got, none->per, none->got, &r, &lo, &hi);
+	if (f->interval) {
+		f->overhead = (r - 1) * 100;
+		f->over_lo = (lo - 1) * 100, f->over_hi = (hi - 1) * 100;
+		f->verdict = stats_ratio_verdict(lo, hi);
+	} else {
+		f->verdict = STATS_INCONCLUSIVE; /* too few DMAs for an interval: nothing is shown */
+	}
 }
 
 /* The record automation reads, one per strategy and size. */
@@ -384,8 +492,19 @@ static void record(struct env *v, const char *test, const struct figures *f)
 	json_double(&j, "latency_p99_ns", f->lat_p99, 1);
 	json_double(&j, "dmas_per_s", f->dmas_s, 1);
 	json_double(&j, "mb_per_s", f->mb_s, 2);
-	if (f->baseline)
+	json_double(&j, "per_dma_p50_ns", f->per_p50, 1);
+	json_double(&j, "per_dma_lo_ns", f->per_lo, 1);
+	json_double(&j, "per_dma_hi_ns", f->per_hi, 1);
+	if (f->baseline) {
 		json_double(&j, "overhead_pct", f->overhead, 1);
+		if (f->interval) {
+			json_double(&j, "overhead_lo_pct", f->over_lo, 1);
+			json_double(&j, "overhead_hi_pct", f->over_hi, 1);
+		}
+		json_str(&j, "overhead_verdict", f->is_baseline ? "baseline" : stats_verdict_name(f->verdict));
+	}
+	json_u64(&j, "rounds", f->rounds);
+	json_u64(&j, "warmup", f->warmup);
 	json_u64(&j, "exposure_pending_max", f->pending_max);
 	json_u64(&j, "exposure_probes", f->probes);
 	json_u64(&j, "exposure_reachable", f->reachable);
@@ -432,58 +551,124 @@ static void strategies(struct env *v, const struct plan *p)
 			list[ns++] = x;
 		}
 	}
+	/* a warm-up burst of each first, discarded (under TCG the code's first
+	 * translation, on silicon cold caches and TLBs), then the DMAs in
+	 * rounds with the order rotated, so drift falls on every strategy alike */
+	size_t rounds = n >= 5 * PRICE_MIN_BURST ? PRICE_ROUNDS : 1, warm = n >= 10 ? n / 10 : 1;
 	/* the settings can make this long (price.count up to its limit, eight
 	 * sizes of up to 1 MiB): the watchdog gets its budget plus 10 ms a DMA
 	 * (a 1 MiB read at 100 MB/s), or twice a fixed-latency engine's delay */
 	uint64_t per_dma_us = v->e->caps.fixed_latency_us ? 2 * (uint64_t)v->e->caps.fixed_latency_us : 10000;
-	uint64_t need_s = survive_budget() + (uint64_t)nsizes * ns * n * per_dma_us / 1000000;
+	uint64_t need_s = survive_budget() + (uint64_t)nsizes * ns * (n + warm) * per_dma_us / 1000000;
 	test_budget(v->t, need_s > WATCHDOG_MAX_S ? WATCHDOG_MAX_S : (unsigned)need_s);
-	for (size_t si = 0; si < nsizes && !v->t->skipped; si++) {
+	struct cell *cells = calloc(ns, sizeof(*cells));
+	for (size_t k = 0; cells && k < ns; k++) {
+		cells[k].cap = n;
+		cells[k].map = calloc(n, 8), cells[k].unmap = calloc(n, 8), cells[k].inval = calloc(n, 8);
+		cells[k].lat = calloc(n, 8), cells[k].per = calloc(n, 8);
+		if (!cells[k].map || !cells[k].unmap || !cells[k].inval || !cells[k].lat || !cells[k].per)
+			cells[k].err = "no memory";
+	}
+	for (size_t si = 0; cells && si < nsizes && table.n + ns <= MAX_ROWS && !v->t->skipped; si++) {
 		size_t size = sizes[si] > v->e->caps.max_len ? v->e->caps.max_len : sizes[si];
 		if (v->e->caps.len_unit > 1)
 			size -= size % v->e->caps.len_unit;
-		double baseline = 0;
-		for (size_t k = 0; k < ns && table.n < MAX_ROWS && !v->t->skipped; k++) {
-			struct figures *f = &table.row[table.n];
-			run(v, &list[k], size, n, f);
+		for (size_t k = 0; k < ns; k++) {
+			struct cell *c = &cells[k];
+			c->st = list[k];
+			c->slot = (unsigned)k;
+			c->got = 0, c->total = 0;
+			c->err = c->map && c->unmap && c->inval && c->lat && c->per ? NULL : "no memory";
+			memset(&c->f, 0, sizeof(c->f));
+			c->f.size = size, c->f.rounds = (unsigned)rounds, c->f.warmup = (unsigned)warm;
+			snprintf(c->f.variant, sizeof(c->f.variant), "%.24s%s%.32s-%zu",
+				 v->io->variant ? v->io->variant : "", v->io->variant ? "-" : "", c->st.name, size);
+			bool direct = c->st.kind == S_NONE || c->st.kind == S_PASSTHROUGH;
+			if (direct && v->direct_why[0]) {
+				c->f.skipped = true;
+				snprintf(c->f.why, sizeof(c->f.why), "%s", v->direct_why);
+			}
+		}
+		for (size_t k = 0; k < ns && !v->t->skipped; k++)
+			if (!cells[k].f.skipped && !cells[k].err)
+				burst(v, &cells[k], size, warm, false);
+		for (size_t r = 0; r < rounds && !v->t->skipped; r++)
+			for (size_t j = 0; j < ns && !v->t->skipped; j++) {
+				struct cell *c = &cells[(r + j) % ns];
+				/* round r's share: the DMAs up to r+1 rounds' worth */
+				size_t upto = n * (r + 1) / rounds;
+				if (!c->f.skipped && !c->err && c->got < upto)
+					burst(v, c, size, upto - c->got, true);
+			}
+		const struct cell *none = NULL;
+		for (size_t k = 0; k < ns; k++) {
+			cell_close(v, &cells[k]);
+			if (cells[k].f.skipped)
+				continue;
+			finish(v, &cells[k], size);
+			if (cells[k].st.kind == S_NONE && cells[k].f.ran)
+				none = &cells[k];
+		}
+		for (size_t k = 0; k < ns && table.n < MAX_ROWS; k++) {
+			struct cell *c = &cells[k];
+			struct figures *f = &c->f;
 			if (f->skipped) { /* the row not kept */
 				printf("    %s not run: %s\n", f->variant, f->why);
 				continue;
 			}
-			if (list[k].kind == S_NONE && f->ran)
-				baseline = f->per_dma_ns;
-			f->baseline = baseline > 0 && f->ran;
-			f->overhead = f->baseline ? (f->per_dma_ns / baseline - 1) * 100 : 0;
+			overhead(c, none);
 			report(v->t, f->ran || v->t->skipped, "%s: %zu DMAs of %zu bytes%s%s", f->variant, f->n, size,
 			       f->ran ? "" : ": ", f->ran ? "" : f->why);
 			if (f->ran)
 				record(v, v->t->tc->name, f);
-			table.n++;
+			table.row[table.n++] = *f;
 		}
 	}
+	if (!cells)
+		report(v->t, false, "no memory for the strategies' samples");
+	for (size_t k = 0; cells && k < ns; k++)
+		free(cells[k].map), free(cells[k].unmap), free(cells[k].inval), free(cells[k].lat), free(cells[k].per);
+	free(cells);
+}
+
+/* "+3.1% [-2.0, +8.3] inconclusive", or "-" where 'none' did not run */
+static void overhead_words(const struct figures *f, char *out, size_t n)
+{
+	if (!f->baseline)
+		snprintf(out, n, "-");
+	else if (f->is_baseline)
+		snprintf(out, n, "baseline");
+	else if (!f->interval)
+		snprintf(out, n, "%+.1f%% (too few DMAs for an interval) %s", f->overhead,
+			 stats_verdict_name(f->verdict));
+	else
+		snprintf(out, n, "%+.1f%% [%+.1f, %+.1f] %s", f->overhead, f->over_lo, f->over_hi,
+			 stats_verdict_name(f->verdict));
 }
 
 static void print_table(size_t first)
 {
-	printf("\n  %-36s %9s %9s %9s %9s %9s %9s %8s %9s %s\n", "backend-strategy-size", "map", "unmap", "inval",
-	       "p50 us", "p99 us", "DMAs/s", "MB/s", "overhead", "exposure");
+	printf("\n  %-36s %9s %9s %9s %9s %9s %9s %8s %-34s %s\n", "backend-strategy-size", "map", "unmap", "inval",
+	       "p50 us", "p99 us", "DMAs/s", "MB/s", "overhead [95% interval] verdict", "exposure");
 	for (size_t i = first; i < table.n; i++) {
 		const struct figures *f = &table.row[i];
 		if (!f->ran)
 			continue;
-		char exp[48] = "-", over[16] = "-";
-		if (f->baseline)
-			snprintf(over, sizeof(over), "%.1f%%", f->overhead);
+		char exp[48] = "-", over[80];
+		overhead_words(f, over, sizeof(over));
 		if (f->probes)
 			snprintf(exp, sizeof(exp), "%u pending, %u/%u reached", f->pending_max, f->reachable,
 				 f->probes);
-		printf("  %-36s %9llu %9llu %9llu %9.2f %9.2f %9.0f %8.1f %9s %s\n", f->variant,
+		printf("  %-36s %9llu %9llu %9llu %9.2f %9.2f %9.0f %8.1f %-34s %s\n", f->variant,
 		       (unsigned long long)f->map, (unsigned long long)f->unmap, (unsigned long long)f->inval,
 		       f->lat_p50 / 1e3, f->lat_p99 / 1e3, f->dmas_s, f->mb_s, over, exp);
 	}
-	printf("  (map, unmap, inval: CPU cycles per DMA, p50; overhead: time per DMA against 'none' at that size,\n"
-	       "   '-' where 'none' did not run;\n"
-	       "   exposure: freed pages awaiting invalidation at most, and how many probes still reached one)\n");
+	printf("  (map, unmap, inval: CPU cycles per DMA, p50; overhead: each DMA's whole cost (map to invalidation),\n"
+	       "   median against 'none' at that size, with the 95%% percentile-bootstrap interval of that ratio;\n"
+	       "   inconclusive where the interval holds 0: the method cannot tell the two apart; '-' where 'none'\n"
+	       "   did not run; each strategy warmed up first, then its DMAs in %d rounds, the order rotated;\n"
+	       "   exposure: freed pages awaiting invalidation at most, and how many probes still reached one)\n",
+	       PRICE_ROUNDS);
 }
 
 /* ---- the cases ------------------------------------------------------------ */
