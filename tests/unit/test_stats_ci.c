@@ -150,8 +150,10 @@ static void inconclusive_rule(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(median_ranks_as_the_tables), cmocka_unit_test(median_interval_covers),
-		cmocka_unit_test(ratio_aa_and_ab),	       cmocka_unit_test(ratio_of_medians),
+		cmocka_unit_test(median_ranks_as_the_tables),
+		cmocka_unit_test(median_interval_covers),
+		cmocka_unit_test(ratio_aa_and_ab),
+		cmocka_unit_test(ratio_of_medians),
 		cmocka_unit_test(inconclusive_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
