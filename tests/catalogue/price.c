@@ -39,8 +39,10 @@ struct strategy {
 struct figures {
 	char variant[64];
 	size_t size, n;
-	uint64_t map, unmap, inval; /* p50 CPU cycles per DMA */
-	double lat_p50, lat_p99;    /* ns */
+	uint64_t map, unmap, inval;		      /* p50 CPU cycles per DMA */
+	uint64_t map_ci[2], unmap_ci[2], inval_ci[2]; /* their medians' 95 % intervals */
+	double lat_ci[2];			      /* the latency median's, ns */
+	double lat_p50, lat_p99;		      /* ns */
 	double per_dma_ns, dmas_s, mb_s;
 	/* each DMA's whole cost (map, DMA, unmap, invalidation): its median
 	 * and the median's 95 % interval, ns */
@@ -194,11 +196,15 @@ static void price_settings(void)
 
 /* ---- one stream of DMAs under one strategy ------------------------------- */
 
-static void pick(uint64_t *v, size_t n, uint64_t *p50)
+/* The median of `v` (sorted in place) and its 95 % interval; the interval
+ * is the median itself where there are too few samples for one. */
+static void pick(uint64_t *v, size_t n, uint64_t *p50, uint64_t ci[2])
 {
 	struct stats s;
 	stats_compute(v, n, &s);
 	*p50 = n ? s.p50 : 0;
+	if (!stats_median_ci(v, n, &ci[0], &ci[1]))
+		ci[0] = ci[1] = *p50;
 }
 
 static void emit(struct env *v, const char *path, const char *variant, uint64_t *x, size_t n, const char *note)
@@ -423,15 +429,18 @@ static void finish(struct env *v, struct cell *c, size_t size)
 		snprintf(f->why, sizeof(f->why), "%s", c->err);
 	if (!got)
 		return;
-	pick(c->map, got, &f->map);
-	pick(c->unmap, got, &f->unmap);
-	pick(c->inval, got, &f->inval);
+	pick(c->map, got, &f->map, f->map_ci);
+	pick(c->unmap, got, &f->unmap, f->unmap_ci);
+	pick(c->inval, got, &f->inval, f->inval_ci);
 	uint64_t *sorted = malloc(got * 8);
 	if (sorted) {
 		struct stats s;
 		memcpy(sorted, c->lat, got * 8);
 		stats_compute(sorted, got, &s);
 		f->lat_p50 = cycles_to_ns(s.p50), f->lat_p99 = cycles_to_ns(s.p99);
+		uint64_t llo = s.p50, lhi = s.p50;
+		stats_median_ci(sorted, got, &llo, &lhi);
+		f->lat_ci[0] = cycles_to_ns(llo), f->lat_ci[1] = cycles_to_ns(lhi);
 		memcpy(sorted, c->per, got * 8);
 		stats_compute(sorted, got, &s);
 		f->per_p50 = f->per_lo = f->per_hi = cycles_to_ns(s.p50);
@@ -486,9 +495,17 @@ static void record(struct env *v, const char *test, const struct figures *f)
 	json_u64(&j, "size", f->size);
 	json_u64(&j, "n", f->n);
 	json_u64(&j, "map_cycles", f->map);
+	json_u64(&j, "map_cycles_lo", f->map_ci[0]);
+	json_u64(&j, "map_cycles_hi", f->map_ci[1]);
 	json_u64(&j, "unmap_cycles", f->unmap);
+	json_u64(&j, "unmap_cycles_lo", f->unmap_ci[0]);
+	json_u64(&j, "unmap_cycles_hi", f->unmap_ci[1]);
 	json_u64(&j, "invalidation_cycles", f->inval);
+	json_u64(&j, "invalidation_cycles_lo", f->inval_ci[0]);
+	json_u64(&j, "invalidation_cycles_hi", f->inval_ci[1]);
 	json_double(&j, "latency_p50_ns", f->lat_p50, 1);
+	json_double(&j, "latency_p50_lo_ns", f->lat_ci[0], 1);
+	json_double(&j, "latency_p50_hi_ns", f->lat_ci[1], 1);
 	json_double(&j, "latency_p99_ns", f->lat_p99, 1);
 	json_double(&j, "dmas_per_s", f->dmas_s, 1);
 	json_double(&j, "mb_per_s", f->mb_s, 2);
