@@ -250,6 +250,7 @@ struct cell {
 	 * into its own buffer), the allocator over it, and deferred's freed
 	 * IOVAs awaiting their invalidation. */
 	bool open;
+	bool own_window; /* false: no window of its own below the others (bench_window gave 0) */
 	unsigned slot;
 	struct dmabuf b;
 	struct iova_bitmap alloc;
@@ -267,6 +268,7 @@ static const char *cell_open(struct env *v, struct cell *c, size_t size)
 	c->npend = 0;
 	c->pend = calloc(batch + 1, 8);
 	c->base = bench_window(v, c->space * v->pg, c->slot);
+	c->own_window = c->base != 0;
 	bool have = direct && !v->limit ? dmabuf_alloc_in(&c->b, size, 0, v->direct, v->pg)
 					: bench_buffer(v, &c->b, size, v->pg);
 	c->open = true;
@@ -406,7 +408,13 @@ static void burst(struct env *v, struct cell *c, size_t size, size_t n, bool kee
 			v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
 	}
 	/* deferred's freed IOVAs stay pending into its next burst, as in one
-	 * stream: they lie in its own window and lead into its own buffer */
+	 * stream: they lie in its own window and lead into its own buffer.
+	 * Without a window of its own, another strategy may map there next:
+	 * they are invalidated now (untimed), as at a stream's end. */
+	if (!c->own_window && npend && deferred_kind != (size_t)-1) {
+		v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
+		npend = 0;
+	}
 	c->npend = npend;
 	if (keep) {
 		if (pending_max > f->pending_max)
