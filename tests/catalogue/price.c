@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "catalogue.h"
 #include "core/base/iova.h"
 #include "core/base/json.h"
@@ -27,44 +26,7 @@
 #include "core/monitor/settings.h"
 #include "core/monitor/survive.h"
 #include "iommu/models/models.h"
-
-enum kind { S_NONE, S_PASSTHROUGH, S_STRICT, S_DEFERRED, S_PERSISTENT };
-
-struct strategy {
-	char name[40];
-	enum kind kind;
-	size_t inval; /* strict: the invalidation kind; (size_t)-1: the narrowest */
-};
-
-struct figures {
-	char variant[64];
-	size_t size, n;
-	uint64_t map, unmap, inval;		      /* p50 CPU cycles per DMA */
-	uint64_t map_ci[2], unmap_ci[2], inval_ci[2]; /* their medians' 95 % intervals */
-	double lat_ci[2];			      /* the latency median's, ns */
-	double lat_p50, lat_p99;		      /* ns */
-	double per_dma_ns, dmas_s, mb_s;
-	/* each DMA's whole cost (map, DMA, unmap, invalidation): its median
-	 * and the median's 95 % interval, ns */
-	double per_p50, per_lo, per_hi;
-	/* against 'none' at that size: the ratio of the medians, as a
-	 * percentage, with its 95 % bootstrap interval and what it says */
-	double overhead, over_lo, over_hi;
-	enum stats_verdict verdict;
-	bool interval;	  /* over_lo/over_hi hold one (enough DMAs on both sides) */
-	bool is_baseline; /* this is the 'none' row the others are against */
-	unsigned rounds, warmup;
-	unsigned pending_max, probes, reachable;
-	bool ran;
-	bool skipped;  /* not run, for the reason in why */
-	bool baseline; /* overhead is against a 'none' row */
-	char why[112];
-};
-
-/* The rounds a strategy's DMAs are spread over, each at least this many
- * DMAs of it (fewer DMAs than five rounds' worth: one round). */
-#define PRICE_ROUNDS 5
-#define PRICE_MIN_BURST 4
+#include "price.h"
 
 /* every model's strategies at eight sizes (7 x 5 x 8 today), with room for
  * the models to come; rows past it are not run */
@@ -194,302 +156,6 @@ static void price_settings(void)
 		    check_batch, NULL);
 }
 
-/* ---- one stream of DMAs under one strategy ------------------------------- */
-
-/* The median of `v` (sorted in place) and its 95 % interval; the interval
- * is the median itself where there are too few samples for one. */
-static void pick(uint64_t *v, size_t n, uint64_t *p50, uint64_t ci[2])
-{
-	struct stats s;
-	stats_compute(v, n, &s);
-	*p50 = n ? s.p50 : 0;
-	if (!stats_median_ci(v, n, &ci[0], &ci[1]))
-		ci[0] = ci[1] = *p50;
-}
-
-static void emit(struct env *v, const char *path, const char *variant, uint64_t *x, size_t n, const char *note)
-{
-	if (!n)
-		return;
-	struct measure m = { .path = path,
-			     .backend = v->io->backend,
-			     .variant = variant,
-			     .unit = "cycles",
-			     .model = v->io->model,
-			     .note = note };
-	test_measure(v->t, &m, x, n);
-}
-
-/* The exposure, confirmed: does the oldest freed page still take a DMA?
- * (Into our own buffer, untimed; a refusal's fault record is cleared.)
- * Returns the cycles it took, to be left out of the strategy's time. */
-static uint64_t probe(struct env *v, struct figures *f, uint64_t iova, size_t size)
-{
-	uint64_t p0 = cycles_begin();
-	struct dma_result pr;
-	v->e->transfer(v->e, DMA_FROM_DEVICE, iova, size, &pr);
-	f->probes++;
-	f->reachable += pr.status == DMA_OK;
-	struct iommu_fault junk[2];
-	bool ovf;
-	v->io->ops->faults(v->io, junk, 2, &ovf);
-	return cycles_end() - p0;
-}
-
-/* One strategy's DMAs at one size, gathered over the rounds. */
-struct cell {
-	struct strategy st;
-	struct figures f;
-	uint64_t *map, *unmap, *inval, *lat, *per; /* cycles, one a DMA kept */
-	size_t cap, got;
-	uint64_t total; /* cycles of the DMAs kept, whole */
-	const char *err;
-	/* The stream's state, kept from burst to burst as one stream's: its
-	 * buffer, its own IOVA window (slot `slot`, so no other strategy maps
-	 * where its stale translations may still be cached, and those lead only
-	 * into its own buffer), the allocator over it, and deferred's freed
-	 * IOVAs awaiting their invalidation. */
-	bool open;
-	bool own_window; /* false: no window of its own below the others (bench_window gave 0) */
-	unsigned slot;
-	struct dmabuf b;
-	struct iova_bitmap alloc;
-	uint64_t base, *pend;
-	size_t space, npend;
-};
-
-/* The stream's state, before its first burst. */
-static const char *cell_open(struct env *v, struct cell *c, size_t size)
-{
-	bool direct = c->st.kind == S_NONE || c->st.kind == S_PASSTHROUGH;
-	size_t pages = (size + v->pg - 1) / v->pg, batch = (size_t)setting_long("price.batch");
-	/* 64 DMAs' worth of IOVA space: a batch larger than that meets the wrap first */
-	c->space = 64 * pages;
-	c->npend = 0;
-	c->pend = calloc(batch + 1, 8);
-	c->base = bench_window(v, c->space * v->pg, c->slot);
-	c->own_window = c->base != 0;
-	bool have = direct && !v->limit ? dmabuf_alloc_in(&c->b, size, 0, v->direct, v->pg)
-					: bench_buffer(v, &c->b, size, v->pg);
-	c->open = true;
-	if (!c->pend || !have || !iova_bitmap_init(&c->alloc, c->base, c->space, v->pg))
-		return "no memory";
-	return NULL;
-}
-
-/* After its last burst: what deferred left pending invalidated (untimed,
- * as the stream's end), and its state freed. */
-static void cell_close(struct env *v, struct cell *c)
-{
-	if (!c->open)
-		return;
-	size_t kind = bench_kind_for(v->io, "domain");
-	if (kind == (size_t)-1)
-		kind = bench_kind_for(v->io, "global");
-	if (c->st.kind != S_NONE && c->st.kind != S_PASSTHROUGH && kind != (size_t)-1)
-		v->io->ops->invalidate(v->io, kind, c->base, c->space * v->pg);
-	free(c->pend);
-	c->pend = NULL;
-	iova_bitmap_fini(&c->alloc);
-	dmabuf_free(&c->b);
-	c->open = false;
-}
-
-/* `n` DMAs of `c`'s strategy, its set-up before them and its undoing
- * after, both untimed; kept in the cell's samples unless a warm-up. */
-static void burst(struct env *v, struct cell *c, size_t size, size_t n, bool keep)
-{
-	const struct strategy *st = &c->st;
-	struct figures *f = &c->f;
-	size_t pages = (size + v->pg - 1) / v->pg, batch = (size_t)setting_long("price.batch");
-	const char *e = c->open ? NULL : cell_open(v, c, size);
-	struct dmabuf b = c->b;
-	struct iova_bitmap *alloc = &c->alloc;
-	uint64_t *pend = c->pend, base = c->base;
-	size_t space = c->space;
-	size_t deferred_kind = bench_kind_for(v->io, "domain");
-	if (deferred_kind == (size_t)-1)
-		deferred_kind = bench_kind_for(v->io, "global");
-	uint64_t frame = b.phys & ~(v->pg - 1), persistent = 0;
-	/* the strategy's set-up, outside the timed stream */
-	if (!e && st->kind == S_NONE)
-		e = v->io->ops->enable(v->io, false);
-	if (!e && st->kind == S_PASSTHROUGH)
-		e = v->io->ops->attach(v->io, v->e->addr, IOMMU_PASSTHROUGH);
-	if (!e && st->kind == S_PERSISTENT) {
-		bool w;
-		persistent = iova_bitmap_alloc(alloc, pages, &w);
-		e = persistent ? v->io->ops->map(v->io, persistent, frame, pages * v->pg, IOMMU_RW, v->pg) : "no IOVA";
-	}
-	size_t npend = c->npend;
-	unsigned pending_max = 0, probes = f->probes, reachable = f->reachable;
-	for (size_t i = 0; !e && i < n && !test_stopped(v->t); i++) {
-		uint64_t iova = b.phys, c0 = cycles_begin(), c1 = c0, c2, c3, wrap_inval = 0, wrap_probe = 0,
-			 probing = 0;
-		bool wrapped = false;
-		if (st->kind == S_PERSISTENT)
-			iova = persistent + (b.phys - frame);
-		if (st->kind == S_STRICT || st->kind == S_DEFERRED) {
-			uint64_t io = iova_bitmap_alloc(alloc, pages, &wrapped);
-			if (!io) {
-				e = "the IOVA space is full";
-				break;
-			}
-			if (wrapped && st->kind == S_DEFERRED && npend) {
-				/* the allocator starts over among freed IOVAs: their
-				 * stale translations go before one is used again */
-				wrap_probe = probe(v, f, pend[0] + (b.phys - frame), size);
-				probing += wrap_probe;
-				uint64_t w0 = cycles_begin();
-				e = v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
-				wrap_inval = cycles_end() - w0;
-				npend = 0;
-			}
-			if (!e)
-				e = v->io->ops->map(v->io, io, frame, pages * v->pg, IOMMU_RW, v->pg);
-			iova = io + (b.phys - frame);
-			c1 = cycles_end();
-		}
-		struct dma_result r = { 0 };
-		if (!e && !bench_dma(v, DMA_FROM_DEVICE, iova, size, &r))
-			e = r.error;
-		c2 = cycles_begin();
-		uint64_t io = iova - (b.phys - frame);
-		if (!e && (st->kind == S_STRICT || st->kind == S_DEFERRED)) {
-			e = v->io->ops->unmap(v->io, io, pages * v->pg);
-			iova_bitmap_free(alloc, io, pages);
-		}
-		c3 = cycles_end();
-		uint64_t c4 = c3;
-		if (!e && st->kind == S_STRICT) {
-			e = st->inval == (size_t)-1 ? bench_invalidate(v, "page", io, pages * v->pg)
-						    : v->io->ops->invalidate(v->io, st->inval, io, pages * v->pg);
-			c4 = cycles_end();
-		}
-		if (!e && st->kind == S_DEFERRED) {
-			pend[npend++] = io;
-			if (npend > pending_max)
-				pending_max = (unsigned)npend;
-			if (npend >= batch) {
-				probing += probe(v, f, pend[0] + (b.phys - frame), size);
-				uint64_t c5 = cycles_begin();
-				e = v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
-				c4 = c3 + (cycles_end() - c5);
-				npend = 0;
-			}
-		}
-		/* the DMA's whole cost: from its map to its invalidation, the
-		 * exposure's probes (not the strategy's) left out */
-		uint64_t whole = cycles_end() - c0 - probing;
-		bool maps = st->kind == S_STRICT || st->kind == S_DEFERRED;
-		if (e || !keep || c->got == c->cap)
-			continue;
-		/* a wrap's invalidation belongs to invalidation, not to map */
-		size_t g = c->got++;
-		c->map[g] = maps ? c1 - c0 - wrap_inval - wrap_probe : 0, c->unmap[g] = maps ? c3 - c2 : 0;
-		c->inval[g] = c4 - c3 + wrap_inval;
-		c->lat[g] = r.t_done - r.t_submit;
-		c->per[g] = whole;
-		c->total += whole;
-	}
-	/* the strategy undone: nothing it mapped stays reachable */
-	if (st->kind == S_NONE && !e)
-		e = v->io->ops->enable(v->io, true);
-	else if (st->kind == S_NONE)
-		v->io->ops->enable(v->io, true);
-	if (st->kind == S_PASSTHROUGH) {
-		const char *e2 = bench_translate(v);
-		e = e ? e : e2;
-	}
-	if (st->kind == S_PERSISTENT && persistent) {
-		v->io->ops->unmap(v->io, persistent, pages * v->pg);
-		iova_bitmap_free(alloc, persistent, pages);
-		if (deferred_kind != (size_t)-1)
-			v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
-	}
-	/* deferred's freed IOVAs stay pending into its next burst, as in one
-	 * stream: they lie in its own window and lead into its own buffer.
-	 * Without a window of its own, another strategy may map there next:
-	 * they are invalidated now (untimed), as at a stream's end. */
-	if (!c->own_window && npend && deferred_kind != (size_t)-1) {
-		v->io->ops->invalidate(v->io, deferred_kind, base, space * v->pg);
-		npend = 0;
-	}
-	c->npend = npend;
-	if (keep) {
-		if (pending_max > f->pending_max)
-			f->pending_max = pending_max;
-	} else { /* a warm-up's probes are not the figures' either */
-		f->probes = probes, f->reachable = reachable;
-	}
-	if (e && !c->err)
-		c->err = e;
-}
-
-/* The cell's figures from the DMAs it kept, and its measure records. */
-static void finish(struct env *v, struct cell *c, size_t size)
-{
-	struct figures *f = &c->f;
-	size_t got = c->got;
-	f->n = got;
-	f->ran = got > 0 && !c->err;
-	if (c->err)
-		snprintf(f->why, sizeof(f->why), "%s", c->err);
-	if (!got)
-		return;
-	pick(c->map, got, &f->map, f->map_ci);
-	pick(c->unmap, got, &f->unmap, f->unmap_ci);
-	pick(c->inval, got, &f->inval, f->inval_ci);
-	uint64_t *sorted = malloc(got * 8);
-	if (sorted) {
-		struct stats s;
-		memcpy(sorted, c->lat, got * 8);
-		stats_compute(sorted, got, &s);
-		f->lat_p50 = cycles_to_ns(s.p50), f->lat_p99 = cycles_to_ns(s.p99);
-		uint64_t llo = s.p50, lhi = s.p50;
-		stats_median_ci(sorted, got, &llo, &lhi);
-		f->lat_ci[0] = cycles_to_ns(llo), f->lat_ci[1] = cycles_to_ns(lhi);
-		memcpy(sorted, c->per, got * 8);
-		stats_compute(sorted, got, &s);
-		f->per_p50 = f->per_lo = f->per_hi = cycles_to_ns(s.p50);
-		uint64_t lo, hi;
-		if (stats_median_ci(sorted, got, &lo, &hi))
-			f->per_lo = cycles_to_ns(lo), f->per_hi = cycles_to_ns(hi);
-		free(sorted);
-	}
-	f->per_dma_ns = cycles_to_ns(c->total) / (double)got;
-	f->dmas_s = f->per_dma_ns > 0 ? 1e9 / f->per_dma_ns : 0;
-	f->mb_s = f->dmas_s * (double)size / 1e6;
-	char note[160];
-	snprintf(note, sizeof(note), "%.40s: CPU cycles per DMA%s", c->st.name,
-		 v->io->model ? "; on a register-level model, not the hardware's time" : "");
-	emit(v, "map", f->variant, c->map, got, note);
-	emit(v, "unmap", f->variant, c->unmap, got, note);
-	emit(v, "invalidation", f->variant, c->inval, got, note);
-	emit(v, "dma", f->variant, c->lat, got, "DMA latency: the doorbell to the completion seen");
-}
-
-/* Overhead against the baseline cell: the ratio of the DMAs' median
- * whole costs, with its bootstrap interval; inconclusive where that holds 0. */
-static void overhead(struct cell *c, const struct cell *none)
-{
-	struct figures *f = &c->f;
-	double r, lo, hi;
-	f->baseline = none && none->f.ran && f->ran && none->f.per_p50 > 0;
-	f->is_baseline = c == none;
-	if (!f->baseline || f->is_baseline) /* the baseline against itself: 0, no interval */
-		return;
-	f->overhead = (f->per_p50 / none->f.per_p50 - 1) * 100;
-	f->interval = stats_ratio_ci(c->per, c->got, none->per, none->got, &r, &lo, &hi);
-	if (f->interval) {
-		f->overhead = (r - 1) * 100;
-		f->over_lo = (lo - 1) * 100, f->over_hi = (hi - 1) * 100;
-		f->verdict = stats_ratio_verdict(lo, hi);
-	} else {
-		f->verdict = STATS_INCONCLUSIVE; /* too few DMAs for an interval: nothing is shown */
-	}
-}
-
 /* The record automation reads, one per strategy and size. */
 static void record(struct env *v, const char *test, const struct figures *f)
 {
@@ -616,21 +282,21 @@ static void strategies(struct env *v, const struct plan *p)
 		}
 		for (size_t k = 0; k < ns && !v->t->skipped; k++)
 			if (!cells[k].f.skipped && !cells[k].err)
-				burst(v, &cells[k], size, warm, false);
+				price_burst(v, &cells[k], size, warm, false);
 		for (size_t r = 0; r < rounds && !v->t->skipped; r++)
 			for (size_t j = 0; j < ns && !v->t->skipped; j++) {
 				struct cell *c = &cells[(r + j) % ns];
 				/* round r's share: the DMAs up to r+1 rounds' worth */
 				size_t upto = n * (r + 1) / rounds;
 				if (!c->f.skipped && !c->err && c->got < upto)
-					burst(v, c, size, upto - c->got, true);
+					price_burst(v, c, size, upto - c->got, true);
 			}
 		const struct cell *none = NULL;
 		for (size_t k = 0; k < ns; k++) {
-			cell_close(v, &cells[k]);
+			price_cell_close(v, &cells[k]);
 			if (cells[k].f.skipped)
 				continue;
-			finish(v, &cells[k], size);
+			price_finish(v, &cells[k], size);
 			if (cells[k].st.kind == S_NONE && cells[k].f.ran)
 				none = &cells[k];
 		}
@@ -641,7 +307,7 @@ static void strategies(struct env *v, const struct plan *p)
 				printf("    %s not run: %s\n", f->variant, f->why);
 				continue;
 			}
-			overhead(c, none);
+			price_overhead(c, none);
 			report(v->t, f->ran || v->t->skipped, "%s: %zu DMAs of %zu bytes%s%s", f->variant, f->n, size,
 			       f->ran ? "" : ": ", f->ran ? "" : f->why);
 			if (f->ran)
