@@ -140,6 +140,18 @@ void json_strs(struct json *j, const char *k, const char *const *vals, size_t n)
 	put(j, "]", 1);
 }
 
+void json_i64s(struct json *j, const char *k, const int64_t *vals, size_t n)
+{
+	char tmp[24];
+	key(j, k);
+	put(j, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(tmp, sizeof(tmp), i ? ",%lld" : "%lld", (long long)vals[i]);
+		puts_(j, tmp);
+	}
+	put(j, "]", 1);
+}
+
 const char *json_end(struct json *j)
 {
 	put(j, "}", 1);

@@ -23,6 +23,8 @@ void json_double(struct json *j, const char *key, double val, int decimals);
 void json_bool(struct json *j, const char *key, bool val);
 /* An array of strings. */
 void json_strs(struct json *j, const char *key, const char *const *vals, size_t n);
+/* An array of integers. */
+void json_i64s(struct json *j, const char *key, const int64_t *vals, size_t n);
 /* Closes the object; returns the text, or NULL if it did not fit. */
 const char *json_end(struct json *j);
 

@@ -169,3 +169,45 @@ const char *stats_verdict_name(enum stats_verdict v)
 {
 	return v == STATS_HIGHER ? "higher" : v == STATS_LOWER ? "lower" : "inconclusive";
 }
+
+unsigned stats_bin(uint64_t v)
+{
+	if (v < 32)
+		return (unsigned)v;
+	unsigned k = 63u - (unsigned)__builtin_clzll(v); /* v's octave: 2^k <= v */
+	return 16u * (k - 3u) + (unsigned)((v >> (k - 4u)) & 15u);
+}
+
+uint64_t stats_bin_low(unsigned b)
+{
+	if (b < 32)
+		return b;
+	if (b >= STATS_BINS)
+		return UINT64_MAX;
+	unsigned k = b / 16u + 3u;
+	return (16ull + b % 16u) << (k - 4u);
+}
+
+size_t stats_hist(const uint64_t *sorted, size_t n, unsigned *first, int64_t *out, size_t cap)
+{
+	if (n == 0)
+		return 0;
+	size_t len = 0;
+	unsigned prev = *first = stats_bin(sorted[0]);
+	for (size_t i = 0; i < n;) {
+		unsigned b = stats_bin(sorted[i]);
+		size_t run = 0;
+		while (i < n && stats_bin(sorted[i]) == b)
+			i++, run++;
+		if (b > prev + 1) {
+			if (len >= cap)
+				return 0;
+			out[len++] = -(int64_t)(b - prev - 1);
+		}
+		if (len >= cap)
+			return 0;
+		out[len++] = (int64_t)run;
+		prev = b;
+	}
+	return len;
+}

@@ -42,4 +42,20 @@ enum stats_verdict { STATS_INCONCLUSIVE, STATS_HIGHER, STATS_LOWER };
 enum stats_verdict stats_ratio_verdict(double lo, double hi);
 const char *stats_verdict_name(enum stats_verdict v);
 
+/* A fine log-binned histogram, log-linear as HDR histograms are: a value
+ * below 32 has a bin of its own; above, each octave [2^k, 2^(k+1)) is cut
+ * into 16 equal bins, so no bin is wider than 1/16 (6.25 %) of its lower
+ * edge. Bin b holds [stats_bin_low(b), stats_bin_low(b + 1)); the last,
+ * STATS_BINS - 1, ends at UINT64_MAX. */
+#define STATS_BINS 976
+unsigned stats_bin(uint64_t v);
+uint64_t stats_bin_low(unsigned b);
+
+/* The histogram of `sorted` as a record carries it (the output contract's
+ * `hist`): *first is the first occupied bin, and out[] holds the counts of
+ * the bins from there on to the last occupied one, a run of k empty bins
+ * written as -k. Returns the number of entries, 0 when n is 0 or they do
+ * not fit in cap (2 * STATS_BINS always does). */
+size_t stats_hist(const uint64_t *sorted, size_t n, unsigned *first, int64_t *out, size_t cap);
+
 #endif

@@ -14,6 +14,7 @@ struct timing timing = { .counter = "cntvct" };
 struct timing timing = { .counter = "tsc" };
 #endif
 uint64_t timed_masked_max;
+struct timing_floor timing_floor;
 
 #define PMTIMER_HZ 3579545u
 /* CNTFRQ_EL0 further than this from the Stall estimate is not believed */

@@ -69,6 +69,25 @@ static inline uint64_t cycles_end(void)
 	return t;
 }
 
+/* The noise floor: the same timed region with nothing in it, taken beside
+ * the real ones (timed_end takes one after each region; a measure loop
+ * that times by hand calls timing_floor_sample after each sample, outside
+ * any region it times). test_measure reports the last TIMING_FLOOR_MAX of
+ * the test's, so a reader sees what difference the method can resolve. */
+#define TIMING_FLOOR_MAX 256
+struct timing_floor {
+	uint64_t s[TIMING_FLOOR_MAX];
+	uint64_t n; /* taken since the test began; s[] holds the last ones */
+};
+extern struct timing_floor timing_floor;
+
+static inline void timing_floor_sample(void)
+{
+	uint64_t t0 = cycles_begin();
+	uint64_t t1 = cycles_end();
+	timing_floor.s[timing_floor.n++ % TIMING_FLOOR_MAX] = t1 - t0;
+}
+
 /* Deadlines, in cycles. Before calibration the frequency is taken as
  * 10 GHz, so an early deadline is never shorter than asked. */
 struct deadline {
@@ -108,6 +127,7 @@ static inline void timed_begin(struct timed *r)
 static inline uint64_t timed_end(struct timed *r)
 {
 	uint64_t t1 = cycles_end();
+	timing_floor_sample(); /* as masked as the region was */
 	platform->irq_restore(r->irq);
 	if (t1 - r->t0 > timed_masked_max)
 		timed_masked_max = t1 - r->t0;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "lab.h"
 #include "results.h"
@@ -71,14 +72,37 @@ void test_note(struct test_ctx *t, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The noise floor beside this test's regions (timing_floor), or, where
+ * nothing was taken beside them, 64 empty regions now. */
+static bool measure_floor(struct stats *f)
+{
+	static uint64_t s[TIMING_FLOOR_MAX];
+	size_t n = timing_floor.n < TIMING_FLOOR_MAX ? (size_t)timing_floor.n : TIMING_FLOOR_MAX;
+	bool beside = n > 0;
+	if (beside) {
+		memcpy(s, timing_floor.s, n * sizeof(*s));
+	} else {
+		for (n = 0; n < 64; n++) {
+			uint64_t t0 = cycles_begin();
+			s[n] = cycles_end() - t0;
+		}
+	}
+	stats_compute(s, n, f);
+	return beside;
+}
+
 void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples, size_t n)
 {
-	struct stats s;
+	struct stats s, floor;
 	if (stats_compute(samples, n, &s) != 0) {
 		report(t, false, "%s/%s: no samples to measure", m->path, m->variant);
 		return;
 	}
-	char buf[RECORD_MAX];
+	bool beside = measure_floor(&floor);
+	static char buf[MEASURE_RECORD_MAX];
+	static int64_t hist[2 * STATS_BINS];
+	unsigned first;
+	size_t nh = stats_hist(samples, n, &first, hist, ARRAY_SIZE(hist));
 	struct json j;
 	record_begin(&j, buf, sizeof(buf), "measure");
 	json_str(&j, "test", t->tc->name);
@@ -94,12 +118,24 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	json_u64(&j, "max", s.max);
 	json_double(&j, "mean", s.mean, 1);
 	json_double(&j, "stddev", s.stddev, 1);
+	uint64_t lo, hi;
+	if (stats_median_ci(samples, n, &lo, &hi)) {
+		json_u64(&j, "p50_lo", lo);
+		json_u64(&j, "p50_hi", hi);
+	}
 	bool cycles = strcmp(m->unit, "cycles") == 0;
 	if (cycles) {
 		json_double(&j, "p50_ns", cycles_to_ns(s.p50), 1);
 		json_double(&j, "p99_ns", cycles_to_ns(s.p99), 1);
 		json_double(&j, "mean_ns", cycles_to_ns((uint64_t)s.mean), 1);
 	}
+	json_u64(&j, "floor_n", floor.n);
+	json_u64(&j, "floor_p50", floor.p50);
+	json_u64(&j, "floor_p99", floor.p99);
+	json_double(&j, "floor_p50_ns", cycles_to_ns(floor.p50), 1);
+	json_bool(&j, "floor_beside", beside);
+	json_u64(&j, "hist_from", first);
+	json_i64s(&j, "hist", hist, nh);
 	json_str(&j, "counter", timing.counter);
 	json_u64(&j, "counter_hz", timing.tsc_hz);
 	json_str(&j, "calibration", timing.source);

@@ -10,6 +10,9 @@
 #include "core/base/json.h"
 
 #define RECORD_MAX 1024
+/* A measure record, which carries its samples' histogram: at most
+ * 2 * STATS_BINS entries, each count's digits and a comma. */
+#define MEASURE_RECORD_MAX 16384
 
 /* Starts a record of `kind` with the fields every record carries. */
 void record_begin(struct json *j, char *buf, size_t cap, const char *kind);

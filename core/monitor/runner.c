@@ -84,6 +84,7 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 		printf("  %s: %s\n", tc->name, tc->summary);
 		run.current = tc;
 		timed_masked_max = 0;
+		timing_floor.n = 0;
 		tc->fn(&t);
 		run.current = NULL;
 		double masked_ms = cycles_to_ns(timed_masked_max) / 1e6;

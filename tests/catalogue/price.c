@@ -462,6 +462,7 @@ static void t_allocators(struct test_ctx *t)
 				}
 				fr[got] = cycles_end() - t0;
 				got++;
+				timing_floor_sample();
 			}
 			report(t, got == n, "%s: %zu allocations of %zu page%s with 8 live%s",
 			       which ? "cached free list" : "bitmap next fit", got, pages, pages == 1 ? "" : "s",

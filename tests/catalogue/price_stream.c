@@ -177,6 +177,7 @@ void price_burst(struct env *v, struct cell *c, size_t size, size_t n, bool keep
 		/* the DMA's whole cost: from its map to its invalidation, the
 		 * exposure's probes (not the strategy's) left out */
 		uint64_t whole = cycles_end() - c0 - probing;
+		timing_floor_sample();
 		bool maps = st->kind == S_STRICT || st->kind == S_DEFERRED;
 		if (e || !keep || c->got == c->cap)
 			continue;

@@ -93,6 +93,7 @@ static void t_stall(struct test_ctx *t)
 		uint64_t t0 = cycles_begin();
 		platform->stall_us(US);
 		s[i] = cycles_end() - t0;
+		timing_floor_sample();
 	}
 	struct measure m = { .path = "timer", .backend = "none", .variant = "stall-1ms", .unit = "cycles" };
 	test_measure(t, &m, s, N);

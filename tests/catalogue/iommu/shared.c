@@ -229,6 +229,7 @@ static void fault_case(struct test_ctx *t, bool write)
 			rec[nrec++] = w.t_fault - r.t_submit;
 		if (v.io->irq && v.io->irq_count > irqs && r.t_submit)
 			irq[nirq++] = v.io->irq_tsc - r.t_submit;
+		timing_floor_sample();
 	}
 	report(t, good == n, "%zu of %zu forbidden DMAs faulted as expected", good, n);
 	char variant[64], nb[128];
@@ -333,6 +334,7 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 			err = r.error;
 		if (!err)
 			lat[got++] = r.t_done - r.t_submit;
+		timing_floor_sample();
 	}
 	report(v->t, !err && got == n, "%zu DMAs %s%s%s", got, variant_tail, err ? ": " : "", err ? err : "");
 	if (got) {
