@@ -413,6 +413,11 @@ tests/report/check.py build/boot-tests "$log/report" >"$log/report.log" 2>&1
 rc=$?
 tally "$log/report.log"
 [ $rc = 0 ] || note FAIL report.check "tests/report/check.py exit status $rc (log: $log/report.log)"
+# compare's decisions on synthetic runs whose truth is known (fixed seed)
+tests/report/test_compare.py >"$log/compare.log" 2>&1
+rc=$?
+tally "$log/compare.log"
+[ $rc = 0 ] || note FAIL compare.synthetic "tests/report/test_compare.py exit status $rc (log: $log/compare.log)"
 
 # Figures from the boot tests, printed for people and never asserted.
 dmalog=build/boot-tests/dma/run
