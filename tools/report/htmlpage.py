@@ -62,8 +62,9 @@ def _fmt_ns(v):
 
 def measure_plot(ms):
     """One SVG for a test's measures: a row each, min to max as a line,
-    p50 to p90 as a box, p99 as a tick, on a shared log scale in ns (or
-    in the records' own unit when they give no rate)."""
+    p50 to p90 as a box, the median's 95 % interval as a bar across its
+    dot, p99 as a tick, on a shared log scale in ns (or in the records'
+    own unit when they give no rate)."""
     fields = ("min", "p50", "p90", "p99", "max")
     rows = []
     for m in ms:
@@ -72,8 +73,10 @@ def measure_plot(ms):
             ns, unit = [float(m[f]) for f in fields], m["unit"]
         else:
             unit = "ns"
-        rows.append(("%s/%s/%s" % (m["path"], m["backend"], m["variant"]), ns, unit))
-    pos = [v for _, vs, _ in rows for v in vs if v > 0]
+        scale = ns[1] / m["p50"] if m["p50"] else 1.0  # the median's interval, in the row's unit
+        ci = (m["p50_lo"] * scale, m["p50_hi"] * scale) if "p50_lo" in m and "p50_hi" in m else None
+        rows.append(("%s/%s/%s" % (m["path"], m["backend"], m["variant"]), ns, unit, ci))
+    pos = [v for _, vs, _, _ in rows for v in vs if v > 0]
     lo = math.floor(math.log10(min(pos))) if pos else 0
     hi = math.ceil(math.log10(max(pos))) if pos else 1
     hi = max(hi, lo + 1)
@@ -87,22 +90,31 @@ def measure_plot(ms):
 
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-size="11" '
            'font-family="sans-serif">' % (width, height)]
-    units = sorted({u for _, _, u in rows})
+    units = sorted({u for _, _, u, _ in rows})
     for d in range(lo, hi + 1):
         xd = x(10.0 ** d)
         label = _fmt_ns(10.0 ** d) if units == ["ns"] else "1e%d" % d
         out.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (xd, top - 4, xd, height - 6))
         out.append('<text x="%.1f" y="%d" text-anchor="middle" fill="#666">%s</text>' % (xd, top - 8, _e(label)))
-    for i, (label, (mn, p50, p90, p99, mx), unit) in enumerate(rows):
+    for i, (label, (mn, p50, p90, p99, mx), unit, ci) in enumerate(rows):
         y = top + i * rh + rh / 2
-        figs = [_fmt_ns(v) if unit == "ns" else "%g %s" % (v, unit) for v in (mn, p50, p90, p99, mx)]
-        out.append("<g><title>%s</title>" % _e("%s: min %s, p50 %s, p90 %s, p99 %s, max %s" % tuple([label] + figs)))
+
+        def fmt(v):
+            return _fmt_ns(v) if unit == "ns" else "%g %s" % (v, unit)
+
+        figs = [fmt(v) for v in (mn, p50, p90, p99, mx)]
+        within = " [95%% %s, %s]" % (fmt(ci[0]), fmt(ci[1])) if ci else ""
+        out.append("<g><title>%s</title>" % _e("%s: min %s, p50 %s%s, p90 %s, p99 %s, max %s" % (
+            label, figs[0], figs[1], within, figs[2], figs[3], figs[4])))
         out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (lw - 6, y + 4, _e(label[:44])))
         out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>' % (x(mn), y, x(mx), y))
         out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="10" fill="#8ab4e8" stroke="#3a6fb0"/>' %
                    (x(p50), y - 5, max(1.0, x(p90) - x(p50))))
         out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#c22" stroke-width="2"/>' %
                    (x(p99), y - 6, x(p99), y + 6))
+        if ci:
+            out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#123" stroke-width="3"/>' %
+                       (x(ci[0]), y, x(ci[1]), y))
         out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="#123"/>' % (x(p50), y))
         out.append('<text x="%d" y="%.1f" fill="#333">%s</text>' % (lw + pw + 8, y + 4,
                                                                     _e("p50 %s, p99 %s" % (figs[1], figs[3]))))
