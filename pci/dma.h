@@ -41,6 +41,7 @@ struct dma_caps {
 	 * Compare), so a mismatch is a device error */
 	bool roundtrip;
 	uint32_t fixed_latency_us; /* a model's built-in delay (edu: 100 ms), 0 if none */
+	unsigned max_inflight;	   /* transfers queue() keeps in flight at once (0: no queue()) */
 	const char *how;	   /* which command moves the data, for the records */
 };
 
@@ -59,6 +60,16 @@ struct dma_engine {
 	enum dma_status (*transfer)(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
 				    struct dma_result *r);
 	void (*close)(struct dma_engine *e); /* the device as found */
+	/* Transfers in flight at once (NULL where the engine takes one at a
+	 * time): queue() starts one as transfer() does but does not wait, *tag
+	 * naming it; reap() waits, within the driver's deadline, for the next
+	 * to complete, whichever it is, and gives its tag and result (on a
+	 * timeout the tag is caps.max_inflight: the device is stopped, nothing
+	 * in flight will complete). At most caps.max_inflight at once, and no
+	 * transfer() while any is. */
+	enum dma_status (*queue)(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len, unsigned *tag,
+				 struct dma_result *r);
+	enum dma_status (*reap)(struct dma_engine *e, unsigned *tag, struct dma_result *r);
 	void *priv;
 	bool withhold_doorbell; /* test knob: never tell the device, so it never completes */
 	struct dma_range own[DMA_MAX_OWN];

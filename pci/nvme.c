@@ -15,9 +15,10 @@
  * whether the operator pressed Ctrl-C or Esc, and notice a controller
  * that reads all ones (removed).
  *
- * The driver in three files: nvme.c the engine (open, start, transfers,
- * close and give-back), nvme_queue.c the queues and waits, nvme_msix.c the
- * engine's own interrupt; nvme_driver.h between them. */
+ * The driver in four files: nvme.c the engine (open, start, transfers,
+ * close and give-back), nvme_queue.c the queues and waits, nvme_stream.c
+ * transfers in flight at once, nvme_msix.c the engine's own interrupt;
+ * nvme_driver.h between them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,21 +32,57 @@
 #define PCI_CAP_MSIX 0x11
 #define MSIX_ENABLE 0x8000 /* Message Control */
 
-/* PRP1 = the IOVA; PRP2 = the next page, or a list of the pages after the
- * first (1.4, 4.3). */
-static uint64_t prp2_for(struct nvme *n, uint64_t iova, uint64_t len)
+uint64_t nvme_prp2(uint8_t *list_page, uint64_t iova, uint64_t len)
 {
 	uint64_t first = PAGE - (iova & (PAGE - 1));
 	if (len <= first)
 		return 0;
 	if (len - first <= PAGE)
 		return (iova & ~(uint64_t)(PAGE - 1)) + PAGE;
-	uint64_t *list = (uint64_t *)n->prp_list;
+	uint64_t *list = (uint64_t *)list_page;
 	uint64_t addr = (iova & ~(uint64_t)(PAGE - 1)) + PAGE;
 	size_t k = 0;
 	for (uint64_t left = len - first; left > 0; left -= left < PAGE ? left : PAGE)
 		list[k++] = addr, addr += PAGE;
-	return (uint64_t)(uintptr_t)n->prp_list;
+	return (uint64_t)(uintptr_t)list_page;
+}
+
+const char *nvme_io_command(struct nvme *n, enum dma_dir dir, uint64_t iova, uint64_t len, uint8_t *list,
+			    uint8_t cmd[64], struct dma_result *r)
+{
+	if (n->dead) {
+		r->status = DMA_DEVICE_ERROR;
+		snprintf(r->error, sizeof(r->error),
+			 "nvme: stopped after a command did not complete ('set device' reopens it)");
+		return r->error;
+	}
+	if (dma_check_request(&n->e, dir, iova, len, r) != DMA_OK)
+		return r->error;
+	uint64_t nlb = len / n->lba_size;
+	if (nlb > n->nsze) {
+		r->status = DMA_BAD_REQUEST;
+		snprintf(r->error, sizeof(r->error), "nvme: %llu blocks, the namespace has %llu",
+			 (unsigned long long)nlb, (unsigned long long)n->nsze);
+		return r->error;
+	}
+	uint8_t op = dir == DMA_FROM_DEVICE ? NVM_READ : n->scratch ? NVM_WRITE : NVM_COMPARE;
+	uint64_t prp2 = nvme_prp2(list, iova, len), slba = 0;
+	uint32_t cdw12 = (uint32_t)(nlb - 1);
+	memset(cmd, 0, 64);
+	cmd[0] = op;
+	memcpy(cmd + 4, &n->nsid, 4);
+	memcpy(cmd + 24, &iova, 8);
+	memcpy(cmd + 32, &prp2, 8);
+	memcpy(cmd + 40, &slba, 8);
+	memcpy(cmd + 48, &cdw12, 4);
+	return NULL;
+}
+
+void nvme_stop_dead(struct nvme *n)
+{
+	pci_write16(n->cfg, n->e.addr, PCI_COMMAND, pci_read16(n->cfg, n->e.addr, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
+	regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
+	n->dead = true;
 }
 
 static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len,
@@ -54,53 +91,35 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 	struct nvme *n = container_of(e, struct nvme, e);
 	*r = (struct dma_result){ 0 };
 	uint64_t t0 = cycles_begin();
-	if (n->dead) {
-		r->status = DMA_DEVICE_ERROR;
-		snprintf(r->error, sizeof(r->error),
-			 "nvme: stopped after a command did not complete ('set device' reopens it)");
-		return r->status;
-	}
-	if (dma_check_request(e, dir, iova, len, r) != DMA_OK)
-		return r->status;
-	uint64_t nlb = len / n->lba_size;
-	if (nlb > n->nsze) {
+	uint8_t cmd[64];
+	if (n->inflight) {
 		r->status = DMA_BAD_REQUEST;
-		snprintf(r->error, sizeof(r->error), "nvme: %llu blocks, the namespace has %llu",
-			 (unsigned long long)nlb, (unsigned long long)n->nsze);
+		snprintf(r->error, sizeof(r->error), "nvme: %u queued transfers still in flight", n->inflight);
 		return r->status;
 	}
-	uint8_t op = dir == DMA_FROM_DEVICE ? NVM_READ : n->scratch ? NVM_WRITE : NVM_COMPARE;
-	uint8_t cmd[64] = { op };
-	uint64_t prp2 = prp2_for(n, iova, len), slba = 0;
-	uint32_t cdw12 = (uint32_t)(nlb - 1);
-	memcpy(cmd + 4, &n->nsid, 4);
-	memcpy(cmd + 24, &iova, 8);
-	memcpy(cmd + 32, &prp2, 8);
-	memcpy(cmd + 40, &slba, 8);
-	memcpy(cmd + 48, &cdw12, 4);
+	if (nvme_io_command(n, dir, iova, len, n->prp_list, cmd, r))
+		return r->status;
 	uint16_t cid = nvme_submit(n, &n->io, cmd, !e->withhold_doorbell, &r->t_submit);
 	uint64_t setup = r->t_submit - t0;
 	r->status = nvme_complete(n, &n->io, cid, e->withhold_doorbell ? 1000000 : CMD_DEADLINE_US, false, NULL,
 				  r->error, sizeof(r->error), &r->device_status);
 	r->t_done = cycles_end();
 	r->driver_cycles = setup;
-	if (r->status == DMA_TIMEOUT && !e->withhold_doorbell) {
-		/* The command may still run and write into a buffer about to be
-		 * freed: no more bus mastering, the controller stopped. */
-		pci_write16(n->cfg, e->addr, PCI_COMMAND,
-			    pci_read16(n->cfg, e->addr, PCI_COMMAND) & ~PCI_COMMAND_MASTER);
-		regwin_write32(&n->bar, NVME_CC, regwin_read32(&n->bar, NVME_CC) & ~CC_EN);
-		n->dead = true;
-	}
+	/* The command may still run and write into a buffer about to be
+	 * freed: no more bus mastering, the controller stopped. */
+	if (r->status == DMA_TIMEOUT && !e->withhold_doorbell)
+		nvme_stop_dead(n);
 	return r->status;
 }
 
 static void free_queues(struct nvme *n)
 {
-	void *pages[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->prp_list, n->identify };
+	void *pages[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->identify };
 	for (size_t i = 0; i < ARRAY_SIZE(pages); i++)
 		if (pages[i])
 			platform->free_pages(pages[i], 1);
+	if (n->prp_list)
+		platform->free_pages(n->prp_list, STREAM_MAX);
 }
 
 /* The controller as found: queues gone, disabled, its registers back; the
@@ -203,15 +222,17 @@ static bool start(struct nvme *n, const char **why)
 				     .qid = 1,
 				     .phase = true,
 				     .depth = (uint16_t)(mqes < IO_DEPTH ? mqes : IO_DEPTH) };
-	n->prp_list = nvme_page();
+	n->prp_list = platform->alloc_pages(STREAM_MAX, 0);
 	n->identify = nvme_page();
 	if (!n->admin.sq || !n->admin.cq || !n->io.sq || !n->io.cq || !n->prp_list || !n->identify) {
 		*why = "nvme: no memory for the queues";
 		return false;
 	}
-	const void *own[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->prp_list, n->identify };
+	memset(n->prp_list, 0, STREAM_MAX * PAGE);
+	const void *own[] = { n->admin.sq, n->admin.cq, n->io.sq, n->io.cq, n->identify };
 	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
 		n->e.own[n->e.nown++] = (struct dma_range){ (uint64_t)(uintptr_t)own[i], PAGE };
+	n->e.own[n->e.nown++] = (struct dma_range){ (uint64_t)(uintptr_t)n->prp_list, STREAM_MAX * PAGE };
 	regwin_write32(&n->bar, NVME_AQA, (ADMIN_DEPTH - 1) << 16 | (ADMIN_DEPTH - 1));
 	regwin_write64(&n->bar, NVME_ASQ, (uint64_t)(uintptr_t)n->admin.sq);
 	regwin_write64(&n->bar, NVME_ACQ, (uint64_t)(uintptr_t)n->admin.cq);
@@ -274,6 +295,7 @@ static bool start(struct nvme *n, const char **why)
 				       .reads_ram = n->compare || n->scratch,
 				       .writes_ram = true,
 				       .roundtrip = n->scratch,
+				       .max_inflight = n->io.depth - 1 < STREAM_MAX ? n->io.depth - 1u : STREAM_MAX,
 				       .how = n->how };
 	snprintf(n->how, sizeof(n->how), "%s, serial %s, model %s, namespace %u (%u-byte blocks)",
 		 n->scratch   ? "NVMe Write/Read of LBA 0 (named scratch: its data is overwritten)"
@@ -316,7 +338,12 @@ struct dma_engine *nvme_open_window(struct pci_cfg *c, const struct pci_dev *dev
 	}
 	n->claimed = platform->device_claim != NULL;
 	n->cfg = c;
-	n->e = (struct dma_engine){ .kind = "nvme", .addr = dev->addr, .transfer = nvme_transfer, .close = nvme_close };
+	n->e = (struct dma_engine){ .kind = "nvme",
+				    .addr = dev->addr,
+				    .transfer = nvme_transfer,
+				    .queue = nvme_queue_io,
+				    .reap = nvme_reap,
+				    .close = nvme_close };
 	n->bar = *bar;
 	const struct pci_cap *msix = pci_find_cap(dev, PCI_CAP_MSIX, false);
 	n->msix = msix && (pci_read16(c, dev->addr, (uint16_t)(msix->offset + 2)) & MSIX_ENABLE);

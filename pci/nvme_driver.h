@@ -1,6 +1,6 @@
-/* The NVMe driver's own header (pci/nvme.c, nvme_queue.c, nvme_msix.c):
+/* The NVMe driver's own header (pci/nvme.c, nvme_queue.c, nvme_stream.c, nvme_msix.c):
  * the controller's state and the queue machinery the engine's operations
- * and its interrupt share. Nothing outside these three files includes it;
+ * and its interrupt share. Nothing outside these four files includes it;
  * pci/nvme.h holds what needs no controller. */
 #ifndef IOMMON_NVME_DRIVER_H
 #define IOMMON_NVME_DRIVER_H
@@ -28,6 +28,7 @@
 #define NVM_COMPARE 0x05
 
 #define PAGE NVME_PAGE
+#define STREAM_MAX 32 /* transfers queue() keeps in flight, each with a PRP list page of its own */
 #define ADMIN_DEPTH 16
 #define IO_DEPTH 64
 #define MAX_TRANSFER (1u << 20) /* 256 pages: one PRP list page */
@@ -50,7 +51,14 @@ struct nvme {
 	char werr[160];	     /* why the last wait ended without an answer */
 	uint16_t cid;
 	struct nvme_queue admin, io;
-	uint8_t *prp_list; /* one page */
+	uint8_t *prp_list; /* STREAM_MAX pages: the first transfer()'s, then one a transfer in flight */
+	struct nvme_slot {
+		uint16_t cid;
+		bool busy;
+		uint64_t t0; /* the cycle counter when queue() was called */
+		struct dma_result r;
+	} slot[STREAM_MAX];
+	unsigned inflight;
 	uint8_t *identify; /* one page */
 	uint32_t nsid, lba_size;
 	uint64_t nsze;
@@ -94,6 +102,27 @@ enum dma_status nvme_complete(struct nvme *n, struct nvme_queue *q, uint16_t cid
 /* One admin command, submitted and completed within CAP.TO. */
 enum dma_status nvme_admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10, uint32_t cdw11,
 			   const char **why);
+
+/* The next completion entry of `q`, whichever command it is for: its cid in
+ * *cid and its status (DMA_OK or DMA_DEVICE_ERROR, decoded into err), or
+ * DMA_TIMEOUT after `deadline_us`. */
+enum dma_status nvme_next(struct nvme *n, struct nvme_queue *q, uint64_t deadline_us, uint16_t *cid, char *err,
+			  size_t errn, uint16_t *status);
+/* PRP2 for a transfer of `len` at `iova` (the next page, or `list` filled
+ * with the pages after the first), 0 when PRP1 covers it (1.4, 4.3). */
+uint64_t nvme_prp2(uint8_t *list, uint64_t iova, uint64_t len);
+/* The read (device -> RAM) or compare/write (RAM -> device) of `len` bytes
+ * at `iova` as a command, PRP list in `list`; NULL, or why not (r->status). */
+const char *nvme_io_command(struct nvme *n, enum dma_dir dir, uint64_t iova, uint64_t len, uint8_t *list,
+			    uint8_t cmd[64], struct dma_result *r);
+/* A stopped controller: no more bus mastering, CC.EN clear, nothing of it
+ * used again (a command that timed out may still run). */
+void nvme_stop_dead(struct nvme *n);
+
+/* nvme_stream.c: transfers in flight at once (struct dma_engine's queue, reap) */
+enum dma_status nvme_queue_io(struct dma_engine *e, enum dma_dir dir, uint64_t iova, uint64_t len, unsigned *tag,
+			      struct dma_result *r);
+enum dma_status nvme_reap(struct dma_engine *e, unsigned *tag, struct dma_result *r);
 
 /* nvme_msix.c: the engine's own interrupt (struct dma_engine's msi_*) */
 const char *nvme_msi_program(struct dma_engine *e, const struct msi_message *m);

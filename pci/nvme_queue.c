@@ -208,8 +208,45 @@ uint16_t nvme_submit(struct nvme *n, struct nvme_queue *q, const uint8_t cmd[64]
 	return cid;
 }
 
-/* Polls the next completion entry's phase bit; DMA_OK, DMA_DEVICE_ERROR
- * (decoded into err) or DMA_TIMEOUT. */
+/* The next completion entry of `q` under the wait `w`: true with its
+ * dword 3 (cid, phase, status), the head moved past it and rung; false
+ * when the wait ended first (n->werr says why). */
+static bool next_entry(struct nvme *n, struct nvme_queue *q, struct nvme_wait *w, uint32_t *dw0, uint32_t *dw3)
+{
+	for (;;) {
+		volatile uint8_t *e = q->cq + (size_t)q->head * 16;
+		*dw3 = *(volatile uint32_t *)(e + 12);
+		if (((*dw3 >> 16) & 1) == q->phase) {
+			if (dw0)
+				*dw0 = *(volatile uint32_t *)e;
+			q->head = (uint16_t)((q->head + 1) % q->depth);
+			if (q->head == 0)
+				q->phase = !q->phase;
+			doorbell(n, q->qid, true, q->head);
+			return true;
+		}
+		if (n->e.on_wait)
+			n->e.on_wait(n->e.on_wait_ctx);
+		if (wait_over(w))
+			return false;
+		cpu_relax();
+	}
+}
+
+static enum dma_status entry_status(uint32_t dw3, char *err, size_t errn, uint16_t *status)
+{
+	unsigned sc = (dw3 >> 17) & 0xff, sct = (dw3 >> 25) & 0x7;
+	if (status)
+		*status = (uint16_t)(sct << 8 | sc);
+	if (sc || sct) {
+		snprintf(err, errn, "nvme: status type %u code 0x%02x: %s", sct, sc, status_text(sct, sc));
+		return DMA_DEVICE_ERROR;
+	}
+	return DMA_OK;
+}
+
+/* Polls for command `cid`'s completion; DMA_OK, DMA_DEVICE_ERROR (decoded
+ * into err) or DMA_TIMEOUT. */
 enum dma_status nvme_complete(struct nvme *n, struct nvme_queue *q, uint16_t cid, uint64_t deadline_us, bool budgeted,
 			      uint32_t *dw0, char *err, size_t errn, uint16_t *status)
 {
@@ -219,31 +256,19 @@ enum dma_status nvme_complete(struct nvme *n, struct nvme_queue *q, uint16_t cid
 	wait_begin(&w, n, what, deadline_us, budgeted);
 	w.live = true;
 	uint32_t dw3;
+	bool others = false;
 	for (;;) {
-		volatile uint8_t *e = q->cq + (size_t)q->head * 16;
-		dw3 = *(volatile uint32_t *)(e + 12);
-		if (((dw3 >> 16) & 1) != q->phase) {
-			if (n->e.on_wait)
-				n->e.on_wait(n->e.on_wait_ctx);
-			if (wait_over(&w)) {
-				wait_end(&w);
-				snprintf(err, errn, "%s", n->werr);
-				return DMA_TIMEOUT;
-			}
-			cpu_relax();
-			continue;
+		if (!next_entry(n, q, &w, dw0, &dw3)) {
+			wait_end(&w);
+			snprintf(err, errn, others ? "%.110s (completions for other commands only)" : "%s", n->werr);
+			return DMA_TIMEOUT;
 		}
-		if (dw0)
-			*dw0 = *(volatile uint32_t *)e;
-		q->head = (uint16_t)((q->head + 1) % q->depth);
-		if (q->head == 0)
-			q->phase = !q->phase;
-		doorbell(n, q->qid, true, q->head);
 		if ((dw3 & 0xffff) == cid)
 			break;
 		/* a late completion of a command given up on: not ours, skip it;
 		 * a controller that posts nothing but those still meets the
 		 * deadline */
+		others = true;
 		if (wait_over(&w)) {
 			wait_end(&w);
 			snprintf(err, errn, "%.110s (completions for other commands only)", n->werr);
@@ -251,14 +276,24 @@ enum dma_status nvme_complete(struct nvme *n, struct nvme_queue *q, uint16_t cid
 		}
 	}
 	wait_end(&w);
-	unsigned sc = (dw3 >> 17) & 0xff, sct = (dw3 >> 25) & 0x7;
-	if (status)
-		*status = (uint16_t)(sct << 8 | sc);
-	if (sc || sct) {
-		snprintf(err, errn, "nvme: status type %u code 0x%02x: %s", sct, sc, status_text(sct, sc));
-		return DMA_DEVICE_ERROR;
+	return entry_status(dw3, err, errn, status);
+}
+
+enum dma_status nvme_next(struct nvme *n, struct nvme_queue *q, uint64_t deadline_us, uint16_t *cid, char *err,
+			  size_t errn, uint16_t *status)
+{
+	struct nvme_wait w;
+	wait_begin(&w, n, "a queued command", deadline_us, false);
+	w.live = true;
+	uint32_t dw3;
+	bool got = next_entry(n, q, &w, NULL, &dw3);
+	wait_end(&w);
+	if (!got) {
+		snprintf(err, errn, "%s", n->werr);
+		return DMA_TIMEOUT;
 	}
-	return DMA_OK;
+	*cid = (uint16_t)(dw3 & 0xffff);
+	return entry_status(dw3, err, errn, status);
 }
 
 enum dma_status nvme_admin(struct nvme *n, uint8_t opcode, uint32_t nsid, uint64_t prp1, uint32_t cdw10, uint32_t cdw11,
