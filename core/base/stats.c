@@ -160,6 +160,30 @@ bool stats_ratio_ci(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, 
 	return ok;
 }
 
+bool stats_mean_ci(const uint64_t *x, size_t n, double *mean, double *lo, double *hi)
+{
+	if (n < 6)
+		return false;
+	double *r = malloc(STATS_BOOTSTRAP * sizeof(*r)), sum = 0;
+	if (!r)
+		return false;
+	for (size_t k = 0; k < n; k++)
+		sum += (double)x[k];
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < STATS_BOOTSTRAP; i++) {
+		double s = 0;
+		for (size_t k = 0; k < n; k++)
+			s += (double)x[draw(&seed) % n];
+		r[i] = s / (double)n;
+	}
+	qsort(r, STATS_BOOTSTRAP, sizeof(*r), cmp_double);
+	*mean = sum / (double)n;
+	*lo = r[STATS_BOOTSTRAP * 25 / 1000];
+	*hi = r[STATS_BOOTSTRAP * 975 / 1000 - 1];
+	free(r);
+	return true;
+}
+
 enum stats_verdict stats_ratio_verdict(double lo, double hi)
 {
 	return lo > 1.0 ? STATS_HIGHER : hi < 1.0 ? STATS_LOWER : STATS_INCONCLUSIVE;

@@ -35,6 +35,12 @@ bool stats_median_ci(const uint64_t *sorted, size_t n, uint64_t *lo, uint64_t *h
 #define STATS_BOOTSTRAP 1000
 bool stats_ratio_ci(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, double *ratio, double *lo, double *hi);
 
+/* The mean of `x` with its 95 % percentile-bootstrap interval (the same
+ * resamples and seed as stats_ratio_ci): for figures that are totals over
+ * time, as a stream's throughput is, where every slow DMA counts. False
+ * when n < 6 or there is no memory. */
+bool stats_mean_ci(const uint64_t *x, size_t n, double *mean, double *lo, double *hi);
+
 /* What an interval of a ratio says: higher (all of it above 1), lower
  * (all of it below 1), or inconclusive (it holds 1: the method cannot tell
  * the two apart). */

@@ -56,7 +56,8 @@ static const char *list_item(const char **p, char *item, size_t cap)
 	return NULL;
 }
 
-static const char *parse_sizes(const char *v, size_t *out, size_t max, size_t *n)
+const char *price_parse_list(const char *v, size_t *out, size_t *n, unsigned long long lo, unsigned long long hi,
+			     const char *what)
 {
 	static char msg[240];
 	*n = 0;
@@ -64,26 +65,32 @@ static const char *parse_sizes(const char *v, size_t *out, size_t max, size_t *n
 		unsigned long long x;
 		char item[24];
 		const char *why = list_item(&p, item, sizeof(item));
-		if (!why && *n == max)
-			why = "more than 8 sizes";
+		if (!why && *n == PRICE_LIST_MAX)
+			why = "more than 8 items";
 		if (!why)
-			why = parse_range(item, 512, 1u << 20, "a size in bytes", &x);
+			why = parse_range(item, lo, hi, what, &x);
 		for (size_t i = 0; !why && i < *n; i++)
 			if (out[i] == x)
-				why = "a size listed twice";
+				why = "an item listed twice";
 		if (why) {
-			snprintf(msg, sizeof(msg), "%s; up to 8 sizes from 512 to 1048576 bytes, comma-separated", why);
+			snprintf(msg, sizeof(msg), "%s; up to 8 of %s from %llu to %llu, comma-separated", why, what,
+				 lo, hi);
 			return msg;
 		}
 		out[(*n)++] = (size_t)x;
 	}
-	return *n ? NULL : "no size given";
+	return *n ? NULL : "nothing given";
+}
+
+const char *price_parse_sizes(const char *v, size_t *out, size_t *n)
+{
+	return price_parse_list(v, out, n, 512, 1u << 20, "a size in bytes");
 }
 
 static const char *check_sizes(const char *v)
 {
 	size_t s[8], n;
-	return parse_sizes(v, s, 8, &n);
+	return price_parse_sizes(v, s, &n);
 }
 
 static const char *check_count(const char *v)
@@ -129,7 +136,7 @@ static const char *check_strategies(const char *v)
 	return seen ? NULL : "no strategy given";
 }
 
-static bool wanted(const char *name)
+bool price_wanted(const char *name)
 {
 	const char *v = setting_get("price.strategies");
 	if (!v || strcmp(v, "all") == 0)
@@ -154,12 +161,13 @@ static void price_settings(void)
 		    check_strategies, NULL);
 	setting_add("price.batch", "32", "deferred strategy: invalidate after this many unmaps (or at the wrap)",
 		    check_batch, NULL);
+	price_queue_settings();
 }
 
 /* The record automation reads, one per strategy and size. */
 static void record(struct env *v, const char *test, const struct figures *f)
 {
-	char buf[RECORD_MAX];
+	char buf[2 * RECORD_MAX]; /* every figure with its interval: about 900 bytes */
 	struct json j;
 	record_begin(&j, buf, sizeof(buf), "info");
 	json_str(&j, "what", "price");
@@ -182,18 +190,15 @@ static void record(struct env *v, const char *test, const struct figures *f)
 	json_double(&j, "latency_p50_hi_ns", f->lat_ci[1], 1);
 	json_double(&j, "latency_p99_ns", f->lat_p99, 1);
 	json_double(&j, "dmas_per_s", f->dmas_s, 1);
+	json_double(&j, "dmas_per_s_lo", f->dmas_ci[0], 1);
+	json_double(&j, "dmas_per_s_hi", f->dmas_ci[1], 1);
 	json_double(&j, "mb_per_s", f->mb_s, 2);
+	json_double(&j, "mb_per_s_lo", f->dmas_ci[0] * (double)f->size / 1e6, 2);
+	json_double(&j, "mb_per_s_hi", f->dmas_ci[1] * (double)f->size / 1e6, 2);
 	json_double(&j, "per_dma_p50_ns", f->per_p50, 1);
 	json_double(&j, "per_dma_lo_ns", f->per_lo, 1);
 	json_double(&j, "per_dma_hi_ns", f->per_hi, 1);
-	if (f->baseline) {
-		json_double(&j, "overhead_pct", f->overhead, 1);
-		if (f->interval) {
-			json_double(&j, "overhead_lo_pct", f->over_lo, 1);
-			json_double(&j, "overhead_hi_pct", f->over_hi, 1);
-		}
-		json_str(&j, "overhead_verdict", f->is_baseline ? "baseline" : stats_verdict_name(f->verdict));
-	}
+	price_overhead_json(&j, &f->over);
 	json_u64(&j, "rounds", f->rounds);
 	json_u64(&j, "warmup", f->warmup);
 	json_u64(&j, "exposure_pending_max", f->pending_max);
@@ -213,22 +218,19 @@ struct plan {
 static struct plan from_settings(void)
 {
 	struct plan p = { .kinds = true };
-	parse_sizes(setting_get("price.sizes"), p.sizes, 8, &p.nsizes);
+	price_parse_sizes(setting_get("price.sizes"), p.sizes, &p.nsizes);
 	p.count = (size_t)setting_long("price.count");
 	return p;
 }
 
 /* Every strategy at every size on the bench `v` holds: rows added to the
  * table, overhead against that size's baseline. */
-static void strategies(struct env *v, const struct plan *p)
+size_t price_strategy_list(const struct env *v, bool kinds_too, struct strategy *list, size_t max)
 {
-	const size_t *sizes = p->sizes, nsizes = p->nsizes;
-	size_t n = v->e->caps.fixed_latency_us ? 3 : p->count;
-	struct strategy list[16];
 	size_t ns = 0;
 	static const enum kind kinds[] = { S_NONE, S_PASSTHROUGH, S_STRICT, S_DEFERRED, S_PERSISTENT };
-	for (size_t k = 0; k < 5; k++) {
-		if (!wanted(strategy_names[k]))
+	for (size_t k = 0; k < 5 && ns < max; k++) {
+		if (!price_wanted(strategy_names[k]))
 			continue;
 		if (kinds[k] == S_PASSTHROUGH && !v->io->passthrough)
 			continue;
@@ -236,12 +238,21 @@ static void strategies(struct env *v, const struct plan *p)
 		snprintf(s.name, sizeof(s.name), "%s", strategy_names[k]);
 		list[ns++] = s;
 		/* strict with every invalidation kind and interface */
-		for (size_t i = 0; p->kinds && kinds[k] == S_STRICT && i < v->io->nkinds && ns < 16; i++) {
+		for (size_t i = 0; kinds_too && kinds[k] == S_STRICT && i < v->io->nkinds && ns < max; i++) {
 			struct strategy x = { .kind = S_STRICT, .inval = i };
 			snprintf(x.name, sizeof(x.name), "strict-%s", v->io->kinds[i].name);
 			list[ns++] = x;
 		}
 	}
+	return ns;
+}
+
+static void strategies(struct env *v, const struct plan *p)
+{
+	const size_t *sizes = p->sizes, nsizes = p->nsizes;
+	size_t n = v->e->caps.fixed_latency_us ? 3 : p->count;
+	struct strategy list[16];
+	size_t ns = price_strategy_list(v, p->kinds, list, 16);
 	/* a warm-up burst of each first, discarded (under TCG the code's first
 	 * translation, on silicon cold caches and TLBs), then the DMAs in
 	 * rounds with the order rotated, so drift falls on every strategy alike */
@@ -322,19 +333,16 @@ static void strategies(struct env *v, const struct plan *p)
 	free(cells);
 }
 
-/* "+3.1% [-2.0, +8.3] inconclusive", or "-" where 'none' did not run */
-static void overhead_words(const struct figures *f, char *out, size_t n)
+void price_overhead_words(const struct overhead *o, char *out, size_t n)
 {
-	if (!f->baseline)
+	if (!o->baseline)
 		snprintf(out, n, "-");
-	else if (f->is_baseline)
+	else if (o->is_baseline)
 		snprintf(out, n, "baseline");
-	else if (!f->interval)
-		snprintf(out, n, "%+.1f%% (too few DMAs for an interval) %s", f->overhead,
-			 stats_verdict_name(f->verdict));
+	else if (!o->interval)
+		snprintf(out, n, "%+.1f%% (too few for an interval) %s", o->pct, stats_verdict_name(o->verdict));
 	else
-		snprintf(out, n, "%+.1f%% [%+.1f, %+.1f] %s", f->overhead, f->over_lo, f->over_hi,
-			 stats_verdict_name(f->verdict));
+		snprintf(out, n, "%+.1f%% [%+.1f, %+.1f] %s", o->pct, o->lo, o->hi, stats_verdict_name(o->verdict));
 }
 
 static void print_table(size_t first)
@@ -346,7 +354,7 @@ static void print_table(size_t first)
 		if (!f->ran)
 			continue;
 		char exp[48] = "-", over[80];
-		overhead_words(f, over, sizeof(over));
+		price_overhead_words(&f->over, over, sizeof(over));
 		if (f->probes)
 			snprintf(exp, sizeof(exp), "%u pending, %u/%u reached", f->pending_max, f->reachable,
 				 f->probes);
@@ -493,6 +501,9 @@ static const struct test_case cases[] = {
 	{ "price.models", "the same strategies on every register-level model `model` attaches", t_models, false },
 	{ "price.allocators", "CPU cycles per IOVA allocation and free: bitmap next fit and cached free list",
 	  t_allocators, false },
+	{ "price.queue",
+	  "streams with DMAs in flight (NVMe queue depths): throughput and CPU cost per byte, each strategy",
+	  price_queue_case, false },
 };
 
 const struct test_group price_group = {

@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "core/base/dmabuf.h"
 #include "core/base/iova.h"
+#include "core/base/json.h"
 #include "core/base/stats.h"
 
 enum kind { S_NONE, S_PASSTHROUGH, S_STRICT, S_DEFERRED, S_PERSISTENT };
@@ -21,6 +22,17 @@ struct strategy {
 	size_t inval; /* strict: the invalidation kind; (size_t)-1: the narrowest */
 };
 
+/* A strategy's overhead against translation off ('none'): the ratio of
+ * medians as a percentage, with its 95 % bootstrap interval and what it
+ * says. */
+struct overhead {
+	double pct, lo, hi;
+	enum stats_verdict verdict;
+	bool baseline;	  /* there is a 'none' to be against */
+	bool is_baseline; /* this is that 'none' */
+	bool interval;	  /* lo/hi hold one (enough samples on both sides) */
+};
+
 struct figures {
 	char variant[64];
 	size_t size, n;
@@ -29,20 +41,15 @@ struct figures {
 	double lat_ci[2];			      /* the latency median's, ns */
 	double lat_p50, lat_p99;		      /* ns */
 	double per_dma_ns, dmas_s, mb_s;
+	double dmas_ci[2]; /* DMAs/s's 95 % interval (MB/s's is it times the size) */
 	/* each DMA's whole cost (map, DMA, unmap, invalidation): its median
 	 * and the median's 95 % interval, ns */
 	double per_p50, per_lo, per_hi;
-	/* against 'none' at that size: the ratio of the medians, as a
-	 * percentage, with its 95 % bootstrap interval and what it says */
-	double overhead, over_lo, over_hi;
-	enum stats_verdict verdict;
-	bool interval;	  /* over_lo/over_hi hold one (enough DMAs on both sides) */
-	bool is_baseline; /* this is the 'none' row the others are against */
+	struct overhead over; /* against 'none' at that size */
 	unsigned rounds, warmup;
 	unsigned pending_max, probes, reachable;
 	bool ran;
-	bool skipped;  /* not run, for the reason in why */
-	bool baseline; /* overhead is against a 'none' row */
+	bool skipped; /* not run, for the reason in why */
 	char why[112];
 };
 
@@ -84,5 +91,33 @@ void price_cell_close(struct env *v, struct cell *c);
 void price_finish(struct env *v, struct cell *c, size_t size);
 /* Its overhead against the baseline cell `none` (NULL: none ran). */
 void price_overhead(struct cell *c, const struct cell *none);
+
+/* The overhead of samples `a` against the baseline's `b` (a == b: the
+ * baseline itself; nb == 0: there is none). */
+void price_overhead_of(struct overhead *o, const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+/* "+3.1% [-2.0, +8.3] inconclusive", "baseline", or "-" where 'none' did not run */
+void price_overhead_words(const struct overhead *o, char *out, size_t n);
+/* overhead_pct, _lo_pct, _hi_pct and overhead_verdict, where there is a baseline */
+void price_overhead_json(struct json *j, const struct overhead *o);
+
+/* price.c: the group's settings and strategies, for price_queue.c */
+bool price_wanted(const char *name);
+/* A setting's comma-separated list of whole numbers in [lo, hi], each at
+ * most once, PRICE_LIST_MAX at most; NULL, or what was wrong. */
+#define PRICE_LIST_MAX 8
+const char *price_parse_list(const char *v, size_t *out, size_t *n, unsigned long long lo, unsigned long long hi,
+			     const char *what);
+/* The same of DMA sizes, 512 bytes to 1 MiB. */
+const char *price_parse_sizes(const char *v, size_t *out, size_t *n);
+/* The strategies the settings ask for on this unit (strict with each of
+ * its invalidation kinds when `kinds`); how many, at most `max`. */
+size_t price_strategy_list(const struct env *v, bool kinds, struct strategy *list, size_t max);
+/* The invalidation that covers a stream's whole window: domain-wide, else
+ * global; (size_t)-1 when the unit offers neither. */
+size_t price_flush_kind(const struct iommu *io);
+
+/* price_queue.c: streams with DMAs in flight */
+void price_queue_settings(void);
+void price_queue_case(struct test_ctx *t);
 
 #endif

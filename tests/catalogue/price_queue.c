@@ -54,8 +54,8 @@ void price_queue_settings(void)
 	setting_add("price.queue.sizes", "4096,16384,65536,131072", "price.queue: DMA sizes (bytes, comma-separated)",
 		    check_sizes, NULL);
 	setting_add("price.queue.windows", "10",
-		    "price.queue: windows measured per strategy, depth and size (each max(8, depth) DMAs)", check_windows,
-		    NULL);
+		    "price.queue: windows measured per strategy, depth and size (each max(8, depth) DMAs)",
+		    check_windows, NULL);
 }
 
 /* One strategy at one depth and size: its buffers, IOVA window and the
@@ -100,8 +100,8 @@ static const char *q_map(struct env *v, struct qcell *c, unsigned slot, size_t s
 	if (wrapped && c->st.kind == S_DEFERRED && c->npend) {
 		/* freed IOVAs come round again: their stale translations go first */
 		size_t k = price_flush_kind(v->io);
-		e = k == (size_t)-1 ? "no domain-wide invalidation" : v->io->ops->invalidate(v->io, k, c->base,
-											  c->space * v->pg);
+		e = k == (size_t)-1 ? "no domain-wide invalidation"
+				    : v->io->ops->invalidate(v->io, k, c->base, c->space * v->pg);
 		c->npend = 0;
 	}
 	if (!e)
@@ -452,19 +452,21 @@ static void q_depth(struct env *v, size_t size, unsigned depth, size_t windows)
 		struct qcell *c = &cells[k];
 		struct qrow *row = &rows[nrows++];
 		memset(row, 0, sizeof(*row));
-		snprintf(row->variant, sizeof(row->variant), "%.24s%s%.20s-qd%u-%zu", v->io->variant ? v->io->variant : "",
-			 v->io->variant ? "-" : "", c->st.name, depth, size);
+		snprintf(row->variant, sizeof(row->variant), "%.24s%s%.20s-qd%u-%zu",
+			 v->io->variant ? v->io->variant : "", v->io->variant ? "-" : "", c->st.name, depth, size);
 		row->size = size, row->depth = depth, row->w = w;
 		if (c->skipped) {
 			snprintf(row->why, sizeof(row->why), "%s", c->why);
 		} else {
-			report(v->t, !c->err && c->got > 0, "%s: %zu windows of %u reads of %zu bytes, %u in flight%s%s",
-			       row->variant, c->got, w, size, depth, c->err ? ": " : "", c->err ? c->err : "");
+			report(v->t, !c->err && c->got > 0,
+			       "%s: %zu windows of %u reads of %zu bytes, %u in flight%s%s", row->variant, c->got, w,
+			       size, depth, c->err ? ": " : "", c->err ? c->err : "");
 			if (c->err)
 				snprintf(row->why, sizeof(row->why), "%s", c->err);
 			if (c->got) {
 				q_figures(v, c, row, size, w);
-				price_overhead_of(&row->over, c->wall, c->got, none ? none->wall : NULL, none ? none->got : 0);
+				price_overhead_of(&row->over, c->wall, c->got, none ? none->wall : NULL,
+						  none ? none->got : 0);
 				q_record(v, row);
 			}
 		}
@@ -491,8 +493,9 @@ void price_queue_case(struct test_ctx *t)
 	/* the watchdog: 10 ms a DMA (a 1 MiB read at 100 MB/s) for every DMA the settings can ask for */
 	uint64_t dmas = 0;
 	for (size_t d = 0; d < nd; d++)
-		dmas += (3 * depths[d] + ((windows + ROUNDS - 1) / ROUNDS + 1) * (depths[d] > 8 ? depths[d] : 8) * ROUNDS) *
-			5 * nsz;
+		dmas +=
+		    (3 * depths[d] + ((windows + ROUNDS - 1) / ROUNDS + 1) * (depths[d] > 8 ? depths[d] : 8) * ROUNDS) *
+		    5 * nsz;
 	uint64_t need = survive_budget() + dmas / 100;
 	test_budget(t, need > WATCHDOG_MAX_S ? WATCHDOG_MAX_S : (unsigned)need);
 	nrows = 0;

@@ -50,9 +50,7 @@ static uint64_t probe(struct env *v, struct figures *f, uint64_t iova, size_t si
 	return cycles_end() - p0;
 }
 
-/* The invalidation that covers a stream's whole window: domain-wide, else
- * global; (size_t)-1 when the unit offers neither. */
-static size_t flush_kind(const struct iommu *io)
+size_t price_flush_kind(const struct iommu *io)
 {
 	size_t k = bench_kind_for(io, "domain");
 	return k != (size_t)-1 ? k : bench_kind_for(io, "global");
@@ -83,7 +81,7 @@ void price_cell_close(struct env *v, struct cell *c)
 {
 	if (!c->open)
 		return;
-	size_t kind = flush_kind(v->io);
+	size_t kind = price_flush_kind(v->io);
 	if (c->st.kind != S_NONE && c->st.kind != S_PASSTHROUGH && kind != (size_t)-1)
 		v->io->ops->invalidate(v->io, kind, c->base, c->space * v->pg);
 	free(c->pend);
@@ -105,7 +103,7 @@ void price_burst(struct env *v, struct cell *c, size_t size, size_t n, bool keep
 	struct iova_bitmap *alloc = &c->alloc;
 	uint64_t *pend = c->pend, base = c->base;
 	size_t space = c->space;
-	size_t deferred_kind = flush_kind(v->io);
+	size_t deferred_kind = price_flush_kind(v->io);
 	uint64_t frame = b.phys & ~(v->pg - 1), persistent = 0;
 	/* the strategy's set-up, outside the timed stream */
 	if (!e && st->kind == S_NONE)
@@ -254,8 +252,14 @@ void price_finish(struct env *v, struct cell *c, size_t size)
 			f->per_lo = cycles_to_ns(lo), f->per_hi = cycles_to_ns(hi);
 		free(sorted);
 	}
+	/* throughput is a total over time: the mean DMA's whole cost, every
+	 * slow one counted, with its bootstrap interval */
 	f->per_dma_ns = cycles_to_ns(c->total) / (double)got;
 	f->dmas_s = f->per_dma_ns > 0 ? 1e9 / f->per_dma_ns : 0;
+	f->dmas_ci[0] = f->dmas_ci[1] = f->dmas_s;
+	double mean, lo, hi;
+	if (stats_mean_ci(c->per, got, &mean, &lo, &hi) && lo > 0)
+		f->dmas_ci[0] = 1e9 / cycles_to_ns((uint64_t)hi), f->dmas_ci[1] = 1e9 / cycles_to_ns((uint64_t)lo);
 	f->mb_s = f->dmas_s * (double)size / 1e6;
 	char note[160];
 	snprintf(note, sizeof(note), "%.40s: CPU cycles per DMA%s", c->st.name,
@@ -270,19 +274,50 @@ void price_finish(struct env *v, struct cell *c, size_t size)
  * whole costs, with its bootstrap interval; inconclusive where that holds 0. */
 void price_overhead(struct cell *c, const struct cell *none)
 {
-	struct figures *f = &c->f;
-	double r, lo, hi;
-	f->baseline = none && none->f.ran && f->ran && none->f.per_p50 > 0;
-	f->is_baseline = c == none;
-	if (!f->baseline || f->is_baseline) /* the baseline against itself: 0, no interval */
-		return;
-	f->overhead = (f->per_p50 / none->f.per_p50 - 1) * 100;
-	f->interval = stats_ratio_ci(c->per, c->got, none->per, none->got, &r, &lo, &hi);
-	if (f->interval) {
-		f->overhead = (r - 1) * 100;
-		f->over_lo = (lo - 1) * 100, f->over_hi = (hi - 1) * 100;
-		f->verdict = stats_ratio_verdict(lo, hi);
-	} else {
-		f->verdict = STATS_INCONCLUSIVE; /* too few DMAs for an interval: nothing is shown */
+	bool have = none && none->f.ran && c->f.ran && none->f.per_p50 > 0;
+	price_overhead_of(&c->f.over, c->per, c->got, have ? none->per : NULL, have ? none->got : 0);
+}
+
+/* The nearest-rank median of v[0..n), v unchanged; 0 when n is 0. */
+static uint64_t median_of(const uint64_t *v, size_t n)
+{
+	uint64_t *s = n ? malloc(n * 8) : NULL, m = 0;
+	if (s) {
+		struct stats st;
+		memcpy(s, v, n * 8);
+		stats_compute(s, n, &st);
+		m = st.p50;
+		free(s);
 	}
+	return m;
+}
+
+void price_overhead_of(struct overhead *o, const uint64_t *a, size_t na, const uint64_t *b, size_t nb)
+{
+	*o = (struct overhead){ .baseline = nb > 0, .is_baseline = a == b };
+	if (!o->baseline || o->is_baseline) /* the baseline against itself: 0, no interval */
+		return;
+	double r, lo, hi;
+	o->interval = stats_ratio_ci(a, na, b, nb, &r, &lo, &hi);
+	if (o->interval) {
+		o->pct = (r - 1) * 100;
+		o->lo = (lo - 1) * 100, o->hi = (hi - 1) * 100;
+		o->verdict = stats_ratio_verdict(lo, hi);
+	} else { /* too few for an interval: the ratio of the medians alone, inconclusive */
+		uint64_t ma = median_of(a, na), mb = median_of(b, nb);
+		o->pct = mb ? ((double)ma / (double)mb - 1) * 100 : 0;
+		o->verdict = STATS_INCONCLUSIVE;
+	}
+}
+
+void price_overhead_json(struct json *j, const struct overhead *o)
+{
+	if (!o->baseline)
+		return;
+	json_double(j, "overhead_pct", o->pct, 1);
+	if (o->interval) {
+		json_double(j, "overhead_lo_pct", o->lo, 1);
+		json_double(j, "overhead_hi_pct", o->hi, 1);
+	}
+	json_str(j, "overhead_verdict", o->is_baseline ? "baseline" : stats_verdict_name(o->verdict));
 }

@@ -147,6 +147,32 @@ static void inconclusive_rule(void **state)
 	assert_string_equal(stats_verdict_name(STATS_LOWER), "lower");
 }
 
+/* The mean's bootstrap interval covers the true mean about 95 % of the
+ * time (uniform on [1000, 1400): mean 1199.5), holds the sample mean, and
+ * widens when one DMA in 50 stalls (a mean counts it, as a stream does). */
+static void mean_interval(void **state)
+{
+	(void)state;
+	uint64_t v[50];
+	unsigned covered = 0;
+	double width_plain = 0;
+	for (unsigned t = 0; t < 200; t++) {
+		fill(v, 50, 1000, 400);
+		double m, lo, hi;
+		assert_true(stats_mean_ci(v, 50, &m, &lo, &hi));
+		assert_true(lo <= m && m <= hi);
+		covered += lo <= 1199.5 && 1199.5 <= hi;
+		width_plain += hi - lo;
+	}
+	assert_true(covered >= 180 && covered <= 199);
+	fill(v, 50, 1000, 400);
+	v[7] = 100000;
+	double m, lo, hi;
+	assert_true(stats_mean_ci(v, 50, &m, &lo, &hi));
+	assert_true(m > 3000 && hi - lo > 10 * width_plain / 200);
+	assert_false(stats_mean_ci(v, 5, &m, &lo, &hi));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +181,7 @@ int main(void)
 		cmocka_unit_test(ratio_aa_and_ab),
 		cmocka_unit_test(ratio_of_medians),
 		cmocka_unit_test(inconclusive_rule),
+		cmocka_unit_test(mean_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -168,11 +168,13 @@ def _file_section(r):
         for t in with_measures:
             out.append("<h4><code>%s</code> (%s)</h4>" % (_e(t.name), _e(t.verdict)))
             out.append(measure_plot(t.measures))
-    if r.price:
-        out.append("<h3>Price of each mapping strategy</h3>")
-        head = [k for k in r.price[0] if k not in ("kind", "what", "platform")]
-        rows = [[p.get(k) for k in head] for p in r.price]
-        out.append(_table(head, rows, range(3, len(head))))
+    for rows_of, title in ((r.price, "Price of each mapping strategy"),
+                           (r.price_queue, "Price of each mapping strategy, streams with DMAs in flight")):
+        if rows_of:
+            out.append("<h3>%s</h3>" % title)
+            head = [k for k in rows_of[0] if k not in ("kind", "what", "platform")]
+            rows = [[p.get(k) for k in head] for p in rows_of]
+            out.append(_table(head, rows, range(3, len(head))))
     return "\n".join(out)
 
 

@@ -46,6 +46,7 @@ class Results:
         self.units = []  # `info/iommu` records (the first boot's)
         self.pci = []
         self.price = []  # `info/price` rows
+        self.price_queue = []  # `info/price-queue` rows: streams with DMAs in flight
         self.crashes = []
         self.tests = []
         self.measures = []  # every measure, in order, tests' or not
@@ -113,6 +114,8 @@ class _Reader:
                 res.pci.append(rec)
             elif what == "price":
                 res.price.append(rec)
+            elif what == "price-queue":
+                res.price_queue.append(rec)
             elif what == "crash":
                 res.crashes.append(rec)
         elif kind == "measure":
