@@ -274,7 +274,9 @@ def check_compare_pair(boot, scratch):
     if best is None:
         return say("FAIL", "compare-pair", "no figure of %s to move" % a)
     m = ms[best]
-    name = "%s/%s/%s/%s" % (m["test"], m["path"], m["backend"], m["variant"])
+    key = lambda r: (r["test"], r["path"], r["backend"], r["variant"])  # noqa: E731
+    nth = sum(1 for r in ms[:best + 1] if key(r) == key(m))  # compare names the second of a key (#2)
+    name = "/".join(key(m)) + (" (#%d)" % nth if nth > 1 else "")
     doctored = os.path.join(scratch, "price-moved.jsonl")
     doctor(a, doctored, factor=1.25, one=best)
     rc2, out2, _ = tool("compare", a, doctored)

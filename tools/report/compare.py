@@ -249,7 +249,6 @@ def _compare_measures(base, new, rel, k, floor_ns, alpha, machine_wide):
     return lines, regs, rule
 
 
-
 def compare(base, new, rel=0.10, k=3.0, floor_ns=20.0, alpha=0.05, machine_wide=False):
     """(lines, regressions): a report for people, and how many regressions."""
     lines, regressions = [], 0
