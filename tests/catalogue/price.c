@@ -368,6 +368,15 @@ static void print_table(size_t first)
 	       "   did not run; each strategy warmed up first, then its DMAs in %d rounds, the order rotated;\n"
 	       "   exposure: freed pages awaiting invalidation at most, and how many probes still reached one)\n",
 	       PRICE_ROUNDS);
+	price_provenance();
+}
+
+void price_provenance(void)
+{
+	bool emulated = strncmp(timing.platform, "qemu", 4) == 0 || strcmp(timing.platform, "kvm") == 0;
+	printf("  (figures from %s, counter %s at %llu Hz%s)\n", timing.platform, timing.counter,
+	       (unsigned long long)timing.tsc_hz,
+	       emulated ? ": they measure the emulator and its host, not an IOMMU's silicon" : "");
 }
 
 /* ---- the cases ------------------------------------------------------------ */

@@ -116,6 +116,11 @@ size_t price_strategy_list(const struct env *v, bool kinds, struct strategy *lis
  * global; (size_t)-1 when the unit offers neither. */
 size_t price_flush_kind(const struct iommu *io);
 
+/* The line under a table that says where its figures come from: the
+ * platform, the counter and its rate, and under an emulator that they
+ * measure the emulator. */
+void price_provenance(void);
+
 /* price_queue.c: streams with DMAs in flight */
 void price_queue_settings(void);
 void price_queue_case(struct test_ctx *t);

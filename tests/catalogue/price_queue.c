@@ -228,21 +228,22 @@ static void q_burst(struct env *v, struct qcell *c, size_t size, unsigned depth,
 				c->wall[c->got] = now - w_t, c->cpu[c->got++] = cpu - w_cpu;
 			w_t = now, w_cpu = cpu, w_done = done;
 		}
-		timing_floor_sample();
 	}
 	while (inflight) { /* after an error, what is still in flight lands before its buffer is touched */
 		unsigned tag;
 		struct dma_result r;
-		enum dma_status st = e->reap(e, &tag, &r);
-		if (st != DMA_OK && tag >= e->caps.max_inflight)
+		e->reap(e, &tag, &r);
+		if (tag >= e->caps.max_inflight) /* the device stopped: nothing more completes */
 			break;
-		if (st == DMA_OK)
-			q_unmap(v, c, slot_iova[tag_slot[tag]], size, batch);
+		q_unmap(v, c, slot_iova[tag_slot[tag]], size, batch);
 		inflight--;
 	}
 	const char *e2 = q_setup(v, c, false, size, depth);
 	if (!c->err)
 		c->err = err ? err : e2;
+	/* the noise floor, between bursts: inside one it would be in the windows' wall time */
+	for (int i = 0; i < 8; i++)
+		timing_floor_sample();
 }
 
 static const char *q_open(struct env *v, struct qcell *c, size_t size, unsigned depth, unsigned slot)
@@ -250,13 +251,16 @@ static const char *q_open(struct env *v, struct qcell *c, size_t size, unsigned 
 	size_t pages = (size + v->pg - 1) / v->pg, batch = (size_t)setting_long("price.batch");
 	/* room for the reads in flight, deferred's batch and a wrap's worth */
 	c->space = 4 * (depth + batch) * pages;
-	c->base = bench_window(v, c->space * v->pg, slot);
+	bool maps = c->st.kind != S_NONE && c->st.kind != S_PASSTHROUGH;
+	c->base = maps ? bench_window(v, c->space * v->pg, slot) : 0;
 	c->npend = 0;
 	c->open = true;
-	if (!c->base)
+	if (maps && !c->base)
 		return "no IOVA window of its own";
-	if (!iova_bitmap_init(&c->alloc, c->base, c->space, v->pg))
+	if (maps && !iova_bitmap_init(&c->alloc, c->base, c->space, v->pg)) {
+		c->base = 0;
 		return "no memory";
+	}
 	for (unsigned s = 0; s < depth; s++) {
 		bool ok = v->limit ? bench_buffer(v, &c->buf[s], size, v->pg)
 				   : dmabuf_alloc_in(&c->buf[s], size, 0, v->direct, v->pg);
@@ -407,6 +411,7 @@ static void q_table(size_t first)
 	       "   of the stream's wall time and per KiB moved; overhead: a window's wall time against 'none' at\n"
 	       "   that depth and size, 95%% bootstrap interval; %d rounds, the order rotated, after a warm-up)\n",
 	       ROUNDS);
+	price_provenance();
 }
 
 /* ---- the case --------------------------------------------------------------- */
