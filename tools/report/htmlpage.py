@@ -80,7 +80,10 @@ def measure_plot(ms):
     lo = math.floor(math.log10(min(pos))) if pos else 0
     hi = math.ceil(math.log10(max(pos))) if pos else 1
     hi = max(hi, lo + 1)
-    lw, pw, rw, rh, top = 290, 360, 170, 18, 22
+    # the label column as wide as the longest label (11 px sans-serif: about 6.2 px a character), so
+    # every label is whole and no two rows read the same
+    lw = max(120, int(6.2 * max((len(label) for label, _, _, _ in rows), default=0)) + 12)
+    pw, rw, rh, top = 360, 230, 18, 22
     width, height = lw + pw + rw, top + rh * len(rows) + 8
 
     def x(v):
@@ -106,7 +109,7 @@ def measure_plot(ms):
         within = " [95%% %s, %s]" % (fmt(ci[0]), fmt(ci[1])) if ci else ""
         out.append("<g><title>%s</title>" % _e("%s: min %s, p50 %s%s, p90 %s, p99 %s, max %s" % (
             label, figs[0], figs[1], within, figs[2], figs[3], figs[4])))
-        out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (lw - 6, y + 4, _e(label[:44])))
+        out.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (lw - 6, y + 4, _e(label)))
         out.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#999"/>' % (x(mn), y, x(mx), y))
         out.append('<rect x="%.1f" y="%.1f" width="%.1f" height="10" fill="#8ab4e8" stroke="#3a6fb0"/>' %
                    (x(p50), y - 5, max(1.0, x(p90) - x(p50))))
