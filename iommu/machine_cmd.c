@@ -177,6 +177,17 @@ static enum cmd_status cmd_acpi(int argc, char **argv)
 }
 
 const struct command machine_commands[MACHINE_NCOMMANDS] = {
-	{ "pci", "pci [bdf]", "PCI functions, or one function's details and capabilities", cmd_pci },
-	{ "acpi", "acpi [dmar|ivrs|iort|gtdt|mcfg]", "ACPI tables and checksums, or one table decoded", cmd_acpi },
+	{ "pci", "pci [bdf]", "PCI functions, or one function's details and capabilities", cmd_pci,
+	  "    Every function found through ECAM: its id, class, the unit covering it; with a BDF its\n"
+	  "    BARs, capabilities and the requester ids its DMA can carry (bridges alias it).\n"
+	  "  examples:\n"
+	  "    pci\n"
+	  "    pci 0000:00:03.0\n" },
+	{ "acpi", "acpi [dmar|ivrs|iort|gtdt|mcfg]", "ACPI tables and checksums, or one table decoded", cmd_acpi,
+	  "    Without a name: every table with its length and whether its checksum holds. With one: that\n"
+	  "    table decoded, device scopes resolved to BDFs.\n"
+	  "  examples:\n"
+	  "    acpi\n"
+	  "    acpi dmar\n"
+	  "    acpi iort\n" },
 };

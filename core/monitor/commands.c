@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/base/macros.h"
+#include "core/base/match.h"
 #include "core/base/timing.h"
 #include "lab.h"
 #include "monitor_state.h"
@@ -32,6 +33,19 @@ static bool too_many(int argc, char **argv, int max)
 
 static enum cmd_status cmd_help(int argc, char **argv);
 
+/* "no test or group named 'x'; did you mean y?", or for a pattern "no
+ * test matches the pattern 'x'" */
+static void no_match(const char *sel)
+{
+	char near[160];
+	runner_suggest(sel, near, sizeof(near));
+	if (match_is_pattern(sel))
+		cmd_error("no test matches the pattern '%s' (try 'list')", sel);
+	else
+		cmd_error("no test or group named '%s'%s%s%s (try 'list')", sel, near[0] ? "; did you mean " : "", near,
+			  near[0] ? "?" : "");
+}
+
 static enum cmd_status cmd_list(int argc, char **argv)
 {
 	if (too_many(argc, argv, 1))
@@ -39,16 +53,20 @@ static enum cmd_status cmd_list(int argc, char **argv)
 	const struct test_group *const *cat = runner_catalogue();
 	bool any = false;
 	for (const struct test_group *const *g = cat; *g; g++) {
-		if ((*g)->hidden || (argc > 1 && strcmp(argv[1], (*g)->name) != 0))
-			continue;
-		any = true;
-		printf("  %s: %s\n", (*g)->name, (*g)->summary);
-		for (size_t i = 0; i < (*g)->n; i++)
-			printf("   %c %-28s %s\n", (*g)->cases[i].in_default_plan ? '*' : ' ', (*g)->cases[i].name,
-			       (*g)->cases[i].summary);
+		bool whole = argc == 1 ? !(*g)->hidden : !(*g)->hidden && strcmp(argv[1], (*g)->name) == 0;
+		bool header = false;
+		for (size_t i = 0; i < (*g)->n; i++) {
+			const struct test_case *tc = &(*g)->cases[i];
+			if (!whole && !(argc > 1 && runner_names(argv[1], *g, tc)))
+				continue;
+			if (!header)
+				printf("  %s: %s\n", (*g)->name, (*g)->summary);
+			header = any = true;
+			printf("   %c %-28s %s\n", tc->in_default_plan ? '*' : ' ', tc->name, tc->summary);
+		}
 	}
 	if (!any) {
-		cmd_error("no group named '%s' (try 'list')", argv[1]);
+		no_match(argv[1]);
 		return CMD_ERROR;
 	}
 	printf("  (* = in the default plan: 'run default')\n");
@@ -76,10 +94,16 @@ static enum cmd_status cmd_run(int argc, char **argv)
 			printf("saving results to %s\n", results_path());
 		replay_save(why ? NULL : results_path(), &mon.acpi, &mon.id.smbios, mon.subs);
 	}
-	unsigned unknown = 0;
+	unsigned unknown = 0, skips = 0;
 	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--skip") == 0 && (i == 1 || i == argc - 1 || skips++)) {
+			cmd_error(i == 1	  ? "run: '--skip' comes after what to run ('run default --skip vtd')"
+				  : i == argc - 1 ? "run: '--skip' needs a test, group or pattern after it"
+						  : "run: '--skip' once: everything after it is skipped");
+			return CMD_ERROR;
+		}
 		if (!runner_selector_known(argv[i])) {
-			cmd_error("no test or group named '%s' (try 'list')", argv[i]);
+			no_match(argv[i]);
 			unknown++;
 		}
 	}
@@ -264,20 +288,65 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 }
 
 static const struct command commands[] = {
-	{ "help", "help [command]", "list the commands, or explain one", cmd_help },
-	{ "menu", "menu", "show the numbered menu", cmd_menu },
-	{ "list", "list [group]", "show the test catalogue", cmd_list },
-	{ "run", "run <test|group|default|all> ... [--skip <test|group> ...]",
-	  "run tests; ends with 'N passed, N failed, N skipped'", cmd_run },
-	{ "set", "set <key> <value>", "change a setting ('show' lists them)", cmd_set },
-	{ "show", "show [key]", "show settings", cmd_show },
-	{ "results", "results", "show this session's results table", cmd_results },
-	{ "save", "save", "save the records to iommon/results/ on the boot volume", cmd_save },
-	{ "info", "info", "show the platform, the counter and its calibration", cmd_info },
-	{ "countdown", "countdown [seconds]", "wait for a key before going on (for iommon.cfg)", cmd_countdown },
-	{ "echo", "echo <text>", "print a line (marks a log)", cmd_echo },
-	{ "exit", "exit <firmware|reset|poweroff|qemu>", "leave; 'qemu' reports the verdict as QEMU's status",
-	  cmd_exit },
+	{ "help", "help [command]", "list the commands, or explain one", cmd_help,
+	  "  examples:\n"
+	  "    help\n"
+	  "    help run\n" },
+	{ "menu", "menu", "show the numbered menu", cmd_menu,
+	  "    The menu's numbers run its entries; any other line is a command.\n"
+	  "  examples:\n"
+	  "    menu\n" },
+	{ "list", "list [group|test|pattern]", "show the test catalogue", cmd_list,
+	  "    '*' marks the default plan's tests. A pattern matches test names: '*' any characters,\n"
+	  "    '?' one, [abc] one of a set.\n"
+	  "  examples:\n"
+	  "    list\n"
+	  "    list vtd\n"
+	  "    list *.latency\n" },
+	{ "run", "run <test|group|pattern|default|all> ... [--skip <test|group|pattern> ...]",
+	  "run tests; ends with 'N passed, N failed, N skipped'", cmd_run,
+	  "    Tests run in catalogue order, each once. What follows --skip is recorded as skipped\n"
+	  "    (reason 'excluded'), not run. Ctrl-C or Esc stops the run: the test in hand ends at its\n"
+	  "    next wait, the rest are recorded as skipped (reason 'stopped').\n"
+	  "  examples:\n"
+	  "    run default\n"
+	  "    run vtd\n"
+	  "    run vtd.translate*\n"
+	  "    run all --skip calgary dart apple\n"
+	  "    run default --skip *.latency\n" },
+	{ "set", "set <key> <value>", "change a setting ('show' lists them)", cmd_set,
+	  "    A bad key or value is refused with what is allowed, and nothing changes.\n"
+	  "  examples:\n"
+	  "    set countdown 0\n"
+	  "    set dma.samples 1000\n"
+	  "    set price.strategies strict,deferred\n" },
+	{ "show", "show [key]", "show settings", cmd_show,
+	  "  examples:\n"
+	  "    show\n"
+	  "    show price.count\n" },
+	{ "results", "results", "show this session's results table", cmd_results,
+	  "    Every test run since boot with its verdict and detail, then where the records are saved.\n"
+	  "  examples:\n"
+	  "    results\n" },
+	{ "save", "save", "save the records to iommon/results/ on the boot volume", cmd_save,
+	  "    From then on every record is appended as it is made; unattended runs save on their own.\n"
+	  "  examples:\n"
+	  "    save\n" },
+	{ "info", "info", "show the platform, the counter and its calibration", cmd_info,
+	  "  examples:\n"
+	  "    info\n" },
+	{ "countdown", "countdown [seconds]", "wait for a key before going on (for iommon.cfg)", cmd_countdown,
+	  "    Enter goes on at once; any other key stops the script and opens the menu.\n"
+	  "  examples:\n"
+	  "    countdown 10\n" },
+	{ "echo", "echo <text>", "print a line (marks a log)", cmd_echo,
+	  "  examples:\n"
+	  "    echo rack 12, slot 3: firmware 2.1 under test\n" },
+	{ "exit", "exit <firmware|reset|poweroff|qemu>", "leave; 'qemu' reports the verdict as QEMU's status", cmd_exit,
+	  "    Every unit taken over is given back first, as the firmware left it.\n"
+	  "  examples:\n"
+	  "    exit firmware\n"
+	  "    exit qemu\n" },
 };
 
 #define NCOMMANDS (ARRAY_SIZE(commands))
@@ -304,7 +373,7 @@ static enum cmd_status cmd_help(int argc, char **argv)
 			cmd_error("no command '%s' (try 'help')", argv[1]);
 			return CMD_ERROR;
 		}
-		printf("  %s\n    %s\n", c->usage, c->summary);
+		printf("  %s\n    %s\n%s", c->usage, c->summary, c->help ? c->help : "");
 		return CMD_OK;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/match.h"
 #include "core/base/timing.h"
 #include "known.h"
 #include "lab.h"
@@ -197,10 +198,22 @@ static int skip_at(int nsel, char **sel)
 	return nsel;
 }
 
+bool runner_names(const char *sel, const struct test_group *g, const struct test_case *tc)
+{
+	if (strcmp(sel, tc->name) == 0)
+		return true;
+	if (g->hidden)
+		return false;
+	return group_of(tc, sel) || (match_is_pattern(sel) && match_glob(sel, tc->name));
+}
+
+static const struct test_group *group_of_case(const struct test_case *tc);
+
 static bool excluded(const struct test_case *tc, int nsel, char **sel)
 {
-	for (int i = skip_at(nsel, sel) + 1; i < nsel; i++)
-		if (strcmp(sel[i], tc->name) == 0 || group_of(tc, sel[i]))
+	const struct test_group *g = group_of_case(tc);
+	for (int i = skip_at(nsel, sel) + 1; g && i < nsel; i++)
+		if (runner_names(sel[i], g, tc))
 			return true;
 	return false;
 }
@@ -209,12 +222,10 @@ static bool selected(const struct test_group *g, const struct test_case *tc, int
 {
 	nsel = skip_at(nsel, sel);
 	for (int i = 0; i < nsel; i++) {
-		if (strcmp(sel[i], tc->name) == 0)
+		if (runner_names(sel[i], g, tc))
 			return true;
-		if (g->hidden)
-			continue;
-		if (strcmp(sel[i], "all") == 0 || group_of(tc, sel[i]) ||
-		    (strcmp(sel[i], "default") == 0 && tc->in_default_plan))
+		if (!g->hidden &&
+		    (strcmp(sel[i], "all") == 0 || (strcmp(sel[i], "default") == 0 && tc->in_default_plan)))
 			return true;
 	}
 	return false;
@@ -245,10 +256,58 @@ bool runner_selector_known(const char *s)
 		if (!(*g)->hidden && strcmp((*g)->name, s) == 0)
 			return true;
 		for (size_t i = 0; i < (*g)->n; i++)
-			if (strcmp((*g)->cases[i].name, s) == 0)
+			if (runner_names(s, *g, &(*g)->cases[i]))
 				return true;
 	}
 	return false;
+}
+
+/* One candidate for runner_suggest: kept when it is as near as the
+ * nearest so far (at most three of them). */
+static void consider(const char *name, unsigned d, unsigned *best, const char **pick, size_t *np)
+{
+	if (d > *best)
+		return;
+	if (d < *best)
+		*best = d, *np = 0;
+	for (size_t i = 0; i < *np; i++)
+		if (strcmp(pick[i], name) == 0)
+			return;
+	if (*np < 3)
+		pick[(*np)++] = name;
+}
+
+void runner_suggest(const char *s, char *out, size_t cap)
+{
+	out[0] = '\0';
+	if (match_is_pattern(s))
+		return; /* a pattern that matches nothing: no one name was meant */
+	unsigned best = ~0u;
+	const char *pick[3];
+	size_t np = 0, len = strlen(s);
+	for (const struct test_group *const *g = catalogue; *g; g++) {
+		if ((*g)->hidden)
+			continue;
+		consider((*g)->name, match_distance(s, (*g)->name), &best, pick, &np);
+		for (size_t i = 0; i < (*g)->n; i++) {
+			const char *name = (*g)->cases[i].name, *dot = strchr(name, '.');
+			unsigned d = match_distance(s, name);
+			/* a case named without its group ("translate_4k") */
+			if (dot && !strchr(s, '.')) {
+				unsigned d2 = match_distance(s, dot + 1);
+				d = d2 < d ? d2 : d;
+			}
+			consider(name, d, &best, pick, &np);
+		}
+	}
+	/* near: within a third of what was typed, two edits at least */
+	unsigned near = len / 3 > 2 ? (unsigned)(len / 3) : 2;
+	if (best > near)
+		return;
+	size_t used = 0;
+	for (size_t i = 0; i < np && used < cap; i++)
+		used +=
+		    (size_t)snprintf(out + used, cap - used, "%s%s", i ? (i + 1 == np ? " or " : ", ") : "", pick[i]);
 }
 
 /* Columns as wide as their widest entry, so the table stays a table. */

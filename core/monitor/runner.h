@@ -34,9 +34,18 @@ static inline struct tally tally_add(struct tally a, struct tally b, int sign)
 
 void runner_init(const struct test_group *const *catalogue);
 const struct test_group *const *runner_catalogue(void);
-/* "all", "default", a group or a test name, or "--skip" (the words after
- * it name tests or groups the run records as skipped instead of running)? */
+/* "all", "default", a group or a test name, a pattern some test's name
+ * matches (`vtd.translate*`, `*.latency`), or "--skip" (the words after
+ * it name tests, groups or patterns the run records as skipped instead of
+ * running)? */
 bool runner_selector_known(const char *sel);
+/* Does `sel` name test `tc` of group `g`: its name, its group's, or a
+ * pattern its name matches (a hidden group's tests answer to their exact
+ * names only)? */
+bool runner_names(const char *sel, const struct test_group *g, const struct test_case *tc);
+/* The names nearest an unknown selector, "vtd.translate_4k or
+ * amdvi.translate_4k" ("" when none is near, or it is a pattern). */
+void runner_suggest(const char *sel, char *out, size_t cap);
 /* The run loop's side of the operator's stop (stop.c): runner_run clears
  * it, as a stop ends one run, not the session. */
 void runner_stop_clear(void);

@@ -29,6 +29,9 @@ struct command {
 	const char *usage;
 	const char *summary;
 	enum cmd_status (*fn)(int argc, char **argv);
+	/* 'help <name>': what else a person needs, then "examples:" and one
+	 * example a line, each indented as printed */
+	const char *help;
 };
 
 /* What the script layer needs from the monitor. */

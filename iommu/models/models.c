@@ -250,7 +250,14 @@ static enum cmd_status cmd_model(int argc, char **argv)
 
 static const struct command commands[] = {
 	{ "model", "model [kind [fault]]",
-	  "attach a register-level model of an IOMMU no emulator has ('model' lists the kinds and faults)", cmd_model },
+	  "attach a register-level model of an IOMMU no emulator has ('model' lists the kinds and faults)", cmd_model,
+	  "    The calgary, dart and apple groups run on the model attached; 'model none' detaches it.\n"
+	  "    A fault makes the model misbehave as broken silicon would, for the driver to survive.\n"
+	  "  examples:\n"
+	  "    model\n"
+	  "    model calioc2\n"
+	  "    model dart-u4 flush-stuck; run dart\n"
+	  "    model none\n" },
 };
 
 const struct subsystem model_subsystem = {

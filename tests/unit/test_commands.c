@@ -166,6 +166,76 @@ static void list_and_help(void **state)
 		assert_non_null(strstr(out, cmds[i]));
 }
 
+/* Every command 'help' lists explains itself with examples. */
+static void help_has_examples(void **state)
+{
+	(void)state;
+	const char *all = line("help");
+	char names[64][24];
+	size_t n = 0;
+	for (const char *p = all; (p = strstr(p, "\n  ")) && n < 64; p++) {
+		p += 3;
+		size_t len = strcspn(p, " \n");
+		if (len && len < sizeof(names[0]) && p[-1] == ' ' && p[-2] == ' ' && p[-3] == '\n') {
+			memcpy(names[n], p, len);
+			names[n++][len] = '\0';
+		}
+	}
+	assert_true(n >= 12);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(names[i], "Commands") == 0)
+			continue;
+		char cmd[64];
+		snprintf(cmd, sizeof(cmd), "help %.24s", names[i]);
+		const char *out = line(cmd);
+		assert_int_equal(last, CMD_OK);
+		const char *ex = strstr(out, "  examples:\n    ");
+		if (!ex)
+			fail_msg("'help %s' gives no examples: %s", names[i], out);
+		assert_non_null(strstr(ex, names[i])); /* an example uses the command */
+	}
+}
+
+/* Patterns in list, run and --skip; a typo answered with the nearest names;
+ * --skip with nothing after it (or before it) refused. */
+static void patterns_and_typos(void **state)
+{
+	(void)state;
+	const char *out = line("list vtd.translate*");
+	assert_int_equal(last, CMD_OK);
+	assert_non_null(strstr(out, "vtd.translate_4k"));
+	assert_null(strstr(out, "amdvi.translate_4k"));
+	out = line("list *.latency");
+	assert_non_null(strstr(out, "vtd.latency"));
+	assert_non_null(strstr(out, "dma.latency"));
+	out = line("list *.nosuch*");
+	assert_int_equal(last, CMD_ERROR);
+	assert_non_null(strstr(out, "no test matches the pattern '*.nosuch*'"));
+	assert_null(strstr(out, "did you mean"));
+	out = line("run vtd.translat_4k");
+	assert_int_equal(last, CMD_ERROR);
+	assert_non_null(strstr(out, "did you mean vtd.translate_4k?"));
+	out = line("list translate_4k");
+	assert_int_equal(last, CMD_ERROR);
+	assert_non_null(strstr(out, "did you mean "));
+	assert_non_null(strstr(out, "vtd.translate_4k"));
+	out = line("run vdt");
+	assert_non_null(strstr(out, "did you mean "));
+	assert_non_null(strstr(out, "vtd?"));
+	out = line("run zzzzzzzz");
+	assert_null(strstr(out, "did you mean"));
+	out = line("run default --skip");
+	assert_int_equal(last, CMD_ERROR);
+	assert_non_null(strstr(out, "'--skip' needs a test, group or pattern after it"));
+	assert_null(strstr(out, "passed")); /* nothing ran */
+	out = line("run --skip vtd");
+	assert_int_equal(last, CMD_ERROR);
+	assert_non_null(strstr(out, "'--skip' comes after what to run"));
+	out = line("run timer.* --skip timer.c?libration *.overhead timer.[s]tall");
+	assert_int_equal(last, CMD_OK);
+	assert_non_null(strstr(out, "1 passed, 0 failed, 3 skipped"));
+}
+
 /* A script: bad lines are reported with their place, the rest runs, the
  * results are saved as they are made, and the verdict says the plan broke. */
 static void script_goes_on_and_saves(void **state)
@@ -251,9 +321,12 @@ int main(void)
 		cmocka_unit_test(bad_lines),
 		cmocka_unit_test(interactive_errors_are_not_plan_errors),
 		cmocka_unit_test(list_and_help),
+		cmocka_unit_test(help_has_examples),
 		cmocka_unit_test(script_goes_on_and_saves),
 		cmocka_unit_test(results_never_overwritten),
 		cmocka_unit_test(file_read_whole),
+		/* last: it runs tests, whose records the script test's file must not hold */
+		cmocka_unit_test(patterns_and_typos),
 	};
 	return cmocka_run_group_tests_name("commands", tests, setup, NULL);
 }

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""console_pty.py IMAGE OUT -- QEMU-RUN-ARGS...: `make console` as a person
+at a terminal meets it, on a pseudo-terminal that is QEMU's controlling
+terminal (so a Ctrl-C that reached the terminal driver would be SIGINT):
+the countdown interrupted, Ctrl-C at the prompt, a command after it, a run
+stopped with Ctrl-C, then 'exit qemu'. Passes when QEMU is still there
+after each Ctrl-C, the run says it was stopped, QEMU leaves by the exit
+command, the console log holds what was typed and QEMU's own messages are
+in their file, not on the console. Prints "PASS name: detail" or "FAIL
+name: why", as tools/test.sh counts them."""
+
+import fcntl
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import termios
+import time
+
+NAME = "console.ctrl-c"
+
+
+def main():
+    out = sys.argv[1]
+    cmd = sys.argv[sys.argv.index("--") + 1:]
+    master, slave = os.openpty()
+
+    def child():
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+
+    p = subprocess.Popen(cmd + ["--out", out], stdin=slave, stdout=slave, stderr=slave, preexec_fn=child,
+                         close_fds=True)
+    os.close(slave)
+    seen = bytearray()
+    deadline = time.monotonic() + 150
+
+    def fail(why):
+        try:  # the runner and QEMU under it: their own session, one group
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        tail = re.sub(rb"\x1b\[[0-9;?=]*[A-Za-z]", b"", bytes(seen[-600:])).decode("ascii", "replace")
+        print("FAIL %s: %s; the console's last lines: %s" % (NAME, why, " | ".join(tail.splitlines()[-6:])))
+        sys.exit(1)
+
+    def wait(pattern, what, within=60):
+        end = min(deadline, time.monotonic() + within)
+        start = len(seen)
+        while time.monotonic() < end:
+            if re.search(pattern, bytes(seen[start:])):
+                return
+            if p.poll() is not None:
+                fail("QEMU ended (status %s) while waiting for %s" % (p.returncode, what))
+            r, _, _ = select.select([master], [], [], 0.2)
+            if r:
+                try:
+                    seen.extend(os.read(master, 4096))
+                except OSError:
+                    pass
+        fail("no %s within %d s" % (what, within))
+
+    def send(text):
+        os.write(master, text.encode())
+
+    def alive_after(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if p.poll() is not None:
+                fail("QEMU ended (status %s) after a Ctrl-C" % p.returncode)
+            r, _, _ = select.select([master], [], [], 0.2)
+            if r:
+                try:
+                    seen.extend(os.read(master, 4096))
+                except OSError:
+                    pass
+
+    wait(rb"any other key opens the menu", "countdown")
+    send("m")
+    wait(rb"iommon> ", "prompt after the countdown")
+    send("\x03")  # Ctrl-C at the prompt
+    alive_after(1.0)
+    send("echo still-here-after-ctrl-c\r")
+    wait(rb"\nstill-here-after-ctrl-c", "echo after Ctrl-C")
+    send("run price.queue\r")
+    wait(rb"price\.queue: streams", "price.queue's start")
+    time.sleep(1.0)
+    send("\x03")  # Ctrl-C during a run: it stops the run, not QEMU
+    wait(rb"stop requested", "the run stopped", 60)
+    wait(rb"\n0 passed, 0 failed, 1 skipped", "the stopped test counted as skipped, not failed", 60)
+    wait(rb"iommon> ", "prompt after the stopped run")
+    alive_after(0.5)
+    send("exit qemu\r")
+    end = time.monotonic() + 30
+    while p.poll() is None and time.monotonic() < end:
+        r, _, _ = select.select([master], [], [], 0.2)
+        if r:
+            try:
+                seen.extend(os.read(master, 4096))
+            except OSError:
+                pass
+    if p.poll() is None:
+        fail("QEMU did not leave after 'exit qemu'")
+    log = os.path.join(out, "console.log")
+    qlog = os.path.join(out, "qemu.log")
+    text = open(log, "rb").read() if os.path.exists(log) else b""
+    if b"still-here-after-ctrl-c" not in text:
+        fail("%s does not hold the session" % log)
+    if not os.path.exists(qlog):
+        fail("no %s for QEMU's own messages" % qlog)
+    if b"qemu-system" in seen.split(b"any other key")[-1]:
+        fail("QEMU's own messages reached the console")
+    print("PASS %s: Ctrl-C at the prompt and during price.queue reached the monitor (the run stopped, QEMU "
+          "stayed); 'exit qemu' left with status %d; the session in console.log (%d bytes), QEMU's messages in "
+          "qemu.log" % (NAME, p.returncode, len(text)))
+
+
+if __name__ == "__main__":
+    main()
