@@ -243,12 +243,13 @@ run-aarch64: deps
 # The same boots with the serial console on your terminal.
 console: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
-	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --qemu "$(RUN_DEVICES)"
+	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --out $(BUILD)/console \
+		--qemu "$(RUN_DEVICES)"
 
 console-aarch64: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
-		--vars $(BUILD)/aavmf-vars.fd --interactive --qemu "$(RUN_DEVICES_AA64)"
+		--vars $(BUILD)/aavmf-vars.fd --interactive --out $(BUILD)/console-aarch64 --qemu "$(RUN_DEVICES_AA64)"
 
 # Both images, newlib twice on a fresh clone, the host build and the fuzzers:
 # built one job per core unless make was given its own -j (a jobserver).

@@ -48,12 +48,15 @@
 #   results-same          the saved results file holds exactly the console's records
 #   results-prefix        the saved results file holds the console's first records,
 #                         each line whole, and not all of them (the volume filled)
+#   pty                   boot as 'make console' does (qemu-run.sh --interactive) on a
+#                         pseudo-terminal, driven by tests/host/console_pty.py, whose
+#                         verdict is the test's (the other judging directives unused)
 set -u
 test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=stick
+cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=stick pty=0
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
@@ -89,6 +92,7 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"stick-readonly") flags="$flags --stick-readonly" ;;
 	"fill-volume "*) flags="$flags --fill-volume ${l#fill-volume }" ;;
 	"reboot") flags="$flags --reboot" ;;
+	"pty") pty=1 ;;
 	esac
 done <"$out/directives"
 [ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
@@ -121,6 +125,18 @@ set -- --arch "$arch" --medium "$medium" --image "$image" --out "$run" --timeout
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
 # shellcheck disable=SC2086
 set -- "$@" $moves $puts $flags
+if [ $pty = 1 ]; then # the console as a person meets it: its own judge
+	set -- --arch "$arch" --medium "$medium" --image "$image" --interactive
+	[ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
+	[ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
+	rm -rf "$run"
+	line=$(timeout -k 5 "$timeout" python3 "$here/../tests/host/console_pty.py" "$run" -- "$here/qemu-run.sh" "$@" \
+		2>"$out/runner.log")
+	case $line in
+	PASS*) echo "PASS $name"; exit 0 ;;
+	*) echo "FAIL $name: ${line#FAIL console.ctrl-c: }"; exit 1 ;;
+	esac
+fi
 "$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
 status=$(cat "$run/status" 2>/dev/null || echo none)
 

@@ -30,8 +30,10 @@
 #   --timeout S       kill QEMU after S seconds (default 120)
 #   --out DIR         keep serial.log, records.jsonl, results/, status
 #   --accel A         tcg (default) or kvm
-#   --interactive     the serial console on this terminal, no timeout
-#                     (Ctrl-C ends QEMU)
+#   --interactive     the serial console on this terminal, no timeout:
+#                     Ctrl-C and Esc reach the monitor (they stop a run),
+#                     Ctrl-A x ends QEMU; the console logged to
+#                     OUT/console.log, QEMU's own messages to OUT/qemu.log
 #   --bench           make run: show the console live, press Enter at the
 #                     countdown, leave after the verdict, print boot times
 #   --qemu-version    print the chosen QEMU's version (10.0.2) and exit
@@ -113,7 +115,8 @@ fi
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/iommon-run.XXXXXX")
 fi
-if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/status" ] && [ ! -f "$out/serial.log" ]; then
+if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/status" ] && [ ! -f "$out/serial.log" ] &&
+	[ ! -f "$out/console.log" ]; then
 	echo "qemu-run: --out $out holds something other than an earlier run; not touching it" >&2
 	exit 2
 fi
@@ -191,10 +194,40 @@ net) # no disk: the firmware's boot manager has only the network to boot.
 	# QEMU's DHCP server names iommon.efi and its TFTP server serves it
 	stick="-netdev user,id=n0,tftp=$out/tftp,bootfile=iommon.efi -device virtio-net-pci,netdev=n0,romfile=,bootindex=0" ;;
 esac
+# results sit in a folder named for the machine (SMBIOS serial or
+# product) when the firmware gives one: gathered flat into results/
+gather_results() {
+	[ $medium = stick ] && { mcopy -s -n -i "$part" '::/iommon/results/*' "$out/results/" 2>/dev/null || true; }
+	find "$out/results" -mindepth 2 -type f -name '*.jsonl' -exec mv {} "$out/results/" \; 2>/dev/null || true
+	find "$out/results" -mindepth 1 -type d -empty -delete 2>/dev/null || true
+}
+
 if [ $interactive = 1 ]; then
-	echo "qemu-run: serial console on this terminal; Ctrl-C ends QEMU; disk copy in $out"
+	# signal=off: Ctrl-C is a key for the monitor (it stops a run), not
+	# SIGINT for QEMU; mux=on gives QEMU's escape keys (Ctrl-A x ends it);
+	# QEMU's own messages go to a file, so they do not read as the monitor's
+	echo "qemu-run: the monitor's serial console on this terminal: Ctrl-C or Esc stops a run, Ctrl-A x ends QEMU,"
+	echo "          Ctrl-A h lists QEMU's keys; the console is logged to $out/console.log, QEMU's messages to"
+	echo "          $out/qemu.log; the boot medium's copy and the results are in $out"
 	# shellcheck disable=SC2086
-	exec $qemubin $machine -monitor none $firmware $stick $exitdev -serial stdio $extra
+	$qemubin $machine -monitor none $firmware $stick $exitdev \
+		-chardev stdio,id=con0,mux=on,signal=off,logfile="$out/console.log" -serial chardev:con0 $extra \
+		2>"$out/qemu.log"
+	rc=$?
+	gather_results
+	echo "$rc" >"$out/status"
+	# 'exit qemu' leaves with verdict * 2 + 1: this script's status is the
+	# verdict (0 passed), so make does not call a pass an error; any other
+	# status is QEMU's own
+	case $rc in
+	0) ;;
+	1 | 3 | 5) exit $(((rc - 1) / 2)) ;;
+	*)
+		echo "qemu-run: QEMU ended with status $rc; its messages ($out/qemu.log):" >&2
+		tail -n 20 "$out/qemu.log" >&2
+		;;
+	esac
+	exit $rc
 fi
 
 mkfifo "$out/serial.in" "$out/serial.out" "$out/monitor.in" "$out/monitor.out"
@@ -290,11 +323,7 @@ wait "$monreader" 2>/dev/null || true
 
 plain >"$out/console.txt"
 grep '^{' "$out/console.txt" >"$out/records.jsonl" || true
-# results sit in a folder named for the machine (SMBIOS serial or
-# product) when the firmware gives one: gathered flat into results/
-[ $medium = stick ] && { mcopy -s -n -i "$part" '::/iommon/results/*' "$out/results/" 2>/dev/null || true; }
-find "$out/results" -mindepth 2 -type f -name '*.jsonl' -exec mv {} "$out/results/" \; 2>/dev/null || true
-find "$out/results" -mindepth 1 -type d -empty -delete 2>/dev/null || true
+gather_results
 echo "$status" >"$out/status"
 
 if [ $bench = 1 ]; then

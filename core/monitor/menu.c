@@ -1,5 +1,6 @@
-/* The console prompt: the line reader (echo, Backspace, Ctrl-U, no
- * control or non-ASCII characters), the numbered menu and its loop. */
+/* The console prompt: the line reader (echo, Backspace, Ctrl-U, Ctrl-C
+ * cancelling the line, no control or non-ASCII characters), the numbered
+ * menu and its loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,11 @@ int monitor_read_line(char *buf, unsigned size)
 		if (c == '\r' || c == '\n') {
 			printf("\n");
 			break;
+		}
+		if (c == 0x03) { /* ^C: the line is dropped, as a shell drops it */
+			printf("^C\n");
+			buf[0] = '\0';
+			return 0;
 		}
 		if (c == 0x08 || c == 0x7f) { /* backspace, delete */
 			if (typed) {
