@@ -35,6 +35,7 @@ def main():
                          close_fds=True)
     os.close(slave)
     seen = bytearray()
+    at = [0]  # where the next wait looks from: just after the last match
     deadline = time.monotonic() + 150
 
     def fail(why):
@@ -48,9 +49,10 @@ def main():
 
     def wait(pattern, what, within=60):
         end = min(deadline, time.monotonic() + within)
-        start = len(seen)
         while time.monotonic() < end:
-            if re.search(pattern, bytes(seen[start:])):
+            m = re.search(pattern, bytes(seen[at[0]:]))
+            if m:  # what came with it may hold the next wait's text: looked at from here on
+                at[0] += m.end()
                 return
             if p.poll() is not None:
                 fail("QEMU ended (status %s) while waiting for %s" % (p.returncode, what))
@@ -63,6 +65,7 @@ def main():
         fail("no %s within %d s" % (what, within))
 
     def send(text):
+        at[0] = len(seen)  # an answer to this comes after it
         os.write(master, text.encode())
 
     def alive_after(seconds):

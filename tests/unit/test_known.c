@@ -129,7 +129,7 @@ static void run_skip(void **state)
 	unsigned errors = monitor_plan_errors();
 	out = host_monitor_line("run timer.counter --skip nosuch");
 	assert_non_null(strstr(out, "no test or group named 'nosuch'"));
-	assert_int_equal(monitor_plan_errors(), errors); /* typed, not from a script */
+	assert_int_equal(monitor_plan_errors(), errors);     /* typed, not from a script */
 	out = host_monitor_line("run --skip timer.counter"); /* nothing chosen: refused, nothing runs */
 	assert_non_null(strstr(out, "'--skip' comes after what to run"));
 	assert_null(strstr(out, "passed"));
