@@ -116,7 +116,7 @@ fi
 
 # one target per core: each still gets its FUZZ_SECONDS, the section half the time
 fuzz_jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
-section "fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-2} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
+section "fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-1} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
 FUZZ_JOBS=$fuzz_jobs tools/fuzz.sh >"$log/fuzz.log" 2>&1
 while IFS= read -r l; do
 	case $l in
