@@ -47,6 +47,14 @@ def main():
         print("FAIL %s: %s; the console's last lines: %s" % (NAME, why, " | ".join(tail.splitlines()[-6:])))
         sys.exit(1)
 
+    def pump():  # what the console said in the next 0.2 s
+        r, _, _ = select.select([master], [], [], 0.2)
+        if r:
+            try:
+                seen.extend(os.read(master, 4096))
+            except OSError:
+                pass
+
     def wait(pattern, what, within=60):
         end = min(deadline, time.monotonic() + within)
         while time.monotonic() < end:
@@ -56,12 +64,7 @@ def main():
                 return
             if p.poll() is not None:
                 fail("QEMU ended (status %s) while waiting for %s" % (p.returncode, what))
-            r, _, _ = select.select([master], [], [], 0.2)
-            if r:
-                try:
-                    seen.extend(os.read(master, 4096))
-                except OSError:
-                    pass
+            pump()
         fail("no %s within %d s" % (what, within))
 
     def send(text):
@@ -73,12 +76,7 @@ def main():
         while time.monotonic() < end:
             if p.poll() is not None:
                 fail("QEMU ended (status %s) after a Ctrl-C" % p.returncode)
-            r, _, _ = select.select([master], [], [], 0.2)
-            if r:
-                try:
-                    seen.extend(os.read(master, 4096))
-                except OSError:
-                    pass
+            pump()
 
     wait(rb"any other key opens the menu", "countdown")
     send("m")
@@ -98,12 +96,7 @@ def main():
     send("exit qemu\r")
     end = time.monotonic() + 30
     while p.poll() is None and time.monotonic() < end:
-        r, _, _ = select.select([master], [], [], 0.2)
-        if r:
-            try:
-                seen.extend(os.read(master, 4096))
-            except OSError:
-                pass
+        pump()
     if p.poll() is None:
         fail("QEMU did not leave after 'exit qemu'")
     log = os.path.join(out, "console.log")
