@@ -328,7 +328,12 @@ echo "$status" >"$out/status"
 
 if [ $bench = 1 ]; then
 	echo
-	echo "boot benchmark (qemu-tcg $arch on this host, UEFI, USB stick; wall-clock seconds from QEMU start):"
+	case $medium in
+	cd) how="a USB CD-ROM" ;;
+	net) how="the network (TFTP)" ;;
+	*) how="a USB stick" ;;
+	esac
+	echo "boot benchmark (qemu-tcg $arch on this host, UEFI, from $how; wall-clock seconds from QEMU start):"
 	echo "  power-on to first prompt:          ${t_prompt:-not reached}"
 	echo "  power-on to default plan verdict:  ${t_verdict:-not reached} (countdown skipped with Enter)"
 	echo "  console log and records: $out"

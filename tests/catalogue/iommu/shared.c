@@ -195,12 +195,17 @@ static void fault_case(struct test_ctx *t, bool write)
 			     (f[0].kind == want || (f[0].kind == IOMMU_FAULT_OTHER && !f[0].dir_known));
 		bool intact = !bench_changed(&a, seed) && dmabuf_guards_damaged(&a) == 0;
 		if (i == 0) {
-			if (nf)
-				printf("    fault: %s%s at %s, code 0x%x (%s); DMA status %s\n",
-				       f[0].sid_known ? "sid " : "",
-				       f[0].dir_known ? (f[0].read ? "read" : "write") : "access",
-				       f[0].addr_known ? "the page named" : "an address the hardware does not record",
+			if (nf) {
+				/* "a write by sid 0010 at page 0xfff00000": what the record holds, in words */
+				char who[24] = "", where[48] = "an address the hardware does not record";
+				if (f[0].sid_known)
+					snprintf(who, sizeof(who), " by sid %04x", f[0].sid);
+				if (f[0].addr_known)
+					snprintf(where, sizeof(where), "page 0x%llx", (unsigned long long)f[0].addr);
+				printf("    fault: a%s%s at %s, code 0x%x (%s); DMA status %s\n",
+				       f[0].dir_known ? (f[0].read ? " read" : " write") : "n access", who, where,
 				       f[0].reason, f[0].why, dma_status_name(r.status));
+			}
 			report(t, nf >= 1, "the %s of IOVA 0x%llx was recorded as a fault", write ? "write" : "read",
 			       (unsigned long long)iova);
 			classified = nf >= 1 && f[0].kind == want, reason = nf ? f[0].reason : 0;
