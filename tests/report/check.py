@@ -63,8 +63,16 @@ def check_junit(files, want, scratch):
     if v.returncode != 0:
         return say("FAIL", "junit", "not valid against tests/junit.xsd: %s" % v.stderr.strip()[:300])
     got = collections.defaultdict(collections.Counter)
+    first_of = {}  # a file's platform fields in its first suite only; hostname the machine, not the platform
     for suite in ET.parse(xml).getroot():
         f = [p.get("value") for p in suite.find("properties") if p.get("name") == "file"][0]
+        plat = [p for p in suite.find("properties") if p.get("name").startswith("platform.")]
+        if bool(plat) == (f in first_of):
+            return say("FAIL", "junit", "%s: the platform fields in a suite but its file's first (or not in it)" % f)
+        if f not in first_of:  # does the file name its machine (SMBIOS)?
+            first_of[f] = any(r.get("what") == "platform" and r.get("system_product") for r in records(f))
+        if first_of[f] and suite.get("hostname") in ("qemu-tcg", "hardware", "kvm", "qemu"):
+            return say("FAIL", "junit", "%s: hostname %s is the platform, not the machine" % (f, suite.get("hostname")))
         for case in suite.findall("testcase"):
             kind = [c.tag for c in case if c.tag in ("failure", "error", "skipped")]
             got[f]["failed" if kind in (["failure"], ["error"]) else "skipped" if kind else "passed"] += 1

@@ -24,13 +24,27 @@ def _qa(v):
     return quoteattr(xml_safe(v))
 
 
-def machine_properties(res):
-    """The file, the first boot's platform record and the IOMMU units."""
+def machine_properties(res, whole):
+    """The file; then, `whole` (the file's first suite), the first boot's
+    platform record and the IOMMU units; the other suites name that one
+    instead of repeating its 30-odd fields."""
     props = [("file", res.path)]
+    if not whole:
+        return props + [("machine", "as in this file's first testsuite")]
     props += [("platform." + k, v) for k, v in flat(res.platform) if v is not None]
     for u in res.units:
         props.append(("iommu." + str(u.get("name")), "%s at %s" % (u.get("type"), u.get("base"))))
     return props
+
+
+def machine_name(p):
+    """The machine under test, as JUnit's hostname: its SMBIOS serial number,
+    else its product name, else the platform ("qemu-tcg") as the last resort."""
+    for k in ("system_serial", "system_product"):
+        v = str(p.get(k) or "").strip()
+        if v and v.lower() not in ("none", "not specified", "to be filled by o.e.m.", "default string", "0"):
+            return v
+    return str(p.get("platform", "unknown"))
 
 
 def _testcase(t, out):
@@ -91,14 +105,14 @@ def render(results):
         for t in r.tests:
             if t.group not in groups:
                 groups.append(t.group)
-        for g in groups:
+        host = machine_name(r.platform)
+        for i, g in enumerate(groups):
             tests = [t for t in r.tests if t.group == g]
             name = g if len(results) == 1 else "%s:%s" % (r.path, g)
-            host = str(r.platform.get("platform", "unknown"))
             out.append("  <testsuite name=%s hostname=%s %s>" % (_qa(name), _qa(host),
                                                                  _attrs(_counts(tests))))
             out.append("    <properties>")
-            out += ["      " + _prop(k, v) for k, v in machine_properties(r)]
+            out += ["      " + _prop(k, v) for k, v in machine_properties(r, i == 0)]
             out.append("    </properties>")
             for t in tests:
                 _testcase(t, out)
