@@ -218,6 +218,15 @@ for k in $kinds; do
 	esac
 done
 
+# The README's generated parts: its contents, and the test catalogue as the
+# monitor's own 'list' prints it (a test added without its line fails here).
+section "README (tools/readme.py)"
+printf 'list\nexit qemu\n' | IOMMON_VOLUME="$log/host-volume" build/host/iommon >"$log/list.txt" 2>&1
+tools/readme.py README.md "$log/list.txt" >"$log/readme.log" 2>&1
+rc=$?
+tally "$log/readme.log"
+[ $rc = 0 ] || grep -q '^FAIL' "$log/readme.log" || note FAIL readme.check "tools/readme.py exit status $rc"
+
 # The drivers' own CPU cost on this host against the models (make bench,
 # shortened): figures printed for people and never asserted; what is
 # asserted is that every backend gave its rows and kept its model's rules.
