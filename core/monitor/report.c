@@ -159,6 +159,21 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	r->s = s;
 }
 
+void test_progress(struct test_ctx *t, size_t done, size_t total, const char *what)
+{
+	uint64_t hz = timing.tsc_hz, now = rdtsc();
+	if (!hz || !t->t0)
+		return;
+	uint64_t since = t->progress_at ? t->progress_at : t->t0;
+	uint64_t wait = (t->progress_at ? TEST_PROGRESS_EVERY_S : TEST_PROGRESS_AFTER_S) * hz;
+	if (now - since < wait)
+		return;
+	t->progress_at = now;
+	printf("    ... %s: %zu/%zu %s (%llu s)\n", t->tc->name, done, total, what,
+	       (unsigned long long)((now - t->t0) / hz));
+	fflush(stdout);
+}
+
 void test_budget(struct test_ctx *t, unsigned seconds)
 {
 	(void)t;

@@ -72,6 +72,8 @@ struct test_ctx {
 	enum skip_reason reason; /* why, when skipped */
 	bool model;		 /* ran on a register-level model, not hardware */
 	char detail[160];	 /* first failure, the skip reason, or the test's note */
+	uint64_t t0;		 /* the cycle counter when it began (the runner sets it) */
+	uint64_t progress_at;	 /* ... when test_progress last printed (0: never) */
 };
 
 /* A claim: printed as one line; a false one fails the test. */
@@ -81,6 +83,13 @@ void report(struct test_ctx *t, bool ok, const char *fmt, ...) __attribute__((fo
 void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The one-line detail shown in the table when the test passes. */
 void test_note(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Where long work stands, for a person at the console: once the test has
+ * run TEST_PROGRESS_AFTER_S, a line "... test: done/total what (N s)",
+ * then at most one every TEST_PROGRESS_EVERY_S; never a record. Cheap to
+ * call on every step. */
+#define TEST_PROGRESS_AFTER_S 2
+#define TEST_PROGRESS_EVERY_S 5
+void test_progress(struct test_ctx *t, size_t done, size_t total, const char *what);
 
 /* The test knows it is long: the watchdog gives it `seconds` from now
  * (never less than the budget it started with). */

@@ -75,6 +75,7 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 {
 	struct test_ctx t = { .tc = tc };
 	uint64_t t0 = cycles_begin();
+	t.t0 = t0;
 	if (not_run) {
 		t.skipped = true;
 		t.reason = not_run;

@@ -163,6 +163,7 @@ static void latency(struct test_ctx *t, struct dma_engine *e, enum dma_dir dir, 
 		drv[ok] = r.driver_cycles;
 		ok++;
 		timing_floor_sample();
+		test_progress(t, ok, n, "DMAs");
 	}
 	uint64_t total = cycles_end() - t0;
 	report(t, dmabuf_guards_damaged(&b) == 0, "guard bytes intact after %zu DMAs of %zu bytes", ok, len);

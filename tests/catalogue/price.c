@@ -296,6 +296,10 @@ static void strategies(struct env *v, const struct plan *p)
 				price_burst(v, &cells[k], size, warm, false);
 		for (size_t r = 0; r < rounds && !v->t->skipped; r++)
 			for (size_t j = 0; j < ns && !v->t->skipped; j++) {
+				char what[64];
+				snprintf(what, sizeof(what), "strategy bursts on %s%s%.24s", v->io->backend,
+					 v->io->variant ? " " : "", v->io->variant ? v->io->variant : "");
+				test_progress(v->t, si * rounds * ns + r * ns + j, nsizes * rounds * ns, what);
 				struct cell *c = &cells[(r + j) % ns];
 				/* round r's share: the DMAs up to r+1 rounds' worth */
 				size_t upto = n * (r + 1) / rounds;
@@ -416,7 +420,11 @@ static void t_models(struct test_ctx *t)
 	table.n = 0;
 	size_t first = 0;
 	size_t k = 0;
+	size_t nmodels = 0;
+	while (model_kind_at(nmodels))
+		nmodels++;
 	for (; model_kind_at(k) && !t->skipped; k++) {
+		test_progress(t, k, nmodels, "models");
 		const char *e = model_attach(model_kind_at(k), "none");
 		report(t, !e, "model %s attached%s%s", model_kind_at(k), e ? ": " : "", e ? e : "");
 		if (e)

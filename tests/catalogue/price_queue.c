@@ -445,6 +445,9 @@ static void q_depth(struct env *v, size_t size, unsigned depth, size_t windows)
 			q_burst(v, &cells[k], size, depth, 2 * depth + w + 1, w, false);
 	for (size_t r = 0; r < ROUNDS && !v->t->skipped; r++)
 		for (size_t j = 0; j < ns; j++) {
+			char what[48];
+			snprintf(what, sizeof(what), "rounds at depth %u, %zu bytes", depth, size);
+			test_progress(v->t, r + 1, ROUNDS, what);
 			struct qcell *c = &cells[(r + j) % ns];
 			if (!c->skipped && !c->err && c->got < c->cap)
 				q_burst(v, c, size, depth, n, w, true);

@@ -340,6 +340,7 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 		if (!err)
 			lat[got++] = r.t_done - r.t_submit;
 		timing_floor_sample();
+		test_progress(v->t, i + 1, n, "DMAs");
 	}
 	report(v->t, !err && got == n, "%zu DMAs %s%s%s", got, variant_tail, err ? ": " : "", err ? err : "");
 	if (got) {
