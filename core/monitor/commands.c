@@ -303,8 +303,7 @@ static const struct command commands[] = {
 	  "    list\n"
 	  "    list vtd\n"
 	  "    list *.latency\n" },
-	{ "run", "run <what>... [--skip <what>...]",
-	  "run tests; ends with 'N passed, N failed, N skipped'", cmd_run,
+	{ "run", "run <what>... [--skip <what>...]", "run tests; ends with 'N passed, N failed, N skipped'", cmd_run,
 	  "    <what>: a test, a group, a pattern, 'default' (the default plan) or 'all'.\n"
 	  "    Tests run in catalogue order, each once. What follows --skip is recorded as skipped\n"
 	  "    (reason 'excluded'), not run. Ctrl-C or Esc stops the run: the test in hand ends at its\n"
