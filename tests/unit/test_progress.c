@@ -23,7 +23,7 @@ static void calm_lines(void **state)
 	timing.tsc_hz = 1000000000ull; /* stamps below are in these units */
 	t = (struct test_ctx){ .tc = &tc, .t0 = rdtsc() };
 	assert_string_equal(capture_stdout(step, "rounds"), ""); /* the first seconds: nothing */
-	t.t0 = rdtsc() - 3 * timing.tsc_hz;		     /* it has run 3 s */
+	t.t0 = rdtsc() - 3 * timing.tsc_hz;			 /* it has run 3 s */
 	const char *out = capture_stdout(step, "rounds");
 	assert_non_null(strstr(out, "    ... price.queue: 3/10 rounds (3 s)\n"));
 	assert_true(out[0] != '{');
