@@ -131,9 +131,10 @@ def quantile_test(base, new, q, scale, slower):
     the bin edge with about a fraction q of both runs' samples below it;
     Fisher's exact test then asks how likely so many of NEW's samples fall
     on the far side of it if it made no difference which run a sample came
-    from. BASE's samples are moved by `scale`; those of a bin the moved cut
-    falls inside are counted on NEW's side (against the call). None when
-    either record keeps no histogram."""
+    from. BASE's samples are moved by `scale`; a bin the cut falls inside
+    (BASE's moved bins need not meet NEW's edges) has its samples counted
+    on the side that weakens the call, in either run. None when either
+    record keeps no histogram."""
     bb, nb = bins(base), bins(new)
     if bb is None or nb is None:
         return None
@@ -143,8 +144,8 @@ def quantile_test(base, new, q, scale, slower):
         c = edge / scale
         return sum(k for low, high, k in bb if (high <= c if slower else low < c))
 
-    def new_below(edge):
-        return sum(k for low, high, k in nb if high <= edge)
+    def new_below(edge):  # new samples possibly below the edge (slower) or surely below (faster)
+        return sum(k for low, high, k in nb if (low < edge if slower else high <= edge))
 
     edges = sorted({low for low, _, _ in nb} | {high for _, high, _ in nb} |
                    {low * scale for low, _, _ in bb} | {high * scale for _, high, _ in bb})
