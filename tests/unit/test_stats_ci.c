@@ -13,16 +13,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
+	return unit_xorshift(&rng);
 }
 
 /* Ranks from the binomial tables: n = 6 the extremes (coverage 96.9 %),
@@ -60,7 +51,7 @@ static void median_interval_covers(void **state)
 			uint64_t a = next() % 1000000, b = next() % 1000000, c = next() % 1000000;
 			v[i] = a < b ? (a < c ? a : c) : (b < c ? b : c);
 		}
-		qsort(v, 31, sizeof(v[0]), cmp);
+		qsort(v, 31, sizeof(v[0]), unit_cmp_u64);
 		uint64_t lo, hi;
 		assert_true(stats_median_ci(v, 31, &lo, &hi));
 		assert_true(lo <= v[15] && v[15] <= hi);

@@ -10,16 +10,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return (x > y) - (x < y);
+	return unit_xorshift(&rng);
 }
 
 static void check_value(uint64_t v)
@@ -99,7 +90,7 @@ static void encoding_gives_back_every_bin(void **state)
 						  : 7;						 /* all equal */
 			s[i] = v;
 		}
-		qsort(s, N, sizeof(*s), cmp);
+		qsort(s, N, sizeof(*s), unit_cmp_u64);
 		memset(counts, 0, sizeof(counts));
 		memset(want, 0, sizeof(want));
 		for (size_t i = 0; i < N; i++)

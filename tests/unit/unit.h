@@ -14,6 +14,23 @@
 
 #include <cmocka.h>
 
+/* xorshift64 (13, 7, 17): the tests' draws, from a seed of their own, so a
+ * run is the same every time. */
+static inline uint64_t unit_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+/* qsort's comparison of uint64_t. */
+static inline int unit_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Runs `fn` with stdout redirected; returns what it printed (static). */
 static inline const char *capture_stdout(void (*fn)(void *), void *arg)
 {
