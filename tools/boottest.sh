@@ -16,7 +16,11 @@
 #   timeout S             seconds before QEMU is killed (default 90)
 #   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder,
 #                         @DATA@ the folder tests/boot/data
-#   config LINE           a line of iommon.cfg (none given: the image's own)
+#   config LINE           a line of iommon.cfg (none given: the image's own);
+#                         the harness puts 'set records console' first, so the
+#                         console shows every record whatever the medium
+#   records-default       ... unless the test says this: the monitor's default
+#                         (records in the results file only)
 #   no-config             boot without iommon.cfg
 #   sparse NAME SIZE      a zero-filled file NAME (truncate's SIZE) in the test
 #                         folder, @TEST@ in qemu lines (a disk that keeps data)
@@ -56,7 +60,7 @@ test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=stick pty=0
+cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=stick pty=0 records_default=0
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
@@ -75,6 +79,7 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"qemu "*) qemu="$qemu ${l#qemu }" ;;
 	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
 	"no-config") cfg=none ;;
+	"records-default") records_default=1 ;;
 	"key "*) printf '%s\n' "${l#key }" >>"$out/keys" ;;
 	"put "*)
 		rest=${l#put }; dest=${rest%% *}; local=$out/put/$(echo "$dest" | tr / _)
@@ -95,7 +100,10 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"pty") pty=1 ;;
 	esac
 done <"$out/directives"
-[ -f "$out/iommon.cfg.new" ] && mv "$out/iommon.cfg.new" "$out/iommon.cfg"
+if [ -f "$out/iommon.cfg.new" ]; then
+	{ [ $records_default = 1 ] || echo "set records console"; cat "$out/iommon.cfg.new"; } >"$out/iommon.cfg"
+	rm -f "$out/iommon.cfg.new"
+fi
 run="$out/run"
 data=$(cd "$(dirname "$test")" && pwd)/data
 qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g; s|@DATA@|$data|g; s|@TEST@|$out|g")
@@ -178,8 +186,8 @@ while IFS= read -r l || [ -n "$l" ]; do
 		set -- "$run"/results/*.jsonl
 		[ -f "$1" ] || fail "no results file was saved on the boot disk"
 		[ $# = 1 ] || fail "$# results files were saved, expected 1"
-		[ -s "$run/records.jsonl" ] || fail "the console showed no records"
-		cmp -s "$1" "$run/records.jsonl" || fail "the results file differs from the console's records (diff $1 $run/records.jsonl)" ;;
+		[ -s "$run/console-records.jsonl" ] || fail "the console showed no records"
+		cmp -s "$1" "$run/console-records.jsonl" || fail "the results file differs from the console's records (diff $1 $run/console-records.jsonl)" ;;
 	"results-prefix")
 		set -- "$run"/results/*.jsonl
 		[ -f "$1" ] || fail "no results file was saved on the boot disk"
@@ -187,8 +195,8 @@ while IFS= read -r l || [ -n "$l" ]; do
 		n=$(wc -l <"$1")
 		[ "$n" -gt 0 ] || fail "the results file holds no whole record"
 		[ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' ')" = 0a ] || fail "the results file ends in a partial line"
-		head -n "$n" "$run/records.jsonl" | cmp -s - "$1" || fail "the results file is not the console's first $n records"
-		[ "$(wc -l <"$run/records.jsonl")" -gt "$n" ] || fail "the results file holds every record: the volume never filled" ;;
+		head -n "$n" "$run/console-records.jsonl" | cmp -s - "$1" || fail "the results file is not the console's first $n records"
+		[ "$(wc -l <"$run/console-records.jsonl")" -gt "$n" ] || fail "the results file holds every record: the volume never filled" ;;
 	esac
 done <"$out/directives"
 echo "PASS $name"

@@ -28,7 +28,9 @@
 #                     "monitor CMD" (a QEMU monitor command, e.g. device_del),
 #                     "stop" (end QEMU now: what was to be seen was seen)
 #   --timeout S       kill QEMU after S seconds (default 120)
-#   --out DIR         keep serial.log, records.jsonl, results/, status
+#   --out DIR         keep console.txt, console-records.jsonl (the records
+#                     the console showed), records.jsonl (those, else the
+#                     saved results files'), results/, status
 #   --accel A         tcg (default) or kvm
 #   --interactive     the serial console on this terminal, no timeout:
 #                     Ctrl-C and Esc reach the monitor (they stop a run),
@@ -322,8 +324,16 @@ wait "$reader" 2>/dev/null || true
 wait "$monreader" 2>/dev/null || true
 
 plain >"$out/console.txt"
-grep '^{' "$out/console.txt" >"$out/records.jsonl" || true
+grep '^{' "$out/console.txt" >"$out/console-records.jsonl" || true
 gather_results
+# the records: the console's, where the monitor printed them (`set records
+# console`, or a medium that keeps no file); else the results files saved
+if [ -s "$out/console-records.jsonl" ]; then
+	cp "$out/console-records.jsonl" "$out/records.jsonl"
+else
+	find "$out/results" -maxdepth 1 -name '*.jsonl' 2>/dev/null | sort | xargs -r cat >"$out/records.jsonl"
+	[ -f "$out/records.jsonl" ] || : >"$out/records.jsonl"
+fi
 echo "$status" >"$out/status"
 
 if [ $bench = 1 ]; then

@@ -85,13 +85,16 @@ static enum cmd_status cmd_run(int argc, char **argv)
 		if (!console_only_said)
 			printf("results go to the console only: %s\n", console_only);
 		console_only_said = true;
+		results_to_console();
 	} else if (script_unattended() && !results_path()[0] && !results_failure()) {
 		const char *why = results_save();
-		if (why)
+		if (why) {
 			printf("error: %s; results go to the console only, and the verdict is 'plan could not run'\n",
 			       why);
-		else
+			results_to_console();
+		} else {
 			printf("saving results to %s\n", results_path());
+		}
 		replay_save(why ? NULL : results_path(), &mon.acpi, &mon.id.smbios, mon.subs);
 	}
 	unsigned unknown = 0, skips = 0;
@@ -157,7 +160,9 @@ static enum cmd_status cmd_save(int argc, char **argv)
 		return CMD_OK;
 	}
 	if (results_console_only()) { /* by design, not a failure: a plan made for a stick runs from a CD */
-		printf("nothing can be saved: %s; the records are on the console\n", results_console_only());
+		printf("nothing can be saved: %s; the %zu records so far follow on the console, and every later one\n",
+		       results_console_only(), results_count());
+		results_to_console();
 		return CMD_OK;
 	}
 	const char *why = results_save();
@@ -256,8 +261,10 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 		int v = monitor_verdict();
 		static const char *const words[] = { "pass", "fail", "plan could not run" };
 		struct tally t = runner_session();
-		printf("verdict: %s (%u passed, %u failed, %u skipped, %u plan errors", words[v], t.passed, t.failed,
-		       t.skipped, mon.plan_errors);
+		printf("verdict: %s (%u passed, %u failed, %u skipped", words[v], t.passed, t.failed, t.skipped);
+		if (t.na)
+			printf(", %u not applicable", t.na);
+		printf(", %u plan errors", mon.plan_errors);
 		if (t.known)
 			printf(", %u known failures", t.known);
 		printf(")\n");

@@ -40,8 +40,8 @@ uint64_t plan_hash(const char *name, const char *text)
 
 static int put_tally(char *buf, size_t cap, const char *key, struct tally t)
 {
-	return snprintf(buf, cap, "%s=%u,%u,%u,%u,%u,%u\n", key, t.passed, t.failed, t.skipped, t.crashed, t.known,
-			t.known_fixed);
+	return snprintf(buf, cap, "%s=%u,%u,%u,%u,%u,%u,%u\n", key, t.passed, t.failed, t.skipped, t.crashed, t.known,
+			t.known_fixed, t.na);
 }
 
 int crumb_format(const struct crumb *c, char *buf, size_t cap)
@@ -95,16 +95,17 @@ static bool number(const char *v, unsigned max, unsigned *out)
 	return true;
 }
 
-/* passed,failed,skipped,crashed[,known,known_passed]: the last two were
- * added with iommon-known.txt; a breadcrumb from before has four. */
+/* passed,failed,skipped,crashed[,known,known_passed[,not_applicable]]:
+ * known and known_passed were added with iommon-known.txt, the last with
+ * the not-applicable verdict; a breadcrumb from before has four or six. */
 static bool tally_value(const char *v, struct tally *t)
 {
-	char part[6][12];
-	unsigned *out[6] = { &t->passed, &t->failed, &t->skipped, &t->crashed, &t->known, &t->known_fixed };
+	char part[7][12];
+	unsigned *out[7] = { &t->passed, &t->failed, &t->skipped, &t->crashed, &t->known, &t->known_fixed, &t->na };
 	size_t parts = 0; /* commas */
 	for (const char *c = v; *c; c++)
 		parts += *c == ',';
-	if (parts != 3 && parts != 5)
+	if (parts != 3 && parts != 5 && parts != 6)
 		return false;
 	for (size_t i = 0; i <= parts; i++) {
 		size_t len = strcspn(v, ",");
@@ -279,7 +280,7 @@ const char *crumb_parse(const char *text, struct crumb *c)
 		return "'run' is 0 but the plan had begun its runs";
 	const struct tally *r = &c->this_run, *p = &c->session;
 	if (r->passed > p->passed || r->failed > p->failed || r->skipped > p->skipped || r->crashed > p->crashed ||
-	    r->known > p->known || r->known_fixed > p->known_fixed)
+	    r->known > p->known || r->known_fixed > p->known_fixed || r->na > p->na)
 		return "the run's counts ('tally') exceed the plan's ('session')";
 	return NULL;
 }

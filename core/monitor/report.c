@@ -13,13 +13,21 @@
 #include "rows.h"
 #include "survive.h"
 
-#define SKIP_REASON_NAME(id, name) [id] = name,
+#define SKIP_REASON_NAME(id, name, na) [id] = name,
 static const char *const skip_reason_names[SKIP_REASON_COUNT] = { SKIP_REASONS(SKIP_REASON_NAME) };
 #undef SKIP_REASON_NAME
+#define SKIP_REASON_NA(id, name, na) [id] = na,
+static const bool skip_reason_na[SKIP_REASON_COUNT] = { SKIP_REASONS(SKIP_REASON_NA) };
+#undef SKIP_REASON_NA
 
 const char *skip_reason_name(enum skip_reason r)
 {
 	return r > SKIP_UNCLASSIFIED && r < SKIP_REASON_COUNT ? skip_reason_names[r] : "unclassified";
+}
+
+bool skip_reason_is_na(enum skip_reason r)
+{
+	return r > SKIP_UNCLASSIFIED && r < SKIP_REASON_COUNT && skip_reason_na[r];
 }
 
 static struct {
@@ -59,7 +67,8 @@ void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...
 	va_end(ap);
 	t->skipped = true;
 	t->reason = reason;
-	printf("    skip (%s): %s\n", skip_reason_name(reason), t->detail);
+	printf("    %s (%s): %s\n", skip_reason_is_na(reason) ? "not applicable" : "skip", skip_reason_name(reason),
+	       t->detail);
 }
 
 void test_note(struct test_ctx *t, const char *fmt, ...)

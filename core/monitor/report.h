@@ -14,6 +14,37 @@
 
 struct test_ctx;
 
+/* Why a test was skipped or does not apply: a closed set, recorded as the
+ * result record's `reason` (README "Skip reasons"). Each answers what would
+ * make the test run; the detail says the rest. */
+#define SKIP_REASONS(X)                                                                                            \
+	/* id, its code, is it "not applicable" (VERDICT_NA) rather than a skip */                                 \
+	X(SKIP_NO_DEVICE, "no-device", false)		  /* no DMA engine to test with */                         \
+	X(SKIP_NO_UNIT, "no-unit", true)		  /* no IOMMU of the kind the test is about */             \
+	X(SKIP_UNSUPPORTED, "unsupported", true)	  /* the unit, engine or machine lacks the feature */      \
+	X(SKIP_EMULATOR, "emulator", false)		  /* the unit claims it; the emulator lacks it */          \
+	X(SKIP_PLATFORM, "platform", true)		  /* this build or architecture cannot (host, aarch64) */  \
+	X(SKIP_MODEL_ONLY, "model-only", true)		  /* runs on a register-level model, none attached */      \
+	X(SKIP_MACHINE_ONLY, "machine-only", true)	  /* needs the machine's own hardware, ran on a model */   \
+	X(SKIP_REFUSED, "refused", false)		  /* the monitor refused what the firmware gave (named) */ \
+	X(SKIP_NOT_IMPLEMENTED, "not-implemented", false) /* iommon does not do it yet */                          \
+	X(SKIP_SETTING, "setting", false)		  /* a setting chose it (`set ...`) */                     \
+	X(SKIP_INCONCLUSIVE, "inconclusive", false)	  /* the unit showed nothing to judge on this run */       \
+	X(SKIP_EXCLUDED, "excluded", false)		  /* run --skip named it */                                \
+	X(SKIP_STOPPED, "stopped", false)		  /* the operator stopped the run */                       \
+	X(SKIP_REPLAY, "replay", false)			  /* an offline replay of a saved machine */
+
+#define SKIP_REASON_ENUM(id, name, na) id,
+/* From 1: a test_ctx's zero reason is no reason, recorded "unclassified",
+ * which tests/report/check.py refuses. */
+enum skip_reason { SKIP_UNCLASSIFIED, SKIP_REASONS(SKIP_REASON_ENUM) SKIP_REASON_COUNT };
+#undef SKIP_REASON_ENUM
+
+/* The code's name ("no-device"), or "unclassified". */
+const char *skip_reason_name(enum skip_reason r);
+/* Does a test skipped for `r` not apply to this machine (VERDICT_NA)? */
+bool skip_reason_is_na(enum skip_reason r);
+
 struct test_case {
 	const char *name;    /* "<group>.<case>" */
 	const char *summary; /* one line for `list` */
@@ -29,41 +60,24 @@ struct test_group {
 	size_t n;
 	bool hidden; /* run only by a case's full name: never by all, default or the group's name; not listed */
 	void (*settings)(void); /* setting_add for each key its cases read; may be NULL */
+	/* Does the group apply to this machine as it is now (its hardware, or
+	 * the model attached)? When not, its `reason` (one that is_na) and a
+	 * line in `why`, and none of its cases is run: each is recorded as not
+	 * applicable. NULL: it always applies. */
+	bool (*applies)(const struct test_group *g, enum skip_reason *reason, char *why, size_t cap);
 };
 
 /* CRASHED: the test never finished (the machine reset, or a CPU exception
  * or abort ended the monitor); recorded on the next boot, counted as failed.
  * KNOWN: it failed, and iommon-known.txt lists it (core/monitor/known.h): counted
- * apart, never as failed. */
-enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED, VERDICT_KNOWN };
-
-/* Why a test did not apply: a closed set, recorded as the skip record's
- * `reason` (README "Skip reasons"). Each answers what would make the test
- * run; the detail says the rest. */
-#define SKIP_REASONS(X)                                                                                            \
-	X(SKIP_NO_DEVICE, "no-device")		   /* no DMA engine to test with */                                \
-	X(SKIP_NO_UNIT, "no-unit")		   /* no IOMMU of the kind the test is about */                    \
-	X(SKIP_UNSUPPORTED, "unsupported")	   /* the unit, engine or machine says it lacks the feature */     \
-	X(SKIP_EMULATOR, "emulator")		   /* the unit claims it; the emulator lacks it (a known gap)   */ \
-	X(SKIP_PLATFORM, "platform")		   /* this build or architecture cannot (host, aarch64) */         \
-	X(SKIP_MODEL_ONLY, "model-only")	   /* runs on a register-level model, and none is attached */      \
-	X(SKIP_MACHINE_ONLY, "machine-only")	   /* needs the machine's own hardware, and runs on a model */     \
-	X(SKIP_REFUSED, "refused")		   /* the monitor refused what the firmware gave (named) */        \
-	X(SKIP_NOT_IMPLEMENTED, "not-implemented") /* iommon does not do it yet */                                 \
-	X(SKIP_SETTING, "setting")		   /* a setting chose it (`set ...`) */                            \
-	X(SKIP_INCONCLUSIVE, "inconclusive")	   /* the unit showed nothing to judge on this run */              \
-	X(SKIP_EXCLUDED, "excluded")		   /* run --skip named it */                                       \
-	X(SKIP_STOPPED, "stopped")		   /* the operator stopped the run */                              \
-	X(SKIP_REPLAY, "replay")		   /* an offline replay of a saved machine: no live hardware */
-
-#define SKIP_REASON_ENUM(id, name) id,
-/* From 1: a test_ctx's zero reason is no reason, recorded "unclassified",
- * which tests/report/check.py refuses. */
-enum skip_reason { SKIP_UNCLASSIFIED, SKIP_REASONS(SKIP_REASON_ENUM) SKIP_REASON_COUNT };
-#undef SKIP_REASON_ENUM
-
-/* The code's name ("no-device"), or "unclassified". */
-const char *skip_reason_name(enum skip_reason r);
+ * apart, never as failed.
+ * NA: not applicable. The machine lacks what the test is about (no unit
+ * of its kind, a feature the unit does not offer, the wrong architecture,
+ * a model-only case with no model): a test_skip for one of the reasons
+ * marked so above, or a group whose `applies` said no. Counted apart from
+ * the skips, which keep meaning "this applies here but could not be
+ * shown": nothing a person can do on this machine would make it run. */
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED, VERDICT_KNOWN, VERDICT_NA };
 
 struct test_ctx {
 	const struct test_case *tc;

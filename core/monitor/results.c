@@ -20,6 +20,10 @@ static struct {
 	 * not be written whole), "" while it has not: the verdict becomes
 	 * "plan could not run" */
 	char failed[420];
+	/* the records go to the console too: the file cannot have them (a CD
+	 * or a network boot, a file that failed), whatever `records` says */
+	bool console;
+	size_t shown; /* the kept records (lines) the console has had, from the first */
 } res;
 
 void record_begin(struct json *j, char *buf, size_t cap, const char *kind)
@@ -50,24 +54,68 @@ static void append_file(const char *line)
 		platform->file_close(res.file);
 		res.file = NULL;
 		res.path[0] = '\0';
+		res.console = true; /* from the one that failed on: record_emit, dump_from */
 		return;
 	}
 	res.saved++;
 }
 
-static void store(const char *line)
+bool records_on_console(void)
+{
+	const char *v = setting_get("records");
+	return res.console || (v && (strcmp(v, "console") == 0 || strcmp(v, "on") == 0));
+}
+
+/* One record on the console, as the output contract has it: a line of
+ * its own that the console's guard lets through (core/base/contract.h). */
+static void print_record(const char *line)
+{
+	fflush(stdout);
+	output_record_line = true;
+	printf("%s\n", line);
+	fflush(stdout);
+	output_record_line = false;
+}
+
+/* Every kept record not yet on the console, in order. */
+static void catch_up(void)
+{
+	for (; res.shown < res.n; res.shown++)
+		print_record(res.lines[res.shown]);
+}
+
+/* The kept records into the file from the first; where the file fails on
+ * one, that one and the rest go to the console (the file has those before
+ * it). */
+static void dump_from(void)
+{
+	for (size_t i = 0; i < res.n && res.file; i++) {
+		append_file(res.lines[i]);
+		if (!res.file) {
+			res.shown = res.shown > i ? res.shown : i;
+			catch_up();
+		}
+	}
+}
+
+/* Kept in memory for a later file (results_save) and the console's
+ * catching up; false when memory ran out (the record is still printed and
+ * saved). */
+static bool store(const char *line)
 {
 	if (res.n == res.cap) {
 		size_t cap = res.cap ? res.cap * 2 : 64;
 		char **l = realloc(res.lines, cap * sizeof(*l));
 		if (!l)
-			return; /* out of memory: the record is still printed and saved */
+			return false;
 		res.lines = l;
 		res.cap = cap;
 	}
 	res.lines[res.n] = strdup(line);
-	if (res.lines[res.n])
-		res.n++;
+	if (!res.lines[res.n])
+		return false;
+	res.n++;
+	return true;
 }
 
 void record_emit(struct json *j)
@@ -77,15 +125,31 @@ void record_emit(struct json *j)
 		printf("error: a record of %zu bytes did not fit in %zu; it was dropped\n", j->len, j->cap);
 		return;
 	}
-	store(line);
-	if (setting_bool("records")) {
-		fflush(stdout);
-		output_record_line = true;
-		printf("%s\n", line);
-		fflush(stdout);
-		output_record_line = false;
-	}
+	bool kept = store(line), shown = records_on_console();
+	if (shown && kept)
+		catch_up();
+	else if (shown)
+		print_record(line);
 	append_file(line);
+	if (!shown && records_on_console()) { /* the file failed on this one */
+		if (kept && res.shown < res.n - 1)
+			res.shown = res.n - 1;
+		if (kept)
+			catch_up();
+		else
+			print_record(line);
+	}
+}
+
+void results_to_console(void)
+{
+	res.console = true;
+	catch_up(); /* the console's copy starts whole */
+}
+
+void results_records_console(void)
+{
+	catch_up();
 }
 
 size_t results_count(void)
@@ -137,8 +201,7 @@ const char *results_save(void)
 		return why;
 	}
 	res.saved = 0;
-	for (size_t i = 0; i < res.n && res.file; i++)
-		append_file(res.lines[i]);
+	dump_from();
 	return res.file ? NULL : res.failed;
 }
 
@@ -171,8 +234,7 @@ const char *results_reopen(const char *path)
 		return why;
 	}
 	snprintf(res.path, sizeof(res.path), "%s", path);
-	for (size_t i = 0; i < res.n && res.file; i++)
-		append_file(res.lines[i]);
+	dump_from();
 	return res.file ? NULL : "writing the results file failed";
 }
 

@@ -1,6 +1,7 @@
-/* The session's records: kept in memory, printed on the console as one
- * JSON object per line, and appended (flushed per record) to a results file
- * on the boot volume once saving has started. */
+/* The session's records: kept in memory, appended (flushed per record) to
+ * a results file on the boot volume once saving has started, and printed
+ * on the console as one JSON object per line where `set records console`
+ * asks for it or the file cannot have them (results_to_console). */
 #ifndef IOMMON_RESULTS_H
 #define IOMMON_RESULTS_H
 
@@ -43,5 +44,16 @@ const char *results_console_only(void);
  * says so): this one counts as failed saving too, never as a clean file. */
 void results_lost_before(void);
 void results_close(void);
+/* Are records printed on the console: `records console` (or its old
+ * spelling `on`), or since results_to_console? */
+bool records_on_console(void);
+/* From now on every record goes to the console too, the kept ones first
+ * when they were not shown: the medium keeps no results file (a CD, a
+ * network boot), or the file could not be created. */
+void results_to_console(void);
+/* `set records console`: the kept records the console has not had are
+ * printed now, so that its copy starts whole (the boot's own records come
+ * before any plan could ask). */
+void results_records_console(void);
 
 #endif

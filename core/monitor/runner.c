@@ -34,7 +34,7 @@ static struct {
 	} resume;
 } run;
 
-static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed", "known" };
+static const char *const verdict_names[] = { "pass", "fail", "skip", "crashed", "known", "na" };
 
 void runner_init(const struct test_group *const *cat)
 {
@@ -69,9 +69,10 @@ const char *runner_current(void)
 	return run.current ? run.current->name : NULL;
 }
 
-/* Runs one test, or records it as skipped for `not_run` (SKIP_STOPPED:
- * the run is being stopped; SKIP_EXCLUDED: `run --skip` named it). */
-static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run)
+/* Runs one test, or records it as not run for `not_run`: SKIP_STOPPED
+ * (the run is being stopped), SKIP_EXCLUDED (`run --skip` named it), or a
+ * not-applicable reason its group gave, with `why`. */
+static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run, const char *why)
 {
 	struct test_ctx t = { .tc = tc };
 	uint64_t t0 = cycles_begin();
@@ -80,8 +81,9 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 		t.skipped = true;
 		t.reason = not_run;
 		snprintf(t.detail, sizeof(t.detail), "%s",
-			 not_run == SKIP_STOPPED ? "not run: the operator stopped the run"
-						 : "not run: excluded by run --skip");
+			 not_run == SKIP_STOPPED    ? "not run: the operator stopped the run"
+			 : not_run == SKIP_EXCLUDED ? "not run: excluded by run --skip"
+						    : why);
 	} else {
 		printf("  %s: %s\n", tc->name, tc->summary);
 		run.current = tc;
@@ -102,7 +104,7 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 	if (t.failures)
 		v = VERDICT_FAIL;
 	else if (t.skipped)
-		v = VERDICT_SKIP;
+		v = skip_reason_is_na(t.reason) ? VERDICT_NA : VERDICT_SKIP;
 	else if (t.checks == 0) {
 		/* a test that claimed nothing proved nothing */
 		v = VERDICT_FAIL;
@@ -132,10 +134,11 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 	if (known)
 		json_str(&j, "known", known);
 	/* last, so that readers of the fields before it are unchanged */
-	if (v == VERDICT_SKIP)
+	if (v == VERDICT_SKIP || v == VERDICT_NA)
 		json_str(&j, "reason", skip_reason_name(t.reason));
 	record_emit(&j);
-	lab_result(tc->name, verdict_names[v]);
+	if (v != VERDICT_NA) /* the lab's results are the tests that apply */
+		lab_result(tc->name, verdict_names[v]);
 	add_row(tc, v, t.reason, t.detail);
 	return v;
 }
@@ -318,27 +321,61 @@ static int widest(int w, const char *s)
 	return n > w ? n : w;
 }
 
+static bool same_group(const struct test_case *a, const struct test_case *b)
+{
+	size_t n = strcspn(a->name, ".");
+	return strncmp(a->name, b->name, n) == 0 && b->name[n] == '.';
+}
+
+/* The tests that did not apply, apart from the table: a run of them in
+ * one group for one reason (a group that did not apply) is one line. */
+static void print_na(size_t first)
+{
+	printf("\n  not applicable here:\n");
+	for (size_t i = first; i < run.nresults; i++) {
+		const struct result_row *r = &run.results[i];
+		if (r->verdict != VERDICT_NA)
+			continue;
+		size_t j = i + 1;
+		while (j < run.nresults && run.results[j].verdict == VERDICT_NA &&
+		       same_group(r->tc, run.results[j].tc) && strcmp(run.results[j].detail, r->detail) == 0)
+			j++;
+		if (j - i > 1)
+			printf("    - %.*s (%zu tests): %s\n", (int)strcspn(r->tc->name, "."), r->tc->name, j - i,
+			       r->detail);
+		else
+			printf("    - %s: %s\n", r->tc->name, r->detail);
+		i = j - 1;
+	}
+}
+
 static void print_table(size_t first_result, size_t first_measure)
 {
 	size_t nmeasures;
 	const struct measure_row *measures = measure_rows(&nmeasures);
 	int wt = 4, wm = 7, wp = 4, wv = 7;
 	for (size_t i = first_result; i < run.nresults; i++)
-		wt = widest(wt, run.results[i].tc->name);
+		if (run.results[i].verdict != VERDICT_NA)
+			wt = widest(wt, run.results[i].tc->name);
 	for (size_t i = first_measure; i < nmeasures; i++) {
 		wm = widest(wm, measures[i].test);
 		wp = widest(wp, measures[i].path);
 		wv = widest(wv, measures[i].variant);
 	}
 	printf("\n  %-*s %-6s %s\n", wt, "test", "result", "detail");
+	size_t na = 0;
 	for (size_t i = first_result; i < run.nresults; i++) {
 		const struct result_row *r = &run.results[i];
-		if (r->verdict == VERDICT_SKIP)
+		if (r->verdict == VERDICT_NA)
+			na++;
+		else if (r->verdict == VERDICT_SKIP)
 			printf("  %-*s %-6s [%s] %s\n", wt, r->tc->name, "skip", skip_reason_name(r->reason),
 			       r->detail);
 		else
 			printf("  %-*s %-6s %s\n", wt, r->tc->name, verdict_names[r->verdict], r->detail);
 	}
+	if (na)
+		print_na(first_result);
 	if (first_measure == nmeasures)
 		return;
 	printf("\n  %-*s %-*s %-*s %6s %9s %9s %9s %9s %9s\n", wm, "measure", wp, "path", wv, "variant", "n", "min",
@@ -351,6 +388,32 @@ static void print_table(size_t first_result, size_t first_measure)
 	}
 	printf("  (figures in cycles of the counter (%s) at %.3f MHz, calibrated against %s; platform %s)\n",
 	       timing.counter, (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
+}
+
+/* "N passed, N failed, N skipped", the not applicable after it. */
+static void print_closing(const char *lead, struct tally t)
+{
+	printf("%s%u passed, %u failed, %u skipped", lead, t.passed, t.failed, t.skipped);
+	if (t.na)
+		printf(", %u not applicable", t.na);
+	printf("\n");
+}
+
+/* Does group `g` apply, asked as its first selected case (`first`) is
+ * reached? SKIP_UNCLASSIFIED when it does; else its reason, with `why`
+ * said once on the console for the cases the run names in it. */
+static enum skip_reason group_na(const struct test_group *g, int nsel, char **sel, size_t first, char *why, size_t cap)
+{
+	enum skip_reason r = SKIP_NO_UNIT;
+	if (!g->applies || g->applies(g, &r, why, cap))
+		return SKIP_UNCLASSIFIED;
+	if (!skip_reason_is_na(r)) /* a group that cannot apply cannot skip */
+		r = SKIP_NO_UNIT;
+	size_t n = 0;
+	for (size_t i = first; i < g->n; i++)
+		n += selected(g, &g->cases[i], nsel, sel);
+	printf("  %s: not applicable (%zu test%s): %s\n", g->name, n, n == 1 ? "" : "s", why);
+	return r;
 }
 
 size_t runner_run(int nsel, char **sel)
@@ -380,11 +443,19 @@ size_t runner_run(int nsel, char **sel)
 	}
 	uint64_t t0 = cycles_begin();
 	for (const struct test_group *const *g = catalogue; *g; g++) {
+		/* asked once per run, before the group's first selected case */
+		bool asked = false;
+		enum skip_reason na = SKIP_UNCLASSIFIED;
+		char na_why[160] = "";
 		for (size_t i = 0; i < (*g)->n; i++) {
 			const struct test_case *tc = &(*g)->cases[i];
 			if (!selected(*g, tc, nsel, sel))
 				continue;
 			ran++;
+			if (!asked) {
+				asked = true;
+				na = group_na(*g, nsel, sel, i, na_why, sizeof(na_why));
+			}
 			if (after) {
 				if (strcmp(tc->name, after) == 0)
 					after = NULL;
@@ -392,11 +463,12 @@ size_t runner_run(int nsel, char **sel)
 			}
 			bool stopping = runner_stop_requested();
 			enum skip_reason not_run = stopping		     ? SKIP_STOPPED
+						   : na			     ? na
 						   : excluded(tc, nsel, sel) ? SKIP_EXCLUDED
 									     : SKIP_UNCLASSIFIED;
-			if (!stopping)
+			if (!not_run)
 				survive_test_start(tc, this_run, tally_add(session0, this_run, 1));
-			switch (run_one(tc, not_run)) {
+			switch (run_one(tc, not_run, na_why)) {
 			case VERDICT_PASS:
 				this_run.passed++;
 				this_run.known_fixed += known_reason(tc->name) != NULL;
@@ -409,6 +481,9 @@ size_t runner_run(int nsel, char **sel)
 				break;
 			case VERDICT_SKIP:
 				this_run.skipped++;
+				break;
+			case VERDICT_NA:
+				this_run.na++;
 				break;
 			case VERDICT_CRASHED:
 				break;
@@ -432,12 +507,13 @@ size_t runner_run(int nsel, char **sel)
 	json_str(&j, "platform", timing.platform);
 	json_u64(&j, "known", this_run.known); /* not among the failed */
 	json_u64(&j, "known_passed", this_run.known_fixed);
+	json_u64(&j, "not_applicable", this_run.na); /* apart from all the above */
 	record_emit(&j);
 	/* the closing line keeps its shape: known failures on the line before */
 	if (known_count())
 		printf("%u known failures (%s; %u listed tests passed)\n", this_run.known, KNOWN_FILE,
 		       this_run.known_fixed);
-	printf("%u passed, %u failed, %u skipped\n", this_run.passed, this_run.failed, this_run.skipped);
+	print_closing("", this_run);
 	if (own_plan)
 		lab_plan_end();
 	return ran;
@@ -450,6 +526,5 @@ void runner_print_results(void)
 		return;
 	}
 	print_table(0, 0);
-	printf("session: %u passed, %u failed, %u skipped\n", run.session.passed, run.session.failed,
-	       run.session.skipped);
+	print_closing("session: ", run.session);
 }

@@ -15,6 +15,7 @@ struct tally {
 	unsigned crashed;     /* among the failed */
 	unsigned known;	      /* failures iommon-known.txt lists: not among the failed */
 	unsigned known_fixed; /* listed tests that passed: among the passed */
+	unsigned na;	      /* not applicable to this machine: apart from all the above */
 };
 
 /* The one place a tally's counts are combined: a + b, or a - b (b counted
@@ -29,6 +30,7 @@ static inline struct tally tally_add(struct tally a, struct tally b, int sign)
 		.crashed = a.crashed + s * b.crashed,
 		.known = a.known + s * b.known,
 		.known_fixed = a.known_fixed + s * b.known_fixed,
+		.na = a.na + s * b.na,
 	};
 }
 
@@ -50,7 +52,8 @@ void runner_suggest(const char *sel, char *out, size_t cap);
  * it, as a stop ends one run, not the session. */
 void runner_stop_clear(void);
 /* Run every test matching any selector; returns how many ran. Always ends
- * with a summary record and the "N passed, N failed, N skipped" line. */
+ * with a summary record and the "N passed, N failed, N skipped" line,
+ * followed on that line by ", N not applicable" when some were. */
 size_t runner_run(int nsel, char **sel);
 /* Totals since boot. */
 struct tally runner_session(void);

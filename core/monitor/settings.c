@@ -11,6 +11,7 @@
 #include "core/serial/uart.h"
 #include "core/tables/acpi.h"
 #include "monitor.h"
+#include "results.h"
 
 struct setting {
 	const char *key;
@@ -43,6 +44,20 @@ const char *setting_check_on_off(const char *v)
 {
 	static const char *const a[] = { "on", "off", NULL };
 	return one_of(v, a);
+}
+
+/* `on` and `off` are the older spellings of console and file. */
+static const char *check_records(const char *v)
+{
+	static const char *const a[] = { "file", "console", "on", "off", NULL };
+	return one_of(v, a);
+}
+
+static const char *apply_records(const char *v)
+{
+	if (strcmp(v, "console") == 0 || strcmp(v, "on") == 0)
+		results_records_console();
+	return NULL;
 }
 
 static const char *check_console(const char *v)
@@ -99,8 +114,8 @@ static struct setting table[MAX_SETTINGS] = {
 	{ "console", "auto", "where output goes: auto, efi, uart, both", check_console, apply_console },
 	{ "uart", "spcr", "direct UART: spcr, io:PORT, mmio:ADDR, mmio32:ADDR (,BAUD), pl011:ADDR(,BAUD,UARTCLK)",
 	  check_uart, apply_uart },
-	{ "records", "on", "print JSON records on the console (the results file always has them)", setting_check_on_off,
-	  NULL },
+	{ "records", "file", "JSON records: file (the results file only), console (also on the console)", check_records,
+	  apply_records },
 	{ "timer.source", "auto", "calibration reference: auto, cntfrq, pmtimer, hpet, stall", check_timer_source,
 	  apply_timer_source },
 	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },

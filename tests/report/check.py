@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from xml.sax.saxutils import quoteattr
 
 sys.dont_write_bytecode = True  # nothing written into the tree
 
@@ -340,29 +341,34 @@ def check_bad_input(good, scratch):
 def reason_codes():
     """The closed set as the monitor defines it (core/monitor/report.h SKIP_REASONS)
     and as the JUnit schema admits it (skipType, less "known")."""
-    c = re.findall(r'X\(SKIP_[A-Z_]+, "([a-z-]+)"\)', open(RUNNER_H).read())
+    c = re.findall(r'X\(SKIP_[A-Z_]+, "([a-z-]+)", (true|false)\)', open(RUNNER_H).read())
     x = re.findall(r'<xs:enumeration value="([a-z-]+)"/>',
                    re.search(r'name="skipType">(.*?)</xs:simpleType>', open(XSD).read(), re.S).group(1))
-    return c, [v for v in x if v != "known"]
+    return [code for code, _ in c], [v for v in x if v != "known"], {code for code, na in c if na == "true"}
 
 
 def check_reasons(files, scratch):
-    codes, in_xsd = reason_codes()
+    codes, in_xsd, na_codes = reason_codes()
     if not codes or sorted(codes) != sorted(in_xsd) or len(set(codes)) != len(codes):
         return say("FAIL", "reasons", "core/monitor/report.h's codes %s and tests/junit.xsd's %s differ" % (codes, in_xsd))
-    used, problems, first = collections.Counter(), [], None
+    used, problems, first, first_na = collections.Counter(), [], None, None
     for f in files:
         name = os.path.basename(os.path.dirname(os.path.dirname(f)))
         for r in records(f):
             if r["kind"] != "result":
                 continue
-            if r["verdict"] != "skip":
+            if r["verdict"] not in ("skip", "na"):
                 if "reason" in r:
                     problems.append("%s: %s is %s with a reason" % (name, r["test"], r["verdict"]))
                 continue
             if r.get("reason") not in codes:
-                problems.append("%s: %s skipped with reason %s" % (name, r["test"], r.get("reason")))
+                problems.append("%s: %s %s with reason %s" % (name, r["test"], r["verdict"], r.get("reason")))
                 continue
+            if (r["reason"] in na_codes) != (r["verdict"] == "na"):  # the code decides which it is
+                problems.append("%s: %s is %s with reason %s" % (name, r["test"], r["verdict"], r["reason"]))
+                continue
+            if r["verdict"] == "na":
+                first_na = first_na or (f, r["test"])
             if list(r)[-1] != "reason":
                 problems.append("%s: %s's reason is not its record's last field" % (name, r["test"]))
             used[r["reason"]] += 1
@@ -383,26 +389,37 @@ def check_reasons(files, scratch):
         g.write(xml.replace('<skipped type="%s"' % code, '<skipped type="unclassified"', 1))
     if subprocess.run(["xmllint", "--noout", "--schema", XSD, bad], capture_output=True).returncode == 0:
         return say("FAIL", "reasons", "tests/junit.xsd accepted a skip of reason 'unclassified'")
+    # a test that does not apply is no test point and no testcase; the
+    # file's first suite and the TAP header name it
+    if not first_na:
+        return say("FAIL", "reasons", "no boot test recorded a test that does not apply")
+    f_na, test_na = first_na
+    tap_na, xml_na = tool("tap", f_na)[1], tool("junit", f_na)[1]
+    if re.search(r"^(not )?ok \d+ - %s( |$)" % re.escape(test_na), tap_na, re.M) or \
+            "name=%s" % quoteattr(test_na) in xml_na or "# not applicable here, " not in tap_na or \
+            '<property name="not_applicable" value="' not in xml_na:
+        return say("FAIL", "reasons", "%s does not apply, yet TAP or JUnit counts it (or names it nowhere)" % test_na)
     # compare: a pass left out by run --skip is no regression; one that
-    # skips for any other reason is
+    # skips for any other reason, or no longer applies, is
     recs = records(f)
     passed = [r["test"] for r in recs if r["kind"] == "result" and r["verdict"] == "pass"]
     if passed:
         outcome = {}
-        for why in ("excluded", "unsupported"):
+        for why, verdict in (("excluded", "skip"), ("emulator", "skip"), ("unsupported", "na")):
             new = os.path.join(scratch, "skip-%s.jsonl" % why)
             with open(new, "w") as g:
                 for r in recs:
                     if r["kind"] == "result" and r["test"] == passed[0]:
-                        r = dict(r, verdict="skip", detail="doctored")
+                        r = dict(r, verdict=verdict, detail="doctored")
                         r["reason"] = why
                     g.write(json.dumps(r, separators=(",", ":")) + "\n")
             outcome[why] = tool("compare", f, new)[0]
-        if outcome != {"excluded": 0, "unsupported": 1}:
-            return say("FAIL", "reasons", "compare, %s pass -> skip: exit %s" % (passed[0], outcome))
-    say("PASS", "reasons", "%d skips on %d files each with a reason code, last in its record (%s); the code in TAP "
-        "and JUnit, 'unclassified' refused by the schema; compare: pass -> skip (excluded) exit 0, (unsupported) "
-        "exit 1" % (sum(used.values()), len(files), ", ".join("%s %d" % kv for kv in sorted(used.items()))))
+        if outcome != {"excluded": 0, "emulator": 1, "unsupported": 1}:
+            return say("FAIL", "reasons", "compare, %s pass -> skip or na: exit %s" % (passed[0], outcome))
+    say("PASS", "reasons", "%d skips and not-applicables on %d files each with a reason code that says which, last "
+        "in its record (%s); the code in TAP and JUnit, 'unclassified' refused by the schema; not applicable: no "
+        "TAP point or JUnit testcase, named once; compare: pass -> skip (excluded) exit 0, (emulator) exit 1, "
+        "-> na exit 1" % (sum(used.values()), len(files), ", ".join("%s %d" % kv for kv in sorted(used.items()))))
 
 
 def lava_lines(pattern, fixup, console):

@@ -53,6 +53,7 @@ static void host_console(void **state)
 	(void)state;
 	platform = &host_platform;
 	settings_init();
+	setting_set("records", "console");
 	host_console_open();
 	const char *out = capture_stdout(host_prints, NULL);
 	assert_true(strncmp(out, " { a human line", 15) == 0);

@@ -94,9 +94,20 @@ static struct outcome {
 	bool path_empty;
 } * got;
 
+/* A plan, or lines typed at the prompt when it starts with '@' (each
+ * line's '@' dropped). */
 static void do_script(void *a)
 {
-	monitor_exec_script(a, "t.cfg");
+	const char *s = a;
+	if (*s != '@') {
+		monitor_exec_script(a, "t.cfg");
+		return;
+	}
+	char line[128];
+	for (const char *l = s; *l == '@'; l = strchr(l, '\n') + 1) {
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(l + 1, "\n"), l + 1);
+		monitor_exec_line(line, NULL);
+	}
 }
 
 static void calibrate(void *arg)
@@ -156,6 +167,15 @@ static size_t whole_lines(const char *data, size_t size)
 	return lines;
 }
 
+/* The records the console showed: its lines that are JSON objects. */
+static size_t console_records(const char *out)
+{
+	size_t n = 0;
+	for (const char *l = out; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+		n += *l == '{';
+	return n;
+}
+
 static const char *const four_runs = "run timer.counter\nrun timer.counter\nrun timer.counter\nrun timer.counter\n";
 
 /* The control: room for everything, verdict pass, no error. */
@@ -168,6 +188,14 @@ static void room_enough(void **state)
 	assert_null(strstr(got->out, "error:"));
 	assert_int_equal(whole_lines(got->data, got->size), got->records);
 	assert_int_equal(got->appends_after, 3); /* test-start, result and summary: saving goes on */
+	/* the file has them: the console is for a person (`set records console`
+	 * prints them too) */
+	assert_int_equal(console_records(got->out), 0);
+	assert_non_null(strstr(got->out, "<iommon-result test_case_id=timer.counter result=pass>"));
+	scenario("set records console\nrun timer.counter\n", (typeof(vol)){ .capacity = sizeof(vol.data) });
+	assert_true(got->records > 0);
+	assert_int_equal(console_records(got->out), got->records);
+	assert_int_equal(whole_lines(got->data, got->size), got->records);
 }
 
 /* Room for a few records only: the plan goes on, the file ends at the last
@@ -183,6 +211,8 @@ static void volume_fills_mid_run(void **state)
 	assert_null(strstr(strstr(got->out, "error: results file") + 1, "error:"));
 	size_t lines = whole_lines(got->data, got->size);
 	assert_true(lines >= 1 && lines < got->records);
+	/* the rest, from the one the file failed on, went to the console */
+	assert_int_equal(console_records(got->out), got->records - lines);
 	assert_true(got->size <= 700);
 	assert_non_null(strstr(got->out, "1 passed, 0 failed, 0 skipped"));
 	assert_int_equal(got->plan_errors, 0);
@@ -204,6 +234,7 @@ static void write_protected(void **state)
 	assert_int_equal(got->verdict, 2);
 	assert_non_null(strstr(got->failure, "write-protected"));
 	assert_int_equal(got->size, 0);
+	assert_int_equal(console_records(got->out), got->records); /* all of them, once */
 }
 
 /* A medium that takes no files by its nature (a CD-ROM, a network boot):
@@ -227,6 +258,44 @@ static void console_only_medium(void **state)
 	assert_string_equal(got->failure, "");
 	assert_int_equal(got->verdict, 0);
 	assert_true(got->path_empty);
+	assert_int_equal(console_records(got->out), got->records); /* all of them, once */
+}
+
+/* At the prompt on a CD: the records are kept until `save`, which cannot
+ * save and prints them instead, then every later one. */
+static void console_only_save(void **state)
+{
+	(void)state;
+	scenario(
+	    "@run timer.counter\n@save\n@run timer.counter\n",
+	    (typeof(vol)){ .capacity = sizeof(vol.data), .console_only = "the boot volume is a CD-ROM, read-only" });
+	const char *said = strstr(got->out, "nothing can be saved: the boot volume is a CD-ROM, read-only; the ");
+	assert_non_null(said);
+	assert_int_equal(console_records(said), got->records); /* the kept ones, then the rest, once each */
+	assert_true(console_records(said) > console_records(strstr(said, "\n  timer.counter: ")));
+	assert_int_equal(console_records(got->out), got->records);
+	assert_int_equal(got->size, 0);
+}
+
+/* `set records console` after records were made: the console gets the
+ * kept ones first, then each as it is made; `records file` stops it. */
+static void records_catch_up(void **state)
+{
+	(void)state;
+	scenario("@run timer.counter\n@echo --\n@set records console\n@run timer.counter\n@set records file\n@run "
+		 "timer.counter\n",
+		 (typeof(vol)){ .capacity = sizeof(vol.data) });
+	const char *mark = strstr(got->out, "--\n");
+	assert_non_null(mark);
+	assert_int_equal(console_records(got->out), console_records(mark)); /* none before it */
+	const char *second = strstr(mark, "\n  timer.counter: "), *third = strstr(second + 1, "\n  timer.counter: ");
+	assert_non_null(third);
+	/* the first run's result and summary, caught up */
+	assert_true(console_records(mark) - console_records(second) >= 2);
+	assert_int_equal(console_records(third), 0);
+	/* what the console lacks is the third run's: the first two runs made as many */
+	size_t shown = console_records(mark), missing = got->records - shown;
+	assert_int_equal(shown, 2 * missing);
 }
 
 /* When even cutting the partial line off fails, the console says so. */
@@ -278,9 +347,10 @@ int main(void)
 	if (got == MAP_FAILED)
 		return 1;
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(room_enough),	   cmocka_unit_test(volume_fills_mid_run),
-		cmocka_unit_test(write_protected), cmocka_unit_test(console_only_medium),
-		cmocka_unit_test(cut_back_fails),  cmocka_unit_test(host_platform_cuts_back),
+		cmocka_unit_test(room_enough),	     cmocka_unit_test(volume_fills_mid_run),
+		cmocka_unit_test(write_protected),   cmocka_unit_test(console_only_medium),
+		cmocka_unit_test(cut_back_fails),    cmocka_unit_test(host_platform_cuts_back),
+		cmocka_unit_test(console_only_save), cmocka_unit_test(records_catch_up),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

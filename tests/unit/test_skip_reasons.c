@@ -1,5 +1,6 @@
-/* Skip reason codes (core/monitor/runner.h SKIP_REASONS): the set is closed and
- * named, every skip record carries its code as its last field, and the
+/* Skip reason codes (core/monitor/report.h SKIP_REASONS): the set is closed and
+ * named, every skip and not-applicable record carries its code as its
+ * last field, the not-applicable ones are counted apart, and the
  * code is the one its cause calls for, on the host monitor and the
  * register-level models: the platform (no ACPI on the host), a setting
  * (timer.source stall), a backend that only runs on a model, a case that
@@ -20,6 +21,16 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The record's last field is `code`. */
+static void reason_last(const char *rec, const char *code)
+{
+	char want[64];
+	snprintf(want, sizeof(want), ",\"reason\":\"%s\"}", code);
+	size_t n = strlen(rec), w = strlen(want);
+	assert_true(n > w);
+	assert_string_equal(rec + n - w, want);
+}
+
 /* `test` skipped with `code`: the record's last field, the console's skip
  * line (when the test itself skipped) and the table's row say it. */
 static void skipped_for(const char *out, const char *test, const char *code)
@@ -27,12 +38,27 @@ static void skipped_for(const char *out, const char *test, const char *code)
 	const char *rec = host_monitor_result(out, test);
 	char want[64];
 	assert_non_null(strstr(rec, "\"verdict\":\"skip\""));
-	snprintf(want, sizeof(want), ",\"reason\":\"%s\"}", code);
-	size_t n = strlen(rec), w = strlen(want);
-	assert_true(n > w);
-	assert_string_equal(rec + n - w, want);
+	reason_last(rec, code);
 	snprintf(want, sizeof(want), " skip   [%s] ", code);
 	assert_non_null(strstr(out, want));
+}
+
+/* `test` not applicable for `code`: the record says "na" with the code
+ * last, the table leaves it out of its rows and lists it under "not
+ * applicable here", and no lab line names it. */
+static void na_for(const char *out, const char *test, const char *code)
+{
+	const char *rec = host_monitor_result(out, test);
+	char want[96];
+	assert_non_null(strstr(rec, "\"verdict\":\"na\""));
+	reason_last(rec, code);
+	const char *apart = strstr(out, "\n  not applicable here:\n");
+	assert_non_null(apart);
+	snprintf(want, sizeof(want), "\n  %s ", test);
+	const char *row = strstr(out, want);
+	assert_true(row == NULL || row > apart); /* a row of the table only below it (another run's) */
+	snprintf(want, sizeof(want), "test_case_id=%s ", test);
+	assert_null(strstr(out, want));
 }
 
 static void names_closed(void **state)
@@ -53,9 +79,13 @@ static void host_platform_and_setting(void **state)
 {
 	(void)state;
 	const char *out = host_monitor_line("run acpi.dmar dma.integrity");
-	skipped_for(out, "acpi.dmar", "platform");
-	skipped_for(out, "dma.integrity", "platform");
-	assert_non_null(strstr(out, "    skip (platform): no ACPI on this platform (host)\n"));
+	na_for(out, "acpi.dmar", "platform");
+	na_for(out, "dma.integrity", "platform");
+	assert_non_null(strstr(out, "    not applicable (platform): no ACPI on this platform (host)\n"));
+	/* counted apart from the skips, on the closing line and in the summary */
+	assert_non_null(strstr(out, "\n0 passed, 0 failed, 0 skipped, 2 not applicable\n"));
+	assert_non_null(strstr(out, "\"skipped\":0,"));
+	assert_non_null(strstr(out, ",\"not_applicable\":2}"));
 	host_monitor_line("set timer.source stall");
 	out = host_monitor_line("run timer.calibration timer.stall");
 	skipped_for(out, "timer.calibration", "setting");
@@ -66,17 +96,29 @@ static void host_platform_and_setting(void **state)
 	assert_null(strstr(host_monitor_result(out, "timer.counter"), "\"reason\""));
 }
 
+/* A backend group with neither its unit nor its model does not apply: one
+ * line for the group, not one per case, and none of its cases runs. */
 static void models(void **state)
 {
 	(void)state;
-	const char *out = host_monitor_line("run dart.translate_4k");
-	skipped_for(out, "dart.translate_4k", "model-only");
+	const char *out = host_monitor_line("run dart.translate_4k dart.stale_tlb timer.counter");
+	na_for(out, "dart.translate_4k", "model-only");
+	na_for(out, "dart.stale_tlb", "model-only");
+	assert_non_null(
+	    strstr(out, "\n  dart: not applicable (2 tests): iommon drives DART (Apple U3/U4) on its register-level "
+			"model only, and none is attached ('model dart-u3'"));
+	assert_null(strstr(out, "  dart.translate_4k: "));		       /* not run */
+	assert_non_null(strstr(out, "\n    - dart (2 tests): iommon drives")); /* folded in the table */
+	assert_non_null(strstr(out, "\n1 passed, 0 failed, 0 skipped, 2 not applicable\n"));
+	out = host_monitor_line("run vtd.translate_4k");
+	na_for(out, "vtd.translate_4k", "no-unit");
+	assert_non_null(strstr(out, "no Intel VT-d unit: no IOMMU on this platform ('model vtd"));
 	assert_null(model_attach("dart-u3", "none"));
 	out = host_monitor_line("run dart.write_read_only");
-	skipped_for(out, "dart.write_read_only", "unsupported"); /* DART entries have no permission bits */
+	na_for(out, "dart.write_read_only", "unsupported"); /* DART entries have no permission bits */
 	assert_null(model_attach("vtd", "none"));
 	out = host_monitor_line("run vtd.ir_ioapic");
-	skipped_for(out, "vtd.ir_ioapic", "machine-only");
+	na_for(out, "vtd.ir_ioapic", "machine-only");
 	model_detach();
 }
 

@@ -4,10 +4,10 @@ regression a pipeline should stop on.
 Tests are matched by name and occurrence (the second `vtd.latency` of a
 file with the second of the other); measures by test, path, backend,
 variant and occurrence. A verdict from pass or skip to fail or crashed,
-from pass to skip, and a test that vanished are regressions, except a pass
-that became a skip with reason `excluded`: NEW's plan left it out on
-purpose (run --skip), which is reported as changed. A skip whose reason
-code changed is reported.
+from pass to skip or not applicable, and a test that vanished are
+regressions, except a pass that became a skip with reason `excluded`:
+NEW's plan left it out on purpose (run --skip), which is reported as
+changed. A skip or not-applicable whose reason code changed is reported.
 
 A measure's median (and its p99, where both runs took at least 100
 samples) is slower, a regression, only when three things hold:
@@ -70,10 +70,12 @@ def _name(k):
 
 
 def _verdict_regressed(b, n):
-    """Is base Test b -> new Test n a regression?"""
+    """Is base Test b -> new Test n a regression? A pass that no longer
+    applies is one too: what the base proved, the new run did not (a unit
+    that vanished from the firmware's tables reads so)."""
     if n.verdict in BAD and b.verdict not in BAD:
         return True
-    return b.verdict == "pass" and n.verdict == "skip" and n.reason != "excluded"
+    return b.verdict == "pass" and n.verdict in ("skip", "na") and n.reason != "excluded"
 
 
 def _machine(p):
@@ -86,7 +88,7 @@ def _machine(p):
 
 
 def _verdict_words(t):
-    return "%s (%s)" % (t.verdict, t.reason) if t.verdict == "skip" and t.reason else t.verdict
+    return "%s (%s)" % (t.verdict, t.reason) if t.verdict in ("skip", "na") and t.reason else t.verdict
 
 
 def _ns_per_unit(m):

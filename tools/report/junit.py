@@ -1,5 +1,8 @@
 """JUnit XML: one testsuite per group (per file when there are several),
-one testcase per result record. The shape is tests/junit.xsd's."""
+one testcase per result record of a test that applies to the machine.
+Those that do not (verdict "na") are no testcases, as no dashboard
+should count them skipped: the file's first suite names them in one
+property, `not_applicable`. The shape is tests/junit.xsd's."""
 
 from xml.sax.saxutils import quoteattr, escape
 
@@ -34,6 +37,8 @@ def machine_properties(res, whole):
     props += [("platform." + k, v) for k, v in flat(res.platform) if v is not None]
     for u in res.units:
         props.append(("iommu." + str(u.get("name")), "%s at %s" % (u.get("type"), u.get("base"))))
+    if res.not_applicable_words():
+        props.append(("not_applicable", res.not_applicable_words()))
     return props
 
 
@@ -98,16 +103,18 @@ def _attrs(c):
 
 def render(results):
     out = ['<?xml version="1.0" encoding="UTF-8"?>']
-    every = [t for r in results for t in r.tests]
+    every = [t for r in results for t in r.applicable]
     out.append('<testsuites name="iommon" %s>' % _attrs(_counts(every)))
     for r in results:
         groups = []
-        for t in r.tests:
+        for t in r.applicable:
             if t.group not in groups:
                 groups.append(t.group)
+        if not groups and r.tests:  # nothing applied: one empty suite still names the machine and why
+            groups = ["iommon"]
         host = machine_name(r.platform)
         for i, g in enumerate(groups):
-            tests = [t for t in r.tests if t.group == g]
+            tests = [t for t in r.applicable if t.group == g]
             name = g if len(results) == 1 else "%s:%s" % (r.path, g)
             out.append("  <testsuite name=%s hostname=%s %s>" % (_qa(name), _qa(host),
                                                                  _attrs(_counts(tests))))

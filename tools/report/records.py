@@ -28,7 +28,7 @@ class Test:
         self.checks = rec.get("checks", 0)
         self.failures = rec.get("failures", 0)
         self.detail = rec.get("detail", "")
-        self.reason = rec.get("reason")  # a skip's reason code, where the monitor gives one
+        self.reason = rec.get("reason")  # a skip's or not-applicable's reason code, where the monitor gives one
         self.ms = rec.get("ms") or 0.0
         self.model = rec.get("model", False)
         self.measures = measures
@@ -58,9 +58,38 @@ class Results:
     def platform(self):
         return self.platforms[0] if self.platforms else {}
 
+    @property
+    def applicable(self):
+        """The tests that apply to this machine: every verdict but "na"."""
+        return [t for t in self.tests if t.verdict != "na"]
+
+    def not_applicable(self):
+        """The tests that did not apply, as the monitor's table folds them:
+        (label, how many, why), a run of one group's tests for one reason
+        (a group that did not apply) as one entry labelled by the group."""
+        out = []
+        for t in self.tests:
+            if t.verdict != "na":
+                continue
+            last = out[-1] if out else None
+            if last and last[3] == t.group and last[2] == t.detail:
+                out[-1] = (t.group, last[1] + 1, t.detail, t.group)
+            else:
+                out.append((t.name, 1, t.detail, t.group))
+        return [(label, n, why) for label, n, why, _ in out]
+
+    def not_applicable_words(self):
+        """not_applicable() in one line ("N tests: amdvi (28 tests): why;
+        ..."), or "" when every test applied."""
+        na = self.not_applicable()
+        if not na:
+            return ""
+        return "%d tests: %s" % (sum(n for _, n, _ in na), "; ".join(
+            "%s%s: %s" % (label, " (%d tests)" % n if n > 1 else "", why) for label, n, why in na))
+
     def totals(self):
         """The run summaries added up: what the monitor's closing lines said."""
-        t = {"passed": 0, "failed": 0, "skipped": 0, "crashed": 0, "known": 0}
+        t = {"passed": 0, "failed": 0, "skipped": 0, "crashed": 0, "known": 0, "not_applicable": 0}
         for s in self.summaries:
             for k in t:
                 t[k] += s.get(k, 0) or 0

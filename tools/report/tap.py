@@ -1,7 +1,9 @@
-"""TAP version 13: one test point per result record, its detail, checks
-and measures in a YAML block. A skip is `ok ... # SKIP [reason] detail`, a known failure
-`not ok ... # TODO` (a harness does not count it as failed), a crash a
-plain `not ok`."""
+"""TAP version 13: one test point per result record of a test that
+applies to the machine, its detail, checks and measures in a YAML block.
+A skip is `ok ... # SKIP [reason] detail`, a known failure `not ok ... #
+TODO` (a harness does not count it as failed), a crash a plain `not ok`.
+Tests that do not apply (verdict "na") are no test points: one comment
+per file names them."""
 
 import json
 
@@ -24,12 +26,14 @@ def _directive(s):
 
 
 def render(results):
-    tests = [(r, t) for r in results for t in r.tests]
+    tests = [(r, t) for r in results for t in r.applicable]
     out = ["TAP version 13", "1..%d" % len(tests)]
     for r in results:
         p = r.platform
         out.append("# %s: iommon %s on %s (%s), %s" % (r.path, p.get("iommon", "?"), p.get("platform", "?"),
                                                     p.get("cpu", "?"), p.get("firmware", "?")))
+        if r.not_applicable_words():
+            out.append("# not applicable here, %s" % _directive(r.not_applicable_words()))
     for i, (r, t) in enumerate(tests, 1):
         if t.verdict == "pass":
             line = "ok %d - %s" % (i, t.name)

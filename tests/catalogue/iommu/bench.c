@@ -82,6 +82,56 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 	return true;
 }
 
+/* "'model a', 'model b' or 'model c'": the kinds that attach `b`'s model. */
+static const char *model_kinds(const struct iommu_backend *b, char *kinds, size_t cap)
+{
+	const char *const *models = iommu_backend_models(b);
+	size_t n = 0, len = 0;
+	kinds[0] = '\0';
+	while (models && models[n])
+		n++;
+	for (size_t i = 0; i < n && len < cap; i++)
+		len += (size_t)snprintf(kinds + len, cap - len, "%s'model %s'",
+					i == 0	     ? ""
+					: i + 1 == n ? " or "
+						     : ", ",
+					models[i]);
+	return n ? kinds : "no 'model' kind";
+}
+
+bool bench_applies(const struct test_group *g, enum skip_reason *reason, char *why, size_t cap)
+{
+	const struct iommu_backend *b = iommu_backend_named(g->name);
+	struct dma_engine *me;
+	struct iommu *mu = model_unit(&me);
+	if (!b || (mu && strcmp(mu->backend, b->name) == 0))
+		return true; /* no such backend: its cases say so */
+	char kinds[96];
+	model_kinds(b, kinds, sizeof(kinds));
+	if (!b->open) {
+		*reason = SKIP_MODEL_ONLY;
+		snprintf(why, cap, "iommon drives %s on its register-level model only, and none is attached (%s)",
+			 b->title, kinds);
+		return false;
+	}
+	char others[64] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < machine.units.n; i++) {
+		const struct iommu_unit *u = &machine.units.u[i];
+		if (u->backend == b)
+			return true;
+		if (len < sizeof(others))
+			len += (size_t)snprintf(others + len, sizeof(others) - len, "%s%s", len ? ", " : "", u->name);
+	}
+	*reason = SKIP_NO_UNIT;
+	if (!platform->hardware)
+		snprintf(why, cap, "no %s unit: no IOMMU on this platform (%s attaches the model)", b->title, kinds);
+	else
+		snprintf(why, cap, "no %s unit on this machine (%s%s)", b->title,
+			 len ? "its units: " : "no IOMMU at all", others);
+	return false;
+}
+
 /* The attached register-level model, when `b` drives it. */
 static bool on_model(struct test_ctx *t, struct env *v, const struct iommu_backend *b)
 {
@@ -90,19 +140,9 @@ static bool on_model(struct test_ctx *t, struct env *v, const struct iommu_backe
 		t->model = v->io->model;
 		return true;
 	}
-	char kinds[96] = "";
-	const char *const *models = iommu_backend_models(b);
-	size_t n = 0, len = 0;
-	while (models && models[n])
-		n++;
-	for (size_t i = 0; i < n && len < sizeof(kinds); i++)
-		len += (size_t)snprintf(kinds + len, sizeof(kinds) - len, "%s'model %s'",
-					i == 0	     ? ""
-					: i + 1 == n ? " or "
-						     : ", ",
-					models[i]);
+	char kinds[96];
 	test_skip(t, SKIP_MODEL_ONLY, "no %s here: %s attaches the register-level model", b->title,
-		  n ? kinds : "no 'model' kind");
+		  model_kinds(b, kinds, sizeof(kinds)));
 	v->io = NULL;
 	return false;
 }

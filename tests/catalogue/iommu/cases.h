@@ -39,12 +39,17 @@ void case_map_cost(struct test_ctx *t);
  * tried, that there was none, since then nothing was claimed of one. */
 const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n);
 
+/* A backend's group applies where the machine has a unit it drives, or
+ * its model is attached (bench.c); a backend that drives only its model
+ * (no `open`) applies with the model alone. */
+bool bench_applies(const struct test_group *g, enum skip_reason *reason, char *why, size_t cap);
+
 /* A backend's group, made of its `cases` table: id_group, which the
  * composition root lists by the backend's name (iommu/backends.h); the
  * group is called `id`, as are its tests' names' prefix and the backend. */
-#define IOMMU_BACKEND_CASES(id, summary_)                                                \
-	const struct test_group id##_group = {                                           \
-		.name = #id, .summary = summary_, .cases = cases, .n = ARRAY_SIZE(cases) \
+#define IOMMU_BACKEND_CASES(id, summary_)                                                                          \
+	const struct test_group id##_group = {                                                                     \
+		.name = #id, .summary = summary_, .cases = cases, .n = ARRAY_SIZE(cases), .applies = bench_applies \
 	}
 
 #endif
