@@ -8,6 +8,7 @@
 #include "core/base/macros.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/results.h"
+#include "core/monitor/table.h"
 #include "machine.h"
 
 static struct {
@@ -120,17 +121,22 @@ static void session_release(void)
 }
 
 /* "; 'model a' or 'model b' attaches its register-level model" */
-static void models_tail(const struct iommu_backend *b)
+/* `line` so far, then the kinds that attach b's model, wrapped to the
+ * console (core/monitor/table.h). */
+static void models_tail(const struct iommu_backend *b, char *line, size_t cap)
 {
 	const char *const *models = iommu_backend_models(b);
-	if (!models || !models[0]) {
-		printf("\n");
-		return;
+	size_t n = strlen(line);
+	if (models && models[0]) {
+		n += (size_t)snprintf(line + n, n < cap ? cap - n : 0, ";");
+		for (const char *const *m = models; *m && n < cap; m++)
+			n += (size_t)snprintf(line + n, cap - n, "%s 'model %s'",
+					      m == models ? "" : (m[1] ? "," : " or"), *m);
+		if (n < cap)
+			snprintf(line + n, cap - n, " attaches its register-level model");
 	}
-	printf(";");
-	for (const char *const *m = models; *m; m++)
-		printf("%s 'model %s'", m == models ? "" : (m[1] ? "," : " or"), *m);
-	printf(" attaches its register-level model\n");
+	printf("  ");
+	table_wrap(4, line);
 }
 
 /* What each backend that drives no discovered unit finds: functions with
@@ -138,6 +144,7 @@ static void models_tail(const struct iommu_backend *b)
  * found. */
 static void describe_backend(const struct iommu_backend *b)
 {
+	char line[320];
 	size_t found = 0;
 	for (const struct iommu_pci_id *id = b->pci_ids; id && id->vendor; id++)
 		for (size_t i = 0; i < machine.pci.n; i++) {
@@ -153,18 +160,19 @@ static void describe_backend(const struct iommu_backend *b)
 		if (b->describe)
 			b->describe(&machine.pci);
 		if (!b->open) {
-			printf("  iommon drives %s on its model only", b->title);
-			models_tail(b);
+			snprintf(line, sizeof(line), "iommon drives %s on its model only", b->title);
+			models_tail(b, line, sizeof(line));
 		}
 	} else if (b->pci_ids) {
-		printf("  no %s: no PCI function", b->title);
-		for (const struct iommu_pci_id *id = b->pci_ids; id->vendor; id++)
-			printf("%s %04x:%04x", id == b->pci_ids ? "" : (id[1].vendor ? "," : " or"), id->vendor,
-			       id->device);
-		models_tail(b);
+		size_t n = (size_t)snprintf(line, sizeof(line), "no %s: no PCI function", b->title);
+		for (const struct iommu_pci_id *id = b->pci_ids; id->vendor && n < sizeof(line); id++)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %04x:%04x",
+					      id == b->pci_ids ? "" : (id[1].vendor ? "," : " or"), id->vendor,
+					      id->device);
+		models_tail(b, line, sizeof(line));
 	} else if (!b->open && b->found_by) {
-		printf("  no %s: %s", b->title, b->found_by);
-		models_tail(b);
+		snprintf(line, sizeof(line), "no %s: %s", b->title, b->found_by);
+		models_tail(b, line, sizeof(line));
 	}
 }
 

@@ -44,12 +44,18 @@
 #   expect FILE ERE       FILE (console.txt, records.jsonl, ...) has a match
 #   reject FILE ERE       FILE has no match
 #   count FILE N ERE      FILE has exactly N matching lines
+#   fits FILE COLS ROWS ERE  what follows the first line matching ERE up to the next
+#                         prompt (a command's output) is at most ROWS lines (0: any)
+#                         of at most COLS columns
 #   if-qemu V DIRECTIVE   DIRECTIVE only on QEMU version V (10, 10.0, 10.0.2: the
 #                         version or a leading part of it), as QEMU=... picks it
 #                         (tools/qemu-run.sh); unless-qemu V DIRECTIVE: on others
 #   qemu10                tools/test.sh boots this test on QEMU 10.0 too (the
 #                         default plans, each backend's main tests, what differs)
 #   results-same          the saved results file holds exactly the console's records
+#   results-only          the console shows no record, the saved results file holds
+#                         them (the monitor's default: records-default or the plan
+#                         not made of config lines)
 #   results-prefix        the saved results file holds the console's first records,
 #                         each line whole, and not all of them (the volume filled)
 #   pty                   boot as 'make console' does (qemu-run.sh --interactive) on a
@@ -188,6 +194,22 @@ while IFS= read -r l || [ -n "$l" ]; do
 		[ $# = 1 ] || fail "$# results files were saved, expected 1"
 		[ -s "$run/console-records.jsonl" ] || fail "the console showed no records"
 		cmp -s "$1" "$run/console-records.jsonl" || fail "the results file differs from the console's records (diff $1 $run/console-records.jsonl)" ;;
+	"fits "*)
+		f=$2 cols=$3 rows=$4; ere=$(rest 4 "$l")
+		[ -f "$run/$f" ] || fail "no $f"
+		why=$(ere=$ere awk -v cols="$cols" -v rows="$rows" '
+			!on && $0 ~ ENVIRON["ere"] { on = 1; next }
+			on && /^iommon> / { done = 1; exit }
+			on { n++; if (length($0) > cols) { printf "its line %d is %d columns: %s", n, length($0), $0; bad = 1; exit } }
+			END { if (!on) print "no line matches"; else if (!bad && !done) print "no prompt after it"; else if (!bad && rows > 0 && n > rows) printf "%d lines, more than %d", n, rows }' "$run/$f")
+		[ -z "$why" ] || fail "the output of /$ere/ in $f does not fit $cols x $rows: $why" ;;
+	"results-only")
+		set -- "$run"/results/*.jsonl
+		[ -f "$1" ] || fail "no results file was saved on the boot disk"
+		[ $# = 1 ] || fail "$# results files were saved, expected 1"
+		[ ! -s "$run/console-records.jsonl" ] || fail "the console showed $(wc -l <"$run/console-records.jsonl") records: by default they go to the results file only"
+		grep -q '^{"kind":"summary",' "$1" || fail "the results file holds no summary record"
+		! grep -qv '^{.*}$' "$1" || fail "a line of the results file is not a whole record: $(grep -v -m1 '^{.*}$' "$1")" ;;
 	"results-prefix")
 		set -- "$run"/results/*.jsonl
 		[ -f "$1" ] || fail "no results file was saved on the boot disk"

@@ -10,10 +10,12 @@
 #include "core/base/timing.h"
 #include "lab.h"
 #include "monitor_state.h"
+#include "readout.h"
 #include "replay.h"
 #include "results.h"
 #include "settings.h"
 #include "survive.h"
+#include "table.h"
 
 static const struct command *find_command(const char *name);
 
@@ -52,19 +54,28 @@ static enum cmd_status cmd_list(int argc, char **argv)
 		return CMD_ERROR;
 	const struct test_group *const *cat = runner_catalogue();
 	bool any = false;
-	for (const struct test_group *const *g = cat; *g; g++) {
-		bool whole = argc == 1 ? !(*g)->hidden : !(*g)->hidden && strcmp(argv[1], (*g)->name) == 0;
-		bool header = false;
-		for (size_t i = 0; i < (*g)->n; i++) {
-			const struct test_case *tc = &(*g)->cases[i];
-			if (!whole && !(argc > 1 && runner_names(argv[1], *g, tc)))
-				continue;
-			if (!header)
-				printf("  %s: %s\n", (*g)->name, (*g)->summary);
-			header = any = true;
-			printf("   %c %-28s %s\n", tc->in_default_plan ? '*' : ' ', tc->name, tc->summary);
+	int wn = 0; /* the names' column: as wide as the longest listed */
+	for (int pass = 0; pass < 2; pass++)
+		for (const struct test_group *const *g = cat; *g; g++) {
+			bool whole = argc == 1 ? !(*g)->hidden : !(*g)->hidden && strcmp(argv[1], (*g)->name) == 0;
+			bool header = false;
+			for (size_t i = 0; i < (*g)->n; i++) {
+				const struct test_case *tc = &(*g)->cases[i];
+				if (!whole && !(argc > 1 && runner_names(argv[1], *g, tc)))
+					continue;
+				if (pass == 0) {
+					wn = table_cols(tc->name) > wn ? table_cols(tc->name) : wn;
+					continue;
+				}
+				if (!header) {
+					printf("  %s: ", (*g)->name);
+					table_wrap((unsigned)table_cols((*g)->name) + 4, (*g)->summary);
+				}
+				header = any = true;
+				printf("   %c %-*s ", tc->in_default_plan ? '*' : ' ', wn, tc->name);
+				table_wrap((unsigned)wn + 6, tc->summary);
+			}
 		}
-	}
 	if (!any) {
 		no_match(argv[1]);
 		return CMD_ERROR;
@@ -143,11 +154,25 @@ static enum cmd_status cmd_show(int argc, char **argv)
 
 static enum cmd_status cmd_results(int argc, char **argv)
 {
-	if (too_many(argc, argv, 0))
+	if (too_many(argc, argv, 1))
 		return CMD_ERROR;
-	runner_print_results();
+	const char *what = argc > 1 ? argv[1] : NULL;
+	if (what && strcmp(what, "all") != 0 && strcmp(what, "measures") != 0 && !runner_selector_known(what)) {
+		no_match(what);
+		return CMD_ERROR;
+	}
+	if (!readout_results(what))
+		return CMD_ERROR;
+	/* where the records are, which this table is made from */
+	printf("  records: ");
 	if (results_path()[0])
-		printf("saving to %s\n", results_path());
+		table_wrapf(11, "saved to %s", results_path());
+	else if (results_console_only() || results_failure())
+		table_wrapf(11, "on the console only (%s)",
+			    results_console_only() ? results_console_only() : results_failure());
+	else
+		table_wrapf(11, "%zu kept in memory; 'save' writes them to iommon/results/ on the boot volume",
+			    results_count());
 	return CMD_OK;
 }
 
@@ -331,10 +356,17 @@ static const struct command commands[] = {
 	  "  examples:\n"
 	  "    show\n"
 	  "    show price.count\n" },
-	{ "results", "results", "show this session's results table", cmd_results,
-	  "    Every test run since boot with its verdict and detail, then where the records are saved.\n"
+	{ "results", "results [all|measures|<what>]", "show this session's results", cmd_results,
+	  "    The session's counts, then what needs a look (failures, skips with their\n"
+	  "    reasons), a line per group and what did not apply here; 'all' lists every\n"
+	  "    test, 'measures' the figures, a group, test or pattern those tests and\n"
+	  "    their figures. Then where the records are.\n"
 	  "  examples:\n"
-	  "    results\n" },
+	  "    results\n"
+	  "    results all\n"
+	  "    results measures\n"
+	  "    results vtd\n"
+	  "    results *.latency\n" },
 	{ "save", "save", "save the records to iommon/results/ on the boot volume", cmd_save,
 	  "    From then on every record is appended as it is made; unattended runs save on their own.\n"
 	  "  examples:\n"
@@ -370,6 +402,47 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
+/* A command's help: its prose (lines indented four) flowed to the
+ * console's width, the lines from "  examples:" on as they are. */
+static void help_text(const char *help)
+{
+	char para[1024];
+	size_t n = 0;
+	bool examples = false;
+	for (const char *l = help; l && *l;) {
+		size_t len = strcspn(l, "\n");
+		bool prose = !examples && len > 4 && strncmp(l, "    ", 4) == 0;
+		if (prose && n + len < sizeof(para)) {
+			n += (size_t)snprintf(para + n, sizeof(para) - n, "%s%.*s", n ? " " : "", (int)len - 4, l + 4);
+		} else {
+			if (n) {
+				printf("    ");
+				table_wrap(4, para);
+				n = 0;
+			}
+			examples |= strncmp(l, "  examples:", 11) == 0;
+			printf("%.*s\n", (int)len, l);
+		}
+		l += len + (l[len] == '\n');
+	}
+	if (n) {
+		printf("    ");
+		table_wrap(4, para);
+	}
+}
+
+/* One command in the help table: its usage, then what it does, wrapped;
+ * a usage wider than the column has the row to itself. */
+#define HELP_USAGE_COLS 30
+static void help_row(const struct command *c)
+{
+	if (table_cols(c->usage) > HELP_USAGE_COLS)
+		printf("  %s\n%*s", c->usage, HELP_USAGE_COLS + 3, "");
+	else
+		printf("  %-*s ", HELP_USAGE_COLS, c->usage);
+	table_wrap(HELP_USAGE_COLS + 3, c->summary);
+}
+
 static enum cmd_status cmd_help(int argc, char **argv)
 {
 	if (too_many(argc, argv, 1))
@@ -380,14 +453,16 @@ static enum cmd_status cmd_help(int argc, char **argv)
 			cmd_error("no command '%s' (try 'help')", argv[1]);
 			return CMD_ERROR;
 		}
-		printf("  %s\n    %s\n%s", c->usage, c->summary, c->help ? c->help : "");
+		printf("  %s\n    ", c->usage);
+		table_wrap(4, c->summary);
+		help_text(c->help);
 		return CMD_OK;
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		printf("  %-38s %s\n", commands[i].usage, commands[i].summary);
+		help_row(&commands[i]);
 	for (size_t k = 0; mon.subs && mon.subs[k]; k++)
 		for (size_t i = 0; i < mon.subs[k]->ncommands; i++)
-			printf("  %-38s %s\n", mon.subs[k]->commands[i].usage, mon.subs[k]->commands[i].summary);
+			help_row(&mon.subs[k]->commands[i]);
 	printf("  Commands on one line are separated by ';'. '#' starts a comment.\n");
 	return CMD_OK;
 }

@@ -15,6 +15,7 @@
 #include "results.h"
 #include "settings.h"
 #include "survive.h"
+#include "table.h"
 
 const struct platform *platform;
 
@@ -57,20 +58,24 @@ void monitor_print_info(void)
 {
 	printf("  platform   %s, from %s\n", timing.platform, timing.platform_how);
 	printf("  cpu        %s\n", timing.cpu[0] ? timing.cpu : "(no brand string)");
-	printf("  counter    %s %.3f MHz, calibrated against %s%s; invariant %s; rdtscp %s\n", timing.counter,
-	       (double)timing.tsc_hz / 1e6, timing.source, timing.ref_hz ? "" : " (firmware Stall)",
-	       timing.invariant_tsc ? "yes" : "no (as reported by CPUID)", timing.rdtscp ? "yes" : "no");
+	printf("  counter    ");
+	table_wrapf(13, "%s %.3f MHz, calibrated against %s%s; invariant %s; rdtscp %s", timing.counter,
+		    (double)timing.tsc_hz / 1e6, timing.source, timing.ref_hz ? "" : " (firmware Stall)",
+		    timing.invariant_tsc ? "yes" : "no (as reported by CPUID)", timing.rdtscp ? "yes" : "no");
 	printf("  stall      estimate %.3f MHz (%.2f%% from the calibration)\n", (double)timing.stall_hz / 1e6,
 	       timing_disagreement() * 100);
 	printf("  region     empty timed region costs %llu cycles\n", (unsigned long long)timing.overhead);
-	if (timing.note[0])
-		printf("  note       %s\n", timing.note);
+	if (timing.note[0]) {
+		printf("  note       ");
+		table_wrap(13, timing.note);
+	}
 	printf("  acpi       %s\n", mon.acpi.present ? (mon.acpi.xsdt ? "XSDT" : "RSDT") : mon.acpi.error);
 	smbios_print(&mon.id.smbios);
 	const struct mem_range *m = NULL;
 	size_t nm = platform->memory_map ? platform->memory_map(&m) : 0;
-	printf("  memory     %zu memory map entries%s, %u physical address bits: MMIO only where the map has no RAM\n",
-	       nm, nm ? "" : " (none)", cpu_phys_bits());
+	printf("  memory     ");
+	table_wrapf(13, "%zu memory map entries%s, %u physical address bits: MMIO only where the map has no RAM", nm,
+		    nm ? "" : " (none)", cpu_phys_bits());
 	printf("  console    %s\n", platform->console_describe());
 	printf("  files      %s\n", platform->volume_describe());
 }

@@ -8,18 +8,13 @@
 #include "core/base/timing.h"
 #include "known.h"
 #include "lab.h"
+#include "readout.h"
 #include "results.h"
 #include "rows.h"
 #include "survive.h"
+#include "table.h"
 
 static const struct test_group *const *catalogue;
-
-struct result_row {
-	const struct test_case *tc;
-	enum verdict verdict;
-	enum skip_reason reason;
-	char detail[160];
-};
 
 static struct {
 	struct result_row *results;
@@ -49,6 +44,17 @@ const struct test_group *const *runner_catalogue(void)
 struct tally runner_session(void)
 {
 	return run.session;
+}
+
+const struct result_row *runner_rows(size_t *n)
+{
+	*n = run.nresults;
+	return run.results;
+}
+
+const char *runner_verdict_name(enum verdict v)
+{
+	return verdict_names[v];
 }
 
 static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason reason, const char *detail)
@@ -85,7 +91,8 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 			 : not_run == SKIP_EXCLUDED ? "not run: excluded by run --skip"
 						    : why);
 	} else {
-		printf("  %s: %s\n", tc->name, tc->summary);
+		int at = printf("  %s: ", tc->name);
+		table_wrap_at((unsigned)at, 4, tc->summary);
 		run.current = tc;
 		timed_masked_max = 0;
 		timing_floor.n = 0;
@@ -314,84 +321,7 @@ void runner_suggest(const char *s, char *out, size_t cap)
 		    (size_t)snprintf(out + used, cap - used, "%s%s", i ? (i + 1 == np ? " or " : ", ") : "", pick[i]);
 }
 
-/* Columns as wide as their widest entry, so the table stays a table. */
-static int widest(int w, const char *s)
-{
-	int n = (int)strlen(s);
-	return n > w ? n : w;
-}
-
-static bool same_group(const struct test_case *a, const struct test_case *b)
-{
-	size_t n = strcspn(a->name, ".");
-	return strncmp(a->name, b->name, n) == 0 && b->name[n] == '.';
-}
-
-/* The tests that did not apply, apart from the table: a run of them in
- * one group for one reason (a group that did not apply) is one line. */
-static void print_na(size_t first)
-{
-	printf("\n  not applicable here:\n");
-	for (size_t i = first; i < run.nresults; i++) {
-		const struct result_row *r = &run.results[i];
-		if (r->verdict != VERDICT_NA)
-			continue;
-		size_t j = i + 1;
-		while (j < run.nresults && run.results[j].verdict == VERDICT_NA &&
-		       same_group(r->tc, run.results[j].tc) && strcmp(run.results[j].detail, r->detail) == 0)
-			j++;
-		if (j - i > 1)
-			printf("    - %.*s (%zu tests): %s\n", (int)strcspn(r->tc->name, "."), r->tc->name, j - i,
-			       r->detail);
-		else
-			printf("    - %s: %s\n", r->tc->name, r->detail);
-		i = j - 1;
-	}
-}
-
-static void print_table(size_t first_result, size_t first_measure)
-{
-	size_t nmeasures;
-	const struct measure_row *measures = measure_rows(&nmeasures);
-	int wt = 4, wm = 7, wp = 4, wv = 7;
-	for (size_t i = first_result; i < run.nresults; i++)
-		if (run.results[i].verdict != VERDICT_NA)
-			wt = widest(wt, run.results[i].tc->name);
-	for (size_t i = first_measure; i < nmeasures; i++) {
-		wm = widest(wm, measures[i].test);
-		wp = widest(wp, measures[i].path);
-		wv = widest(wv, measures[i].variant);
-	}
-	printf("\n  %-*s %-6s %s\n", wt, "test", "result", "detail");
-	size_t na = 0;
-	for (size_t i = first_result; i < run.nresults; i++) {
-		const struct result_row *r = &run.results[i];
-		if (r->verdict == VERDICT_NA)
-			na++;
-		else if (r->verdict == VERDICT_SKIP)
-			printf("  %-*s %-6s [%s] %s\n", wt, r->tc->name, "skip", skip_reason_name(r->reason),
-			       r->detail);
-		else
-			printf("  %-*s %-6s %s\n", wt, r->tc->name, verdict_names[r->verdict], r->detail);
-	}
-	if (na)
-		print_na(first_result);
-	if (first_measure == nmeasures)
-		return;
-	printf("\n  %-*s %-*s %-*s %6s %9s %9s %9s %9s %9s\n", wm, "measure", wp, "path", wv, "variant", "n", "min",
-	       "p50", "p99", "max", "p50 us");
-	for (size_t i = first_measure; i < nmeasures; i++) {
-		const struct measure_row *m = &measures[i];
-		printf("  %-*s %-*s %-*s %6zu %9llu %9llu %9llu %9llu %9.2f\n", wm, m->test, wp, m->path, wv,
-		       m->variant, m->s.n, (unsigned long long)m->s.min, (unsigned long long)m->s.p50,
-		       (unsigned long long)m->s.p99, (unsigned long long)m->s.max, cycles_to_ns(m->s.p50) / 1e3);
-	}
-	printf("  (figures in cycles of the counter (%s) at %.3f MHz, calibrated against %s; platform %s)\n",
-	       timing.counter, (double)timing.tsc_hz / 1e6, timing.source, timing.platform);
-}
-
-/* "N passed, N failed, N skipped", the not applicable after it. */
-static void print_closing(const char *lead, struct tally t)
+void runner_print_closing(const char *lead, struct tally t)
 {
 	printf("%s%u passed, %u failed, %u skipped", lead, t.passed, t.failed, t.skipped);
 	if (t.na)
@@ -412,7 +342,8 @@ static enum skip_reason group_na(const struct test_group *g, int nsel, char **se
 	size_t n = 0;
 	for (size_t i = first; i < g->n; i++)
 		n += selected(g, &g->cases[i], nsel, sel);
-	printf("  %s: not applicable (%zu test%s): %s\n", g->name, n, n == 1 ? "" : "s", why);
+	int at = printf("  %s: not applicable (%zu test%s): ", g->name, n, n == 1 ? "" : "s");
+	table_wrap_at((unsigned)at, 4, why);
 	return r;
 }
 
@@ -493,7 +424,7 @@ size_t runner_run(int nsel, char **sel)
 	run.session = tally_add(session0, this_run, 1);
 	survive_run_end(run.session);
 	if (ran)
-		print_table(first_result, first_measure);
+		readout_run(first_result, first_measure);
 
 	char buf[RECORD_MAX];
 	struct json j;
@@ -513,18 +444,8 @@ size_t runner_run(int nsel, char **sel)
 	if (known_count())
 		printf("%u known failures (%s; %u listed tests passed)\n", this_run.known, KNOWN_FILE,
 		       this_run.known_fixed);
-	print_closing("", this_run);
+	runner_print_closing("", this_run);
 	if (own_plan)
 		lab_plan_end();
 	return ran;
-}
-
-void runner_print_results(void)
-{
-	if (run.nresults == 0) {
-		printf("no results yet: 'run default' runs the default plan\n");
-		return;
-	}
-	print_table(0, 0);
-	print_closing("session: ", run.session);
 }

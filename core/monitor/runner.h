@@ -70,7 +70,16 @@ void runner_record_crashed(const struct test_case *tc, const char *detail);
 /* The next runner_run goes on after `after`: the tests before it and it
  * were recorded before the reset; `before` is what that run had counted. */
 void runner_resume(const char *after, struct tally before);
-/* The human table of every result and measure since boot. */
-void runner_print_results(void);
+/* One row per result since boot, in the order they ended. */
+struct result_row {
+	const struct test_case *tc;
+	enum verdict verdict;
+	enum skip_reason reason;
+	char detail[160];
+};
+const struct result_row *runner_rows(size_t *n);
+const char *runner_verdict_name(enum verdict v); /* "pass", ... as the records have it */
+/* "N passed, N failed, N skipped[, N not applicable]" after `lead`. */
+void runner_print_closing(const char *lead, struct tally t);
 
 #endif

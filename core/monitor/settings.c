@@ -12,6 +12,7 @@
 #include "core/tables/acpi.h"
 #include "monitor.h"
 #include "results.h"
+#include "table.h"
 
 struct setting {
 	const char *key;
@@ -116,6 +117,7 @@ static struct setting table[MAX_SETTINGS] = {
 	  check_uart, apply_uart },
 	{ "records", "file", "JSON records: file (the results file only), console (also on the console)", check_records,
 	  apply_records },
+	{ "wide", "off", "the menu's tables 132 columns wide (on) or 80 (off)", setting_check_on_off, NULL },
 	{ "timer.source", "auto", "calibration reference: auto, cntfrq, pmtimer, hpet, stall", check_timer_source,
 	  apply_timer_source },
 	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },
@@ -221,11 +223,24 @@ bool setting_bool(const char *key)
 
 bool settings_show(const char *key)
 {
+	/* the columns as wide as their widest entry, the value's at most 16:
+	 * a longer value has the row to itself, its help under it */
+	int wk = 0, wv = 0;
+	for (size_t i = 0; i < NSETTINGS; i++) {
+		int k = table_cols(table[i].key), v = table_cols(table[i].value);
+		wk = k > wk ? k : wk;
+		wv = v > wv && v <= 16 ? v : wv;
+	}
 	bool found = false;
 	for (size_t i = 0; i < NSETTINGS; i++) {
 		if (key && strcmp(key, table[i].key) != 0)
 			continue;
-		printf("  %-14s %-16s %s\n", table[i].key, table[i].value, table[i].help);
+		const struct setting *s = &table[i];
+		if (table_cols(s->value) > wv)
+			printf("  %-*s %s\n%*s", wk, s->key, s->value, wk + wv + 4, "");
+		else
+			printf("  %-*s %-*s ", wk, s->key, wv, s->value);
+		table_wrap((unsigned)(wk + wv + 4), s->help);
 		found = true;
 	}
 	return found;

@@ -10,6 +10,7 @@
 
 #include "core/base/macros.h"
 #include "core/monitor/script.h"
+#include "core/monitor/table.h"
 #include "iommu/backend.h"
 
 static struct {
@@ -231,7 +232,8 @@ static enum cmd_status cmd_model(int argc, char **argv)
 {
 	if (argc == 1) {
 		printf("  %s\n", model_describe());
-		printf("  models: %s (or none)\n", joined(false, ", "));
+		printf("  models: ");
+		table_wrapf(10, "%s (or none)", joined(false, ", "));
 		list_faults();
 		return CMD_OK;
 	}

@@ -25,6 +25,7 @@
 #include "core/monitor/results.h"
 #include "core/monitor/settings.h"
 #include "core/monitor/survive.h"
+#include "core/monitor/table.h"
 #include "iommu/models/models.h"
 #include "price.h"
 
@@ -349,10 +350,29 @@ void price_overhead_words(const struct overhead *o, char *out, size_t n)
 		snprintf(out, n, "%+.1f%% [%+.1f, %+.1f] %s", o->pct, o->lo, o->hi, stats_verdict_name(o->verdict));
 }
 
+/* The strategies in two tables, each within the console's width
+ * (core/monitor/table.h): what a DMA costs the CPU and how long it takes,
+ * then what that does to throughput against 'none'. Wide, the second has
+ * MB/s and the exposure too; at 80 columns the exposure follows as lines. */
 static void print_table(size_t first)
 {
-	printf("\n  %-36s %9s %9s %9s %9s %9s %9s %8s %-34s %s\n", "backend-strategy-size", "map", "unmap", "inval",
-	       "p50 us", "p99 us", "DMAs/s", "MB/s", "overhead [95% interval] verdict", "exposure");
+	int wl = table_cols("backend-strategy-size");
+	for (size_t i = first; i < table.n; i++)
+		if (table.row[i].ran && table_cols(table.row[i].variant) > wl)
+			wl = table_cols(table.row[i].variant);
+	bool wide = console_width() >= 132;
+	printf("\n  %-*s %7s %7s %7s %8s %8s\n", wl, "backend-strategy-size", "map", "unmap", "inval", "p50 us",
+	       "p99 us");
+	for (size_t i = first; i < table.n; i++) {
+		const struct figures *f = &table.row[i];
+		if (f->ran)
+			printf("  %-*s %7llu %7llu %7llu %8.2f %8.2f\n", wl, f->variant, (unsigned long long)f->map,
+			       (unsigned long long)f->unmap, (unsigned long long)f->inval, f->lat_p50 / 1e3,
+			       f->lat_p99 / 1e3);
+	}
+	printf("\n  %-*s %9s", wl, "backend-strategy-size", "DMAs/s");
+	printf(wide ? " %9s %-34s %s\n" : "%.0s %s\n", "MB/s", "overhead [95% interval] verdict", "exposure");
+	bool exposed = false;
 	for (size_t i = first; i < table.n; i++) {
 		const struct figures *f = &table.row[i];
 		if (!f->ran)
@@ -362,25 +382,41 @@ static void print_table(size_t first)
 		if (f->probes)
 			snprintf(exp, sizeof(exp), "%u pending, %u/%u reached", f->pending_max, f->reachable,
 				 f->probes);
-		printf("  %-36s %9llu %9llu %9llu %9.2f %9.2f %9.0f %8.1f %-34s %s\n", f->variant,
-		       (unsigned long long)f->map, (unsigned long long)f->unmap, (unsigned long long)f->inval,
-		       f->lat_p50 / 1e3, f->lat_p99 / 1e3, f->dmas_s, f->mb_s, over, exp);
+		exposed |= f->probes > 0;
+		printf("  %-*s %9.0f", wl, f->variant, f->dmas_s);
+		if (wide)
+			printf(" %9.1f %-34s %s\n", f->mb_s, over, exp);
+		else
+			printf(" %s\n", over);
 	}
-	printf("  (map, unmap, inval: CPU cycles per DMA, p50; overhead: each DMA's whole cost (map to invalidation),\n"
-	       "   median against 'none' at that size, with the 95%% percentile-bootstrap interval of that ratio;\n"
-	       "   inconclusive where the interval holds 0: the method cannot tell the two apart; '-' where 'none'\n"
-	       "   did not run; each strategy warmed up first, then its DMAs in %d rounds, the order rotated;\n"
-	       "   exposure: freed pages awaiting invalidation at most, and how many probes still reached one)\n",
-	       PRICE_ROUNDS);
+	if (exposed && !wide) {
+		printf("\n  %-*s exposure\n", wl, "backend-strategy-size");
+		for (size_t i = first; i < table.n; i++) {
+			const struct figures *f = &table.row[i];
+			if (f->ran && f->probes)
+				printf("  %-*s %u pending, %u/%u reached\n", wl, f->variant, f->pending_max,
+				       f->reachable, f->probes);
+		}
+	}
+	printf("  ");
+	table_wrapf(2,
+		    "(map, unmap, inval: CPU cycles per DMA, p50; overhead: each DMA's whole cost (map to "
+		    "invalidation), median against 'none' at that size, with the 95%% percentile-bootstrap interval "
+		    "of that ratio; inconclusive where the interval holds 0: the method cannot tell the two apart; "
+		    "'-' where 'none' did not run; each strategy warmed up first, then its DMAs in %d rounds, the "
+		    "order rotated; exposure: freed pages awaiting invalidation at most, and how many probes still "
+		    "reached one%s)",
+		    PRICE_ROUNDS, wide ? "" : "; MB/s: in the records and 'set wide on'");
 	price_provenance();
 }
 
 void price_provenance(void)
 {
 	bool emulated = strncmp(timing.platform, "qemu", 4) == 0 || strcmp(timing.platform, "kvm") == 0;
-	printf("  (figures from %s, counter %s at %llu Hz%s)\n", timing.platform, timing.counter,
-	       (unsigned long long)timing.tsc_hz,
-	       emulated ? ": they measure the emulator and its host, not an IOMMU's silicon" : "");
+	printf("  ");
+	table_wrapf(2, "(figures from %s, counter %s at %llu Hz%s)", timing.platform, timing.counter,
+		    (unsigned long long)timing.tsc_hz,
+		    emulated ? ": they measure the emulator and its host, not an IOMMU's silicon" : "");
 }
 
 /* ---- the cases ------------------------------------------------------------ */

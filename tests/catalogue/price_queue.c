@@ -19,6 +19,7 @@
 #include "core/monitor/results.h"
 #include "core/monitor/settings.h"
 #include "core/monitor/survive.h"
+#include "core/monitor/table.h"
 #include "price.h"
 
 #define QD_MAX 32
@@ -389,28 +390,48 @@ static void q_record(struct env *v, const struct qrow *r)
 	record_emit(&j);
 }
 
+/* One table wide (132 columns); at 80, two: throughput and CPU share,
+ * then cycles per KiB and the overhead (core/monitor/table.h). */
 static void q_table(size_t first)
 {
-	printf("\n  %-34s %-26s %-22s %-18s %s\n", "strategy-depth-size", "MB/s [95% interval]", "CPU % [95%]",
-	       "cycles/KiB [95%]", "overhead [95% interval] verdict");
-	for (size_t i = first; i < nrows; i++) {
-		const struct qrow *r = &rows[i];
-		if (!r->ran) {
-			printf("  %-34s not run: %s\n", r->variant, r->why);
-			continue;
+	int wl = table_cols("strategy-depth-size");
+	for (size_t i = first; i < nrows; i++)
+		wl = table_cols(rows[i].variant) > wl ? table_cols(rows[i].variant) : wl;
+	bool wide = console_width() >= 132;
+	for (int part = 0; part < (wide ? 1 : 2); part++) {
+		printf("\n  %-*s", wl, "strategy-depth-size");
+		if (wide || part == 0)
+			printf(" %-26s %-22s", "MB/s [95% interval]", "CPU % [95%]");
+		if (wide || part == 1)
+			printf(" %-18s %s", "cycles/KiB [95%]", "overhead [95% interval] verdict");
+		printf("\n");
+		for (size_t i = first; i < nrows; i++) {
+			const struct qrow *r = &rows[i];
+			if (!r->ran) {
+				printf("  %-*s not run: %s\n", wl, r->variant, r->why);
+				continue;
+			}
+			char mb[40], cpu[40], kib[40], over[80];
+			snprintf(mb, sizeof(mb), "%.1f [%.1f, %.1f]", r->mb[0], r->mb[1], r->mb[2]);
+			snprintf(cpu, sizeof(cpu), "%.1f [%.1f, %.1f]", r->cpu_pct[0], r->cpu_pct[1], r->cpu_pct[2]);
+			snprintf(kib, sizeof(kib), "%.0f [%.0f, %.0f]", r->per_kib[0], r->per_kib[1], r->per_kib[2]);
+			price_overhead_words(&r->over, over, sizeof(over));
+			printf("  %-*s", wl, r->variant);
+			if (wide || part == 0)
+				printf(" %-26s %-22s", mb, cpu);
+			if (wide || part == 1)
+				printf(" %-18s %s", kib, over);
+			printf("\n");
 		}
-		char mb[40], cpu[40], kib[40], over[80];
-		snprintf(mb, sizeof(mb), "%.1f [%.1f, %.1f]", r->mb[0], r->mb[1], r->mb[2]);
-		snprintf(cpu, sizeof(cpu), "%.1f [%.1f, %.1f]", r->cpu_pct[0], r->cpu_pct[1], r->cpu_pct[2]);
-		snprintf(kib, sizeof(kib), "%.0f [%.0f, %.0f]", r->per_kib[0], r->per_kib[1], r->per_kib[2]);
-		price_overhead_words(&r->over, over, sizeof(over));
-		printf("  %-34s %-26s %-22s %-18s %s\n", r->variant, mb, cpu, kib, over);
 	}
-	printf("  (each figure a median over windows of max(8, depth) completions with the queue full, with its\n"
-	       "   95%% order-statistic interval; CPU: cycles spent mapping, unmapping and invalidating, as a share\n"
-	       "   of the stream's wall time and per KiB moved; overhead: a window's wall time against 'none' at\n"
-	       "   that depth and size, 95%% bootstrap interval; %d rounds, the order rotated, after a warm-up)\n",
-	       ROUNDS);
+	printf("  ");
+	table_wrapf(2,
+		    "(each figure a median over windows of max(8, depth) completions with the queue full, with its "
+		    "95%% order-statistic interval; CPU: cycles spent mapping, unmapping and invalidating, as a "
+		    "share of the stream's wall time and per KiB moved; overhead: a window's wall time against "
+		    "'none' at that depth and size, 95%% bootstrap interval; %d rounds, the order rotated, after a "
+		    "warm-up)",
+		    ROUNDS);
 	price_provenance();
 }
 

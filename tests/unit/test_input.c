@@ -588,16 +588,18 @@ static void pci_settings(void **state)
 static void command_arguments(void **state)
 {
 	(void)state;
-	static const char *const bad[] = { "results now",   "save it",		"info x",
-					   "menu 2",	    "list timer extra", "help run x",
-					   "show a b",	    "countdown 010",	"countdown -1",
-					   "countdown 1 2", "countdown 0x",	"countdown 99999999999999999999" };
+	static const char *const bad[] = { "results all now", "save it",	  "info x",
+					   "menu 2",	      "list timer extra", "help run x",
+					   "show a b",	      "countdown 010",	  "countdown -1",
+					   "countdown 1 2",   "countdown 0x",	  "countdown 99999999999999999999" };
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *out = line(bad[i]);
 		if (last != CMD_ERROR)
 			fail_msg("'%s' was taken: %s", bad[i], out);
 	}
-	assert_non_null(strstr(line("results now"), "'results' takes no arguments"));
+	assert_non_null(strstr(line("results all now"), "'results' takes at most 1 argument"));
+	assert_non_null(strstr(line("results nosuch"), "no test or group named 'nosuch'"));
+	assert_int_equal(last, CMD_ERROR);
 	assert_non_null(strstr(line("countdown 010"), "leading 0"));
 }
 

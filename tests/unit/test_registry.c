@@ -246,6 +246,8 @@ static void iommu_command_asks_the_backends(void **state)
 	memset(&machine, 0, sizeof(machine));
 	machine.pci.d = d;
 	machine.pci.n = 2;
+	settings_init();
+	assert_null(setting_set("wide", "on")); /* each sentence on one line, as these look for it */
 	const char *out = capture_stdout(run_iommu, NULL);
 	assert_non_null(strstr(out, "  CalIOC2 at 0000:10:00.0\n"));
 	assert_non_null(strstr(out, "on its model only; 'model calgary' or 'model calioc2' attaches"));
