@@ -94,7 +94,7 @@ fi
 pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev clang-format-14 \
       qemu-system-x86 ovmf mtools gdisk xorriso xz-utils gnuplot-nox acpica-tools \
       gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64 \
-      python3 python3-yaml perl libxml2-utils"
+      python3 python3-yaml perl libxml2-utils chromium"
 
 missing=""
 for p in $pkgs; do

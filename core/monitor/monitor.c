@@ -107,6 +107,13 @@ static void info_record(void)
 	json_str(&j, "console", platform->console_describe());
 	identity_json(&j, &mon.id.smbios);
 	json_str(&j, "config", mon.id.config);
+	struct wallclock wc; /* the firmware's clock, as its setup shows it (no time zone) */
+	if (platform->wallclock && platform->wallclock(&wc)) {
+		char date[24];
+		snprintf(date, sizeof(date), "%04u-%02u-%02u %02u:%02u:%02u", wc.year, wc.month, wc.day, wc.hour,
+			 wc.minute, wc.second);
+		json_str(&j, "date", date);
+	}
 	if (platform->replay)
 		json_str(&j, "replay", platform->replay);
 	record_emit(&j);

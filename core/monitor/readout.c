@@ -13,9 +13,10 @@
 /* A run this short is shown whole after it; a longer one as a digest. */
 #define READOUT_WHOLE_ROWS 12
 
+/* Failures, skips, and findings (a pass a person should know about). */
 static bool needs_a_look(const struct result_row *r)
 {
-	return r->verdict != VERDICT_PASS && r->verdict != VERDICT_NA;
+	return (r->verdict != VERDICT_PASS || r->finding) && r->verdict != VERDICT_NA;
 }
 
 static bool applies(const struct result_row *r)
@@ -58,12 +59,12 @@ static size_t print_rows(size_t first, bool (*keep)(const struct result_row *), 
 		if (!keep(r) || !applies(r) || (what && !names(what, r->tc->name)))
 			continue;
 		if (shown++ == 0)
-			printf("  %-*s %-6s %s\n", wn, "test", "result", "detail");
-		printf("  %-*s %-6s ", wn, r->tc->name, runner_verdict_name(r->verdict));
+			printf("  %-*s %-7s %s\n", wn, "test", "result", "detail");
+		printf("  %-*s %-7s ", wn, r->tc->name, r->finding ? "finding" : runner_verdict_name(r->verdict));
 		if (r->verdict == VERDICT_SKIP)
-			table_wrapf((unsigned)wn + 10, "[%s] %s", skip_reason_name(r->reason), r->detail);
+			table_wrapf((unsigned)wn + 11, "[%s] %s", skip_reason_name(r->reason), r->detail);
 		else
-			table_wrap((unsigned)wn + 10, r->detail);
+			table_wrap((unsigned)wn + 11, r->detail);
 	}
 	return shown;
 }

@@ -71,6 +71,17 @@ void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...
 	       t->detail);
 }
 
+void test_finding(struct test_ctx *t, const char *fmt, ...)
+{
+	if (t->finding[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->finding, sizeof(t->finding), fmt, ap);
+	va_end(ap);
+	printf("    finding: %s\n", t->finding);
+}
+
 void test_note(struct test_ctx *t, const char *fmt, ...)
 {
 	if (t->failures || t->skipped)

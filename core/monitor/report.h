@@ -86,6 +86,7 @@ struct test_ctx {
 	enum skip_reason reason; /* why, when skipped */
 	bool model;		 /* ran on a register-level model, not hardware */
 	char detail[160];	 /* first failure, the skip reason, or the test's note */
+	char finding[160];	 /* what the unit did that the spec allows and a person should know, or "" */
 	uint64_t t0;		 /* the cycle counter when it began (the runner sets it) */
 	uint64_t progress_at;	 /* ... when test_progress last printed (0: never) */
 };
@@ -97,6 +98,12 @@ void report(struct test_ctx *t, bool ok, const char *fmt, ...) __attribute__((fo
 void test_skip(struct test_ctx *t, enum skip_reason reason, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The one-line detail shown in the table when the test passes. */
 void test_note(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A finding: the unit did something the specification allows and a
+ * person bringing it up should know (it used a stale translation, an
+ * invalidation dropped more than it named). Not a failure: the test still
+ * passes on its claims, but the record carries `finding`, the console and
+ * the reports show it apart from the passes. The first one is kept. */
+void test_finding(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Where long work stands, for a person at the console: once the test has
  * run TEST_PROGRESS_AFTER_S, a line "... test: done/total what (N s)",
  * then at most one every TEST_PROGRESS_EVERY_S; never a record. Cheap to

@@ -57,7 +57,8 @@ const char *runner_verdict_name(enum verdict v)
 	return verdict_names[v];
 }
 
-static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason reason, const char *detail)
+static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason reason, const char *detail,
+		    bool finding)
 {
 	struct result_row *rows = rows_grow(run.results, &run.capresults, run.nresults, sizeof(*rows));
 	if (rows) {
@@ -66,6 +67,7 @@ static void add_row(const struct test_case *tc, enum verdict v, enum skip_reason
 		r->tc = tc;
 		r->verdict = v;
 		r->reason = reason;
+		r->finding = finding;
 		snprintf(r->detail, sizeof(r->detail), "%s", detail);
 	}
 }
@@ -140,13 +142,15 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 	json_bool(&j, "model", t.model);
 	if (known)
 		json_str(&j, "known", known);
+	if (t.finding[0] && v == VERDICT_PASS)
+		json_str(&j, "finding", t.finding);
 	/* last, so that readers of the fields before it are unchanged */
 	if (v == VERDICT_SKIP || v == VERDICT_NA)
 		json_str(&j, "reason", skip_reason_name(t.reason));
 	record_emit(&j);
 	if (v != VERDICT_NA) /* the lab's results are the tests that apply */
 		lab_result(tc->name, verdict_names[v]);
-	add_row(tc, v, t.reason, t.detail);
+	add_row(tc, v, t.reason, t.detail, t.finding[0] && v == VERDICT_PASS);
 	return v;
 }
 
@@ -166,7 +170,7 @@ void runner_record_crashed(const struct test_case *tc, const char *detail)
 	record_emit(&j);
 	lab_result(tc->name, verdict_names[VERDICT_CRASHED]);
 	run.resume.row = run.nresults;
-	add_row(tc, VERDICT_CRASHED, SKIP_UNCLASSIFIED, detail);
+	add_row(tc, VERDICT_CRASHED, SKIP_UNCLASSIFIED, detail, false);
 	run.session.failed++;
 	run.session.crashed++;
 }

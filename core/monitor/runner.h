@@ -76,6 +76,7 @@ struct result_row {
 	enum verdict verdict;
 	enum skip_reason reason;
 	char detail[160];
+	bool finding; /* a pass with a finding (test_finding) */
 };
 const struct result_row *runner_rows(size_t *n);
 const char *runner_verdict_name(enum verdict v); /* "pass", ... as the records have it */

@@ -213,7 +213,8 @@ static void record(struct env *v, const char *test, const struct figures *f)
 /* What a case measures: the settings, or the default plan's reduced form. */
 struct plan {
 	size_t sizes[8], nsizes, count;
-	bool kinds; /* strict-<kind> rows too, one per invalidation kind the unit offers */
+	bool kinds;	   /* strict-<kind> rows too, one per invalidation kind the unit offers */
+	const char *label; /* what names the unit in each row's variant; NULL: its own variant */
 };
 
 static struct plan from_settings(void)
@@ -284,8 +285,9 @@ static void strategies(struct env *v, const struct plan *p)
 			c->err = c->map && c->unmap && c->inval && c->lat && c->per ? NULL : "no memory";
 			memset(&c->f, 0, sizeof(c->f));
 			c->f.size = size, c->f.rounds = (unsigned)rounds, c->f.warmup = (unsigned)warm;
-			snprintf(c->f.variant, sizeof(c->f.variant), "%.24s%s%.32s-%zu",
-				 v->io->variant ? v->io->variant : "", v->io->variant ? "-" : "", c->st.name, size);
+			const char *unit = p->label ? p->label : v->io->variant;
+			snprintf(c->f.variant, sizeof(c->f.variant), "%.24s%s%.32s-%zu", unit ? unit : "",
+				 unit ? "-" : "", c->st.name, size);
 			bool direct = c->st.kind == S_NONE || c->st.kind == S_PASSTHROUGH;
 			if (direct && v->direct_why[0]) {
 				c->f.skipped = true;
@@ -459,6 +461,11 @@ static void t_models(struct test_ctx *t)
 	size_t nmodels = 0;
 	while (model_kind_at(nmodels))
 		nmodels++;
+	/* two models one backend drives the same way (smmuv3 and smmuv3-s2
+	 * at stage 1) would give rows, measures and plot labels that read the
+	 * same: the second is named by its model kind too */
+	char seen[24][48], label[48];
+	size_t nseen = 0;
 	for (; model_kind_at(k) && !t->skipped; k++) {
 		test_progress(t, k, nmodels, "models");
 		const char *e = model_attach(model_kind_at(k), "none");
@@ -475,6 +482,16 @@ static void t_models(struct test_ctx *t)
 		/* strict with the narrowest kind only: each kind's own cost is what
 		 * the backend's invalidate_* cases measure */
 		p.kinds = false;
+		char as[48];
+		snprintf(as, sizeof(as), "%s/%s", v.io->backend, v.io->variant ? v.io->variant : "");
+		for (size_t i = 0; i < nseen; i++)
+			if (strcmp(seen[i], as) == 0) {
+				snprintf(label, sizeof(label), "%.20s%s%.24s", model_kind_at(k),
+					 v.io->variant ? "-" : "", v.io->variant ? v.io->variant : "");
+				p.label = label;
+			}
+		if (nseen < ARRAY_SIZE(seen))
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", as);
 		strategies(&v, &p);
 		bench_teardown(&v);
 	}

@@ -24,6 +24,7 @@ HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "report"))
 import samples  # noqa: E402  the histogram's bins, as iommon-report reads them
+import browser  # noqa: E402  tests/report/browser.py: the page in Chromium
 TOOL = os.path.join(ROOT, "tools", "iommon-report")
 JOB = os.path.join(ROOT, "tools", "lava", "iommon-job.yaml")
 XSD = os.path.join(ROOT, "tests", "junit.xsd")
@@ -150,9 +151,14 @@ def check_html(files, scratch):
     tags = _Tags()
     tags.feed(text)
     ns = "{http://www.w3.org/1999/xhtml}"
-    rows = root.findall(".//%str" % ns)
-    want_tests = sum(1 for f in files for r in records(f) if r["kind"] == "result")
-    test_rows = [r for r in rows if r.get("class") in ("pass", "fail", "skip", "crashed", "known")]
+    # every result that applies is a row of its group's table; those that do
+    # not are listed apart, one line per group or test
+    rows = [r for t in root.iter("%stable" % ns) if t.get("class") == "tests group" for r in t.iter("%str" % ns)]
+    want_tests = sum(1 for f in files for r in records(f) if r["kind"] == "result" and r["verdict"] != "na")
+    test_rows = [r for r in rows if r.get("class") in ("pass", "fail", "skip", "crashed", "known", "finding")]
+    if any(r["kind"] == "result" and r["verdict"] == "na" for f in files for r in records(f)) and \
+            "Not applicable here (" not in text:
+        return say("FAIL", "html", "tests that do not apply, and no 'Not applicable here' list")
     want_plots, price = 0, False
     for f in files:
         measured = set()  # tests with measures since their last result: one plot when the result comes
@@ -175,8 +181,8 @@ def check_html(files, scratch):
         problems.append("no price table")
     if problems:
         return say("FAIL", "html", "; ".join(problems))
-    say("PASS", "html", "%d KiB, well-formed XHTML, %d test rows, %d plots, no script or link; not rendered in a "
-        "browser: none is installed" % (len(text) // 1024, len(test_rows), plots))
+    say("PASS", "html", "%d KiB, well-formed XHTML, %d test rows in their groups, %d plots, no script or link"
+        % (len(text) // 1024, len(test_rows), plots))
 
 
 def scaled(r, factor):
@@ -552,6 +558,14 @@ def main():
     check_junit(files, want, scratch)
     check_tap(files, want, scratch)
     check_html(files, scratch)
+    # a real run's page in a real browser: the VT-d group's boot and the price of safety's
+    real = [p for p in (os.path.join(boot, b, "run", "records.jsonl") for b in ("vtd-nvme", "price"))
+            if os.path.exists(p)]
+    page = os.path.join(scratch, "real.html")
+    if real and tool("html", "-o", page, *real)[0] == 0:
+        browser.check(page, scratch, say)
+    else:
+        say("SKIP", "browser", "no vtd-nvme or price boot test records")
     base = os.path.join(boot, "vtd-nvme", "run", "records.jsonl")
     if os.path.exists(base):
         check_compare(base, scratch)

@@ -39,7 +39,7 @@ static void skipped_for(const char *out, const char *test, const char *code)
 	char want[64];
 	assert_non_null(strstr(rec, "\"verdict\":\"skip\""));
 	reason_last(rec, code);
-	snprintf(want, sizeof(want), " skip   [%s] ", code);
+	snprintf(want, sizeof(want), " skip    [%s] ", code);
 	assert_non_null(strstr(out, want));
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/base/macros.h"
 #include "core/monitor/table.h"
+#include "iommu/models/models.h"
 
 static int setup(void **state)
 {
@@ -114,9 +115,18 @@ static void menu_tables_fit(void **state)
 {
 	(void)state;
 	host_monitor_line("run default price.allocators"); /* figures, and groups that do not apply */
-	static const char *const cmds[] = { "results", "results all", "results measures", "results price.allocators",
-					    "list",    "help",	      "show",		  "help run",
-					    "help results", "info",   "iommu",		  "model" };
+	static const char *const cmds[] = { "results",
+					    "results all",
+					    "results measures",
+					    "results price.allocators",
+					    "list",
+					    "help",
+					    "show",
+					    "help run",
+					    "help results",
+					    "info",
+					    "iommu",
+					    "model" };
 	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++)
 		fits(cmds[i], 80);
 	assert_null(setting_set("wide", "on"));
@@ -135,9 +145,28 @@ static void menu_tables_fit(void **state)
 	assert_non_null(strstr(out, "\n    empty-region "));
 }
 
+/* A unit that used a stale translation (as the spec allows) passes, with
+ * a finding: in its record, and in the digest apart from the passes. */
+static void findings_apart(void **state)
+{
+	(void)state;
+	assert_null(model_attach("vtd", "none"));
+	assert_null(setting_set("records", "console"));
+	const char *out = host_monitor_line("run vtd.stale_iotlb vtd.translate_4k");
+	const char *rec = host_monitor_result(out, "vtd.stale_iotlb");
+	assert_non_null(strstr(rec, "\"verdict\":\"pass\""));
+	assert_non_null(strstr(rec, ",\"finding\":\"the unit USED the stale translation (the spec allows either)\""));
+	assert_null(strstr(host_monitor_result(out, "vtd.translate_4k"), "\"finding\""));
+	assert_non_null(strstr(out, "\n  vtd.stale_iotlb  finding "));
+	assert_non_null(strstr(out, "\n  vtd.translate_4k pass    "));
+	assert_null(setting_set("records", "file"));
+	model_detach();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(findings_apart),
 		cmocka_unit_test(wraps_within_the_width),
 		cmocka_unit_test(narrow_lead),
 		cmocka_unit_test(menu_tables_fit),

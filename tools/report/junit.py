@@ -58,6 +58,8 @@ def _testcase(t, out):
     props = [("checks", t.checks), ("failures", t.failures), ("model", t.model), ("verdict", t.verdict)]
     if t.reason:
         props.append(("reason", t.reason))
+    if t.finding:  # a pass, told apart: JUnit has no verdict for it
+        props.append(("finding", t.finding))
     for m in t.measures:
         key = "measure.%s.%s.%s" % (m["path"], m["backend"], m["variant"])
         props += [(key + "." + f, m[f]) for f in MEASURE_FIELDS if f in m and m[f] is not None]
@@ -79,7 +81,8 @@ def _testcase(t, out):
         out.append("      <skipped type=\"known\" message=%s/>" % _qa("known failure: " + detail))
     elif t.verdict != "pass":
         out.append("      <error type=\"unknown-verdict\" message=%s/>" % _qa(t.verdict))
-    out.append("      <system-out>%s</system-out>" % escape_clean(detail))
+    out.append("      <system-out>%s</system-out>" % escape_clean(
+        "FINDING: %s\n%s" % (t.finding, detail) if t.finding else detail))
     out.append("    </testcase>")
 
 

@@ -29,6 +29,7 @@ class Test:
         self.failures = rec.get("failures", 0)
         self.detail = rec.get("detail", "")
         self.reason = rec.get("reason")  # a skip's or not-applicable's reason code, where the monitor gives one
+        self.finding = rec.get("finding") or ""  # a pass with what the unit did that its spec allows
         self.ms = rec.get("ms") or 0.0
         self.model = rec.get("model", False)
         self.measures = measures

@@ -35,7 +35,9 @@ def render(results):
         if r.not_applicable_words():
             out.append("# not applicable here, %s" % _directive(r.not_applicable_words()))
     for i, (r, t) in enumerate(tests, 1):
-        if t.verdict == "pass":
+        if t.verdict == "pass" and t.finding:  # a pass, told apart in the description and the YAML
+            line = "ok %d - %s (finding: %s)" % (i, t.name, _directive(t.finding))
+        elif t.verdict == "pass":
             line = "ok %d - %s" % (i, t.name)
         elif t.verdict == "skip":
             why = "[%s] %s" % (t.reason, t.detail) if t.reason else t.detail
@@ -47,7 +49,8 @@ def render(results):
         out.append(line)
         out.append("  ---")
         for k, v in (("verdict", t.verdict), ("detail", t.detail), ("checks", t.checks),
-                     ("failures", t.failures), ("ms", t.ms), ("model", t.model), ("reason", t.reason)):
+                     ("failures", t.failures), ("ms", t.ms), ("model", t.model), ("reason", t.reason),
+                     ("finding", t.finding or None)):
             if v is not None:
                 out.append("  %s: %s" % (k, _y(v)))
         if len(results) > 1:

@@ -122,8 +122,10 @@ static void t_dummy_hides_faults(struct test_ctx *t)
 		}
 	}
 	report(t, !e, "the DART taken over with each scheme%s%s", e ? ": " : "", e ? e : "");
-	printf("    finding: the dummy page %s faults that invalid entries show\n",
-	       hidden && seen ? "hides" : "does not hide");
+	if (hidden && seen)
+		test_finding(t, "the dummy page hides faults that invalid entries show");
+	else
+		printf("    the dummy page does not hide faults that invalid entries show\n");
 	v.io->ops->give_back(v.io);
 	dart_set_scheme(d, was);
 	v.io->ops->take(v.io);

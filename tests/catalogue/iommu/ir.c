@@ -428,8 +428,10 @@ void case_ir_invalidate(struct test_ctx *t)
 	const char *seen = stale   ? "was not used: the unit delivered from its cached copy"
 			   : fresh ? "was used at once (the unit caches no entry, as QEMU does)"
 				   : "delivered nothing";
-	if (r.v.machine) /* what a unit does before invalidation is a finding */
-		printf("    before invalidating, the changed entry %s%s\n", seen, stale ? " (a finding)" : "");
+	if (r.v.machine && stale) /* what a unit does before invalidation is a finding */
+		test_finding(t, "before invalidating, the changed entry %s", seen);
+	else if (r.v.machine)
+		printf("    before invalidating, the changed entry %s\n", seen);
 	else /* the models keep an entry until the invalidation that covers it */
 		report(t, stale && !fresh, "stale until invalidated: before invalidating, the changed entry %s", seen);
 	e = r.v.io->ops->ir_invalidate(r.v.io, 0, r.sid, -1);
