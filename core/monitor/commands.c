@@ -176,6 +176,45 @@ static enum cmd_status cmd_results(int argc, char **argv)
 	return CMD_OK;
 }
 
+/* One test as `describe` tells it: what it is for, what it claims, how it
+ * fails, whether it is in the default plan and applies here. */
+static void describe_one(const struct test_group *g, const struct test_case *tc)
+{
+	const struct test_doc *d = runner_doc(tc);
+	printf("  %s\n    ", tc->name);
+	table_wrap(4, tc->summary);
+	printf("    claims: ");
+	table_wrap(12, d && d->claims ? d->claims : "(not described)");
+	printf("    fails:  ");
+	table_wrap(12, d && d->fails ? d->fails : "(not described)");
+	enum skip_reason r = SKIP_NO_UNIT;
+	char why[200] = "";
+	bool applies = !g->applies || g->applies(g, &r, why, sizeof(why));
+	printf("    plan:   ");
+	table_wrapf(12, "%s; %s%s", tc->in_default_plan ? "in the default plan" : "not in the default plan",
+		    applies ? "its group applies here" : "not applicable here: ", applies ? "" : why);
+}
+
+static enum cmd_status cmd_describe(int argc, char **argv)
+{
+	if (argc != 2) {
+		cmd_error("usage: describe <test|group|pattern> (try 'list')");
+		return CMD_ERROR;
+	}
+	size_t n = 0;
+	for (const struct test_group *const *g = runner_catalogue(); *g; g++)
+		for (size_t i = 0; i < (*g)->n; i++)
+			if (runner_names(argv[1], *g, &(*g)->cases[i])) {
+				describe_one(*g, &(*g)->cases[i]);
+				n++;
+			}
+	if (!n) {
+		no_match(argv[1]);
+		return CMD_ERROR;
+	}
+	return CMD_OK;
+}
+
 static enum cmd_status cmd_save(int argc, char **argv)
 {
 	if (too_many(argc, argv, 0))
@@ -367,6 +406,14 @@ static const struct command commands[] = {
 	  "    results measures\n"
 	  "    results vtd\n"
 	  "    results *.latency\n" },
+	{ "describe", "describe <test|group|pattern>", "what a test claims and how it can fail", cmd_describe,
+	  "    Each test's one-line summary, what it claims, how it can fail and what\n"
+	  "    a failure says about the unit, and whether it is in the default plan\n"
+	  "    and applies to this machine.\n"
+	  "  examples:\n"
+	  "    describe vtd.stale_iotlb\n"
+	  "    describe vtd.invalidate*\n"
+	  "    describe price\n" },
 	{ "save", "save", "save the records to iommon/results/ on the boot volume", cmd_save,
 	  "    From then on every record is appended as it is made; unattended runs save on their own.\n"
 	  "  examples:\n"

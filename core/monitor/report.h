@@ -53,6 +53,15 @@ struct test_case {
 	const void *arg; /* what tells apart the cases that share a function (a kind, a page size) */
 };
 
+/* What `describe TEST` says of a test, written beside its function: what
+ * it claims, and how it can fail (what a failure says about the unit).
+ * Keyed by the function, so a case the backends share is described once. */
+struct test_doc {
+	void (*fn)(struct test_ctx *t);
+	const char *claims;
+	const char *fails;
+};
+
 struct test_group {
 	const char *name;
 	const char *summary;
@@ -65,6 +74,9 @@ struct test_group {
 	 * line in `why`, and none of its cases is run: each is recorded as not
 	 * applicable. NULL: it always applies. */
 	bool (*applies)(const struct test_group *g, enum skip_reason *reason, char *why, size_t cap);
+	/* Where its cases are described: doc tables, each ended by { NULL },
+	 * the list ended by NULL (the group's own, then those it shares). */
+	const struct test_doc *const *docs;
 };
 
 /* CRASHED: the test never finished (the machine reset, or a CPU exception

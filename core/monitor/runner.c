@@ -187,12 +187,29 @@ void runner_resume(const char *after, struct tally before)
 	run.resume.before = before;
 }
 
+static const struct test_group *group_of_case(const struct test_case *tc);
+
 const struct test_case *runner_find(const char *name)
 {
 	for (const struct test_group *const *g = catalogue; *g; g++)
 		for (size_t i = 0; i < (*g)->n; i++)
 			if (strcmp((*g)->cases[i].name, name) == 0)
 				return &(*g)->cases[i];
+	return NULL;
+}
+
+const struct test_group *runner_group_of(const struct test_case *tc)
+{
+	return group_of_case(tc);
+}
+
+const struct test_doc *runner_doc(const struct test_case *tc)
+{
+	const struct test_group *g = group_of_case(tc);
+	for (const struct test_doc *const *t = g ? g->docs : NULL; t && *t; t++)
+		for (const struct test_doc *d = *t; d->fn; d++)
+			if (d->fn == tc->fn)
+				return d;
 	return NULL;
 }
 

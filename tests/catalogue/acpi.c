@@ -577,6 +577,48 @@ static void t_gtdt(struct test_ctx *t)
 	test_note(t, "revision %u, %zu platform timers, %u warnings", g.revision, g.nplatform, g.diag.warnings);
 }
 
+static const struct test_doc docs[] = {
+	{ t_tables,
+	  "the RSDP, the XSDT (or RSDT) and every table they list: signatures, lengths within their mapping and "
+	  "checksums that hold",
+	  "a bad checksum or a length past the table's memory: the firmware's tables are corrupt, and what the "
+	  "OS reads from them is not what the firmware meant" },
+	{ t_mcfg,
+	  "each MCFG region's ECAM window agrees with legacy CF8/CFC configuration reads of the same functions, "
+	  "and lies where the memory map leaves room",
+	  "a function that reads differently through ECAM and CF8/CFC, or a window over RAM: the firmware "
+	  "describes its configuration space wrongly" },
+	{ t_dmar,
+	  "the DMAR's remapping units, device scopes, RMRRs and flags decoded with bounded reads: every scope "
+	  "resolves to a function or bridge that exists, every RMRR lies in reserved memory, INCLUDE_PCI_ALL "
+	  "units last in their segment; promises such as DMA_CTRL_PLATFORM_OPT_IN reported",
+	  "a malformed structure, a scope naming nothing, an RMRR over usable RAM: the OS's IOMMU driver would "
+	  "build wrong domains from this table" },
+	{ t_ivrs,
+	  "the IVRS's IVHD blocks, device entries (ranges, aliases, special entries for the I/O APIC and HPET) "
+	  "and IVMDs decoded with bounded reads and checked against the functions that exist",
+	  "an entry of unknown type or length, a range that does not close, an alias to nothing: the AMD-Vi "
+	  "driver would miss devices or map them to the wrong id" },
+	{ t_iort,
+	  "the IORT's nodes and ID mappings decoded; every PCI function's requester id followed through the "
+	  "root complex's mappings to an SMMUv3 or the ITS, and each SMMU's register window within its node",
+	  "a mapping that leads nowhere or loops, an SMMU window that overlaps another device: the Arm OS's "
+	  "IOMMU setup would not find the SMMU in front of a device" },
+	{ t_gtdt, "the GTDT's timer interrupts, counter frames and platform timers decoded with bounded reads",
+	  "a malformed GTDT: the Arm generic timer the monitor's counter relies on is described wrongly" },
+	{ t_enumerate,
+	  "every bus behind every host bridge scanned through ECAM: bridges' secondary and subordinate buses "
+	  "consistent, no function found twice, every capability list finite and within its space",
+	  "a bus that overlaps another, a capability list that loops or leaves the 256 or 4096 bytes: firmware "
+	  "left PCI configured in a way an OS would trip over" },
+	{ t_bars,
+	  "every BAR sized the standard way (all ones written, read back) is restored to its value, with "
+	  "decoding off meanwhile, so no device lost its window",
+	  "a BAR that reads differently after sizing: a device (the console, the boot disk) would stop "
+	  "answering at its address" },
+	{ NULL },
+};
+
 static const struct test_case acpi_cases[] = {
 	{ "acpi.tables", "root table and every table's checksum", t_tables, true },
 	{ "acpi.mcfg", "MCFG regions, ECAM agrees with CF8/CFC", t_mcfg, true },
@@ -591,6 +633,7 @@ const struct test_group acpi_group = {
 	.summary = "firmware tables checked",
 	.cases = acpi_cases,
 	.n = ARRAY_SIZE(acpi_cases),
+	.docs = (const struct test_doc *const[]){ docs, NULL },
 };
 
 static const struct test_case pci_cases[] = {
@@ -603,4 +646,5 @@ const struct test_group pci_group = {
 	.summary = "PCI enumeration",
 	.cases = pci_cases,
 	.n = ARRAY_SIZE(pci_cases),
+	.docs = (const struct test_doc *const[]){ docs, NULL },
 };

@@ -284,6 +284,25 @@ static void dma_settings(void)
 	setting_add("dma.samples", "200", "DMAs per size and direction in dma.latency", check_samples, NULL);
 }
 
+static const struct test_doc docs[] = {
+	{ t_integrity,
+	  "the DMA engine (NVMe reads of a zero-filled or scratch namespace, or edu) moves data both ways "
+	  "intact at sizes from 4 bytes to 1 MiB and several offsets, the guard bytes around each buffer "
+	  "untouched, with the IOMMU as the firmware left it",
+	  "wrong bytes or a touched guard: the engine or its driver is broken, and every IOMMU case built on it "
+	  "would fail for reasons that are not the IOMMU's" },
+	{ t_latency,
+	  "per-DMA latency and the driver's own CPU cost, by size and direction, with the IOMMU as found: the "
+	  "baseline the IOMMU cases' figures are read against",
+	  "fails only when a DMA fails; the figures are never judged" },
+	{ t_bad_input,
+	  "absurd requests (zero or huge lengths, unaligned or out-of-reach addresses, a device never set up) "
+	  "are refused with named errors before any DMA, and the engine works after",
+	  "a request that reaches the device, or an error that names nothing: the driver would DMA where it "
+	  "must not" },
+	{ NULL },
+};
+
 static const struct test_case cases[] = {
 	{ "dma.integrity", "data in and out intact at 4 B..1 MiB and several offsets, guards untouched", t_integrity,
 	  true },
@@ -298,4 +317,5 @@ const struct test_group dma_group = {
 	.cases = cases,
 	.n = ARRAY_SIZE(cases),
 	.settings = dma_settings,
+	.docs = (const struct test_doc *const[]){ docs, NULL },
 };

@@ -563,6 +563,36 @@ static void t_allocators(struct test_ctx *t)
 	test_note(t, "bitmap next fit and cached free list, 1 and 16 pages");
 }
 
+static const struct test_doc docs[] = {
+	{ t_quick,
+	  "the price of safety in brief, on the machine's unit: the five strategies (translation off, "
+	  "pass-through, strict, deferred, persistent) at 4 KiB with 50 DMAs each, their cost per DMA, latency "
+	  "and overhead against 'none' with its 95 % interval",
+	  "a DMA or mapping that fails under a strategy; the figures are never judged, only reported with "
+	  "their intervals" },
+	{ t_strategies,
+	  "each mapping strategy on the machine's unit at every size (price.sizes): CPU cycles to map, unmap "
+	  "and invalidate, latency, DMAs per second, overhead against 'none' with its 95 % interval, and for "
+	  "deferred the exposure (freed pages still reachable by DMA before their invalidation)",
+	  "a DMA or mapping that fails under a strategy; the figures, the exposure among them, are never "
+	  "judged" },
+	{ t_models,
+	  "the same strategies on every register-level model the monitor has, one after another, each named "
+	  "apart; the model found before is attached again after",
+	  "a model that cannot be attached or a DMA through it that fails" },
+	{ t_allocators,
+	  "the CPU cost of IOVA allocation and free: a bitmap with next fit against a cached free list, over "
+	  "sizes of pages, with the wraps counted",
+	  "an allocation that fails with only 8 ranges live: the allocator lost IOVAs it was given back" },
+	{ price_queue_case,
+	  "streams with DMAs in flight (NVMe queue depths 1, 8, 32 at each size): throughput in MB/s, the CPU's "
+	  "share spent mapping, unmapping and invalidating, cycles per KiB, overhead against 'none', each a "
+	  "median over windows with its 95 % interval",
+	  "a stream whose commands fail or never complete (named with its deadline); the figures are never "
+	  "judged" },
+	{ NULL },
+};
+
 static const struct test_case cases[] = {
 	{ "price.quick", "the default plan's reduced form: the five strategies on the machine's unit, 4 KiB, 50 DMAs",
 	  t_quick, true },
@@ -582,4 +612,5 @@ const struct test_group price_group = {
 	.cases = cases,
 	.n = ARRAY_SIZE(cases),
 	.settings = price_settings,
+	.docs = (const struct test_doc *const[]){ docs, NULL },
 };

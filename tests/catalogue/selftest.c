@@ -95,6 +95,24 @@ static void t_abort(struct test_ctx *t)
 	abort();
 }
 
+static const struct test_doc docs[] = {
+	{ t_hang,
+	  "on purpose, a test that never returns with interrupts enabled: the firmware watchdog the monitor "
+	  "armed must reset the machine, and the next boot records the test as crashed and resumes the plan",
+	  "the machine still running after twice the watchdog's budget: a hung test would hang a lab's rack" },
+	{ t_fault,
+	  "on purpose, a CPU exception (a read outside the address space: #GP, or a data abort on aarch64): "
+	  "the crash path gives every IOMMU back, records the crash and resets, and the next boot resumes",
+	  "a machine left with an IOMMU translating, or a crash with no record after the reset" },
+	{ t_pagefault,
+	  "on purpose, a read of an unmapped address (#PF with CR2, or FAR on aarch64): handled as the other "
+	  "exceptions, the faulting address recorded",
+	  "a wrong or missing faulting address in the crash record, or the machine not given back" },
+	{ t_abort, "on purpose, abort() as a failed assertion calls it: taken to the same crash path as an exception",
+	  "an abort that leaves the machine as the monitor had it, or unrecorded" },
+	{ NULL },
+};
+
 static const struct test_case cases[] = {
 	{ "selftest.hang", "hang with interrupts enabled until the firmware watchdog resets the machine", t_hang,
 	  false },
@@ -114,4 +132,5 @@ const struct test_group selftest_group = {
 	.cases = cases,
 	.n = ARRAY_SIZE(cases),
 	.hidden = true,
+	.docs = (const struct test_doc *const[]){ docs, NULL },
 };

@@ -118,9 +118,32 @@ static const struct test_case cases[] = {
 	{ "timer.stall", "firmware Stall(1 ms) measured by the counter", t_stall, true },
 };
 
+static const struct test_doc docs[] = {
+	{ t_counter,
+	  "the cycle counter (TSC, or the Arm generic counter) never goes backwards over 100,000 reads, advances "
+	  "across a 1 ms firmware Stall, and has a known frequency",
+	  "a counter that goes back or stands still makes every figure iommon takes meaningless: the platform's "
+	  "counter (or its virtualisation) is broken" },
+	{ t_calibration,
+	  "the counter's frequency measured against an independent reference (ACPI PM timer or HPET; the Arm "
+	  "counter's CNTFRQ) agrees with the firmware Stall's estimate",
+	  "a disagreement means one of the clocks is wrong and every ns figure with it; not applicable where no "
+	  "independent reference is usable, skipped where a setting chose Stall" },
+	{ t_overhead,
+	  "the cost of an empty timed region (its fences and interrupt masking) measured: the floor below which "
+	  "no timed figure means anything",
+	  "a region across which the counter did not move means the counter is too coarse to time anything "
+	  "that short; the figure itself is never judged" },
+	{ t_stall, "a 1 ms firmware Stall measured by the counter lasts at least 1 ms (less 1 % for the calibration)",
+	  "a shorter Stall means the firmware's Stall or the counter's calibration is wrong: every deadline "
+	  "iommon keeps would be too short" },
+	{ NULL },
+};
+
 const struct test_group timer_group = {
 	.name = "timer",
 	.summary = "cycle counter, calibration, timed-region overhead",
 	.cases = cases,
 	.n = ARRAY_SIZE(cases),
+	.docs = (const struct test_doc *const[]){ docs, NULL },
 };

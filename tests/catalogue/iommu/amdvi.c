@@ -481,4 +481,56 @@ static const struct test_case cases[] = {
 	  case_ir_ioapic, false, &ir_amdvi },
 };
 
+static const struct test_doc docs[] = {
+	{ t_takeover,
+	  "the AMD-Vi unit behind the device under test, as the firmware left it, is taken over: a device table "
+	  "and command buffer of the monitor's, translation on with a walk that covers all of RAM, the device in "
+	  "a domain of its own, every other device the IVRS names in pass-through; the bystanders still DMA, and "
+	  "the unit is given back with Control, the device table base and the MSI capability as found",
+	  "a refusal names what the firmware left (the unit enabled, an exclusion range); a bystander that stops "
+	  "working or a register that differs after give-back means the machine was not left as found" },
+	{ t_write_read_only,
+	  "a device write to a read-only page is refused: memory unchanged, an IO_PAGE_FAULT event in the event "
+	  "log naming the device, the address and a write; the fault path timed",
+	  "changed bytes mean no protection; no event (QEMU's amd-iommu writes none: skipped there, saying so) "
+	  "or a wrong one means faults on this unit go unseen" },
+	{ t_read_not_present,
+	  "a device read of an unmapped IOVA is refused and logged as IO_PAGE_FAULT with the device and "
+	  "address, timed",
+	  "a read that completed means the unit translated a page it was never given; no event means faults go "
+	  "unseen (skipped where the emulator writes no log, never passed)" },
+	{ t_event_log_overflow,
+	  "more forbidden reads than the event log holds: the unit reports the overflow (Status.EventOverflow), "
+	  "the monitor restarts the log, and events are logged again afterwards",
+	  "no overflow reported means events were lost silently; a log that cannot be restarted leaves the unit "
+	  "blind to faults" },
+	{ t_stale_in_place,
+	  "a present leaf rewritten in place (to page B) with no invalidation: the DMA lands in exactly one page, "
+	  "and which is recorded (A: the cached translation was used, a finding)",
+	  "a DMA that reached neither page or both means the IOTLB returned a translation never in the tables" },
+	{ t_invalidate_precision,
+	  "INVALIDATE_IOMMU_PAGES of the neighbouring page only: whether this page's cached translation stays "
+	  "(precise) or is dropped too (a finding: the spec allows an invalidation to drop more), recorded",
+	  "a DMA that lands in neither page means the IOTLB is inconsistent with the tables" },
+	{ t_command_timed,
+	  "the case's command (COMPLETION_WAIT, INVALIDATE_DEVTAB_ENTRY, INVALIDATE_INTERRUPT_TABLE) through the "
+	  "command buffer completes within its deadline every time, its completion store arriving, timed",
+	  "a command whose completion never arrives (named with its deadline) means the command buffer cannot "
+	  "be relied on for invalidation" },
+	{ t_interrupt, "the unit's own MSI (COMPLETION_WAIT with I=1) reaches the monitor's handler, timed",
+	  "no interrupt means the unit's MSI capability or the platform's interrupt path does not work: "
+	  "event-log interrupts would not arrive either" },
+	{ t_ir_events,
+	  "on the AMD-Vi model: interrupts blocked by remapping (RemapEn clear, an index past IntTabLen) are "
+	  "logged as IO_PAGE_FAULT events with I=1 and the device id; a present entry delivers",
+	  "a blocked interrupt delivered, or not logged, means the driver's remapping setup is wrong (the model "
+	  "follows the spec's rules)" },
+	{ t_illegal_command,
+	  "a command with a reserved opcode: the unit reports ILLEGAL_COMMAND_ERROR and stops the buffer, the "
+	  "monitor restarts it past the bad command, and an invalidation then completes",
+	  "no error (the unit ran a command it should refuse), or a buffer that cannot be restarted: a driver "
+	  "could not recover from one bad command" },
+	{ NULL },
+};
+
 IOMMU_BACKEND_CASES(amdvi, "AMD-Vi: translation, faults, command buffer, timed");

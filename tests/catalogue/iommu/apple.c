@@ -47,4 +47,13 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_apple },
 };
 
+static const struct test_doc docs[] = {
+	{ t_flush_faults,
+	  "an invalidation whose busy bit never clears: named as timed out after its 100 us, and the DART "
+	  "carries on",
+	  "a hang (caught by the deadline) or an unnamed error: a driver could not tell a wedged DART from a "
+	  "slow one" },
+	{ NULL },
+};
+
 IOMMU_BACKEND_CASES(apple, "Apple DART, T8020 (t8103, t6000) and T8110 layouts (on the register-level model)");

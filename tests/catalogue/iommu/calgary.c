@@ -139,4 +139,19 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_calgary },
 };
 
+static const struct test_doc docs[] = {
+	{ t_flush_on_wrap,
+	  "Linux's Calgary strategy on the model: unmapped TCEs are not flushed until the IOVA allocator wraps; "
+	  "the pages freed meanwhile are probed by DMA and counted as still reachable (the exposure), and after "
+	  "the flush at the wrap none is",
+	  "a freed page still reachable after the flush at the wrap means the flush does not invalidate what "
+	  "it should; the exposure count itself is a figure, not a failure" },
+	{ t_flush_faults,
+	  "faults injected into the TCE cache flush handshake (a flush that never completes, a PHB error) give "
+	  "named errors within their deadlines, and the monitor carries on",
+	  "a hang (caught by the deadline) or an error that names nothing: a driver could not tell a broken "
+	  "PHB from a slow one" },
+	{ NULL },
+};
+
 IOMMU_BACKEND_CASES(calgary, "IBM Calgary / CalIOC2 (on the register-level model unless the machine has one)");

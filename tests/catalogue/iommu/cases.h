@@ -44,12 +44,23 @@ const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n);
  * (no `open`) applies with the model alone. */
 bool bench_applies(const struct test_group *g, enum skip_reason *reason, char *why, size_t cap);
 
-/* A backend's group, made of its `cases` table: id_group, which the
- * composition root lists by the backend's name (iommu/backends.h); the
- * group is called `id`, as are its tests' names' prefix and the backend. */
-#define IOMMU_BACKEND_CASES(id, summary_)                                                                          \
-	const struct test_group id##_group = {                                                                     \
-		.name = #id, .summary = summary_, .cases = cases, .n = ARRAY_SIZE(cases), .applies = bench_applies \
+/* What `describe` says of the shared cases (shared.c) and the interrupt
+ * remapping ones (ir.c, ir_ioapic.c). */
+extern const struct test_doc iommu_shared_docs[];
+extern const struct test_doc iommu_ir_docs[];
+
+/* A backend's group, made of its `cases` table and its `docs` (its own
+ * cases described): id_group, which the composition root lists by the
+ * backend's name (iommu/backends.h); the group is called `id`, as are its
+ * tests' names' prefix and the backend. */
+#define IOMMU_BACKEND_CASES(id, summary_)                                                                 \
+	const struct test_group id##_group = {                                                            \
+		.name = #id,                                                                              \
+		.summary = summary_,                                                                      \
+		.cases = cases,                                                                           \
+		.n = ARRAY_SIZE(cases),                                                                   \
+		.applies = bench_applies,                                                                 \
+		.docs = (const struct test_doc *const[]){ docs, iommu_shared_docs, iommu_ir_docs, NULL }, \
 	}
 
 #endif

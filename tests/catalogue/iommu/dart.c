@@ -176,4 +176,21 @@ static const struct test_case cases[] = {
 	  case_map_cost, false, &on_dart },
 };
 
+static const struct test_doc docs[] = {
+	{ t_flush_on_map,
+	  "Linux's DART strategy on the model: the TLB is flushed when a mapping is made, never when it is "
+	  "removed; the pages unmapped meanwhile are probed by DMA and counted as still reachable (the exposure)",
+	  "a DMA through a fresh mapping that reaches the old page means the flush on map did not take effect; "
+	  "the exposure count is a figure, not a failure" },
+	{ t_dummy_hides_faults,
+	  "the two ways to refuse a DMA: entries pointing at a dummy page (the DMA lands there, no fault) and "
+	  "invalid entries (refused, EXCP records it); which hides faults is recorded as a finding",
+	  "an invalid entry that lets the DMA through, or a refusal EXCP does not record" },
+	{ t_flush_faults,
+	  "a FLUSHTLB that is missed and one whose busy bit never clears: each named within its deadline, and "
+	  "the DART carries on translating",
+	  "a hang (caught by the deadline) or an error that names nothing" },
+	{ NULL },
+};
+
 IOMMU_BACKEND_CASES(dart, "PowerPC DART U3/U4 (on the register-level model unless the machine has one)");

@@ -583,3 +583,46 @@ void case_ir_compat(struct test_ctx *t)
 		    "compatibility-format MSI %s",
 		    r.v.io->name, e ? e : what);
 }
+
+const struct test_doc iommu_ir_docs[] = {
+	{ case_ir_msi_direct,
+	  "with interrupt remapping off the device's own MSI reaches the monitor's handler with its vector, and "
+	  "the time from the trigger to the handler is measured",
+	  "an MSI that never arrives means the device or the platform's interrupt path does not work before "
+	  "remapping is involved: the remapped cases after it would prove nothing" },
+	{ case_ir_remapped,
+	  "with remapping on and an entry for the device, its MSI (now in remappable format) arrives with the "
+	  "entry's vector and destination; an entry changed and invalidated delivers the new vector; timed",
+	  "no interrupt, or the old vector after the entry's invalidation: the unit does not remap through the "
+	  "table as built, or its interrupt-entry cache ignores the invalidation" },
+	{ case_ir_not_present,
+	  "an MSI through an entry marked not present is blocked and recorded as an interrupt-remapping fault "
+	  "(the index and the requester)",
+	  "an interrupt delivered through a not-present entry means remapping protects nothing; no fault "
+	  "record means blocked interrupts go unseen" },
+	{ case_ir_source,
+	  "an MSI through an entry that admits another requester (source-id check) is blocked and recorded",
+	  "delivery means any device could raise another's interrupt through its entry: the source-id "
+	  "validation does not work" },
+	{ case_ir_index, "an MSI naming an index beyond the table's size is blocked and recorded, nothing delivered",
+	  "delivery means the unit reads past the table the monitor gave it, whatever lies there" },
+	{ case_ir_invalidate,
+	  "a changed interrupt entry: what the unit delivers before its invalidation is recorded (its cached "
+	  "copy is a finding on hardware), and after the invalidation the new entry is used, every time",
+	  "the old entry still used after the invalidation means the interrupt-entry cache ignores it" },
+	{ case_ir_dest32,
+	  "with 32-bit destinations on (VT-d EIME, AMD-Vi GAEn/XTEn) the boot CPU is reached and every bit of the "
+	  "destination is carried, timed",
+	  "a lost interrupt or a truncated destination means x2APIC systems with CPU ids above 255 would lose "
+	  "interrupts through this unit" },
+	{ case_ir_compat,
+	  "with compatibility format disallowed (GCMD.CFI clear) an MSI in the old format is blocked and "
+	  "recorded (fault 25h); allowed, it passes",
+	  "a compatibility-format interrupt delivered while disallowed bypasses remapping entirely" },
+	{ case_ir_ioapic,
+	  "the device's INTx through the machine's I/O APIC with remapping on: delivered through its entry, "
+	  "repointed to another vector after invalidation, blocked when not present; timed",
+	  "an INTx that bypasses the table, keeps the old vector or arrives while blocked means the I/O APIC's "
+	  "interrupts are not remapped as the DMAR or IVRS says" },
+	{ NULL },
+};

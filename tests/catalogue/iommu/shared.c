@@ -487,3 +487,50 @@ const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n)
 		snprintf(buf, n, "no bystander engines: none behind the unit could be tried");
 	return buf;
 }
+
+const struct test_doc iommu_shared_docs[] = {
+	{ case_translate,
+	  "the device under test, in a domain of its own, DMAs into and out of a buffer through leaves of the "
+	  "case's size at an IOVA far from the buffer's physical address; both directions arrive byte for byte, "
+	  "and the backend's own walk of its tables (iova_to_phys) lands on the buffer",
+	  "wrong bytes, a fault, or a DMA that landed at the IOVA taken as a physical address: the unit did not "
+	  "translate through the tables as built (their format, the leaf's size bits, the walk's levels), or the "
+	  "backend built them wrong; a walk that disagrees is the backend's own error" },
+	{ case_write_read_only,
+	  "a device write to a page mapped read-only is refused: the page's bytes do not change, the unit records "
+	  "the fault (requester, address, write) where it records faults, and its interrupt arrives where it has "
+	  "one; the fault is timed from the DMA's start to the record and to the interrupt",
+	  "changed bytes mean the unit let a forbidden write through (no protection at all); no record, or one "
+	  "naming another requester, address or direction, means its fault reporting cannot be trusted; a "
+	  "missing interrupt means the fault path is not wired" },
+	{ case_read_not_present,
+	  "a device read of an IOVA with no mapping is refused and recorded: the requester, the page and the "
+	  "direction in the unit's fault record, the interrupt where there is one, each timed",
+	  "a read that completed (data from somewhere) means the unit translated a page it was never given; a "
+	  "missing or wrong record, or no interrupt, means faults go unseen on this unit" },
+	{ case_stale,
+	  "a mapping repointed from page A to page B without any invalidation, then a DMA: it lands in exactly "
+	  "one of the two pages, and which one is recorded (A: the unit used its cached translation, a finding "
+	  "the specification allows; B: it walked the tables again)",
+	  "a DMA that reached neither page, or both, means the unit's cache returned a translation that was "
+	  "never in the tables; the probe itself failing (mapping, DMA) is a failure of the driver or device" },
+	{ case_invalidate,
+	  "with the mapping repointed from A to B, the case's invalidation kind (page, range, domain, global, "
+	  "its queued or register form) makes the next DMA reach B, every time over the timed repetitions",
+	  "a DMA that still reaches A after the invalidation means the unit kept a translation the command said "
+	  "to drop: an OS relying on that invalidation would leave a freed page reachable by the device; a "
+	  "command that never completes is named with its deadline" },
+	{ case_latency,
+	  "per-DMA latency through the unit as the device sees it, in four states: translation off, "
+	  "pass-through, translated with the IOTLB warm and cold; figures only (never asserted on time), each "
+	  "with its noise floor and the counter it was taken with",
+	  "fails only when a DMA in the series fails (wrong bytes, an error from the engine) or the unit cannot "
+	  "be put into one of the states; the figures themselves are never judged: compare runs with "
+	  "iommon-report compare" },
+	{ case_map_cost,
+	  "the CPU cost of mapping and unmapping one page at a time through the backend, with the invalidation "
+	  "the unmap needs, as cycles per page; the mappings are checked by the backend's walk",
+	  "a map or unmap that errs, or a walk that disagrees with what was mapped; the cycles are figures, "
+	  "never asserted on" },
+	{ NULL },
+};

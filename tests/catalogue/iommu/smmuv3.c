@@ -673,4 +673,60 @@ static const struct test_case cases[] = {
 	{ "smmuv3.map_cost", "CPU cycles per page to map and to unmap", case_map_cost, true, &on_smmuv3 },
 };
 
+static const struct test_doc docs[] = {
+	{ t_takeover,
+	  "the SMMUv3 in front of the device under test, as the firmware left it, is taken over: a stream "
+	  "table, command and event queues of the monitor's, the device's stream translating at stage 1 (or 2), "
+	  "every other stream the IORT routes through it in bypass; the bystanders still DMA, and the SMMU is "
+	  "given back with CR0, the queue and table bases and GBPA as found, read back",
+	  "a refusal names what the firmware left (SMMUEN set, a queue it owns); a bystander that stops working "
+	  "or a register that differs after give-back means the machine was not left as found" },
+	{ t_setting_case,
+	  "with the case's setting (a 16K or 64K granule, a block of that granule, a linear or 2-level stream "
+	  "table) the device's DMA translates through tables built that way, bystanders still bypass, and the "
+	  "setting is restored after; cases whose granule or table format the SMMU does not offer do not apply",
+	  "wrong bytes or a fault: the SMMU does not walk the granule or stream table format as the monitor "
+	  "built it (IDR0.ST_LEVEL, IDR5's granules), or the tables are wrong" },
+	{ t_event_decode,
+	  "a forbidden write and a read of an unmapped IOVA each give at least one event: F_PERMISSION and "
+	  "F_TRANSLATION, decoded with the stream id, the page and the direction the DMA had",
+	  "no event, or one naming another stream, page or direction: faults on this SMMU cannot be traced to "
+	  "the device that made them" },
+	{ t_event_overflow,
+	  "more forbidden reads than the event queue holds: the SMMU reports the loss (EVENTQ_PROD.OVFLG "
+	  "toggled), the monitor acknowledges it, and events are queued again",
+	  "events dropped without the overflow flag mean a driver cannot know it missed faults (QEMU's SMMUv3 "
+	  "does this: a skip there, saying so)" },
+	{ t_tlbi_precision,
+	  "TLBI_NH_VA of the neighbouring page only: whether this page stays cached (precise, stale until its "
+	  "own invalidation) or is dropped too (a finding), recorded",
+	  "a DMA that lands in neither page means the TLB is inconsistent with the tables" },
+	{ t_stale_config,
+	  "the context descriptor's TTB0 switched to new tables without invalidation: whether the SMMU still "
+	  "uses the old tables (a cached configuration, a finding) is recorded; after CFGI_CD and TLBI the DMA "
+	  "reaches the new tables",
+	  "a DMA through the old tables after CFGI_CD and TLBI means the configuration cache ignores them: an OS "
+	  "switching a device's address space would leave the old one live" },
+	{ t_range_vs_pages,
+	  "64 pages invalidated page by page with TLBI_NH_VA and at once with its range form (IDR3.RIL): both "
+	  "complete and both make the repointed mappings take effect, each timed",
+	  "a page still stale after either form means that form drops less than it names" },
+	{ t_command_timed,
+	  "the case's command (CMD_SYNC alone, CFGI_STE, CFGI_CD, CFGI_ALL) completes within its deadline every "
+	  "time, CONS reaching PROD, timed",
+	  "a command queue that never drains (named with its deadline) or reports CERROR: invalidation through "
+	  "this SMMU cannot be relied on" },
+	{ t_illegal_command,
+	  "an illegal command in the queue: the SMMU reports CERROR_ILL in GERROR and CMDQ_CONS, the monitor "
+	  "skips it and acknowledges the error, and the queue then runs a valid command",
+	  "no error (the SMMU ran what it should refuse), or a queue that stays stopped: a driver could not "
+	  "recover from one bad command" },
+	{ t_stage2,
+	  "with stage 2 (IDR0.S2P, smmuv3.stage 2) the device's DMA translates through S2TTB, and a write its "
+	  "S2AP forbids is refused and reported; the setting restored after",
+	  "wrong bytes, a fault on an allowed access, or a forbidden write that lands: stage-2 translation or "
+	  "its permissions do not work as built (not applicable where the SMMU has no stage 2)" },
+	{ NULL },
+};
+
 IOMMU_BACKEND_CASES(smmuv3, "Arm SMMUv3: translation at each granule, both stream tables, events, caches, commands");

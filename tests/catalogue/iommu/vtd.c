@@ -274,4 +274,39 @@ static const struct test_case cases[] = {
 	  case_ir_ioapic, false, &ir_vtd },
 };
 
+static const struct test_doc docs[] = {
+	{ t_takeover,
+	  "the VT-d unit behind the device under test, as the firmware left it, is taken over: a root table of "
+	  "the monitor's, the device in a domain of its own, every other device in the unit's scope in "
+	  "pass-through or identity (vtd.bystanders), RMRRs kept; the bystanders' DMA engines still work while "
+	  "the unit is ours, and it is given back with GSTS, RTADDR and the fault registers as found, read back",
+	  "a refusal names what the firmware left that the monitor will not take (translation on, PMRs, a queue "
+	  "running); a bystander that stops working means the take-over would break the console or the boot "
+	  "disk; registers that differ after give-back mean the machine was not left as found" },
+	{ t_stale_context,
+	  "the device moved to another domain mapping page B, the IOTLB invalidated but the context cache not: "
+	  "the next DMA lands in exactly one page, and which is recorded (A: the unit used its cached context "
+	  "entry, a finding); after the context-cache invalidation it reaches B",
+	  "a DMA reaching B's neighbour or neither page, or still A after the context-cache invalidation: the "
+	  "context cache ignores the invalidation an OS relies on when it moves a device between domains" },
+	{ t_invalidate_context,
+	  "a device-selective context-cache invalidation (by CCMD register, or a descriptor through the queue) "
+	  "completes within its deadline and makes the device's new context entry take effect, timed",
+	  "a command that never completes is named with its deadline; a DMA still through the old context "
+	  "entry means the invalidation was not honoured" },
+	{ t_queue_error,
+	  "a descriptor of a reserved type in the invalidation queue: the unit reports an invalidation queue "
+	  "error (FSTS.IQE) at that descriptor, the monitor clears it, and the queue then runs a valid "
+	  "invalidation to completion",
+	  "no error reported (the unit ran a descriptor it should have refused), an error that cannot be "
+	  "cleared, or a queue that stays stopped: a driver could not recover a unit in this state" },
+	{ t_ir_registers,
+	  "interrupt remapping turned on through the invalidation queue: IRTA names the monitor's table, the "
+	  "interrupt entry cache invalidated (IEC), GCMD.CFI and IRE followed by GSTS as written; nothing left "
+	  "pending; all of it given back as found",
+	  "a status bit that never follows its command (named with its deadline) or a register that differs "
+	  "after give-back: the remapping hardware cannot be driven as the spec describes" },
+	{ NULL },
+};
+
 IOMMU_BACKEND_CASES(vtd, "Intel VT-d: translation, faults, invalidation, timed");
