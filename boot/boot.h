@@ -32,9 +32,11 @@ void files_close(struct platform_file *f);
 const char *files_describe(void);
 const char *files_readonly(void);
 
-/* netboot.c: after a network boot, files from the TFTP server the image
- * came from (the firmware's PXE base code) */
+/* netboot.c: after a network boot, files from the server the image came
+ * from: the firmware's PXE base code (TFTP), or iPXE's download protocol
+ * when iPXE started the image (TFTP or HTTP, beside the boot file) */
 bool netboot_init(char *describe, size_t cap);
+bool netboot_through_ipxe(void); /* iPXE started the image */
 const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
 			   bool *absent);
 

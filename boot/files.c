@@ -37,11 +37,18 @@ void files_init(void)
 	snprintf(vol.describe, sizeof(vol.describe), "no boot volume");
 	EFI_SIMPLE_FILE_SYSTEM_PROTOCOL *fs = NULL;
 	EFI_STATUS st = BS->HandleProtocol(boot_loaded_image->DeviceHandle, &FileSystemProtocol, (void **)&fs);
-	if (EFI_ERROR(st) || !fs || EFI_ERROR(fs->OpenVolume(fs, &vol.root))) {
+	bool opened = !EFI_ERROR(st) && fs && !EFI_ERROR(fs->OpenVolume(fs, &vol.root));
+	if (!opened)
 		vol.root = NULL;
+	/* iPXE puts a file system of its own on the network device: it holds
+	 * the images its script fetched (imgfetch), not a volume; the rest
+	 * come from beside the boot file through iPXE's download protocol */
+	if (!opened || netboot_through_ipxe()) {
 		vol.net = netboot_init(vol.describe, sizeof(vol.describe));
 		if (vol.net)
 			vol.readonly = "a network boot has no boot volume";
+		else if (vol.root)
+			vol.root->Close(vol.root), vol.root = NULL;
 		return;
 	}
 	EFI_DEVICE_PATH *dp = DevicePathFromHandle(boot_loaded_image->DeviceHandle);
@@ -119,14 +126,30 @@ static const char *status_words(EFI_STATUS st)
 	return other;
 }
 
+static const char *volume_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+				 bool *absent);
+
 /* The file in pieces of 64 KiB: a config file of any size is read to its
  * end while only one piece is held. */
 const char *files_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx, bool *absent)
 {
-	static char why[160];
 	*absent = false;
+	if (vol.net && vol.root) { /* iPXE's: what its script fetched first */
+		const char *e = volume_stream(path, piece, ctx, absent);
+		if (!*absent)
+			return e;
+	}
 	if (vol.net)
 		return netboot_stream(path, piece, ctx, absent);
+	return volume_stream(path, piece, ctx, absent);
+}
+
+/* The file from the volume's file system, in pieces. */
+static const char *volume_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+				 bool *absent)
+{
+	static char why[160];
+	*absent = false;
 	if (!vol.root) {
 		*absent = true;
 		return "the boot volume has no file system we can open";

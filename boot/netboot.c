@@ -1,19 +1,41 @@
 /* After a network boot there is no boot volume: the image came over TFTP
  * and the loaded image's device is the network interface. The plan files
  * (iommon.cfg, iommon-<product>.cfg, iommon-known.txt) are then read from
- * the same TFTP server through the firmware's PXE base code protocol (UEFI
- * 2.10 24.3, Mtftp), the one that fetched the image; nothing is written. */
+ * beside the boot file, the way the image came: through the firmware's PXE
+ * base code protocol (UEFI 2.10 24.3, Mtftp) from the same TFTP server,
+ * or, when iPXE started the image (chain-loaded, or QEMU's virtio-net
+ * option ROM), through iPXE's download protocol, which resolves a name
+ * against the boot file's URI (TFTP or HTTP alike). Nothing is written. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "boot.h"
+#include "core/base/timing.h"
+
+/* iPXE's download protocol, as iPXE's include/ipxe/efi/efi_download.h
+ * defines it: installed on the loaded image's device handle of every EFI
+ * application iPXE starts. */
+typedef EFI_STATUS(EFIAPI *ipxe_data_cb)(VOID *ctx, VOID *buf, UINTN len, UINTN offset);
+typedef VOID(EFIAPI *ipxe_finish_cb)(VOID *ctx, EFI_STATUS status);
+struct ipxe_download {
+	EFI_STATUS(EFIAPI *start)
+	(struct ipxe_download *self, CHAR8 *url, ipxe_data_cb data, ipxe_finish_cb finish, VOID *ctx, VOID **file);
+	EFI_STATUS(EFIAPI *abort)(struct ipxe_download *self, VOID *file, EFI_STATUS status);
+	EFI_STATUS(EFIAPI *poll)(struct ipxe_download *self);
+};
+static EFI_GUID ipxe_download_guid = { 0x3eaeaebd, 0xdecf, 0x493b, { 0x9b, 0xd1, 0xcd, 0xb2, 0xde, 0xca, 0xe7, 0x19 } };
+
+/* How long one plan file may take to arrive through iPXE: its TFTP gives
+ * up on a silent server by itself, this bounds the rest. */
+#define IPXE_FETCH_US (20 * 1000 * 1000)
 
 /* A plan larger than this is refused rather than held: 1 MiB is far past
  * any plan, and bounds what a misnamed file on the server can take. */
 #define NET_FILE_MAX (1u << 20)
 
 static struct {
+	struct ipxe_download *ipxe; /* iPXE started the image: its download protocol */
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe;
 	EFI_IP_ADDRESS server;
 	char dir[128]; /* the boot file's folder on the server ("lab/"), or "" */
@@ -35,8 +57,29 @@ static EFI_PXE_BASE_CODE_PROTOCOL *find_pxe(void)
 	return NULL;
 }
 
+static struct ipxe_download *find_ipxe(void)
+{
+	EFI_HANDLE dev = boot_loaded_image->DeviceHandle;
+	struct ipxe_download *d = NULL;
+	if (dev && !EFI_ERROR(BS->HandleProtocol(dev, &ipxe_download_guid, (void **)&d)) && d && d->start && d->poll)
+		return d;
+	return NULL;
+}
+
+bool netboot_through_ipxe(void)
+{
+	return find_ipxe() != NULL;
+}
+
 bool netboot_init(char *describe, size_t cap)
 {
+	net.ipxe = find_ipxe();
+	if (net.ipxe) {
+		snprintf(describe, cap,
+			 "no boot volume: a network boot through iPXE; plans fetched beside the boot file, nothing "
+			 "written");
+		return true;
+	}
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe = find_pxe();
 	if (!pxe || !pxe->Mode || !pxe->Mode->Started)
 		return false;
@@ -77,6 +120,76 @@ bool netboot_init(char *describe, size_t cap)
 	return true;
 }
 
+/* One download through iPXE, into a buffer of NET_FILE_MAX. */
+struct fetch {
+	char *buf;
+	size_t len;
+	bool too_big, done;
+	EFI_STATUS status;
+};
+
+static EFI_STATUS EFIAPI ipxe_data(VOID *ctx, VOID *data, UINTN len, UINTN offset)
+{
+	struct fetch *f = ctx;
+	if (len == 0) /* a size hint */
+		return EFI_SUCCESS;
+	if (offset > NET_FILE_MAX || len > NET_FILE_MAX - offset) {
+		f->too_big = true;
+		return EFI_BUFFER_TOO_SMALL; /* iPXE aborts the download */
+	}
+	memcpy(f->buf + offset, data, len);
+	if (offset + len > f->len)
+		f->len = offset + len;
+	return EFI_SUCCESS;
+}
+
+static VOID EFIAPI ipxe_finish(VOID *ctx, EFI_STATUS status)
+{
+	struct fetch *f = ctx;
+	f->status = status;
+	f->done = true;
+}
+
+static const char *ipxe_stream(const char *path, bool (*piece)(void *ctx, const void *buf, size_t n), void *ctx,
+			       bool *absent)
+{
+	static char why[200];
+	struct fetch f = { .buf = malloc(NET_FILE_MAX) };
+	if (!f.buf)
+		return "out of memory for a download buffer";
+	char url[192];
+	snprintf(url, sizeof(url), "%s", path); /* relative: beside the boot file */
+	VOID *file = NULL;
+	EFI_STATUS st = net.ipxe->start(net.ipxe, (CHAR8 *)url, ipxe_data, ipxe_finish, &f, &file);
+	struct deadline d = deadline_after_us(IPXE_FETCH_US);
+	while (!EFI_ERROR(st) && !f.done && !deadline_passed(&d))
+		net.ipxe->poll(net.ipxe);
+	const char *result = NULL;
+	if (!EFI_ERROR(st) && !f.done) {
+		net.ipxe->abort(net.ipxe, file, EFI_TIMEOUT);
+		snprintf(why, sizeof(why), "%s through iPXE did not arrive within %u s", path, IPXE_FETCH_US / 1000000);
+		result = why;
+	} else if (EFI_ERROR(st) || EFI_ERROR(f.status)) {
+		EFI_STATUS e = EFI_ERROR(st) ? st : f.status;
+		/* iPXE reports a name its server does not have (TFTP's file not
+		 * found, HTTP's 404) as EFI_NOT_FOUND */
+		*absent = e == EFI_NOT_FOUND && !f.too_big;
+		if (f.too_big)
+			snprintf(why, sizeof(why), "%s beside the boot file is larger than %u bytes: not read", path,
+				 NET_FILE_MAX);
+		else if (*absent)
+			snprintf(why, sizeof(why), "no %s beside the boot file (iPXE)", path);
+		else
+			snprintf(why, sizeof(why), "fetching %s through iPXE failed: status 0x%llx", path,
+				 (unsigned long long)e);
+		result = why;
+	} else if (f.len) {
+		piece(ctx, f.buf, f.len);
+	}
+	free(f.buf);
+	return result;
+}
+
 /* One TFTP read of the whole file (a plan is small), handed on in one
  * piece. The firmware's Mtftp is synchronous and bounds its own wait: it
  * retransmits a few times and gives up with EFI_TIMEOUT (EDK II: 4 s, 6
@@ -86,6 +199,8 @@ const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void
 {
 	static char why[200];
 	*absent = false;
+	if (net.ipxe)
+		return ipxe_stream(path, piece, ctx, absent);
 	char *buf = malloc(NET_FILE_MAX);
 	if (!buf)
 		return "out of memory for a TFTP read buffer";

@@ -13,12 +13,15 @@
 #                         lines, on a USB CD-ROM) or net (the bare .efi beside
 #                         IMAGE and the config and put files on QEMU's TFTP
 #                         server, booted by the firmware's PXE client; no disk)
+#                         or net-ipxe (the same, booted by QEMU's default
+#                         virtio-net option ROM: iPXE)
 #   timeout S             seconds before QEMU is killed (default 90)
 #   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder,
 #                         @DATA@ the folder tests/boot/data
 #   config LINE           a line of iommon.cfg (none given: the image's own);
 #                         the harness puts 'set records console' first, so the
 #                         console shows every record whatever the medium
+#   bootfile NAME         net, net-ipxe: the file QEMU's DHCP names (a put iPXE script)
 #   records-default       ... unless the test says this: the monitor's default
 #                         (records in the results file only)
 #   no-config             boot without iommon.cfg
@@ -86,6 +89,7 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
 	"no-config") cfg=none ;;
 	"records-default") records_default=1 ;;
+	"bootfile "*) flags="$flags --bootfile ${l#bootfile }" ;;
 	"key "*) printf '%s\n' "${l#key }" >>"$out/keys" ;;
 	"put "*)
 		rest=${l#put }; dest=${rest%% *}; local=$out/put/$(echo "$dest" | tr / _)
@@ -128,8 +132,8 @@ iso)
 			>"$out/mkiso.log" 2>&1 || { echo "FAIL $name: tools/mkiso.sh failed: $(tail -1 "$out/mkiso.log")"; exit 1; }
 		cfg=""
 	fi ;;
-net) image=$efi ;;
-*) echo "FAIL $name: unknown 'image $medium' (stick, iso or net)"; exit 1 ;;
+net | net-ipxe) image=$efi ;;
+*) echo "FAIL $name: unknown 'image $medium' (stick, iso, net or net-ipxe)"; exit 1 ;;
 esac
 [ -f "$image" ] || { echo "FAIL $name: no $image (make test builds it)"; exit 1; }
 

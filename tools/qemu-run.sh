@@ -12,7 +12,11 @@
 #                     BMC's virtual media: usb-bot + scsi-cd), or net (IMG is
 #                     the bare .efi, served with --cfg and --put files by QEMU's
 #                     user-network TFTP server to the firmware's PXE boot; no
-#                     disk at all)
+#                     disk at all), or net-ipxe (the same through QEMU's default
+#                     virtio-net option ROM, iPXE, which labs chain-load: iPXE
+#                     fetches and starts the .efi)
+#   --bootfile NAME   net, net-ipxe: the file DHCP names (default iommon.efi;
+#                     an iPXE script put beside it, for net-ipxe)
 #   --cfg FILE        iommon.cfg for this boot ("none" removes it)
 #   --put LOCAL=DEST  copy a file onto the disk copy (repeatable)
 #   --move SRC=DEST   rename a file on the disk copy (repeatable)
@@ -52,7 +56,7 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
-puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0
+puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -68,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--vars) vars_keep=$2; shift 2 ;;
 	--qemu) extra=$2; shift 2 ;;
 	--keys) keys=$2; shift 2 ;;
+	--bootfile) bootfile=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
@@ -130,7 +135,7 @@ part="$out/disk.img@@1M"
 
 case $medium in
 stick) cp --sparse=always "$image" "$out/disk.img" ;;
-cd | net)
+cd | net | net-ipxe)
 	# a CD takes its plan when the ISO is made (tools/mkiso.sh); a network
 	# boot takes the files put beside the .efi on the TFTP server
 	if [ $medium = cd ] && [ -n "$cfg$puts$moves$fill" ]; then
@@ -138,7 +143,7 @@ cd | net)
 		exit 2
 	fi
 	[ -n "$moves$fill$readonly" ] && { echo "qemu-run: --medium net has no disk to change" >&2; exit 2; } ;;
-*) echo "qemu-run: unknown --medium $medium (stick, cd or net)" >&2; exit 2 ;;
+*) echo "qemu-run: unknown --medium $medium (stick, cd, net or net-ipxe)" >&2; exit 2 ;;
 esac
 if [ -n "$vars_keep" ]; then
 	[ -f "$vars_keep" ] || cp --sparse=always "$vars" "$vars_keep"
@@ -147,7 +152,7 @@ else
 	cp --sparse=always "$vars" "$out/vars.fd"
 	varsfile=$out/vars.fd
 fi
-if [ $medium = net ]; then
+if [ $medium = net ] || [ $medium = net-ipxe ]; then
 	# the TFTP server's folder: the .efi as the DHCP boot file, the plan beside it
 	mkdir -p "$out/tftp"
 	cp "$image" "$out/tftp/iommon.efi"
@@ -194,7 +199,11 @@ cd) # a USB CD-ROM, as a BMC presents its virtual media
 net) # no disk: the firmware's boot manager has only the network to boot.
 	# OVMF's and AAVMF's own virtio-net driver (romfile= : no iPXE ROM),
 	# QEMU's DHCP server names iommon.efi and its TFTP server serves it
-	stick="-netdev user,id=n0,tftp=$out/tftp,bootfile=iommon.efi -device virtio-net-pci,netdev=n0,romfile=,bootindex=0" ;;
+	stick="-netdev user,id=n0,tftp=$out/tftp,bootfile=$bootfile -device virtio-net-pci,netdev=n0,romfile=,bootindex=0" ;;
+net-ipxe) # the same server, booted by iPXE: QEMU's default option ROM for
+	# virtio-net (efi-virtio.rom, Debian's ipxe-qemu), which takes the NIC
+	# from the firmware's own driver and starts the .efi itself
+	stick="-netdev user,id=n0,tftp=$out/tftp,bootfile=$bootfile -device virtio-net-pci,netdev=n0,bootindex=0" ;;
 esac
 # results sit in a folder named for the machine (SMBIOS serial or
 # product) when the firmware gives one: gathered flat into results/
@@ -341,6 +350,7 @@ if [ $bench = 1 ]; then
 	case $medium in
 	cd) how="a USB CD-ROM" ;;
 	net) how="the network (TFTP)" ;;
+	net-ipxe) how="the network (iPXE, TFTP)" ;;
 	*) how="a USB stick" ;;
 	esac
 	echo "boot benchmark (qemu-tcg $arch on this host, UEFI, from $how; wall-clock seconds from QEMU start):"
