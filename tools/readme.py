@@ -37,15 +37,25 @@ def contents(text):
 
 
 def catalogue(listing):
-    """The 'list' output as Markdown: a line per group, then its tests."""
+    """The 'list' output as Markdown: a line per group, then its tests (a
+    summary the console wrapped, its further lines indented, joined)."""
     out = []
+    wrapped = False  # may the next indented line continue the last entry?
     for line in listing.splitlines():
         g = re.match(r"^  ([a-z0-9_]+): (.+)$", line)
         t = re.match(r"^   ([* ]) ([a-z0-9_]+\.[a-z0-9_]+) +(.+)$", line)
+        more = re.match(r"^ {5,}(\S.*)$", line)
         if g:
             out += ["", "**`%s`** — %s" % (g.group(1), g.group(2)), ""]
+            wrapped = True
         elif t:
             out.append("- `%s`%s — %s" % (t.group(2), " (default plan)" if t.group(1) == "*" else "", t.group(3)))
+            wrapped = True
+        elif more and wrapped and out:
+            at = -2 if out[-1] == "" else -1  # a group's line is followed by a blank one
+            out[at] += " " + more.group(1)
+        else:
+            wrapped = False
     return out[1:] if out and out[0] == "" else out
 
 
