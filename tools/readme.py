@@ -6,7 +6,9 @@
   every ## and ### heading with its GitHub anchor;
   between <!-- catalogue --> and <!-- /catalogue -->: the test catalogue,
   one line per test, grouped, from LIST (what the monitor's 'list' prints:
-  build/host/iommon, `list`), so no test goes undescribed.
+  build/host/iommon, `list`), so no test goes undescribed;
+  and that its first screen (30 lines) says how to get from a clone to a
+  verdict (`make run`), where the results are (`build/run/`) and `make test`.
 
 Prints "PASS readme.NAME: ..." or "FAIL readme.NAME: ..." a line, as
 tools/test.sh counts them; exits 1 on a failure."""
@@ -76,6 +78,15 @@ def main(argv):
     path = args[0]
     text = open(path).read()
     status = 0
+    # the first screen gets a person from a clone to a verdict and says where
+    # the results are
+    first = "\n".join(text.splitlines()[:30])
+    missing = [w for w in ("make run", "build/run/", "make test") if w not in first]
+    if missing:
+        print("FAIL readme.first-screen: the README's first 30 lines do not say %s" % ", ".join(missing))
+        status = 1
+    else:
+        print("PASS readme.first-screen: the first 30 lines say make run, where it leaves the results, make test")
     checks = [("contents", contents(text), "%d headings")]
     if len(args) > 1:
         cat = catalogue(open(args[1]).read())

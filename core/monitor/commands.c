@@ -166,7 +166,7 @@ static enum cmd_status cmd_results(int argc, char **argv)
 	/* where the records are, which this table is made from */
 	printf("  records: ");
 	if (results_path()[0])
-		table_wrapf(11, "saved to %s", results_path());
+		table_wrapf(11, "%s", results_path());
 	else if (results_console_only() || results_failure())
 		table_wrapf(11, "on the console only (%s)",
 			    results_console_only() ? results_console_only() : results_failure());

@@ -193,7 +193,7 @@ static void print_measures(size_t first, const char *what)
 /* What else there is to see, by the words that show it: one line. */
 static void offer(size_t measures)
 {
-	printf("\n  more: 'results all'%s, 'results GROUP'; 'set wide on'\n", measures ? ", 'results measures'" : "");
+	printf("  more: 'results all'%s, 'results GROUP'; 'set wide on'\n", measures ? ", 'results measures'" : "");
 }
 
 static size_t count_rows(size_t first, bool (*keep)(const struct result_row *))

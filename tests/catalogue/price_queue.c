@@ -400,8 +400,8 @@ static void q_table(size_t first)
 	bool wide = console_width() >= 132;
 	for (int part = 0; part < (wide ? 1 : 2); part++) {
 		printf("\n  %-*s", wl, "strategy-depth-size");
-		if (wide || part == 0)
-			printf(" %-26s %-22s", "MB/s [95% interval]", "CPU % [95%]");
+		if (wide || part == 0) /* padded only where a column follows */
+			printf(wide ? " %-26s %-22s" : " %-26s %s", "MB/s [95% interval]", "CPU % [95%]");
 		if (wide || part == 1)
 			printf(" %-18s %s", "cycles/KiB [95%]", "overhead [95% interval] verdict");
 		printf("\n");
@@ -418,7 +418,7 @@ static void q_table(size_t first)
 			price_overhead_words(&r->over, over, sizeof(over));
 			printf("  %-*s", wl, r->variant);
 			if (wide || part == 0)
-				printf(" %-26s %-22s", mb, cpu);
+				printf(wide ? " %-26s %-22s" : " %-26s %s", mb, cpu);
 			if (wide || part == 1)
 				printf(" %-18s %s", kib, over);
 			printf("\n");

@@ -429,6 +429,34 @@ def check_reasons(files, scratch):
         "-> na exit 1" % (sum(used.values()), len(files), ", ".join("%s %d" % kv for kv in sorted(used.items()))))
 
 
+def check_findings(files, scratch):
+    """A pass with a finding (a unit that used a stale translation) is told
+    apart from the passes in TAP, JUnit and HTML alike."""
+    found = [(f, r["test"]) for f in files for r in records(f) if r["kind"] == "result" and r.get("finding")]
+    if not found:
+        return say("FAIL", "findings", "no boot test recorded a finding (the stale-translation cases make them)")
+    f, test = found[0]
+    tap, xml, page = tool("tap", f)[1], tool("junit", f)[1], os.path.join(scratch, "finding.html")
+    tool("html", "-o", page, f)
+    html = open(page, encoding="utf-8").read()
+    ns = "{http://www.w3.org/1999/xhtml}"
+    row = [r for r in ET.fromstring(html.encode()).iter("%str" % ns)
+           if r.get("class") == "finding" and "".join(r.itertext()).startswith(test)]
+    case = [c for c in ET.fromstring(xml.encode()).iter("testcase") if c.get("name") == test]
+    props = [p.get("name") for c in case for p in c.iter("property")]
+    problems = []
+    if not re.search(r"^ok \d+ - %s \(finding: " % re.escape(test), tap, re.M):
+        problems.append("TAP")
+    if "finding" not in props or "FINDING: " not in "".join(case[0].itertext() if case else ""):
+        problems.append("JUnit")
+    if not row:
+        problems.append("HTML")
+    if problems:
+        return say("FAIL", "findings", "%s's finding is a plain pass in %s" % (test, ", ".join(problems)))
+    say("PASS", "findings", "%d findings on %d files; %s's told apart in TAP (the description), JUnit (a property and "
+        "FINDING in its output) and HTML (its row)" % (len(found), len({f for f, _ in found}), test))
+
+
 def lava_lines(pattern, fixup, console):
     return [(m["test_case_id"], fixup.get(m["result"], m["result"]), m["measurement"], m["units"])
             for m in re.finditer(pattern, console)]
@@ -577,6 +605,7 @@ def main():
     check_compare_pair(boot, scratch)
     check_bad_input(files[0], scratch)
     check_reasons(files, scratch)
+    check_findings(files, scratch)
     check_lava(boot, [b for b in ("unattended", "vtd-nvme") if os.path.isdir(os.path.join(boot, b, "run"))])
     check_labgrid(boot, scratch)
 
