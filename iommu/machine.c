@@ -7,6 +7,7 @@
 #include "backend.h"
 #include "core/base/claims.h"
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "core/monitor/replay.h"
 #include "core/monitor/results.h"
 #include "core/tables/acpi.h"
@@ -216,13 +217,14 @@ static void machine_discover(void)
 	size_t covered = 0;
 	for (size_t i = 0; i < machine.pci.n; i++)
 		covered += machine.pci.d[i].iommu >= 0;
-	printf("  pci        %zu functions through %s%s in %.1f ms\n", machine.pci.n,
-	       platform->replay	    ? "the replay folder's " PCI_SAVED_FILE
-	       : machine.cfg.n	    ? "ECAM"
-	       : machine.cfg.legacy ? "CF8/CFC"
-				    : "nothing",
-	       machine.cfg.n && machine.cfg.legacy ? " (CF8/CFC where ECAM does not reach)" : "",
-	       cycles_to_ns(t1 - t0) / 1e6);
+	printf("  pci        ");
+	table_wrapf(13, "%zu functions through %s%s in %.1f ms", machine.pci.n,
+		    platform->replay	 ? "the replay folder's " PCI_SAVED_FILE
+		    : machine.cfg.n	 ? "ECAM"
+		    : machine.cfg.legacy ? "CF8/CFC"
+					 : "nothing",
+		    machine.cfg.n && machine.cfg.legacy ? " (CF8/CFC where ECAM does not reach)" : "",
+		    cycles_to_ns(t1 - t0) / 1e6);
 	const struct iommu_units *u = &machine.units;
 	char tables[64] = "", none[72];
 	size_t k = 0;

@@ -6,9 +6,9 @@
 #include "backend.h"
 #include "core/base/ioapic.h"
 #include "core/base/macros.h"
+#include "core/base/wrap.h"
 #include "core/monitor/monitor.h"
 #include "core/monitor/results.h"
-#include "core/monitor/table.h"
 #include "machine.h"
 
 static struct {
@@ -122,7 +122,7 @@ static void session_release(void)
 
 /* "; 'model a' or 'model b' attaches its register-level model" */
 /* `line` so far, then the kinds that attach b's model, wrapped to the
- * console (core/monitor/table.h). */
+ * console (core/base/wrap.h). */
 static void models_tail(const struct iommu_backend *b, char *line, size_t cap)
 {
 	const char *const *models = iommu_backend_models(b);

@@ -175,7 +175,7 @@ fi
 kvol=$log/host-known
 rm -rf "$kvol" && mkdir -p "$kvol"
 printf '# accepted for now\ndart.translate_4k  firmware bug 42\ntimer.counter  listed, but passes\nno-reason-here\n' >"$kvol/iommon-known.txt"
-kplan='model dart-u3 flush-stuck\nrun dart.translate_4k timer.counter dart.latency --skip dart.latency\nexit qemu\n'
+kplan='set records console\nmodel dart-u3 flush-stuck\nrun dart.translate_4k timer.counter dart.latency --skip dart.latency\nexit qemu\n'
 out=$(printf '%b' "$kplan" | IOMMON_VOLUME="$kvol" build/host/iommon 2>&1)
 rc=$?
 if [ $rc = 1 ] && printf '%s\n' "$out" | grep -q '^1 passed, 0 failed, 1 skipped$' &&
@@ -183,7 +183,7 @@ if [ $rc = 1 ] && printf '%s\n' "$out" | grep -q '^1 passed, 0 failed, 1 skipped
 	printf '%s\n' "$out" | grep -q '^{"kind":"result","test":"dart.translate_4k","verdict":"known",.*"known":"firmware bug 42"}$' &&
 	printf '%s\n' "$out" | grep -q '^{"kind":"result","test":"timer.counter","verdict":"pass",.*"known":"listed, but passes"}$' &&
 	printf '%s\n' "$out" | grep -q '^{"kind":"result","test":"dart.latency","verdict":"skip",.*"detail":"not run: excluded by run --skip"' &&
-	printf '%s\n' "$out" | grep -q '^{"kind":"summary","passed":1,"failed":0,"skipped":1,"crashed":0,"verdict":"pass",.*"known":1,"known_passed":1}$' &&
+	printf '%s\n' "$out" | grep -q '^{"kind":"summary","passed":1,"failed":0,"skipped":1,"crashed":0,"verdict":"pass",.*"known":1,"known_passed":1,"not_applicable":0}$' &&
 	printf '%s\n' "$out" | grep -q '^warning: iommon-known.txt:4: no-reason-here: no reason'; then
 	note PASS host.known "a listed failure is known (verdict pass), a listed pass said, --skip recorded, a bad line warned"
 else
@@ -203,12 +203,14 @@ fi
 # Every model kind the monitor lists, attached in the host monitor and its
 # backend's group run on it: the same driver, model and cases as the boot
 # tests, against the host's own memory (pointers past 2^44 included).
-kinds=$(printf 'model\nexit qemu\n' | build/host/iommon 2>/dev/null | sed -n 's/^  models: \(.*\) (or none)$/\1/p' | tr -d ,)
+kinds=$(printf 'set wide on\nmodel\nexit qemu\n' | build/host/iommon 2>/dev/null |
+	awk '/^  models: / { on = 1 } on { printf "%s ", $0 } on && /\(or none\)/ { exit }' |
+	sed -n 's/^  models: \(.*\) (or none) *$/\1/p' | tr -s ' ,' ' ')
 [ -n "$kinds" ] || note FAIL host.models "the host monitor's 'model' lists no kinds"
 for k in $kinds; do
 	group=$(printf 'model %s\nexit qemu\n' "$k" | build/host/iommon 2>/dev/null | sed -n 's/.*; its cases: run \([a-z0-9]*\)$/\1/p')
 	out=$(printf 'model %s\nrun %s\nexit qemu\n' "$k" "$group" | IOMMON_VOLUME="$log/host-volume" build/host/iommon 2>&1)
-	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' | tail -1)
+	summary=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped(, [0-9]+ not applicable)?$' | tail -1)
 	case $summary in
 	"") note FAIL "host.model.$k" "no summary from 'run ${group:-?}'; output in $log/host-model-$k.log"
 		printf '%s\n' "$out" >"$log/host-model-$k.log" ;;

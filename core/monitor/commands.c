@@ -8,6 +8,7 @@
 #include "core/base/macros.h"
 #include "core/base/match.h"
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "lab.h"
 #include "monitor_state.h"
 #include "readout.h"
@@ -15,7 +16,6 @@
 #include "results.h"
 #include "settings.h"
 #include "survive.h"
-#include "table.h"
 
 static const struct command *find_command(const char *name);
 

@@ -7,6 +7,7 @@
 #include "console.h"
 #include "core/base/memmap.h"
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "core/tables/mcfg.h"
 #include "early.h"
 #include "known.h"
@@ -15,7 +16,6 @@
 #include "results.h"
 #include "settings.h"
 #include "survive.h"
-#include "table.h"
 
 const struct platform *platform;
 
@@ -56,8 +56,10 @@ int monitor_verdict(void)
 
 void monitor_print_info(void)
 {
-	printf("  platform   %s, from %s\n", timing.platform, timing.platform_how);
-	printf("  cpu        %s\n", timing.cpu[0] ? timing.cpu : "(no brand string)");
+	printf("  platform   ");
+	table_wrapf(13, "%s, from %s", timing.platform, timing.platform_how);
+	printf("  cpu        ");
+	table_wrap(13, timing.cpu[0] ? timing.cpu : "(no brand string)");
 	printf("  counter    ");
 	table_wrapf(13, "%s %.3f MHz, calibrated against %s%s; invariant %s; rdtscp %s", timing.counter,
 		    (double)timing.tsc_hz / 1e6, timing.source, timing.ref_hz ? "" : " (firmware Stall)",
@@ -69,15 +71,18 @@ void monitor_print_info(void)
 		printf("  note       ");
 		table_wrap(13, timing.note);
 	}
-	printf("  acpi       %s\n", mon.acpi.present ? (mon.acpi.xsdt ? "XSDT" : "RSDT") : mon.acpi.error);
+	printf("  acpi       ");
+	table_wrap(13, mon.acpi.present ? (mon.acpi.xsdt ? "XSDT" : "RSDT") : mon.acpi.error);
 	smbios_print(&mon.id.smbios);
 	const struct mem_range *m = NULL;
 	size_t nm = platform->memory_map ? platform->memory_map(&m) : 0;
 	printf("  memory     ");
 	table_wrapf(13, "%zu memory map entries%s, %u physical address bits: MMIO only where the map has no RAM", nm,
 		    nm ? "" : " (none)", cpu_phys_bits());
-	printf("  console    %s\n", platform->console_describe());
-	printf("  files      %s\n", platform->volume_describe());
+	printf("  console    ");
+	table_wrap(13, platform->console_describe());
+	printf("  files      ");
+	table_wrap(13, platform->volume_describe());
 }
 
 /* ---- boot flow --------------------------------------------------------- */

@@ -6,9 +6,9 @@
 
 #include "core/base/match.h"
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "rows.h"
 #include "runner.h"
-#include "table.h"
 
 /* A run this short is shown whole after it; a longer one as a digest. */
 #define READOUT_WHOLE_ROWS 12

@@ -6,13 +6,13 @@
 
 #include "core/base/match.h"
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "known.h"
 #include "lab.h"
 #include "readout.h"
 #include "results.h"
 #include "rows.h"
 #include "survive.h"
-#include "table.h"
 
 static const struct test_group *const *catalogue;
 
@@ -198,11 +198,6 @@ const struct test_case *runner_find(const char *name)
 	return NULL;
 }
 
-const struct test_group *runner_group_of(const struct test_case *tc)
-{
-	return group_of_case(tc);
-}
-
 const struct test_doc *runner_doc(const struct test_case *tc)
 {
 	const struct test_group *g = group_of_case(tc);
@@ -238,8 +233,6 @@ bool runner_names(const char *sel, const struct test_group *g, const struct test
 		return false;
 	return group_of(tc, sel) || (match_is_pattern(sel) && match_glob(sel, tc->name));
 }
-
-static const struct test_group *group_of_case(const struct test_case *tc);
 
 static bool excluded(const struct test_case *tc, int nsel, char **sel)
 {

@@ -60,8 +60,7 @@ struct tally runner_session(void);
 
 /* Crash survival (survive.c). */
 const struct test_case *runner_find(const char *name);
-/* The group test `tc` belongs to, and its description (NULL: none). */
-const struct test_group *runner_group_of(const struct test_case *tc);
+/* Test `tc`'s description, from its group's docs (NULL: none). */
 const struct test_doc *runner_doc(const struct test_case *tc);
 const char *runner_current(void); /* the test running, or NULL */
 /* How many tests the selectors name (nothing is run). */

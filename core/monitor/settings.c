@@ -8,11 +8,11 @@
 #include "console.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "core/serial/uart.h"
 #include "core/tables/acpi.h"
 #include "monitor.h"
 #include "results.h"
-#include "table.h"
 
 struct setting {
 	const char *key;
@@ -58,6 +58,12 @@ static const char *apply_records(const char *v)
 {
 	if (strcmp(v, "console") == 0 || strcmp(v, "on") == 0)
 		results_records_console();
+	return NULL;
+}
+
+static const char *apply_wide(const char *v)
+{
+	console_cols = strcmp(v, "on") == 0 ? 132 : 80;
 	return NULL;
 }
 
@@ -117,7 +123,7 @@ static struct setting table[MAX_SETTINGS] = {
 	  check_uart, apply_uart },
 	{ "records", "file", "JSON records: file (the results file only), console (also on the console)", check_records,
 	  apply_records },
-	{ "wide", "off", "the menu's tables 132 columns wide (on) or 80 (off)", setting_check_on_off, NULL },
+	{ "wide", "off", "the menu's tables 132 columns wide (on) or 80 (off)", setting_check_on_off, apply_wide },
 	{ "timer.source", "auto", "calibration reference: auto, cntfrq, pmtimer, hpet, stall", check_timer_source,
 	  apply_timer_source },
 	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },
@@ -158,6 +164,7 @@ void settings_init(void)
 	nsettings = core;
 	for (size_t i = 0; i < NSETTINGS; i++)
 		snprintf(table[i].value, sizeof(table[i].value), "%s", table[i].def);
+	console_cols = 80; /* `wide` as its default says */
 }
 
 const char *setting_set(const char *key, const char *value)

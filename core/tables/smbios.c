@@ -7,6 +7,7 @@
 #include "bytes.h"
 #include "core/base/macros.h"
 #include "core/base/memmap.h"
+#include "core/base/wrap.h"
 
 static const char *const problem_names[] = {
 	[SMBIOS_P_ANCHOR] = "anchor",
@@ -388,15 +389,23 @@ void smbios_print(const struct smbios *s)
 		printf("  smbios     %s\n", s->entry_ok ? v : s->problems ? "refused (see the error above)" : "none");
 		return;
 	}
-	printf("  smbios     %s (%s entry point at 0x%llx, table at 0x%llx, %u structures)\n", v,
-	       s->ep64 ? "64-bit" : "32-bit", (unsigned long long)s->entry_addr, (unsigned long long)s->table_addr,
-	       s->nstructs);
-	printf("  system     %s %s, serial %s, uuid %s\n", s->manufacturer[0] ? s->manufacturer : "?",
-	       s->product[0] ? s->product : "?", s->serial[0] ? s->serial : "(none)", s->uuid[0] ? s->uuid : "(none)");
-	printf("  board      %s %s, serial %s\n", s->board_manufacturer[0] ? s->board_manufacturer : "?",
-	       s->board_product[0] ? s->board_product : "?", s->board_serial[0] ? s->board_serial : "(none)");
-	printf("  bios       %s %s (%s)\n", s->bios_vendor[0] ? s->bios_vendor : "?",
-	       s->bios_version[0] ? s->bios_version : "?", s->bios_date[0] ? s->bios_date : "no date");
-	if (s->processor_version[0])
-		printf("  processor  %s\n", s->processor_version);
+	/* each line within the console's width (core/base/wrap.h) */
+	printf("  smbios     ");
+	table_wrapf(13, "%s (%s entry point at 0x%llx, table at 0x%llx, %u structures)", v,
+		    s->ep64 ? "64-bit" : "32-bit", (unsigned long long)s->entry_addr, (unsigned long long)s->table_addr,
+		    s->nstructs);
+	printf("  system     ");
+	table_wrapf(13, "%s %s, serial %s, uuid %s", s->manufacturer[0] ? s->manufacturer : "?",
+		    s->product[0] ? s->product : "?", s->serial[0] ? s->serial : "(none)",
+		    s->uuid[0] ? s->uuid : "(none)");
+	printf("  board      ");
+	table_wrapf(13, "%s %s, serial %s", s->board_manufacturer[0] ? s->board_manufacturer : "?",
+		    s->board_product[0] ? s->board_product : "?", s->board_serial[0] ? s->board_serial : "(none)");
+	printf("  bios       ");
+	table_wrapf(13, "%s %s (%s)", s->bios_vendor[0] ? s->bios_vendor : "?",
+		    s->bios_version[0] ? s->bios_version : "?", s->bios_date[0] ? s->bios_date : "no date");
+	if (s->processor_version[0]) {
+		printf("  processor  ");
+		table_wrap(13, s->processor_version);
+	}
 }

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/base/macros.h"
+#include "core/base/wrap.h"
 #include "core/monitor/script.h"
-#include "core/monitor/table.h"
 #include "iommu/backend.h"
 
 static struct {

@@ -22,10 +22,10 @@
 #include "core/base/macros.h"
 #include "core/base/stats.h"
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "core/monitor/results.h"
 #include "core/monitor/settings.h"
 #include "core/monitor/survive.h"
-#include "core/monitor/table.h"
 #include "iommu/models/models.h"
 #include "price.h"
 
@@ -353,7 +353,7 @@ void price_overhead_words(const struct overhead *o, char *out, size_t n)
 }
 
 /* The strategies in two tables, each within the console's width
- * (core/monitor/table.h): what a DMA costs the CPU and how long it takes,
+ * (core/base/wrap.h): what a DMA costs the CPU and how long it takes,
  * then what that does to throughput against 'none'. Wide, the second has
  * MB/s and the exposure too; at 80 columns the exposure follows as lines. */
 static void print_table(size_t first)

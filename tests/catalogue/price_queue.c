@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include "core/base/timing.h"
+#include "core/base/wrap.h"
 #include "core/monitor/results.h"
 #include "core/monitor/settings.h"
 #include "core/monitor/survive.h"
-#include "core/monitor/table.h"
 #include "price.h"
 
 #define QD_MAX 32
@@ -391,7 +391,7 @@ static void q_record(struct env *v, const struct qrow *r)
 }
 
 /* One table wide (132 columns); at 80, two: throughput and CPU share,
- * then cycles per KiB and the overhead (core/monitor/table.h). */
+ * then cycles per KiB and the overhead (core/base/wrap.h). */
 static void q_table(size_t first)
 {
 	int wl = table_cols("strategy-depth-size");

@@ -6,7 +6,7 @@
 #include "host_monitor.h"
 
 #include "core/base/macros.h"
-#include "core/monitor/table.h"
+#include "core/base/wrap.h"
 #include "iommu/models/models.h"
 
 static int setup(void **state)

@@ -7,7 +7,9 @@ The banners and the result pattern are read from tools/lava/iommon-job.yaml,
 the one place they are written down (make test checks them on real
 consoles). The console between the banners is saved to iommon-console.txt
 (or $IOMMON_CONSOLE): `tools/iommon-report junit|tap|html` reads it as it
-reads a results file, for a JUnit testcase per iommon test."""
+reads a results file, for a JUnit testcase per iommon test, when the plan
+begins with `set records console` (records go to the results file only by
+default)."""
 
 import os
 

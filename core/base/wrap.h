@@ -1,14 +1,19 @@
 /* Text for a person at a serial console: the menu's tables fit its width
- * (80 columns, 132 with `set wide on`), the last column of a row wrapped
- * at word boundaries under itself. Claim lines, lab lines and records are
- * not tables: each stays one line, which a log is grepped by. */
-#ifndef IOMMON_TABLE_H
-#define IOMMON_TABLE_H
+ * (80 columns, 132 with the monitor's `set wide on`), the last column of a
+ * row wrapped at word boundaries under itself. Claim lines, lab lines and
+ * records are not tables: each stays one line, which a log is grepped by. */
+#ifndef IOMMON_WRAP_H
+#define IOMMON_WRAP_H
 
 #include <stdarg.h>
 
-/* 80, or 132 with `set wide on`. */
-unsigned console_width(void);
+/* The console's width in columns: 80 unless the monitor's settings say
+ * otherwise (core/monitor/settings.c sets it). */
+extern unsigned console_cols;
+static inline unsigned console_width(void)
+{
+	return console_cols;
+}
 
 /* The rest of a line whose first `col` columns are printed already:
  * `text` wrapped at spaces to console_width(), each further line

@@ -1,15 +1,10 @@
-#include "table.h"
+#include "wrap.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "settings.h"
-
-unsigned console_width(void)
-{
-	return setting_bool("wide") ? 132 : 80;
-}
+unsigned console_cols = 80;
 
 int table_cols(const char *s)
 {
