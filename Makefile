@@ -167,7 +167,7 @@ FUZZ_SRC_fuzz_vtd_caps := iommu/vtd/caps.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
 FUZZ_SRC_fuzz_crumb := core/monitor/crumb.c
 FUZZ_SRC_fuzz_script := core/monitor/script.c
-FUZZ_SRC_fuzz_smbios := core/tables/smbios.c core/base/memmap.c core/tables/diag.c
+FUZZ_SRC_fuzz_smbios := core/tables/smbios.c core/base/memmap.c core/tables/diag.c core/base/wrap.c
 FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 
 # Each source is compiled once with the sanitizers and shared by every
