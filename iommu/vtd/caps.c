@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/wrap.h"
 #include "regs.h"
 
 void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out)
@@ -32,6 +33,53 @@ void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out)
 	out->eim = vtd_ecap_eim(ecap);
 	out->sc = vtd_ecap_sc(ecap);
 	out->smts = vtd_ecap_smts(ecap);
+	out->slts = vtd_ecap_slts(ecap);
+	out->flts = vtd_ecap_flts(ecap);
+	out->nest = vtd_ecap_nest(ecap);
+	out->pasid = vtd_ecap_pasid(ecap);
+	out->pasid_bits = out->pasid ? vtd_ecap_pss(ecap) + 1 : 0;
+	out->rps = vtd_ecap_rps(ecap);
+	out->slads = vtd_ecap_slads(ecap);
+	out->smpwcs = vtd_ecap_smpwcs(ecap);
+	out->fl1gp = vtd_cap_fl1gp(cap);
+	out->fl5lp = vtd_cap_fl5lp(cap);
+}
+
+size_t vtd_modes(const struct vtd_caps *c, const char *names[4])
+{
+	size_t n = 0;
+	if (c->sagaw)
+		names[n++] = "legacy";
+	if (c->smts && c->slts)
+		names[n++] = "scalable-second-stage";
+	if (c->smts && c->flts)
+		names[n++] = "scalable-first-stage";
+	if (c->smts && c->nest && c->slts && c->flts)
+		names[n++] = "scalable-nested";
+	return n;
+}
+
+void vtd_modes_words(const struct vtd_caps *c, char *buf, size_t n)
+{
+	size_t k = (size_t)snprintf(buf, n, "%s", c->sagaw ? "legacy" : "no legacy walk (CAP.SAGAW 0)");
+	if (!c->smts) {
+		if (k < n)
+			snprintf(buf + k, n - k, "; no scalable mode (ECAP.SMTS clear)");
+		return;
+	}
+	k += (size_t)snprintf(buf + k, k < n ? n - k : 0, "; scalable:%s%s", c->slts ? " second stage" : "",
+			      c->slts && c->flts ? "," : "");
+	if (c->flts && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " first stage (4-level%s%s)", c->fl5lp ? ", 5-level" : "",
+				      c->fl1gp ? ", 1 GiB leaves" : "");
+	if (!c->slts && !c->flts && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " no translation type (SLTS and FLTS clear)");
+	if (c->nest && c->slts && c->flts && k < n)
+		k += (size_t)snprintf(buf + k, n - k, ", nested");
+	if (k < n && c->pasid)
+		snprintf(buf + k, n - k, "; PASIDs of %u bits%s", c->pasid_bits, c->rps ? ", RID_PASID" : "");
+	else if (k < n)
+		snprintf(buf + k, n - k, "; no PASID support%s", c->rps ? ", RID_PASID" : "");
 }
 
 static const char *refuse(struct vtd_caps *out, enum iommu_err code, const char *why)
@@ -101,6 +149,10 @@ void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap, unsigned apic_id_
 	printf("      ECAP: IRO 0x%x%s%s%s%s%s%s%s%s\n", c.iro, c.coherent ? ", coherent" : "", c.qi ? ", QI" : "",
 	       c.dt ? ", device-TLB" : "", c.ir ? ", IR" : "", c.eim ? ", EIM" : "", c.pt ? ", pass-through" : "",
 	       c.sc ? ", snoop control" : "", c.smts ? ", scalable mode" : "");
+	char modes[200];
+	vtd_modes_words(&c, modes, sizeof(modes));
+	printf("      modes: ");
+	table_wrapf(13, "%s; iommon drives %s", modes, VTD_MODE_DRIVEN);
 	if (c.ir) { /* what interrupt remapping would use on this CPU */
 		bool eime;
 		const char *why = vtd_ir_destinations(ecap, apic_id_bits, false, &eime);

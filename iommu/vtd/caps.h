@@ -22,6 +22,9 @@ struct vtd_caps {
 	unsigned mamv;
 	bool coherent, rwbf, cm, pt, qi, psi, drain_r, drain_w, sp_2m, sp_1g, plmr, phmr;
 	bool dt, ir, eim, sc, smts;
+	/* scalable mode (ECAP.SMTS): its translation types and what they need */
+	bool slts, flts, nest, pasid, rps, slads, smpwcs, fl1gp, fl5lp;
+	unsigned pasid_bits; /* ECAP.PSS + 1, where ECAP.PASID */
 	/* what the driver chose from them (vtd_decode_caps) */
 	unsigned mgaw;	    /* the address width the driver uses: CAP.MGAW cut to its walk */
 	unsigned levels;    /* 3 or 4: the walk our own tables use */
@@ -32,6 +35,18 @@ struct vtd_caps {
 
 /* The fields of CAP and ECAP, nothing chosen. */
 void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out);
+
+/* The translation modes the unit offers, by the names records and the
+ * README use: "legacy" (a SAGAW walk outside scalable mode), and with
+ * ECAP.SMTS "scalable-second-stage" (SLTS), "scalable-first-stage"
+ * (FLTS), "scalable-nested" (NEST with both). Returns how many went into
+ * `names` (at most 4). iommon drives legacy mode only (VTD_MODE_DRIVEN). */
+#define VTD_MODE_DRIVEN "legacy"
+size_t vtd_modes(const struct vtd_caps *c, const char *names[4]);
+/* The same in words for a person, with what each type can use: "legacy;
+ * scalable: second stage, first stage (4- and 5-level, 1 GiB leaves),
+ * nested; PASIDs of 20 bits, RID_PASID". */
+void vtd_modes_words(const struct vtd_caps *c, char *buf, size_t n);
 
 /* NULL when a unit reporting these values, with a register window of
  * `window` bytes, can be driven in legacy mode with a walk of

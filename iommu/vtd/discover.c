@@ -156,6 +156,12 @@ static void vtd_unit_info(struct json *j, const struct iommu_unit *u, const void
 	if (r) {
 		json_hex(j, "cap", r->r[ID_CAP]);
 		json_hex(j, "ecap", r->r[ID_ECAP]);
+		/* the translation modes it offers, and the one iommon drives */
+		struct vtd_caps c;
+		const char *names[4];
+		vtd_caps_read(r->r[ID_CAP], r->r[ID_ECAP], &c);
+		json_strs(j, "modes", names, vtd_modes(&c, names));
+		json_str(j, "mode_driven", VTD_MODE_DRIVEN);
 	}
 }
 

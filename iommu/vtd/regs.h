@@ -68,6 +68,8 @@ static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
 #define vtd_cap_mamv(c) ((unsigned)vtd_field((c), 53, 48))
 #define vtd_cap_dwd(c) ((unsigned)vtd_field((c), 54, 54))
 #define vtd_cap_drd(c) ((unsigned)vtd_field((c), 55, 55))
+#define vtd_cap_fl1gp(c) ((unsigned)vtd_field((c), 56, 56)) /* first stage: 1 GiB leaves */
+#define vtd_cap_fl5lp(c) ((unsigned)vtd_field((c), 60, 60)) /* first stage: 5-level walks */
 #define VTD_SAGAW_39 (1u << 1)
 #define VTD_SAGAW_48 (1u << 2)
 #define VTD_SAGAW_57 (1u << 3)
@@ -84,7 +86,15 @@ static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
 #define vtd_ecap_sc(e) ((unsigned)vtd_field((e), 7, 7))
 /* IRO is in 16-byte units; the offset in bytes */
 #define vtd_ecap_iro(e) ((unsigned)vtd_field((e), 17, 8) * 16)
-#define vtd_ecap_smts(e) ((unsigned)vtd_field((e), 43, 43))
+#define vtd_ecap_nest(e) ((unsigned)vtd_field((e), 26, 26))   /* nested: first stage behind second */
+#define vtd_ecap_pss(e) ((unsigned)vtd_field((e), 39, 35))    /* PASID bits: PSS + 1 */
+#define vtd_ecap_pasid(e) ((unsigned)vtd_field((e), 40, 40))  /* requests with a PASID */
+#define vtd_ecap_smts(e) ((unsigned)vtd_field((e), 43, 43))   /* scalable-mode translation */
+#define vtd_ecap_slads(e) ((unsigned)vtd_field((e), 45, 45))  /* second stage: A/D bits */
+#define vtd_ecap_slts(e) ((unsigned)vtd_field((e), 46, 46))   /* scalable mode: second stage */
+#define vtd_ecap_flts(e) ((unsigned)vtd_field((e), 47, 47))   /* scalable mode: first stage */
+#define vtd_ecap_smpwcs(e) ((unsigned)vtd_field((e), 48, 48)) /* scalable mode: walks coherent */
+#define vtd_ecap_rps(e) ((unsigned)vtd_field((e), 49, 49))    /* RID_PASID in the context entry */
 
 /* ---- GCMD (11.4.4) and GSTS (11.4.5) ------------------------------------ */
 #define VTD_GCMD_TE (1u << 31)	  /* translation enable */

@@ -9,6 +9,7 @@
 #include "core/base/macros.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
+#include "iommu/vtd/caps.h"
 #include "iommu/vtd/model.h"
 #include "iommu/vtd/vtd.h"
 #include "tests/host/platform_host.h"
@@ -415,6 +416,48 @@ static void walk_depth_from_sagaw(void **state)
 	assert_clean();
 }
 
+/* The translation modes a unit offers, from CAP and ECAP (11.4.2-3), as the
+ * `iommu` command and the info records name them. */
+static void modes_from_cap_and_ecap(void **state)
+{
+	(void)state;
+	const uint64_t SMTS = 1ull << 43, SLTS = 1ull << 46, FLTS = 1ull << 47, NEST = 1ull << 26, PASID = 1ull << 40,
+		       PSS19 = 19ull << 35, RPS = 1ull << 49, FL1GP = 1ull << 56, FL5LP = 1ull << 60;
+	struct vtd_caps c;
+	const char *names[4];
+	char words[200];
+	vtd_caps_read(VTDM_QEMU_CAP, VTDM_QEMU_ECAP, &c);
+	assert_int_equal(vtd_modes(&c, names), 1);
+	assert_string_equal(names[0], "legacy");
+	vtd_modes_words(&c, words, sizeof(words));
+	assert_string_equal(words, "legacy; no scalable mode (ECAP.SMTS clear)");
+	/* QEMU's x-scalable-mode=on: second stage, PASIDs of 20 bits, RID_PASID */
+	vtd_caps_read(VTDM_QEMU_CAP, VTDM_QEMU_ECAP | SMTS | SLTS | PASID | PSS19 | RPS, &c);
+	assert_int_equal(vtd_modes(&c, names), 2);
+	assert_string_equal(names[1], "scalable-second-stage");
+	vtd_modes_words(&c, words, sizeof(words));
+	assert_string_equal(words, "legacy; scalable: second stage; PASIDs of 20 bits, RID_PASID");
+	/* ... with x-flts=on, 5-level and 1 GiB first-stage leaves, and nested */
+	vtd_caps_read(VTDM_QEMU_CAP | FL1GP | FL5LP, VTDM_QEMU_ECAP | SMTS | SLTS | FLTS | NEST | PASID | PSS19, &c);
+	assert_int_equal(vtd_modes(&c, names), 4);
+	assert_string_equal(names[2], "scalable-first-stage");
+	assert_string_equal(names[3], "scalable-nested");
+	vtd_modes_words(&c, words, sizeof(words));
+	assert_string_equal(words, "legacy; scalable: second stage, first stage (4-level, 5-level, 1 GiB leaves), "
+				   "nested; PASIDs of 20 bits");
+	/* scalable mode with neither translation type, and no legacy walk */
+	vtd_caps_read(VTDM_QEMU_CAP & ~(0x1full << 8), VTDM_QEMU_ECAP | SMTS, &c);
+	assert_int_equal(vtd_modes(&c, names), 0);
+	vtd_modes_words(&c, words, sizeof(words));
+	assert_string_equal(words, "no legacy walk (CAP.SAGAW 0); scalable: no translation type (SLTS and FLTS "
+				   "clear); no PASID support");
+	/* a buffer too small is cut, never overrun */
+	char small[12];
+	vtd_caps_read(VTDM_QEMU_CAP | FL1GP | FL5LP, VTDM_QEMU_ECAP | SMTS | SLTS | FLTS | NEST | PASID | PSS19, &c);
+	vtd_modes_words(&c, small, sizeof(small));
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+}
+
 /* Every failure names its kind in io->err: the catalogue tells them apart
  * by code, never by the words. */
 static void errors_carry_their_code(void **state)
@@ -620,6 +663,7 @@ int main(void)
 		cmocka_unit_test(caching_mode_invalidates_new_entries),
 		cmocka_unit_test(reenabling_translation_starts_clean),
 		cmocka_unit_test(walk_depth_from_sagaw),
+		cmocka_unit_test(modes_from_cap_and_ecap),
 		cmocka_unit_test(errors_carry_their_code),
 		cmocka_unit_test(give_back_mismatch_is_restore),
 		cmocka_unit_test(iova_to_phys_agrees_with_the_model),
