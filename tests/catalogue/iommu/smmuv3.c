@@ -27,18 +27,9 @@
 #include "iommu/models/models.h"
 #include "iommu/smmuv3/model.h"
 #include "iommu/smmuv3/smmuv3.h"
+#include "smmuv3_cases.h"
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
-
-static struct smmuv3 *smmuv3_of(struct iommu *io)
-{
-	return container_of(io, struct smmuv3, io);
-}
-
-static uint32_t dut_sid(const struct env *v)
-{
-	return smmuv3_of(v->io)->dut_sid;
-}
 
 /* The commands of the stage the device translates at, by name and by the
  * invalidation kind that issues them (cmdq.c). */
@@ -197,120 +188,6 @@ static void t_setting_case(struct test_ctx *t)
 		t_with_setting(t);
 }
 
-/* ---- faults: the event queue --------------------------------------------- */
-
-/* The unit taken over and a buffer the device reaches; false when either
- * could not be had (the test skipped or failed, the unit given back). */
-static bool setup_with_buffer(struct test_ctx *t, struct env *v, struct dmabuf *a)
-{
-	if (!bench_setup(t, v, "smmuv3"))
-		return false;
-	if (dmabuf_alloc_in(a, v->len, 0, v->limit, v->pg))
-		return true;
-	report(t, false, "no memory");
-	bench_teardown(v);
-	return false;
-}
-
-/* A forbidden write and a read of nothing mapped: F_PERMISSION and
- * F_TRANSLATION, with the stream id, the page and the direction. */
-static void t_event_decode(struct test_ctx *t)
-{
-	struct env v;
-	struct dmabuf a = { 0 };
-	if (!setup_with_buffer(t, &v, &a))
-		return;
-	uint64_t w0 = bench_window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
-	uint64_t w1 = bench_window(&v, v.pg, 1), iova1 = w1 + (a.phys & (v.pg - 1)); /* nothing mapped */
-	const char *e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_R, v.pg);
-	report(t, !e, "the buffer mapped read-only%s%s", e ? ": " : "", e ? e : "");
-	struct iommu_fault f[64];
-	bool ovf;
-	v.io->ops->faults(v.io, f, 64, &ovf);
-	struct dma_result r;
-	static const struct {
-		enum dma_dir dir;
-		unsigned id;
-		bool read;
-	} probe[2] = { { DMA_FROM_DEVICE, EVT_F_PERMISSION, false }, { DMA_TO_DEVICE, EVT_F_TRANSLATION, true } };
-	for (int i = 0; !e && i < 2; i++) {
-		bench_dma(&v, probe[i].dir, i ? iova1 : iova, v.len, &r);
-		/* every record read: one per 4-byte chunk on QEMU, in the one or
-		 * two pages the transfer spans */
-		uint64_t page = i ? w1 : w0;
-		struct iommu_fault first = { 0 };
-		size_t n = 0, ours = 0, got;
-		while (n < 4096 && (got = v.io->ops->faults(v.io, f, 64, &ovf)) > 0) {
-			if (!n)
-				first = f[0];
-			for (size_t k = 0; k < got; k++)
-				ours += f[k].reason == probe[i].id && f[k].addr >= page && f[k].addr - page <= v.pg;
-			n += got;
-		}
-		report(t, n >= 1, "the forbidden %s left %zu event record%s (at least one)",
-		       probe[i].read ? "read" : "write", n, n == 1 ? "" : "s");
-		if (!n)
-			continue;
-		report(t,
-		       first.reason == probe[i].id && first.sid == (uint16_t)dut_sid(&v) && first.addr == page &&
-			   first.read == probe[i].read && first.dir_known,
-		       "%s (0x%02x) for stream 0x%x, a %s at page 0x%llx: %s", smmuv3_event_name(first.reason),
-		       first.reason, first.sid, first.read ? "read" : "write", (unsigned long long)first.addr,
-		       first.why);
-		report(t, ours == n, "every record (%zu) names the same fault in the pages the DMA spans", n);
-		printf("    %zu records for one %zu-byte %s\n", n, v.len, probe[i].read ? "read" : "write");
-		test_note(t, "%s: %s and %s decoded; %zu records for one %zu-byte DMA", v.label,
-			  smmuv3_event_name(EVT_F_PERMISSION), smmuv3_event_name(EVT_F_TRANSLATION), n, v.len);
-	}
-	v.io->ops->unmap(v.io, w0, v.pg);
-	bench_teardown(&v);
-	dmabuf_free(&a);
-}
-
-/* More forbidden reads than the event queue holds, none read meanwhile:
- * the driver says events were lost (EVENTQ_PROD.OVFLG, 7.4) and the queue
- * records again once read. QEMU 7.2 drops an event on a full queue
- * without toggling OVFLG: there the loss is not visible, and the case
- * skips saying so. */
-static void t_event_overflow(struct test_ctx *t)
-{
-	struct env v;
-	struct dmabuf a = { 0 };
-	if (!setup_with_buffer(t, &v, &a))
-		return;
-	struct smmuv3 *s = smmuv3_of(v.io);
-	uint64_t iova = bench_window(&v, v.pg, 0) + (a.phys & (v.pg - 1)); /* nothing mapped there */
-	struct iommu_fault f[16];
-	bool ovf, lost = false;
-	v.io->ops->faults(v.io, f, 16, &ovf);
-	const unsigned ring = 1u << s->evtq_log2, fired = ring + 16;
-	struct dma_result r;
-	for (unsigned i = 0; i < fired && !test_stopped(t); i++)
-		bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-	size_t drained = 0, got;
-	while ((got = v.io->ops->faults(v.io, f, 16, &ovf)) > 0 || ovf) {
-		drained += got, lost |= ovf;
-		if (!got)
-			break;
-	}
-	report(t, drained > 0 && drained <= ring, "the queue held %zu events (%u slots)", drained, ring);
-	bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-	size_t n = v.io->ops->faults(v.io, f, 16, &ovf);
-	report(t, n > 0 && !ovf, "after it was read the queue records again (%zu new)", n);
-	if (lost) {
-		report(t, true, "%u forbidden reads into %u slots: the driver says events were lost", fired, ring);
-		test_note(t, "%s: overflow reported (OVFLG) and acknowledged (OVACKFLG)", v.label);
-	} else if (bench_on_qemu()) {
-		test_skip(t, SKIP_EMULATOR,
-			  "QEMU's SMMUv3 dropped the events on a full queue without toggling EVENTQ_PROD.OVFLG (7.2 "
-			  "and 10.0 do): the loss cannot be seen (the queue filled and recorded again once read)");
-	} else {
-		report(t, false, "%u forbidden reads into %u slots and no overflow reported", fired, ring);
-	}
-	bench_teardown(&v);
-	dmabuf_free(&a);
-}
-
 /* ---- the caches ------------------------------------------------------------ */
 
 static const char *inv_kind(struct env *v, const char *name, uint64_t iova, uint64_t size)
@@ -466,13 +343,13 @@ static const char *run_sync(struct env *v, uint64_t iova, size_t arg)
 static const char *run_cfgi_ste(struct env *v, uint64_t iova, size_t arg)
 {
 	(void)iova, (void)arg;
-	return smmuv3_cfgi_ste(smmuv3_of(v->io), dut_sid(v));
+	return smmuv3_cfgi_ste(smmuv3_of(v->io), smmuv3_dut_sid(v));
 }
 
 static const char *run_cfgi_cd(struct env *v, uint64_t iova, size_t arg)
 {
 	(void)iova, (void)arg;
-	return smmuv3_cfgi_cd(smmuv3_of(v->io), dut_sid(v));
+	return smmuv3_cfgi_cd(smmuv3_of(v->io), smmuv3_dut_sid(v));
 }
 
 static const char *run_cfgi_all(struct env *v, uint64_t iova, size_t arg)
@@ -638,9 +515,9 @@ static const struct test_case cases[] = {
 	{ "smmuv3.read_not_present", "a device read of an unmapped IOVA: F_TRANSLATION recorded", case_read_not_present,
 	  true, &on_smmuv3 },
 	{ "smmuv3.event_decode", "F_PERMISSION and F_TRANSLATION decoded: stream id, page, direction (>= 1 each)",
-	  t_event_decode, true },
+	  case_smmuv3_event_decode, true },
 	{ "smmuv3.event_overflow", "more forbidden reads than the event queue holds: the loss reported (OVFLG)",
-	  t_event_overflow, true },
+	  case_smmuv3_event_overflow, true },
 	{ "smmuv3.stale_tlb", "repoint a mapping without invalidating: is the stale translation used? (finding)",
 	  case_stale, true, &on_smmuv3 },
 	{ "smmuv3.tlbi_precision", "TLBI_NH_VA of the neighbouring page: does this one stay cached? (finding)",
@@ -687,12 +564,12 @@ static const struct test_doc docs[] = {
 	  "setting is restored after; cases whose granule or table format the SMMU does not offer do not apply",
 	  "wrong bytes or a fault: the SMMU does not walk the granule or stream table format as the monitor "
 	  "built it (IDR0.ST_LEVEL, IDR5's granules), or the tables are wrong" },
-	{ t_event_decode,
+	{ case_smmuv3_event_decode,
 	  "a forbidden write and a read of an unmapped IOVA each give at least one event: F_PERMISSION and "
 	  "F_TRANSLATION, decoded with the stream id, the page and the direction the DMA had",
 	  "no event, or one naming another stream, page or direction: faults on this SMMU cannot be traced to "
 	  "the device that made them" },
-	{ t_event_overflow,
+	{ case_smmuv3_event_overflow,
 	  "more forbidden reads than the event queue holds: the SMMU reports the loss (EVENTQ_PROD.OVFLG "
 	  "toggled), the monitor acknowledges it, and events are queued again",
 	  "events dropped without the overflow flag mean a driver cannot know it missed faults (QEMU's SMMUv3 "

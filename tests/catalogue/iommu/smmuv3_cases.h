@@ -1,0 +1,28 @@
+/* What the smmuv3 group's files share: its unit behind the bench, and the
+ * cases kept in files of their own (smmuv3_events.c). */
+#ifndef IOMMON_SMMUV3_CASES_H
+#define IOMMON_SMMUV3_CASES_H
+
+#include <stdint.h>
+
+#include "core/base/macros.h"
+#include "iommu/smmuv3/smmuv3.h"
+#include "tests/catalogue/bench.h"
+
+static inline struct smmuv3 *smmuv3_of(struct iommu *io)
+{
+	return container_of(io, struct smmuv3, io);
+}
+
+/* The stream id the device under test's DMA carries. */
+static inline uint32_t smmuv3_dut_sid(const struct env *v)
+{
+	return smmuv3_of(v->io)->dut_sid;
+}
+
+/* The event queue (smmuv3_events.c): F_PERMISSION and F_TRANSLATION
+ * decoded; more forbidden reads than the queue holds, the loss reported. */
+void case_smmuv3_event_decode(struct test_ctx *t);
+void case_smmuv3_event_overflow(struct test_ctx *t);
+
+#endif
