@@ -207,8 +207,6 @@ static size_t count_rows(size_t first, bool (*keep)(const struct result_row *))
 
 void readout_run(size_t first_row, size_t first_measure)
 {
-	size_t n;
-	runner_rows(&n);
 	size_t applied = count_rows(first_row, applies);
 	printf("\n");
 	if (applied <= READOUT_WHOLE_ROWS) {

@@ -36,11 +36,7 @@ static void describe_says_it(void **state)
 	assert_non_null(strstr(out, "\n    claims: "));
 	assert_non_null(strstr(out, "\n    fails:  "));
 	assert_non_null(strstr(out, "\n    plan:   in the default plan; not applicable here: no Intel VT-d unit"));
-	for (const char *l = out; *l;) {
-		size_t len = strcspn(l, "\n");
-		assert_true(len <= 80);
-		l += len + (l[len] == '\n');
-	}
+	assert_true(unit_widest_line(out) <= 80);
 	/* a pattern describes each test it matches; a typo is answered */
 	out = host_monitor_line("describe timer.*");
 	assert_non_null(strstr(out, "  timer.counter\n"));

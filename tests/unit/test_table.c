@@ -23,19 +23,8 @@ static void wrap_words(void *arg)
 	table_wrap(11, arg);
 }
 
-/* The widest line of `out`, and whether every word of `text` is in it in
- * order (wrapping moves words, never drops one). */
-static size_t widest(const char *out)
-{
-	size_t w = 0;
-	for (const char *l = out; *l;) {
-		size_t n = strcspn(l, "\n");
-		w = n > w ? n : w;
-		l += n + (l[n] == '\n');
-	}
-	return w;
-}
-
+/* Every word of `text` is in `out`, in order (wrapping moves words, never
+ * drops one). */
 static void words_kept(const char *out, const char *text)
 {
 	char word[64];
@@ -56,7 +45,7 @@ static void wraps_within_the_width(void **state)
 	const char *text = "the unit used the stale translation after the leaf was repointed without an "
 			   "invalidation, which the specification allows: a finding, not a failure of the unit";
 	const char *out = capture_stdout(wrap_words, (void *)text);
-	assert_true(widest(out) <= 80);
+	assert_true(unit_widest_line(out) <= 80);
 	words_kept(out, text);
 	/* continuation lines hang under the column */
 	assert_non_null(strstr(out, "\n           "));
@@ -66,7 +55,7 @@ static void wraps_within_the_width(void **state)
 	memset(lng, 'x', 150);
 	lng[150] = '\0';
 	out = capture_stdout(wrap_words, lng);
-	assert_true(widest(out) <= 80);
+	assert_true(unit_widest_line(out) <= 80);
 	size_t xs = 0;
 	for (const char *p = out; *p; p++)
 		xs += *p == 'x';
@@ -76,7 +65,7 @@ static void wraps_within_the_width(void **state)
 	out = capture_stdout(wrap_words, (void *)"a b c");
 	assert_string_equal(out, "  name     a b c\n");
 	out = capture_stdout(wrap_words, (void *)text);
-	assert_true(widest(out) > 80 && widest(out) <= 132);
+	assert_true(unit_widest_line(out) > 80 && unit_widest_line(out) <= 132);
 	assert_null(setting_set("wide", "off"));
 }
 
@@ -92,7 +81,7 @@ static void narrow_lead(void **state)
 {
 	(void)state;
 	const char *out = capture_stdout(no_room_left, NULL);
-	assert_true(widest(out) <= 80);
+	assert_true(unit_widest_line(out) <= 80);
 	assert_non_null(strstr(out, "\n      some words"));
 }
 

@@ -31,6 +31,18 @@ static inline int unit_cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The widest line of `text`, in columns (its lines are ASCII). */
+static inline size_t unit_widest_line(const char *text)
+{
+	size_t w = 0;
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+		w = n > w ? n : w;
+		l += n + (l[n] == '\n');
+	}
+	return w;
+}
+
 /* Runs `fn` with stdout redirected; returns what it printed (static). */
 static inline const char *capture_stdout(void (*fn)(void *), void *arg)
 {
