@@ -48,6 +48,10 @@ struct io_pgtable_cfg {
 	void *ctx;
 	unsigned granule_bits; /* log2 of a table's (and the smallest leaf's) bytes: 12, 14, 16; 0: 12 */
 	uint64_t limit;	       /* tables below this address (the unit's reach); 0: anywhere */
+	/* The entry format of the trees built with this configuration, for a
+	 * driver whose trees differ by mode (VT-d's first and second stage);
+	 * the calls below still take theirs. NULL: the caller knows it. */
+	const struct io_pgtable_fmt *fmt;
 };
 
 /* A domain: its tree and its id. */

@@ -46,6 +46,8 @@ struct iommu_fault {
 	uint64_t addr;			       /* the page address the device used */
 	bool sid_known, addr_known, dir_known; /* which of the above the hardware records */
 	const char *why;		       /* the reason in words */
+	bool pasid_present;		       /* the request carried a PASID (VT-d scalable mode: PP) */
+	uint32_t pasid;			       /* and its value (PV) */
 	uint64_t t_seen;		       /* cycle counter when the record was read */
 };
 
@@ -153,6 +155,13 @@ struct iommu_ops {
 	/* Compatibility-format interrupts allowed (VT-d GCMD.CFI) or blocked;
 	 * NULL where the unit has no such switch. */
 	const char *(*ir_compat)(struct iommu *io, bool allow);
+	/* The translation mode of the next take, by one of io->modes' names
+	 * (NULL: the unit's default, as its settings say), for a unit that
+	 * translates in more than one way (VT-d legacy, scalable first and
+	 * second stage). It sets io->variant, page_sizes, addr_bits and kinds
+	 * for that mode. NULL or why not: UNSUPPORTED when the unit does not
+	 * offer the mode, STATE while taken. NULL op: one mode only. */
+	const char *(*mode)(struct iommu *io, const char *name);
 };
 
 /* The table's common part for a backend that names each operation op_ and
@@ -186,7 +195,11 @@ struct iommu {
 	bool map_flushes;    /* map invalidates too (VT-d caching mode): its cost includes one */
 	bool passthrough;    /* the device under test can bypass translation */
 	const char *variant; /* named in every record: "calioc2", "dart-u4-invalid", ... (NULL: none) */
-	bool model;	     /* a register-level model, not hardware */
+	/* The translation modes this unit offers and its driver drives, by
+	 * name (ops->mode chooses one); none where it has one way only. */
+	const char *modes[4];
+	size_t nmodes;
+	bool model; /* a register-level model, not hardware */
 	/* The fault event interrupt, when the platform could install one:
 	 * the count and the cycle counter at the last one. */
 	bool irq;

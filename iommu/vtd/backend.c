@@ -32,8 +32,27 @@ static const char *check_eime(const char *v)
 	return strcmp(v, "auto") == 0 || strcmp(v, "on") == 0 ? NULL : "must be auto or on";
 }
 
+static const char *check_mode(const char *v)
+{
+	return vtd_mode_named(v) != VTD_NMODES ? NULL
+					       : "must be legacy, scalable-second-stage, scalable-first-stage or "
+						 "scalable-nested";
+}
+
+static const char *check_fs_levels(const char *v)
+{
+	return strcmp(v, "4") == 0 || strcmp(v, "5") == 0 ? NULL
+							  : "must be 4 or 5 (first-stage walk; 5 needs CAP.FL5LP)";
+}
+
 static void settings(void)
 {
+	setting_add("vtd.mode", "legacy",
+		    "VT-d translation for cases that name no mode (the vtd.ss.* and vtd.fs.* cases name theirs): "
+		    "legacy, scalable-second-stage, scalable-first-stage, scalable-nested",
+		    check_mode, NULL);
+	setting_add("vtd.fs_levels", "4", "VT-d first-stage walk in scalable mode: 4 or 5 levels (CAP.FL5LP)",
+		    check_fs_levels, NULL);
 	setting_add("vtd.levels", "auto", "VT-d second-level walk: auto (deepest SAGAW offers), 3 or 4", check_levels,
 		    NULL);
 	setting_add("vtd.bystanders", "auto",
@@ -56,6 +75,9 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	const char *lv = setting_get("vtd.levels"), *by = setting_get("vtd.bystanders");
 	unit.want_levels = lv && strcmp(lv, "auto") != 0 ? (unsigned)atoi(lv) : 0;
 	unit.want_eime = setting_bool("vtd.eime");
+	const char *mode = setting_get("vtd.mode"), *fsl = setting_get("vtd.fs_levels");
+	unit.default_mode = mode && vtd_mode_named(mode) != VTD_NMODES ? vtd_mode_named(mode) : VTD_MODE_LEGACY;
+	unit.want_fs_levels = fsl && strcmp(fsl, "5") == 0 ? 5 : 4;
 	unit.want_bystanders = !by				? VTD_BYSTANDERS_AUTO
 			       : strcmp(by, "passthrough") == 0 ? VTD_BYSTANDERS_PT
 			       : strcmp(by, "identity") == 0	? VTD_BYSTANDERS_IDENTITY
@@ -66,7 +88,8 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 
 /* ---- the family: what `model vtd` attaches ------------------------------ */
 
-/* The model as QEMU 7.2 reports itself, its engine on MODEL_ENGINE_BUS
+/* The model as QEMU 7.2 reports itself (`model vtd`), or with everything
+ * scalable mode has (`model vtd-sm`), its engine on MODEL_ENGINE_BUS
  * (translated and interrupt-remapped by the model) and a driver of its
  * own on the model's window: no DMAR and no PCI list, the model's engine
  * is the only device behind it. */
@@ -88,7 +111,10 @@ static bool family_msi(void *m, uint16_t rid, uint64_t addr, uint32_t data, uint
 static const char *family_attach(const char *kind, struct model_engine *e)
 {
 	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
-	vtdm_init(&family_model, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
+	bool sm = strcmp(kind, "vtd-sm") == 0;
+	vtdm_init(&family_model, sm ? VTDM_SM_CAP : VTDM_QEMU_CAP, sm ? VTDM_SM_ECAP : VTDM_QEMU_ECAP);
+	const char *fsl = setting_get("vtd.fs_levels");
+	family_driver.want_fs_levels = fsl && strcmp(fsl, "5") == 0 ? 5 : 4;
 	family_sid = pci_rid(at);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
 	model_engine_msi(e, family_msi);

@@ -12,7 +12,12 @@
 #define VTD_DEADLINE_MS 100 /* any register handshake or queue wait */
 #define VTD_DEADLINE_US (VTD_DEADLINE_MS * 1000)
 #define VTD_DEADLINE_TEXT STRINGIFY(VTD_DEADLINE_MS) " ms"
-#define VTD_IQ_ENTRIES 256 /* one page of 128-bit descriptors (IQA.QS 0) */
+/* The queue is one page (IQA.QS 0): 256 descriptors of 128 bits, or 128
+ * of 256 bits in scalable mode. */
+static inline unsigned vtd_iq_entries(const struct vtd *v)
+{
+	return v->dw ? 128 : 256;
+}
 
 /* 32-bit registers are only ever accessed with 32-bit accesses (a 64-bit
  * access to one aborts QEMU, and real hardware is no kinder). */
@@ -47,6 +52,20 @@ const char *vtd_set_root(struct vtd *v, uint64_t rtaddr);
 const char *vtd_write_buffer_flush(struct vtd *v);
 const char *vtd_qi_enable(struct vtd *v, bool on);
 const char *vtd_ctx_invalidate(struct vtd *v, enum vtd_ccmd_g g, uint16_t did, uint16_t sid);
+/* Scalable mode: the PASID cache (6.5.2.2) and the PASID-based IOTLB
+ * (6.5.2.4), through the queue. */
+const char *vtd_pc_invalidate(struct vtd *v, enum vtd_pc_g g, uint16_t did, uint32_t pasid);
+const char *vtd_piotlb_invalidate(struct vtd *v, enum vtd_piotlb_g g, uint16_t did, uint32_t pasid, uint64_t iova,
+				  uint64_t size);
+/* What a changed context or PASID entry of domain `did` needs in scalable
+ * mode after the context cache: the PASID cache of the domain and both
+ * IOTLBs. */
+const char *vtd_sm_forget(struct vtd *v, uint16_t did);
+/* The translations of domain `did` the device under test's mode caches:
+ * page-selective over [iova, iova + size) or every page; second stage
+ * (and legacy) through the IOTLB, first stage and nested through the
+ * PASID-based IOTLB for RID_PASID. */
+const char *vtd_dut_invalidate(struct vtd *v, bool page, uint16_t did, uint64_t iova, uint64_t size);
 const char *vtd_iotlb_invalidate(struct vtd *v, bool queued, enum vtd_iotlb_g g, uint16_t did, uint64_t iova,
 				 uint64_t size);
 /* Everything: context cache and IOTLB, globally, on the current interface. */
@@ -74,6 +93,29 @@ const char *vtd_op_ir_invalidate(struct iommu *io, size_t kind, uint16_t source_
 const char *vtd_op_ir_compat(struct iommu *io, bool allow);
 /* Give-back's half: IRE off, the table freed, IRTA and CFI as found. */
 const char *vtd_ir_give_back(struct vtd *v);
+
+/* scalable.c */
+const char *vtd_op_mode(struct iommu *io, const char *name);
+/* The modes `c` offers that the driver drives, a first-stage walk of
+ * `fs_levels` (4 or 5, where CAP.FL5LP) and the mode a take uses first. */
+struct vtd_caps;
+void vtd_modes_adopt(struct vtd *v, const struct vtd_caps *c, unsigned fs_levels);
+/* The scalable-mode root and context tables (every source id to the
+ * bystanders' PASID tables) and the three sets of PASID tables. */
+const char *vtd_sm_build(struct vtd *v);
+void vtd_sm_free(struct vtd *v);
+size_t vtd_sm_table_pages(const struct vtd *v);
+void vtd_sm_ctx_write(struct vtd *v, uint16_t sid, const struct vtd_pasid_tables *t);
+struct vtd_pasid_tables *vtd_sm_tables_for(struct vtd *v, const struct vtd_domain *d, bool pt);
+/* RID_PASID's entry in `t`, and writing it through `d` (or pass-through). */
+uint64_t *vtd_pasid_entry(struct vtd *v, struct vtd_pasid_tables *t);
+void vtd_pe_write(struct vtd *v, struct vtd_pasid_tables *t, const struct vtd_domain *d, bool pt);
+/* A context entry: its qwords (2 legacy, 4 scalable) and the domain id it
+ * leads to. */
+static inline uint64_t *vtd_ctx_entry(const struct vtd *v, uint16_t sid)
+{
+	return v->ctx + (v->scalable ? VTD_SM_CTX_QWORDS : 2) * (size_t)sid;
+}
 
 /* takeover.c */
 const char *vtd_op_take(struct iommu *io);

@@ -33,6 +33,53 @@ const char *vtd_fault_reason(unsigned r)
 		[VTD_FR_IR_IRTE_RSVD] = "reserved field set in an interrupt remapping entry",
 		[VTD_FR_IR_COMPAT] = "compatibility-format interrupt blocked",
 		[VTD_FR_IR_SID] = "interrupt source-id verification failed",
+		/* scalable mode (30h-90h): the table each family is about */
+		[0x30] = "SM: root table address invalid",
+		[0x31] = "SM: request with a PASID in legacy mode (TTM 00)",
+		[0x32] = "SM: page request in legacy mode (TTM 00)",
+		[0x38] = "SM: root entry could not be read",
+		[0x39] = "SM: root entry not present",
+		[0x3a] = "SM: reserved bit set in a root entry",
+		[0x40] = "SM: context entry could not be read",
+		[0x41] = "SM: context entry not present",
+		[0x42] = "SM: reserved bit set in a context entry",
+		[0x43] = "SM: context entry invalid",
+		[0x44] = "SM: context entry's DTE clear for a translated request",
+		[0x45] = "SM: context entry's PASIDE clear for a request with a PASID",
+		[0x46] = "SM: PASID beyond the context entry's directory (PDTS)",
+		[0x47] = "SM: context entry's PRE clear for a page request",
+		[0x48] = "SM: context entry's RID_PASID invalid",
+		[0x50] = "SM: PASID directory entry could not be read",
+		[0x51] = "SM: PASID directory entry not present",
+		[0x52] = "SM: reserved bit set in a PASID directory entry",
+		[0x58] = "SM: PASID table entry could not be read",
+		[0x59] = "SM: PASID table entry not present",
+		[0x5a] = "SM: reserved bit set in a PASID table entry",
+		[0x5b] = "SM: PASID table entry invalid (translation type, walk or width)",
+		[0x5c] = "SM: PASID table entry's ERE clear for an execute request",
+		[0x5d] = "SM: PASID table entry's SRE clear for a supervisor request",
+		[0x70] = "SM: first-stage entry could not be read",
+		[VTD_FR_SM_FS_NOT_PRESENT] = "SM: first-stage entry not present",
+		[0x72] = "SM: reserved bit set in a first-stage entry",
+		[0x73] = "SM: first-stage table pointer invalid (FSPTPTR)",
+		[0x74] = "SM: nested: first-stage entry's address beyond the second stage's width",
+		[0x75] = "SM: nested: first-stage top table not readable through the second stage",
+		[0x76] = "SM: nested: first-stage entry not readable through the second stage",
+		[VTD_FR_SM_NEST_FS_WRITE] = "SM: nested: first-stage entry not writable through the second stage",
+		[0x78] = "SM: second-stage entry could not be read",
+		[VTD_FR_SM_SS_RW] = "SM: second-stage entry denies the read or write",
+		[0x7a] = "SM: reserved bit set in a second-stage entry",
+		[0x7b] = "SM: second-stage table pointer invalid (SSPTPTR)",
+		[0x7c] = "SM: second-stage A/D update needed with no-snoop walks",
+		[0x80] = "SM: first-stage address not canonical",
+		[0x81] = "SM: first-stage entry's U/S clear for a user request",
+		[0x82] = "SM: no execute permission",
+		[0x83] = "SM: address beyond the unit's width",
+		[0x84] = "SM: second-stage address beyond the width",
+		[VTD_FR_SM_WRITE] = "SM: no write permission for a write request",
+		[VTD_FR_SM_READ] = "SM: no read permission for a read request",
+		[0x87] = "SM: output address in the interrupt address range",
+		[0x90] = "SM: first-stage A/D update needed with no-snoop walks",
 	};
 	return r < ARRAY_SIZE(text) && text[r] ? text[r] : "reason not known to iommon";
 }
@@ -50,12 +97,20 @@ bool vtd_op_fault_pending(struct iommu *io)
 	return f != 0xffffffffu && (f & (VTD_FSTS_PPF | VTD_FSTS_PFO));
 }
 
-static enum iommu_fault_kind kind_of(unsigned reason)
+/* What a fault of `reason` was; `read` says which way for the reasons that
+ * cover both (a second-stage R/W denial). */
+static enum iommu_fault_kind kind_of(unsigned reason, bool read)
 {
+	if (reason == VTD_FR_SM_SS_RW)
+		return read ? IOMMU_FAULT_NOT_PRESENT : IOMMU_FAULT_WRITE_DENIED;
 	switch (reason) {
 	case VTD_FR_WRITE:
+	case VTD_FR_SM_WRITE:
+	case VTD_FR_SM_NEST_FS_WRITE:
 		return IOMMU_FAULT_WRITE_DENIED;
 	case VTD_FR_READ:
+	case VTD_FR_SM_FS_NOT_PRESENT:
+	case VTD_FR_SM_READ:
 		return IOMMU_FAULT_NOT_PRESENT;
 	case VTD_FR_IR_NOT_PRESENT:
 		return IOMMU_FAULT_IR_NOT_PRESENT;
@@ -90,7 +145,7 @@ size_t vtd_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool
 		 * carries its interrupt_index (FI 63:48) */
 		bool ir = is_ir(reason);
 		if (n < max)
-			out[n++] = (struct iommu_fault){ .kind = kind_of(reason),
+			out[n++] = (struct iommu_fault){ .kind = kind_of(reason, (hi & VTD_FRCD_T) != 0),
 							 .sid_known = true,
 							 .addr_known = true,
 							 .dir_known = !ir,
@@ -99,6 +154,8 @@ size_t vtd_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool
 							 .read = !ir && (hi & VTD_FRCD_T) != 0,
 							 .addr = ir ? vtd_frcd_ir_index(lo) : vtd_frcd_fi(lo),
 							 .why = vtd_fault_reason(reason),
+							 .pasid_present = vtd_frcd_pp(sid) != 0,
+							 .pasid = vtd_frcd_pv(hi),
 							 .t_seen = rdtsc() };
 		else
 			*overflow = true;

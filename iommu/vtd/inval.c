@@ -1,7 +1,9 @@
 /* VT-d invalidation: the write buffer (WBF), the context cache and the
  * IOTLB by register (CCMD, IOTLB at ECAP.IRO; 6.5.1) or through the
  * invalidation queue (6.5.2), each ended by a status-writing wait
- * descriptor, and recovery from a queue error (6.5.2.10). */
+ * descriptor, and recovery from a queue error (6.5.2.10). In scalable mode
+ * the queue holds 256-bit descriptors (IQA.DW) and everything goes through
+ * it, with the PASID cache and the PASID-based IOTLB besides. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,13 +20,26 @@ const struct iommu_inval_kind vtd_kinds[6] = {
 };
 #define NKINDS (ARRAY_SIZE(vtd_kinds))
 
+/* Register-based invalidation: legacy mode only here (scalable mode needs
+ * the queue anyway), and not on units of VER 6 and later, which dropped it
+ * (rev. 3.3, 6.5). */
+static bool registers_invalidate(const struct vtd *v)
+{
+	return !v->scalable && vtd_ver_max(v->ver) < 6;
+}
+
 bool vtd_kind_usable(const struct vtd *v, size_t k)
 {
 	if (k >= NKINDS)
 		return false;
 	if (k >= 3 && !v->qi)
 		return false;
-	return k % 3 != 0 || v->psi;
+	if (k < 3 && !registers_invalidate(v))
+		return false;
+	/* page-selective: CAP.PSI for the second stage; the PASID-based
+	 * IOTLB of the first stage is always page-selective */
+	bool fs = v->scalable && (v->want_mode == VTD_MODE_FS || v->want_mode == VTD_MODE_NESTED);
+	return k % 3 != 0 || v->psi || fs;
 }
 
 const char *vtd_write_buffer_flush(struct vtd *v)
@@ -95,13 +110,23 @@ static const char *iotlb_reg(struct vtd *v, enum vtd_iotlb_g g, uint16_t did, ui
 			      "IOTLB", "IVT");
 }
 
-static void put_desc(struct vtd *v, struct vtd_desc d)
+/* A descriptor in the slot at `index`: 128 bits, or 256 with the upper
+ * half zero. */
+static void put_at(struct vtd *v, unsigned index, struct vtd_desc d)
 {
-	uint64_t *slot = v->iq + 2 * v->iq_tail;
+	size_t qw = v->dw ? 4 : 2;
+	uint64_t *slot = v->iq + qw * index;
 	slot[0] = d.lo;
 	slot[1] = d.hi;
-	vtd_push(slot, 16, v);
-	v->iq_tail = (v->iq_tail + 1) % VTD_IQ_ENTRIES;
+	if (v->dw)
+		slot[2] = slot[3] = 0;
+	vtd_push(slot, 8 * qw, v);
+}
+
+static void put_desc(struct vtd *v, struct vtd_desc d)
+{
+	put_at(v, v->iq_tail, d);
+	v->iq_tail = (v->iq_tail + 1) % vtd_iq_entries(v);
 }
 
 /* Recovers from a queue error (6.5.2.10): the descriptor at the head is
@@ -109,16 +134,12 @@ static void put_desc(struct vtd *v, struct vtd_desc d)
  * so that the unit resumes from the head. */
 static void qi_recover(struct vtd *v)
 {
-	unsigned head = vtd_iq_index(vtd_r64(v, VTD_REG_IQH)) % VTD_IQ_ENTRIES;
+	unsigned head = vtd_iq_index(vtd_r64(v, VTD_REG_IQH), v->dw) % vtd_iq_entries(v);
 	/* a wait writing the value the status already holds: harmless, and
 	 * the wait behind the bad descriptor still ends the submission */
-	struct vtd_desc w = vtd_desc_wait_sw(v->wait_seq - 1, (uint64_t)(uintptr_t)v->wait_status);
-	uint64_t *slot = v->iq + 2 * head;
-	slot[0] = w.lo;
-	slot[1] = w.hi;
-	vtd_push(slot, 16, v);
+	put_at(v, head, vtd_desc_wait_sw(v->wait_seq - 1, (uint64_t)(uintptr_t)v->wait_status));
 	vtd_w32(v, VTD_REG_FSTS, VTD_FSTS_IQE);
-	vtd_w64(v, VTD_REG_IQT, vtd_iq_offset(v->iq_tail));
+	vtd_w64(v, VTD_REG_IQT, vtd_iq_offset(v->iq_tail, v->dw));
 	v->queue_errors++;
 }
 
@@ -132,7 +153,7 @@ static const char *qi_submit(struct vtd *v, const struct vtd_desc *desc, size_t 
 	for (size_t i = 0; i < n; i++)
 		put_desc(v, desc[i]);
 	put_desc(v, vtd_desc_wait_sw(seq, (uint64_t)(uintptr_t)v->wait_status));
-	vtd_w64(v, VTD_REG_IQT, vtd_iq_offset(v->iq_tail));
+	vtd_w64(v, VTD_REG_IQT, vtd_iq_offset(v->iq_tail, v->dw));
 	struct deadline dl = deadline_after_us(VTD_DEADLINE_US);
 	unsigned recoveries = 0;
 	while (*v->wait_status != seq) {
@@ -179,8 +200,9 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 		memset(v->iq, 0, PAGE_SIZE);
 		vtd_push(v->iq, PAGE_SIZE, v);
 		v->iq_tail = 0;
+		v->dw = v->scalable;
 		vtd_w64(v, VTD_REG_IQT, 0);
-		vtd_w64(v, VTD_REG_IQA, vtd_iqa((uint64_t)(uintptr_t)v->iq, 0));
+		vtd_w64(v, VTD_REG_IQA, vtd_iqa((uint64_t)(uintptr_t)v->iq, 0) | (v->dw ? VTD_IQA_DW : 0));
 		const char *e = vtd_gcmd_set(v, VTD_GCMD_QIE, true, "vtd: GSTS.QIES not set within " VTD_DEADLINE_TEXT);
 		v->qi_on = e == NULL;
 		return e;
@@ -191,7 +213,7 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 				  "vtd: queued invalidation stays on while interrupt remapping is on");
 	/* the unit may stop only when it has fetched everything (head ==
 	 * tail) and the last descriptor was a wait */
-	if (vtd_iq_index(vtd_r64(v, VTD_REG_IQH)) != vtd_iq_index(vtd_r64(v, VTD_REG_IQT)))
+	if (vtd_iq_index(vtd_r64(v, VTD_REG_IQH), v->dw) != vtd_iq_index(vtd_r64(v, VTD_REG_IQT), v->dw))
 		return iommu_fail(&v->io, IOMMU_ERR_HARDWARE,
 				  "vtd: the invalidation queue is not drained (IQH != IQT): it stays on");
 	const char *e =
@@ -212,12 +234,68 @@ const char *vtd_ctx_invalidate(struct vtd *v, enum vtd_ccmd_g g, uint16_t did, u
 	return qi_submit(v, &d, 1, NULL);
 }
 
+static const char *queue_only(struct vtd *v, const char *what)
+{
+	static char why[112];
+	snprintf(why, sizeof(why), "vtd: %s is invalidated through the queue only, and the queue is off", what);
+	return iommu_fail(&v->io, IOMMU_ERR_STATE, why);
+}
+
+const char *vtd_pc_invalidate(struct vtd *v, enum vtd_pc_g g, uint16_t did, uint32_t pasid)
+{
+	if (!v->qi_on || !v->dw)
+		return queue_only(v, "the PASID cache");
+	struct vtd_desc d = vtd_desc_pc(g, did, pasid);
+	return qi_submit(v, &d, 1, NULL);
+}
+
+const char *vtd_piotlb_invalidate(struct vtd *v, enum vtd_piotlb_g g, uint16_t did, uint32_t pasid, uint64_t iova,
+				  uint64_t size)
+{
+	if (!v->qi_on || !v->dw)
+		return queue_only(v, "the PASID-based IOTLB");
+	const char *e = NULL;
+	uint64_t addr = 0, end = iova + size;
+	unsigned am = 0;
+	do {
+		if (g == VTD_PIOTLB_PAGE) {
+			psi_block(iova, end - iova, &addr, &am);
+			if (am > v->mamv) {
+				am = v->mamv;
+				addr = iova & ~((1ull << (am + 12)) - 1);
+			}
+			iova = addr + (1ull << (am + 12));
+		}
+		struct vtd_desc d = vtd_desc_piotlb(g, did, pasid, addr, am);
+		e = qi_submit(v, &d, 1, NULL);
+	} while (!e && g == VTD_PIOTLB_PAGE && iova < end);
+	return e;
+}
+
+const char *vtd_sm_forget(struct vtd *v, uint16_t did)
+{
+	const char *e = vtd_pc_invalidate(v, VTD_PC_DOMAIN, did, 0);
+	if (!e)
+		e = vtd_iotlb_invalidate(v, true, VTD_IOTLB_DOMAIN, did, 0, 0);
+	return e ? e : vtd_piotlb_invalidate(v, VTD_PIOTLB_PASID, did, v->rid_pasid, 0, 0);
+}
+
+const char *vtd_dut_invalidate(struct vtd *v, bool page, uint16_t did, uint64_t iova, uint64_t size)
+{
+	if (v->scalable && (v->mode == VTD_MODE_FS || v->mode == VTD_MODE_NESTED))
+		return vtd_piotlb_invalidate(v, page ? VTD_PIOTLB_PAGE : VTD_PIOTLB_PASID, did, v->rid_pasid, iova,
+					     size);
+	return vtd_iotlb_invalidate(v, v->qi_on, page ? VTD_IOTLB_PAGE : VTD_IOTLB_DOMAIN, did, iova, size);
+}
+
 const char *vtd_iotlb_invalidate(struct vtd *v, bool queued, enum vtd_iotlb_g g, uint16_t did, uint64_t iova,
 				 uint64_t size)
 {
 	if (g == VTD_IOTLB_PAGE && !v->psi)
 		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 				  "vtd: the unit has no page-selective invalidation (CAP.PSI clear)");
+	if (v->scalable && !queued)
+		return queue_only(v, "a scalable-mode IOTLB");
 	const char *e = vtd_qi_enable(v, queued);
 	if (!e)
 		e = vtd_write_buffer_flush(v);
@@ -258,13 +336,29 @@ const char *vtd_op_invalidate(struct iommu *io, size_t usable, uint64_t iova, ui
 	if (!vtd_kind_usable(v, kind))
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "vtd: this unit cannot do that kind of invalidation");
 	static const enum vtd_iotlb_g g[] = { VTD_IOTLB_PAGE, VTD_IOTLB_DOMAIN, VTD_IOTLB_GLOBAL };
+	/* first stage and nested: the PASID-based IOTLB for page and domain
+	 * (the domain's one PASID); global is the IOTLB's global and the
+	 * PASID's, since an IOTLB descriptor names no first-stage entry */
+	if (v->scalable && kind % 3 == 2 && (v->mode == VTD_MODE_FS || v->mode == VTD_MODE_NESTED)) {
+		const char *e = vtd_iotlb_invalidate(v, true, VTD_IOTLB_GLOBAL, 0, 0, 0);
+		return e ? e : vtd_dut_invalidate(v, false, v->dut.did, 0, 0);
+	}
+	if (v->scalable && kind % 3 != 2)
+		return vtd_dut_invalidate(v, kind % 3 == 0, v->dut.did, iova, size);
 	return vtd_iotlb_invalidate(v, kind >= 3, g[kind % 3], v->dut.did, iova, size);
 }
 
 const char *vtd_invalidate_all(struct vtd *v)
 {
 	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_GLOBAL, 0, 0);
-	return e ? e : vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_GLOBAL, 0, 0, 0);
+	if (!e && v->scalable)
+		e = vtd_pc_invalidate(v, VTD_PC_GLOBAL, 0, 0);
+	if (!e)
+		e = vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_GLOBAL, 0, 0, 0);
+	/* the first-stage entries of the domains iommon's PASID entries named */
+	for (uint16_t did = 1; !e && v->scalable && did <= 3; did++)
+		e = vtd_piotlb_invalidate(v, VTD_PIOTLB_PASID, did, v->rid_pasid, 0, 0);
+	return e;
 }
 
 const char *vtd_iec_invalidate(struct vtd *v, bool by_index, unsigned index, unsigned im)

@@ -56,12 +56,15 @@ static bool is32(uint64_t off)
 	return false;
 }
 
+/* The IOTLB descriptor and register: in scalable mode they name
+ * second-stage and pass-through translations only (first-stage ones are
+ * the PASID-based IOTLB's). */
 static void tlb_flush(struct vtd_model *m, int g, uint16_t did, uint64_t addr, unsigned am)
 {
 	uint64_t first = addr >> 12, n = 1ull << am;
 	for (unsigned i = 0; i < VTDM_CACHE; i++) {
 		struct vtdm_tlb *t = &m->tlb[i];
-		if (!t->valid)
+		if (!t->valid || t->first)
 			continue;
 		if (g == 1 || (g == 2 && t->did == did) ||
 		    (g == 3 && t->did == did && t->page >= (first & ~(n - 1)) && t->page < (first & ~(n - 1)) + n))
@@ -95,11 +98,13 @@ static void ctx_flush(struct vtd_model *m, int g, uint16_t did, uint16_t sid)
 		return;
 	}
 	unsigned i = sid % CTX_SLOTS;
-	uint16_t cached_did = (uint16_t)(m->ctx_cache[i].hi >> 8);
+	/* a scalable-mode context entry holds no domain id: the device's
+	 * entry goes whatever the descriptor's DID */
+	uint16_t cached_did = vtdm_scalable(m) ? did : (uint16_t)(m->ctx_cache[i].hi >> 8);
 	if (m->ctx_cache[i].valid && (uint16_t)(m->ctx_cache[i].hi >> 48) == sid && cached_did == did)
 		m->ctx_cache[i].valid = false;
 	const uint64_t *ce = ctx_in_memory(m, sid);
-	if ((m->cap & (1u << 7)) && ce && !(ce[0] & 1) && !m->ctx_cache[i].valid) {
+	if ((m->cap & (1u << 7)) && !vtdm_scalable(m) && ce && !(ce[0] & 1) && !m->ctx_cache[i].valid) {
 		m->ctx_cache[i].valid = true;
 		m->ctx_cache[i].lo = 0;
 		m->ctx_cache[i].hi = (uint64_t)sid << 48; /* domain 0 */
@@ -145,17 +150,40 @@ static void iec_flush(struct vtd_model *m, bool by_index, uint16_t iidx, unsigne
 static void queue_run(struct vtd_model *m)
 {
 	uint64_t *q = (uint64_t *)(uintptr_t)(m->iqa & ~0xfffull);
-	uint64_t entries = 256ull << (m->iqa & 7);
+	bool dw = (m->iqa >> 11) & 1; /* 256-bit descriptors */
+	unsigned shift = dw ? 5 : 4;
+	uint64_t entries = (dw ? 128ull : 256ull) << (m->iqa & 7);
+	bool sm = vtdm_scalable(m);
 	while (m->iqh != m->iqt && !(m->fsts & (1u << 4))) {
-		uint64_t *d = q + 2 * (m->iqh >> 4);
+		uint64_t *d = q + (dw ? 4 : 2) * (m->iqh >> shift);
 		uint64_t lo = d[0], hi = d[1];
 		bool ok = !m->refuse_queue;
+		if (sm && !dw) { /* scalable mode treats 128-bit descriptors as invalid */
+			m->narrow_in_sm++;
+			m->forbidden++;
+			ok = false;
+		}
 		switch (ok ? lo & 0xf : 0) {
 		case 1:
 			ctx_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 16), (uint16_t)(lo >> 32));
 			break;
 		case 2:
 			tlb_flush(m, (int)((lo >> 4) & 3), (uint16_t)(lo >> 16), hi & ~0xfffull, (unsigned)(hi & 0x3f));
+			break;
+		case 6: /* P_IOTLB: G (5:4), DID (31:16), PASID (51:32); ADDR, AM */
+			if (!sm)
+				ok = false;
+			else
+				vtdm_piotlb_flush(m, (unsigned)(lo >> 4) & 3, (uint16_t)(lo >> 16),
+						  (uint32_t)(lo >> 32) & 0xfffff, hi & ~0xfffull,
+						  (unsigned)(hi & 0x3f));
+			break;
+		case 7: /* PASID cache: G (5:4), DID (31:16), PASID (51:32) */
+			if (!sm)
+				ok = false;
+			else
+				vtdm_pc_flush(m, (unsigned)(lo >> 4) & 3, (uint16_t)(lo >> 16),
+					      (uint32_t)(lo >> 32) & 0xfffff);
 			break;
 		case 4: /* IEC: G (4) index-selective, IM (31:27), IIDX (47:32) */
 			iec_flush(m, (lo >> 4) & 1, (uint16_t)(lo >> 32), (unsigned)(lo >> 27) & 0x1f);
@@ -176,7 +204,7 @@ static void queue_run(struct vtd_model *m)
 			m->queue_errors++;
 			return;
 		}
-		m->iqh = ((m->iqh >> 4) + 1) % entries << 4;
+		m->iqh = ((m->iqh >> shift) + 1) % entries << shift;
 	}
 }
 
@@ -382,7 +410,7 @@ void vtdm_init(struct vtd_model *m, uint64_t cap, uint64_t ecap)
 	regwin_init_model(&m->win, "vtd-model", VTDM_WINDOW, false, &ops, m);
 }
 
-static bool fault(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, unsigned reason)
+bool vtdm_fault(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, unsigned reason)
 {
 	for (unsigned k = 0; k < VTDM_NFR; k++) {
 		unsigned i = (m->next_frcd + k) % VTDM_NFR;
@@ -410,7 +438,7 @@ static bool fault(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, 
  * request a write (T clear). */
 static bool ir_fault(struct vtd_model *m, uint16_t sid, uint16_t index, unsigned reason)
 {
-	return fault(m, sid, (uint64_t)index << 48, true, reason);
+	return vtdm_fault(m, sid, (uint64_t)index << 48, true, reason);
 }
 
 /* The IRTE for `index`: the cached copy while there is one (hardware may
@@ -487,33 +515,50 @@ bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, u
 	return true;
 }
 
+struct vtdm_tlb *vtdm_tlb_find(struct vtd_model *m, uint16_t did, bool first, uint32_t pasid, uint64_t iova)
+{
+	for (unsigned i = 0; i < VTDM_CACHE; i++) {
+		struct vtdm_tlb *t = &m->tlb[i];
+		if (t->valid && t->did == did && t->first == first && t->pasid == pasid && t->page == iova >> 12)
+			return t;
+	}
+	return NULL;
+}
+
+void vtdm_tlb_add(struct vtd_model *m, const struct vtdm_tlb *t)
+{
+	m->tlb[m->tlb_next++ % VTDM_CACHE] = *t;
+}
+
 bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys)
 {
 	if (!(m->gsts & TE)) {
 		*phys = iova;
 		return true;
 	}
+	if (vtdm_scalable(m))
+		return vtdm_sm_translate(m, sid, iova, write, phys);
 	unsigned slot = sid % CTX_SLOTS;
 	uint64_t lo, hi;
 	if (m->ctx_cache[slot].valid && (uint16_t)(m->ctx_cache[slot].hi >> 48) == sid) {
 		lo = m->ctx_cache[slot].lo, hi = m->ctx_cache[slot].hi & 0xffffffffffffull;
 		if (!(lo & 1))
-			return fault(m, sid, iova, write, 2); /* a cached not-present entry */
+			return vtdm_fault(m, sid, iova, write, 2); /* a cached not-present entry */
 	} else {
 		const uint64_t *root = (const uint64_t *)(uintptr_t)(m->root & ~0xfffull);
 		uint64_t re = root[2 * (sid >> 8)];
 		if (!(re & 1))
-			return fault(m, sid, iova, write, 1);
+			return vtdm_fault(m, sid, iova, write, 1);
 		const uint64_t *ce = (const uint64_t *)(uintptr_t)(re & ~0xfffull) + 2 * (sid & 0xff);
 		lo = ce[0], hi = ce[1];
 		if (!(lo & 1))
-			return fault(m, sid, iova, write, 2);
+			return vtdm_fault(m, sid, iova, write, 2);
 		unsigned aw = hi & 7, tt = (lo >> 2) & 3;
 		unsigned sagaw = (m->cap >> 8) & 0x1f;
 		unsigned largest = sagaw & 8 ? 3 : sagaw & 4 ? 2 : 1;
 		if (aw > 4 || !(sagaw & (1u << aw)) || tt == 1 || tt == 3 || (tt == 2 && !(m->ecap & (1u << 6))) ||
 		    (tt == 2 && aw != largest) || (hi & 0xffffffffff000080ull) || (lo & 0xff0))
-			return fault(m, sid, iova, write, 3);
+			return vtdm_fault(m, sid, iova, write, 3);
 		m->ctx_cache[slot].valid = true;
 		m->ctx_cache[slot].lo = lo;
 		m->ctx_cache[slot].hi = hi | (uint64_t)sid << 48;
@@ -525,36 +570,42 @@ bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write
 	uint16_t did = (uint16_t)(hi >> 8);
 	unsigned levels = (hi & 7) == 2 ? 4 : 3;
 	if (iova >> (levels == 4 ? 48 : 39))
-		return fault(m, sid, iova, write, 4);
-	for (unsigned i = 0; i < VTDM_CACHE; i++) {
-		struct vtdm_tlb *t = &m->tlb[i];
-		if (t->valid && t->did == did && t->page == iova >> 12) { /* tagged by domain, as on hardware */
-			if (!(t->perm & (write ? 2 : 1)))
-				return fault(m, sid, iova, write, write ? 5 : 6);
-			*phys = t->phys << 12 | (iova & 0xfff);
-			return true;
-		}
+		return vtdm_fault(m, sid, iova, write, 4);
+	struct vtdm_tlb *hit = vtdm_tlb_find(m, did, false, 0, iova); /* tagged by domain, as on hardware */
+	if (hit) {
+		if (!(hit->perm & (write ? 2 : 1)))
+			return vtdm_fault(m, sid, iova, write, write ? 5 : 6);
+		*phys = hit->phys << 12 | (iova & 0xfff);
+		return true;
 	}
-	const uint64_t *t = (const uint64_t *)(uintptr_t)(lo & ~0xfffull);
+	unsigned perm, reason = vtdm_ss_walk(lo & ~0xfffull, levels, iova, write, phys, &perm);
+	if (reason)
+		return vtdm_fault(m, sid, iova, write, reason);
+	vtdm_tlb_add(m, &(struct vtdm_tlb){ true, sid, did, iova >> 12, *phys >> 12, perm });
+	return true;
+}
+
+unsigned vtdm_ss_walk(uint64_t top, unsigned levels, uint64_t iova, bool write, uint64_t *phys, unsigned *perm)
+{
+	const uint64_t *t = (const uint64_t *)(uintptr_t)top;
 	for (unsigned l = levels; l >= 1; l--) {
 		unsigned shift = 12 + 9 * (l - 1);
 		uint64_t e = t[(iova >> shift) & 511];
 		if (!(e & 3))
-			return fault(m, sid, iova, write, write ? 5 : 6);
+			return write ? 5 : 6;
 		if (l == 1 || (e & 0x80)) {
 			if ((l == 4 && (e & 0x80)) || (e & (1ull << 11)))
-				return fault(m, sid, iova, write, 12);
+				return 12;
 			if (!(e & (write ? 2 : 1)))
-				return fault(m, sid, iova, write, write ? 5 : 6);
+				return write ? 5 : 6;
 			uint64_t mask = (1ull << shift) - 1;
 			*phys = ((e & 0x000ffffffffff000ull) & ~mask) | (iova & mask);
-			struct vtdm_tlb *c = &m->tlb[m->tlb_next++ % VTDM_CACHE];
-			*c = (struct vtdm_tlb){ true, sid, did, iova >> 12, *phys >> 12, (unsigned)(e & 3) };
-			return true;
+			*perm = (unsigned)(e & 3);
+			return 0;
 		}
 		t = (const uint64_t *)(uintptr_t)(e & 0x000ffffffffff000ull);
 	}
-	return fault(m, sid, iova, write, 7);
+	return 7;
 }
 
 /* ---- the faults `model` injects, and the kinds ---------------------------- */
@@ -595,4 +646,4 @@ const struct model_fault vtdm_faults[] = {
 	{ NULL },
 };
 
-const char *const vtdm_kind_names[] = { "vtd", NULL };
+const char *const vtdm_kind_names[] = { "vtd", "vtd-sm", NULL };

@@ -33,6 +33,15 @@
  * PSI, QI, pass-through; vtdm_init moves FRO and IRO to the model's. */
 #define VTDM_QEMU_CAP 0x00d2008c22260206ull
 #define VTDM_QEMU_ECAP 0x0000000000f00f4aull
+/* The same unit with everything scalable mode has (model_sm.c): SMTS with
+ * second stage (39 and 48 bits), first stage, nested, 20-bit PASIDs
+ * (PSS 19), RID_PASID (RPS); first-stage 1 GiB leaves (FS1GP) and 5-level
+ * walks (FL5LP). What
+ * `model vtd-sm` attaches. */
+#define VTDM_SM_CAP ((VTDM_QEMU_CAP & ~(0x3full << 16)) | 47ull << 16 | 4ull << 8 | 1ull << 56 | 1ull << 60)
+#define VTDM_SM_ECAP \
+	(VTDM_QEMU_ECAP | 1ull << 26 | 19ull << 35 | 1ull << 40 | 1ull << 43 | 1ull << 46 | 1ull << 47 | 1ull << 49)
+#define VTDM_PC 8 /* PASID-cache slots */
 
 #define VTDM_NFR 4
 #define VTDM_CACHE 16
@@ -46,6 +55,8 @@ struct vtdm_tlb {
 	uint16_t sid, did;
 	uint64_t page, phys; /* 4 KiB frames */
 	unsigned perm;
+	bool first;	/* scalable mode: a first-stage or nested translation (P_IOTLB's), else second stage */
+	uint32_t pasid; /* scalable mode: the PASID it was made for */
 };
 
 struct vtd_model {
@@ -68,6 +79,15 @@ struct vtd_model {
 		uint64_t lo, hi;
 	} iec[VTDM_IEC];
 	unsigned iec_next;
+	/* scalable mode: the PASID cache, entries kept until a PASID-cache
+	 * invalidation covers them (tagged by domain and PASID) */
+	struct {
+		bool valid;
+		uint16_t sid, did;
+		uint32_t pasid;
+		uint64_t pe[8];
+	} pc[VTDM_PC];
+	unsigned pc_next;
 	/* faults injected */
 	uint32_t stuck_gsts; /* GSTS bits that never change */
 	bool all_ones;	     /* nothing answers */
@@ -80,10 +100,12 @@ struct vtd_model {
 	unsigned reg_while_queued; /* register invalidation with QIE on */
 	unsigned writes;	   /* every write, for "touched nothing" checks */
 	unsigned ctx_invalidations, iotlb_invalidations, waits, queue_errors;
-	unsigned iec_invalidations, iec_global; /* all IEC descriptors, and the global ones */
-	unsigned ire_unready;			/* IRE set with the queue off or no table latched */
-	unsigned fault_events;			/* fault event interrupts sent (FEDATA to FEADDR) */
-	unsigned forbidden;			/* oneshot_writes, reg_while_queued and ire_unready together */
+	unsigned iec_invalidations, iec_global;		 /* all IEC descriptors, and the global ones */
+	unsigned ire_unready;				 /* IRE set with the queue off or no table latched */
+	unsigned fault_events;				 /* fault event interrupts sent (FEDATA to FEADDR) */
+	unsigned pc_invalidations, piotlb_invalidations; /* scalable mode's descriptors */
+	unsigned narrow_in_sm; /* 128-bit descriptors while the root table is scalable (invalid, 6.5.2) */
+	unsigned forbidden;    /* oneshot_writes, reg_while_queued, ire_unready, narrow_in_sm together */
 	uint64_t last_psi_addr;
 	unsigned last_psi_am;
 	struct regwin win;
@@ -95,6 +117,24 @@ void vtdm_init(struct vtd_model *m, uint64_t cap, uint64_t ecap);
 /* A DMA by `sid` at `iova`: the physical address, or a fault recorded the
  * way the hardware records it (returns false). */
 bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys);
+
+/* ---- scalable mode (model_sm.c), for model.c ---- */
+/* Is the latched root table a scalable-mode one (RTADDR.TTM 01)? */
+bool vtdm_scalable(const struct vtd_model *m);
+/* The walk in scalable mode: root, context, PASID directory and table
+ * (through the PASID cache), then the PASID entry's translation type. */
+bool vtdm_sm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys);
+/* PASID-cache (type 7) and PASID-based IOTLB (type 6) descriptors. */
+void vtdm_pc_flush(struct vtd_model *m, unsigned g, uint16_t did, uint32_t pasid);
+void vtdm_piotlb_flush(struct vtd_model *m, unsigned g, uint16_t did, uint32_t pasid, uint64_t addr, unsigned am);
+/* Records a translation fault (model.c): false, as the DMA fails. */
+bool vtdm_fault(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, unsigned reason);
+/* The IOTLB: a hit for (did, pasid, page) of the right stage, or a new entry. */
+struct vtdm_tlb *vtdm_tlb_find(struct vtd_model *m, uint16_t did, bool first, uint32_t pasid, uint64_t iova);
+void vtdm_tlb_add(struct vtd_model *m, const struct vtdm_tlb *t);
+/* A second-stage walk of `levels` from `top`: 0 and where `iova` leads
+ * with the leaf's R/W, or the legacy fault reason (5, 6, 7, 12). */
+unsigned vtdm_ss_walk(uint64_t top, unsigned levels, uint64_t iova, bool write, uint64_t *phys, unsigned *perm);
 
 /* An MSI write by `sid` (address, data) to the unit's interrupt window:
  * true and the vector and local APIC id it is delivered to, or false when

@@ -122,6 +122,7 @@ static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
 /* ---- RTADDR (11.4.6) ---------------------------------------------------- */
 #define VTD_RTADDR_RTA 0xfffffffffffff000ull /* root table, 4 KiB aligned */
 #define VTD_RTADDR_TTM (3ull << 10)	     /* translation table mode: 00 legacy */
+#define VTD_RTADDR_TTM_SCALABLE (1ull << 10) /* 01: scalable-mode root and context entries */
 
 /* ---- CCMD (11.4.7) ------------------------------------------------------ */
 #define VTD_CCMD_ICC (1ull << 63)
@@ -170,10 +171,19 @@ static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
 #define VTD_FRCD_T (1u << 30) /* 1: a read request, 0: a write */
 #define vtd_frcd_fr(hi) ((unsigned)vtd_field((hi), 7, 0))
 #define vtd_frcd_sid(w) ((uint16_t)vtd_field((w), 15, 0))
+/* scalable mode: PP (95) a PASID came with the request, PV (123:104) its value */
+#define vtd_frcd_pp(w) ((unsigned)vtd_field((w), 31, 31))
+#define vtd_frcd_pv(hi) ((uint32_t)vtd_field((hi), 27, 8))
 #define vtd_frcd_fi(lo) ((lo) & ~0xfffull)
 /* Fault reasons (appendix A) the iommu interface names */
 #define VTD_FR_WRITE 5 /* write to a page without write permission */
 #define VTD_FR_READ 6  /* read of a page without read permission */
+/* scalable-mode fault reasons (appendix A, 30h-90h) the interface names */
+#define VTD_FR_SM_FS_NOT_PRESENT 0x71 /* first-stage entry not present */
+#define VTD_FR_SM_NEST_FS_WRITE 0x77  /* nested: no write in a first-stage entry */
+#define VTD_FR_SM_SS_RW 0x79	      /* second-stage entry denies the read or write */
+#define VTD_FR_SM_WRITE 0x85	      /* no write permission for a write request */
+#define VTD_FR_SM_READ 0x86	      /* no read permission for a read request */
 /* interrupt-remapping fault reasons (appendix A, 20h-26h) */
 #define VTD_FR_IR_REQ_RSVD 0x20	   /* reserved field set in the interrupt request */
 #define VTD_FR_IR_INDEX 0x21	   /* interrupt_index beyond the table's size (IRTA.S) */
@@ -190,11 +200,14 @@ static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
 #define VTD_PMEN_EPM (1u << 31) /* protected memory regions enabled */
 
 /* ---- the invalidation queue: IQH, IQT, IQA ------------------------------ */
-/* IQH/IQT hold a descriptor index in 18:4 (QH, QT) */
-#define vtd_iq_offset(index) ((uint64_t)(index) << 4)
-#define vtd_iq_index(v) ((unsigned)vtd_field((v), 18, 4))
-/* IQA: the queue's base (63:12); DW (11) 0 for 128-bit descriptors; QS
- * (2:0) 2^QS pages */
+/* IQH/IQT hold the byte offset of a descriptor in 18:4 (QH, QT): a
+ * 128-bit descriptor's index << 4, a 256-bit one's << 5 (bit 4 clear) */
+#define vtd_iq_offset(index, dw) ((uint64_t)(index) << ((dw) ? 5 : 4))
+#define vtd_iq_index(v, dw) ((unsigned)vtd_field((v), 18, (dw) ? 5 : 4))
+/* IQA: the queue's base (63:12); DW (11) 0 for 128-bit descriptors, 1 for
+ * 256-bit ones (which scalable mode requires: it treats a 128-bit
+ * descriptor as invalid, 6.5.2); QS (2:0) 2^QS pages */
+#define VTD_IQA_DW (1ull << 11)
 static inline uint64_t vtd_iqa(uint64_t base, unsigned qs)
 {
 	return (base & ~0xfffull) | (qs & 7);
@@ -244,6 +257,29 @@ static inline struct vtd_desc vtd_desc_wait_sw(uint32_t data, uint64_t status_ad
 	return (struct vtd_desc){ VTD_DESC_WAIT | VTD_DESC_WAIT_SW | (uint64_t)data << 32, status_addr & ~3ull };
 }
 
+/* PASID-based IOTLB invalidate (6.5.2.4), first-stage and nested entries
+ * of one PASID: G (5:4) 2 every page of the PASID, 3 the pages from ADDR
+ * (127:76) by AM (69:64); DID (31:16), PASID (51:32); IH (70). */
+#define VTD_DESC_PIOTLB 0x6
+enum vtd_piotlb_g { VTD_PIOTLB_PASID = 2, VTD_PIOTLB_PAGE = 3 };
+static inline struct vtd_desc vtd_desc_piotlb(enum vtd_piotlb_g g, uint16_t did, uint32_t pasid, uint64_t addr,
+					      unsigned am)
+{
+	return (struct vtd_desc){ VTD_DESC_PIOTLB | (uint64_t)g << 4 | (uint64_t)did << 16 |
+				      (uint64_t)(pasid & 0xfffff) << 32,
+				  g == VTD_PIOTLB_PAGE ? vtd_iva(addr, am) : 0 };
+}
+/* PASID-cache invalidate (6.5.2.2): G (5:4) 0 every PASID of the domain,
+ * 1 one PASID of it, 3 everything; DID (31:16), PASID (51:32). */
+#define VTD_DESC_PC 0x7
+enum vtd_pc_g { VTD_PC_DOMAIN = 0, VTD_PC_PASID = 1, VTD_PC_GLOBAL = 3 };
+static inline struct vtd_desc vtd_desc_pc(enum vtd_pc_g g, uint16_t did, uint32_t pasid)
+{
+	return (struct vtd_desc){
+		VTD_DESC_PC | (uint64_t)g << 4 | (uint64_t)did << 16 | (uint64_t)(pasid & 0xfffff) << 32, 0
+	};
+}
+
 /* ---- root and context entries (9.1, 9.3), 128 bits each ----------------- */
 #define VTD_ROOT_P 1ull			      /* present */
 #define VTD_ROOT_CTP 0xfffffffffffff000ull    /* context table */
@@ -260,6 +296,48 @@ static inline uint64_t vtd_ctx_hi(unsigned aw, uint16_t did)
 	return (uint64_t)(aw & 7) | (uint64_t)did << 8;
 }
 #define vtd_ctx_did(hi) ((uint16_t)vtd_field((hi), 23, 8))
+
+/* ---- scalable mode (9.2, 9.4, 9.5, 9.6) --------------------------------- */
+/* A scalable-mode root entry: the lower half LP (0) and LCTP (63:12), the
+ * context table of devfns 0-127; the upper half UP and UCTP, of 128-255.
+ * Each context table: 128 entries of 256 bits. */
+#define VTD_SM_CTX_PER_TABLE 128
+#define VTD_SM_CTX_QWORDS 4
+/* A scalable-mode context entry, first qword: P (0), FPD (1), DTE (2),
+ * PASIDE (3), PRE (4), PDTS (11:9) a directory of 2^(PDTS + 7) entries,
+ * PASIDDIRPTR (63:12); second: RID_PASID (19:0), RID_PRIV (20). */
+#define VTD_SMCTX_P 1ull
+#define VTD_SMCTX_PDTS(p) ((uint64_t)((p)&7) << 9)
+#define VTD_SMCTX_DIR 0xfffffffffffff000ull
+#define vtd_smctx_pdts(q0) ((unsigned)vtd_field((q0), 11, 9))
+#define vtd_smctx_rid_pasid(q1) ((uint32_t)vtd_field((q1), 19, 0))
+/* A PASID directory entry (64 bits): P (0), FPD (1), SMPTBLPTR (63:12) a
+ * PASID table of 64 entries of 512 bits. PASID bits 19:6 index the
+ * directory, 5:0 the table. */
+#define VTD_PASID_DIR_P 1ull
+#define VTD_PASID_PER_TABLE 64
+#define VTD_PASID_QWORDS 8
+/* A PASID table entry (9.6), 8 qwords. The first: P (0), FPD (1), AW
+ * (4:2) the second-stage walk, SSADE (9), PGTT (8:6) the translation type,
+ * SSPTPTR (63:12); the second: DID (15:0), PGSNP (24); the third: SRE (0),
+ * FSPM (3:2) 0 a 4-level, 1 a 5-level first-stage walk, FSPTPTR (63:12). */
+#define VTD_PE_P 1ull
+#define VTD_PE_AW(aw) ((uint64_t)((aw)&7) << 2)
+#define VTD_PE_PGTT(t) ((uint64_t)((t)&7) << 6)
+#define VTD_PE_PTR 0xfffffffffffff000ull
+#define VTD_PE_FSPM_5LEVEL (1ull << 2)
+#define vtd_pe_pgtt(q0) ((unsigned)vtd_field((q0), 8, 6))
+#define vtd_pe_did(q1) ((uint16_t)vtd_field((q1), 15, 0))
+enum vtd_pgtt { VTD_PGTT_FS = 1, VTD_PGTT_SS = 2, VTD_PGTT_NESTED = 3, VTD_PGTT_PT = 4 };
+
+/* ---- first-stage paging entries (9.7): the IA-32e format ---------------- */
+#define VTD_FS_P 1ull	      /* present */
+#define VTD_FS_RW (1ull << 1) /* writes allowed */
+#define VTD_FS_US (1ull << 2) /* user: requests without PASID are user requests */
+#define VTD_FS_A (1ull << 5)  /* accessed: set by the unit on every level it walks */
+#define VTD_FS_D (1ull << 6)  /* dirty: set by the unit on a leaf written through */
+#define VTD_FS_PS (1ull << 7) /* page size: a leaf at level 2 or 3 */
+#define VTD_FS_ADDR 0x000ffffffffff000ull
 
 /* ---- second-level paging entries (9.8) ---------------------------------- */
 #define VTD_PTE_R 1ull			   /* read */

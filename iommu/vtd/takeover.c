@@ -63,7 +63,12 @@ const char *vtd_set_root(struct vtd *v, uint64_t rtaddr)
 
 const char *vtd_domain_init(struct vtd *v, struct vtd_domain *d, uint16_t did)
 {
-	return vtd_pg_fail(v, d, vtd_domain_alloc(d, &v->pgcfg, did));
+	return vtd_pg_fail(v, d, vtd_domain_alloc(d, d->cfg ? d->cfg : &v->pgcfg, did));
+}
+
+uint64_t vtd_root_value(const struct vtd *v)
+{
+	return (uint64_t)(uintptr_t)v->root | (v->scalable ? VTD_RTADDR_TTM_SCALABLE : 0);
 }
 
 /* The context entry of one source id (9.3): present; TT 0 through the
@@ -71,6 +76,10 @@ const char *vtd_domain_init(struct vtd *v, struct vtd_domain *d, uint16_t did)
  * largest AGAW the unit supports. */
 void vtd_ctx_write(struct vtd *v, uint16_t sid, const struct vtd_domain *d, bool pt)
 {
+	if (v->scalable) {
+		vtd_sm_ctx_write(v, sid, vtd_sm_tables_for(v, d, pt));
+		return;
+	}
 	uint64_t *c = v->ctx + 2 * (size_t)sid;
 	c[1] = pt ? vtd_ctx_hi(v->max_aw, v->ident.did) : vtd_ctx_hi(v->aw, d->did);
 	__asm__ volatile("" ::: "memory"); /* the domain before the present bit */
@@ -107,13 +116,14 @@ static void *zeroed_pages(size_t n)
 
 static const char *build_tables(struct vtd *v)
 {
+	v->ctx_pages = v->scalable ? 512 : 256;
 	v->root = zeroed_pages(1);
-	v->ctx = zeroed_pages(256);
+	v->ctx = zeroed_pages(v->ctx_pages);
 	v->iq = zeroed_pages(1);
 	v->wait_status = zeroed_pages(1);
 	if (!v->root || !v->ctx || !v->iq || !v->wait_status)
 		return iommu_fail(&v->io, IOMMU_ERR_NOMEM,
-				  "vtd: no memory for the root, context, queue and status pages (1 MiB)");
+				  "vtd: no memory for the root, context, queue and status pages (1 or 2 MiB)");
 	const char *e;
 	if ((e = vtd_domain_init(v, &v->ident, 1)) != NULL || (e = vtd_domain_init(v, &v->dut, 2)) != NULL)
 		return e;
@@ -134,6 +144,13 @@ static const char *build_tables(struct vtd *v)
 		    (e = vtd_rmrr_map(v, &v->ident, NULL)) != NULL)
 			return e;
 	}
+	if (v->scalable) {
+		if ((e = vtd_sm_build(v)) != NULL)
+			return e;
+		vtd_push(v->ctx, v->ctx_pages * PAGE_SIZE, v);
+		vtd_push(v->root, PAGE_SIZE, v);
+		return NULL;
+	}
 	for (unsigned bus = 0; bus < 256; bus++) {
 		v->root[2 * bus] = ((uint64_t)(uintptr_t)(v->ctx + 512 * bus) & VTD_ROOT_CTP) | VTD_ROOT_P;
 		v->root[2 * bus + 1] = 0;
@@ -150,12 +167,13 @@ static void free_tables(struct vtd *v)
 	vtd_domain_free(&v->ident);
 	vtd_domain_free(&v->dut);
 	vtd_domain_free(&v->alt);
+	vtd_sm_free(v);
 	if (v->root)
 		platform->free_pages(v->root, 1);
 	if (v->iq)
 		platform->free_pages(v->iq, 1);
 	if (v->ctx)
-		platform->free_pages(v->ctx, 256);
+		platform->free_pages(v->ctx, v->ctx_pages);
 	if (v->wait_status)
 		platform->free_pages((void *)(uintptr_t)v->wait_status, 1);
 	v->root = v->iq = v->ctx = NULL;
@@ -218,6 +236,20 @@ static const char *firmware_state(struct vtd *v)
 	return NULL;
 }
 
+/* The mode asked for (ops->mode) and the walks its domains use: the device
+ * under test's first-stage tables in first-stage and nested modes; the
+ * identity domain second-stage where the unit has a second stage. */
+static void set_mode(struct vtd *v)
+{
+	v->mode = v->want_mode;
+	v->scalable = v->mode != VTD_MODE_LEGACY;
+	v->dw = false;
+	bool fs = v->mode == VTD_MODE_FS || v->mode == VTD_MODE_NESTED;
+	v->dut.cfg = v->alt.cfg = fs ? &v->fscfg : &v->pgcfg;
+	v->ident.cfg = v->mode == VTD_MODE_FS && !v->offers[VTD_MODE_SS] ? &v->fscfg : &v->pgcfg;
+	v->nest.cfg = &v->pgcfg;
+}
+
 /* A failed take-over undone; the failure's code survives the give-back. */
 static const char *take_failed(struct iommu *io, const char *why)
 {
@@ -238,9 +270,14 @@ const char *vtd_op_take(struct iommu *io)
 	io->taken = true; /* from here on give_back puts things back */
 	v->qi_on = false;
 	v->has_dut = false;
+	set_mode(v);
 	e = build_tables(v);
+	/* scalable mode: the queue, in 256-bit descriptors, before the root
+	 * table that needs them */
+	if (!e && v->scalable)
+		e = vtd_qi_enable(v, true);
 	if (!e)
-		e = vtd_set_root(v, (uint64_t)(uintptr_t)v->root);
+		e = vtd_set_root(v, vtd_root_value(v));
 	if (!e)
 		e = vtd_invalidate_all(v);
 	if (e)
@@ -313,6 +350,8 @@ const char *vtd_op_give_back(struct iommu *io)
 	 * way out so nothing of ours is used by whoever comes next */
 	first(v, &err, &code, vtd_invalidate_all(v));
 	first(v, &err, &code, vtd_qi_enable(v, false));
+	if (!v->qi_on) /* the tables below are the firmware's, in its mode */
+		v->scalable = false, v->dw = false;
 	vtd_irq_teardown(v);
 	bool ovf;
 	struct iommu_fault junk[4];
@@ -339,7 +378,8 @@ const char *vtd_op_give_back(struct iommu *io)
 		/* the unit may still walk the tables or fetch from the queue:
 		 * their pages are left to it rather than given to the firmware */
 		printf("    %s: translation or the queue did not stop (GSTS 0x%08x): its %zu table pages are kept\n",
-		       io->name, gsts, 259 + v->ident.npages + v->dut.npages + v->alt.npages);
+		       io->name, gsts,
+		       3 + v->ctx_pages + v->ident.npages + v->dut.npages + v->alt.npages + vtd_sm_table_pages(v));
 		*v = (struct vtd){ .io = v->io, .w = v->w, .found = v->found, .found_valid = true };
 		v->io.taken = false;
 		snprintf(io->restore_note, sizeof(io->restore_note), "the unit did not stop (GSTS 0x%08x)", gsts);
@@ -349,6 +389,7 @@ const char *vtd_op_give_back(struct iommu *io)
 	free_tables(v);
 	io->taken = false;
 	v->has_dut = false;
+	v->scalable = false;
 	bool same = vtd_as_found(v, io->restore_note, sizeof(io->restore_note));
 	if (!same)
 		first(v, &err, &code,

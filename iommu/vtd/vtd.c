@@ -38,7 +38,8 @@ static const char *alt_forget(struct vtd *v)
 	for (size_t i = 0; !e && i < v->ndut_rid; i++)
 		e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, v->alt.did, v->dut_rid[i]);
 	if (!e)
-		e = vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, v->alt.did, 0, 0);
+		e = v->scalable ? vtd_sm_forget(v, v->alt.did)
+				: vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, v->alt.did, 0, 0);
 	v->alt_cached = v->alt_cached && e;
 	return e;
 }
@@ -59,7 +60,28 @@ static const char *ctx_present(struct vtd *v, uint16_t sid, uint16_t did)
 	if (!v->cm)
 		return vtd_write_buffer_flush(v);
 	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, 0, sid);
+	if (!e && v->scalable)
+		return vtd_sm_forget(v, did);
 	return e ? e : vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, did, 0, 0);
+}
+
+/* The domain id a present context entry leads to: its own field (legacy),
+ * or its RID_PASID entry's (scalable). */
+static uint16_t ctx_did(struct vtd *v, uint16_t sid)
+{
+	const uint64_t *c = vtd_ctx_entry(v, sid);
+	if (!v->scalable)
+		return vtd_ctx_did(c[1]);
+	struct vtd_pasid_tables *sets[] = { &v->pt_by, &v->pt_dut, &v->pt_alt };
+	for (size_t i = 0; i < ARRAY_SIZE(sets); i++)
+		if ((c[0] & VTD_SMCTX_DIR) == (uint64_t)(uintptr_t)sets[i]->dir)
+			return vtd_pe_did(vtd_pasid_entry(v, sets[i])[1]);
+	return 0;
+}
+
+static size_t ctx_bytes(const struct vtd *v)
+{
+	return v->scalable ? 8 * VTD_SM_CTX_QWORDS : 16;
 }
 
 /* A present context entry changes through not-present (spec 6.5.3.3):
@@ -67,13 +89,14 @@ static const char *ctx_present(struct vtd *v, uint16_t sid, uint16_t did)
  * invalidated. */
 static const char *ctx_clear(struct vtd *v, uint16_t sid)
 {
-	uint64_t *c = v->ctx + 2 * (size_t)sid;
-	uint16_t did = vtd_ctx_did(c[1]);
+	uint64_t *c = vtd_ctx_entry(v, sid);
+	uint16_t did = ctx_did(v, sid);
 	c[0] = 0;
-	vtd_push(c, 16, v);
+	vtd_push(c, ctx_bytes(v), v);
 	const char *e = vtd_ctx_invalidate(v, VTD_CCMD_DEVICE, did, sid);
 	if (!e)
-		e = vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, did, 0, 0);
+		e = v->scalable ? vtd_sm_forget(v, did)
+				: vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, did, 0, 0);
 	if (!e && v->alt_cached && is_dut_rid(v, sid))
 		e = alt_forget(v);
 	return e;
@@ -82,7 +105,7 @@ static const char *ctx_clear(struct vtd *v, uint16_t sid)
 static void ctx_set(struct vtd *v, uint16_t sid, const struct vtd_domain *d, bool pt)
 {
 	vtd_ctx_write(v, sid, d, pt);
-	vtd_push(v->ctx + 2 * (size_t)sid, 16, v);
+	vtd_push(vtd_ctx_entry(v, sid), ctx_bytes(v), v);
 }
 
 static bool in(const uint16_t *ids, size_t n, uint16_t id)
@@ -129,7 +152,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		return e;
 	for (size_t i = 0; i < n; i++) {
 		ctx_set(v, rid[i], mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);
-		if ((e = ctx_present(v, rid[i], vtd_ctx_did(v->ctx[2 * (size_t)rid[i] + 1]))) != NULL)
+		if ((e = ctx_present(v, rid[i], ctx_did(v, rid[i]))) != NULL)
 			return e;
 	}
 	v->has_dut = true;
@@ -151,7 +174,7 @@ static const char *op_enable(struct iommu *io, bool on)
 				    "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling");
 	/* spec 10.4.4 (rev. 2): the root pointer is set again before
 	 * translation is re-enabled, and the caches invalidated after it */
-	const char *e = vtd_set_root(v, (uint64_t)(uintptr_t)v->root);
+	const char *e = vtd_set_root(v, vtd_root_value(v));
 	if (!e)
 		e = vtd_invalidate_all(v);
 	return e ? e
@@ -169,8 +192,7 @@ static const char *op_map(struct iommu *io, uint64_t iova, uint64_t phys, uint64
 	/* caching mode: not-present entries may be cached, so a new mapping
 	 * needs an invalidation like any other change (spec 6.1) */
 	if (v->cm)
-		return vtd_iotlb_invalidate(v, v->qi_on, v->psi ? VTD_IOTLB_PAGE : VTD_IOTLB_DOMAIN, v->dut.did, iova,
-					    size);
+		return vtd_dut_invalidate(v, v->psi, v->dut.did, iova, size);
 	return vtd_write_buffer_flush(v);
 }
 
@@ -200,10 +222,16 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 	return true;
 }
 
-const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep)
+/* The device moved to a second domain (`iova` -> `phys`, `keep` identity)
+ * by rewriting its context entries, or (`pasid_entry`) only its RID_PASID
+ * entry, and invalidating neither cache in front of them. */
+static const char *swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep,
+			bool pasid_entry)
 {
 	if (!v->io.taken || !v->has_dut || v->dut_mode != IOMMU_TRANSLATE)
 		return no_domain(v);
+	if (pasid_entry && !v->scalable)
+		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED, "vtd: legacy mode has no PASID entries");
 	uint16_t old = v->dut.did, next = old == 2 ? 3 : 2;
 	/* the tables about to be reused must not be what a cached context
 	 * entry still leads to (a second swap with no invalidation between) */
@@ -221,13 +249,36 @@ const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const 
 		e = vtd_rmrr_map(v, &v->alt, &v->dut_addr);
 	if (e)
 		return e;
-	for (size_t i = 0; i < v->ndut_rid; i++)
+	if (pasid_entry) /* and no PASID-cache invalidation */
+		vtd_pe_write(v, &v->pt_dut, &v->alt, false);
+	for (size_t i = 0; !pasid_entry && i < v->ndut_rid; i++)
 		ctx_set(v, v->dut_rid[i], &v->alt, false); /* and no context-cache invalidation */
 	struct vtd_domain t = v->dut;
 	v->dut = v->alt;
 	v->alt = t;
 	v->alt_cached = true;
-	return vtd_iotlb_invalidate(v, v->qi_on, VTD_IOTLB_DOMAIN, old, 0, 0);
+	return vtd_dut_invalidate(v, false, old, 0, 0);
+}
+
+const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep)
+{
+	return swap(v, iova, phys, keep, nkeep, false);
+}
+
+const char *vtd_pasid_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep)
+{
+	return swap(v, iova, phys, keep, nkeep, true);
+}
+
+const char *vtd_pasid_invalidate(struct vtd *v, enum vtd_pc_g g)
+{
+	if (!v->io.taken || !v->has_dut || !v->scalable)
+		return iommu_fail(&v->io, IOMMU_ERR_STATE, "vtd: no device under test in scalable mode");
+	const char *e = vtd_pc_invalidate(v, g, v->alt.did, v->rid_pasid);
+	if (!e)
+		e = vtd_sm_forget(v, v->alt.did);
+	v->alt_cached = v->alt_cached && e;
+	return e;
 }
 
 const char *vtd_context_invalidate(struct vtd *v, bool queued)
@@ -256,6 +307,7 @@ static const struct iommu_ops vtd_ops = {
 	.ir_ioapic_rte = vtd_op_ir_ioapic_rte,
 	.ir_invalidate = vtd_op_ir_invalidate,
 	.ir_compat = vtd_op_ir_compat,
+	.mode = vtd_op_mode,
 };
 
 /* What CAP and ECAP allow, as the driver and the iommu interface use it. */
@@ -266,9 +318,6 @@ static void adopt(struct vtd *v, const struct vtd_caps *c)
 	v->coherent = c->coherent, v->qi = c->qi, v->pt = c->pt, v->rwbf = c->rwbf, v->cm = c->cm, v->psi = c->psi;
 	v->drain_w = c->drain_w, v->drain_r = c->drain_r, v->plmr = c->plmr, v->phmr = c->phmr;
 	v->io.addr_bits = c->mgaw;
-	for (size_t k = 0; k < ARRAY_SIZE(vtd_kinds); k++)
-		if (vtd_kind_usable(v, k))
-			v->kinds[v->io.nkinds++] = vtd_kinds[k];
 	v->io.perm_bits = true;
 	v->io.passthrough = v->pt;
 	v->io.map_flushes = v->cm;
@@ -280,9 +329,14 @@ static void adopt(struct vtd *v, const struct vtd_caps *c)
 	}
 	v->io.ir_dest32 = v->ir && vtd_ecap_eim(v->ecap) ? "vtd.eime on" : NULL;
 	v->io.page_sizes = 1ull << 12 | (c->sp_2m ? 1ull << 21 : 0) | (c->sp_1g ? 1ull << 30 : 0);
-	v->pgcfg = (struct vtd_pgtable_cfg){
-		.levels = v->levels, .addr_bits = v->mgaw, .page_sizes = v->io.page_sizes, .sync = vtd_push, .ctx = v
-	};
+	v->pgcfg = (struct vtd_pgtable_cfg){ .levels = v->levels,
+					     .addr_bits = v->mgaw,
+					     .page_sizes = v->io.page_sizes,
+					     .sync = vtd_push,
+					     .ctx = v,
+					     .fmt = &vtd_pte_fmt };
+	/* the modes, the first-stage walk, and the kinds of the first mode */
+	vtd_modes_adopt(v, c, v->want_fs_levels);
 }
 
 const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, const struct dmar *dmar,
@@ -291,12 +345,16 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 	enum vtd_bystanders by = v->want_bystanders;
 	unsigned lv = v->want_levels;
 	bool want_eime = v->want_eime;
+	enum vtd_mode mode = v->default_mode;
+	unsigned fs_levels = v->want_fs_levels;
 	struct vtd_found found = v->found;
 	bool same_unit = v->found_valid && w->space == v->w.space && w->base == v->w.base && w->ctx == v->w.ctx;
 	memset(v, 0, sizeof(*v));
 	v->want_bystanders = by;
 	v->want_levels = lv;
 	v->want_eime = want_eime;
+	v->default_mode = mode;
+	v->want_fs_levels = fs_levels;
 	if (same_unit)
 		v->found = found, v->found_valid = true;
 	v->w = *w;

@@ -31,6 +31,21 @@ struct vtd_found {
 
 enum vtd_bystanders { VTD_BYSTANDERS_AUTO, VTD_BYSTANDERS_PT, VTD_BYSTANDERS_IDENTITY };
 
+/* How the unit translates (3.4-3.8): legacy root and context entries with
+ * second-level tables, or scalable mode (RTADDR.TTM 01) with PASID tables
+ * whose entry for RID_PASID gives the device under test second-stage
+ * (PGTT 010b), first-stage (001b) or nested (011b) translation. */
+enum vtd_mode { VTD_MODE_LEGACY, VTD_MODE_SS, VTD_MODE_FS, VTD_MODE_NESTED, VTD_NMODES };
+/* "legacy", "scalable-second-stage", "scalable-first-stage", "scalable-nested" */
+extern const char *const vtd_mode_names[VTD_NMODES];
+
+/* A PASID directory and the one PASID table it leads to (the one holding
+ * RID_PASID): what a scalable-mode context entry points at. */
+struct vtd_pasid_tables {
+	uint64_t *dir, *table;
+	size_t dir_pages;
+};
+
 struct vtd {
 	struct iommu io;
 	struct regwin w;
@@ -44,11 +59,31 @@ struct vtd {
 	struct iommu_inval_kind kinds[6]; /* the kinds this unit can do */
 	/* settings for the next take */
 	enum vtd_bystanders want_bystanders;
-	unsigned want_levels; /* 0: the deepest walk SAGAW offers */
-	bool want_eime;	      /* setting vtd.eime on: IRTA.EIME although the boot CPU's id fits 8 bits */
+	unsigned want_levels;	    /* 0: the deepest walk SAGAW offers */
+	enum vtd_mode default_mode; /* setting vtd.mode: what a take without a mode asked uses */
+	enum vtd_mode want_mode;    /* the next take's (ops->mode) */
+	unsigned want_fs_levels;    /* setting vtd.fs_levels: 4 or 5 (where CAP.FL5LP) */
+	bool want_eime;		    /* setting vtd.eime on: IRTA.EIME although the boot CPU's id fits 8 bits */
+	/* the modes it offers (caps.c's vtd_modes) and the one taken in */
+	bool offers[VTD_NMODES];
+	enum vtd_mode mode;
+	bool scalable;	     /* mode != legacy: RTADDR.TTM 01, 256-bit descriptors */
+	bool fl1gp, fl5lp;   /* first stage: 1 GiB leaves, 5-level walks */
+	unsigned pasid_bits; /* ECAP.PSS + 1 where ECAP.PASID, else 0 */
+	bool rps;	     /* ECAP.RPS: RID_PASID may be other than 0 */
+	uint32_t rid_pasid;  /* the PASID requests without one are translated with */
+	unsigned pdts;	     /* context entries' PDTS: directories of 2^(PDTS + 7) entries */
 	/* the tables */
-	struct vtd_pgtable_cfg pgcfg;	   /* the walk every domain of this unit uses */
-	uint64_t *root, *ctx;		   /* one page; 256 context tables, one per bus */
+	struct vtd_pgtable_cfg pgcfg; /* the second-stage walk */
+	struct vtd_pgtable_cfg fscfg; /* the first-stage walk (scalable mode) */
+	uint64_t *root, *ctx;	      /* one page; the context tables, bus by bus */
+	size_t ctx_pages;	      /* 256 (legacy), 512 (scalable: lower and upper halves) */
+	/* scalable mode: the bystanders' PASID tables, the device under
+	 * test's, and the second set the context-cache probe moves it to */
+	struct vtd_pasid_tables pt_by, pt_dut, pt_alt;
+	/* nested: the second-stage domain the first-stage tables and
+	 * addresses are translated through (identity over RAM) */
+	struct vtd_domain nest;
 	struct vtd_domain ident, dut, alt; /* alt: the second domain of the context-cache probe */
 	bool alt_cached;		   /* a context-cache entry may still lead to alt's tables */
 	bool bystanders_pt;
@@ -66,6 +101,7 @@ struct vtd {
 	uint32_t wait_seq;
 	unsigned iq_tail;
 	bool qi_on;
+	bool dw;	       /* the queue holds 256-bit descriptors (IQA.DW), as scalable mode needs */
 	unsigned queue_errors; /* IQE seen and recovered */
 	/* interrupt remapping (intremap.c) */
 	bool ir;	   /* ECAP.IR */
@@ -84,6 +120,9 @@ struct vtd {
 	uint16_t segment;
 };
 
+/* A mode by name (vtd_mode_names), VTD_NMODES when none. */
+enum vtd_mode vtd_mode_named(const char *name);
+
 /* The backend descriptor (backend.c) the registry lists. */
 extern const struct iommu_backend vtd_backend;
 
@@ -95,6 +134,10 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 		     const struct pci_list *pci, uint16_t segment);
 /* The same for a DMAR unit at its register base. */
 const char *vtd_open(struct vtd *v, const struct iommu_unit *u, const struct dmar *dmar, const struct pci_list *pci);
+
+/* What RTADDR holds while the unit is ours: the root table, and TTM 01 in
+ * scalable mode. */
+uint64_t vtd_root_value(const struct vtd *v);
 
 /* Software walk of a domain of this unit: the physical address and
  * permissions `iova` translates to, and the level of the leaf (1: 4K,
@@ -118,6 +161,13 @@ const char *vtd_queue_error_probe(struct vtd *v, unsigned *iqe_seen);
 struct dma_range;
 const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep);
 const char *vtd_context_invalidate(struct vtd *v, bool queued);
+/* The same for the PASID cache (scalable mode): the device's RID_PASID
+ * entry rewritten to lead to a second domain WITHOUT a PASID-cache
+ * invalidation (the old domain's IOTLB invalidated); then the PASID-cache
+ * invalidation of granularity `g` (all, the old domain's, its PASID) and
+ * the old domain's IOTLBs. */
+const char *vtd_pasid_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep);
+const char *vtd_pasid_invalidate(struct vtd *v, enum vtd_pc_g g);
 
 /* The state registers now against what the firmware left: true when they
  * agree; `out` says which differ. */
