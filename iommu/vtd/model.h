@@ -57,6 +57,7 @@ struct vtdm_tlb {
 	unsigned perm;
 	bool first;	/* scalable mode: a first-stage or nested translation (P_IOTLB's), else second stage */
 	uint32_t pasid; /* scalable mode: the PASID it was made for */
+	bool dirty; /* first stage: made by a write, the leaf's D set (a write through a read's entry walks again) */
 };
 
 struct vtd_model {

@@ -191,6 +191,8 @@ bool vtdm_sm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool wr
 	}
 	bool first = pgtt != 2;
 	struct vtdm_tlb *hit = vtdm_tlb_find(m, did, first, pasid, iova);
+	if (hit && first && write && !hit->dirty)
+		hit->valid = false, hit = NULL; /* D is set by a walk: the write walks again */
 	if (hit) {
 		if (!(hit->perm & (write ? 2 : 1)))
 			return vtdm_fault(m, sid, iova, write, write ? 0x85 : 0x86);
@@ -213,7 +215,8 @@ bool vtdm_sm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool wr
 	}
 	if (r)
 		return vtdm_fault(m, sid, iova, write, r);
-	vtdm_tlb_add(m, &(struct vtdm_tlb){ true, sid, did, iova >> 12, *phys >> 12, perm, first, pasid });
+	vtdm_tlb_add(m,
+		     &(struct vtdm_tlb){ true, sid, did, iova >> 12, *phys >> 12, perm, first, pasid, first && write });
 	return true;
 }
 

@@ -260,6 +260,28 @@ static const char *swap(struct vtd *v, uint64_t iova, uint64_t phys, const struc
 	return vtd_dut_invalidate(v, false, old, 0, 0);
 }
 
+bool vtd_fs_accessed_dirty(const struct vtd *v, uint64_t iova, unsigned *levels, unsigned *accessed, bool *dirty)
+{
+	if (!v->io.taken || !v->has_dut || v->dut.cfg != &v->fscfg)
+		return false;
+	*levels = *accessed = 0;
+	*dirty = false;
+	const uint64_t *t = v->dut.top;
+	for (unsigned l = v->fscfg.levels; l >= 1 && t; l--) {
+		uint64_t e = ((const volatile uint64_t *)t)[(iova >> (12 + 9 * (l - 1))) & 511];
+		if (!(e & VTD_FS_P))
+			return false;
+		(*levels)++;
+		*accessed += (e & VTD_FS_A) != 0;
+		if (l == 1 || (e & VTD_FS_PS)) {
+			*dirty = (e & VTD_FS_D) != 0;
+			return true;
+		}
+		t = (const uint64_t *)(uintptr_t)(e & VTD_FS_ADDR);
+	}
+	return false;
+}
+
 const char *vtd_context_swap(struct vtd *v, uint64_t iova, uint64_t phys, const struct dma_range *keep, size_t nkeep)
 {
 	return swap(v, iova, phys, keep, nkeep, false);

@@ -145,6 +145,11 @@ uint64_t vtd_root_value(const struct vtd *v);
 bool vtd_walk(const struct vtd *v, const struct vtd_domain *d, uint64_t iova, uint64_t *phys, unsigned *perm,
 	      unsigned *level);
 
+/* First stage: the entries on the way to `iova` in the device's domain,
+ * how many the unit marked accessed, and whether the leaf is dirty; false
+ * when the domain is not first-stage or nothing is mapped there. */
+bool vtd_fs_accessed_dirty(const struct vtd *v, uint64_t iova, unsigned *levels, unsigned *accessed, bool *dirty);
+
 /* Queued invalidation with a descriptor the hardware must refuse: the
  * queue error it raises is reported, cleared and the queue recovered.
  * Returns NULL when that happened, else what went wrong. Test support. */

@@ -43,6 +43,10 @@ struct env {
  * whichever backend. False, with the test skipped or failed, when there is
  * none or it could not be taken. */
 bool bench_setup(struct test_ctx *t, struct env *v, const char *backend);
+/* The same in one of the unit's translation modes (io->modes, ops->mode;
+ * NULL: its default): a unit that does not offer it makes the case not
+ * applicable, saying so. */
+bool bench_setup_mode(struct test_ctx *t, struct env *v, const char *backend, const char *mode);
 /* Gives the unit back (a claim that it went back as found). */
 void bench_teardown(struct env *v);
 /* What a case needs of the unit it got: true when `have`; else the unit is

@@ -173,6 +173,11 @@ static const char *give_back(struct env *v)
 
 bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 {
+	return bench_setup_mode(t, v, backend, NULL);
+}
+
+bool bench_setup_mode(struct test_ctx *t, struct env *v, const char *backend, const char *mode)
+{
 	memset(v, 0, sizeof(*v));
 	v->t = t;
 	const struct iommu_backend *b = backend ? iommu_backend_named(backend) : NULL;
@@ -188,6 +193,25 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend)
 	if (!(model ? on_model(t, v, b) : on_machine(t, v, b)))
 		return false;
 	const char *why;
+	/* the mode the case asks for, or the unit's default for a case that
+	 * names none (a unit kept between cases forgets the last one's) */
+	if (v->io->ops->mode && !v->io->taken) {
+		why = v->io->ops->mode(v->io, mode);
+		if (why && mode && v->io->err == IOMMU_ERR_UNSUPPORTED) {
+			test_skip(t, SKIP_UNSUPPORTED, "%s", why);
+			v->io = NULL;
+			return false;
+		}
+		if (why) {
+			report(t, false, "%s: %s", v->io->name, why);
+			v->io = NULL;
+			return false;
+		}
+	} else if (mode) {
+		test_skip(t, SKIP_UNSUPPORTED, "%s translates one way only (no mode %s)", v->io->name, mode);
+		v->io = NULL;
+		return false;
+	}
 	v->label = v->io->variant ? v->io->variant : v->e->kind; /* named in every record */
 	v->pg = v->io->page_sizes & -v->io->page_sizes;
 	v->bits = v->e->caps.addr_bits < v->io->addr_bits ? v->e->caps.addr_bits : v->io->addr_bits;

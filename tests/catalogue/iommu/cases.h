@@ -16,6 +16,7 @@ struct iommu_case_arg {
 	const char *backend; /* the bench (bench_setup): "vtd", "calgary"... */
 	uint64_t page;	     /* case_translate: the leaf size; 0: the unit's smallest */
 	const char *kind;    /* case_invalidate: the kind's name ("queued-page") */
+	const char *mode;    /* the unit's translation mode (io->modes); NULL: its default */
 };
 
 /* DMA both ways through leaves of one size at an IOVA far from the page;

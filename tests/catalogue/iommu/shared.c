@@ -17,7 +17,7 @@
 static bool case_setup(struct test_ctx *t, struct env *v)
 {
 	const struct iommu_case_arg *arg = t->tc->arg;
-	return bench_setup(t, v, arg->backend);
+	return bench_setup_mode(t, v, arg->backend, arg->mode);
 }
 
 /* ---- translation at each leaf size ------------------------------------- */

@@ -29,18 +29,39 @@ static struct vtd *vtd_of(struct iommu *io)
 	return container_of(io, struct vtd, io);
 }
 
+/* The bench in the mode the case's argument names (NULL: legacy, or what
+ * vtd.mode says). */
+static bool setup(struct test_ctx *t, struct env *v)
+{
+	const struct iommu_case_arg *a = t->tc->arg;
+	return bench_setup_mode(t, v, "vtd", a ? a->mode : NULL);
+}
+
 /* ---- taking over and the bystanders ------------------------------------- */
 
 static void t_takeover(struct test_ctx *t)
 {
 	struct env v;
-	if (!bench_setup(t, &v, "vtd"))
+	if (!setup(t, &v))
 		return;
 	struct vtd *vt = vtd_of(v.io);
 	uint32_t gsts = regwin_read32(&vt->w, VTD_REG_GSTS);
 	report(t, (gsts & VTD_GCMD_TE) != 0, "translation is on (GSTS 0x%08x)", gsts);
-	report(t, regwin_read64(&vt->w, VTD_REG_RTADDR) == (uint64_t)(uintptr_t)vt->root,
-	       "the root table is ours (RTADDR 0x%llx)", (unsigned long long)(uintptr_t)vt->root);
+	report(t, regwin_read64(&vt->w, VTD_REG_RTADDR) == vtd_root_value(vt),
+	       "the root table is ours (RTADDR 0x%llx, TTM %s)", (unsigned long long)vtd_root_value(vt),
+	       vt->scalable ? "01 scalable" : "00 legacy");
+	if (vt->scalable) {
+		uint64_t iqa = regwin_read64(&vt->w, VTD_REG_IQA);
+		report(t, (gsts & VTD_GSTS_QIES) && (iqa & VTD_IQA_DW),
+		       "the queue is on in 256-bit descriptors (IQA 0x%llx: DW set), as scalable mode requires",
+		       (unsigned long long)iqa);
+		printf("    %s: RID_PASID %u, PASID directory of %u entries (PDTS %u), device under test through "
+		       "PGTT %s\n",
+		       vtd_mode_names[vt->mode], vt->rid_pasid, 1u << (vt->pdts + 7), vt->pdts,
+		       vt->mode == VTD_MODE_FS	 ? "001 (first stage)"
+		       : vt->mode == VTD_MODE_SS ? "010 (second stage)"
+						 : "011 (nested)");
+	}
 	printf("    taken over in %.2f ms: %u-level walk, bystanders %s, DMA %s, fault interrupt %s\n",
 	       cycles_to_ns(v.t_take) / 1e6, vt->levels, vt->bystanders_pt ? "passed through" : "in an identity domain",
 	       vt->coherent ? "coherent"
@@ -80,7 +101,7 @@ static const char *context_invalidate(struct env *v, uint64_t iova, size_t queue
 static void t_stale_context(struct test_ctx *t)
 {
 	struct env v;
-	if (!bench_setup(t, &v, "vtd"))
+	if (!setup(t, &v))
 		return;
 	const struct stale_way way = { context_swap, NULL, 0 };
 	bench_stale_finding(&v, &way, "move the device to a domain mapping B (IOTLB invalidated, context cache not)",
@@ -92,12 +113,17 @@ static void t_stale_context(struct test_ctx *t)
  * the DMA must reach B, and the invalidation's cost is measured. */
 static void t_invalidate_context(struct test_ctx *t)
 {
-	bool queued = *(const bool *)t->tc->arg;
+	const struct iommu_case_arg *a = t->tc->arg;
+	bool queued = strcmp(a->kind, "queued") == 0;
 	struct env v;
-	if (!bench_setup(t, &v, "vtd"))
+	if (!setup(t, &v))
 		return;
 	if (!bench_needs(&v, !queued || vtd_of(v.io)->qi, SKIP_UNSUPPORTED, "%s has no queued invalidation",
 			 v.io->name))
+		return;
+	if (!bench_needs(&v, queued || (!vtd_of(v.io)->scalable && vtd_ver_max(vtd_of(v.io)->ver) < 6),
+			 SKIP_UNSUPPORTED, "%s invalidates through the queue only (%s)", v.io->name,
+			 vtd_of(v.io)->scalable ? "scalable mode" : "VER 6 and later"))
 		return;
 	const char *name = queued ? "queued-context" : "register-context";
 	const struct stale_way way = { context_swap, context_invalidate, queued };
@@ -115,7 +141,7 @@ static void t_invalidate_context(struct test_ctx *t)
 static void t_queue_error(struct test_ctx *t)
 {
 	struct env v;
-	if (!bench_setup(t, &v, "vtd"))
+	if (!setup(t, &v))
 		return;
 	struct vtd *vt = vtd_of(v.io);
 	if (!bench_needs(&v, vt->qi, SKIP_UNSUPPORTED, "%s has no queued invalidation", v.io->name))
@@ -203,32 +229,176 @@ static void t_ir_registers(struct test_ctx *t)
 	bench_teardown(&v);
 }
 
+/* ---- scalable mode: the PASID cache, first-stage A/D -------------------- */
+
+static const char *pasid_swap(struct env *v, uint64_t iova, uint64_t phys, size_t arg)
+{
+	(void)arg;
+	return vtd_pasid_swap(vtd_of(v->io), iova, phys, v->e->own, v->e->nown);
+}
+
+static const char *pasid_invalidate(struct env *v, uint64_t iova, size_t g)
+{
+	(void)iova;
+	return vtd_pasid_invalidate(vtd_of(v->io), (enum vtd_pc_g)g);
+}
+
+static bool scalable_bench(struct test_ctx *t, struct env *v)
+{
+	return setup(t, v) && bench_needs(v, vtd_of(v->io)->scalable, SKIP_UNSUPPORTED,
+					  "%s is in legacy mode: no PASID entries", v->io->name);
+}
+
+/* The device's RID_PASID entry rewritten to a domain mapping B, the
+ * IOTLB invalidated but not the PASID cache: which page the DMA reaches
+ * says whether the unit keeps PASID entries (QEMU keeps none: B at once). */
+static void t_stale_pasid(struct test_ctx *t)
+{
+	struct env v;
+	if (!scalable_bench(t, &v))
+		return;
+	const struct stale_way way = { pasid_swap, NULL, 0 };
+	bench_stale_finding(&v, &way,
+			    "point the PASID entry at a domain mapping B (IOTLB invalidated, PASID cache not)",
+			    "stale PASID entry");
+	bench_teardown(&v);
+}
+
+/* The same move, then each PASID-cache invalidation: B, timed. */
+static void t_invalidate_pasid_cache(struct test_ctx *t)
+{
+	struct env v;
+	if (!scalable_bench(t, &v))
+		return;
+	static const struct {
+		enum vtd_pc_g g;
+		const char *name;
+	} kinds[] = { { VTD_PC_GLOBAL, "pasid-cache-global" },
+		      { VTD_PC_DOMAIN, "pasid-cache-domain" },
+		      { VTD_PC_PASID, "pasid-cache-pasid" } };
+	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
+		const struct stale_way way = { pasid_swap, pasid_invalidate, kinds[k].g };
+		bench_stale_invalidated(&v, &way, "point the PASID entry at a domain mapping B", kinds[k].name);
+		bench_time_invalidation(&v, &way, 0, kinds[k].name, NULL,
+					"PASID-cache invalidation, then the old domain's IOTLBs, as a changed PASID "
+					"entry requires");
+	}
+	test_note(t, "%s: after each PASID-cache invalidation the DMA reached the new domain", v.label);
+	bench_teardown(&v);
+}
+
+/* First stage: the unit sets A on every entry it walks and D on a leaf
+ * written through (9.7); the monitor's entries start with both clear. */
+static void t_accessed_dirty(struct test_ctx *t)
+{
+	struct env v;
+	if (!setup(t, &v))
+		return;
+	struct vtd *vt = vtd_of(v.io);
+	if (!bench_needs(&v, vt->scalable && vt->dut.cfg == &vt->fscfg, SKIP_UNSUPPORTED,
+			 "%s is not in first-stage translation", v.io->name))
+		return;
+	struct dmabuf a = { 0 };
+	uint64_t w = bench_window(&v, PAGE_SIZE, 0);
+	const char *e = bench_buffer(&v, &a, v.len, PAGE_SIZE) ? NULL : "no memory for a buffer";
+	uint64_t iova = w + (a.phys & (PAGE_SIZE - 1));
+	if (!e)
+		e = v.io->ops->map(v.io, w, a.phys & ~(PAGE_SIZE - 1), PAGE_SIZE, IOMMU_RW, PAGE_SIZE);
+	unsigned levels = 0, acc = 0;
+	bool dirty = false;
+	report(t, !e && vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty) && acc == 0 && !dirty,
+	       "mapped: %u entries on the way, none accessed, the leaf clean%s%s", levels, e ? ": " : "", e ? e : "");
+	struct dma_result r;
+	if (!e && v.e->caps.roundtrip) {
+		bool ok = bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
+		vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty);
+		report(t, ok && acc == levels && !dirty, "the device read the page: %u of %u entries accessed, %s", acc,
+		       levels, dirty ? "the leaf dirty (a read must not set D)" : "the leaf still clean");
+	}
+	if (!e) {
+		bool ok = bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r);
+		vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty);
+		report(t, ok && acc == levels && dirty,
+		       "the device wrote the page: %u of %u entries accessed, the leaf %s", acc, levels,
+		       dirty ? "dirty" : "clean (D not set by the write)");
+	}
+	test_note(t, "%s: A on %u of %u levels, D %s after a write", v.label, acc, levels, dirty ? "set" : "clear");
+	bench_teardown(&v);
+	dmabuf_free(&a);
+}
+
 /* ---- the group ----------------------------------------------------------- */
 
-static const struct iommu_case_arg on_vtd = { "vtd" }, ir_vtd = { "vtd", .kind = IR_FAULTS_RECORDED };
-static const struct iommu_case_arg leaf_4k = { "vtd", 1ull << 12 }, leaf_2m = { "vtd", 1ull << 21 },
-				   leaf_1g = { "vtd", 1ull << 30 };
+/* Each mode's arguments: the shared cases' and VT-d's own, with the mode. */
+#define VTD_MODE_ARGS(p, m)                                                                                          \
+	static const struct iommu_case_arg p##_on = { "vtd", .mode = m }, p##_4k = { "vtd", 1ull << 12, .mode = m }, \
+					   p##_2m = { "vtd", 1ull << 21, .mode = m },                                \
+					   p##_1g = { "vtd", 1ull << 30, .mode = m },                                \
+					   p##_qpage = { "vtd", .kind = "queued-page", .mode = m },                  \
+					   p##_qdomain = { "vtd", .kind = "queued-domain", .mode = m },              \
+					   p##_qglobal = { "vtd", .kind = "queued-global", .mode = m },              \
+					   p##_qctx = { "vtd", .kind = "queued", .mode = m }
+VTD_MODE_ARGS(leg, NULL);
+VTD_MODE_ARGS(ss, "scalable-second-stage");
+VTD_MODE_ARGS(fs, "scalable-first-stage");
+VTD_MODE_ARGS(nest, "scalable-nested");
+static const struct iommu_case_arg ir_vtd = { "vtd", .kind = IR_FAULTS_RECORDED };
 static const struct iommu_case_arg register_page = { "vtd", .kind = "register-page" },
 				   register_domain = { "vtd", .kind = "register-domain" },
 				   register_global = { "vtd", .kind = "register-global" },
-				   queued_page = { "vtd", .kind = "queued-page" },
-				   queued_domain = { "vtd", .kind = "queued-domain" },
-				   queued_global = { "vtd", .kind = "queued-global" };
-static const bool by_register = false, through_queue = true;
+				   register_ctx = { "vtd", .kind = "register" };
+
+/* The cases every scalable type runs, named vtd.<p>.<case>: the shared
+ * ones, the take-over, the context and PASID caches, the queue's error. */
+#define VTD_SCALABLE_CASES(p, words)                                                                                   \
+	{ "vtd." #p ".takeover", "take-over in " words ": root, context and PASID tables; bystanders; as found",       \
+	  t_takeover, true, &p##_on },                                                                                 \
+	    { "vtd." #p ".translate_4k", words ": DMA both ways through 4 KiB leaves", case_translate, true,           \
+	      &p##_4k },                                                                                               \
+	    { "vtd." #p ".translate_2m", words ": DMA both ways through a 2 MiB leaf", case_translate, true,           \
+	      &p##_2m },                                                                                               \
+	    { "vtd." #p ".translate_1g", words ": DMA both ways through a 1 GiB leaf", case_translate, true,           \
+	      &p##_1g },                                                                                               \
+	    { "vtd." #p ".write_read_only", words ": a write to a read-only page faults", case_write_read_only, true,  \
+	      &p##_on },                                                                                               \
+	    { "vtd." #p ".read_not_present", words ": a read of a non-present IOVA faults", case_read_not_present,     \
+	      true, &p##_on },                                                                                         \
+	    { "vtd." #p ".stale_iotlb", words ": a repointed mapping without invalidation (finding)", case_stale,      \
+	      true, &p##_on },                                                                                         \
+	    { "vtd." #p ".invalidate_page", words ": page-selective invalidation", case_invalidate, true,              \
+	      &p##_qpage },                                                                                            \
+	    { "vtd." #p ".invalidate_domain", words ": domain-selective invalidation", case_invalidate, true,          \
+	      &p##_qdomain },                                                                                          \
+	    { "vtd." #p ".invalidate_global", words ": global invalidation", case_invalidate, true, &p##_qglobal },    \
+	    { "vtd." #p ".stale_context", words ": another domain without a context-cache invalidation (finding)",     \
+	      t_stale_context, true, &p##_on },                                                                        \
+	    { "vtd." #p ".invalidate_context", words ": device-selective context-cache invalidation",                  \
+	      t_invalidate_context, true, &p##_qctx },                                                                 \
+	    { "vtd." #p ".stale_pasid", words ": a PASID entry changed without a PASID-cache invalidation (finding)",  \
+	      t_stale_pasid, true, &p##_on },                                                                          \
+	    { "vtd." #p ".invalidate_pasid_cache", words ": PASID-cache invalidation, global, domain and PASID",       \
+	      t_invalidate_pasid_cache, true, &p##_on },                                                               \
+	    { "vtd." #p ".queue_error", words ": a bad 256-bit descriptor: queue error, recovered", t_queue_error,     \
+	      true, &p##_on },                                                                                         \
+	    { "vtd." #p ".latency", words ": DMA latency, translation off, pass-through, warm, cold", case_latency,    \
+	      true, &p##_on },                                                                                         \
+	{                                                                                                              \
+		"vtd." #p ".map_cost", words ": CPU cycles per page to map and to unmap", case_map_cost, true, &p##_on \
+	}
 
 static const struct test_case cases[] = {
-	{ "vtd.takeover", "take the unit over; bystander devices keep DMAing; give it back as found", t_takeover,
-	  true },
+	{ "vtd.takeover", "take the unit over; bystander devices keep DMAing; give it back as found", t_takeover, true,
+	  &leg_on },
 	{ "vtd.translate_4k", "DMA both ways through 4 KiB leaves at an IOVA far from the page", case_translate, true,
-	  &leaf_4k },
-	{ "vtd.translate_2m", "DMA both ways through a 2 MiB leaf", case_translate, true, &leaf_2m },
-	{ "vtd.translate_1g", "DMA both ways through a 1 GiB leaf", case_translate, true, &leaf_1g },
+	  &leg_4k },
+	{ "vtd.translate_2m", "DMA both ways through a 2 MiB leaf", case_translate, true, &leg_2m },
+	{ "vtd.translate_1g", "DMA both ways through a 1 GiB leaf", case_translate, true, &leg_1g },
 	{ "vtd.write_read_only", "a device write to a read-only page faults: reason, sid, address, interrupt",
-	  case_write_read_only, true, &on_vtd },
+	  case_write_read_only, true, &leg_on },
 	{ "vtd.read_not_present", "a device read of a non-present IOVA faults: reason, sid, address, interrupt",
-	  case_read_not_present, true, &on_vtd },
+	  case_read_not_present, true, &leg_on },
 	{ "vtd.stale_iotlb", "repoint a mapping without invalidating: is the stale translation used? (finding)",
-	  case_stale, true, &on_vtd },
+	  case_stale, true, &leg_on },
 	{ "vtd.invalidate_register_page", "page-selective IOTLB invalidation by register: DMA reaches the new page",
 	  case_invalidate, true, &register_page },
 	{ "vtd.invalidate_register_domain", "domain-selective IOTLB invalidation by register", case_invalidate, true,
@@ -236,24 +406,32 @@ static const struct test_case cases[] = {
 	{ "vtd.invalidate_register_global", "global IOTLB invalidation by register", case_invalidate, true,
 	  &register_global },
 	{ "vtd.invalidate_queued_page", "page-selective invalidation through the queue", case_invalidate, true,
-	  &queued_page },
+	  &leg_qpage },
 	{ "vtd.invalidate_queued_domain", "domain-selective invalidation through the queue", case_invalidate, true,
-	  &queued_domain },
+	  &leg_qdomain },
 	{ "vtd.invalidate_queued_global", "global invalidation through the queue", case_invalidate, true,
-	  &queued_global },
+	  &leg_qglobal },
 	{ "vtd.stale_context", "move the device to another domain without a context-cache invalidation (finding)",
-	  t_stale_context, true },
+	  t_stale_context, true, &leg_on },
 	{ "vtd.invalidate_context_register", "device-selective context-cache invalidation by register (CCMD)",
-	  t_invalidate_context, true, &by_register },
+	  t_invalidate_context, true, &register_ctx },
 	{ "vtd.invalidate_context_queued", "device-selective context-cache invalidation through the queue",
-	  t_invalidate_context, true, &through_queue },
-	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error, true },
+	  t_invalidate_context, true, &leg_qctx },
+	{ "vtd.queue_error", "a bad descriptor: queue error reported, cleared, queue recovered", t_queue_error, true,
+	  &leg_on },
 	{ "vtd.ir_registers",
 	  "interrupt remapping on through the queue: IRTA, IEC, CFI, IRE as the registers show; nothing pending",
 	  t_ir_registers, true },
 	{ "vtd.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", case_latency, true,
-	  &on_vtd },
-	{ "vtd.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &on_vtd },
+	  &leg_on },
+	{ "vtd.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &leg_on },
+	/* scalable mode, each translation type the unit offers (not
+	 * applicable where it offers none) */
+	VTD_SCALABLE_CASES(ss, "scalable second stage"),
+	VTD_SCALABLE_CASES(fs, "scalable first stage"),
+	{ "vtd.fs.accessed_dirty", "scalable first stage: A set on every level walked, D on the leaf written",
+	  t_accessed_dirty, true, &fs_on },
+	VTD_SCALABLE_CASES(nest, "scalable nested"),
 	/* interrupt remapping (ir.c): named, not in the default plan, until
 	 * every unit the default plan meets has it */
 	{ "vtd.ir_msi_direct", "remapping off: the device's own MSI arrives; timed", case_ir_msi_direct, false,
@@ -306,6 +484,21 @@ static const struct test_doc docs[] = {
 	  "pending; all of it given back as found",
 	  "a status bit that never follows its command (named with its deadline) or a register that differs "
 	  "after give-back: the remapping hardware cannot be driven as the spec describes" },
+	{ t_stale_pasid,
+	  "scalable mode: the device's RID_PASID entry rewritten to lead to a domain mapping page B, the IOTLB "
+	  "invalidated but not the PASID cache: the next DMA lands in exactly one page, and which is recorded "
+	  "(A: the unit kept the PASID entry, a finding; B: it read the entry again, as QEMU, which has no PASID "
+	  "cache, does)",
+	  "a DMA reaching neither page, or both: the PASID entry was half-read or the walk went astray" },
+	{ t_invalidate_pasid_cache,
+	  "scalable mode: the same move, then a PASID-cache invalidation of each granularity (every PASID, the "
+	  "old domain's, its one PASID) with the old domain's IOTLBs: the DMA reaches B, and each is timed",
+	  "a DMA still reaching A: the unit ignored an invalidation an OS relies on when it changes a PASID entry" },
+	{ t_accessed_dirty,
+	  "scalable first stage: the monitor's entries start with A and D clear; after the device reads the page "
+	  "every entry on the walk is accessed and the leaf still clean, after it writes the leaf is dirty",
+	  "an entry left unaccessed or a leaf left clean by a write: software tracking dirty pages (live "
+	  "migration) would miss them; D set by a read: every page looks written" },
 	{ NULL },
 };
 
