@@ -73,10 +73,16 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 	if (!io || !io->taken || strcmp(io->name, unit->name) != 0) {
 		if ((*why = iommu_give_back_held()) != NULL)
 			return NULL;
+		/* the same unit opened again (its next case) keeps what was
+		 * said of it: a case that opens it and does not take it (not
+		 * applicable in the mode it asks for) must not hide that an
+		 * earlier one did */
+		bool same = held.io && strcmp(held.io->name, unit->name) == 0;
 		io = b->open(unit, &machine.units, &machine.pci, why);
 		if (!io)
 			return NULL;
-		held.io = io, held.taken_once = false;
+		held.taken_once = same && held.taken_once && held.io == io;
+		held.io = io;
 	}
 	io->alias_rid = pci_rid(dev);
 	io->nalias = 0;

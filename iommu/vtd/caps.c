@@ -59,6 +59,16 @@ size_t vtd_modes(const struct vtd_caps *c, const char *names[4])
 	return n;
 }
 
+size_t vtd_modes_driven(const struct vtd_caps *c, const char *names[4])
+{
+	const char *all[4];
+	size_t n = 0, k = vtd_modes(c, all);
+	for (size_t i = 0; i < k; i++)
+		if (strcmp(all[i], "legacy") == 0 || c->qi)
+			names[n++] = all[i];
+	return n;
+}
+
 void vtd_modes_words(const struct vtd_caps *c, char *buf, size_t n)
 {
 	size_t k = (size_t)snprintf(buf, n, "%s", c->sagaw ? "legacy" : "no legacy walk (CAP.SAGAW 0)");
@@ -151,8 +161,13 @@ void vtd_caps_print(uint32_t ver, uint64_t cap, uint64_t ecap, unsigned apic_id_
 	       c.sc ? ", snoop control" : "", c.smts ? ", scalable mode" : "");
 	char modes[200];
 	vtd_modes_words(&c, modes, sizeof(modes));
+	const char *driven[4];
+	size_t nd = vtd_modes_driven(&c, driven), offered = vtd_modes(&c, (const char *[4]){ 0 });
 	printf("      modes: ");
-	table_wrapf(13, "%s; iommon drives %s", modes, VTD_MODE_DRIVEN);
+	table_wrapf(13, "%s; iommon drives %s", modes,
+		    nd == offered ? (nd == 1 ? "it" : "each")
+		    : nd == 1	  ? "legacy only (scalable mode needs ECAP.QI)"
+				  : "those with ECAP.QI");
 	if (c.ir) { /* what interrupt remapping would use on this CPU */
 		bool eime;
 		const char *why = vtd_ir_destinations(ecap, apic_id_bits, false, &eime);

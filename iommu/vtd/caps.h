@@ -40,9 +40,11 @@ void vtd_caps_read(uint64_t cap, uint64_t ecap, struct vtd_caps *out);
  * README use: "legacy" (a SAGAW walk outside scalable mode), and with
  * ECAP.SMTS "scalable-second-stage" (SLTS), "scalable-first-stage"
  * (FLTS), "scalable-nested" (NEST with both). Returns how many went into
- * `names` (at most 4). iommon drives legacy mode only (VTD_MODE_DRIVEN). */
-#define VTD_MODE_DRIVEN "legacy"
+ * `names` (at most 4). */
 size_t vtd_modes(const struct vtd_caps *c, const char *names[4]);
+/* Those of them iommon drives: legacy, and the scalable ones where the
+ * unit has queued invalidation (scalable mode invalidates through it). */
+size_t vtd_modes_driven(const struct vtd_caps *c, const char *names[4]);
 /* The same in words for a person, with what each type can use: "legacy;
  * scalable: second stage, first stage (4- and 5-level, 1 GiB leaves),
  * nested; PASIDs of 20 bits, RID_PASID". */

@@ -156,12 +156,12 @@ static void vtd_unit_info(struct json *j, const struct iommu_unit *u, const void
 	if (r) {
 		json_hex(j, "cap", r->r[ID_CAP]);
 		json_hex(j, "ecap", r->r[ID_ECAP]);
-		/* the translation modes it offers, and the one iommon drives */
+		/* the translation modes it offers, and those iommon drives */
 		struct vtd_caps c;
 		const char *names[4];
 		vtd_caps_read(r->r[ID_CAP], r->r[ID_ECAP], &c);
 		json_strs(j, "modes", names, vtd_modes(&c, names));
-		json_str(j, "mode_driven", VTD_MODE_DRIVEN);
+		json_strs(j, "modes_driven", names, vtd_modes_driven(&c, names));
 	}
 }
 

@@ -212,11 +212,11 @@ static void fault_case(struct test_ctx *t, bool write)
 			if (classified && f[0].sid_known && f[0].addr_known && f[0].dir_known)
 				report(t, right,
 				       "the record names the device (sid %04x%s), the page 0x%llx, a %s and reason %u "
-				       "(%s)",
+				       "(%s)%s",
 				       f[0].sid,
 				       f[0].sid != sid ? ": an alias of its requester id, as the bridges tag it" : "",
 				       (unsigned long long)f[0].addr, f[0].read ? "read" : "write", f[0].reason,
-				       f[0].why);
+				       f[0].why, f[0].pasid_present ? ", PASID present (PP)" : "");
 			else
 				report(t, right, "the record is right in what %s records:%s%s%s%s", v.io->backend,
 				       f[0].sid_known ? " the device" : "", f[0].addr_known ? " the page" : "",

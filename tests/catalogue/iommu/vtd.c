@@ -51,10 +51,16 @@ static void t_takeover(struct test_ctx *t)
 	       "the root table is ours (RTADDR 0x%llx, TTM %s)", (unsigned long long)vtd_root_value(vt),
 	       vt->scalable ? "01 scalable" : "00 legacy");
 	if (vt->scalable) {
+		/* the take-over's invalidations ran through it: 256-bit
+		 * descriptors work; QEMU 7.2 honours IQA.DW but reads it back
+		 * clear, which is said, not failed */
 		uint64_t iqa = regwin_read64(&vt->w, VTD_REG_IQA);
-		report(t, (gsts & VTD_GSTS_QIES) && (iqa & VTD_IQA_DW),
-		       "the queue is on in 256-bit descriptors (IQA 0x%llx: DW set), as scalable mode requires",
-		       (unsigned long long)iqa);
+		report(t, (gsts & VTD_GSTS_QIES) && vt->dw,
+		       "the queue is on in 256-bit descriptors (IQA.DW written), as scalable mode requires, and its "
+		       "waits complete");
+		if (!(iqa & VTD_IQA_DW))
+			printf("    IQA reads back 0x%llx: DW clear although the unit runs 256-bit descriptors\n",
+			       (unsigned long long)iqa);
 		printf("    %s: RID_PASID %u, PASID directory of %u entries (PDTS %u), device under test through "
 		       "PGTT %s\n",
 		       vtd_mode_names[vt->mode], vt->rid_pasid, 1u << (vt->pdts + 7), vt->pdts,
@@ -298,33 +304,48 @@ static void t_accessed_dirty(struct test_ctx *t)
 	if (!bench_needs(&v, vt->scalable && vt->dut.cfg == &vt->fscfg, SKIP_UNSUPPORTED,
 			 "%s is not in first-stage translation", v.io->name))
 		return;
-	struct dmabuf a = { 0 };
-	uint64_t w = bench_window(&v, PAGE_SIZE, 0);
-	const char *e = bench_buffer(&v, &a, v.len, PAGE_SIZE) ? NULL : "no memory for a buffer";
-	uint64_t iova = w + (a.phys & (PAGE_SIZE - 1));
-	if (!e)
-		e = v.io->ops->map(v.io, w, a.phys & ~(PAGE_SIZE - 1), PAGE_SIZE, IOMMU_RW, PAGE_SIZE);
+	/* a page the device writes and, where its reads come back (a scratch
+	 * buffer, not NVMe's Compare against the media), another it only
+	 * reads; each freshly mapped, nothing of it cached */
+	struct dmabuf b[2] = { 0 };
 	unsigned levels = 0, acc = 0;
 	bool dirty = false;
-	report(t, !e && vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty) && acc == 0 && !dirty,
-	       "mapped: %u entries on the way, none accessed, the leaf clean%s%s", levels, e ? ": " : "", e ? e : "");
-	struct dma_result r;
-	if (!e && v.e->caps.roundtrip) {
-		bool ok = bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-		vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty);
-		report(t, ok && acc == levels && !dirty, "the device read the page: %u of %u entries accessed, %s", acc,
-		       levels, dirty ? "the leaf dirty (a read must not set D)" : "the leaf still clean");
+	for (int k = 0; k < (v.e->caps.roundtrip ? 2 : 1); k++) {
+		bool write = k == 0;
+		uint64_t w = bench_window(&v, PAGE_SIZE, (unsigned)k);
+		size_t len = v.len < PAGE_SIZE / 2 ? v.len : PAGE_SIZE / 2;
+		if (v.e->caps.len_unit > 1)
+			len -= len % v.e->caps.len_unit;
+		const char *e = bench_buffer(&v, &b[k], len, PAGE_SIZE) ? NULL : "no memory for a buffer";
+		uint64_t off = b[k].phys & (PAGE_SIZE - 1), iova = w + off;
+		if (!e && off + len > PAGE_SIZE)
+			e = "the buffer crosses a page";
+		if (!e)
+			e = v.io->ops->map(v.io, w, b[k].phys & ~(PAGE_SIZE - 1), PAGE_SIZE, IOMMU_RW, PAGE_SIZE);
+		/* the first page's walk shares the upper tables with the second */
+		bool walked = !e && vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty);
+		report(t, walked && (k || acc == 0) && !dirty,
+		       "page %d mapped: %u entries on the way, %u accessed, the leaf clean%s%s", k + 1, levels, acc,
+		       e ? ": " : "", e ? e : "");
+		if (e)
+			break;
+		struct dma_result r;
+		bool ok = bench_dma(&v, write ? DMA_FROM_DEVICE : DMA_TO_DEVICE, iova, len, &r);
+		ok = vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty) && ok;
+		if (write)
+			report(t, ok && acc == levels && dirty,
+			       "the device wrote page 1: %u of %u entries accessed, the leaf %s", acc, levels,
+			       dirty ? "dirty" : "clean (D not set by the write)");
+		else
+			report(t, ok && acc == levels && !dirty,
+			       "the device read page 2: %u of %u entries accessed, the leaf %s", acc, levels,
+			       dirty ? "dirty (a read must not set D)" : "still clean");
 	}
-	if (!e) {
-		bool ok = bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r);
-		vtd_fs_accessed_dirty(vt, iova, &levels, &acc, &dirty);
-		report(t, ok && acc == levels && dirty,
-		       "the device wrote the page: %u of %u entries accessed, the leaf %s", acc, levels,
-		       dirty ? "dirty" : "clean (D not set by the write)");
-	}
-	test_note(t, "%s: A on %u of %u levels, D %s after a write", v.label, acc, levels, dirty ? "set" : "clear");
+	test_note(t, "%s: A on every level walked, D on the written leaf%s", v.label,
+		  v.e->caps.roundtrip ? ", not on the read one" : "");
 	bench_teardown(&v);
-	dmabuf_free(&a);
+	dmabuf_free(&b[0]);
+	dmabuf_free(&b[1]);
 }
 
 /* ---- the group ----------------------------------------------------------- */
