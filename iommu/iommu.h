@@ -199,7 +199,8 @@ struct iommu {
 	 * name (ops->mode chooses one); none where it has one way only. */
 	const char *modes[4];
 	size_t nmodes;
-	bool model; /* a register-level model, not hardware */
+	const char *mode; /* the one the next take uses (NULL: one way only) */
+	bool model;	  /* a register-level model, not hardware */
 	/* The fault event interrupt, when the platform could install one:
 	 * the count and the cycle counter at the last one. */
 	bool irq;

@@ -37,6 +37,7 @@ static void expose(struct vtd *v, enum vtd_mode m)
 	v->io.page_sizes = fs ? v->fscfg.page_sizes : v->pgcfg.page_sizes;
 	v->io.addr_bits = fs ? v->fscfg.addr_bits : v->mgaw;
 	v->io.variant = m == VTD_MODE_LEGACY ? NULL : vtd_mode_names[m];
+	v->io.mode = vtd_mode_names[m];
 	v->io.nkinds = 0;
 	v->scalable = m != VTD_MODE_LEGACY;
 	for (size_t k = 0; k < ARRAY_SIZE(vtd_kinds); k++)
@@ -54,11 +55,17 @@ const char *vtd_op_mode(struct iommu *io, const char *name)
 		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: the unit is taken over in another mode");
 	if (!v->offers[m]) {
 		static char why[128];
-		snprintf(why, sizeof(why), "vtd: %s does not offer %s translation (%s)", io->name, vtd_mode_names[m],
-			 m == VTD_MODE_LEGACY ? "CAP.SAGAW"
-			 : m == VTD_MODE_SS   ? "ECAP.SMTS, SLTS, QI"
-			 : m == VTD_MODE_FS   ? "ECAP.SMTS, FLTS, QI"
-					      : "ECAP.SMTS, NEST with SLTS and FLTS, QI");
+		/* one reason for every scalable type where there is no scalable
+		 * mode at all, so a person reads it once */
+		if (m != VTD_MODE_LEGACY && !vtd_ecap_smts(v->ecap))
+			snprintf(why, sizeof(why), "vtd: %s has no scalable mode (ECAP.SMTS clear)", io->name);
+		else
+			snprintf(why, sizeof(why), "vtd: %s does not offer %s translation (%s)", io->name,
+				 vtd_mode_names[m],
+				 m == VTD_MODE_LEGACY ? "CAP.SAGAW"
+				 : m == VTD_MODE_SS   ? "ECAP.SMTS, SLTS, QI"
+				 : m == VTD_MODE_FS   ? "ECAP.SMTS, FLTS, QI"
+						      : "ECAP.SMTS, NEST with SLTS and FLTS, QI");
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, why);
 	}
 	v->want_mode = m;

@@ -423,18 +423,33 @@ void price_provenance(void)
 
 /* ---- the cases ------------------------------------------------------------ */
 
-/* On the machine's unit behind the device under test. */
+/* On the machine's unit behind the device under test: in its default
+ * translation mode, then in each other mode it offers (VT-d's scalable
+ * first and second stage), each mode's rows named by it. */
 static void on_machine(struct test_ctx *t, const struct plan *p)
 {
 	struct env v;
 	if (!bench_setup(t, &v, NULL))
 		return;
 	table.n = 0; /* each case its own table */
-	size_t first = 0;
+	size_t first = 0, nmodes = 1;
+	const char *others[4], *label = v.label;
+	size_t nothers = 0;
+	for (size_t i = 0; i < v.io->nmodes && i < 4; i++)
+		if (!v.io->mode || strcmp(v.io->modes[i], v.io->mode) != 0)
+			others[nothers++] = v.io->modes[i];
 	strategies(&v, p);
 	bench_teardown(&v);
+	for (size_t i = 0; i < nothers && !t->skipped; i++) {
+		if (!bench_setup_mode(t, &v, NULL, others[i]))
+			break;
+		strategies(&v, p);
+		bench_teardown(&v);
+		nmodes++;
+	}
 	print_table(first);
-	test_note(t, "%s: %zu strategy and size rows", v.label, table.n - first);
+	test_note(t, "%s: %zu strategy and size rows in %zu translation mode%s", label, table.n - first, nmodes,
+		  nmodes == 1 ? "" : "s");
 }
 
 static void t_strategies(struct test_ctx *t)
