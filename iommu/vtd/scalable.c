@@ -171,6 +171,10 @@ void vtd_pe_write(struct vtd *v, struct vtd_pasid_tables *t, const struct vtd_do
 		q[0] = VTD_PE_AW(v->aw) | VTD_PE_PGTT(VTD_PGTT_SS) | (top & VTD_PE_PTR);
 		q[1] = d->did;
 	}
+	q[0] |= VTD_PE_P;
+	if (memcmp(pe, q, sizeof(q)) == 0)
+		return; /* written already (another requester id of the same device): no not-present moment */
+	q[0] &= ~VTD_PE_P;
 	pe[0] = 0;
 	__asm__ volatile("" ::: "memory");
 	for (size_t i = VTD_PASID_QWORDS; i-- > 1;)

@@ -67,16 +67,23 @@ static const char *ctx_present(struct vtd *v, uint16_t sid, uint16_t did)
 
 /* The domain id a present context entry leads to: its own field (legacy),
  * or its RID_PASID entry's (scalable). */
-static uint16_t ctx_did(struct vtd *v, uint16_t sid)
+/* Scalable mode: the PASID tables a context entry names (NULL: none of ours). */
+static struct vtd_pasid_tables *ctx_tables(struct vtd *v, uint16_t sid)
 {
 	const uint64_t *c = vtd_ctx_entry(v, sid);
-	if (!v->scalable)
-		return vtd_ctx_did(c[1]);
 	struct vtd_pasid_tables *sets[] = { &v->pt_by, &v->pt_dut, &v->pt_alt };
 	for (size_t i = 0; i < ARRAY_SIZE(sets); i++)
 		if ((c[0] & VTD_SMCTX_DIR) == (uint64_t)(uintptr_t)sets[i]->dir)
-			return vtd_pe_did(vtd_pasid_entry(v, sets[i])[1]);
-	return 0;
+			return sets[i];
+	return NULL;
+}
+
+static uint16_t ctx_did(struct vtd *v, uint16_t sid)
+{
+	if (!v->scalable)
+		return vtd_ctx_did(vtd_ctx_entry(v, sid)[1]);
+	struct vtd_pasid_tables *t = ctx_tables(v, sid);
+	return t ? vtd_pe_did(vtd_pasid_entry(v, t)[1]) : 0;
 }
 
 static size_t ctx_bytes(const struct vtd *v)
@@ -249,8 +256,12 @@ static const char *swap(struct vtd *v, uint64_t iova, uint64_t phys, const struc
 		e = vtd_rmrr_map(v, &v->alt, &v->dut_addr);
 	if (e)
 		return e;
-	if (pasid_entry) /* and no PASID-cache invalidation */
-		vtd_pe_write(v, &v->pt_dut, &v->alt, false);
+	struct vtd_pasid_tables *cur = pasid_entry ? ctx_tables(v, v->dut_rid[0]) : NULL;
+	if (pasid_entry && !cur)
+		return iommu_fail(&v->io, IOMMU_ERR_STATE,
+				  "vtd: the device's context entry names no PASID table of ours");
+	if (pasid_entry) /* the PASID tables its context entries name; no PASID-cache invalidation */
+		vtd_pe_write(v, cur, &v->alt, false);
 	for (size_t i = 0; !pasid_entry && i < v->ndut_rid; i++)
 		ctx_set(v, v->dut_rid[i], &v->alt, false); /* and no context-cache invalidation */
 	struct vtd_domain t = v->dut;
