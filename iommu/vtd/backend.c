@@ -41,8 +41,16 @@ static const char *check_mode(const char *v)
 
 static const char *check_fs_levels(const char *v)
 {
-	return strcmp(v, "4") == 0 || strcmp(v, "5") == 0 ? NULL
-							  : "must be 4 or 5 (first-stage walk; 5 needs CAP.FL5LP)";
+	return strcmp(v, "auto") == 0 || strcmp(v, "4") == 0 || strcmp(v, "5") == 0
+		   ? NULL
+		   : "must be auto, 4 or 5 (first-stage walk; auto: 5 where CAP.FL5LP, else 4)";
+}
+
+/* vtd.fs_levels: 4, 5, or 0 for auto */
+static unsigned fs_levels(void)
+{
+	const char *v = setting_get("vtd.fs_levels");
+	return v && strcmp(v, "4") == 0 ? 4 : v && strcmp(v, "5") == 0 ? 5 : 0;
 }
 
 static void settings(void)
@@ -51,7 +59,8 @@ static void settings(void)
 		    "VT-d translation for cases that name no mode (the vtd.ss.* and vtd.fs.* cases name theirs): "
 		    "legacy, scalable-second-stage, scalable-first-stage, scalable-nested",
 		    check_mode, NULL);
-	setting_add("vtd.fs_levels", "4", "VT-d first-stage walk in scalable mode: 4 or 5 levels (CAP.FL5LP)",
+	setting_add("vtd.fs_levels", "auto",
+		    "VT-d first-stage walk in scalable mode: auto (5 levels where CAP.FL5LP, else 4), 4 or 5",
 		    check_fs_levels, NULL);
 	setting_add("vtd.levels", "auto", "VT-d second-level walk: auto (deepest SAGAW offers), 3 or 4", check_levels,
 		    NULL);
@@ -75,9 +84,9 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	const char *lv = setting_get("vtd.levels"), *by = setting_get("vtd.bystanders");
 	unit.want_levels = lv && strcmp(lv, "auto") != 0 ? (unsigned)atoi(lv) : 0;
 	unit.want_eime = setting_bool("vtd.eime");
-	const char *mode = setting_get("vtd.mode"), *fsl = setting_get("vtd.fs_levels");
+	const char *mode = setting_get("vtd.mode");
 	unit.default_mode = mode && vtd_mode_named(mode) != VTD_NMODES ? vtd_mode_named(mode) : VTD_MODE_LEGACY;
-	unit.want_fs_levels = fsl && strcmp(fsl, "5") == 0 ? 5 : 4;
+	unit.want_fs_levels = fs_levels();
 	unit.want_bystanders = !by				? VTD_BYSTANDERS_AUTO
 			       : strcmp(by, "passthrough") == 0 ? VTD_BYSTANDERS_PT
 			       : strcmp(by, "identity") == 0	? VTD_BYSTANDERS_IDENTITY
@@ -113,8 +122,7 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
 	bool sm = strcmp(kind, "vtd-sm") == 0;
 	vtdm_init(&family_model, sm ? VTDM_SM_CAP : VTDM_QEMU_CAP, sm ? VTDM_SM_ECAP : VTDM_QEMU_ECAP);
-	const char *fsl = setting_get("vtd.fs_levels");
-	family_driver.want_fs_levels = fsl && strcmp(fsl, "5") == 0 ? 5 : 4;
+	family_driver.want_fs_levels = fs_levels();
 	family_sid = pci_rid(at);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
 	model_engine_msi(e, family_msi);

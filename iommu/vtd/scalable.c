@@ -97,7 +97,8 @@ void vtd_modes_adopt(struct vtd *v, const struct vtd_caps *c, unsigned fs_levels
 	 * the 2^7 entries PDTS 0 means */
 	unsigned dir_bits = c->pasid_bits > 6 ? c->pasid_bits - 6 : 0;
 	v->pdts = dir_bits > 7 ? dir_bits - 7 : 0;
-	unsigned levels = fs_levels == 5 && c->fl5lp ? 5 : 4;
+	/* 0 (auto): the deepest walk the unit offers, as vtd.levels' auto */
+	unsigned levels = fs_levels != 4 && c->fl5lp ? 5 : 4;
 	v->fscfg = (struct vtd_pgtable_cfg){ .levels = levels,
 					     .addr_bits = levels == 5 ? 56 : 47,
 					     .page_sizes = 1ull << 12 | 1ull << 21 | (c->fl1gp ? 1ull << 30 : 0),

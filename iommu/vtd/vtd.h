@@ -62,7 +62,7 @@ struct vtd {
 	unsigned want_levels;	    /* 0: the deepest walk SAGAW offers */
 	enum vtd_mode default_mode; /* setting vtd.mode: what a take without a mode asked uses */
 	enum vtd_mode want_mode;    /* the next take's (ops->mode) */
-	unsigned want_fs_levels;    /* setting vtd.fs_levels: 4 or 5 (where CAP.FL5LP) */
+	unsigned want_fs_levels;    /* setting vtd.fs_levels: 4, 5 (where CAP.FL5LP), 0 the deepest offered */
 	bool want_eime;		    /* setting vtd.eime on: IRTA.EIME although the boot CPU's id fits 8 bits */
 	/* the modes it offers (caps.c's vtd_modes) and the one taken in */
 	bool offers[VTD_NMODES];
