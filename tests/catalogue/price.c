@@ -448,8 +448,10 @@ static void on_machine(struct test_ctx *t, const struct plan *p)
 		nmodes++;
 	}
 	print_table(first);
-	test_note(t, "%s: %zu strategy and size rows in %zu translation mode%s", label, table.n - first, nmodes,
-		  nmodes == 1 ? "" : "s");
+	if (nmodes > 1)
+		test_note(t, "%s: %zu strategy and size rows in %zu translation modes", label, table.n - first, nmodes);
+	else
+		test_note(t, "%s: %zu strategy and size rows", label, table.n - first);
 }
 
 static void t_strategies(struct test_ctx *t)
