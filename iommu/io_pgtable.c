@@ -37,7 +37,15 @@ static unsigned index_at(const struct io_pgtable *d, uint64_t iova, unsigned lev
 {
 	unsigned g = io_pgtable_granule_bits(d->cfg), bits = g - 3;
 	unsigned shift = g + bits * (level - 1);
+	if (level == d->cfg->levels)
+		bits += d->cfg->top_extra_bits; /* concatenated top tables */
 	return shift < 64 ? (unsigned)(iova >> shift) & ((1u << bits) - 1) : 0;
+}
+
+/* Bytes of the top table: one granule, or the concatenated ones. */
+static uint64_t top_bytes(const struct io_pgtable *d)
+{
+	return granule(d) << d->cfg->top_extra_bits;
 }
 
 static uint64_t leaf_size(const struct io_pgtable *d, unsigned level)
@@ -81,14 +89,13 @@ static bool grow(struct io_pgtable *d)
 	return true;
 }
 
-/* A zeroed table of one granule, aligned to it (VMSA tables are; the x86
- * formats' 4 KiB ones are by allocation), visible to the unit, remembered
- * for freeing. */
-static uint64_t *table_page(struct io_pgtable *d)
+/* A zeroed table of `g` bytes (a granule, or concatenated top tables),
+ * aligned to them (VMSA tables are; the x86 formats' 4 KiB ones are by
+ * allocation), visible to the unit, remembered for freeing. */
+static uint64_t *table_of(struct io_pgtable *d, uint64_t g)
 {
 	if (d->npages == d->cap && !grow(d))
 		return NULL;
-	uint64_t g = granule(d);
 	uint64_t *t =
 	    io_pgtable_pages((size_t)(g / PAGE_SIZE), g, d->cfg->limit, &d->raw[d->npages], &d->rawn[d->npages]);
 	if (!t)
@@ -97,6 +104,11 @@ static uint64_t *table_page(struct io_pgtable *d)
 	sync(d, t, g);
 	d->pages[d->npages++] = t;
 	return t;
+}
+
+static uint64_t *table_page(struct io_pgtable *d)
+{
+	return table_of(d, granule(d));
 }
 
 void io_pgtable_free(struct io_pgtable *d)
@@ -115,7 +127,7 @@ const char *io_pgtable_alloc(const struct io_pgtable_fmt *f, struct io_pgtable *
 	io_pgtable_free(d);
 	d->cfg = cfg;
 	d->did = did;
-	d->top = table_page(d);
+	d->top = table_of(d, top_bytes(d));
 	return d->top ? NULL : fail(f, d, IOMMU_ERR_NOMEM, "no memory for a page table");
 }
 
@@ -205,6 +217,23 @@ const char *io_pgtable_unmap(const struct io_pgtable_fmt *f, struct io_pgtable *
 	return NULL;
 }
 
+uint64_t *io_pgtable_leaf_entry(const struct io_pgtable_fmt *f, const struct io_pgtable *d, uint64_t iova,
+				unsigned *level)
+{
+	uint64_t phys;
+	unsigned perm;
+	if (!io_pgtable_walk(f, d, iova, &phys, &perm, level))
+		return NULL;
+	/* present all the way down: followed as the walk followed them */
+	uint64_t *t = d->top;
+	for (unsigned l = d->cfg->levels; l > *level;) {
+		uint64_t e = t[index_at(d, iova, l)];
+		l = f->next(e, l);
+		t = table_at(f, e);
+	}
+	return &t[index_at(d, iova, *level)];
+}
+
 bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d, uint64_t iova, uint64_t *phys,
 		     unsigned *perm, unsigned *level)
 {
@@ -276,10 +305,10 @@ const char *io_pgtable_fork(const struct io_pgtable_fmt *f, struct io_pgtable *d
 	const char *e = io_pgtable_alloc(f, d, from->cfg, from->did);
 	if (e)
 		return e;
-	uint64_t g = granule(d);
+	uint64_t g = top_bytes(d);
 	const uint64_t *src = from->top;
 	uint64_t *dst = d->top;
-	for (unsigned l = d->cfg->levels;; l--) {
+	for (unsigned l = d->cfg->levels;; l--, g = granule(d)) {
 		memcpy(dst, src, g);
 		uint64_t *slot = &dst[index_at(d, iova, l)];
 		if (l == level) {

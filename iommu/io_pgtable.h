@@ -52,6 +52,10 @@ struct io_pgtable_cfg {
 	 * driver whose trees differ by mode (VT-d's first and second stage);
 	 * the calls below still take theirs. NULL: the caller knows it. */
 	const struct io_pgtable_fmt *fmt;
+	/* The top level resolves this many bits more than a stride: 2^n
+	 * tables concatenated into one, aligned to its size (VMSA stage 2,
+	 * Arm ARM D8.2: up to 16), which saves a level. 0: one table. */
+	unsigned top_extra_bits;
 };
 
 /* A domain: its tree and its id. */
@@ -93,6 +97,12 @@ const char *io_pgtable_identity(const struct io_pgtable_fmt *f, struct io_pgtabl
  * that skips levels is followed only where the skipped indexes are 0. */
 bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d, uint64_t iova, uint64_t *phys,
 		     unsigned *perm, unsigned *level);
+
+/* The leaf entry `iova` leads to (its level in *level), for a driver that
+ * changes a leaf's own bits (an access flag cleared); NULL when the walk
+ * ends before a leaf. The caller makes its change visible (cfg->sync). */
+uint64_t *io_pgtable_leaf_entry(const struct io_pgtable_fmt *f, const struct io_pgtable *d, uint64_t iova,
+				unsigned *level);
 
 /* A tree `d` that is `from` except that `iova` leads to the leaf `phys`
  * (of the size already mapped there, with its permission): the tables on

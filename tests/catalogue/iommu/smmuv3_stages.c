@@ -1,0 +1,241 @@
+/* The smmuv3 group's cases of what a tag scopes and of each stage's own
+ * faults, in every mode (stage 1, stage 2, nested: smmuv3.c runs them
+ * under smmuv3.stage): an invalidation of another ASID or VMID leaves the
+ * device's entries cached; a leaf with its access flag clear is an
+ * F_ACCESS at the stage of the device's tables; nested, a fault at either
+ * stage says which, and at stage 2 the IPA. QEMU records one event per
+ * 4-byte chunk of a faulting access: the cases count "at least one". */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/dmabuf.h"
+#include "smmuv3_cases.h"
+#include "tests/catalogue/catalogue.h"
+
+/* ---- what a tag scopes ------------------------------------------------------ */
+
+/* The domain's invalidation for the tag next to the device's: at stage 1
+ * TLBI_NH_ASID of the next ASID, at stage 2 TLBI_S12_VMALL of the next
+ * VMID, nested TLBI_NH_ALL of the next VMID (stage 1's entries are
+ * tagged with the VMID there too). */
+static const char *inv_other_tag(struct env *v, uint64_t iova, size_t arg)
+{
+	(void)iova, (void)arg;
+	struct smmuv3 *s = smmuv3_of(v->io);
+	if (s->nested)
+		return smmuv3_tlbi_nh_all(s, s->vmid + 1);
+	return s->stage == 2 ? smmuv3_tlbi_tag(s, 0, s->vmid + 1) : smmuv3_tlbi_tag(s, s->asid + 1, 0);
+}
+
+static void other_tag_words(const struct smmuv3 *s, char *out, size_t n)
+{
+	if (s->nested)
+		snprintf(out, n, "TLBI_NH_ALL of VMID %u (the device's is %u)", s->vmid + 1, s->vmid);
+	else if (s->stage == 2)
+		snprintf(out, n, "TLBI_S12_VMALL of VMID %u (the device's is %u)", s->vmid + 1, s->vmid);
+	else
+		snprintf(out, n, "TLBI_NH_ASID of ASID %u (the device's is %u)", s->asid + 1, s->asid);
+}
+
+void case_smmuv3_tag_scope(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	char cmd[64];
+	other_tag_words(s, cmd, sizeof(cmd));
+	struct stale_way way = bench_stale_kind(0);
+	way.invalidate = inv_other_tag;
+	struct stale st;
+	if (!bench_stale_precision(&v, &way, &st))
+		return;
+	const char *tag = s->stage == 2 || s->nested ? "VMID" : "ASID";
+	report(t, st.after == 'A' || st.after == 'B', "after %s the DMA landed in one page (%c)", cmd, st.after);
+	if (st.after == 'A')
+		test_note(t, "%s: scoped by %s: %s left the device's entry cached (stale until its own)", v.label, tag,
+			  cmd);
+	else {
+		test_note(t, "%s: finding: %s dropped the device's entry too", v.label, cmd);
+		test_finding(t, "%s dropped another %s's entry (allowed: an invalidation may drop more than it names)",
+			     cmd, tag);
+	}
+	bench_teardown(&v);
+}
+
+/* ---- the access flag ------------------------------------------------------- */
+
+/* The faults recorded since `f` was last drained: how many were F_ACCESS
+ * at `stage` for `page`, and the first of them. */
+static size_t count_events(struct env *v, unsigned id, unsigned stage, uint64_t page, struct iommu_fault *first)
+{
+	struct iommu_fault f[64];
+	bool ovf;
+	size_t n = 0, ours = 0, got;
+	while (n < 4096 && (got = v->io->ops->faults(v->io, f, 64, &ovf)) > 0) {
+		for (size_t k = 0; k < got; k++)
+			if (f[k].reason == id && f[k].stage == stage && f[k].addr == page && !ours++)
+				*first = f[k];
+		n += got;
+	}
+	return ours;
+}
+
+static void drain(struct env *v)
+{
+	struct iommu_fault f[64];
+	bool ovf;
+	for (size_t n = 0; n < 64 && v->io->ops->faults(v->io, f, 64, &ovf) > 0; n++)
+		;
+}
+
+void case_smmuv3_access_flag(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	struct dmabuf a = { 0 };
+	if (!bench_buffer(&v, &a, v.len, v.pg)) {
+		report(t, false, "no memory");
+		bench_teardown(&v);
+		return;
+	}
+	unsigned stage = s->stage;
+	uint64_t w0 = bench_window(&v, v.pg, 0), iova = w0 + (a.phys & (v.pg - 1));
+	const char *e = v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
+	if (!e)
+		e = smmuv3_access_flag(s, w0, false);
+	report(t, !e, "the page mapped read-write with its stage-%u leaf's access flag clear%s%s", stage, e ? ": " : "",
+	       e ? e : "");
+	if (e)
+		goto out;
+	drain(&v);
+	dmabuf_pattern(&a, 41);
+	struct dma_result r;
+	bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r);
+	struct iommu_fault first = { 0 };
+	size_t n = count_events(&v, EVT_F_ACCESS, stage, w0, &first);
+	bool intact = !bench_changed(&a, 41) && dmabuf_guards_damaged(&a) == 0;
+	if (!n && !intact && bench_on_qemu() && stage == 1 && !s->nested) {
+		test_skip(t, SKIP_EMULATOR,
+			  "the write went through a stage-1 leaf with AF=0 and no F_ACCESS was recorded: this "
+			  "QEMU's SMMUv3 does not check the access flag at stage 1 outside nested translation; "
+			  "the model checks it (model smmuv3)");
+		goto out;
+	}
+	report(t, intact, "the buffer is unchanged, guards intact (DMA status %s)", dma_status_name(r.status));
+	report(t, n >= 1, "%zu F_ACCESS events at stage %u for page 0x%llx%s%s", n, stage, (unsigned long long)w0,
+	       n ? ": " : "", n ? first.why : "");
+	/* the flag set again: the same DMA goes through */
+	e = smmuv3_access_flag(s, w0, true);
+	dmabuf_pattern(&a, 42);
+	bool through = !e && bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r) && bench_changed(&a, 42);
+	report(t, through, "with the access flag set again the write lands%s%s", e ? ": " : "", e ? e : "");
+	test_note(t, "%s: AF=0 at stage %u: F_ACCESS (%zu events), nothing written; AF=1: written", v.label, stage,
+		  n);
+out:
+	v.io->ops->unmap(v.io, w0, v.pg);
+	bench_teardown(&v);
+	dmabuf_free(&a);
+}
+
+/* ---- nested: a fault at either stage says which ---------------------------- */
+
+void case_smmuv3_nested_faults(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	if (!bench_needs(&v, s->nested, SKIP_UNSUPPORTED, "%s translates %s, not nested", v.io->name, v.io->mode))
+		return;
+	uint64_t w0 = bench_window(&v, v.pg, 0), w1 = bench_window(&v, v.pg, 1), ipa = 0;
+	/* stage 1 leads w0 to an IPA stage 2 does not map */
+	const char *e = smmuv3_s2_hole(s, true, &ipa);
+	if (!e)
+		e = v.io->ops->map(v.io, w0, ipa, v.pg, IOMMU_RW, v.pg);
+	report(t, !e, "IOVA 0x%llx mapped at stage 1 to IPA 0x%llx, which stage 2 leaves unmapped%s%s",
+	       (unsigned long long)w0, (unsigned long long)ipa, e ? ": " : "", e ? e : "");
+	if (!e) {
+		drain(&v);
+		struct dma_result r;
+		struct iommu_fault f2 = { 0 }, f1 = { 0 };
+		bench_dma(&v, DMA_FROM_DEVICE, w0, v.len, &r);
+		size_t n2 = count_events(&v, EVT_F_TRANSLATION, 2, w0, &f2);
+		report(t, n2 >= 1 && f2.ipa - ipa < v.pg,
+		       "the write faulted at stage 2 (%zu F_TRANSLATION with S2): input 0x%llx, IPA 0x%llx", n2,
+		       (unsigned long long)f2.addr, (unsigned long long)f2.ipa);
+		/* and one that stage 1 refuses: nothing mapped at w1 */
+		bench_dma(&v, DMA_TO_DEVICE, w1, v.len, &r);
+		size_t n1 = count_events(&v, EVT_F_TRANSLATION, 1, w1, &f1);
+		report(t, n1 >= 1, "a read of unmapped IOVA 0x%llx faulted at stage 1 (%zu F_TRANSLATION, S2 clear)",
+		       (unsigned long long)w1, n1);
+		test_note(t, "%s: stage-2 fault with IPA 0x%llx, stage-1 fault at 0x%llx, each said", v.label,
+			  (unsigned long long)f2.ipa, (unsigned long long)w1);
+		v.io->ops->unmap(v.io, w0, v.pg);
+	}
+	if (ipa && (e = smmuv3_s2_hole(s, false, &ipa)) != NULL)
+		report(t, false, "the stage-2 identity mapped again: %s", e);
+	bench_teardown(&v);
+}
+
+/* ---- stage 2: concatenated start tables ------------------------------------ */
+
+void case_smmuv3_s2_concatenated(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	const struct io_pgtable_cfg *c = &s->pgcfg;
+	unsigned g = c->granule_bits, stride = g - 3, extra = c->top_extra_bits;
+	if (!bench_needs(&v, s->stage == 2 && extra, SKIP_UNSUPPORTED,
+			 "a %u-bit IPA at the %s granule walks %u levels from one start table: nothing to concatenate",
+			 c->addr_bits, smmuv3_granule_name(g), c->levels))
+		return;
+	/* the start level's index bits above a stride choose the table */
+	unsigned sel = g + stride * c->levels;
+	uint64_t tables = 1ull << extra, w = bench_window(&v, v.pg, 0), w0 = w & ~((tables - 1) << sel);
+	unsigned which = (unsigned)((w >> sel) & (tables - 1));
+	struct dmabuf a = { 0 }, b = { 0 };
+	if (!bench_buffer(&v, &a, v.len, v.pg) || !bench_buffer(&v, &b, v.len, v.pg)) {
+		report(t, false, "no memory");
+		goto out;
+	}
+	printf("    stage 2 from level %u in %llu concatenated tables (S2SL0 %u): IOVA 0x%llx in table %u, "
+	       "0x%llx at the same entry of table 0\n",
+	       4 - c->levels, (unsigned long long)tables, (g == 12 ? 2 : 3) - (4 - c->levels),
+	       (unsigned long long)w, which, (unsigned long long)w0);
+	const char *e = v.io->ops->map(v.io, w, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
+	if (!e && which)
+		e = v.io->ops->map(v.io, w0, b.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
+	report(t, !e && which, "A mapped through table %u, B at the same entry of table 0%s%s", which, e ? ": " : "",
+	       e ? e : "");
+	if (!e && which) {
+		struct dma_result r;
+		dmabuf_pattern(&a, 51), dmabuf_pattern(&b, 52);
+		bool ok = bench_dma(&v, DMA_FROM_DEVICE, w + (a.phys & (v.pg - 1)), v.len, &r);
+		bool in_a = bench_changed(&a, 51), in_b = bench_changed(&b, 52);
+		if (!in_a && in_b && bench_on_qemu()) {
+			test_skip(t, SKIP_EMULATOR,
+				  "the DMA went through table 0's entry, not table %u's: this QEMU's stage-2 walk "
+				  "adds the concatenated table's offset and masks it off again, so it reads the first "
+				  "table only; the model walks all %llu (model smmuv3-s2)",
+				  which, (unsigned long long)tables);
+		} else {
+			report(t, ok && in_a && !in_b, "the DMA went through table %u to A (%s)", which,
+			       in_a ? "A written" : in_b ? "B written: the unit read table 0" : "neither written");
+			test_note(t, "%s: %llu concatenated start tables, table %u walked", v.label,
+				  (unsigned long long)tables, which);
+		}
+		v.io->ops->unmap(v.io, w0, v.pg);
+	}
+	if (!e)
+		v.io->ops->unmap(v.io, w, v.pg);
+out:
+	bench_teardown(&v);
+	dmabuf_free(&a);
+	dmabuf_free(&b);
+}
