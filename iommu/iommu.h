@@ -48,7 +48,12 @@ struct iommu_fault {
 	const char *why;		       /* the reason in words */
 	bool pasid_present;		       /* the request carried a PASID (VT-d scalable mode: PP) */
 	uint32_t pasid;			       /* and its value (PV) */
-	uint64_t t_seen;		       /* cycle counter when the record was read */
+	/* the translation stage that refused it, where a unit with two
+	 * stages says (SMMUv3 events: 1 or 2; 0 not said), and at stage 2
+	 * the intermediate address it met (the IPA) */
+	uint8_t stage;
+	uint64_t ipa;
+	uint64_t t_seen; /* cycle counter when the record was read */
 };
 
 /* An invalidation the backend offers, e.g. "queued-page". */

@@ -33,15 +33,30 @@ static const char *check_strtab(const char *v)
 
 static const char *check_stage(const char *v)
 {
-	return strcmp(v, "auto") == 0 || strcmp(v, "1") == 0 || strcmp(v, "2") == 0
+	return strcmp(v, "auto") == 0 || strcmp(v, "1") == 0 || strcmp(v, "2") == 0 || strcmp(v, "nested") == 0
 		   ? NULL
-		   : "must be auto, 1 or 2 (2 needs IDR0.S2P; auto: stage 1 where IDR0.S1P, else 2)";
+		   : "must be auto, 1, 2 or nested (2 needs IDR0.S2P, nested both stages; auto: stage 1 where "
+		     "IDR0.S1P, "
+		     "else 2)";
+}
+
+static const char *check_concat(const char *v)
+{
+	return strcmp(v, "auto") == 0 || strcmp(v, "always") == 0
+		   ? NULL
+		   : "must be auto (concatenated stage-2 start tables only where a walk needs them) or always "
+		     "(wherever they save a level)";
 }
 
 static void settings(void)
 {
+	setting_add("smmuv3.s2_concat", "auto",
+		    "SMMUv3 stage-2 start tables: auto (concatenated only where no start level is deep enough) or "
+		    "always (concatenated wherever that saves a level, as a hypervisor builds them)",
+		    check_concat, NULL);
 	setting_add("smmuv3.stage", "auto",
-		    "SMMUv3 stage the device under test translates at: auto (1 where IDR0.S1P, else 2), 1 or 2",
+		    "SMMUv3 stage the device under test translates at: auto (1 where IDR0.S1P, else 2), 1, 2 or nested "
+		    "(stage 1 behind a stage-2 identity)",
 		    check_stage, NULL);
 	setting_add("smmuv3.granule", "auto",
 		    "SMMUv3 translation granule: auto (the smallest IDR5 offers), 4k, 16k or 64k", check_granule, NULL);
@@ -54,11 +69,13 @@ static void settings(void)
 void smmuv3_settings_apply(struct smmuv3 *s)
 {
 	const char *g = setting_get("smmuv3.granule"), *t = setting_get("smmuv3.strtab"),
-		   *st = setting_get("smmuv3.stage");
-	s->want_stage = !st		       ? SMMUV3_STAGE_AUTO
-			: strcmp(st, "1") == 0 ? SMMUV3_STAGE_1
-			: strcmp(st, "2") == 0 ? SMMUV3_STAGE_2
-					       : SMMUV3_STAGE_AUTO;
+		   *st = setting_get("smmuv3.stage"), *cc = setting_get("smmuv3.s2_concat");
+	s->want_s2_fewest = cc && strcmp(cc, "always") == 0;
+	s->want_stage = !st			    ? SMMUV3_STAGE_AUTO
+			: strcmp(st, "1") == 0	    ? SMMUV3_STAGE_1
+			: strcmp(st, "2") == 0	    ? SMMUV3_STAGE_2
+			: strcmp(st, "nested") == 0 ? SMMUV3_STAGE_NESTED
+						    : SMMUV3_STAGE_AUTO;
 	s->want_granule_bits = !g		       ? 0
 			       : strcmp(g, "4k") == 0  ? 12
 			       : strcmp(g, "16k") == 0 ? 14

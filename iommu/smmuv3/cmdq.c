@@ -16,8 +16,10 @@
  * The invalidations of the device's translations are the kinds the
  * catalogue names and times, stage 1's (TLBI_NH_*, by ASID) or, while the
  * device translates at stage 2, stage 2's (TLBI_S2_IPA, TLBI_S12_VMALL, by
- * VMID: 4.4 keeps the TLBI_NH_* away from stage-2 entries); the configuration invalidations (CFGI_*)
- * and CMD_SYNC alone are offered to it as functions. */
+ * VMID: 4.4 keeps the TLBI_NH_* away from stage-2 entries), or nested,
+ * stage 1's within the device's VMID and TLBI_S12_VMALL; the
+ * configuration invalidations (CFGI_*) and CMD_SYNC alone are offered to
+ * it as functions. */
 #include <stdio.h>
 
 #include "core/base/cpu.h"
@@ -40,11 +42,14 @@ enum { K_VA, K_VA_RANGE, K_ASID, K_ALL, K_S2_IPA, K_S2_IPA_RANGE, K_S12_VMALL, N
 
 void smmuv3_kinds_setup(struct smmuv3 *s)
 {
-	static const unsigned s1[] = { K_VA, K_VA_RANGE, K_ASID, K_ALL },
-			      s2[] = { K_S2_IPA, K_S2_IPA_RANGE, K_S12_VMALL, K_ALL };
-	const unsigned *k = s->stage == 2 ? s2 : s1;
+	/* nested: stage 1's by ASID within the VMID, and the VMID's whole
+	 * (TLBI_S2_IPA does not reach entries that combine both stages, 4.4.2.3) */
+	static const unsigned s1[] = { K_VA, K_VA_RANGE, K_ASID, K_ALL, NKINDS },
+			      s2[] = { K_S2_IPA, K_S2_IPA_RANGE, K_S12_VMALL, K_ALL, NKINDS },
+			      nested[] = { K_VA, K_VA_RANGE, K_ASID, K_S12_VMALL, K_ALL, NKINDS };
+	const unsigned *k = s->nested ? nested : s->stage == 2 ? s2 : s1;
 	s->io.nkinds = 0;
-	for (size_t i = 0; i < 4; i++)
+	for (size_t i = 0; k[i] != NKINDS; i++)
 		if ((k[i] != K_VA_RANGE && k[i] != K_S2_IPA_RANGE) || s->ril)
 			s->kinds[s->io.nkinds++] = all_kinds[k[i]];
 }
@@ -175,18 +180,43 @@ const char *smmuv3_cfgi_all(struct smmuv3 *s)
 	return smmuv3_submit(s, c, 1);
 }
 
+/* The VMID stage 1's commands name: the device's under nested
+ * translation, else 0 (a stage-1 STE's S2VMID, which tags its entries
+ * where the unit has stage 2). */
+static unsigned s1_vmid(const struct smmuv3 *s)
+{
+	return s->nested ? s->vmid : 0;
+}
+
+const char *smmuv3_tlbi_tag(struct smmuv3 *s, unsigned asid, unsigned vmid)
+{
+	const uint64_t c[1][CMD_DWORDS] = { { s->stage == 1 ? CMD_TLBI_NH_ASID | CMD_ASID(asid) | CMD_VMID(vmid)
+							    : CMD_TLBI_S12_VMALL | CMD_VMID(vmid),
+					      0 } };
+	return smmuv3_submit(s, c, 1);
+}
+
+const char *smmuv3_tlbi_nh_all(struct smmuv3 *s, unsigned vmid)
+{
+	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_NH_ALL | CMD_VMID(vmid), 0 } };
+	return smmuv3_submit(s, c, 1);
+}
+
 const char *smmuv3_tlbi_asid(struct smmuv3 *s)
 {
-	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_NH_ASID | CMD_ASID(s->asid), 0 } };
+	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_NH_ASID | CMD_ASID(s->asid) | CMD_VMID(s1_vmid(s)), 0 } };
+	return smmuv3_submit(s, c, 1);
+}
+
+const char *smmuv3_tlbi_vmall(struct smmuv3 *s)
+{
+	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_S12_VMALL | CMD_VMID(s->vmid), 0 } };
 	return smmuv3_submit(s, c, 1);
 }
 
 const char *smmuv3_tlbi_domain(struct smmuv3 *s)
 {
-	if (s->stage == 1)
-		return smmuv3_tlbi_asid(s);
-	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_S12_VMALL | CMD_VMID(s->vmid), 0 } };
-	return smmuv3_submit(s, c, 1);
+	return s->stage == 1 ? smmuv3_tlbi_asid(s) : smmuv3_tlbi_vmall(s);
 }
 
 const char *smmuv3_cfgi_ttb(struct smmuv3 *s)
@@ -232,7 +262,8 @@ static const char *tlbi_va(struct smmuv3 *s, uint64_t iova, uint64_t size, bool 
 	unsigned tg = s->granule_bits == 12 ? 1 : s->granule_bits == 14 ? 2 : 3;
 	size_t k = 0;
 	while (pages) {
-		uint64_t w0 = s->stage == 2 ? CMD_TLBI_S2_IPA | CMD_VMID(s->vmid) : CMD_TLBI_NH_VA | CMD_ASID(s->asid);
+		uint64_t w0 = s->stage == 2 ? CMD_TLBI_S2_IPA | CMD_VMID(s->vmid)
+					    : CMD_TLBI_NH_VA | CMD_ASID(s->asid) | CMD_VMID(s1_vmid(s));
 		uint64_t w1 = (iova & CMD_TLBI_ADDR) | CMD_LEAF;
 		uint64_t covered = 1;
 		unsigned scale = (unsigned)__builtin_ctzll(pages);
@@ -272,8 +303,10 @@ const char *smmuv3_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, u
 			return iommu_fail(io, IOMMU_ERR_ARGUMENT, "smmuv3: a wrapping range");
 		return tlbi_va(s, iova, size, range);
 	}
-	if (name == all_kinds[K_ASID].name || name == all_kinds[K_S12_VMALL].name)
-		return smmuv3_tlbi_domain(s);
+	if (name == all_kinds[K_ASID].name)
+		return smmuv3_tlbi_asid(s);
+	if (name == all_kinds[K_S12_VMALL].name)
+		return smmuv3_tlbi_vmall(s);
 	const uint64_t c[1][CMD_DWORDS] = { { CMD_TLBI_NSNH_ALL, 0 } };
 	return smmuv3_submit(s, c, 1);
 }

@@ -84,10 +84,11 @@ static struct iommu_fault decode(const struct smmuv3 *s, const uint64_t *e)
 	int k = find(id);
 	bool addr = has_address(id);
 	bool read = e[1] & EVT1_RNW;
-	/* a stage-2 fault: the IPA field says where (the input address is
-	 * the IPA too when stage 1 does not translate) */
+	/* a stage-2 fault: the IPA field says where stage 2 was asked; the
+	 * input address is the IPA too when stage 1 does not translate, the
+	 * IOVA under nested translation */
 	bool s2 = addr && (e[1] & EVT1_S2) && s2_what(id);
-	uint64_t at = s2 ? e[3] & EVT3_IPA : e[2];
+	uint64_t ipa = e[3] & EVT3_IPA, at = s2 && !s->nested ? ipa : e[2];
 	struct iommu_fault f = { .kind = IOMMU_FAULT_OTHER,
 				 .sid = (uint16_t)EVT_SID(e[0]),
 				 .reason = id,
@@ -99,6 +100,8 @@ static struct iommu_fault decode(const struct smmuv3 *s, const uint64_t *e)
 				 .why = s2	 ? s2_what(id)
 					: k >= 0 ? events[k].what
 						 : smmuv3_event_name(id),
+				 .stage = addr ? (s2 ? 2 : 1) : 0,
+				 .ipa = s2 ? ipa : 0,
 				 .t_seen = rdtsc() };
 	if (id == EVT_F_TRANSLATION)
 		f.kind = IOMMU_FAULT_NOT_PRESENT;

@@ -3,11 +3,10 @@
  * and 1 (6.2, 6.3), the stream table, linear or 2-level (3.3, 5.1, 5.2),
  * one context descriptor per stream (5.4), the VMSAv8-64 stage-1 walk at
  * 4K, 16K and 64K granules (Arm ARM D8), stage 2 alone (STE.Config 0b110)
- * on the kinds with IDR0.S2P through the same walk, a configuration cache
+ * and nested (0b111) on the kinds with IDR0.S2P through the same walk, a configuration cache
  * and a TLB that keep what they hold until the command that covers them
  * (4.3, 4.4), the command queue with its errors (4.1, 7.1) and the event
- * queue with its overflow (7.3, 7.4). No nested translation (Config
- * 0b111), no SubstreamIDs, no
+ * queue with its overflow (7.3, 7.4). No SubstreamIDs, no
  * MSIs, no ATS or PRI, no stall (STALL_MODEL 01), abort termination only
  * (TERM_MODEL 1). It behaves as the spec says where QEMU 7.2 does not
  * (shared/specs/qemu-iommus.md section 3): AF=0 is an F_ACCESS unless
@@ -44,12 +43,13 @@
  *   it CONSTRAINED UNPREDICTABLE); Update clears at the second read.
  *   GBPA resets to bypass (ABORT=0), as an implementation may choose.
  * - STE.Config 001-011 abort without an event, as 000 (5.2: reserved,
- *   behaves as 000); 101 without IDR0.S1P, 110 without IDR0.S2P and 111
- *   (nested, not modelled) are C_BAD_STE. STE.S1Fmt is
+ *   behaves as 000); 101 without IDR0.S1P and 110 without IDR0.S2P are
+ *   C_BAD_STE. STE.S1Fmt is
  *   ignored when S1CDMax is 0, as the spec says; S1CDMax non-zero is
  *   C_BAD_STE (SSIDSIZE 0). S1STALLD=1 is C_BAD_STE (5.5: STALL_MODEL !=
  *   00). STRW other than 00 (EL2 without HYP, EL3) is C_BAD_STE. Other
- *   STE fields (attributes, EATS, MEV, ...) are not checked.
+ *   STE fields (attributes, EATS, MEV, ...) are not checked. 111 (nested)
+ *   needs S1P and S2P, and is checked as 101 and 110 both are.
  * - A StreamID beyond LOG2SIZE, an L1STD with Span 0, reserved or beyond
  *   SPLIT+1, or beyond its Span record C_BAD_STREAMID only when
  *   CR2.RECINVSID (5.1); QEMU 7.2 may record other types for these.
@@ -95,8 +95,18 @@
  * - Stage-2 leaves in the TLB are tagged by VMID and dropped only by
  *   TLBI_S2_IPA (of their VMID and IPA; the range form as TLBI_NH_VA's),
  *   TLBI_S12_VMALL (of their VMID) and TLBI_NSNH_ALL; every TLBI_NH_*
- *   keeps them (4.4). Stage-1 leaves carry no VMID in this model, so
- *   TLBI_S12_VMALL drops all of them (more than it must).
+ *   keeps them (4.4). Stage-1 leaves carry the STE's S2VMID on a unit
+ *   with stage 2 (0 without): TLBI_NH_* reach only those of the VMID in
+ *   the command (non-zero is CERROR_ILL without S2P), TLBI_S12_VMALL
+ *   those of its VMID.
+ * - Nested (0b111): the CD's address, each stage-1 table descriptor's
+ *   and stage 1's output are IPAs, each translated by the STE's stage 2
+ *   (a read for the CD and the tables). A stage-2 fault on the way is
+ *   recorded as stage 2 alone records it, with CLASS CD (0b00), TT (0b01)
+ *   or IN (0b10) and the IPA that faulted. Both stages' leaves are cached
+ *   apart (stage 1's IOVA to IPA, stage 2's IPA to PA): no entry combines
+ *   them, so TLBI_S2_IPA reaches the stage-2 part of a nested walk, which
+ *   the spec does not require of an SMMU that combines them.
  *
  * The model keeps its own reading of the spec on purpose and never
  * includes the SMMUv3 driver's register header: a shared header would let

@@ -76,9 +76,14 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 {
 	unsigned op = c0 & 0xff;
 	uint32_t sid = (uint32_t)(c0 >> 32);
-	const struct smmuv3m_scope all = { .any_asid = true, .global_too = true, .size = ~0ull },
-				   asid = { .asid = (uint16_t)(c0 >> 48), .size = ~0ull };
+	/* stage 1's commands within the VMID of bits 47:32 (4.4.2: an SMMU
+	 * with stage 2 tags stage 1's entries with the STE's S2VMID) */
+	uint16_t vmid = (uint16_t)(c0 >> 32);
+	const struct smmuv3m_scope all = { .any_asid = true, .global_too = true, .vmid = vmid, .size = ~0ull },
+				   asid = { .asid = (uint16_t)(c0 >> 48), .vmid = vmid, .size = ~0ull };
 	bool ok = !m->illegal_next;
+	/* a VMID is RES0 without stage 2 */
+	bool vmid_ok = (m->kind->idr0 & IDR0_S2P) || !vmid;
 	m->illegal_next = false;
 	*err = SMMUV3M_CERROR_ILL;
 	switch (ok ? op : 0) {
@@ -115,19 +120,21 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 			smmuv3m_drop_cd(m, sid), m->cfgi_cd_all++;
 		break;
 	case CMD_TLBI_NH_ALL:
-		ok = !(c0 & 0xffff0000ffffff00ull) && !c1;
+		ok = !(c0 & 0xffff0000ffffff00ull) && !c1 && vmid_ok;
 		if (ok)
 			smmuv3m_drop_tlb(m, &all), m->tlbi_nh_all++;
 		break;
 	case CMD_TLBI_NH_ASID:
-		ok = !(c0 & 0xffffff00ull) && !c1;
+		ok = !(c0 & 0xffffff00ull) && !c1 && vmid_ok;
 		if (ok)
 			smmuv3m_drop_tlb(m, &asid), m->tlbi_nh_asid++;
 		break;
 	case CMD_TLBI_NH_VA:
 	case CMD_TLBI_NH_VAA: {
-		struct smmuv3m_scope va = { .any_asid = op == CMD_TLBI_NH_VAA, .global_too = true, .asid = asid.asid };
-		ok = !(c0 & 0xfe0e0f00ull) && !(c1 & 0xfeull) && tlbi_range(m, c0, c1, &va);
+		struct smmuv3m_scope va = {
+			.any_asid = op == CMD_TLBI_NH_VAA, .global_too = true, .asid = asid.asid, .vmid = vmid
+		};
+		ok = !(c0 & 0xfe0e0f00ull) && !(c1 & 0xfeull) && vmid_ok && tlbi_range(m, c0, c1, &va);
 		if (op == CMD_TLBI_NH_VAA)
 			ok = ok && !(c0 >> 48);
 		if (!ok)
@@ -151,8 +158,7 @@ static enum run execute(struct smmuv3_model *m, uint64_t c0, uint64_t c1, unsign
 		break;
 	}
 	case CMD_TLBI_S12_VMALL: {
-		/* the VMID's entries of both stages; stage-1 leaves carry no
-		 * VMID in this model, so all of them go (more than required) */
+		/* the VMID's entries of both stages */
 		const struct smmuv3m_scope vm = {
 			.any_asid = true, .global_too = true, .s2 = true, .vmid = (uint16_t)(c0 >> 32), .size = ~0ull
 		};

@@ -37,7 +37,7 @@
 #define STE2_S2S (1ull << 57)
 #define STE2_S2R (1ull << 58)
 #define STE3_S2TTB 0x000ffffffffffff0ull
-enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5, CONFIG_S2 = 6 };
+enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5, CONFIG_S2 = 6, CONFIG_NESTED = 7 };
 #define IDR0_S2P (1u << 0)
 #define IDR0_S1P (1u << 1)
 #define IDR0_VMID16 (1u << 18)
@@ -79,7 +79,12 @@ enum { CONFIG_BYPASS = 4, CONFIG_S1 = 5, CONFIG_S2 = 6 };
 #define EV_PNU (1ull << 33)
 #define EV_RNW (1ull << 35)
 #define EV_S2 (1ull << 39)
-#define EV_CLASS_IN (2ull << 40) /* the fault is on the input address, not a walk or CD fetch */
+/* CLASS (7.3.12): what the stage-2 fault was met fetching */
+#define EV_CLASS_CD (0ull << 40) /* the CD, addressed by IPA */
+#define EV_CLASS_TT (1ull << 40) /* a stage-1 table descriptor, addressed by IPA */
+#define EV_CLASS_IN (2ull << 40) /* the transaction's own output of stage 1 (its input without stage 1) */
+/* descend(): a stage-2 fault met on the way, already recorded */
+#define REPORTED ((enum smmuv3m_event)0x100)
 
 struct request {
 	uint32_t sid;
@@ -147,11 +152,12 @@ void smmuv3m_drop_tlb(struct smmuv3_model *m, const struct smmuv3m_scope *s)
 	uint64_t last = s->va + (s->size - 1);
 	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
 		struct smmuv3m_tlb *t = &m->tlb[i];
-		bool asid_ok = s->any_asid || (t->global ? s->global_too : t->asid == s->asid);
+		bool vmid_ok = s->any_vmid || t->vmid == s->vmid, asid_ok;
 		if (t->stage2) /* only the commands that name stage 2 reach it (4.4) */
-			asid_ok = s->s2 && (s->any_vmid || t->vmid == s->vmid);
-		else if (s->s2_only)
-			asid_ok = false;
+			asid_ok = s->s2 && vmid_ok;
+		else /* stage 1's, within the VMID they were made under */
+			asid_ok =
+			    !s->s2_only && vmid_ok && (s->any_asid || (t->global ? s->global_too : t->asid == s->asid));
 		bool kind_ok = (!s->granule || s->granule == t->granule) && (!s->level || s->level == t->level);
 		if (asid_ok && kind_ok && t->va <= last && t->va + (t->size - 1) >= s->va)
 			t->valid = false;
@@ -235,18 +241,30 @@ static struct smmuv3m_cfg *stream_config(struct smmuv3_model *m, const struct re
 		return NULL;
 	unsigned config = STE_CONFIG(c->ste[0]);
 	/* 0b0xx abort (the reserved ones behave as 0b000); 0b101 needs stage
-	 * 1, 0b110 stage 2; 0b111 (nested) is not modelled */
+	 * 1, 0b110 stage 2, 0b111 (nested) both */
 	uint32_t idr0 = m->kind->idr0;
-	bool legal = (c->ste[0] & STE_V) && config != 7 && (config != CONFIG_S1 || (idr0 & IDR0_S1P)) &&
-		     (config != CONFIG_S2 || (idr0 & IDR0_S2P));
-	if (legal && config == CONFIG_S1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
+	bool s1 = config == CONFIG_S1 || config == CONFIG_NESTED, s2 = config == CONFIG_S2 || config == CONFIG_NESTED;
+	bool legal = (c->ste[0] & STE_V) && (!s1 || (idr0 & IDR0_S1P)) && (!s2 || (idr0 & IDR0_S2P));
+	if (legal && s1) /* no SSIDs, no stall, no EL2 or EL3 stream worlds */
 		legal = !STE_S1CDMAX(c->ste[0]) && !(c->ste[1] & STE1_S1STALLD) && !STE1_STRW(c->ste[1]);
-	if (legal && config == CONFIG_S2)
+	if (legal && s2)
 		legal = s2_legal(m, c->ste) && !STE1_STRW(c->ste[1]);
 	if (!legal)
 		return event(m, SMMUV3M_C_BAD_STE, r, 0), NULL;
 	return c;
 }
+
+/* Nested translation (STE.Config 0b111): the stage 2 that what stage 1
+ * fetches (the CD, its table descriptors) and what it outputs go through. */
+struct nest {
+	struct smmuv3_model *m;
+	const uint64_t *ste;
+	const struct request *r; /* the transaction */
+};
+
+/* An IPA through the nest's stage 2 (`cls`: what it is, for the record;
+ * `write`: the access made there). False after recording the fault. */
+static bool s2_translate(const struct nest *n, uint64_t ipa, uint64_t cls, bool write, uint64_t *pa);
 
 /* ---- the context descriptor (5.4) ------------------------------------------------ */
 
@@ -269,14 +287,18 @@ static bool half_legal(const struct smmuv3_model *m, uint64_t d0, bool half1)
 	return tsz >= 16 && tsz <= 39 && granule(m, CD_TG(d0, half1), half1);
 }
 
-/* The CD of the stream's STE, from the cache or read now and cached
- * whether valid or not (3.21); NULL after recording why it cannot serve. */
-static const uint64_t *context(struct smmuv3_model *m, struct smmuv3m_cfg *c, const struct request *r)
+/* The CD of the stream's STE, from the cache or read now (nested: at an
+ * IPA, through stage 2) and cached whether valid or not (3.21); NULL
+ * after recording why it cannot serve. */
+static const uint64_t *context(struct smmuv3_model *m, struct smmuv3m_cfg *c, const struct request *r,
+			       const struct nest *nest)
 {
 	if (!c->cd_cached) {
 		uint64_t at = c->ste[0] & pa_mask(smmuv3m_oas_bits(m->kind->idr5 & 7)) & ~0x3full;
 		if (!at)
 			return event(m, SMMUV3M_F_CD_FETCH, r, 0), NULL;
+		if (nest && !s2_translate(nest, at, EV_CLASS_CD, false, &at))
+			return NULL;
 		for (unsigned i = 0; i < 8; i++)
 			c->cd[i] = ((const volatile uint64_t *)(uintptr_t)at)[i];
 		c->cd_cached = true;
@@ -313,11 +335,12 @@ static bool block_allowed(unsigned g, unsigned level)
 
 /* Where a walk starts and what it may reach. */
 struct walk_from {
-	uint64_t table;	 /* TTB: the start table (concatenated tables at stage 2) */
-	unsigned g;	 /* granule shift */
-	unsigned level;	 /* the start level */
-	unsigned inbits; /* input address bits (64 - TxSZ) */
-	unsigned pabits; /* output address bits (IPS or S2PS, at most OAS) */
+	uint64_t table;		 /* TTB: the start table (concatenated tables at stage 2) */
+	unsigned g;		 /* granule shift */
+	unsigned level;		 /* the start level */
+	unsigned inbits;	 /* input address bits (64 - TxSZ) */
+	unsigned pabits;	 /* output address bits (IPS or S2PS, at most OAS) */
+	const struct nest *nest; /* nested stage 1: the tables are at IPAs */
 };
 
 /* The leaf a walk reached. */
@@ -344,7 +367,10 @@ static enum smmuv3m_event descend(const struct walk_from *w, uint64_t in, struct
 		*at = table + 8 * ((in >> shift) & pa_mask(bits));
 		if (!table)
 			return SMMUV3M_F_WALK_EABT;
-		uint64_t desc = *(const volatile uint64_t *)(uintptr_t)*at;
+		uint64_t pa = *at;
+		if (w->nest && !s2_translate(w->nest, *at, EV_CLASS_TT, false, &pa))
+			return REPORTED;
+		uint64_t desc = *(const volatile uint64_t *)(uintptr_t)pa;
 		if (!(desc & DESC_VALID))
 			return SMMUV3M_F_TRANSLATION;
 		bool is_table = level < 3 && (desc & DESC_TABLE);
@@ -362,12 +388,14 @@ static enum smmuv3m_event descend(const struct walk_from *w, uint64_t in, struct
 	}
 }
 
-/* The TLB entry serving `in` at this stage, its tag matching. */
-static const struct smmuv3m_tlb *tlb_find(struct smmuv3_model *m, bool stage2, uint16_t tag, uint64_t in)
+/* The TLB entry serving `in` at the stage `tag` names, its tags matching
+ * (stage 1's within their VMID). */
+static const struct smmuv3m_tlb *tlb_find(struct smmuv3_model *m, const struct smmuv3m_tlb *tag, uint64_t in)
 {
+	bool stage2 = tag->stage2;
 	for (unsigned i = 0; i < SMMUV3M_TLB; i++) {
 		const struct smmuv3m_tlb *t = &m->tlb[i];
-		bool tag_ok = stage2 ? t->vmid == tag : t->global || t->asid == tag;
+		bool tag_ok = t->vmid == tag->vmid && (stage2 || t->global || t->asid == tag->asid);
 		if (t->valid && t->stage2 == stage2 && tag_ok && in - t->va < t->size) {
 			m->tlb_hits++;
 			return t;
@@ -404,7 +432,7 @@ static enum smmuv3m_event lookup_or_walk(struct smmuv3_model *m, const struct wa
 					 const struct request *r, uint64_t *phys, uint64_t *at)
 {
 	uint64_t in = r->iova;
-	const struct smmuv3m_tlb *hit = tlb_find(m, tag->stage2, tag->stage2 ? tag->vmid : tag->asid, in);
+	const struct smmuv3m_tlb *hit = tlb_find(m, tag, in);
 	struct smmuv3m_tlb t;
 	if (hit) {
 		t = *hit;
@@ -428,7 +456,11 @@ static enum smmuv3m_event lookup_or_walk(struct smmuv3_model *m, const struct wa
 
 /* ---- stage 1 --------------------------------------------------------------------- */
 
-static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct request *r, uint64_t *phys)
+/* Stage 1 through the CD; nested, its tables and its output through the
+ * STE's stage 2. Its leaves are tagged with the ASID and, where the unit
+ * has stage 2, the STE's S2VMID. */
+static bool walk(struct smmuv3_model *m, const uint64_t *ste, const uint64_t *cd, const struct request *r,
+		 const struct nest *nest, uint64_t *phys)
 {
 	uint64_t d0 = cd[0], va = r->iova;
 	bool half1 = (va >> 55) & 1;
@@ -440,14 +472,23 @@ static bool walk(struct smmuv3_model *m, const uint64_t *cd, const struct reques
 		return fault(m, cd, SMMUV3M_F_TRANSLATION, r);
 	unsigned g = granule(m, CD_TG(d0, half1), half1), stride = g - 3;
 	unsigned pabits = smmuv3m_oas_bits(CD_IPS(d0)), oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
-	struct walk_from from = { cd[half1 ? 2 : 1] & CD_TTB_MASK, g, 4 - (vabits - g + stride - 1) / stride, vabits,
-				  pabits < oas ? pabits : oas };
-	const struct smmuv3m_tlb tag = { .asid = CD_ASID(d0) };
-	uint64_t at;
-	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d0 & CD_AFFD, cd, r, phys, &at);
+	struct walk_from from = { cd[half1 ? 2 : 1] & CD_TTB_MASK, g,	4 - (vabits - g + stride - 1) / stride, vabits,
+				  pabits < oas ? pabits : oas,	   nest };
+	const struct smmuv3m_tlb tag = { .asid = CD_ASID(d0),
+					 .vmid = (m->kind->idr0 & IDR0_S2P) ? STE2_S2VMID(ste[2]) : 0 };
+	uint64_t at, ipa;
+	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d0 & CD_AFFD, cd, r, &ipa, &at);
+	if (f == REPORTED)
+		return false;
 	if (f == SMMUV3M_F_WALK_EABT)
 		return event(m, f, r, at);
-	return f ? fault(m, cd, f, r) : true;
+	if (f)
+		return fault(m, cd, f, r);
+	if (!nest) {
+		*phys = ipa;
+		return true;
+	}
+	return s2_translate(nest, ipa, EV_CLASS_IN, r->write, phys);
 }
 
 /* ---- stage 2 (STE.Config 0b110) --------------------------------------------------- */
@@ -485,34 +526,38 @@ static bool s2_legal(const struct smmuv3_model *m, const uint64_t *ste)
 	return ia > shift && ia - shift <= g - 3 + 4;
 }
 
-/* A stage-2 fault (7.3): recorded only when STE.S2R says so, with S2 set,
- * CLASS IN (the transaction's own address) and the IPA. */
-static bool s2_fault(struct smmuv3_model *m, const uint64_t *ste, enum smmuv3m_event type, const struct request *r)
+/* A stage-2 fault (7.3.12): recorded only when STE.S2R says so, with S2
+ * set, CLASS saying what was fetched (CD, TT, or IN: the transaction's
+ * own address), the transaction's input address and the IPA. */
+static bool s2_fault(struct smmuv3_model *m, const uint64_t *ste, enum smmuv3m_event type, const struct request *r,
+		     uint64_t ipa, uint64_t cls)
 {
 	if (!(ste[2] & STE2_S2R))
 		return false;
-	uint64_t rec[4] = { (uint64_t)type | (uint64_t)r->sid << 32, (r->write ? 0 : EV_RNW) | EV_S2 | EV_CLASS_IN,
-			    r->iova, r->iova & 0x000ffffffffffff8ull };
+	uint64_t rec[4] = { (uint64_t)type | (uint64_t)r->sid << 32, (r->write ? 0 : EV_RNW) | EV_S2 | cls, r->iova,
+			    ipa & 0x000ffffffffffff8ull };
 	smmuv3m_record(m, rec);
 	return false;
 }
 
-static bool walk_s2(struct smmuv3_model *m, const uint64_t *ste, const struct request *r, uint64_t *phys)
+static bool s2_translate(const struct nest *n, uint64_t ipa, uint64_t cls, bool write, uint64_t *pa)
 {
-	uint64_t d2 = ste[2];
+	struct smmuv3_model *m = n->m;
+	uint64_t d2 = n->ste[2];
 	unsigned ia = 64 - STE2_S2T0SZ(d2);
-	if (r->iova >> ia)
-		return s2_fault(m, ste, SMMUV3M_F_TRANSLATION, r); /* beyond the IPA size */
+	if (ipa >> ia)
+		return s2_fault(m, n->ste, SMMUV3M_F_TRANSLATION, n->r, ipa, cls); /* beyond the IPA size */
 	unsigned g = granule(m, STE2_S2TG(d2), false);
 	unsigned pabits = smmuv3m_oas_bits(STE2_S2PS(d2)), oas = smmuv3m_oas_bits(m->kind->idr5 & 7);
-	struct walk_from from = { ste[3] & STE3_S2TTB, g, s2_start(g, STE2_S2SL0(d2)), ia,
-				  pabits < oas ? pabits : oas };
+	struct walk_from from = { n->ste[3] & STE3_S2TTB,      g,   s2_start(g, STE2_S2SL0(d2)), ia,
+				  pabits < oas ? pabits : oas, NULL };
 	const struct smmuv3m_tlb tag = { .stage2 = true, .vmid = STE2_S2VMID(d2) };
+	const struct request sub = { n->r->sid, ipa, write, false };
 	uint64_t at;
-	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d2 & STE2_S2AFFD, NULL, r, phys, &at);
+	enum smmuv3m_event f = lookup_or_walk(m, &from, &tag, d2 & STE2_S2AFFD, NULL, &sub, pa, &at);
 	if (f == SMMUV3M_F_WALK_EABT)
-		return event(m, f, r, at);
-	return f ? s2_fault(m, ste, f, r) : true;
+		return event(m, f, n->r, at);
+	return f ? s2_fault(m, n->ste, f, n->r, ipa, cls) : true;
 }
 
 bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uint64_t *phys)
@@ -533,9 +578,11 @@ bool smmuv3m_translate(void *model, uint32_t sid, uint64_t iova, bool write, uin
 		*phys = iova;
 		return true;
 	}
+	struct nest n = { m, c->ste, &r };
 	if (config == CONFIG_S2)
-		return walk_s2(m, c->ste, &r, phys);
+		return s2_translate(&n, iova, EV_CLASS_IN, write, phys);
 	r.priv = STE1_PRIVCFG(c->ste[1]) == 3;
-	const uint64_t *cd = context(m, c, &r);
-	return cd && walk(m, cd, &r, phys);
+	const struct nest *nest = config == CONFIG_NESTED ? &n : NULL;
+	const uint64_t *cd = context(m, c, &r, nest);
+	return cd && walk(m, c->ste, cd, &r, nest, phys);
 }

@@ -115,6 +115,7 @@
 #define STE_CONFIG_BYPASS 4
 #define STE_CONFIG_S1 5
 #define STE_CONFIG_S2 6
+#define STE_CONFIG_NESTED 7
 #define STE0_S1FMT_LINEAR (0ull << 4)
 #define STE0_S1CONTEXTPTR 0x000fffffffffffc0ull
 #define STE0_S1CDMAX(n) ((uint64_t)(n) << 59)

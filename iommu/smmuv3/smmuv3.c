@@ -154,6 +154,8 @@ static bool op_iova_to_phys(struct iommu *io, uint64_t iova, uint64_t *phys, uns
 	return true;
 }
 
+static const char *op_mode(struct iommu *io, const char *name);
+
 static const struct iommu_ops smmuv3_ops = {
 	.take = smmuv3_op_take,
 	.give_back = smmuv3_op_give_back,
@@ -166,7 +168,45 @@ static const struct iommu_ops smmuv3_ops = {
 	.fault_pending = smmuv3_op_fault_pending,
 	.iova_to_phys = op_iova_to_phys,
 	.as_found = smmuv3_op_as_found,
+	.mode = op_mode,
 };
+
+const char *smmuv3_access_flag(struct smmuv3 *s, uint64_t iova, bool set)
+{
+	if (!s->io.taken || !s->has_dut || s->dut_mode != IOMMU_TRANSLATE)
+		return no_domain(s);
+	unsigned level;
+	uint64_t *e = io_pgtable_leaf_entry(s->fmt, &s->dut, iova, &level);
+	if (!e)
+		return iommu_fail(&s->io, IOMMU_ERR_ARGUMENT, "smmuv3: nothing mapped there");
+	*e = set ? *e | PTE_AF : *e & ~PTE_AF;
+	smmuv3_push(e, 8, s);
+	/* kinds[0] is the stage's per-page invalidation */
+	return smmuv3_op_invalidate(&s->io, 0, iova & ~(io_pgtable_leaf_size(&s->pgcfg, level) - 1),
+				    io_pgtable_leaf_size(&s->pgcfg, level));
+}
+
+const char *smmuv3_s2_hole(struct smmuv3 *s, bool make, uint64_t *ipa)
+{
+	if (!s->io.taken || !s->nested || !s->s2id.top)
+		return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: not translating nested");
+	uint64_t top = 1ull << s->s2id_bits, phys, size;
+	unsigned perm, level;
+	if (make) {
+		if (!io_pgtable_walk(&smmuv3_s2_pte_fmt, &s->s2id, top - 1, &phys, &perm, &level))
+			return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: the stage-2 identity has a hole already");
+		size = io_pgtable_leaf_size(&s->s2cfg, level);
+		*ipa = top - size;
+		const char *e = io_pgtable_unmap(&smmuv3_s2_pte_fmt, &s->s2id, *ipa, size);
+		if (e)
+			return smmuv3_pg_fail(s, &s->s2id, e);
+	} else {
+		const char *e = io_pgtable_identity(&smmuv3_s2_pte_fmt, &s->s2id, *ipa, top);
+		if (e)
+			return smmuv3_pg_fail(s, &s->s2id, e);
+	}
+	return smmuv3_tlbi_vmall(s);
+}
 
 const char *smmuv3_granule_name(unsigned bits)
 {
@@ -215,22 +255,147 @@ static const char *choose_strtab(struct smmuv3 *s)
 	return NULL;
 }
 
-/* The stage asked for, or stage 1 where IDR0 offers it, else stage 2. */
-static const char *choose_stage(struct smmuv3 *s)
+const char *const smmuv3_mode_names[SMMUV3_NMODES] = { "stage-1", "stage-2", "nested" };
+
+/* The stage-2 walk of an IPA of `ias` bits at granule 2^g. S2SL0 starts
+ * at level 0, 1 or 2 at 4K and at 1, 2 or 3 at 16K and 64K (at least two
+ * levels here); the start level may resolve up to 4 bits more than a
+ * stride in concatenated tables (Arm ARM D8.2: at most 16). `fewest`:
+ * concatenate wherever that saves a level of every walk, as a hypervisor
+ * builds them; else only where no start level is deep enough without
+ * (16K at 48 bits). */
+static void s2_shape(unsigned g, unsigned ias, bool fewest, unsigned *levels, unsigned *extra)
 {
-	static char why[120];
+	unsigned stride = g - 3, most = g == 12 ? 4 : 3;
+	unsigned plain = (ias - g + stride - 1) / stride; /* levels without concatenation */
+	plain = plain < 2 ? 2 : plain;
+	for (unsigned l = 2; l <= most; l++) {
+		unsigned below = g + stride * (l - 1);
+		bool fits = ias > below && ias - below <= stride + 4;
+		if (fits && (fewest || l >= plain || plain > most)) {
+			*levels = l;
+			*extra = ias - below > stride ? ias - below - stride : 0;
+			return;
+		}
+	}
+	*levels = most, *extra = 0; /* wider than four levels reach: not for an IAS of 48 */
+}
+
+/* The stage-1 walk of `ias` bits: as deep as it needs, its top table
+ * resolving at most a stride (CD.T0SZ: no concatenation at stage 1). */
+static unsigned s1_levels(unsigned g, unsigned ias)
+{
+	return (ias - g + (g - 4)) / (g - 3);
+}
+
+/* What mode `m` gives the interface and the tables: the stage of the
+ * device's own tables (nested: stage 1's, with a stage-2 identity below),
+ * their walk, the leaves, the kinds, the variant every record names. */
+static void mode_apply(struct smmuv3 *s, enum smmuv3_mode m)
+{
+	unsigned g = s->granule_bits;
+	/* stage 2's input is an IPA, at most the unit's OAS wide (3.4: IAS
+	 * is OAS with stage 2) */
+	unsigned ias2 = s->oas_bits < IAS ? s->oas_bits : IAS;
+	if (ias2 < S2_IAS_MIN)
+		ias2 = S2_IAS_MIN;
+	s->mode = m;
+	s->stage = m == SMMUV3_MODE_S2 ? 2 : 1;
+	s->nested = m == SMMUV3_MODE_NESTED;
+	s->fmt = s->stage == 2 ? &smmuv3_s2_pte_fmt : &smmuv3_pte_fmt;
+	unsigned ias = s->stage == 2 ? ias2 : IAS, extra = 0;
+	if (s->stage == 2)
+		s2_shape(g, ias, s->want_s2_fewest, &s->levels, &extra);
+	else
+		s->levels = s1_levels(g, ias);
+	s->io.addr_bits = ias;
+	s->io.page_sizes = g == 12 ? 1ull << 12 | 1ull << 21 | 1ull << 30 : 1ull << g | 1ull << (2 * g - 3);
+	s->io.mode = smmuv3_mode_names[m];
+	snprintf(s->variant, sizeof(s->variant), "%s-%s%s", s->two_level ? "2level" : "linear", smmuv3_granule_name(g),
+		 m == SMMUV3_MODE_S2	   ? "-s2"
+		 : m == SMMUV3_MODE_NESTED ? "-nested"
+					   : "");
+	s->io.variant = s->variant;
+	smmuv3_kinds_setup(s);
+	/* every table, queue and descriptor within IDR5.OAS */
+	uint64_t limit = s->oas_bits < 64 ? 1ull << s->oas_bits : 0;
+	s->pgcfg = (struct io_pgtable_cfg){ .levels = s->levels,
+					    .addr_bits = ias,
+					    .page_sizes = s->io.page_sizes,
+					    .sync = smmuv3_push,
+					    .ctx = s,
+					    .granule_bits = g,
+					    .limit = limit,
+					    .top_extra_bits = extra };
+	/* nested: the stage-2 tables under stage 1's, an identity */
+	s->s2cfg = s->pgcfg;
+	s->s2cfg.addr_bits = ias2;
+	s2_shape(g, ias2, s->want_s2_fewest, &s->s2cfg.levels, &s->s2cfg.top_extra_bits);
+	s->dut.did = s->alt.did = s->s2id.did = 1;
+	s->dut.cfg = s->alt.cfg = &s->pgcfg;
+	s->s2id.cfg = &s->s2cfg;
+}
+
+/* The mode the settings ask for (auto: stage 1 where IDR0 offers it, else
+ * stage 2), or why not. */
+static const char *default_mode(struct smmuv3 *s, enum smmuv3_mode *m)
+{
+	static const enum smmuv3_mode want[] = { [SMMUV3_STAGE_1] = SMMUV3_MODE_S1,
+						 [SMMUV3_STAGE_2] = SMMUV3_MODE_S2,
+						 [SMMUV3_STAGE_NESTED] = SMMUV3_MODE_NESTED };
+	if (s->want_stage == SMMUV3_STAGE_AUTO) {
+		*m = s->offers[SMMUV3_MODE_S1] ? SMMUV3_MODE_S1 : SMMUV3_MODE_S2;
+		return NULL;
+	}
+	*m = want[s->want_stage];
+	return NULL;
+}
+
+static const char *not_offered(struct smmuv3 *s, enum smmuv3_mode m)
+{
+	static char why[140];
+	snprintf(why, sizeof(why), "smmuv3: %s translation was asked for; IDR0 0x%08x does not offer it (%s)",
+		 smmuv3_mode_names[m], s->idr0,
+		 m == SMMUV3_MODE_S1   ? "S1P clear"
+		 : m == SMMUV3_MODE_S2 ? "S2P clear"
+				       : "nested needs S1P and S2P");
+	return iommu_fail(&s->io, IOMMU_ERR_UNSUPPORTED, why);
+}
+
+static const char *op_mode(struct iommu *io, const char *name)
+{
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
+	enum smmuv3_mode m = SMMUV3_NMODES;
+	if (!name)
+		default_mode(s, &m);
+	for (size_t i = 0; name && i < SMMUV3_NMODES; i++)
+		if (strcmp(name, smmuv3_mode_names[i]) == 0)
+			m = (enum smmuv3_mode)i;
+	if (m == SMMUV3_NMODES)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "smmuv3: no such translation mode");
+	if (!s->offers[m])
+		return not_offered(s, m);
+	if (io->taken && m != s->mode)
+		return iommu_fail(io, IOMMU_ERR_STATE, "smmuv3: the unit is taken over in another mode");
+	if (!io->taken)
+		mode_apply(s, m);
+	return NULL;
+}
+
+/* The modes IDR0 offers with AArch64 tables, and the one the settings ask for. */
+static const char *choose_mode(struct smmuv3 *s, enum smmuv3_mode *m)
+{
 	bool s1 = s->idr0 & IDR0_S1P, s2 = s->idr0 & IDR0_S2P;
 	if (!(IDR0_TTF(s->idr0) & 2) || (!s1 && !s2))
 		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE,
 				  "smmuv3: neither stage with AArch64 tables (IDR0.S1P, S2P, TTF)");
-	if ((s->want_stage == SMMUV3_STAGE_1 && !s1) || (s->want_stage == SMMUV3_STAGE_2 && !s2)) {
-		snprintf(why, sizeof(why), "smmuv3: stage %d was asked for; IDR0 0x%08x does not offer it (%s clear)",
-			 s->want_stage == SMMUV3_STAGE_1 ? 1 : 2, s->idr0, s1 ? "S2P" : "S1P");
-		return iommu_fail(&s->io, IOMMU_ERR_UNSUPPORTED, why);
-	}
-	s->stage = s->want_stage == SMMUV3_STAGE_2 || (s->want_stage == SMMUV3_STAGE_AUTO && !s1) ? 2 : 1;
-	s->fmt = s->stage == 2 ? &smmuv3_s2_pte_fmt : &smmuv3_pte_fmt;
-	return NULL;
+	s->offers[SMMUV3_MODE_S1] = s1, s->offers[SMMUV3_MODE_S2] = s2, s->offers[SMMUV3_MODE_NESTED] = s1 && s2;
+	s->io.nmodes = 0;
+	for (size_t i = 0; i < SMMUV3_NMODES; i++)
+		if (s->offers[i])
+			s->io.modes[s->io.nmodes++] = smmuv3_mode_names[i];
+	default_mode(s, m);
+	return s->offers[*m] ? NULL : not_offered(s, *m);
 }
 
 const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *name)
@@ -238,12 +403,13 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	enum smmuv3_strtab_choice st = s->want_strtab;
 	unsigned gran = s->want_granule_bits;
 	enum smmuv3_stage_choice stage = s->want_stage;
-	bool ncfw = s->noncoherent_fw;
+	bool ncfw = s->noncoherent_fw, fewest = s->want_s2_fewest;
 	struct smmuv3_found found = s->found;
 	bool same_unit = s->found_valid && w->space == s->w.space && w->base == s->w.base && w->ctx == s->w.ctx;
 	bool had_2level = same_unit && s->had_2level;
 	memset(s, 0, sizeof(*s));
 	s->want_strtab = st, s->want_granule_bits = gran, s->want_stage = stage, s->noncoherent_fw = ncfw;
+	s->want_s2_fewest = fewest;
 	if (same_unit)
 		s->found = found, s->found_valid = true, s->had_2level = had_2level;
 	s->w = *w;
@@ -258,6 +424,7 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	s->idr1 = smmu_r32(s, SMMU_IDR1);
 	s->idr3 = smmu_r32(s, SMMU_IDR3);
 	s->idr5 = smmu_r32(s, SMMU_IDR5);
+	s->aidr = smmu_r32(s, SMMU_AIDR);
 	if (s->idr0 == ~0u || s->idr1 == ~0u || s->idr5 == ~0u)
 		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE, "smmuv3: IDR0 reads all ones (nothing answers)");
 	static const unsigned oas[] = { 32, 36, 40, 42, 44, 48, 52, 52 };
@@ -267,7 +434,8 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	s->ril = s->idr3 & IDR3_RIL;
 	s->asid = 1;
 	s->vmid = 1;
-	const char *e = choose_stage(s);
+	enum smmuv3_mode m;
+	const char *e = choose_mode(s, &m);
 	if (!e)
 		e = choose_strtab(s);
 	if (!e)
@@ -277,33 +445,10 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	/* one page of commands (256) and of events (128), or what IDR1 allows */
 	s->cmdq_log2 = IDR1_CMDQS(s->idr1) < 8 ? IDR1_CMDQS(s->idr1) : 8;
 	s->evtq_log2 = IDR1_EVENTQS(s->idr1) < 7 ? IDR1_EVENTQS(s->idr1) : 7;
-	unsigned g = s->granule_bits;
-	/* stage 2's input is an IPA, at most the unit's OAS wide (3.4: IAS
-	 * is OAS with stage 2); the walk as deep as it needs, so that its top
-	 * table resolves at most a stride (no concatenated tables) */
-	unsigned ias = s->stage == 2 && s->oas_bits < IAS ? s->oas_bits : IAS;
-	if (ias < S2_IAS_MIN)
-		ias = S2_IAS_MIN;
-	s->levels = (ias - g + (g - 4)) / (g - 3);
-	s->io.addr_bits = ias;
-	s->io.page_sizes = g == 12 ? 1ull << 12 | 1ull << 21 | 1ull << 30 : 1ull << g | 1ull << (2 * g - 3);
 	s->io.perm_bits = true;
 	s->io.passthrough = true;
 	s->io.map_flushes = false;
-	snprintf(s->variant, sizeof(s->variant), "%s-%s%s", s->two_level ? "2level" : "linear", smmuv3_granule_name(g),
-		 s->stage == 2 ? "-s2" : "");
-	s->io.variant = s->variant;
-	smmuv3_kinds_setup(s);
-	s->pgcfg = (struct io_pgtable_cfg){ .levels = s->levels,
-					    .addr_bits = ias,
-					    .page_sizes = s->io.page_sizes,
-					    .sync = smmuv3_push,
-					    .ctx = s,
-					    .granule_bits = g,
-					    /* every table, queue and descriptor within IDR5.OAS */
-					    .limit = s->oas_bits < 64 ? 1ull << s->oas_bits : 0 };
-	s->dut.did = s->alt.did = 1;
-	s->dut.cfg = s->alt.cfg = &s->pgcfg;
+	mode_apply(s, m);
 	return NULL;
 }
 

@@ -1,8 +1,9 @@
 /* Arm SMMUv3 (IHI 0070): one SMMU taken over from the firmware — a stream
  * table (linear or 2-level) with every bystander bypassing, the device
  * under test's stream translated at stage 1 through one context
- * descriptor or, where IDR0.S2P and smmuv3.stage say so, at stage 2
- * through the STE alone, with VMSAv8-64 tables at a granule IDR5 offers,
+ * descriptor, at stage 2 through the STE alone (IDR0.S2P), or nested
+ * (stage 1 behind a stage-2 identity, both stages offered), as
+ * smmuv3.stage or ops->mode say, with VMSAv8-64 tables at a granule IDR5 offers,
  * the command queue with CMD_SYNC polled as the fence, the event queue —
  * behind the iommu interface. The driver is split by concern in this folder:
  *   regs.h      registers, STE, CD, descriptors, commands and events in the spec's words
@@ -32,7 +33,12 @@ struct smmuv3_found {
 
 enum smmuv3_strtab_choice { SMMUV3_STRTAB_AUTO, SMMUV3_STRTAB_LINEAR, SMMUV3_STRTAB_2LEVEL };
 /* auto: stage 1 where IDR0.S1P, else stage 2 */
-enum smmuv3_stage_choice { SMMUV3_STAGE_AUTO, SMMUV3_STAGE_1, SMMUV3_STAGE_2 };
+enum smmuv3_stage_choice { SMMUV3_STAGE_AUTO, SMMUV3_STAGE_1, SMMUV3_STAGE_2, SMMUV3_STAGE_NESTED };
+/* How the device under test translates (ops->mode's names: "stage-1",
+ * "stage-2", "nested"): STE.Config 0b101 through a CD, 0b110 through
+ * S2TTB, 0b111 through both, the CD and stage 1's tables addressed by IPA. */
+enum smmuv3_mode { SMMUV3_MODE_S1, SMMUV3_MODE_S2, SMMUV3_MODE_NESTED, SMMUV3_NMODES };
+extern const char *const smmuv3_mode_names[SMMUV3_NMODES];
 
 /* A device behind the unit and its stream id (from the IORT). */
 struct smmuv3_stream {
@@ -62,7 +68,7 @@ struct smmuv3 {
 	struct smmuv3_found found;
 	bool found_valid;
 	bool had_2level; /* a 2-level stream table was given to this unit in this session */
-	uint32_t idr0, idr1, idr3, idr5;
+	uint32_t idr0, idr1, idr3, idr5, aidr;
 	bool coherent;	     /* IDR0.COHACC, unless the firmware says the unit is not coherent */
 	bool noncoherent_fw; /* the IORT node says so */
 	unsigned sid_bits;   /* IDR1.SIDSIZE */
@@ -74,15 +80,24 @@ struct smmuv3 {
 	enum smmuv3_strtab_choice want_strtab;
 	unsigned want_granule_bits; /* 0: the smallest offered */
 	enum smmuv3_stage_choice want_stage;
+	bool want_s2_fewest; /* smmuv3.s2_concat always: concatenated start tables wherever they save a level */
 	/* what was chosen */
-	unsigned stage;			  /* 1: STE.Config 0b101 through a CD; 2: 0b110, S2TTB */
+	bool offers[SMMUV3_NMODES]; /* from IDR0.S1P and S2P */
+	enum smmuv3_mode mode;
+	unsigned stage;			  /* of the device's own tables: 1 (through the CD; nested too) or 2 (S2TTB) */
+	bool nested;			  /* stage 1 behind the stage-2 identity s2id (STE.Config 0b111) */
 	const struct io_pgtable_fmt *fmt; /* the stage's descriptors (pgtable.c) */
 	bool two_level;
 	unsigned strtab_log2, split; /* stream ids covered; level-2 tables of 2^split STEs */
 	unsigned granule_bits, levels;
 	struct iommu_inval_kind kinds[SMMUV3_NKINDS];
-	char variant[24]; /* "2level-4k": every record names the choices */
+	char variant[24]; /* "2level-4k", "linear-64k-nested": every record names the choices */
 	struct io_pgtable_cfg pgcfg;
+	/* nested: the stage-2 tables under stage 1's (an identity of every IPA
+	 * the CPU's physical addresses reach), of their own walk */
+	struct io_pgtable_cfg s2cfg;
+	struct io_pgtable s2id;
+	unsigned s2id_bits; /* it maps [0, 2^s2id_bits) */
 	/* the tables */
 	uint64_t *strtab; /* linear STEs, or the level-1 descriptors */
 	uint64_t **l2;	  /* 2-level: each level-1 descriptor's table, or NULL */
@@ -147,6 +162,15 @@ const char *smmuv3_cfgi_ste(struct smmuv3 *s, uint32_t sid);
 const char *smmuv3_cfgi_cd(struct smmuv3 *s, uint32_t sid);
 const char *smmuv3_cfgi_all(struct smmuv3 *s);
 const char *smmuv3_tlbi_asid(struct smmuv3 *s);
+/* TLBI_S12_VMALL of the device's VMID: both stages' entries of it. */
+const char *smmuv3_tlbi_vmall(struct smmuv3 *s);
+/* The domain's invalidation (below) for another tag: TLBI_NH_ASID of
+ * `asid` within `vmid` where the device's own tables are stage 1's,
+ * TLBI_S12_VMALL of `vmid` at stage 2; for the probes of what a tag
+ * scopes. */
+const char *smmuv3_tlbi_tag(struct smmuv3 *s, unsigned asid, unsigned vmid);
+/* TLBI_NH_ALL within `vmid`: every stage-1 entry of that VMID (4.4.2.1). */
+const char *smmuv3_tlbi_nh_all(struct smmuv3 *s, unsigned vmid);
 /* Everything cached of the device's translations: TLBI_NH_ASID at stage
  * 1, TLBI_S12_VMALL of its VMID at stage 2. */
 const char *smmuv3_tlbi_domain(struct smmuv3 *s);
@@ -164,6 +188,16 @@ const char *smmuv3_illegal_command_probe(struct smmuv3 *s, bool *reported);
  * domain's own tables, with smmuv3_cfgi_ttb and smmuv3_tlbi_domain. */
 const char *smmuv3_ttb_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys);
 const char *smmuv3_ttb_unfork(struct smmuv3 *s);
+
+/* The access flag of the device's leaf at `iova` cleared (`set`: set
+ * again), then the page invalidated: with no hardware update asked for
+ * (CD.HA, STE.S2HA clear) and AFFD clear, an access to it is an F_ACCESS
+ * at the stage of the device's tables (Arm ARM D8.5). */
+const char *smmuv3_access_flag(struct smmuv3 *s, uint64_t iova, bool set);
+/* Nested: the last leaf of the stage-2 identity unmapped (`make`; else
+ * mapped again), its IPA in *ipa, then TLBI_S12_VMALL: stage 1's output
+ * there faults at stage 2. Only the device's STE uses those tables. */
+const char *smmuv3_s2_hole(struct smmuv3 *s, bool make, uint64_t *ipa);
 
 /* The STE of `sid` (NULL: beyond the table); in a 2-level table its
  * level-2 table is made when missing (NULL when no memory). */

@@ -8,7 +8,9 @@
  * translates at stage 1 (Config 0b101) through one context descriptor
  * (S1CDMax 0, S1Fmt linear) whose TTB0 names its VMSA tables, or at stage
  * 2 (Config 0b110) with S2TTB naming them and the walk described in the
- * STE itself (S2T0SZ, S2SL0, S2TG, S2PS; VMID tags what is cached).
+ * STE itself (S2T0SZ, S2SL0, S2TG, S2PS; VMID tags what is cached), or
+ * nested (Config 0b111): both, the CD and stage 1's tables addressed by
+ * IPA through a stage-2 identity.
  *
  * A live STE is changed as 3.21.3 asks, so that the unit never reads half
  * of one: V cleared and the entry invalidated, the other words written,
@@ -164,41 +166,45 @@ static unsigned tg0(unsigned granule_bits)
 	return granule_bits == 16 ? 1 : granule_bits == 14 ? 2 : 0;
 }
 
-/* S2SL0 (5.2, Arm ARM D8.2): the start level of the walk s->levels deep.
+/* S2SL0 (5.2, Arm ARM D8.2): the start level of a walk `levels` deep.
  * 4K: 0b00 level 2, 0b01 level 1, 0b10 level 0; 16K and 64K: 0b00 level
- * 3, 0b01 level 2, 0b10 level 1. The top table resolves at most a stride
- * (smmuv3.c chooses the depth so), never concatenated tables. */
-static unsigned s2sl0(const struct smmuv3 *s)
+ * 3, 0b01 level 2, 0b10 level 1. The start level's tables may be
+ * concatenated (smmuv3.c chooses the walk so). */
+static unsigned s2sl0(unsigned granule_bits, unsigned levels)
 {
-	unsigned start = 4 - s->levels;
-	return (s->granule_bits == 12 ? 2 : 3) - start;
+	unsigned start = 4 - levels;
+	return (granule_bits == 12 ? 2 : 3) - start;
 }
 
-/* The stage-2 STE of the device's tables `top`: S2PS is IDR5.OAS (the
- * tables, and what they map, lie within it), faults recorded (S2R). */
-static void ste_s2_words(const struct smmuv3 *s, const uint64_t *top, uint64_t w[STE_DWORDS])
+/* The stage-2 words of an STE (doublewords 2 and 3) for the walk `c`
+ * from tables `top`: S2PS is IDR5.OAS (the tables, and what they map, lie
+ * within it), faults recorded (S2R), the VMID tagging what is cached. */
+static void ste_s2_fields(const struct smmuv3 *s, const struct io_pgtable_cfg *c, const uint64_t *top,
+			  uint64_t w[STE_DWORDS])
 {
-	unsigned c = fetch_cache(s);
-	w[0] = STE0_V | STE0_CONFIG(STE_CONFIG_S2);
-	w[1] = STE1_SHCFG_INCOMING;
-	w[2] = STE2_S2VMID(s->vmid) | STE2_S2T0SZ(64 - s->io.addr_bits) | STE2_S2SL0(s2sl0(s)) | STE2_S2IR0(c) |
-	       STE2_S2OR0(c) | STE2_S2SH0(fetch_sh(s)) | STE2_S2TG(tg0(s->granule_bits)) |
+	unsigned fc = fetch_cache(s);
+	w[2] = STE2_S2VMID(s->vmid) | STE2_S2T0SZ(64 - c->addr_bits) | STE2_S2SL0(s2sl0(c->granule_bits, c->levels)) |
+	       STE2_S2IR0(fc) | STE2_S2OR0(fc) | STE2_S2SH0(fetch_sh(s)) | STE2_S2TG(tg0(c->granule_bits)) |
 	       STE2_S2PS(IDR5_OAS(s->idr5)) | STE2_S2AA64 | STE2_S2R;
 	w[3] = (uint64_t)(uintptr_t)top & STE3_S2TTB;
 }
 
 const char *smmuv3_ste_translate(struct smmuv3 *s, uint32_t sid)
 {
+	uint64_t w[STE_DWORDS] = { 0 };
+	w[1] = STE1_SHCFG_INCOMING;
 	if (s->stage == 2) {
-		uint64_t w[STE_DWORDS] = { 0 };
-		ste_s2_words(s, s->dut.top, w);
+		w[0] = STE0_V | STE0_CONFIG(STE_CONFIG_S2);
+		ste_s2_fields(s, &s->pgcfg, s->dut.top, w);
 		return ste_replace(s, sid, w);
 	}
-	const uint64_t w[STE_DWORDS] = {
-		STE0_V | STE0_CONFIG(STE_CONFIG_S1) | STE0_S1FMT_LINEAR | STE0_S1CDMAX(0) |
-		    ((uint64_t)(uintptr_t)s->cd & STE0_S1CONTEXTPTR),
-		STE1_S1CIR(fetch_cache(s)) | STE1_S1COR(fetch_cache(s)) | STE1_S1CSH(fetch_sh(s)),
-	};
+	/* stage 1 through the CD; nested, the CD's address an IPA (the
+	 * identity below makes it the same number) */
+	w[0] = STE0_V | STE0_CONFIG(s->nested ? STE_CONFIG_NESTED : STE_CONFIG_S1) | STE0_S1FMT_LINEAR |
+	       STE0_S1CDMAX(0) | ((uint64_t)(uintptr_t)s->cd & STE0_S1CONTEXTPTR);
+	w[1] = STE1_S1CIR(fetch_cache(s)) | STE1_S1COR(fetch_cache(s)) | STE1_S1CSH(fetch_sh(s));
+	if (s->nested)
+		ste_s2_fields(s, &s->s2cfg, s->s2id.top, w);
 	return ste_replace(s, sid, w);
 }
 

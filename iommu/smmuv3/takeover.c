@@ -20,6 +20,7 @@
 
 #include "core/base/cpu.h"
 #include "core/base/macros.h"
+#include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
 #include "iommu/as_found.h"
@@ -127,6 +128,7 @@ static void free_tables(struct smmuv3 *s)
 {
 	io_pgtable_free(&s->dut);
 	io_pgtable_free(&s->alt);
+	io_pgtable_free(&s->s2id);
 	s->alt_live = false;
 	smmuv3_strtab_free(s);
 	smmuv3_free(&s->cmdq_mem);
@@ -143,7 +145,16 @@ static const char *build_tables(struct smmuv3 *s)
 	s->evtq = smmuv3_alloc(s, (size_t)32 << s->evtq_log2, &s->evtq_mem);
 	if (!s->cmdq || !s->evtq)
 		return iommu_fail(&s->io, IOMMU_ERR_NOMEM, "smmuv3: no memory for the queues");
-	return smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1));
+	if ((e = smmuv3_pg_fail(s, &s->dut, io_pgtable_alloc(s->fmt, &s->dut, &s->pgcfg, 1))) != NULL || !s->nested)
+		return e;
+	/* nested: stage 2 an identity of every IPA the CPU's physical
+	 * addresses reach (RAM, the tables, the CD), in the largest blocks */
+	unsigned bits = platform->phys_bits ? platform->phys_bits() : 36;
+	bits = bits < s->s2cfg.addr_bits ? bits : s->s2cfg.addr_bits;
+	s->s2id_bits = bits;
+	if ((e = smmuv3_pg_fail(s, &s->s2id, io_pgtable_alloc(&smmuv3_s2_pte_fmt, &s->s2id, &s->s2cfg, 1))) != NULL)
+		return e;
+	return smmuv3_pg_fail(s, &s->s2id, io_pgtable_identity(&smmuv3_s2_pte_fmt, &s->s2id, 0, 1ull << bits));
 }
 
 static const char *take_failed(struct iommu *io, const char *why)

@@ -587,6 +587,53 @@ static void a_stage2_only_unit_works_in_auto(void **state)
 	assert_int_equal(s.stage, 1);
 }
 
+/* Nested (Config 0b111): stage 1's kinds within the VMID, a stage-2
+ * identity under it (the CD and tables at IPAs), a fault at stage 2
+ * decoded with its stage and IPA; the mode changes between takes only. */
+static void nested_translates_and_faults_at_each_stage(void **state)
+{
+	(void)state;
+	static const char *const kinds[] = { "tlbi-va", "tlbi-va-range", "tlbi-asid", "tlbi-s12-vmall", "tlbi-all" };
+	open_stage("smmuv3-s2", SMMUV3_STRTAB_AUTO, 0, SMMUV3_STAGE_NESTED);
+	assert_true(s.nested && s.stage == 1);
+	assert_string_equal(s.io.mode, "nested");
+	assert_int_equal(s.io.nkinds, 5);
+	for (size_t k = 0; k < 5; k++)
+		assert_string_equal(s.io.kinds[k].name, kinds[k]);
+	const uint64_t *ste = smmuv3_ste(&s, SID);
+	assert_int_equal((ste[0] >> 1) & 7, 7);
+	assert_int_equal(ste[2] & 0xffff, s.vmid);
+	assert_non_null(s.io.ops->mode(&s.io, "stage-2")); /* taken: not now */
+	assert_int_equal(s.io.err, IOMMU_ERR_STATE);
+	repoint(); /* stale through stage 1, until TLBI_NH_VA of the ASID within the VMID */
+	assert_null(s.io.ops->invalidate(&s.io, kind("tlbi-va"), IOVA, 4096));
+	assert_int_equal(dma(IOVA, true), PA + 0x100000);
+	uint64_t ipa = 0, other = IOVA + 0x10000;
+	assert_null(smmuv3_s2_hole(&s, true, &ipa));
+	assert_null(s.io.ops->map(&s.io, other, ipa, 4096, IOMMU_RW, 4096));
+	assert_int_equal(dma(other, true), 0);
+	struct iommu_fault f[4];
+	bool ovf;
+	assert_int_equal(s.io.ops->faults(&s.io, f, 4, &ovf), 1);
+	assert_int_equal(f[0].stage, 2);
+	assert_int_equal(f[0].ipa, ipa);
+	assert_int_equal(f[0].addr, other);
+	assert_int_equal(f[0].reason, EVT_F_TRANSLATION);
+	assert_null(smmuv3_s2_hole(&s, false, &ipa));
+	assert_null(s.io.ops->unmap(&s.io, other, 4096));
+	assert_int_equal(m.command_errors, 0);
+	close_unit();
+	assert_null(s.io.ops->mode(&s.io, "stage-2"));
+	assert_int_equal(s.stage, 2);
+	assert_null(s.io.ops->mode(&s.io, NULL)); /* the settings' choice again */
+	assert_true(s.nested);
+	assert_true(smmuv3m_init(&m, "smmuv3"));
+	memset(&s, 0, sizeof(s));
+	s.want_stage = SMMUV3_STAGE_NESTED; /* no stage 2 to nest under */
+	assert_non_null(smmuv3_init(&s, &m.win, "smmu-model"));
+	assert_int_equal(s.io.err, IOMMU_ERR_UNSUPPORTED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -608,6 +655,7 @@ int main(void)
 		cmocka_unit_test(stage2_translates_with_s2ap),
 		cmocka_unit_test(stage2_stale_until_tlbi_s2),
 		cmocka_unit_test(a_stage2_only_unit_works_in_auto),
+		cmocka_unit_test(nested_translates_and_faults_at_each_stage),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

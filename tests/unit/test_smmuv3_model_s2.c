@@ -1,6 +1,8 @@
 /* The SMMUv3 model at stage 2 (kind smmuv3-s2; smmuv3_model_unit.h
  * drives it): its walk with concatenated start tables, S2AP, its faults,
- * its STE checks, its TLB by VMID. */
+ * its STE checks, its TLB by VMID; nested (Config 0b111): what stage 1
+ * fetches and outputs through stage 2, the faults' CLASS, stage 1 tagged
+ * by VMID. */
 #include "unit.h"
 
 #include "smmuv3_model_unit.h"
@@ -79,7 +81,7 @@ static void stage2_ste_legality(void **state)
 	ste_s2(0x24, root, TG0_4K, 24, 1, 1, S2ENDI);
 	ste_s2(0x25, root, TG0_4K, 24, 3, 1, 0); /* S2SL0 0b11 */
 	ste_s2(0x26, root, TG0_4K, 24, 1, 1, 0);
-	strtab[8 * 0x26] = STE_V | 7ull << 1; /* nested: not modelled */
+	strtab[8 * 0x26] = STE_V | 7ull << 1 | 1ull << 59; /* nested with S1CDMax 1: no SubstreamIDs */
 	for (uint32_t sid = 0x21; sid <= 0x26; sid++)
 		assert_false(smmuv3m_translate(&m, sid, 0, false, &phys));
 	assert_int_equal(events_written(), 6);
@@ -148,12 +150,117 @@ static void stage2_tlb_tagged_by_vmid(void **state)
 	assert_int_equal(rd(CMDQ_CONS) >> 24, SMMUV3M_CERROR_ILL);
 }
 
+/* ---- nested (Config 0b111) --------------------------------------------------- */
+
+/* A stage-2 identity of 1 TiB in 1 GiB blocks from level 1 (S2SL0 1, a
+ * 40-bit IPA: two concatenated tables), VMID `vmid`, under the stream's
+ * stage 1 (its CD `cd`): Config 0b111. Returns the level-1 tables. */
+static uint64_t *nested(uint64_t *cd, uint16_t vmid)
+{
+	uint64_t *s2 = page();
+	for (uint64_t i = 0; i < 1024; i++)
+		s2[i] = i << 30 | S2_LEAF | S2_R | S2_W | D_VALID; /* blocks: D_TABLE clear */
+	ste_s2(SID, s2, TG0_4K, 24, 1, vmid, 0);
+	strtab[8 * SID] = STE_V | 7ull << 1 | pa(cd);
+	return s2;
+}
+
+/* Nested: stage 1's output, its table descriptors and the CD are IPAs
+ * through stage 2; a stage-2 fault on each is recorded with S2, CLASS IN,
+ * TT or CD and the IPA; a stage-1 fault with S2 clear. */
+static void nested_walk_and_faults(void **state)
+{
+	(void)state;
+	uint64_t phys, hole = 512ull << 30; /* stage 2's entry 512 cleared below */
+	unit("smmuv3-s2");
+	uint64_t *root = page(), *cd = cd_at(0, root, TG0_4K, 16, 3, 0);
+	uint64_t *s2 = nested(cd, 5);
+	map(root, 12, 16, 3, 0x1000, 0x61000, LEAF);
+	map(root, 12, 16, 3, 0x2000, hole | 0x3000, LEAF);
+	s2[512] = 0;
+	assert_int_equal(through(0x1234), 0x61234);
+	assert_false(dma(0x2000, true, &phys));	 /* stage 2 has nothing at the IPA */
+	assert_false(dma(0x5000, false, &phys)); /* stage 1 has nothing at the IOVA */
+	/* the CD's table, then the CD itself, at an IPA stage 2 leaves unmapped */
+	cd[1] = hole | 0x7000;
+	command(CFGI_CD | (uint64_t)SID << 32, 0);
+	command(TLBI_NH_ALL | 5ull << 32, 0);
+	cmd_sync();
+	assert_false(dma(0x1000, false, &phys));
+	strtab[8 * SID] = STE_V | 7ull << 1 | (hole | 0x8000);
+	command(CFGI_STE | (uint64_t)SID << 32, 0);
+	cmd_sync();
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(events_written(), 4);
+	static const struct {
+		unsigned type, cls;
+		bool s2;
+		uint64_t in, ipa;
+	} want[] = { { SMMUV3M_F_TRANSLATION, 2, true, 0x2000, 512ull << 30 | 0x3000 },
+		     { SMMUV3M_F_TRANSLATION, 0, false, 0x5000, 0 },
+		     { SMMUV3M_F_TRANSLATION, 1, true, 0x1000, 512ull << 30 | 0x7000 },
+		     { SMMUV3M_F_TRANSLATION, 0, true, 0x1000, 512ull << 30 | 0x8000 } };
+	for (unsigned i = 0; i < 4; i++) {
+		const uint64_t *e = event_at(i);
+		assert_int_equal(event_type(i), want[i].type);
+		assert_int_equal(!!(e[1] & EV_S2), want[i].s2);
+		if (want[i].s2) {
+			assert_int_equal(EV_CLASS(e[1]), want[i].cls);
+			assert_int_equal(e[3] & ~7ull, want[i].ipa & ~0xfull);
+		}
+		assert_int_equal(e[2], want[i].in);
+	}
+	assert_clean();
+	/* a unit without stage 2 finds 0b111 ILLEGAL */
+	unit("smmuv3");
+	nested(cd_at(0, page(), TG0_4K, 16, 3, 0), 5);
+	assert_false(dma(0x1000, false, &phys));
+	assert_int_equal(event_type(0), SMMUV3M_C_BAD_STE);
+}
+
+/* Stage 1's entries are tagged with the STE's VMID on a unit with stage 2:
+ * TLBI_NH_ASID and TLBI_NH_ALL of another VMID keep them, those of theirs
+ * and TLBI_S12_VMALL drop them; without stage 2 a VMID in them is
+ * CERROR_ILL. */
+static void nested_stage1_tagged_by_vmid(void **state)
+{
+	(void)state;
+	unit("smmuv3-s2");
+	uint64_t *root = page(), *cd = cd_at(0, root, TG0_4K, 16, 3, 0);
+	nested(cd, 5);
+	uint64_t *leaf = map(root, 12, 16, 3, 0x1000, 0x61000, LEAF);
+	assert_int_equal(through(0x1000), 0x61000);
+	*leaf = (*leaf & ~0x0000fffffffff000ull) | 0x62000;
+	command(TLBI_NH_ASID | 3ull << 48 | 4ull << 32, 0);
+	command(TLBI_NH_ALL | 4ull << 32, 0);
+	command(TLBI_NH_VA | 3ull << 48 | 4ull << 32, 0x1000);
+	command(TLBI_S12_VMALL | 4ull << 32, 0);
+	cmd_sync();
+	assert_int_equal(m.command_errors, 0);
+	assert_int_equal(through(0x1000), 0x61000); /* stale: none named VMID 5 */
+	command(TLBI_NH_ALL | 5ull << 32, 0);
+	cmd_sync();
+	assert_int_equal(through(0x1000), 0x62000);
+	*leaf = (*leaf & ~0x0000fffffffff000ull) | 0x63000;
+	command(TLBI_NH_VA | 3ull << 48 | 5ull << 32, 0x1000);
+	cmd_sync();
+	assert_int_equal(through(0x1000), 0x63000);
+	*leaf = (*leaf & ~0x0000fffffffff000ull) | 0x64000;
+	command(TLBI_S12_VMALL | 5ull << 32, 0);
+	cmd_sync();
+	assert_int_equal(through(0x1000), 0x64000);
+	assert_clean();
+	unit("smmuv3");
+	command(TLBI_NH_ALL | 5ull << 32, 0);
+	assert_int_equal(rd(CMDQ_CONS) >> 24, SMMUV3M_CERROR_ILL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(stage2_walk_permissions_and_faults),
-		cmocka_unit_test(stage2_ste_legality),
-		cmocka_unit_test(stage2_tlb_tagged_by_vmid),
+		cmocka_unit_test(stage2_walk_permissions_and_faults), cmocka_unit_test(stage2_ste_legality),
+		cmocka_unit_test(stage2_tlb_tagged_by_vmid),	      cmocka_unit_test(nested_walk_and_faults),
+		cmocka_unit_test(nested_stage1_tagged_by_vmid),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
