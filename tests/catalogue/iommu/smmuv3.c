@@ -66,6 +66,13 @@ static void t_takeover(struct test_ctx *t)
 	       s->idr0, s->idr1, s->idr3, s->idr5, s->sid_bits, s->oas_bits, smmuv3_granule_name(s->granule_bits),
 	       s->levels, s->coherent ? "coherent" : "not coherent (tables cleaned to the point of coherency)",
 	       s->ril ? ", range invalidation (RIL)" : "");
+	if (s->stage == 2 || s->nested) {
+		const struct io_pgtable_cfg *c = s->stage == 2 ? &s->pgcfg : &s->s2cfg;
+		printf("    %s: stage 2 of a %u-bit IPA, VMID %u: %u levels from level %u, the start table %s%s\n",
+		       v.io->mode, c->addr_bits, s->vmid, c->levels, 4 - c->levels,
+		       c->top_extra_bits ? "concatenated" : "single",
+		       s->nested ? "; stage 1 through the CD at an IPA" : "");
+	}
 	printf("    as found: CR0 0x%x CR1 0x%x CR2 0x%x GBPA 0x%x IRQ_CTRL 0x%x STRTAB_BASE 0x%llx\n", s->found.cr0,
 	       s->found.cr1, s->found.cr2, s->found.gbpa, s->found.irq_ctrl, (unsigned long long)s->found.strtab_base);
 	/* each bystander is reported by bench_bystanders: one that reaches no
@@ -416,65 +423,6 @@ static const struct iommu_case_arg tlbi_va = { "smmuv3", .kind = "tlbi-va" },
 				   tlbi_s2_ipa_range = { "smmuv3", .kind = "tlbi-s2-ipa-range" },
 				   tlbi_s12_vmall = { "smmuv3", .kind = "tlbi-s12-vmall" };
 
-/* ---- stage 2 ----------------------------------------------------------------- */
-
-/* With smmuv3.stage 2: the STE is a stage-2 one, then a DMA both ways
- * through stage 2 and a write to a page S2AP makes read-only. */
-static void t_stage2_dma(struct test_ctx *t)
-{
-	static const struct test_case part[2] = { { "smmuv3.stage2", "", case_translate, true, &on_smmuv3 },
-						  { "smmuv3.stage2", "", case_write_read_only, true, &on_smmuv3 } };
-	struct env v;
-	if (!bench_setup(t, &v, "smmuv3"))
-		return;
-	struct smmuv3 *s = smmuv3_of(v.io);
-	const uint64_t *ste = smmuv3_ste(s, s->dut_sid);
-	unsigned config = ste ? (unsigned)(ste[0] >> 1) & 7 : 0;
-	report(t, s->stage == 2 && config == STE_CONFIG_S2,
-	       "the device's STE translates at stage 2 (Config 0b%u%u%u, %u-bit IPA, %s granule, %u levels, VMID %u)",
-	       config >> 2, (config >> 1) & 1, config & 1, s->io.addr_bits, smmuv3_granule_name(s->granule_bits),
-	       s->levels, s->vmid);
-	bench_teardown(&v);
-	const struct test_case *outer = t->tc;
-	for (size_t i = 0; i < 2 && !t->skipped && !t->failures; i++) {
-		t->tc = &part[i];
-		part[i].fn(t);
-	}
-	t->tc = outer;
-	if (!t->skipped && !t->failures)
-		test_note(t, "stage 2: DMA through S2TTB's tables, a write S2AP forbids refused");
-}
-
-static const struct with_setting stage2 = {
-	"smmuv3.stage", "2", { "smmuv3.stage2", "", t_stage2_dma, true, NULL }, NULL
-};
-
-/* Stage 2 where IDR0.S2P (QEMU 7.2 has none). */
-static void t_stage2(struct test_ctx *t)
-{
-	struct dma_engine *e;
-	struct iommu *mu = model_unit(&e);
-	uint32_t idr0;
-	if (mu == &smmuv3_model_driver()->io) {
-		idr0 = smmuv3_model_driver()->idr0;
-		t->model = true;
-	} else {
-		struct env v;
-		if (!bench_setup(t, &v, "smmuv3"))
-			return;
-		idr0 = smmuv3_of(v.io)->idr0;
-		bench_teardown(&v);
-	}
-	if (!(idr0 & IDR0_S2P)) {
-		test_skip(t, SKIP_UNSUPPORTED, "IDR0.S2P clear: this SMMU has no stage 2%s",
-			  mu == &smmuv3_model_driver()->io ? " (this model kind is stage 1 only, as QEMU's before 10.0)"
-			  : bench_on_qemu() ? " (QEMU's SMMUv3 has stage 2 from 10.0 on, virt-10.0 machines)"
-					    : "");
-		return;
-	}
-	t_with_setting(t);
-}
-
 #define WITH(name_, key_, value_, fn_, arg_, check_)                 \
 	{                                                            \
 		key_, value_, { name_, "", fn_, true, arg_ }, check_ \
@@ -487,6 +435,112 @@ static const struct with_setting
     g64k_ro = WITH("smmuv3.granule_64k_read_only", "smmuv3.granule", "64k", case_write_read_only, &on_smmuv3, NULL),
     st_linear = WITH("smmuv3.strtab_linear", "smmuv3.strtab", "linear", case_translate, &on_smmuv3, check_choice),
     st_2level = WITH("smmuv3.strtab_2level", "smmuv3.strtab", "2level", case_translate, &on_smmuv3, check_choice);
+
+/* ---- the modes: stage 2 and nested ------------------------------------------ */
+
+/* `inner` with smmuv3.stage = the mode's value ("2", "nested"), where
+ * IDR0 offers it: a unit without stage 2 (QEMU 7.2's) does not apply. */
+static void t_in_mode(struct test_ctx *t)
+{
+	const struct with_setting *w = t->tc->arg;
+	bool nested = strcmp(w->value, "nested") == 0;
+	struct dma_engine *e;
+	struct iommu *mu = model_unit(&e);
+	bool on_model = mu == &smmuv3_model_driver()->io;
+	uint32_t idr0;
+	if (on_model) {
+		idr0 = smmuv3_model_driver()->idr0;
+		t->model = true;
+	} else {
+		struct env v;
+		if (!bench_setup(t, &v, "smmuv3"))
+			return;
+		idr0 = smmuv3_of(v.io)->idr0;
+		bench_teardown(&v);
+	}
+	bool s1 = idr0 & IDR0_S1P, s2 = idr0 & IDR0_S2P;
+	if (!s2 || (nested && !s1)) {
+		test_skip(t, SKIP_UNSUPPORTED, "IDR0 0x%08x: %s%s", idr0,
+			  !s2 ? "S2P clear, this SMMU has no stage 2" : "S1P clear, no stage 1 to nest",
+			  !s2 && on_model ? " (this model kind is stage 1 only, as QEMU's before 10.0)"
+			  : !s2 && bench_on_qemu()
+			      ? " (QEMU's SMMUv3 offers stage 2 from 10.0 on, on virt-10.0 and later machines)"
+			      : "");
+		return;
+	}
+	t_with_setting(t);
+}
+
+/* The cases every mode runs, named smmuv3.<p>.<case>, with smmuv3.stage
+ * set to `value` around each. */
+#define IN_MODE(p, value, c, fn, arg)                                                   \
+	static const struct with_setting p##_##c = {                                    \
+		"smmuv3.stage", value, { "smmuv3." #p "." #c, "", fn, true, arg }, NULL \
+	}
+#define SMMUV3_MODE_ARGS(p, value)                                                      \
+	IN_MODE(p, value, takeover, t_takeover, NULL);                                  \
+	IN_MODE(p, value, translate_4k, case_translate, &leaf_4k);                      \
+	IN_MODE(p, value, translate_2m, case_translate, &leaf_2m);                      \
+	IN_MODE(p, value, translate_1g, case_translate, &leaf_1g);                      \
+	IN_MODE(p, value, granule_16k, t_setting_case, &g16k);                          \
+	IN_MODE(p, value, granule_64k, t_setting_case, &g64k);                          \
+	IN_MODE(p, value, granule_64k_512m, t_setting_case, &g64k_block);               \
+	IN_MODE(p, value, write_read_only, case_write_read_only, &on_smmuv3);           \
+	IN_MODE(p, value, read_not_present, case_read_not_present, &on_smmuv3);         \
+	IN_MODE(p, value, event_decode, case_smmuv3_event_decode, NULL);                \
+	IN_MODE(p, value, access_flag, case_smmuv3_access_flag, NULL);                  \
+	IN_MODE(p, value, stale_tlb, case_stale, &on_smmuv3);                           \
+	IN_MODE(p, value, tlbi_precision, t_tlbi_precision, NULL);                      \
+	IN_MODE(p, value, tag_scope, case_smmuv3_tag_scope, NULL);                      \
+	IN_MODE(p, value, stale_config, t_stale_config, NULL);                          \
+	IN_MODE(p, value, range_vs_pages, t_range_vs_pages, NULL);                      \
+	IN_MODE(p, value, invalidate_tlbi_s12_vmall, case_invalidate, &tlbi_s12_vmall); \
+	IN_MODE(p, value, invalidate_tlbi_all, case_invalidate, &tlbi_all);             \
+	IN_MODE(p, value, latency, case_latency, &on_smmuv3);                           \
+	IN_MODE(p, value, map_cost, case_map_cost, &on_smmuv3)
+#define MODE_CASE(p, c, words, what)                                            \
+	{                                                                       \
+		"smmuv3." #p "." #c, words ": " what, t_in_mode, true, &p##_##c \
+	}
+#define SMMUV3_MODE_CASES(p, words)                                                                                   \
+	MODE_CASE(p, takeover, words, "take-over, bystanders bypassing, given back as found"),                        \
+	    MODE_CASE(p, translate_4k, words, "DMA both ways through 4 KiB pages"),                                   \
+	    MODE_CASE(p, translate_2m, words, "DMA both ways through a 2 MiB block"),                                 \
+	    MODE_CASE(p, translate_1g, words, "DMA both ways through a 1 GiB block"),                                 \
+	    MODE_CASE(p, granule_16k, words, "the 16K granule"), MODE_CASE(p, granule_64k, words, "the 64K granule"), \
+	    MODE_CASE(p, granule_64k_512m, words, "the 64K granule: a 512 MiB block"),                                \
+	    MODE_CASE(p, write_read_only, words, "a write to a read-only page: F_PERMISSION, memory unchanged"),      \
+	    MODE_CASE(p, read_not_present, words, "a read of an unmapped IOVA: F_TRANSLATION"),                       \
+	    MODE_CASE(p, event_decode, words, "F_PERMISSION and F_TRANSLATION decoded (>= 1 each)"),                  \
+	    MODE_CASE(p, access_flag, words, "a leaf with AF=0: F_ACCESS at its stage, nothing written"),             \
+	    MODE_CASE(p, stale_tlb, words, "a mapping repointed without invalidating: stale? (finding)"),             \
+	    MODE_CASE(p, tlbi_precision, words, "the neighbouring page's invalidation: this one cached? (finding)"),  \
+	    MODE_CASE(p, tag_scope, words, "another VMID's invalidation leaves the device's entry cached"),           \
+	    MODE_CASE(p, stale_config, words, "the tables' pointer switched: old tables until CFGI (finding)"),       \
+	    MODE_CASE(p, range_vs_pages, words, "64 pages: page by page against the range form, timed"),              \
+	    MODE_CASE(p, invalidate_tlbi_s12_vmall, words, "TLBI_S12_VMALL of the device's VMID"),                    \
+	    MODE_CASE(p, invalidate_tlbi_all, words, "TLBI_NSNH_ALL"),                                                \
+	    MODE_CASE(p, latency, words, "DMA latency: off, bypass, warm and cold TLB"),                              \
+	    MODE_CASE(p, map_cost, words, "CPU cycles per page to map and to unmap")
+
+static const struct with_setting concat_64k_inner = WITH("smmuv3.s2.concatenated_64k", "smmuv3.granule", "64k",
+							 case_smmuv3_s2_concatenated, NULL, NULL),
+				 concat_16k_inner = WITH("smmuv3.s2.concatenated_16k", "smmuv3.granule", "16k",
+							 case_smmuv3_s2_concatenated, NULL, NULL),
+				 concat_64k = WITH("smmuv3.s2.concatenated_64k", "smmuv3.s2_concat", "always",
+						   t_setting_case, &concat_64k_inner, NULL),
+				 concat_16k = WITH("smmuv3.s2.concatenated_16k", "smmuv3.s2_concat", "always",
+						   t_setting_case, &concat_16k_inner, NULL);
+SMMUV3_MODE_ARGS(s2, "2");
+IN_MODE(s2, "2", concatenated_64k, t_setting_case, &concat_64k);
+IN_MODE(s2, "2", concatenated_16k, t_setting_case, &concat_16k);
+IN_MODE(s2, "2", invalidate_tlbi_s2_ipa, case_invalidate, &tlbi_s2_ipa);
+IN_MODE(s2, "2", invalidate_tlbi_s2_ipa_range, case_invalidate, &tlbi_s2_ipa_range);
+SMMUV3_MODE_ARGS(nest, "nested");
+IN_MODE(nest, "nested", invalidate_tlbi_va, case_invalidate, &tlbi_va);
+IN_MODE(nest, "nested", invalidate_tlbi_va_range, case_invalidate, &tlbi_va_range);
+IN_MODE(nest, "nested", invalidate_tlbi_asid, case_invalidate, &tlbi_asid);
+IN_MODE(nest, "nested", faults, case_smmuv3_nested_faults, NULL);
 
 static const struct test_case cases[] = {
 	{ "smmuv3.takeover", "take the SMMU over; bystander devices keep DMAing; give it back as found", t_takeover,
@@ -530,12 +584,6 @@ static const struct test_case cases[] = {
 	  &tlbi_va_range },
 	{ "smmuv3.invalidate_tlbi_asid", "TLBI_NH_ASID of the device's ASID", case_invalidate, true, &tlbi_asid },
 	{ "smmuv3.invalidate_tlbi_all", "TLBI_NSNH_ALL", case_invalidate, true, &tlbi_all },
-	{ "smmuv3.invalidate_tlbi_s2_ipa", "TLBI_S2_IPA of one page (stage 2): DMA reaches the new page",
-	  case_invalidate, true, &tlbi_s2_ipa },
-	{ "smmuv3.invalidate_tlbi_s2_ipa_range", "TLBI_S2_IPA in the range form (stage 2, IDR3.RIL)", case_invalidate,
-	  true, &tlbi_s2_ipa_range },
-	{ "smmuv3.invalidate_tlbi_s12_vmall", "TLBI_S12_VMALL of the device's VMID (stage 2)", case_invalidate, true,
-	  &tlbi_s12_vmall },
 	{ "smmuv3.range_vs_pages", "TLBI_NH_VA of 64 pages: page by page against the range form, timed",
 	  t_range_vs_pages, true },
 	{ "smmuv3.sync", "CMD_SYNC alone: CONS reaches PROD every time, timed", t_command_timed, true, &sync_alone },
@@ -544,10 +592,23 @@ static const struct test_case cases[] = {
 	{ "smmuv3.cfgi_all", "CFGI_ALL, timed", t_command_timed, true, &cfgi_all },
 	{ "smmuv3.illegal_command", "an illegal command: CERROR_ILL reported, skipped, the queue resumes",
 	  t_illegal_command, true },
-	{ "smmuv3.stage2", "stage 2 (IDR0.S2P, smmuv3.stage 2): DMA through S2TTB, a write S2AP forbids", t_stage2,
-	  true, &stage2 },
 	{ "smmuv3.latency", "DMA latency: translation off, bypass, warm and cold TLB", case_latency, true, &on_smmuv3 },
 	{ "smmuv3.map_cost", "CPU cycles per page to map and to unmap", case_map_cost, true, &on_smmuv3 },
+	{ "smmuv3.access_flag", "a leaf with AF=0: F_ACCESS at stage 1, nothing written", case_smmuv3_access_flag,
+	  true },
+	{ "smmuv3.tag_scope", "TLBI_NH_ASID of another ASID leaves the device's entry cached", case_smmuv3_tag_scope,
+	  true },
+	/* stage 2 (STE.Config 0b110) and nested (0b111): every case again */
+	SMMUV3_MODE_CASES(s2, "stage 2"),
+	MODE_CASE(s2, invalidate_tlbi_s2_ipa, "stage 2", "TLBI_S2_IPA of one page: DMA reaches the new page"),
+	MODE_CASE(s2, invalidate_tlbi_s2_ipa_range, "stage 2", "TLBI_S2_IPA in the range form (IDR3.RIL)"),
+	MODE_CASE(s2, concatenated_64k, "stage 2", "64K, concatenated start tables: a DMA through the last one"),
+	MODE_CASE(s2, concatenated_16k, "stage 2", "16K, concatenated start tables: a DMA through the last one"),
+	SMMUV3_MODE_CASES(nest, "nested"),
+	MODE_CASE(nest, invalidate_tlbi_va, "nested", "TLBI_NH_VA within the VMID: DMA reaches the new page"),
+	MODE_CASE(nest, invalidate_tlbi_va_range, "nested", "TLBI_NH_VA in the range form (IDR3.RIL)"),
+	MODE_CASE(nest, invalidate_tlbi_asid, "nested", "TLBI_NH_ASID within the VMID"),
+	MODE_CASE(nest, faults, "nested", "a stage-2 fault says S2 and the IPA, a stage-1 fault says neither"),
 };
 
 static const struct test_doc docs[] = {
@@ -598,11 +659,33 @@ static const struct test_doc docs[] = {
 	  "skips it and acknowledges the error, and the queue then runs a valid command",
 	  "no error (the SMMU ran what it should refuse), or a queue that stays stopped: a driver could not "
 	  "recover from one bad command" },
-	{ t_stage2,
-	  "with stage 2 (IDR0.S2P, smmuv3.stage 2) the device's DMA translates through S2TTB, and a write its "
-	  "S2AP forbids is refused and reported; the setting restored after",
-	  "wrong bytes, a fault on an allowed access, or a forbidden write that lands: stage-2 translation or "
-	  "its permissions do not work as built (not applicable where the SMMU has no stage 2)" },
+	{ t_in_mode,
+	  "with the mode's smmuv3.stage (2: STE.Config 0b110, S2TTB's tables; nested: 0b111, the CD and stage 1's "
+	  "tables at IPAs behind a stage-2 identity) the case passes as it does at stage 1, with the mode's "
+	  "commands (TLBI_S2_IPA and TLBI_S12_VMALL by VMID at stage 2, TLBI_NH_* within the VMID nested); the "
+	  "setting restored after",
+	  "the case's own failure, in the mode: wrong bytes, a fault on an allowed access, a stale entry after the "
+	  "mode's invalidation, or a fault at the wrong stage (not applicable where IDR0 lacks the stage)" },
+	{ case_smmuv3_tag_scope,
+	  "the device's entry made stale, then the domain invalidation of the next ASID (stage 1), VMID (stage 2) "
+	  "or TLBI_NH_ALL of the next VMID (nested): the device's stale entry is still used (scoped), or a finding "
+	  "when it went too",
+	  "a DMA landing in neither page: the TLB is inconsistent with the tables" },
+	{ case_smmuv3_access_flag,
+	  "a read-write leaf with its access flag cleared: a device write is refused, an F_ACCESS event at the "
+	  "stage of the device's tables is recorded, the buffer unchanged; with the flag set again the write lands",
+	  "a write through AF=0 with no event means the SMMU ignores the access flag (an OS relying on it for "
+	  "page ageing is misled); no write after AF=1 means the flag's fault is cached" },
+	{ case_smmuv3_s2_concatenated,
+	  "stage 2 built with concatenated start tables (smmuv3.s2_concat always): a DMA through an entry of a "
+	  "table other than the first lands where that entry says, not where the first table's same entry does",
+	  "the DMA landing through the first table: the unit does not walk concatenated tables, and a hypervisor's "
+	  "stage 2 (KVM concatenates wherever it saves a level) would send DMA to the wrong place" },
+	{ case_smmuv3_nested_faults,
+	  "nested: stage 1 maps an IOVA to an IPA the stage-2 identity leaves unmapped: the DMA faults with S2 set "
+	  "and that IPA; a read of an IOVA stage 1 does not map faults with S2 clear",
+	  "a stage-2 fault reported as stage 1's, or without its IPA: a hypervisor could not tell its own fault "
+	  "from its guest's" },
 	{ NULL },
 };
 

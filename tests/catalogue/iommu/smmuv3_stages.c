@@ -133,8 +133,7 @@ void case_smmuv3_access_flag(struct test_ctx *t)
 	dmabuf_pattern(&a, 42);
 	bool through = !e && bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r) && bench_changed(&a, 42);
 	report(t, through, "with the access flag set again the write lands%s%s", e ? ": " : "", e ? e : "");
-	test_note(t, "%s: AF=0 at stage %u: F_ACCESS (%zu events), nothing written; AF=1: written", v.label, stage,
-		  n);
+	test_note(t, "%s: AF=0 at stage %u: F_ACCESS (%zu events), nothing written; AF=1: written", v.label, stage, n);
 out:
 	v.io->ops->unmap(v.io, w0, v.pg);
 	bench_teardown(&v);
@@ -206,8 +205,8 @@ void case_smmuv3_s2_concatenated(struct test_ctx *t)
 	}
 	printf("    stage 2 from level %u in %llu concatenated tables (S2SL0 %u): IOVA 0x%llx in table %u, "
 	       "0x%llx at the same entry of table 0\n",
-	       4 - c->levels, (unsigned long long)tables, (g == 12 ? 2 : 3) - (4 - c->levels),
-	       (unsigned long long)w, which, (unsigned long long)w0);
+	       4 - c->levels, (unsigned long long)tables, (g == 12 ? 2 : 3) - (4 - c->levels), (unsigned long long)w,
+	       which, (unsigned long long)w0);
 	const char *e = v.io->ops->map(v.io, w, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
 	if (!e && which)
 		e = v.io->ops->map(v.io, w0, b.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
@@ -226,7 +225,9 @@ void case_smmuv3_s2_concatenated(struct test_ctx *t)
 				  which, (unsigned long long)tables);
 		} else {
 			report(t, ok && in_a && !in_b, "the DMA went through table %u to A (%s)", which,
-			       in_a ? "A written" : in_b ? "B written: the unit read table 0" : "neither written");
+			       in_a   ? "A written"
+			       : in_b ? "B written: the unit read table 0"
+				      : "neither written");
 			test_note(t, "%s: %llu concatenated start tables, table %u walked", v.label,
 				  (unsigned long long)tables, which);
 		}
