@@ -1,5 +1,6 @@
 #include "madt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "acpi.h"
@@ -37,6 +38,99 @@ static void read_iso(struct madt *m, const uint8_t *p, uint32_t off)
 	m->iso[m->nisos++] = o;
 }
 
+#define GICC_MIN_LEN 76 /* ACPI 5.1; 6.0 adds 4 bytes, 6.3 two more */
+#define GICD_LEN 24
+#define GICR_LEN 16
+#define ITS_LEN 20
+#define MPIDR_AFF_MASK 0xff00ffffffull
+
+static void read_gicc(struct madt *m, const uint8_t *p, uint8_t len, uint32_t off)
+{
+	m->gic.gicc_seen++;
+	if (len < GICC_MIN_LEN) {
+		diag_add(&m->diag, DIAG_ERROR, "MADT: GICC at 0x%x: length %u, below %u", off, len, GICC_MIN_LEN);
+		return;
+	}
+	if (m->gic.ngicc == MADT_MAX_GICC) {
+		if (m->gic.gicc_seen == MADT_MAX_GICC + 1)
+			diag_add(&m->diag, DIAG_WARNING, "MADT: GICCs past %d not kept (from 0x%x)", MADT_MAX_GICC,
+				 off);
+		return;
+	}
+	if (!m->gic.gicc && !(m->gic.gicc = calloc(MADT_MAX_GICC, sizeof(*m->gic.gicc)))) {
+		diag_add(&m->diag, DIAG_ERROR, "MADT: no memory for the GICC list");
+		return;
+	}
+	struct madt_gicc c = { .uid = get32(p + 8),
+			       .flags = get32(p + 12),
+			       .gicc_base = get64(p + 32),
+			       .gicr_base = get64(p + 60),
+			       .mpidr = get64(p + 68) & MPIDR_AFF_MASK };
+	for (size_t i = 0; i < m->gic.ngicc; i++)
+		if (m->gic.gicc[i].mpidr == c.mpidr && (c.flags & 1) && (m->gic.gicc[i].flags & 1))
+			diag_add(&m->diag, DIAG_ERROR, "MADT: GICC at 0x%x: MPIDR 0x%llx twice", off,
+				 (unsigned long long)c.mpidr);
+	m->gic.gicc[m->gic.ngicc++] = c;
+}
+
+static void read_gicd(struct madt *m, const uint8_t *p, uint32_t off)
+{
+	if (m->gic.has_gicd) { /* 5.2.12.15: one per system */
+		diag_add(&m->diag, DIAG_ERROR, "MADT: a second GICD at 0x%x (one per system): ignored", off);
+		return;
+	}
+	m->gic.has_gicd = true;
+	m->gic.gicd_base = get64(p + 8);
+	m->gic.version = p[20];
+	if (m->gic.version > 4)
+		diag_add(&m->diag, DIAG_WARNING, "MADT: GICD at 0x%x: GIC version %u, not known to iommon", off,
+			 m->gic.version);
+	if (!m->gic.gicd_base)
+		diag_add(&m->diag, DIAG_ERROR, "MADT: GICD at 0x%x has base address 0", off);
+}
+
+static void read_gicr(struct madt *m, const uint8_t *p, uint32_t off)
+{
+	if (m->gic.ngicr == MADT_MAX_GICR) {
+		diag_add(&m->diag, DIAG_WARNING, "MADT: GICR range at 0x%x dropped: more than %d", off, MADT_MAX_GICR);
+		return;
+	}
+	uint64_t base = get64(p + 4);
+	uint32_t length = get32(p + 12);
+	if (!base || !length || base + length < base) {
+		diag_add(&m->diag, DIAG_ERROR, "MADT: GICR range at 0x%x: base 0x%llx length 0x%x", off,
+			 (unsigned long long)base, length);
+		return;
+	}
+	m->gic.gicr[m->gic.ngicr].base = base;
+	m->gic.gicr[m->gic.ngicr++].length = length;
+}
+
+static void read_its(struct madt *m, const uint8_t *p, uint32_t off)
+{
+	if (m->gic.nits == MADT_MAX_ITS) {
+		diag_add(&m->diag, DIAG_WARNING, "MADT: ITS at 0x%x dropped: more than %d", off, MADT_MAX_ITS);
+		return;
+	}
+	m->gic.its[m->gic.nits].id = get32(p + 4);
+	m->gic.its[m->gic.nits++].base = get64(p + 8);
+}
+
+void madt_free(struct madt *m)
+{
+	free(m->gic.gicc);
+	m->gic.gicc = NULL;
+	m->gic.ngicc = 0;
+}
+
+const struct madt_gicc *madt_gicc_of(const struct madt *m, uint64_t mpidr)
+{
+	for (size_t i = 0; i < m->gic.ngicc; i++)
+		if (m->gic.gicc[i].mpidr == (mpidr & MPIDR_AFF_MASK))
+			return &m->gic.gicc[i];
+	return NULL;
+}
+
 /* the table is called MADT, its signature is "APIC" */
 static void madt_header_fault(void *diag, enum acpi_header_fault fault, const char *text)
 {
@@ -60,14 +154,32 @@ int madt_parse(const uint8_t *buf, size_t len, struct madt *m)
 				 elen, tlen - off);
 			break; /* the rest cannot be walked */
 		}
-		unsigned want = type == MADT_IOAPIC ? IOAPIC_LEN : type == MADT_ISO ? ISO_LEN : 0;
+		unsigned want = type == MADT_IOAPIC ? IOAPIC_LEN
+				: type == MADT_ISO  ? ISO_LEN
+				: type == MADT_GICD ? GICD_LEN
+				: type == MADT_GICR ? GICR_LEN
+				: type == MADT_ITS  ? ITS_LEN
+						    : 0;
+		static const char *const what[16] = { [MADT_IOAPIC] = "I/O APIC",
+						      [MADT_ISO] = "override",
+						      [MADT_GICD] = "GICD",
+						      [MADT_GICR] = "GICR range",
+						      [MADT_ITS] = "ITS" };
 		if (want && elen != want)
-			diag_add(&m->diag, DIAG_ERROR, "MADT: %s at 0x%x: length %u, not %u",
-				 type == MADT_IOAPIC ? "I/O APIC" : "override", off, elen, want);
+			diag_add(&m->diag, DIAG_ERROR, "MADT: %s at 0x%x: length %u, not %u", what[type], off, elen,
+				 want);
 		else if (type == MADT_IOAPIC)
 			read_ioapic(m, p, off);
 		else if (type == MADT_ISO)
 			read_iso(m, p, off);
+		else if (type == MADT_GICC)
+			read_gicc(m, p, elen, off);
+		else if (type == MADT_GICD)
+			read_gicd(m, p, off);
+		else if (type == MADT_GICR)
+			read_gicr(m, p, off);
+		else if (type == MADT_ITS)
+			read_its(m, p, off);
 		off += elen;
 	}
 	return 0;

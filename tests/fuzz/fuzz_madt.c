@@ -13,6 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < MADT_MAX_IOAPICS; i++)
 		pins[i] = size ? data[i % size] : 24; /* any pin count the version register may give */
 	madt_check_ranges(&m, pins);
+	madt_gicc_of(&m, size ? data[0] : 0);
+	madt_free(&m);
 	madt_ioapic_of(&m, pins, size ? data[0] : 0);
 	return 0;
 }

@@ -51,7 +51,8 @@ static void qemu_q35(void **state)
 	}
 }
 
-/* iasl's template leaves the I/O APIC's address 0: named */
+/* iasl's template leaves the I/O APIC's address 0, the GIC distributor's
+ * base 0 and a redistributor range of base 0 and length 0: each named */
 static void template(void **state)
 {
 	(void)state;
@@ -61,8 +62,13 @@ static void template(void **state)
 	assert_int_equal(madt_parse(buf, n, &m), 0);
 	assert_int_equal(m.nioapics, 1);
 	assert_int_equal(m.ioapic[0].id, 1);
-	assert_int_equal(m.diag.errors, 1);
+	assert_int_equal(m.diag.errors, 3);
 	assert_non_null(strstr(m.diag.msg[0].text, "address 0"));
+	assert_non_null(strstr(m.diag.msg[1].text, "GICD at 0x"));
+	assert_non_null(strstr(m.diag.msg[2].text, "GICR range at 0x"));
+	assert_true(m.gic.has_gicd);
+	assert_int_equal(m.gic.ngicc, 1);
+	madt_free(&m);
 }
 
 static void header(void)

@@ -55,6 +55,7 @@ struct ioa {
  * the handlers, the unit. */
 static void ioa_teardown(struct ioa *r)
 {
+	madt_free(&r->madt);
 	unsigned bad = ioapic_restore_held();
 	if (bad)
 		report(r->v.t, false, "%u I/O APIC redirection entries do not read back as found", bad);

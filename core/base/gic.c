@@ -1,0 +1,335 @@
+/* The GICv3/v4 (see gic.h). Offsets and fields from IHI 0069 (chapter 12).
+ * An SPI's state lives in the distributor; an SGI's or PPI's in this CPU's
+ * redistributor's SGI frame, at the same offsets. */
+#include "gic.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/base/cpu.h"
+#include "core/base/macros.h"
+#include "core/base/platform.h"
+#include "core/base/timing.h"
+
+/* GICD (12.9) and the SGI frame's (12.10) registers of the same layout */
+#define GICD_CTLR 0x0000
+#define GICD_TYPER 0x0004
+#define GICx_IGROUPR 0x0080
+#define GICx_ISENABLER 0x0100
+#define GICx_ICENABLER 0x0180
+#define GICx_ISPENDR 0x0200
+#define GICx_ICPENDR 0x0280
+#define GICx_IPRIORITYR 0x0400
+#define GICx_ICFGR 0x0c00
+#define GICx_IGRPMODR 0x0d00
+#define GICD_IROUTER 0x6000
+#define GICx_PIDR2 0xffe8
+#define CTLR_RWP (1u << 31)
+#define CTLR_ARE (1u << 4) /* ARE_NS, or ARE where DS */
+#define CTLR_DS (1u << 6)
+/* GICR RD_base (12.11) */
+#define GICR_CTLR 0x0000
+#define GICR_TYPER 0x0008
+#define GICR_WAKER 0x0014
+#define GICR_CTLR_RWP (1u << 3)
+#define GICR_TYPER_VLPIS (1ull << 1)
+#define GICR_TYPER_LAST (1ull << 4)
+#define WAKER_CHILDREN_ASLEEP (1u << 2)
+#define SGI_BASE 0x10000
+#define GICR_FRAME 0x20000 /* RD_base and SGI_base; GICv4 with VLPIS adds two more */
+#define GICD_SPAN 0x10000
+
+#define PRIORITY_OURS 0x00 /* the highest */
+
+static uint64_t aff_of(uint64_t mpidr)
+{
+	return ((mpidr >> 32) & 0xff) << 24 | (mpidr & 0xffffff); /* GICR_TYPER's Affinity_Value */
+}
+
+static bool sysreg(enum platform_gic_reg r, bool write, uint64_t *v)
+{
+	return platform->gic_sysreg && platform->gic_sysreg(r, write, v);
+}
+
+/* An INTID's frame: the redistributor's SGI frame below 32, the distributor above. */
+static struct regwin *frame(struct gic *g, uint32_t intid, uint64_t *base)
+{
+	*base = intid < 32 ? SGI_BASE : 0;
+	return intid < 32 ? &g->r : &g->d;
+}
+
+static bool bit_of(struct gic *g, uint64_t reg, uint32_t intid)
+{
+	uint64_t base;
+	struct regwin *w = frame(g, intid, &base);
+	return (regwin_read32(w, base + reg + 4 * (intid / 32)) >> (intid % 32)) & 1;
+}
+
+static void set_bit_in(struct gic *g, uint64_t reg, uint32_t intid, bool on)
+{
+	uint64_t base;
+	struct regwin *w = frame(g, intid, &base);
+	uint64_t off = base + reg + 4 * (intid / 32);
+	uint32_t v = regwin_read32(w, off), m = 1u << (intid % 32);
+	regwin_write32(w, off, on ? v | m : v & ~m);
+}
+
+/* A write-1 register (ISENABLER and friends): only this INTID's bit. */
+static void one_bit(struct gic *g, uint64_t reg, uint32_t intid)
+{
+	uint64_t base;
+	struct regwin *w = frame(g, intid, &base);
+	regwin_write32(w, base + reg + 4 * (intid / 32), 1u << (intid % 32));
+}
+
+/* The distributor's or redistributor's RWP, until the enable change took. */
+static const char *rwp(struct gic *g, uint32_t intid)
+{
+	struct regwin *w = intid < 32 ? &g->r : &g->d;
+	uint64_t off = intid < 32 ? GICR_CTLR : GICD_CTLR;
+	uint32_t bit = intid < 32 ? GICR_CTLR_RWP : CTLR_RWP;
+	struct deadline dl = deadline_after_us(GIC_DEADLINE_MS * 1000);
+	while (regwin_read32(w, off) & bit)
+		if (deadline_passed(&dl))
+			return intid < 32 ? "gic: GICR_CTLR.RWP did not clear within " STRINGIFY(GIC_DEADLINE_MS) " ms"
+					  : "gic: GICD_CTLR.RWP did not clear within " STRINGIFY(GIC_DEADLINE_MS) " ms";
+	return NULL;
+}
+
+/* This CPU's redistributor among the ranges (or its GICC entry's). */
+static bool find_redistributor(struct gic *g, const struct gic_where *m, uint64_t *at)
+{
+	uint64_t want = aff_of(g->mpidr);
+	for (size_t i = 0; i < m->ngicr; i++) {
+		uint64_t base = m->gicr[i].base, end = base + m->gicr[i].length;
+		for (uint64_t f = base; f + GICR_FRAME <= end;) {
+			struct regwin w;
+			if (regwin_open_mmio(&w, "gicr", f, GICR_FRAME, false, "the MADT's GICR range"))
+				return false;
+			uint64_t typer = regwin_read64(&w, GICR_TYPER);
+			if (typer == ~0ull)
+				return false;
+			if ((typer >> 32) == want) {
+				*at = f;
+				return true;
+			}
+			if (typer & GICR_TYPER_LAST)
+				break;
+			f += (typer & GICR_TYPER_VLPIS) ? 2 * GICR_FRAME : GICR_FRAME;
+		}
+	}
+	if (m->gicc_gicr) {
+		*at = m->gicc_gicr;
+		return true;
+	}
+	return false;
+}
+
+const char *gic_open(struct gic *g, const struct gic_where *m)
+{
+	static char why[160];
+	memset(g, 0, sizeof(*g));
+	if (!m->gicd)
+		return "the MADT names no GIC distributor";
+	if (m->version && m->version < 3) {
+		snprintf(why, sizeof(why),
+			 "the MADT names a GICv%u: its CPU interface is memory-mapped, and the monitor drives a GICv3's "
+			 "system registers only",
+			 m->version);
+		return why;
+	}
+	uint64_t v;
+	if (!platform->gic_sysreg || !sysreg(GIC_MPIDR, false, &g->mpidr) || !sysreg(GIC_ICC_CTLR, false, &v))
+		return "no GICv3 system-register interface on this CPU (ID_AA64PFR0_EL1.GIC, ICC_SRE_EL1.SRE)";
+	g->pri_bits = (unsigned)((v >> 8) & 7) + 1;
+	g->eoimode = (v >> 1) & 1;
+	const char *e = regwin_open_mmio(&g->d, "gicd", m->gicd, GICD_SPAN, false, "the MADT's GICD");
+	if (e)
+		return e;
+	g->version = (regwin_read32(&g->d, GICx_PIDR2) >> 4) & 0xf;
+	if (g->version < 3 || g->version > 4) {
+		snprintf(why, sizeof(why), "GICD_PIDR2 0x%x: architecture revision %u, not GICv3 or GICv4",
+			 regwin_read32(&g->d, GICx_PIDR2), g->version);
+		return why;
+	}
+	uint32_t ctlr = regwin_read32(&g->d, GICD_CTLR);
+	g->ds = ctlr & CTLR_DS;
+	if (!(ctlr & CTLR_ARE))
+		return "GICD_CTLR: affinity routing is off (the GICv2 compatible mode)";
+	g->nlines = 32 * ((regwin_read32(&g->d, GICD_TYPER) & 0x1f) + 1);
+	uint64_t rd;
+	if (!find_redistributor(g, m, &rd)) {
+		snprintf(why, sizeof(why), "no redistributor in the MADT's ranges answers to MPIDR 0x%llx",
+			 (unsigned long long)g->mpidr);
+		return why;
+	}
+	if ((e = regwin_open_mmio(&g->r, "gicr", rd, GICR_FRAME, false, "the MADT's GICR")) != NULL)
+		return e;
+	if (regwin_read32(&g->r, GICR_WAKER) & WAKER_CHILDREN_ASLEEP)
+		return "this CPU's redistributor is asleep (GICR_WAKER.ChildrenAsleep): the firmware did not wake it";
+	snprintf(g->desc, sizeof(g->desc), "GICv%u at 0x%llx, redistributor 0x%llx (MPIDR 0x%llx)", g->version,
+		 (unsigned long long)m->gicd, (unsigned long long)rd, (unsigned long long)g->mpidr);
+	return NULL;
+}
+
+const char *gic_claim(struct gic *g, uint32_t intid, bool edge)
+{
+	if (intid >= g->nlines || intid >= 1020)
+		return "gic: an INTID the distributor does not have";
+	if (g->nlines_claimed == GIC_MAX_LINES)
+		return "gic: too many interrupts claimed";
+	if (intid < 16 && !edge)
+		return "gic: an SGI is edge-triggered";
+	uint64_t base;
+	struct regwin *w = frame(g, intid, &base);
+	struct gic_line *l = &g->line[g->nlines_claimed];
+	*l = (struct gic_line){ .intid = intid,
+				.group1 = bit_of(g, GICx_IGROUPR, intid),
+				.grpmod = bit_of(g, GICx_IGRPMODR, intid),
+				.enabled = bit_of(g, GICx_ISENABLER, intid),
+				.pending = bit_of(g, GICx_ISPENDR, intid),
+				.edge = (regwin_read32(w, base + GICx_ICFGR + 4 * (intid / 16)) >> (2 * (intid % 16) + 1)) & 1,
+				.priority = regwin_read8(w, base + GICx_IPRIORITYR + intid),
+				.route = intid >= 32 ? regwin_read64(&g->d, GICD_IROUTER + 8 * intid) : 0 };
+	g->nlines_claimed++;
+	/* disabled while it changes (12.9.17: RWP tells when that took) */
+	one_bit(g, GICx_ICENABLER, intid);
+	const char *e = rwp(g, intid);
+	if (e)
+		return e;
+	set_bit_in(g, GICx_IGROUPR, intid, true);
+	if (!g->ds)
+		set_bit_in(g, GICx_IGRPMODR, intid, false); /* Non-secure Group 1 */
+	regwin_write8(w, base + GICx_IPRIORITYR + intid, PRIORITY_OURS);
+	if (intid >= 16) { /* SGIs are always edge */
+		uint64_t off = base + GICx_ICFGR + 4 * (intid / 16);
+		uint32_t cfg = regwin_read32(w, off), bit = 2u << (2 * (intid % 16));
+		regwin_write32(w, off, edge ? cfg | bit : cfg & ~bit);
+	}
+	if (intid >= 32) /* to this CPU by affinity, IRM 0 */
+		regwin_write64(&g->d, GICD_IROUTER + 8 * intid,
+			       (g->mpidr & 0xff00000000ull) | (g->mpidr & 0xffffff));
+	one_bit(g, GICx_ICPENDR, intid); /* nothing old counts */
+	one_bit(g, GICx_ISENABLER, intid);
+	return rwp(g, intid);
+}
+
+const char *gic_quiet(struct gic *g)
+{
+	uint64_t v;
+	if (!sysreg(GIC_ICC_PMR, false, &g->pmr_found) || !sysreg(GIC_ICC_IGRPEN1, false, &g->igrpen1_found))
+		return "gic: the CPU interface's registers cannot be read";
+	/* only priorities above the next step after ours pass: with
+	 * pri_bits implemented, a step is 2^(8 - pri_bits) */
+	v = 1ull << (8 - g->pri_bits);
+	g->pmr_set = sysreg(GIC_ICC_PMR, true, &v);
+	if (!(g->igrpen1_found & 1)) {
+		v = 1;
+		g->igrpen1_set = sysreg(GIC_ICC_IGRPEN1, true, &v);
+	}
+	return g->pmr_set ? NULL : "gic: ICC_PMR_EL1 could not be written";
+}
+
+static void end(struct gic *g, uint64_t iar)
+{
+	sysreg(GIC_ICC_EOIR1, true, &iar);
+	if (g->eoimode)
+		sysreg(GIC_ICC_DIR, true, &iar);
+}
+
+bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, uint64_t *t_seen, uint64_t *t_ack)
+{
+	uint64_t flags = platform->irq_save();
+	struct deadline dl = deadline_after_us(us);
+	bool got = false;
+	*t_seen = *t_ack = 0;
+	for (;;) {
+		uint64_t hp = GIC_SPURIOUS;
+		sysreg(GIC_ICC_HPPIR1, false, &hp);
+		if ((hp & 0xffffff) == intid) {
+			if (!*t_seen)
+				*t_seen = rdtsc();
+			uint64_t iar = GIC_SPURIOUS;
+			sysreg(GIC_ICC_IAR1, false, &iar);
+			uint32_t id = (uint32_t)(iar & 0xffffff);
+			if (id == intid) {
+				*t_ack = rdtsc();
+				end(g, iar);
+				got = true;
+				break;
+			}
+			if (id < 1020) { /* another won the race: ended, and counted */
+				end(g, iar);
+				g->others_acked++;
+			}
+		}
+		if (deadline_passed(&dl))
+			break;
+		cpu_relax();
+	}
+	platform->irq_restore(flags);
+	return got;
+}
+
+const char *gic_sgi_self(struct gic *g, uint32_t intid)
+{
+	if (intid > 15)
+		return "gic: not an SGI";
+	uint64_t m = g->mpidr, aff0 = m & 0xff;
+	/* Aff3 55:48, RS 47:44 (Aff0 / 16), Aff2 39:32, INTID 27:24, Aff1 23:16, target list bit Aff0 % 16 */
+	uint64_t v = ((m >> 32) & 0xff) << 48 | (aff0 >> 4) << 44 | ((m >> 16) & 0xff) << 32 | (uint64_t)intid << 24 |
+		     ((m >> 8) & 0xff) << 16 | 1ull << (aff0 & 15);
+	return sysreg(GIC_ICC_SGI1R, true, &v) ? NULL : "gic: ICC_SGI1R_EL1 could not be written";
+}
+
+bool gic_pending(struct gic *g, uint32_t intid)
+{
+	return bit_of(g, GICx_ISPENDR, intid);
+}
+
+const char *gic_release(struct gic *g)
+{
+	static char why[160];
+	const char *err = NULL;
+	while (g->nlines_claimed) {
+		const struct gic_line *l = &g->line[--g->nlines_claimed];
+		uint32_t id = l->intid;
+		uint64_t base;
+		struct regwin *w = frame(g, id, &base);
+		one_bit(g, GICx_ICENABLER, id);
+		const char *e = rwp(g, id);
+		if (e)
+			err = e;
+		set_bit_in(g, GICx_IGROUPR, id, l->group1);
+		set_bit_in(g, GICx_IGRPMODR, id, l->grpmod);
+		regwin_write8(w, base + GICx_IPRIORITYR + id, l->priority);
+		if (id >= 16) {
+			uint64_t off = base + GICx_ICFGR + 4 * (id / 16);
+			uint32_t cfg = regwin_read32(w, off), bit = 2u << (2 * (id % 16));
+			regwin_write32(w, off, l->edge ? cfg | bit : cfg & ~bit);
+		}
+		if (id >= 32)
+			regwin_write64(&g->d, GICD_IROUTER + 8 * id, l->route);
+		one_bit(g, l->pending ? GICx_ISPENDR : GICx_ICPENDR, id);
+		if (l->enabled)
+			one_bit(g, GICx_ISENABLER, id);
+		if ((e = rwp(g, id)) != NULL)
+			err = e;
+		bool same = bit_of(g, GICx_IGROUPR, id) == l->group1 && bit_of(g, GICx_ISENABLER, id) == l->enabled &&
+			    regwin_read8(w, base + GICx_IPRIORITYR + id) == l->priority &&
+			    (id < 32 || regwin_read64(&g->d, GICD_IROUTER + 8 * id) == l->route);
+		if (!same && !err) {
+			snprintf(why, sizeof(why), "gic: INTID %u does not read back as found", id);
+			err = why;
+		}
+	}
+	if (g->pmr_set) {
+		sysreg(GIC_ICC_PMR, true, &g->pmr_found);
+		g->pmr_set = false;
+	}
+	if (g->igrpen1_set) {
+		sysreg(GIC_ICC_IGRPEN1, true, &g->igrpen1_found);
+		g->igrpen1_set = false;
+	}
+	return err;
+}

@@ -1,0 +1,93 @@
+/* The Arm GICv3/v4 (IHI 0069), as much as the monitor drives to take an
+ * interrupt of its own without the firmware's handlers: the distributor
+ * (an SPI's group, priority, trigger, route and enable), this CPU's
+ * redistributor (an SGI's or PPI's), and the CPU interface's system
+ * registers (platform->gic_sysreg) polled with the CPU's interrupts
+ * masked, so that no exception is taken and the firmware's vectors stay
+ * its own. An interrupt is seen pending at the CPU interface (ICC_HPPIR1),
+ * then acknowledged (ICC_IAR1) and ended (ICC_EOIR1, ICC_DIR under
+ * EOImode); while the monitor waits, ICC_PMR admits only its own priority,
+ * so the firmware's interrupts (its timer) stay pending for it. Every
+ * register the monitor changes is recorded first and put back as found
+ * (gic_release).
+ *
+ * GICv2, and a GICv3 without affinity routing or with its system-register
+ * interface off, are refused by name: their CPU interface is memory-mapped
+ * and is not driven here. The ITS is not driven (no MSI is taken). */
+#ifndef IOMMON_GIC_H
+#define IOMMON_GIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/base/regwin.h"
+
+#define GIC_DEADLINE_MS 10 /* any RWP wait */
+#define GIC_MAX_LINES 4	   /* interrupts claimed at once */
+#define GIC_SPURIOUS 1023
+#define GIC_MAX_RANGES 16
+
+/* Where the firmware says the GIC is (the MADT's GICD, GICR and this
+ * CPU's GICC entries; the caller reads them). */
+struct gic_where {
+	uint64_t gicd;
+	unsigned version; /* the MADT's: 0 "ask the hardware" */
+	struct {
+		uint64_t base, length;
+	} gicr[GIC_MAX_RANGES];
+	size_t ngicr;
+	uint64_t gicc_gicr; /* this CPU's GICC entry's GICR base, or 0 */
+};
+
+/* An interrupt as the monitor found it, to put back. */
+struct gic_line {
+	uint32_t intid;
+	bool group1, grpmod, enabled, pending, edge;
+	uint8_t priority;
+	uint64_t route;
+};
+
+struct gic {
+	struct regwin d;	 /* the distributor, 64 KiB */
+	struct regwin r;	 /* this CPU's redistributor: RD_base and SGI_base, 128 KiB */
+	unsigned version;	 /* 3 or 4 (GICD_PIDR2.ArchRev) */
+	bool ds;		 /* GICD_CTLR.DS: one security state */
+	uint64_t mpidr;		 /* this CPU's */
+	uint32_t nlines;	 /* INTIDs below this exist (GICD_TYPER.ITLinesNumber) */
+	unsigned pri_bits;	 /* ICC_CTLR_EL1.PRIbits + 1 */
+	bool eoimode;		 /* ICC_CTLR_EL1.EOImode: ICC_DIR deactivates */
+	uint64_t pmr_found, igrpen1_found;
+	bool pmr_set, igrpen1_set;
+	struct gic_line line[GIC_MAX_LINES];
+	size_t nlines_claimed;
+	unsigned others_acked; /* another interrupt acknowledged while waiting (ended, lost to its owner) */
+	char desc[96];		/* "GICv3 at 0x8000000, redistributor 0x80a0000 (MPIDR 0x80000000)" */
+};
+
+/* The GIC at `at`, for this CPU: NULL, or why it cannot be driven (no
+ * GICD, GICv2, no system-register interface, affinity routing off, no
+ * redistributor for this MPIDR, a redistributor asleep). Nothing is
+ * written. */
+const char *gic_open(struct gic *g, const struct gic_where *at);
+/* INTID `intid` (an SGI, PPI or SPI) made the monitor's: Group 1, the
+ * highest priority, edge- or level-triggered, routed to this CPU, enabled;
+ * what it was recorded. NULL or why not (an INTID the GIC lacks, too many
+ * claimed, RWP never clearing). */
+const char *gic_claim(struct gic *g, uint32_t intid, bool edge);
+/* ICC_PMR lowered so that only the monitor's priority is signalled, and
+ * Group 1 enabled if it was not: gic_release puts both back. */
+const char *gic_quiet(struct gic *g);
+/* Waits up to `us` for `intid` pending at the CPU interface, with the
+ * CPU's interrupts masked; acknowledges and ends it. True with *t_seen
+ * (cycles: when ICC_HPPIR1 first showed it) and *t_ack. */
+bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, uint64_t *t_seen, uint64_t *t_ack);
+/* SGI `intid` (0-15) sent to this CPU (ICC_SGI1R, its affinity). */
+const char *gic_sgi_self(struct gic *g, uint32_t intid);
+/* Whether `intid` is pending at the distributor or redistributor. */
+bool gic_pending(struct gic *g, uint32_t intid);
+/* Every claimed interrupt, ICC_PMR and ICC_IGRPEN1 as found: NULL, or
+ * what did not read back. */
+const char *gic_release(struct gic *g);
+
+#endif
