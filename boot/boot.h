@@ -50,6 +50,10 @@ void arch_platform(struct platform *p);
 /* EXIT_QEMU: ends QEMU with the verdict as its exit status, or returns why not */
 const char *qemu_exit(int status);
 
+/* aarch64/gic_cpu.c: platform->gic_sysreg and ->arm_id_reg */
+bool aarch64_gic_sysreg(enum platform_gic_reg r, bool write, uint64_t *v);
+bool aarch64_arm_id_reg(enum platform_arm_id r, uint64_t *v);
+
 /* x86_64/irq.c, aarch64/irq.c */
 int irq_install(void (*fn)(void *ctx), void *ctx, uint32_t *apic_id, const char **why);
 void irq_remove(int vector);

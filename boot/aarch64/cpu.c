@@ -140,6 +140,8 @@ void arch_platform(struct platform *p)
 	p->apic_id_bits = NULL; /* a GIC, no local APIC */
 	p->apic_x2apic = NULL;
 	p->smccc = smccc;
+	p->gic_sysreg = aarch64_gic_sysreg;
+	p->arm_id_reg = aarch64_arm_id_reg;
 }
 
 /* Without semihosting, QEMU (TCG or KVM) treats the HLT as an undefined

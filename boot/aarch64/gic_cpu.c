@@ -116,6 +116,15 @@ bool aarch64_arm_id_reg(enum platform_arm_id r, uint64_t *v)
 	case ARM_ID_AA64MMFR2:
 		RD("S3_0_C0_C7_2", *v); /* ID_AA64MMFR2_EL1 (Armv8.2; RAZ before, as the ID space is) */
 		return true;
+	case ARM_SCTLR: {
+		uint64_t el;
+		RD("CurrentEL", el);
+		if (((el >> 2) & 3) == 2)
+			RD("sctlr_el2", *v);
+		else
+			RD("sctlr_el1", *v);
+		return true;
+	}
 	}
 	return false;
 }

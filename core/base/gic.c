@@ -34,6 +34,7 @@
 #define GICR_CTLR_RWP (1u << 3)
 #define GICR_TYPER_VLPIS (1ull << 1)
 #define GICR_TYPER_LAST (1ull << 4)
+#define WAKER_PROCESSOR_SLEEP (1u << 1)
 #define WAKER_CHILDREN_ASLEEP (1u << 2)
 #define SGI_BASE 0x10000
 #define GICR_FRAME 0x20000 /* RD_base and SGI_base; GICv4 with VLPIS adds two more */
@@ -132,20 +133,39 @@ const char *gic_open(struct gic *g, const struct gic_where *m)
 	if (!m->gicd)
 		return "the MADT names no GIC distributor";
 	if (m->version && m->version < 3) {
-		snprintf(why, sizeof(why),
-			 "the MADT names a GICv%u: its CPU interface is memory-mapped, and the monitor drives a GICv3's "
-			 "system registers only",
-			 m->version);
+		snprintf(
+		    why, sizeof(why),
+		    "the MADT names a GICv%u: its CPU interface is memory-mapped, and the monitor drives a GICv3's "
+		    "system registers only",
+		    m->version);
 		return why;
 	}
 	uint64_t v;
 	if (!platform->gic_sysreg || !sysreg(GIC_MPIDR, false, &g->mpidr) || !sysreg(GIC_ICC_CTLR, false, &v))
 		return "no GICv3 system-register interface on this CPU (ID_AA64PFR0_EL1.GIC, ICC_SRE_EL1.SRE)";
-	g->pri_bits = (unsigned)((v >> 8) & 7) + 1;
-	g->eoimode = (v >> 1) & 1;
 	const char *e = regwin_open_mmio(&g->d, "gicd", m->gicd, GICD_SPAN, false, "the MADT's GICD");
 	if (e)
 		return e;
+	uint64_t rd;
+	if (!find_redistributor(g, m, &rd)) {
+		snprintf(why, sizeof(why), "no redistributor in the MADT's ranges answers to MPIDR 0x%llx",
+			 (unsigned long long)g->mpidr);
+		return why;
+	}
+	if ((e = regwin_open_mmio(&g->r, "gicr", rd, GICR_FRAME, false, "the MADT's GICR")) != NULL)
+		return e;
+	return gic_attach(g, &g->d, &g->r, m->gicd, rd);
+}
+
+const char *gic_attach(struct gic *g, const struct regwin *d, const struct regwin *r, uint64_t gicd, uint64_t rd)
+{
+	static char why[160];
+	uint64_t v;
+	g->d = *d, g->r = *r;
+	if (!sysreg(GIC_MPIDR, false, &g->mpidr) || !sysreg(GIC_ICC_CTLR, false, &v))
+		return "no GICv3 system-register interface on this CPU (ID_AA64PFR0_EL1.GIC, ICC_SRE_EL1.SRE)";
+	g->pri_bits = (unsigned)((v >> 8) & 7) + 1;
+	g->eoimode = (v >> 1) & 1;
 	g->version = (regwin_read32(&g->d, GICx_PIDR2) >> 4) & 0xf;
 	if (g->version < 3 || g->version > 4) {
 		snprintf(why, sizeof(why), "GICD_PIDR2 0x%x: architecture revision %u, not GICv3 or GICv4",
@@ -157,18 +177,34 @@ const char *gic_open(struct gic *g, const struct gic_where *m)
 	if (!(ctlr & CTLR_ARE))
 		return "GICD_CTLR: affinity routing is off (the GICv2 compatible mode)";
 	g->nlines = 32 * ((regwin_read32(&g->d, GICD_TYPER) & 0x1f) + 1);
-	uint64_t rd;
-	if (!find_redistributor(g, m, &rd)) {
-		snprintf(why, sizeof(why), "no redistributor in the MADT's ranges answers to MPIDR 0x%llx",
-			 (unsigned long long)g->mpidr);
+	if ((regwin_read64(&g->r, GICR_TYPER) >> 32) != aff_of(g->mpidr)) {
+		snprintf(why, sizeof(why), "the redistributor at 0x%llx answers to affinity 0x%llx, not this CPU's",
+			 (unsigned long long)rd, (unsigned long long)(regwin_read64(&g->r, GICR_TYPER) >> 32));
 		return why;
 	}
-	if ((e = regwin_open_mmio(&g->r, "gicr", rd, GICR_FRAME, false, "the MADT's GICR")) != NULL)
-		return e;
-	if (regwin_read32(&g->r, GICR_WAKER) & WAKER_CHILDREN_ASLEEP)
-		return "this CPU's redistributor is asleep (GICR_WAKER.ChildrenAsleep): the firmware did not wake it";
-	snprintf(g->desc, sizeof(g->desc), "GICv%u at 0x%llx, redistributor 0x%llx (MPIDR 0x%llx)", g->version,
-		 (unsigned long long)m->gicd, (unsigned long long)rd, (unsigned long long)g->mpidr);
+	uint32_t waker = regwin_read32(&g->r, GICR_WAKER);
+	if (waker & WAKER_CHILDREN_ASLEEP) {
+		/* 12.11.40: with ProcessorSleep set the redistributor signals
+		 * nothing to the CPU interface. Where the GIC has one security
+		 * state, the monitor may wake it (and puts it to sleep again at
+		 * gic_release); else only the Secure side can */
+		if (!g->ds)
+			return "this CPU's redistributor is asleep (GICR_WAKER.ChildrenAsleep) and only the Secure "
+			       "world "
+			       "may wake it";
+		regwin_write32(&g->r, GICR_WAKER, waker & ~WAKER_PROCESSOR_SLEEP);
+		g->woke = true;
+		struct deadline dl = deadline_after_us(GIC_DEADLINE_MS * 1000);
+		while (regwin_read32(&g->r, GICR_WAKER) & WAKER_CHILDREN_ASLEEP)
+			if (deadline_passed(&dl)) {
+				regwin_write32(&g->r, GICR_WAKER, waker);
+				return "this CPU's redistributor did not wake (GICR_WAKER.ChildrenAsleep stayed set "
+				       "for " STRINGIFY(GIC_DEADLINE_MS) " ms)";
+			}
+	}
+	snprintf(g->desc, sizeof(g->desc), "GICv%u at 0x%llx, redistributor 0x%llx (MPIDR 0x%llx)%s", g->version,
+		 (unsigned long long)gicd, (unsigned long long)rd, (unsigned long long)g->mpidr,
+		 g->woke ? ", woken" : "");
 	return NULL;
 }
 
@@ -183,14 +219,16 @@ const char *gic_claim(struct gic *g, uint32_t intid, bool edge)
 	uint64_t base;
 	struct regwin *w = frame(g, intid, &base);
 	struct gic_line *l = &g->line[g->nlines_claimed];
-	*l = (struct gic_line){ .intid = intid,
-				.group1 = bit_of(g, GICx_IGROUPR, intid),
-				.grpmod = bit_of(g, GICx_IGRPMODR, intid),
-				.enabled = bit_of(g, GICx_ISENABLER, intid),
-				.pending = bit_of(g, GICx_ISPENDR, intid),
-				.edge = (regwin_read32(w, base + GICx_ICFGR + 4 * (intid / 16)) >> (2 * (intid % 16) + 1)) & 1,
-				.priority = regwin_read8(w, base + GICx_IPRIORITYR + intid),
-				.route = intid >= 32 ? regwin_read64(&g->d, GICD_IROUTER + 8 * intid) : 0 };
+	*l = (struct gic_line){
+		.intid = intid,
+		.group1 = bit_of(g, GICx_IGROUPR, intid),
+		.grpmod = bit_of(g, GICx_IGRPMODR, intid),
+		.enabled = bit_of(g, GICx_ISENABLER, intid),
+		.pending = bit_of(g, GICx_ISPENDR, intid),
+		.edge = (regwin_read32(w, base + GICx_ICFGR + 4 * (intid / 16)) >> (2 * (intid % 16) + 1)) & 1,
+		.priority = regwin_read8(w, base + GICx_IPRIORITYR + intid),
+		.route = intid >= 32 ? regwin_read64(&g->d, GICD_IROUTER + 8 * intid) : 0
+	};
 	g->nlines_claimed++;
 	/* disabled while it changes (12.9.17: RWP tells when that took) */
 	one_bit(g, GICx_ICENABLER, intid);
@@ -207,8 +245,7 @@ const char *gic_claim(struct gic *g, uint32_t intid, bool edge)
 		regwin_write32(w, off, edge ? cfg | bit : cfg & ~bit);
 	}
 	if (intid >= 32) /* to this CPU by affinity, IRM 0 */
-		regwin_write64(&g->d, GICD_IROUTER + 8 * intid,
-			       (g->mpidr & 0xff00000000ull) | (g->mpidr & 0xffffff));
+		regwin_write64(&g->d, GICD_IROUTER + 8 * intid, (g->mpidr & 0xff00000000ull) | (g->mpidr & 0xffffff));
 	one_bit(g, GICx_ICPENDR, intid); /* nothing old counts */
 	one_bit(g, GICx_ISENABLER, intid);
 	return rwp(g, intid);
@@ -237,23 +274,27 @@ static void end(struct gic *g, uint64_t iar)
 		sysreg(GIC_ICC_DIR, true, &iar);
 }
 
-bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, uint64_t *t_seen, uint64_t *t_ack)
+bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, void (*kick)(void *ctx), void *ctx, uint64_t t[3])
 {
+	/* masked before the kick: else the firmware's handler takes it */
 	uint64_t flags = platform->irq_save();
-	struct deadline dl = deadline_after_us(us);
 	bool got = false;
-	*t_seen = *t_ack = 0;
+	t[1] = t[2] = 0;
+	t[0] = rdtsc();
+	if (kick)
+		kick(ctx);
+	struct deadline dl = deadline_after_us(us);
 	for (;;) {
 		uint64_t hp = GIC_SPURIOUS;
 		sysreg(GIC_ICC_HPPIR1, false, &hp);
 		if ((hp & 0xffffff) == intid) {
-			if (!*t_seen)
-				*t_seen = rdtsc();
+			if (!t[1])
+				t[1] = rdtsc();
 			uint64_t iar = GIC_SPURIOUS;
 			sysreg(GIC_ICC_IAR1, false, &iar);
 			uint32_t id = (uint32_t)(iar & 0xffffff);
 			if (id == intid) {
-				*t_ack = rdtsc();
+				t[2] = rdtsc();
 				end(g, iar);
 				got = true;
 				break;
@@ -330,6 +371,10 @@ const char *gic_release(struct gic *g)
 	if (g->igrpen1_set) {
 		sysreg(GIC_ICC_IGRPEN1, true, &g->igrpen1_found);
 		g->igrpen1_set = false;
+	}
+	if (g->woke) { /* asleep again, as found */
+		regwin_write32(&g->r, GICR_WAKER, regwin_read32(&g->r, GICR_WAKER) | WAKER_PROCESSOR_SLEEP);
+		g->woke = false;
 	}
 	return err;
 }

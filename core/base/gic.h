@@ -49,27 +49,34 @@ struct gic_line {
 };
 
 struct gic {
-	struct regwin d;	 /* the distributor, 64 KiB */
-	struct regwin r;	 /* this CPU's redistributor: RD_base and SGI_base, 128 KiB */
-	unsigned version;	 /* 3 or 4 (GICD_PIDR2.ArchRev) */
-	bool ds;		 /* GICD_CTLR.DS: one security state */
-	uint64_t mpidr;		 /* this CPU's */
-	uint32_t nlines;	 /* INTIDs below this exist (GICD_TYPER.ITLinesNumber) */
-	unsigned pri_bits;	 /* ICC_CTLR_EL1.PRIbits + 1 */
-	bool eoimode;		 /* ICC_CTLR_EL1.EOImode: ICC_DIR deactivates */
+	struct regwin d;   /* the distributor, 64 KiB */
+	struct regwin r;   /* this CPU's redistributor: RD_base and SGI_base, 128 KiB */
+	unsigned version;  /* 3 or 4 (GICD_PIDR2.ArchRev) */
+	bool ds;	   /* GICD_CTLR.DS: one security state */
+	uint64_t mpidr;	   /* this CPU's */
+	uint32_t nlines;   /* INTIDs below this exist (GICD_TYPER.ITLinesNumber) */
+	unsigned pri_bits; /* ICC_CTLR_EL1.PRIbits + 1 */
+	bool eoimode;	   /* ICC_CTLR_EL1.EOImode: ICC_DIR deactivates */
 	uint64_t pmr_found, igrpen1_found;
 	bool pmr_set, igrpen1_set;
+	bool woke; /* the redistributor was asleep (GICR_WAKER) and the monitor woke it */
 	struct gic_line line[GIC_MAX_LINES];
 	size_t nlines_claimed;
 	unsigned others_acked; /* another interrupt acknowledged while waiting (ended, lost to its owner) */
-	char desc[96];		/* "GICv3 at 0x8000000, redistributor 0x80a0000 (MPIDR 0x80000000)" */
+	char desc[112];	       /* "GICv3 at 0x8000000, redistributor 0x80a0000 (MPIDR 0x80000000)" */
 };
 
 /* The GIC at `at`, for this CPU: NULL, or why it cannot be driven (no
  * GICD, GICv2, no system-register interface, affinity routing off, no
- * redistributor for this MPIDR, a redistributor asleep). Nothing is
- * written. */
+ * redistributor for this MPIDR, a redistributor asleep that only the
+ * Secure side may wake). Nothing is written but the wake of a sleeping
+ * redistributor where the GIC has one security state (undone by
+ * gic_release). */
 const char *gic_open(struct gic *g, const struct gic_where *at);
+/* The rest of gic_open, on windows already open (a model's, in tests):
+ * the distributor `d` at `gicd`, this CPU's redistributor `r` at `rd`.
+ * `g` zeroed before. */
+const char *gic_attach(struct gic *g, const struct regwin *d, const struct regwin *r, uint64_t gicd, uint64_t rd);
 /* INTID `intid` (an SGI, PPI or SPI) made the monitor's: Group 1, the
  * highest priority, edge- or level-triggered, routed to this CPU, enabled;
  * what it was recorded. NULL or why not (an INTID the GIC lacks, too many
@@ -78,16 +85,18 @@ const char *gic_claim(struct gic *g, uint32_t intid, bool edge);
 /* ICC_PMR lowered so that only the monitor's priority is signalled, and
  * Group 1 enabled if it was not: gic_release puts both back. */
 const char *gic_quiet(struct gic *g);
-/* Waits up to `us` for `intid` pending at the CPU interface, with the
- * CPU's interrupts masked; acknowledges and ends it. True with *t_seen
- * (cycles: when ICC_HPPIR1 first showed it) and *t_ack. */
-bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, uint64_t *t_seen, uint64_t *t_ack);
+/* With the CPU's interrupts masked, kick(ctx) (what raises the
+ * interrupt: an SGI, a DMA that faults; NULL: nothing), then up to `us`
+ * for `intid` pending at the CPU interface, acknowledged and ended. True
+ * when it came. t[0]: the counter before the kick, t[1] when ICC_HPPIR1
+ * first showed it, t[2] when ICC_IAR1 returned it (0: never). */
+bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, void (*kick)(void *ctx), void *ctx, uint64_t t[3]);
 /* SGI `intid` (0-15) sent to this CPU (ICC_SGI1R, its affinity). */
 const char *gic_sgi_self(struct gic *g, uint32_t intid);
 /* Whether `intid` is pending at the distributor or redistributor. */
 bool gic_pending(struct gic *g, uint32_t intid);
-/* Every claimed interrupt, ICC_PMR and ICC_IGRPEN1 as found: NULL, or
- * what did not read back. */
+/* Every claimed interrupt, ICC_PMR, ICC_IGRPEN1 and GICR_WAKER as found:
+ * NULL, or what did not read back. Call it after every gic_open. */
 const char *gic_release(struct gic *g);
 
 #endif

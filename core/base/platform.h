@@ -30,6 +30,32 @@ struct platform_file;
 struct mem_range;    /* core/base/memmap.h */
 struct console_uart; /* core/serial/uart.h */
 
+/* The GIC CPU interface registers platform->gic_sysreg reaches. */
+enum platform_gic_reg {
+	GIC_ICC_SRE,
+	GIC_ICC_PMR,
+	GIC_ICC_IAR1,
+	GIC_ICC_EOIR1,
+	GIC_ICC_DIR,
+	GIC_ICC_CTLR,
+	GIC_ICC_IGRPEN1,
+	GIC_ICC_SGI1R,
+	GIC_ICC_RPR,
+	GIC_ICC_HPPIR1,
+	GIC_MPIDR, /* read only */
+};
+
+/* The Arm identification registers platform->arm_id_reg reads. */
+enum platform_arm_id {
+	ARM_MIDR,
+	ARM_ID_AA64PFR0,
+	ARM_ID_AA64ISAR0,
+	ARM_ID_AA64MMFR0,
+	ARM_ID_AA64MMFR1,
+	ARM_ID_AA64MMFR2,
+	ARM_SCTLR, /* SCTLR_EL1, or SCTLR_EL2 at EL2: the current endianness (EE) */
+};
+
 struct platform {
 	const char *name; /* "uefi", "host" */
 	bool hardware;	  /* running on the machine: its ports and MMIO may be touched */
@@ -113,6 +139,18 @@ struct platform {
 	 * it compares all 32 bits of a destination, where an xAPIC compares
 	 * the low 8. NULL: no local APIC. */
 	bool (*apic_x2apic)(void);
+
+	/* The GICv3 CPU interface's system registers (IHI 0069 12.2) and the
+	 * MPIDR that names this CPU to the GIC: one read (`write` false) or
+	 * written (with the synchronisation its write needs). False when the
+	 * CPU has no system-register interface to the GIC (ID_AA64PFR0_EL1.GIC
+	 * 0, or ICC_SRE_EL1.SRE clear: a GICv2, or a GICv3 driven through
+	 * memory): nothing is touched then. NULL: no GIC (x86-64, the host). */
+	bool (*gic_sysreg)(enum platform_gic_reg r, bool write, uint64_t *v);
+	/* An Arm identification register of this CPU (ID_AA64MMFR0_EL1 and
+	 * friends), for the SMMU-against-CPU checks. False when unknown. NULL:
+	 * not an Arm CPU. */
+	bool (*arm_id_reg)(enum platform_arm_id r, uint64_t *v);
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);

@@ -21,7 +21,7 @@ static struct {
 	uint8_t prio[NINTID];
 	uint64_t route[NINTID];
 	uint32_t gicd_ctlr, waker, pidr2;
-	unsigned rwp_reads;  /* RWP reads set after an enable change */
+	unsigned rwp_reads; /* RWP reads set after an enable change */
 	bool rwp_stuck;
 	/* the CPU interface */
 	uint64_t pmr, igrpen1, ctlr;
@@ -44,10 +44,11 @@ static void set_bits(bool *a, unsigned word, uint32_t v, bool to)
 			a[word * 32 + i] = to;
 }
 
-/* The registers both frames share, for INTIDs from `first` (0 or 32). */
-static uint64_t shared_read(uint64_t off, unsigned width, unsigned first)
+/* The registers both frames share (offsets within the frame: the SGI
+ * frame's hold INTIDs 0-31, the distributor's the rest). */
+static uint64_t shared_read(uint64_t off, unsigned width)
 {
-	unsigned w = (unsigned)((off & 0x7f) / 4) + first / 32;
+	unsigned w = (unsigned)((off & 0x7f) / 4);
 	if (off >= 0x400 && off < 0x400 + NINTID) {
 		if (width == 1)
 			return g_m.prio[off - 0x400];
@@ -77,9 +78,9 @@ static uint64_t shared_read(uint64_t off, unsigned width, unsigned first)
 	return 0;
 }
 
-static void shared_write(uint64_t off, unsigned width, uint64_t v, unsigned first)
+static void shared_write(uint64_t off, unsigned width, uint64_t v)
 {
-	unsigned w = (unsigned)((off & 0x7f) / 4) + first / 32;
+	unsigned w = (unsigned)((off & 0x7f) / 4);
 	if (off >= 0x400 && off < 0x400 + NINTID) {
 		for (unsigned i = 0; i < width; i++)
 			g_m.prio[off - 0x400 + i] = (uint8_t)(v >> 8 * i);
@@ -132,7 +133,7 @@ static uint64_t d_read(void *ctx, uint64_t off, unsigned width)
 		return g_m.pidr2;
 	if (off >= 0x6000 && off < 0x6000 + 8 * NINTID)
 		return g_m.route[(off - 0x6000) / 8];
-	return shared_read(off, width, 32);
+	return shared_read(off, width);
 }
 
 static void d_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
@@ -143,7 +144,7 @@ static void d_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 		return;
 	}
 	if (off >= 0x400 || (off >= 0x80 && (off & 0x7f) >= 4)) /* INTIDs 32 and up */
-		shared_write(off, width, v, 32);
+		shared_write(off, width, v);
 }
 
 static uint64_t r_read(void *ctx, uint64_t off, unsigned width)
@@ -156,7 +157,7 @@ static uint64_t r_read(void *ctx, uint64_t off, unsigned width)
 	if (off == 0x0014)
 		return g_m.waker | ((g_m.waker & 2) ? 4 : 0); /* ChildrenAsleep follows ProcessorSleep */
 	if (off >= 0x10000)
-		return shared_read(off - 0x10000, width, 0);
+		return shared_read(off - 0x10000, width);
 	return 0;
 }
 
@@ -166,9 +167,9 @@ static void r_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 	if (off == 0x0014)
 		g_m.waker = (uint32_t)v & 2;
 	else if (off >= 0x10000 && (off - 0x10000 < 0x400 ? ((off - 0x10000) & 0x7f) < 4 : off - 0x10400 < 32))
-		shared_write(off - 0x10000, width, v, 0);
+		shared_write(off - 0x10000, width, v);
 	else if (off >= 0x10c00 && off < 0x10c08)
-		shared_write(off - 0x10000, width, v, 0);
+		shared_write(off - 0x10000, width, v);
 }
 
 static const struct regwin_model_ops d_ops = { d_read, d_write }, r_ops = { r_read, r_write };
