@@ -48,8 +48,21 @@ static const char *check_concat(const char *v)
 		     "(wherever they save a level)";
 }
 
+static const char *check_claim(const char *v)
+{
+	static const char *const ok[] = { "none", "bsa", "sbsa4", "sbsa5", "sbsa6", "sbsa7", "sbsa-fr" };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (strcmp(v, ok[i]) == 0)
+			return NULL;
+	return "must be none, bsa, sbsa4, sbsa5, sbsa6, sbsa7 or sbsa-fr";
+}
+
 static void settings(void)
 {
+	setting_add("smmuv3.arm_claim", "none",
+		    "the Arm compliance level the machine claims, whose SMMU rules smmuv3.arch.level and "
+		    "smmuv3.arch.requesters judge: none (reported only), bsa, sbsa4 ... sbsa7, sbsa-fr",
+		    check_claim, NULL);
 	setting_add("smmuv3.s2_concat", "auto",
 		    "SMMUv3 stage-2 start tables: auto (concatenated only where no start level is deep enough) or "
 		    "always (concatenated wherever that saves a level, as a hypervisor builds them)",
@@ -143,6 +156,8 @@ static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_un
 	/* the firmware's word on coherency wins over IDR0.COHACC (IORT
 	 * COHACC Override), as it describes how the unit is wired */
 	unit.noncoherent_fw = !iort->smmu[u->src].coherent;
+	unit.gsiv_event = iort->smmu[u->src].gsiv_event;
+	unit.gsiv_gerr = iort->smmu[u->src].gsiv_gerr;
 	if ((*why = smmuv3_init(&unit, &w, u->name)) != NULL)
 		return NULL;
 	from_iort(&unit, iort, u->src, pci);

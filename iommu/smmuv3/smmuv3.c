@@ -404,12 +404,14 @@ const char *smmuv3_init(struct smmuv3 *s, const struct regwin *w, const char *na
 	unsigned gran = s->want_granule_bits;
 	enum smmuv3_stage_choice stage = s->want_stage;
 	bool ncfw = s->noncoherent_fw, fewest = s->want_s2_fewest;
+	uint32_t gsiv_event = s->gsiv_event, gsiv_gerr = s->gsiv_gerr;
 	struct smmuv3_found found = s->found;
 	bool same_unit = s->found_valid && w->space == s->w.space && w->base == s->w.base && w->ctx == s->w.ctx;
 	bool had_2level = same_unit && s->had_2level;
 	memset(s, 0, sizeof(*s));
 	s->want_strtab = st, s->want_granule_bits = gran, s->want_stage = stage, s->noncoherent_fw = ncfw;
 	s->want_s2_fewest = fewest;
+	s->gsiv_event = gsiv_event, s->gsiv_gerr = gsiv_gerr;
 	if (same_unit)
 		s->found = found, s->found_valid = true, s->had_2level = had_2level;
 	s->w = *w;

@@ -69,13 +69,14 @@ struct smmuv3 {
 	bool found_valid;
 	bool had_2level; /* a 2-level stream table was given to this unit in this session */
 	uint32_t idr0, idr1, idr3, idr5, aidr;
-	bool coherent;	     /* IDR0.COHACC, unless the firmware says the unit is not coherent */
-	bool noncoherent_fw; /* the IORT node says so */
-	unsigned sid_bits;   /* IDR1.SIDSIZE */
-	unsigned oas_bits;   /* IDR5.OAS */
-	unsigned asid;	     /* the device under test's (stage 1) */
-	unsigned vmid;	     /* the device under test's (stage 2) */
-	bool ril;	     /* IDR3.RIL: TLBI_NH_VA ranges */
+	bool coherent;			/* IDR0.COHACC, unless the firmware says the unit is not coherent */
+	uint32_t gsiv_event, gsiv_gerr; /* the IORT's wired interrupts (0: none) */
+	bool noncoherent_fw;		/* the IORT node says so */
+	unsigned sid_bits;		/* IDR1.SIDSIZE */
+	unsigned oas_bits;		/* IDR5.OAS */
+	unsigned asid;			/* the device under test's (stage 1) */
+	unsigned vmid;			/* the device under test's (stage 2) */
+	bool ril;			/* IDR3.RIL: TLBI_NH_VA ranges */
 	/* settings (backend.c): what was asked for */
 	enum smmuv3_strtab_choice want_strtab;
 	unsigned want_granule_bits; /* 0: the smallest offered */
@@ -188,6 +189,17 @@ const char *smmuv3_illegal_command_probe(struct smmuv3 *s, bool *reported);
  * domain's own tables, with smmuv3_cfgi_ttb and smmuv3_tlbi_domain. */
 const char *smmuv3_ttb_fork(struct smmuv3 *s, uint64_t iova, uint64_t phys);
 const char *smmuv3_ttb_unfork(struct smmuv3 *s);
+
+/* The event queue's and global errors' wired interrupts on (IRQ_CTRL
+ * EVENTQ_IRQEN and GERROR_IRQEN, IRQ_CTRLACK polled) or off again; the
+ * take-over leaves them off (events are polled) and give-back puts
+ * IRQ_CTRL back as found. */
+const char *smmuv3_irq_enable(struct smmuv3 *s, bool on);
+
+/* GBPA written (Update set, then polled clear): what the unit does with
+ * DMA while SMMUEN is clear (ABORT, or bypass). Give-back writes the
+ * firmware's value again. */
+const char *smmuv3_gbpa_set(struct smmuv3 *s, uint32_t v);
 
 /* The access flag of the device's leaf at `iova` cleared (`set`: set
  * again), then the page invalidated: with no hardware update asked for

@@ -68,6 +68,13 @@ static const char *irq_ctrl(struct smmuv3 *s, uint32_t v)
 	return ack_poll(s, SMMU_IRQ_CTRLACK, v, "IRQ_CTRLACK");
 }
 
+const char *smmuv3_irq_enable(struct smmuv3 *s, bool on)
+{
+	if (!s->io.taken)
+		return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
+	return irq_ctrl(s, on ? IRQ_CTRL_EVENTQ_IRQEN | IRQ_CTRL_GERROR_IRQEN : 0);
+}
+
 /* GBPA written with Update set; the unit clears Update once it applies. */
 static const char *gbpa(struct smmuv3 *s, uint32_t v)
 {
@@ -77,6 +84,13 @@ static const char *gbpa(struct smmuv3 *s, uint32_t v)
 		if (deadline_passed(&dl) && (smmu_r32(s, SMMU_GBPA) & GBPA_UPDATE))
 			return iommu_fail(&s->io, IOMMU_ERR_TIMEOUT, "smmuv3: GBPA.Update never cleared");
 	return NULL;
+}
+
+const char *smmuv3_gbpa_set(struct smmuv3 *s, uint32_t v)
+{
+	if (!s->io.taken)
+		return iommu_fail(&s->io, IOMMU_ERR_STATE, "smmuv3: the unit is not taken over");
+	return gbpa(s, v);
 }
 
 /* What the firmware left, read once per unit: later take-overs in the

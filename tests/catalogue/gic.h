@@ -12,4 +12,10 @@
 /* NULL, or why the GIC cannot be driven here (*reason: how to skip). */
 const char *gic_setup(struct gic *g, enum skip_reason *reason);
 
+/* The MADT's GIC decoded and this CPU's redistributor found; an SGI round
+ * trip timed (smmuv3.gic_discover, smmuv3.gic_sgi), and their words. */
+void case_gic_discover(struct test_ctx *t);
+void case_gic_sgi(struct test_ctx *t);
+extern const struct test_doc gic_docs[];
+
 #endif

@@ -634,6 +634,41 @@ static void nested_translates_and_faults_at_each_stage(void **state)
 	assert_int_equal(s.io.err, IOMMU_ERR_UNSUPPORTED);
 }
 
+/* The wired interrupts on while asked (a fault raises the event queue's,
+ * an illegal command the global error's) and off again; GBPA.ABORT blocks
+ * DMA while SMMUEN is clear, and both come back as found. */
+static unsigned irqs[3];
+static void count_irq(void *ctx, enum smmuv3m_irq which)
+{
+	(void)ctx;
+	irqs[which]++;
+}
+
+static void interrupts_and_gbpa(void **state)
+{
+	(void)state;
+	open_unit();
+	memset(irqs, 0, sizeof(irqs));
+	m.irq = count_irq;
+	assert_int_equal(dma(IOVA, false), 0); /* polled: no interrupt */
+	assert_int_equal(irqs[SMMUV3M_IRQ_EVENTQ], 0);
+	assert_null(smmuv3_irq_enable(&s, true));
+	assert_int_equal(dma(IOVA, false), 0);
+	assert_int_equal(irqs[SMMUV3M_IRQ_EVENTQ], 1);
+	bool reported;
+	assert_null(smmuv3_illegal_command_probe(&s, &reported));
+	assert_true(reported && irqs[SMMUV3M_IRQ_GERROR] == 1);
+	assert_null(smmuv3_irq_enable(&s, false));
+	assert_null(s.io.ops->enable(&s.io, false));
+	assert_null(smmuv3_gbpa_set(&s, s.found.gbpa | GBPA_ABORT));
+	assert_int_equal(dma(PA, true), 0);
+	assert_null(smmuv3_gbpa_set(&s, s.found.gbpa & ~GBPA_ABORT));
+	assert_int_equal(dma(PA, true), PA);
+	assert_null(s.io.ops->enable(&s.io, true));
+	m.irq = NULL;
+	close_unit(); /* IRQ_CTRL and GBPA as found, read back */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -656,6 +691,7 @@ int main(void)
 		cmocka_unit_test(stage2_stale_until_tlbi_s2),
 		cmocka_unit_test(a_stage2_only_unit_works_in_auto),
 		cmocka_unit_test(nested_translates_and_faults_at_each_stage),
+		cmocka_unit_test(interrupts_and_gbpa),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

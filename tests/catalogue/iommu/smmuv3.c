@@ -30,6 +30,7 @@
 #include "smmuv3_cases.h"
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
+#include "tests/catalogue/gic.h"
 
 /* The commands of the stage the device translates at, by name and by the
  * invalidation kind that issues them (cmdq.c). */
@@ -598,6 +599,16 @@ static const struct test_case cases[] = {
 	  true },
 	{ "smmuv3.tag_scope", "TLBI_NH_ASID of another ASID leaves the device's entry cached", case_smmuv3_tag_scope,
 	  true },
+	{ "smmuv3.gic_discover", "the MADT's GIC: distributor, redistributors, CPU interfaces, ITSs; this CPU's",
+	  case_gic_discover, true },
+	{ "smmuv3.gic_sgi", "an SGI to this CPU through the monitor's GIC driver: pending, acknowledged, timed",
+	  case_gic_sgi, true },
+	{ "smmuv3.fault_interrupt", "the event-queue and global-error interrupts through the GIC, timed",
+	  case_smmuv3_fault_interrupt, true },
+	{ "smmuv3.gbpa", "GBPA as the firmware left it: abort or bypass while the SMMU is off", case_smmuv3_gbpa,
+	  true },
+	{ "smmuv3.gbpa_abort", "GBPA.ABORT blocks DMA while SMMUEN is clear, bypass lets it through (every stream)",
+	  case_smmuv3_gbpa_abort, false },
 	/* stage 2 (STE.Config 0b110) and nested (0b111): every case again */
 	SMMUV3_MODE_CASES(s2, "stage 2"),
 	MODE_CASE(s2, invalidate_tlbi_s2_ipa, "stage 2", "TLBI_S2_IPA of one page: DMA reaches the new page"),
@@ -609,6 +620,8 @@ static const struct test_case cases[] = {
 	MODE_CASE(nest, invalidate_tlbi_va_range, "nested", "TLBI_NH_VA in the range form (IDR3.RIL)"),
 	MODE_CASE(nest, invalidate_tlbi_asid, "nested", "TLBI_NH_ASID within the VMID"),
 	MODE_CASE(nest, faults, "nested", "a stage-2 fault says S2 and the IPA, a stage-1 fault says neither"),
+	/* the architecture checks: the SMMUs as found against the CPU, the IORT, a claimed level */
+	SMMUV3_ARCH(SMMUV3_ARCH_CASE)
 };
 
 static const struct test_doc docs[] = {
@@ -666,27 +679,16 @@ static const struct test_doc docs[] = {
 	  "setting restored after",
 	  "the case's own failure, in the mode: wrong bytes, a fault on an allowed access, a stale entry after the "
 	  "mode's invalidation, or a fault at the wrong stage (not applicable where IDR0 lacks the stage)" },
-	{ case_smmuv3_tag_scope,
-	  "the device's entry made stale, then the domain invalidation of the next ASID (stage 1), VMID (stage 2) "
-	  "or TLBI_NH_ALL of the next VMID (nested): the device's stale entry is still used (scoped), or a finding "
-	  "when it went too",
-	  "a DMA landing in neither page: the TLB is inconsistent with the tables" },
-	{ case_smmuv3_access_flag,
-	  "a read-write leaf with its access flag cleared: a device write is refused, an F_ACCESS event at the "
-	  "stage of the device's tables is recorded, the buffer unchanged; with the flag set again the write lands",
-	  "a write through AF=0 with no event means the SMMU ignores the access flag (an OS relying on it for "
-	  "page ageing is misled); no write after AF=1 means the flag's fault is cached" },
-	{ case_smmuv3_s2_concatenated,
-	  "stage 2 built with concatenated start tables (smmuv3.s2_concat always): a DMA through an entry of a "
-	  "table other than the first lands where that entry says, not where the first table's same entry does",
-	  "the DMA landing through the first table: the unit does not walk concatenated tables, and a hypervisor's "
-	  "stage 2 (KVM concatenates wherever it saves a level) would send DMA to the wrong place" },
-	{ case_smmuv3_nested_faults,
-	  "nested: stage 1 maps an IOVA to an IPA the stage-2 identity leaves unmapped: the DMA faults with S2 set "
-	  "and that IPA; a read of an IOVA stage 1 does not map faults with S2 clear",
-	  "a stage-2 fault reported as stage 1's, or without its IPA: a hypervisor could not tell its own fault "
-	  "from its guest's" },
 	{ NULL },
 };
 
-IOMMU_BACKEND_CASES(smmuv3, "Arm SMMUv3: translation at each granule, both stream tables, events, caches, commands");
+const struct test_group smmuv3_group = {
+	.name = "smmuv3",
+	.summary = "Arm SMMUv3: stage 1, 2 and nested at each granule, both stream tables, events, interrupts, caches, "
+		   "commands",
+	.cases = cases,
+	.n = ARRAY_SIZE(cases),
+	.applies = bench_applies,
+	.docs = (const struct test_doc *const[]){ docs, smmuv3_stage_docs, smmuv3_arch_docs, gic_docs,
+						  iommu_shared_docs, iommu_ir_docs, NULL },
+};

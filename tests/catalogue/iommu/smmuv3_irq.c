@@ -73,7 +73,8 @@ static void on_model(struct test_ctx *t, struct env *v, struct smmuv3 *s, struct
 	void *old_ctx = m->irq_ctx;
 	m->irq = on_model_irq, m->irq_ctx = &mi;
 	const char *e = smmuv3_irq_enable(s, true);
-	report(t, !e, "IRQ_CTRL: EVENTQ_IRQEN and GERROR_IRQEN on, IRQ_CTRLACK followed%s%s", e ? ": " : "", e ? e : "");
+	report(t, !e, "IRQ_CTRL: EVENTQ_IRQEN and GERROR_IRQEN on, IRQ_CTRLACK followed%s%s", e ? ": " : "",
+	       e ? e : "");
 	uint64_t lat[ROUNDS];
 	size_t n = 0;
 	for (size_t i = 0; !e && i < ROUNDS; i++) {
@@ -94,8 +95,13 @@ static void on_model(struct test_ctx *t, struct env *v, struct smmuv3 *s, struct
 	m->irq = old, m->irq_ctx = old_ctx;
 	char variant[64];
 	snprintf(variant, sizeof(variant), "%s-read-np-interrupt", v->label);
-	struct measure ms = { .path = "fault", .backend = "smmuv3", .unit = "cycles", .model = true, .variant = variant,
-			      .note = "from the doorbell to the model raising its wired event-queue interrupt (no GIC)" };
+	struct measure ms = { .path = "fault",
+			      .backend = "smmuv3",
+			      .unit = "cycles",
+			      .model = true,
+			      .variant = variant,
+			      .note =
+				  "from the doorbell to the model raising its wired event-queue interrupt (no GIC)" };
 	if (n)
 		test_measure(t, &ms, lat, n);
 	test_note(t, "%s: the model's wired interrupts: event queue %zu of %d, global error %u", v->label, n, ROUNDS,
@@ -124,8 +130,9 @@ void case_smmuv3_fault_interrupt(struct test_ctx *t)
 	}
 	if (!bench_needs(&v, s->gsiv_event >= 32, SKIP_UNSUPPORTED,
 			 "the IORT gives %s no wired event-queue interrupt (GSIV %u)%s", v.io->name, s->gsiv_event,
-			 (s->idr0 & (1u << 13)) ? ": it signals by MSI (IDR0.MSI), through an ITS the monitor does not drive"
-						: "")) {
+			 (s->idr0 & (1u << 13))
+			     ? ": it signals by MSI (IDR0.MSI), through an ITS the monitor does not drive"
+			     : "")) {
 		gic_release(&g);
 		return;
 	}
@@ -169,12 +176,18 @@ void case_smmuv3_fault_interrupt(struct test_ctx *t)
 	report(t, g.others_acked == 0, "no other interrupt was acknowledged meanwhile (%u)", g.others_acked);
 	const char *off = smmuv3_irq_enable(s, false), *back = gic_release(&g);
 	report(t, !off && !back, "IRQ_CTRL off, the GIC's interrupts and ICC_PMR as found%s%s", off || back ? ": " : "",
-	       off ? off : back ? back : "");
+	       off    ? off
+	       : back ? back
+		      : "");
 	char variant[64];
 	snprintf(variant, sizeof(variant), "%s-read-np-interrupt", v.label);
-	struct measure ms = { .path = "fault", .backend = "smmuv3", .unit = "cycles", .variant = variant,
-			      .note = "from the doorbell to the SMMU's event interrupt acknowledged at this CPU's GIC "
-				      "interface, looked for once the DMA completed (an upper bound; interrupts masked)" };
+	struct measure ms = { .path = "fault",
+			      .backend = "smmuv3",
+			      .unit = "cycles",
+			      .variant = variant,
+			      .note =
+				  "from the doorbell to the SMMU's event interrupt acknowledged at this CPU's GIC "
+				  "interface, looked for once the DMA completed (an upper bound; interrupts masked)" };
 	if (n)
 		test_measure(t, &ms, ack, n);
 	snprintf(variant, sizeof(variant), "%s-read-np-interrupt-pending", v.label);

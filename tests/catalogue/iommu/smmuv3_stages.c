@@ -240,3 +240,120 @@ out:
 	dmabuf_free(&a);
 	dmabuf_free(&b);
 }
+
+/* ---- GBPA: what the SMMU does with DMA while it is off ---------------------- */
+
+void case_smmuv3_gbpa(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	uint32_t g = s->found.gbpa, cr0 = s->found.cr0;
+	bool off = !(cr0 & CR0_SMMUEN), abort = g & GBPA_ABORT;
+	printf("    as found: CR0 0x%x (SMMUEN %u), GBPA 0x%x: %s while SMMUEN is clear\n", cr0, !off, g,
+	       abort ? "DMA aborted" : "DMA bypasses, untranslated");
+	report(t, !(g & GBPA_UPDATE), "GBPA.Update clear as found: no update left pending (GBPA 0x%x)", g);
+	if (off && !abort) {
+		test_finding(t, "the firmware left the SMMU off with GBPA bypass: until an OS enables it, every device "
+				"behind it reaches all memory (pre-boot DMA protection would leave GBPA.ABORT set)");
+		test_note(t, "%s: off, GBPA bypass as found (finding: no DMA protection before the OS)", v.io->name);
+	} else {
+		test_note(t, "%s: %s as found", v.io->name,
+			  off ? "off with GBPA.ABORT: DMA blocked until an OS enables it" : "enabled by the firmware");
+	}
+	bench_teardown(&v); /* gives GBPA back as found, read back */
+}
+
+/* Not in the default plan: every stream's DMA (the USB stick's too) is
+ * aborted for the moment the SMMU is off with GBPA.ABORT. */
+void case_smmuv3_gbpa_abort(struct test_ctx *t)
+{
+	struct env v;
+	if (!bench_setup(t, &v, "smmuv3"))
+		return;
+	struct smmuv3 *s = smmuv3_of(v.io);
+	if (!bench_needs(&v, !v.e->nown, SKIP_UNSUPPORTED,
+			 "%s fetches its own queues from memory: GBPA.ABORT would abort those too and stop it; run "
+			 "with a device under test that has none (edu)",
+			 v.e->kind))
+		return;
+	struct dmabuf a = { 0 }, d = { 0 }, *direct;
+	if (!bench_buffer(&v, &a, v.len, v.pg) || !bench_direct_buffer(&v, &a, &d, &direct)) {
+		bench_teardown(&v);
+		test_skip(t, SKIP_UNSUPPORTED, "no buffer the device reaches untranslated: %s",
+			  v.direct_why[0] ? v.direct_why : "no memory");
+		dmabuf_free(&a);
+		return;
+	}
+	const char *e = v.io->ops->enable(v.io, false);
+	bool lands[2] = { false, false };
+	for (int i = 0; !e && i < 2; i++) { /* ABORT, then bypass */
+		uint32_t gv = (s->found.gbpa & ~GBPA_ABORT) | (i == 0 ? GBPA_ABORT : 0);
+		if ((e = smmuv3_gbpa_set(s, gv)) != NULL)
+			break;
+		struct dma_result r;
+		dmabuf_pattern(direct, 61 + (uint32_t)i);
+		bench_dma(&v, DMA_FROM_DEVICE, direct->phys, v.len, &r);
+		lands[i] = bench_changed(direct, 61 + (uint32_t)i);
+	}
+	const char *back = smmuv3_gbpa_set(s, s->found.gbpa), *on = v.io->ops->enable(v.io, true);
+	report(t, !e && !back && !on, "SMMUEN cleared, GBPA set to ABORT then bypass, then as found and SMMUEN set%s%s",
+	       e || back || on ? ": " : "",
+	       e      ? e
+	       : back ? back
+	       : on   ? on
+		      : "");
+	if (!e && lands[0] && bench_on_qemu())
+		test_skip(t, SKIP_EMULATOR, "the DMA landed while GBPA.ABORT was set: this QEMU ignores GBPA.ABORT");
+	else if (!e) {
+		report(t, !lands[0], "with SMMUEN clear and GBPA.ABORT the device's write was blocked");
+		report(t, lands[1], "with GBPA bypass it landed untranslated at 0x%llx",
+		       (unsigned long long)direct->phys);
+		test_note(t, "%s: GBPA.ABORT blocks DMA while off (%s), bypass lets it through (%s)", v.io->name,
+			  lands[0] ? "no" : "yes", lands[1] ? "yes" : "no");
+	}
+	bench_teardown(&v);
+	dmabuf_free(&a);
+	dmabuf_free(&d);
+}
+
+const struct test_doc smmuv3_stage_docs[] = {
+	{ case_smmuv3_gbpa,
+	  "GBPA as the firmware left it, before the first write: Update clear; with the SMMU off and GBPA bypass a "
+	  "finding (no DMA protection before the OS); given back as found",
+	  "GBPA.Update left set: an update the unit never applied" },
+	{ case_smmuv3_gbpa_abort,
+	  "with SMMUEN cleared, GBPA.ABORT blocks the device's write to a buffer it reaches untranslated and GBPA "
+	  "bypass lets it land; GBPA and SMMUEN then as found (not in the default plan: every stream's DMA is "
+	  "aborted meanwhile)",
+	  "a write landing under GBPA.ABORT: the SMMU does not protect memory while it is off" },
+	{ case_smmuv3_tag_scope,
+	  "the device's entry made stale, then the domain invalidation of the next ASID (stage 1), VMID (stage 2) "
+	  "or TLBI_NH_ALL of the next VMID (nested): the device's stale entry is still used (scoped), or a finding "
+	  "when it went too",
+	  "a DMA landing in neither page: the TLB is inconsistent with the tables" },
+	{ case_smmuv3_access_flag,
+	  "a read-write leaf with its access flag cleared: a device write is refused, an F_ACCESS event at the "
+	  "stage of the device's tables is recorded, the buffer unchanged; with the flag set again the write lands",
+	  "a write through AF=0 with no event means the SMMU ignores the access flag (an OS relying on it for "
+	  "page ageing is misled); no write after AF=1 means the flag's fault is cached" },
+	{ case_smmuv3_fault_interrupt,
+	  "the SMMU's wired event-queue interrupt (the IORT's GSIV) reaches this CPU's GIC interface after each of "
+	  "20 faulting reads, and its global-error interrupt after each of 5 illegal commands, taken by the "
+	  "monitor's GIC driver with the CPU's interrupts masked, timed, and the GIC and IRQ_CTRL given back as found "
+	  "(on a model: the model's own signal)",
+	  "an interrupt that never comes: an OS waiting for the SMMU's faults would never hear of them (not "
+	  "applicable without a GICv3, or with no wired interrupt in the IORT)" },
+	{ case_smmuv3_s2_concatenated,
+	  "stage 2 built with concatenated start tables (smmuv3.s2_concat always): a DMA through an entry of a "
+	  "table other than the first lands where that entry says, not where the first table's same entry does",
+	  "the DMA landing through the first table: the unit does not walk concatenated tables, and a hypervisor's "
+	  "stage 2 (KVM concatenates wherever it saves a level) would send DMA to the wrong place" },
+	{ case_smmuv3_nested_faults,
+	  "nested: stage 1 maps an IOVA to an IPA the stage-2 identity leaves unmapped: the DMA faults with S2 set "
+	  "and that IPA; a read of an IOVA stage 1 does not map faults with S2 clear",
+	  "a stage-2 fault reported as stage 1's, or without its IPA: a hypervisor could not tell its own fault "
+	  "from its guest's" },
+	{ NULL },
+};
