@@ -257,8 +257,10 @@ const char *gic_quiet(struct gic *g)
 	if (!sysreg(GIC_ICC_PMR, false, &g->pmr_found) || !sysreg(GIC_ICC_IGRPEN1, false, &g->igrpen1_found))
 		return "gic: the CPU interface's registers cannot be read";
 	/* only priorities above the next step after ours pass: with
-	 * pri_bits implemented, a step is 2^(8 - pri_bits) */
-	v = 1ull << (8 - g->pri_bits);
+	 * pri_bits implemented, a step is 2^(8 - pri_bits); a Non-secure
+	 * write with two security states sees one bit fewer (12.1.8: its
+	 * value is shifted right and the top bit set), so two steps there */
+	v = (g->ds ? 1ull : 2ull) << (8 - g->pri_bits);
 	g->pmr_set = sysreg(GIC_ICC_PMR, true, &v);
 	if (!(g->igrpen1_found & 1)) {
 		v = 1;

@@ -292,6 +292,14 @@ static void claim_and_release_as_found(void **state)
 	g_m.rwp_reads = before.rwp_reads;
 	assert_memory_equal(&g_m, &before, sizeof(g_m));
 	assert_non_null(gic_claim(&g, 200, true)); /* past the distributor's lines: refused */
+	/* two security states: a Non-secure ICC_PMR write has one bit fewer,
+	 * so the monitor's threshold is two steps */
+	model();
+	g_m.gicd_ctlr &= ~(1u << 6);
+	open_model(&g);
+	assert_null(gic_quiet(&g));
+	assert_int_equal(g_m.pmr, 0x10);
+	assert_null(gic_release(&g));
 }
 
 /* The SGI round trip: sent inside the masked region, seen pending,
