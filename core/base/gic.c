@@ -40,6 +40,23 @@
 #define GICR_FRAME 0x20000 /* RD_base and SGI_base; GICv4 with VLPIS adds two more */
 #define GICD_SPAN 0x10000
 
+/* GICv2 (IHI 0048): the distributor in 4 KiB, banked per CPU below
+ * INTID 32, routes by ITARGETSR, SGIs by GICD_SGIR; the CPU interface
+ * memory-mapped (GICC) */
+#define GICD_ITARGETSR 0x0800
+#define GICD_SGIR 0x0f00
+#define GICD_V2_PIDR2 0x0fe8
+#define GICD_V2_SPAN 0x1000
+#define GICC_CTLR 0x0000
+#define GICC_PMR 0x0004
+#define GICC_IAR 0x000c
+#define GICC_EOIR 0x0010
+#define GICC_HPPIR 0x0018
+#define GICC_DIR 0x1000
+#define GICC_SPAN 0x2000
+#define GICC_CTLR_EOIMODE (1u << 9) /* EOImodeNS (EOImode without Security Extensions) */
+#define SGIR_SELF (2u << 24)	    /* TargetListFilter: the requesting CPU */
+
 #define PRIORITY_OURS 0x00 /* the highest */
 
 static uint64_t aff_of(uint64_t mpidr)
@@ -52,11 +69,50 @@ static bool sysreg(enum platform_gic_reg r, bool write, uint64_t *v)
 	return platform->gic_sysreg && platform->gic_sysreg(r, write, v);
 }
 
-/* An INTID's frame: the redistributor's SGI frame below 32, the distributor above. */
+/* The CPU interface: GICv3's system registers, or GICv2's GICC window
+ * (the same registers at its offsets; ICC_IGRPEN1 has no GICv2 twin the
+ * monitor touches). */
+static bool cpuif(struct gic *g, enum platform_gic_reg r, bool write, uint64_t *v)
+{
+	if (!g->v2)
+		return sysreg(r, write, v);
+	uint64_t off;
+	switch (r) {
+	case GIC_ICC_PMR:
+		off = GICC_PMR;
+		break;
+	case GIC_ICC_IAR1:
+		off = GICC_IAR;
+		break;
+	case GIC_ICC_HPPIR1:
+		off = GICC_HPPIR;
+		break;
+	case GIC_ICC_EOIR1:
+		off = GICC_EOIR;
+		break;
+	case GIC_ICC_DIR:
+		off = GICC_DIR;
+		break;
+	case GIC_ICC_CTLR:
+		off = GICC_CTLR;
+		break;
+	default:
+		return false;
+	}
+	if (write)
+		regwin_write32(&g->c, off, (uint32_t)*v);
+	else
+		*v = regwin_read32(&g->c, off);
+	return true;
+}
+
+/* An INTID's frame: the redistributor's SGI frame below 32 (GICv2: the
+ * distributor banks them), the distributor above. */
 static struct regwin *frame(struct gic *g, uint32_t intid, uint64_t *base)
 {
-	*base = intid < 32 ? SGI_BASE : 0;
-	return intid < 32 ? &g->r : &g->d;
+	bool redist = intid < 32 && !g->v2;
+	*base = redist ? SGI_BASE : 0;
+	return redist ? &g->r : &g->d;
 }
 
 static bool bit_of(struct gic *g, uint64_t reg, uint32_t intid)
@@ -86,6 +142,8 @@ static void one_bit(struct gic *g, uint64_t reg, uint32_t intid)
 /* The distributor's or redistributor's RWP, until the enable change took. */
 static const char *rwp(struct gic *g, uint32_t intid)
 {
+	if (g->v2)
+		return NULL; /* GICv2 has no RWP: an enable change takes at once */
 	struct regwin *w = intid < 32 ? &g->r : &g->d;
 	uint64_t off = intid < 32 ? GICR_CTLR : GICD_CTLR;
 	uint32_t bit = intid < 32 ? GICR_CTLR_RWP : CTLR_RWP;
@@ -126,20 +184,18 @@ static bool find_redistributor(struct gic *g, const struct gic_where *m, uint64_
 	return false;
 }
 
+static const char *open_v2(struct gic *g, const struct gic_where *m);
+
 const char *gic_open(struct gic *g, const struct gic_where *m)
 {
 	static char why[160];
 	memset(g, 0, sizeof(*g));
 	if (!m->gicd)
 		return "the MADT names no GIC distributor";
-	if (m->version && m->version < 3) {
-		snprintf(
-		    why, sizeof(why),
-		    "the MADT names a GICv%u: its CPU interface is memory-mapped, and the monitor drives a GICv3's "
-		    "system registers only",
-		    m->version);
-		return why;
-	}
+	if (m->version == 2)
+		return open_v2(g, m);
+	if (m->version == 1)
+		return "the MADT names a GICv1: not driven by the monitor";
 	uint64_t v;
 	if (!platform->gic_sysreg || !sysreg(GIC_MPIDR, false, &g->mpidr) || !sysreg(GIC_ICC_CTLR, false, &v))
 		return "no GICv3 system-register interface on this CPU (ID_AA64PFR0_EL1.GIC, ICC_SRE_EL1.SRE)";
@@ -155,6 +211,52 @@ const char *gic_open(struct gic *g, const struct gic_where *m)
 	if ((e = regwin_open_mmio(&g->r, "gicr", rd, GICR_FRAME, false, "the MADT's GICR")) != NULL)
 		return e;
 	return gic_attach(g, &g->d, &g->r, m->gicd, rd);
+}
+
+const char *gic_attach_v2(struct gic *g, const struct regwin *d, const struct regwin *c, uint64_t gicd, uint64_t gicc)
+{
+	static char why[160];
+	uint64_t v;
+	g->v2 = true;
+	g->d = *d, g->c = *c;
+	g->version = (regwin_read32(&g->d, GICD_V2_PIDR2) >> 4) & 0xf;
+	if (g->version && g->version != 2) {
+		snprintf(why, sizeof(why), "GICD_PIDR2 0x%x: architecture revision %u where the MADT says GICv2",
+			 regwin_read32(&g->d, GICD_V2_PIDR2), g->version);
+		return why;
+	}
+	g->version = 2;
+	if (!(regwin_read32(&g->d, GICD_CTLR) & 1) || !(regwin_read32(&g->c, GICC_CTLR) & 1))
+		return "GICv2: the firmware left the distributor or this CPU's interface disabled (GICD_CTLR, "
+		       "GICC_CTLR)";
+	g->nlines = 32 * ((regwin_read32(&g->d, GICD_TYPER) & 0x1f) + 1);
+	/* this CPU's bit: ITARGETSR0-7 read back the reader's own (IHI 0048
+	 * 4.3.12); with one CPU interface (GICD_TYPER.CPUNumber 0) every
+	 * ITARGETSR is RAZ/WI and every interrupt goes to it */
+	g->cpu_mask = regwin_read8(&g->d, GICD_ITARGETSR);
+	if (!g->cpu_mask && ((regwin_read32(&g->d, GICD_TYPER) >> 5) & 7) == 0)
+		g->cpu_mask = 1;
+	if (!g->cpu_mask)
+		return "GICv2: GICD_ITARGETSR0 names no CPU interface for this CPU";
+	g->pri_bits = 4; /* at least 16 levels (4.8.1) */
+	cpuif(g, GIC_ICC_CTLR, false, &v);
+	g->eoimode = v & GICC_CTLR_EOIMODE;
+	sysreg(GIC_MPIDR, false, &g->mpidr);
+	snprintf(g->desc, sizeof(g->desc), "GICv2 at 0x%llx, CPU interface 0x%llx (target mask 0x%x)",
+		 (unsigned long long)gicd, (unsigned long long)gicc, g->cpu_mask);
+	return NULL;
+}
+
+/* GICv2: the distributor and this CPU's interface from the MADT (its GICC
+ * entry's base). */
+static const char *open_v2(struct gic *g, const struct gic_where *m)
+{
+	if (!m->gicc_base)
+		return "GICv2: the MADT's GICC entry for this CPU gives no CPU interface base";
+	const char *e = regwin_open_mmio(&g->d, "gicd", m->gicd, GICD_V2_SPAN, false, "the MADT's GICD");
+	if (!e)
+		e = regwin_open_mmio(&g->c, "gicc", m->gicc_base, GICC_SPAN, false, "the MADT's GICC");
+	return e ? e : gic_attach_v2(g, &g->d, &g->c, m->gicd, m->gicc_base);
 }
 
 const char *gic_attach(struct gic *g, const struct regwin *d, const struct regwin *r, uint64_t gicd, uint64_t rd)
@@ -221,13 +323,15 @@ const char *gic_claim(struct gic *g, uint32_t intid, bool edge)
 	struct gic_line *l = &g->line[g->nlines_claimed];
 	*l = (struct gic_line){
 		.intid = intid,
-		.group1 = bit_of(g, GICx_IGROUPR, intid),
-		.grpmod = bit_of(g, GICx_IGRPMODR, intid),
+		.group1 = !g->v2 && bit_of(g, GICx_IGROUPR, intid),
+		.grpmod = !g->v2 && bit_of(g, GICx_IGRPMODR, intid),
 		.enabled = bit_of(g, GICx_ISENABLER, intid),
 		.pending = bit_of(g, GICx_ISPENDR, intid),
 		.edge = (regwin_read32(w, base + GICx_ICFGR + 4 * (intid / 16)) >> (2 * (intid % 16) + 1)) & 1,
 		.priority = regwin_read8(w, base + GICx_IPRIORITYR + intid),
-		.route = intid >= 32 ? regwin_read64(&g->d, GICD_IROUTER + 8 * intid) : 0
+		.route = intid < 32 ? 0
+			 : g->v2    ? regwin_read8(&g->d, GICD_ITARGETSR + intid)
+				    : regwin_read64(&g->d, GICD_IROUTER + 8 * intid)
 	};
 	g->nlines_claimed++;
 	/* disabled while it changes (12.9.17: RWP tells when that took) */
@@ -235,16 +339,20 @@ const char *gic_claim(struct gic *g, uint32_t intid, bool edge)
 	const char *e = rwp(g, intid);
 	if (e)
 		return e;
-	set_bit_in(g, GICx_IGROUPR, intid, true);
-	if (!g->ds)
-		set_bit_in(g, GICx_IGRPMODR, intid, false); /* Non-secure Group 1 */
+	if (!g->v2) { /* GICv2: the group the firmware's interface signals, untouched */
+		set_bit_in(g, GICx_IGROUPR, intid, true);
+		if (!g->ds)
+			set_bit_in(g, GICx_IGRPMODR, intid, false); /* Non-secure Group 1 */
+	}
 	regwin_write8(w, base + GICx_IPRIORITYR + intid, PRIORITY_OURS);
 	if (intid >= 16) { /* SGIs are always edge */
 		uint64_t off = base + GICx_ICFGR + 4 * (intid / 16);
 		uint32_t cfg = regwin_read32(w, off), bit = 2u << (2 * (intid % 16));
 		regwin_write32(w, off, edge ? cfg | bit : cfg & ~bit);
 	}
-	if (intid >= 32) /* to this CPU by affinity, IRM 0 */
+	if (intid >= 32 && g->v2) /* to this CPU's interface */
+		regwin_write8(&g->d, GICD_ITARGETSR + intid, g->cpu_mask);
+	else if (intid >= 32) /* to this CPU by affinity, IRM 0 */
 		regwin_write64(&g->d, GICD_IROUTER + 8 * intid, (g->mpidr & 0xff00000000ull) | (g->mpidr & 0xffffff));
 	one_bit(g, GICx_ICPENDR, intid); /* nothing old counts */
 	one_bit(g, GICx_ISENABLER, intid);
@@ -254,14 +362,19 @@ const char *gic_claim(struct gic *g, uint32_t intid, bool edge)
 const char *gic_quiet(struct gic *g)
 {
 	uint64_t v;
-	if (!sysreg(GIC_ICC_PMR, false, &g->pmr_found) || !sysreg(GIC_ICC_IGRPEN1, false, &g->igrpen1_found))
+	if (!cpuif(g, GIC_ICC_PMR, false, &g->pmr_found))
 		return "gic: the CPU interface's registers cannot be read";
+	g->igrpen1_found = 1; /* GICv2: the interface was found enabled (gic_attach_v2) */
+	if (!g->v2 && !sysreg(GIC_ICC_IGRPEN1, false, &g->igrpen1_found))
+		return "gic: ICC_IGRPEN1_EL1 cannot be read";
 	/* only priorities above the next step after ours pass: with
 	 * pri_bits implemented, a step is 2^(8 - pri_bits); a Non-secure
 	 * write with two security states sees one bit fewer (12.1.8: its
 	 * value is shifted right and the top bit set), so two steps there */
 	v = (g->ds ? 1ull : 2ull) << (8 - g->pri_bits);
-	g->pmr_set = sysreg(GIC_ICC_PMR, true, &v);
+	if (g->v2) /* 16 levels at least, and a Non-secure view's shifted write still above ours */
+		v = 0x10;
+	g->pmr_set = cpuif(g, GIC_ICC_PMR, true, &v);
 	if (!(g->igrpen1_found & 1)) {
 		v = 1;
 		g->igrpen1_set = sysreg(GIC_ICC_IGRPEN1, true, &v);
@@ -271,9 +384,16 @@ const char *gic_quiet(struct gic *g)
 
 static void end(struct gic *g, uint64_t iar)
 {
-	sysreg(GIC_ICC_EOIR1, true, &iar);
+	cpuif(g, GIC_ICC_EOIR1, true, &iar);
 	if (g->eoimode)
-		sysreg(GIC_ICC_DIR, true, &iar);
+		cpuif(g, GIC_ICC_DIR, true, &iar);
+}
+
+/* An IAR or HPPIR value's INTID: 24 bits on GICv3, 10 on GICv2 (whose
+ * bits 12:10 name an SGI's source CPU). */
+static uint32_t id_of(const struct gic *g, uint64_t v)
+{
+	return (uint32_t)(v & (g->v2 ? 0x3ff : 0xffffff));
 }
 
 bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, void (*kick)(void *ctx), void *ctx, uint64_t t[3])
@@ -288,13 +408,13 @@ bool gic_wait(struct gic *g, uint32_t intid, uint32_t us, void (*kick)(void *ctx
 	struct deadline dl = deadline_after_us(us);
 	for (;;) {
 		uint64_t hp = GIC_SPURIOUS;
-		sysreg(GIC_ICC_HPPIR1, false, &hp);
-		if ((hp & 0xffffff) == intid) {
+		cpuif(g, GIC_ICC_HPPIR1, false, &hp);
+		if (id_of(g, hp) == intid) {
 			if (!t[1])
 				t[1] = rdtsc();
 			uint64_t iar = GIC_SPURIOUS;
-			sysreg(GIC_ICC_IAR1, false, &iar);
-			uint32_t id = (uint32_t)(iar & 0xffffff);
+			cpuif(g, GIC_ICC_IAR1, false, &iar);
+			uint32_t id = id_of(g, iar);
 			if (id == intid) {
 				t[2] = rdtsc();
 				end(g, iar);
@@ -318,6 +438,10 @@ const char *gic_sgi_self(struct gic *g, uint32_t intid)
 {
 	if (intid > 15)
 		return "gic: not an SGI";
+	if (g->v2) {
+		regwin_write32(&g->d, GICD_SGIR, SGIR_SELF | intid);
+		return NULL;
+	}
 	uint64_t m = g->mpidr, aff0 = m & 0xff;
 	/* Aff3 55:48, RS 47:44 (Aff0 / 16), Aff2 39:32, INTID 27:24, Aff1 23:16, target list bit Aff0 % 16 */
 	uint64_t v = ((m >> 32) & 0xff) << 48 | (aff0 >> 4) << 44 | ((m >> 16) & 0xff) << 32 | (uint64_t)intid << 24 |
@@ -343,31 +467,38 @@ const char *gic_release(struct gic *g)
 		const char *e = rwp(g, id);
 		if (e)
 			err = e;
-		set_bit_in(g, GICx_IGROUPR, id, l->group1);
-		set_bit_in(g, GICx_IGRPMODR, id, l->grpmod);
+		if (!g->v2) {
+			set_bit_in(g, GICx_IGROUPR, id, l->group1);
+			set_bit_in(g, GICx_IGRPMODR, id, l->grpmod);
+		}
 		regwin_write8(w, base + GICx_IPRIORITYR + id, l->priority);
 		if (id >= 16) {
 			uint64_t off = base + GICx_ICFGR + 4 * (id / 16);
 			uint32_t cfg = regwin_read32(w, off), bit = 2u << (2 * (id % 16));
 			regwin_write32(w, off, l->edge ? cfg | bit : cfg & ~bit);
 		}
-		if (id >= 32)
+		if (id >= 32 && g->v2)
+			regwin_write8(&g->d, GICD_ITARGETSR + id, (uint8_t)l->route);
+		else if (id >= 32)
 			regwin_write64(&g->d, GICD_IROUTER + 8 * id, l->route);
 		one_bit(g, l->pending ? GICx_ISPENDR : GICx_ICPENDR, id);
 		if (l->enabled)
 			one_bit(g, GICx_ISENABLER, id);
 		if ((e = rwp(g, id)) != NULL)
 			err = e;
-		bool same = bit_of(g, GICx_IGROUPR, id) == l->group1 && bit_of(g, GICx_ISENABLER, id) == l->enabled &&
-			    regwin_read8(w, base + GICx_IPRIORITYR + id) == l->priority &&
-			    (id < 32 || regwin_read64(&g->d, GICD_IROUTER + 8 * id) == l->route);
+		uint64_t route = id < 32 ? 0
+				 : g->v2 ? regwin_read8(&g->d, GICD_ITARGETSR + id)
+					 : regwin_read64(&g->d, GICD_IROUTER + 8 * id);
+		bool same = (g->v2 || bit_of(g, GICx_IGROUPR, id) == l->group1) &&
+			    bit_of(g, GICx_ISENABLER, id) == l->enabled &&
+			    regwin_read8(w, base + GICx_IPRIORITYR + id) == l->priority && route == l->route;
 		if (!same && !err) {
 			snprintf(why, sizeof(why), "gic: INTID %u does not read back as found", id);
 			err = why;
 		}
 	}
 	if (g->pmr_set) {
-		sysreg(GIC_ICC_PMR, true, &g->pmr_found);
+		cpuif(g, GIC_ICC_PMR, true, &g->pmr_found);
 		g->pmr_set = false;
 	}
 	if (g->igrpen1_set) {

@@ -11,9 +11,12 @@
  * register the monitor changes is recorded first and put back as found
  * (gic_release).
  *
- * GICv2, and a GICv3 without affinity routing or with its system-register
- * interface off, are refused by name: their CPU interface is memory-mapped
- * and is not driven here. The ITS is not driven (no MSI is taken). */
+ * A GICv2 (IHI 0048) is driven too: its distributor routes by ITARGETSR,
+ * sends SGIs by GICD_SGIR, banks INTIDs below 32 itself, and its CPU
+ * interface (GICC) is memory-mapped; the interrupt's group is left as the
+ * firmware set it. A GICv3 without affinity routing or with its
+ * system-register interface off is refused by name. The ITS is not driven
+ * (no MSI is taken). */
 #ifndef IOMMON_GIC_H
 #define IOMMON_GIC_H
 
@@ -38,6 +41,7 @@ struct gic_where {
 	} gicr[GIC_MAX_RANGES];
 	size_t ngicr;
 	uint64_t gicc_gicr; /* this CPU's GICC entry's GICR base, or 0 */
+	uint64_t gicc_base; /* and its GICv2 CPU interface base, or 0 */
 };
 
 /* An interrupt as the monitor found it, to put back. */
@@ -49,9 +53,12 @@ struct gic_line {
 };
 
 struct gic {
-	struct regwin d;   /* the distributor, 64 KiB */
+	bool v2;	   /* a GICv2: no redistributor, a memory-mapped CPU interface */
+	struct regwin d;   /* the distributor, 64 KiB (GICv2: 4 KiB) */
 	struct regwin r;   /* this CPU's redistributor: RD_base and SGI_base, 128 KiB */
-	unsigned version;  /* 3 or 4 (GICD_PIDR2.ArchRev) */
+	struct regwin c;   /* GICv2: this CPU's interface (GICC), 8 KiB */
+	uint8_t cpu_mask;  /* GICv2: this CPU's bit in ITARGETSR */
+	unsigned version;  /* 2, 3 or 4 (GICD_PIDR2.ArchRev) */
 	bool ds;	   /* GICD_CTLR.DS: one security state */
 	uint64_t mpidr;	   /* this CPU's */
 	uint32_t nlines;   /* INTIDs below this exist (GICD_TYPER.ITLinesNumber) */
@@ -73,6 +80,9 @@ struct gic {
  * redistributor where the GIC has one security state (undone by
  * gic_release). */
 const char *gic_open(struct gic *g, const struct gic_where *at);
+/* GICv2's: the distributor `d` at `gicd` and this CPU's interface `c` at
+ * `gicc`, the firmware having enabled both. */
+const char *gic_attach_v2(struct gic *g, const struct regwin *d, const struct regwin *c, uint64_t gicd, uint64_t gicc);
 /* The rest of gic_open, on windows already open (a model's, in tests):
  * the distributor `d` at `gicd`, this CPU's redistributor `r` at `rd`.
  * `g` zeroed before. */

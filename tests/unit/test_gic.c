@@ -241,6 +241,66 @@ static bool sysreg(enum platform_gic_reg r, bool write, uint64_t *v)
 	}
 }
 
+/* GICv2: one 4 KiB distributor banking INTIDs 0-31 itself, ITARGETSR
+ * (bytes; 0-31 read back this CPU's bit), GICD_SGIR; the GICC window. */
+static uint8_t targets[NINTID];
+static uint64_t d2_read(void *ctx, uint64_t off, unsigned width)
+{
+	(void)ctx;
+	if (off == 0x0000)
+		return 1; /* enabled */
+	if (off == 0x0004)
+		return NINTID / 32 - 1;
+	if (off == 0x0fe8)
+		return 0x2b;
+	if (off >= 0x800 && off < 0x800 + NINTID)
+		return off < 0x820 ? 0x01 : targets[off - 0x800];
+	return shared_read(off, width);
+}
+
+static void d2_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
+{
+	(void)ctx;
+	if (off == 0x0f00 && ((v >> 24) & 3) == 2)
+		g_m.pending[v & 0xf] = true, g_m.sgis++;
+	else if (off >= 0x820 && off < 0x800 + NINTID)
+		targets[off - 0x800] = (uint8_t)v;
+	else if (off >= 0x80 && off < 0x800)
+		shared_write(off, width, v);
+	else if (off >= 0xc00 && off < 0xd00)
+		shared_write(off, width, v);
+}
+
+static uint64_t c_read(void *ctx, uint64_t off, unsigned width)
+{
+	(void)ctx, (void)width;
+	uint64_t v = 0;
+	switch (off) {
+	case 0x00:
+		return 1;
+	case 0x04:
+		return g_m.pmr;
+	case 0x0c:
+		sysreg(GIC_ICC_IAR1, false, &v);
+		return v;
+	case 0x18:
+		sysreg(GIC_ICC_HPPIR1, false, &v);
+		return v;
+	}
+	return 0;
+}
+
+static void c_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
+{
+	(void)ctx, (void)width;
+	if (off == 0x04)
+		g_m.pmr = v & 0xf0;
+	else if (off == 0x10)
+		sysreg(GIC_ICC_EOIR1, true, &v);
+}
+
+static const struct regwin_model_ops d2_ops = { d2_read, d2_write }, c_ops = { c_read, c_write };
+
 static struct platform fake;
 static struct regwin dw, rw;
 
@@ -408,13 +468,46 @@ static int setup(void **state)
 	return 0;
 }
 
+/* GICv2: an SPI routed by ITARGETSR, an SGI sent by GICD_SGIR and taken
+ * through the memory-mapped interface, all as found after. */
+static void gicv2_round_trip(void **state)
+{
+	(void)state;
+	model();
+	g_m.interface = true; /* the sysreg model stands behind the GICC window here */
+	memset(targets, 0, sizeof(targets));
+	targets[40] = 0x4;
+	g_m.group[8] = true; /* in the group the interface signals: left as found */
+	struct regwin d2, c;
+	regwin_init_model(&d2, "gicd", 0x1000, false, &d2_ops, NULL);
+	regwin_init_model(&c, "gicc", 0x2000, false, &c_ops, NULL);
+	typeof(g_m) before = g_m;
+	struct gic g;
+	memset(&g, 0, sizeof(g));
+	assert_null(gic_attach_v2(&g, &d2, &c, 0x8000000, 0x8010000));
+	assert_true(g.v2);
+	assert_int_equal(g.cpu_mask, 1);
+	assert_null(gic_claim(&g, 40, true));
+	assert_int_equal(targets[40], 1);
+	assert_null(gic_claim(&g, 8, true));
+	assert_null(gic_quiet(&g));
+	assert_int_equal(g_m.pmr, 0x10);
+	uint64_t t[3];
+	assert_true(gic_wait(&g, 8, 1000, kick_sgi, &g, t));
+	assert_int_equal(g_m.sgis, 1);
+	assert_null(gic_release(&g));
+	assert_int_equal(targets[40], 0x4);
+	g_m.rwp_reads = before.rwp_reads;
+	g_m.sgis = before.sgis, g_m.eois = before.eois;
+	assert_memory_equal(&g_m, &before, sizeof(g_m));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(claim_and_release_as_found),
-		cmocka_unit_test(sgi_round_trip),
-		cmocka_unit_test(refusals_and_timeouts),
-		cmocka_unit_test(madt_gic_structures),
+		cmocka_unit_test(claim_and_release_as_found), cmocka_unit_test(sgi_round_trip),
+		cmocka_unit_test(refusals_and_timeouts),      cmocka_unit_test(madt_gic_structures),
+		cmocka_unit_test(gicv2_round_trip),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
