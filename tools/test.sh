@@ -220,6 +220,31 @@ for k in $kinds; do
 	esac
 done
 
+# The SMMU architecture checks against a CPU the host stands in for
+# (IOMMON_ARM_ID: its ID registers): they must fail where the rules say.
+# A 64K-only SMMU under a CPU with 4K pages, range TLBI and big-endian
+# tables fails granules and endianness and passes range invalidation; the
+# SMMU with every granule under a little-endian CPU without range TLBI
+# passes, range invalidation not applicable.
+arch_plan='set records console\nmodel %s\nrun smmuv3.arch\nexit qemu\n'
+out=$(printf "$arch_plan" smmuv3-64k | IOMMON_ARM_ID='MMFR0=0x0,ISAR0=0x0200000000000000,SCTLR=0x2000000' \
+	IOMMON_VOLUME="$log/host-volume" build/host/iommon 2>&1)
+if printf '%s\n' "$out" | grep -q '^{"kind":"result","test":"smmuv3.arch.granules","verdict":"fail"' &&
+	printf '%s\n' "$out" | grep -q '^{"kind":"result","test":"smmuv3.arch.endianness","verdict":"fail"' &&
+	printf '%s\n' "$out" | grep -q '^{"kind":"result","test":"smmuv3.arch.range_invalidation","verdict":"pass"'; then
+	note PASS host.arch-fails "a 64K-only SMMU under a 4K, range-TLBI, big-endian CPU: granules and endianness fail, RIL passes"
+else
+	note FAIL host.arch-fails "the rules did not fail as they must; output in $log/host-arch.log"
+	printf '%s\n' "$out" >"$log/host-arch.log"
+fi
+out=$(printf "$arch_plan" smmuv3 | IOMMON_ARM_ID='MMFR0=0x0' IOMMON_VOLUME="$log/host-volume" build/host/iommon 2>&1)
+if printf '%s\n' "$out" | grep -q '^5 passed, 0 failed, 1 skipped, 3 not applicable$'; then
+	note PASS host.arch-passes "every granule, little-endian, no range TLBI: 5 rules pass, the level unclaimed, 3 not applicable"
+else
+	note FAIL host.arch-passes "$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed' | tail -1); output in $log/host-arch-pass.log"
+	printf '%s\n' "$out" >"$log/host-arch-pass.log"
+fi
+
 # The README's generated parts: its contents, and the test catalogue as the
 # monitor's own 'list' prints it (a test added without its line fails here).
 section "README (tools/readme.py)"

@@ -277,6 +277,28 @@ static unsigned host_phys_bits(void)
 	return host_bits ? host_bits : cpuid_phys_bits();
 }
 
+/* An Arm CPU's identification registers, for the SMMU-against-CPU checks
+ * run on the host: IOMMON_ARM_ID="MMFR0=0x...,MMFR1=...,MMFR2=...,ISAR0=...,
+ * PFR0=...,MIDR=...,SCTLR=..." (a register not named reads 0). Without it
+ * the host is no Arm CPU: every read says so. */
+static bool host_arm_id_reg(enum platform_arm_id r, uint64_t *v)
+{
+	static const char *const names[] = {
+		[ARM_MIDR] = "MIDR",	      [ARM_ID_AA64PFR0] = "PFR0",   [ARM_ID_AA64ISAR0] = "ISAR0",
+		[ARM_ID_AA64MMFR0] = "MMFR0", [ARM_ID_AA64MMFR1] = "MMFR1", [ARM_ID_AA64MMFR2] = "MMFR2",
+		[ARM_SCTLR] = "SCTLR"
+	};
+	const char *env = getenv("IOMMON_ARM_ID");
+	if (!env || !*env || (unsigned)r >= sizeof(names) / sizeof(names[0]))
+		return false;
+	*v = 0;
+	size_t len = strlen(names[r]);
+	for (const char *p = env; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (strncmp(p, names[r], len) == 0 && p[len] == '=')
+			*v = strtoull(p + len + 1, NULL, 0);
+	return true;
+}
+
 static const char *volume(void)
 {
 	const char *v = getenv("IOMMON_VOLUME");
@@ -526,6 +548,7 @@ struct platform host_platform = {
 	.irq_send = host_irq_send,
 	.memory_map = host_memory_map,
 	.phys_bits = host_phys_bits,
+	.arm_id_reg = host_arm_id_reg,
 	.paging_levels = host_paging_levels,
 	.apic_id_bits = host_apic_id_bits,
 	.apic_x2apic = host_apic_x2apic,
