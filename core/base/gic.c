@@ -371,9 +371,9 @@ const char *gic_quiet(struct gic *g)
 	 * pri_bits implemented, a step is 2^(8 - pri_bits); a Non-secure
 	 * write with two security states sees one bit fewer (12.1.8: its
 	 * value is shifted right and the top bit set), so two steps there */
-	v = (g->ds ? 1ull : 2ull) << (8 - g->pri_bits);
-	if (g->v2) /* 16 levels at least, and a Non-secure view's shifted write still above ours */
-		v = 0x10;
+	/* GICv2: 16 levels at least, and a Non-secure view's shifted write
+	 * still above ours */
+	v = g->v2 ? 0x10 : (g->ds ? 1ull : 2ull) << (8 - g->pri_bits);
 	g->pmr_set = cpuif(g, GIC_ICC_PMR, true, &v);
 	if (!(g->igrpen1_found & 1)) {
 		v = 1;

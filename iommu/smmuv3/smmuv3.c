@@ -337,18 +337,15 @@ static void mode_apply(struct smmuv3 *s, enum smmuv3_mode m)
 }
 
 /* The mode the settings ask for (auto: stage 1 where IDR0 offers it, else
- * stage 2), or why not. */
-static const char *default_mode(struct smmuv3 *s, enum smmuv3_mode *m)
+ * stage 2); whether the unit offers it is the caller's to check. */
+static enum smmuv3_mode default_mode(const struct smmuv3 *s)
 {
 	static const enum smmuv3_mode want[] = { [SMMUV3_STAGE_1] = SMMUV3_MODE_S1,
 						 [SMMUV3_STAGE_2] = SMMUV3_MODE_S2,
 						 [SMMUV3_STAGE_NESTED] = SMMUV3_MODE_NESTED };
-	if (s->want_stage == SMMUV3_STAGE_AUTO) {
-		*m = s->offers[SMMUV3_MODE_S1] ? SMMUV3_MODE_S1 : SMMUV3_MODE_S2;
-		return NULL;
-	}
-	*m = want[s->want_stage];
-	return NULL;
+	if (s->want_stage == SMMUV3_STAGE_AUTO)
+		return s->offers[SMMUV3_MODE_S1] ? SMMUV3_MODE_S1 : SMMUV3_MODE_S2;
+	return want[s->want_stage];
 }
 
 static const char *not_offered(struct smmuv3 *s, enum smmuv3_mode m)
@@ -365,9 +362,7 @@ static const char *not_offered(struct smmuv3 *s, enum smmuv3_mode m)
 static const char *op_mode(struct iommu *io, const char *name)
 {
 	struct smmuv3 *s = container_of(io, struct smmuv3, io);
-	enum smmuv3_mode m = SMMUV3_NMODES;
-	if (!name)
-		default_mode(s, &m);
+	enum smmuv3_mode m = name ? SMMUV3_NMODES : default_mode(s);
 	for (size_t i = 0; name && i < SMMUV3_NMODES; i++)
 		if (strcmp(name, smmuv3_mode_names[i]) == 0)
 			m = (enum smmuv3_mode)i;
@@ -394,7 +389,7 @@ static const char *choose_mode(struct smmuv3 *s, enum smmuv3_mode *m)
 	for (size_t i = 0; i < SMMUV3_NMODES; i++)
 		if (s->offers[i])
 			s->io.modes[s->io.nmodes++] = smmuv3_mode_names[i];
-	default_mode(s, m);
+	*m = default_mode(s);
 	return s->offers[*m] ? NULL : not_offered(s, *m);
 }
 

@@ -20,6 +20,16 @@ static inline uint32_t smmuv3_dut_sid(const struct env *v)
 	return smmuv3_of(v->io)->dut_sid;
 }
 
+/* Every event the unit queued read and dropped (the queue emptied), so
+ * that what a case then provokes is all that is counted. */
+static inline void smmuv3_drain_events(struct env *v)
+{
+	struct iommu_fault f[64];
+	bool ovf;
+	for (size_t n = 0; n < 64 && v->io->ops->faults(v->io, f, 64, &ovf) > 0; n++)
+		;
+}
+
 /* The event queue (smmuv3_events.c): F_PERMISSION and F_TRANSLATION
  * decoded; more forbidden reads than the queue holds, the loss reported. */
 void case_smmuv3_event_decode(struct test_ctx *t);

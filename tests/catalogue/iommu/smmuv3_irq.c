@@ -43,16 +43,6 @@ static void bad_command(void *ctx)
 	k->e = smmuv3_illegal_command_probe(k->s, &k->reported);
 }
 
-/* Every event read (the queue emptied) and the interrupt's pending state
- * left by the events after the first cleared: the next round starts clean. */
-static void settle(struct env *v)
-{
-	struct iommu_fault f[64];
-	bool ovf;
-	for (size_t n = 0; n < 64 && v->io->ops->faults(v->io, f, 64, &ovf) > 0; n++)
-		;
-}
-
 /* The model's signal: when it fired, for the model's rounds. */
 struct model_irq {
 	uint64_t at[3];
@@ -79,7 +69,7 @@ static void on_model(struct test_ctx *t, struct env *v, struct smmuv3 *s, struct
 	size_t n = 0;
 	for (size_t i = 0; !e && i < ROUNDS; i++) {
 		struct fault_kick k = { v, bench_window(v, v->pg, 1), { 0 } };
-		settle(v);
+		smmuv3_drain_events(v);
 		mi.count[SMMUV3M_IRQ_EVENTQ] = 0;
 		fault_dma(&k);
 		if (mi.count[SMMUV3M_IRQ_EVENTQ] && k.r.t_submit)
@@ -151,7 +141,7 @@ void case_smmuv3_fault_interrupt(struct test_ctx *t)
 	size_t n = 0, ng = 0;
 	for (size_t i = 0; !e && i < ROUNDS; i++) {
 		struct fault_kick k = { &v, bench_window(&v, v.pg, 1), { 0 } };
-		settle(&v);
+		smmuv3_drain_events(&v);
 		uint64_t tm[3];
 		bool got = gic_wait(&g, s->gsiv_event, WAIT_US, fault_dma, &k, tm);
 		if (!got)
@@ -160,7 +150,7 @@ void case_smmuv3_fault_interrupt(struct test_ctx *t)
 		pend[n] = tm[1] > from ? tm[1] - from : 0, ack[n] = tm[2] > from ? tm[2] - from : 0;
 		n++;
 	}
-	settle(&v);
+	smmuv3_drain_events(&v);
 	report(t, n == ROUNDS, "%zu of %d faulting reads were followed by INTID %u at this CPU's interface", n, ROUNDS,
 	       s->gsiv_event);
 	for (size_t i = 0; !e && s->gsiv_gerr >= 32 && i < 5; i++) {

@@ -66,8 +66,8 @@ void case_smmuv3_tag_scope(struct test_ctx *t)
 
 /* ---- the access flag ------------------------------------------------------- */
 
-/* The faults recorded since `f` was last drained: how many were F_ACCESS
- * at `stage` for `page`, and the first of them. */
+/* The events recorded since the queue was last drained: how many were of
+ * type `id` at `stage` for `page`, and the first of them. */
 static size_t count_events(struct env *v, unsigned id, unsigned stage, uint64_t page, struct iommu_fault *first)
 {
 	struct iommu_fault f[64];
@@ -80,14 +80,6 @@ static size_t count_events(struct env *v, unsigned id, unsigned stage, uint64_t 
 		n += got;
 	}
 	return ours;
-}
-
-static void drain(struct env *v)
-{
-	struct iommu_fault f[64];
-	bool ovf;
-	for (size_t n = 0; n < 64 && v->io->ops->faults(v->io, f, 64, &ovf) > 0; n++)
-		;
 }
 
 void case_smmuv3_access_flag(struct test_ctx *t)
@@ -111,7 +103,7 @@ void case_smmuv3_access_flag(struct test_ctx *t)
 	       e ? e : "");
 	if (e)
 		goto out;
-	drain(&v);
+	smmuv3_drain_events(&v);
 	dmabuf_pattern(&a, 41);
 	struct dma_result r;
 	bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r);
@@ -158,7 +150,7 @@ void case_smmuv3_nested_faults(struct test_ctx *t)
 	report(t, !e, "IOVA 0x%llx mapped at stage 1 to IPA 0x%llx, which stage 2 leaves unmapped%s%s",
 	       (unsigned long long)w0, (unsigned long long)ipa, e ? ": " : "", e ? e : "");
 	if (!e) {
-		drain(&v);
+		smmuv3_drain_events(&v);
 		struct dma_result r;
 		struct iommu_fault f2 = { 0 }, f1 = { 0 };
 		bench_dma(&v, DMA_FROM_DEVICE, w0, v.len, &r);
