@@ -225,8 +225,8 @@ void case_smmuv3_arch_address_size(struct test_ctx *t)
 		all52 = all52 && oas == 52;
 		printf("    %s: OAS %u bits; the PE's PARange %u bits%s\n", a[i].name, oas, pa,
 		       oas < pa ? ": the SMMU cannot output every address the CPU can" : "");
-		report(t, !(oas < 64 && (top - 1) >> oas), "%s: RAM up to 0x%llx lies within its %u-bit OAS",
-		       a[i].name, (unsigned long long)top, oas);
+		report(t, !(oas < 64 && (top - 1) >> oas), "%s: RAM up to 0x%llx lies within its %u-bit OAS", a[i].name,
+		       (unsigned long long)top, oas);
 	}
 	if (all52)
 		report(t, true, "B_SMMU_06: 52-bit addresses on the PE and every SMMU");
