@@ -96,6 +96,18 @@ struct iommu_irte {
 	bool sid_check;
 };
 
+/* What the firmware left a unit doing to protect memory from DMA, as read
+ * from it without a write (ops->firmware_left), and what the firmware's
+ * tables promise of it. */
+struct iommu_fw_state {
+	bool translating; /* DMA goes through the firmware's tables */
+	bool blocking;	  /* something else blocks DMA: VT-d PMRs, SMMUv3 GBPA.ABORT */
+	bool queue, intremap, faults;
+	bool promised;	  /* the ACPI tables promise DMA protection for this unit */
+	char promise[96]; /* where: "DMAR flags 0x5 (DMA_CTRL_PLATFORM_OPT_IN)"; "" when nothing */
+	char state[256];  /* what was found, for people: "translation on (root table 0x...), ..." */
+};
+
 struct iommu_ops {
 	/* Record what the firmware left, then own the unit: every device
 	 * untranslated or identity-mapped, translation on. NULL or why not. */
@@ -132,6 +144,9 @@ struct iommu_ops {
 	 * true when they agree; `out` says which differ (NULL: the backend
 	 * records nothing to compare, as on a model without firmware). */
 	bool (*as_found)(struct iommu *io, char *out, size_t n);
+	/* What the firmware left on, read without writing anything (NULL:
+	 * the backend cannot say). */
+	void (*firmware_left)(struct iommu *io, struct iommu_fw_state *st);
 
 	/* Interrupt remapping (NULL where the backend has none). */
 	/* On: a table of at least `entries` entries for each device it will

@@ -121,7 +121,12 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 {
 	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
 	bool sm = strcmp(kind, "vtd-sm") == 0;
-	vtdm_init(&family_model, sm ? VTDM_SM_CAP : VTDM_QEMU_CAP, sm ? VTDM_SM_ECAP : VTDM_QEMU_ECAP);
+	/* vtd-pmr: QEMU's unit with protected memory regions, low and high
+	 * (CAP.PLMR, PHMR), which QEMU does not model */
+	uint64_t pmr = strcmp(kind, "vtd-pmr") == 0 ? 3ull << 5 : 0;
+	vtdm_init(&family_model, (sm ? VTDM_SM_CAP : VTDM_QEMU_CAP) | pmr, sm ? VTDM_SM_ECAP : VTDM_QEMU_ECAP);
+	/* a new model is a new unit: nothing recorded of its firmware yet */
+	memset(&family_driver, 0, sizeof(family_driver));
 	family_driver.want_fs_levels = fs_levels();
 	family_sid = pci_rid(at);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);

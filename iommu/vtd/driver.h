@@ -16,7 +16,7 @@
  * of 256 bits in scalable mode. */
 static inline unsigned vtd_iq_entries(const struct vtd *v)
 {
-	return v->dw ? 128 : 256;
+	return (v->dw ? 128u : 256u) << v->iq_qs;
 }
 
 /* 32-bit registers are only ever accessed with 32-bit accesses (a 64-bit
@@ -49,6 +49,8 @@ const char *vtd_gcmd_set(struct vtd *v, uint32_t bit, bool on, const char *late)
 const char *vtd_set_root(struct vtd *v, uint64_t rtaddr);
 
 /* inval.c */
+/* `n` descriptors and a status-writing wait on the queue, waited for. */
+const char *vtd_qi_submit(struct vtd *v, const struct vtd_desc *d, size_t n);
 const char *vtd_write_buffer_flush(struct vtd *v);
 const char *vtd_qi_enable(struct vtd *v, bool on);
 const char *vtd_ctx_invalidate(struct vtd *v, enum vtd_ccmd_g g, uint16_t did, uint16_t sid);
@@ -95,6 +97,9 @@ const char *vtd_op_ir_compat(struct iommu *io, bool allow);
 const char *vtd_ir_give_back(struct vtd *v);
 
 /* scalable.c */
+/* What mode `m` gives the iommu interface: leaves, IOVA width, the
+ * invalidation kinds usable now. */
+void vtd_expose(struct vtd *v, enum vtd_mode m);
 const char *vtd_op_mode(struct iommu *io, const char *name);
 /* The modes `c` offers that the driver drives, a first-stage walk of
  * `fs_levels` (4 or 5, where CAP.FL5LP) and the mode a take uses first. */
@@ -110,12 +115,40 @@ struct vtd_pasid_tables *vtd_sm_tables_for(struct vtd *v, const struct vtd_domai
 /* RID_PASID's entry in `t`, and writing it through `d` (or pass-through). */
 uint64_t *vtd_pasid_entry(struct vtd *v, struct vtd_pasid_tables *t);
 void vtd_pe_write(struct vtd *v, struct vtd_pasid_tables *t, const struct vtd_domain *d, bool pt);
+uint64_t *vtd_live_ctx_entry(struct vtd *v, uint16_t sid);
 /* A context entry: its qwords (2 legacy, 4 scalable) and the domain id it
  * leads to. */
-static inline uint64_t *vtd_ctx_entry(const struct vtd *v, uint16_t sid)
+static inline uint64_t *vtd_ctx_entry(struct vtd *v, uint16_t sid)
 {
+	if (v->live)
+		return vtd_live_ctx_entry(v, sid);
 	return v->ctx + (v->scalable ? VTD_SM_CTX_QWORDS : 2) * (size_t)sid;
 }
+
+/* live.c: a unit the firmware left on. vtd_live_refusal says why a unit
+ * in this state cannot be taken (NULL: it can); the rest are take-over's
+ * and give-back's steps. */
+const char *vtd_live_refusal(struct vtd *v);
+const char *vtd_live_adopt_queue(struct vtd *v);
+const char *vtd_live_return_queue(struct vtd *v);
+/* Our domain ids, none the firmware's context entries use. */
+const char *vtd_live_pick_dids(struct vtd *v);
+/* The context entry of `sid` in the firmware's tables, saved before its
+ * first change (a bus without a context table gets one of ours, blocking,
+ * under the firmware's root entry); NULL when no more can be saved. */
+uint64_t *vtd_live_ctx_entry(struct vtd *v, uint16_t sid);
+/* The firmware's entry of `sid` back (it was made not present first). */
+void vtd_live_put_back(struct vtd *v, uint16_t sid);
+/* Every entry changed in the firmware's tables back, through not-present,
+ * the caches invalidated. */
+const char *vtd_live_restore(struct vtd *v);
+/* [0, top) identity-mapped in `d`, less the protected memory regions the
+ * firmware left on. */
+const char *vtd_live_ident(struct vtd *v, struct vtd_domain *d, uint64_t top);
+const char *vtd_pmr_lift(struct vtd *v);
+const char *vtd_pmr_restore(struct vtd *v);
+/* The firmware's protection as found, in words (never writes). */
+void vtd_firmware_left(struct vtd *v, struct iommu_fw_state *st);
 
 /* takeover.c */
 const char *vtd_op_take(struct iommu *io);

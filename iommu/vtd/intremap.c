@@ -51,6 +51,12 @@ static const char *ir_usable(struct vtd *v)
 		return iommu_fail(
 		    &v->io, IOMMU_ERR_UNSUPPORTED,
 		    "vtd: interrupt remapping needs queued invalidation, which the unit lacks (ECAP.QI clear)");
+	/* the firmware's table serves its own sources: it stays the one in
+	 * use, untouched, until the unit is given back */
+	if (v->fw_ir)
+		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
+				  "vtd: the firmware left interrupt remapping on with its own table, which stays in "
+				  "use and untouched while iommon has the unit (no table of iommon's replaces it)");
 	return NULL;
 }
 
@@ -252,7 +258,7 @@ const char *vtd_op_ir_compat(struct iommu *io, bool allow)
 const char *vtd_ir_give_back(struct vtd *v)
 {
 	const char *e = v->ir_on ? ir_off(v) : NULL;
-	if (e || !v->ir)
+	if (e || !v->ir || v->fw_ir)
 		return e;
 	uint32_t cfis = v->found.gsts & VTD_GSTS_CFIS;
 	if (!v->cfi_ignored && (vtd_r32(v, VTD_REG_GSTS) & VTD_GSTS_CFIS) != cfis &&

@@ -25,7 +25,7 @@ const struct iommu_inval_kind vtd_kinds[6] = {
  * (rev. 3.3, 6.5). */
 static bool registers_invalidate(const struct vtd *v)
 {
-	return !v->scalable && vtd_ver_max(v->ver) < 6;
+	return !v->scalable && vtd_ver_max(v->ver) < 6 && !v->queue_left_on && !v->fw_queue;
 }
 
 bool vtd_kind_usable(const struct vtd *v, size_t k)
@@ -189,6 +189,11 @@ static const char *qi_submit(struct vtd *v, const struct vtd_desc *desc, size_t 
 			  : NULL;
 }
 
+const char *vtd_qi_submit(struct vtd *v, const struct vtd_desc *d, size_t n)
+{
+	return qi_submit(v, d, n, NULL);
+}
+
 const char *vtd_qi_enable(struct vtd *v, bool on)
 {
 	if (on == v->qi_on)
@@ -197,6 +202,7 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 		if (!v->qi)
 			return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 					  "vtd: the unit has no queued invalidation (ECAP.QI clear)");
+		v->iq = v->iq_mine, v->iq_qs = 0;
 		memset(v->iq, 0, PAGE_SIZE);
 		vtd_push(v->iq, PAGE_SIZE, v);
 		v->iq_tail = 0;
@@ -207,6 +213,11 @@ const char *vtd_qi_enable(struct vtd *v, bool on)
 		v->qi_on = e == NULL;
 		return e;
 	}
+	if (v->fw_queue)
+		return iommu_fail(
+		    &v->io, IOMMU_ERR_UNSUPPORTED,
+		    "vtd: the firmware's invalidation queue stays running (stopping it would make the unit "
+		    "run its old descriptors again): no register-based invalidation");
 	/* IEC is queued only: the queue stays while remapping needs it */
 	if (v->ir_on)
 		return iommu_fail(&v->io, IOMMU_ERR_STATE,

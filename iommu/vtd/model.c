@@ -22,6 +22,11 @@
 #define R_FEDATA 0x3c
 #define R_FEADDR 0x40
 #define R_FEUADDR 0x44
+#define R_PMEN 0x64
+#define R_PLMBASE 0x68
+#define R_PLMLIMIT 0x6c
+#define R_PHMBASE 0x70
+#define R_PHMLIMIT 0x78
 #define R_IQH 0x80
 #define R_IQT 0x88
 #define R_IQA 0x90
@@ -37,6 +42,10 @@
 #define CFI (1u << 23)
 #define PERSISTENT (TE | QIE | (1u << 25) | (1u << 29) | (1u << 28) | (1u << 23))
 
+#define PMEN_EPM (1u << 31)
+#define PMEN_PRS 1u
+#define PMR_GRANULE 0x1fffffu
+
 #define CTX_SLOTS (sizeof(((struct vtd_model *)0)->ctx_cache) / sizeof(((struct vtd_model *)0)->ctx_cache[0]))
 
 static bool is32(uint64_t off)
@@ -51,6 +60,9 @@ static bool is32(uint64_t off)
 	case R_FEADDR:
 	case R_FEUADDR:
 	case R_ICS:
+	case R_PMEN:
+	case R_PLMBASE:
+	case R_PLMLIMIT:
 		return true;
 	}
 	return false;
@@ -154,7 +166,7 @@ static void queue_run(struct vtd_model *m)
 	unsigned shift = dw ? 5 : 4;
 	uint64_t entries = (dw ? 128ull : 256ull) << (m->iqa & 7);
 	bool sm = vtdm_scalable(m);
-	while (m->iqh != m->iqt && !(m->fsts & (1u << 4))) {
+	while (m->iqh != m->iqt && !(m->fsts & (1u << 4)) && !m->stall_queue) {
 		uint64_t *d = q + (dw ? 4 : 2) * (m->iqh >> shift);
 		uint64_t lo = d[0], hi = d[1];
 		bool ok = !m->refuse_queue;
@@ -226,6 +238,10 @@ static uint64_t reg64(struct vtd_model *m, uint64_t off)
 		return m->iqa;
 	if (off == R_IRTA)
 		return m->irta;
+	if (off == R_PHMBASE)
+		return m->phmbase;
+	if (off == R_PHMLIMIT)
+		return m->phmlimit;
 	if (off == VTDM_IRO)
 		return 0; /* IVA is write-only */
 	if (off == VTDM_IRO + 8)
@@ -252,6 +268,12 @@ static uint32_t reg32(struct vtd_model *m, uint64_t off)
 		return m->feaddr;
 	case R_FEUADDR:
 		return m->feuaddr;
+	case R_PMEN:
+		return m->pmen;
+	case R_PLMBASE:
+		return m->plmbase;
+	case R_PLMLIMIT:
+		return m->plmlimit;
 	}
 	return 0; /* GCMD reads as 0, as on hardware */
 }
@@ -305,8 +327,12 @@ static void gcmd(struct vtd_model *m, uint32_t v)
 		next |= SIRTP;
 	}
 	if (v & SRTP) { /* the caches too stay until software invalidates */
-		m->root = m->rtaddr;
-		next |= SRTP;
+		if (m->no_latch) {
+			next &= ~SRTP; /* RTPS clears on SRTP and never sets again */
+		} else {
+			m->root = m->rtaddr;
+			next |= SRTP;
+		}
 	}
 	m->gsts = (next & ~m->stuck_gsts) | (m->gsts & m->stuck_gsts);
 }
@@ -338,6 +364,18 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 			break;
 		case R_FEUADDR:
 			m->feuaddr = v;
+			break;
+		case R_PMEN: /* regions only where CAP.PLMR or PHMR; PRS follows EPM at once */
+			if (m->cap & (3u << 5))
+				m->pmen = (v & PMEN_EPM) ? PMEN_EPM | PMEN_PRS : 0;
+			break;
+		case R_PLMBASE: /* 2 MiB granules; ignored while the regions are enforced */
+			if ((m->cap & (1u << 5)) && !(m->pmen & PMEN_PRS))
+				m->plmbase = v & ~PMR_GRANULE;
+			break;
+		case R_PLMLIMIT:
+			if ((m->cap & (1u << 5)) && !(m->pmen & PMEN_PRS))
+				m->plmlimit = v | PMR_GRANULE;
 			break;
 		}
 		return;
@@ -372,6 +410,11 @@ static void model_write(void *ctx, uint64_t off, unsigned width, uint64_t val)
 			queue_run(m);
 	} else if (base == R_IRTA) {
 		m->irta = v;
+	} else if ((base == R_PHMBASE || base == R_PHMLIMIT) && (m->cap & (1u << 6)) && !(m->pmen & PMEN_PRS)) {
+		if (base == R_PHMBASE)
+			m->phmbase = v & ~(uint64_t)PMR_GRANULE;
+		else
+			m->phmlimit = v | PMR_GRANULE;
 	} else if (base == R_IQA) {
 		m->iqa = v;
 		m->iqh = m->iqt = 0; /* as Intel's units do */
@@ -530,8 +573,25 @@ void vtdm_tlb_add(struct vtd_model *m, const struct vtdm_tlb *t)
 	m->tlb[m->tlb_next++ % VTDM_CACHE] = *t;
 }
 
+/* Inside a protected memory region the firmware enforces (PMEN.PRS)? */
+static bool pmr_blocks(const struct vtd_model *m, uint64_t a)
+{
+	if (!(m->pmen & PMEN_PRS))
+		return false;
+	if ((m->cap & (1u << 5)) && m->plmlimit >= m->plmbase && a >= m->plmbase && a <= m->plmlimit)
+		return true;
+	return (m->cap & (1u << 6)) && m->phmlimit >= m->phmbase && a >= m->phmbase && a <= m->phmlimit;
+}
+
 bool vtdm_translate(struct vtd_model *m, uint16_t sid, uint64_t iova, bool write, uint64_t *phys)
 {
+	/* untranslated DMA to a protected region is blocked, with no fault
+	 * record; with translation on the model leaves it to the tables (the
+	 * spec lets a unit block or not) */
+	if (!(m->gsts & TE) && pmr_blocks(m, iova)) {
+		m->pmr_blocked++;
+		return false;
+	}
 	if (!(m->gsts & TE)) {
 		*phys = iova;
 		return true;
@@ -630,7 +690,55 @@ static void inject_cfi_ignored(void *m)
 	((struct vtd_model *)m)->ignore_cfi = true;
 }
 
+/* What pre-boot DMA protection leaves (model_fw.c): states the driver must
+ * take over and give back as found, and two it must refuse by name. */
+static void fw_on(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_ON);
+}
+
+static void fw_queue(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_QUEUE);
+}
+
+static void fw_pmr(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_PMR);
+}
+
+static void fw_liar(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_LIAR);
+}
+
+static void fw_queue_stuck(void *m)
+{
+	struct vtd_model *v = m;
+	vtdm_firmware(v, VTDM_FW_QUEUE);
+	v->stall_queue = true;
+	v->iqt = (v->iqh + (1u << 4)) & 0xff0u; /* one descriptor it never fetches */
+}
+
+static void fw_no_latch(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_PMR);
+	((struct vtd_model *)m)->no_latch = true;
+}
+
 const struct model_fault vtdm_faults[] = {
+	{ "fw-on", "the firmware left translation on, its tables mapping only its boot device's page", "vtd", fw_on,
+	  IOMMU_OK, IOMMU_OK },
+	{ "fw-queue", "the firmware left translation, its invalidation queue and interrupt remapping on", "vtd",
+	  fw_queue, IOMMU_OK, IOMMU_OK },
+	{ "fw-pmr", "the firmware left protected memory regions over all memory, translation off", "vtd-pmr", fw_pmr,
+	  IOMMU_OK, IOMMU_OK },
+	{ "fw-liar", "the firmware left translation on with every device passed through (no protection)", "vtd",
+	  fw_liar, IOMMU_OK, IOMMU_OK },
+	{ "fw-queue-stuck", "the firmware left its queue running with a descriptor the unit never fetches", "vtd",
+	  fw_queue_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "fw-no-latch", "protected memory regions on, and SRTP never latches a root pointer (RTPS stays clear)",
+	  "vtd-pmr", fw_no_latch, IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ "te-stuck", "GSTS.TES never follows GCMD.TE: translation never turns on", NULL, inject_te_stuck,
 	  IOMMU_ERR_TIMEOUT, IOMMU_OK },
 	{ "ccmd-stuck", "CCMD.ICC never clears: a context-cache invalidation by register never completes", NULL,
@@ -646,4 +754,4 @@ const struct model_fault vtdm_faults[] = {
 	{ NULL },
 };
 
-const char *const vtdm_kind_names[] = { "vtd", "vtd-sm", NULL };
+const char *const vtdm_kind_names[] = { "vtd", "vtd-sm", "vtd-pmr", NULL };

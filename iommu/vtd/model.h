@@ -95,6 +95,16 @@ struct vtd_model {
 	bool ignore_ccmd;    /* ICC never clears */
 	bool refuse_queue;   /* every descriptor raises a queue error */
 	bool ignore_cfi;     /* QEMU 7.2: GCMD.CFI ignored, compatibility format always passes */
+	bool stall_queue;    /* the queue fetches nothing: IQH never reaches IQT */
+	bool no_latch;	     /* SRTP never latches: RTPS clears and stays clear */
+	/* protected memory regions (CAP.PLMR, PHMR): PMEN, the low and high
+	 * region, and the DMAs they blocked */
+	uint32_t pmen, plmbase, plmlimit;
+	uint64_t phmbase, phmlimit;
+	unsigned pmr_blocked;
+	/* what the firmware stand-in (model_fw.c) left: its boot device's
+	 * page, which its tables or regions let through */
+	uint64_t fw_page;
 	/* what the driver did wrong */
 	unsigned bad_width;	   /* 32-bit register with a 64-bit access or the reverse */
 	unsigned oneshot_writes;   /* GCMD write with SRTP/WBF set that was not asked for */
@@ -144,6 +154,18 @@ unsigned vtdm_ss_walk(uint64_t top, unsigned levels, uint64_t iova, bool write, 
  * through, the message is delivered as it is (xAPIC: destination in
  * address bits 19:12, vector in data 7:0). */
 bool vtdm_msi(struct vtd_model *m, uint16_t sid, uint64_t addr, uint32_t data, uint8_t *vector, uint32_t *dest);
+
+/* ---- the firmware (model_fw.c) ---- */
+/* What pre-boot DMA protection leaves on the unit, written through its
+ * registers as firmware would: translation on with tables mapping only
+ * the boot device's page (VTDM_FW_ON), the same with the queue and
+ * interrupt remapping on (VTDM_FW_QUEUE), protected memory regions over
+ * everything and translation off (VTDM_FW_PMR), or translation on with
+ * every source id passed through (VTDM_FW_LIAR: protection promised,
+ * none given). */
+enum vtdm_fw { VTDM_FW_ON, VTDM_FW_QUEUE, VTDM_FW_PMR, VTDM_FW_LIAR };
+#define VTDM_FW_SID 0x0008 /* the boot device: 00:01.0 */
+void vtdm_firmware(struct vtd_model *m, enum vtdm_fw what);
 
 /* ---- the family: what `model vtd` attaches ---- */
 

@@ -31,12 +31,16 @@ static inline uint64_t vtd_field(uint64_t v, unsigned hi, unsigned lo)
 #define VTD_REG_FEDATA 0x3c  /* 11.4.9.3, 32-bit */
 #define VTD_REG_FEADDR 0x40  /* 11.4.9.4, 32-bit */
 #define VTD_REG_FEUADDR 0x44 /* 11.4.9.5, 32-bit */
-#define VTD_REG_PMEN 0x64    /* Protected Memory Enable, 32-bit */
-#define VTD_REG_IQH 0x80     /* Invalidation Queue Head */
-#define VTD_REG_IQT 0x88     /* Invalidation Queue Tail */
-#define VTD_REG_IQA 0x90     /* Invalidation Queue Address */
-#define VTD_REG_ICS 0x9c     /* Invalidation Completion Status, 32-bit */
-#define VTD_REG_IRTA 0xb8    /* Interrupt Remapping Table Address (11.4.10.1) */
+#define VTD_REG_PMEN 0x64    /* Protected Memory Enable, 32-bit (11.4.13) */
+#define VTD_REG_PLMBASE 0x68 /* Protected Low-Memory Base, 32-bit */
+#define VTD_REG_PLMLIMIT 0x6c
+#define VTD_REG_PHMBASE 0x70 /* Protected High-Memory Base, 64-bit */
+#define VTD_REG_PHMLIMIT 0x78
+#define VTD_REG_IQH 0x80  /* Invalidation Queue Head */
+#define VTD_REG_IQT 0x88  /* Invalidation Queue Tail */
+#define VTD_REG_IQA 0x90  /* Invalidation Queue Address */
+#define VTD_REG_ICS 0x9c  /* Invalidation Completion Status, 32-bit */
+#define VTD_REG_IRTA 0xb8 /* Interrupt Remapping Table Address (11.4.10.1) */
 /* The IOTLB registers sit at ECAP.IRO (11.4.8): IVA first, IOTLB after it. */
 #define VTD_REG_IVA(iro) (iro)
 #define VTD_REG_IOTLB(iro) ((iro) + 8)
@@ -198,6 +202,7 @@ static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
 
 /* ---- PMEN --------------------------------------------------------------- */
 #define VTD_PMEN_EPM (1u << 31) /* protected memory regions enabled */
+#define VTD_PMEN_PRS (1u << 0)	/* protected region status: the regions are enforced */
 
 /* ---- the invalidation queue: IQH, IQT, IQA ------------------------------ */
 /* IQH/IQT hold the byte offset of a descriptor in 18:4 (QH, QT): a
@@ -208,6 +213,7 @@ static inline uint64_t vtd_iva(uint64_t addr, unsigned am)
  * 256-bit ones (which scalable mode requires: it treats a 128-bit
  * descriptor as invalid, 6.5.2); QS (2:0) 2^QS pages */
 #define VTD_IQA_DW (1ull << 11)
+#define vtd_iqa_qs(iqa) ((unsigned)vtd_field((iqa), 2, 0))
 static inline uint64_t vtd_iqa(uint64_t base, unsigned qs)
 {
 	return (base & ~0xfffull) | (qs & 7);

@@ -31,7 +31,7 @@ enum vtd_mode vtd_mode_named(const char *name)
 /* What `m` gives the iommu interface: the leaves, the IOVA width (a
  * first-stage walk takes canonical addresses: the lower half of 48 or 57
  * bits) and the invalidation kinds (scalable mode: through the queue). */
-static void expose(struct vtd *v, enum vtd_mode m)
+void vtd_expose(struct vtd *v, enum vtd_mode m)
 {
 	bool fs = m == VTD_MODE_FS || m == VTD_MODE_NESTED;
 	v->io.page_sizes = fs ? v->fscfg.page_sizes : v->pgcfg.page_sizes;
@@ -40,6 +40,9 @@ static void expose(struct vtd *v, enum vtd_mode m)
 	v->io.mode = vtd_mode_names[m];
 	v->io.nkinds = 0;
 	v->scalable = m != VTD_MODE_LEGACY;
+	/* a queue the firmware left running stays on: no register-based kinds */
+	uint32_t gsts = vtd_r32(v, VTD_REG_GSTS);
+	v->queue_left_on = gsts != 0xffffffffu && (gsts & VTD_GSTS_QIES) && !v->io.taken;
 	for (size_t k = 0; k < ARRAY_SIZE(vtd_kinds); k++)
 		if (vtd_kind_usable(v, k))
 			v->kinds[v->io.nkinds++] = vtd_kinds[k];
@@ -70,7 +73,7 @@ const char *vtd_op_mode(struct iommu *io, const char *name)
 	}
 	v->want_mode = m;
 	if (!io->taken)
-		expose(v, m);
+		vtd_expose(v, m);
 	return NULL;
 }
 
@@ -106,7 +109,7 @@ void vtd_modes_adopt(struct vtd *v, const struct vtd_caps *c, unsigned fs_levels
 					     .ctx = v,
 					     .fmt = &vtd_fs_pte_fmt };
 	v->want_mode = v->default_mode = v->offers[v->default_mode] ? v->default_mode : VTD_MODE_LEGACY;
-	expose(v, v->want_mode);
+	vtd_expose(v, v->want_mode);
 }
 
 /* ---- the tables ------------------------------------------------------------ */

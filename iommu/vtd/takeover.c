@@ -1,14 +1,15 @@
 /* Taking a VT-d unit over from the firmware and giving it back.
  *
- * Taking over: the registers the firmware left are recorded first; a unit
- * already translating is refused (its tables are in use by someone else and
- * there is no safe moment to swap them), as is one whose queue is busy. An
- * idle firmware queue is stopped and restarted at give-back; interrupt
- * remapping the firmware left on stays on, its table untouched. Otherwise a root table
- * and one context table per bus are built in which every source id is
- * passed through (ECAP.PT) or sent to an identity domain over all RAM and
- * the RMRRs; the device under test is then moved to a domain of its own.
- * Giving back writes the recorded registers again and checks them. */
+ * Taking over: the registers the firmware left are recorded first. A unit
+ * the firmware left off gets a root table and one context table per bus in
+ * which every source id is passed through (ECAP.PT) or sent to an identity
+ * domain over all RAM (less any protected memory regions the firmware left
+ * on) and the RMRRs; the device under test is then moved to a domain of
+ * its own. A unit the firmware left translating keeps its tables, a
+ * running queue keeps running, protected memory regions are lifted only
+ * once the monitor's tables are live (live.c says how). Giving back writes
+ * the recorded registers again, puts back what was changed in the
+ * firmware's memory, and checks them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -80,7 +81,9 @@ void vtd_ctx_write(struct vtd *v, uint16_t sid, const struct vtd_domain *d, bool
 		vtd_sm_ctx_write(v, sid, vtd_sm_tables_for(v, d, pt));
 		return;
 	}
-	uint64_t *c = v->ctx + 2 * (size_t)sid;
+	uint64_t *c = vtd_ctx_entry(v, sid);
+	if (!c) /* a live unit's entry that could not be saved: left as it is (attach checked first) */
+		return;
 	c[1] = pt ? vtd_ctx_hi(v->max_aw, v->ident.did) : vtd_ctx_hi(v->aw, d->did);
 	__asm__ volatile("" ::: "memory"); /* the domain before the present bit */
 	c[0] = VTD_CTX_P | (pt ? VTD_CTX_TT_PT : VTD_CTX_TT_SL | ((uint64_t)(uintptr_t)d->top & VTD_CTX_SLPTPTR));
@@ -116,18 +119,26 @@ static void *zeroed_pages(size_t n)
 
 static const char *build_tables(struct vtd *v)
 {
-	v->ctx_pages = v->scalable ? 512 : 256;
-	v->root = zeroed_pages(1);
-	v->ctx = zeroed_pages(v->ctx_pages);
-	v->iq = zeroed_pages(1);
+	/* a live unit keeps the firmware's root and context tables */
+	v->ctx_pages = v->live ? 0 : v->scalable ? 512 : 256;
+	v->root = v->live ? NULL : zeroed_pages(1);
+	v->ctx = v->live ? NULL : zeroed_pages(v->ctx_pages);
+	v->iq_mine = zeroed_pages(1);
+	if (!v->fw_queue)
+		v->iq = v->iq_mine;
 	v->wait_status = zeroed_pages(1);
-	if (!v->root || !v->ctx || !v->iq || !v->wait_status)
+	if ((!v->live && (!v->root || !v->ctx)) || !v->iq_mine || !v->wait_status)
 		return iommu_fail(&v->io, IOMMU_ERR_NOMEM,
 				  "vtd: no memory for the root, context, queue and status pages (1 or 2 MiB)");
 	const char *e;
-	if ((e = vtd_domain_init(v, &v->ident, 1)) != NULL || (e = vtd_domain_init(v, &v->dut, 2)) != NULL)
+	if ((e = vtd_domain_init(v, &v->ident, v->dids[0])) != NULL ||
+	    (e = vtd_domain_init(v, &v->dut, v->dids[1])) != NULL)
 		return e;
-	bool pt = v->want_bystanders == VTD_BYSTANDERS_PT || (v->want_bystanders == VTD_BYSTANDERS_AUTO && v->pt);
+	/* auto: passed through where the unit can, unless the firmware left
+	 * protected memory regions on, which the identity then leaves out */
+	bool regions = (v->plmr || v->phmr) && (v->found.pmen & VTD_PMEN_EPM);
+	bool pt =
+	    v->want_bystanders == VTD_BYSTANDERS_PT || (v->want_bystanders == VTD_BYSTANDERS_AUTO && v->pt && !regions);
 	if (pt && !v->pt)
 		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED,
 				  "vtd: pass-through was asked for but the unit has none (ECAP.PT clear)");
@@ -140,10 +151,11 @@ static const char *build_tables(struct vtd *v)
 		if (top >> v->mgaw)
 			top = 1ull << v->mgaw;
 		v->ident_top = top;
-		if ((e = vtd_pg_fail(v, &v->ident, vtd_pgtable_identity(&v->ident, 0, top))) != NULL ||
-		    (e = vtd_rmrr_map(v, &v->ident, NULL)) != NULL)
+		if ((e = vtd_live_ident(v, &v->ident, top)) != NULL || (e = vtd_rmrr_map(v, &v->ident, NULL)) != NULL)
 			return e;
 	}
+	if (v->live)
+		return NULL;
 	if (v->scalable) {
 		if ((e = vtd_sm_build(v)) != NULL)
 			return e;
@@ -170,13 +182,13 @@ static void free_tables(struct vtd *v)
 	vtd_sm_free(v);
 	if (v->root)
 		platform->free_pages(v->root, 1);
-	if (v->iq)
-		platform->free_pages(v->iq, 1);
+	if (v->iq_mine)
+		platform->free_pages(v->iq_mine, 1);
 	if (v->ctx)
 		platform->free_pages(v->ctx, v->ctx_pages);
 	if (v->wait_status)
 		platform->free_pages((void *)(uintptr_t)v->wait_status, 1);
-	v->root = v->iq = v->ctx = NULL;
+	v->root = v->iq = v->iq_mine = v->ctx = NULL;
 	v->wait_status = NULL;
 }
 
@@ -195,45 +207,30 @@ static void record(struct vtd *v)
 	f->feuaddr = vtd_r32(v, VTD_REG_FEUADDR);
 	f->rtaddr = vtd_r64(v, VTD_REG_RTADDR);
 	f->iqa = v->qi ? vtd_r64(v, VTD_REG_IQA) : 0;
+	f->iqh = v->qi ? vtd_r64(v, VTD_REG_IQH) : 0;
 	f->iqt = v->qi ? vtd_r64(v, VTD_REG_IQT) : 0;
 	f->irta = vtd_ecap_ir(v->ecap) ? vtd_r64(v, VTD_REG_IRTA) : 0;
+	if (v->plmr || v->phmr)
+		f->pmen = vtd_r32(v, VTD_REG_PMEN);
+	if (v->plmr)
+		f->plmbase = vtd_r32(v, VTD_REG_PLMBASE), f->plmlimit = vtd_r32(v, VTD_REG_PLMLIMIT);
+	if (v->phmr)
+		f->phmbase = vtd_r64(v, VTD_REG_PHMBASE), f->phmlimit = vtd_r64(v, VTD_REG_PHMLIMIT);
 	v->found_valid = true;
 }
 
 /* What the unit does now, not only what it did when first seen: NULL when
- * it is free to take. */
+ * it can be taken (live.c says what cannot). */
 static const char *firmware_state(struct vtd *v)
 {
-	static char why[176];
 	uint32_t gsts = vtd_r32(v, VTD_REG_GSTS);
 	if (gsts == 0xffffffffu)
 		return iommu_fail(&v->io, IOMMU_ERR_UNUSABLE, "vtd: GSTS reads all ones (the unit does not answer)");
-	if (gsts & VTD_GSTS_TES) {
-		snprintf(why, sizeof(why),
-			 "vtd: translation is already on (root table at 0x%llx): the firmware's tables are live "
-			 "and iommon does not swap them under running DMA",
-			 (unsigned long long)vtd_r64(v, VTD_REG_RTADDR));
-		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
-	}
-	/* A queue or a remapping table the firmware left on stays the
-	 * firmware's. A stopped queue has its IQH reset to 0 (10.4.22), so
-	 * restarting it at give-back would run the firmware's old descriptors
-	 * again (wait descriptors writing their status to memory the firmware
-	 * may have reused); and interrupt remapping needs the queue on. */
-	if (gsts & (VTD_GSTS_QIES | VTD_GSTS_IRES)) {
-		snprintf(why, sizeof(why),
-			 "vtd: the firmware left %s on; iommon does not take over a queue or an interrupt "
-			 "remapping table in use",
-			 gsts & VTD_GSTS_IRES ? "interrupt remapping" : "queued invalidation");
-		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
-	}
-	/* protected memory regions block pass-through DMA to them, silently
-	 * (spec 10.4.16 in rev. 2): not iommon's to lift */
-	if ((v->plmr || v->phmr) && (vtd_r32(v, VTD_REG_PMEN) & VTD_PMEN_EPM))
+	if ((gsts ^ v->found.gsts) & (VTD_GSTS_TES | VTD_GSTS_QIES | VTD_GSTS_IRES))
 		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE,
-				  "vtd: the firmware left protected memory regions on (PMEN.EPM); iommon does not "
-				  "lift them");
-	return NULL;
+				  "vtd: the unit is no longer as the firmware left it at the first take-over (GSTS "
+				  "changed under iommon)");
+	return vtd_live_refusal(v);
 }
 
 /* The mode asked for (ops->mode) and the walks its domains use: the device
@@ -264,21 +261,30 @@ const char *vtd_op_take(struct iommu *io)
 	if (io->taken)
 		return NULL;
 	record(v);
+	set_mode(v);
+	vtd_expose(v, v->mode); /* the kinds as the unit is now: a firmware queue running has no register ones */
 	const char *e = firmware_state(v);
 	if (e)
 		return e;
 	io->taken = true; /* from here on give_back puts things back */
 	v->qi_on = false;
 	v->has_dut = false;
-	set_mode(v);
-	e = build_tables(v);
+	v->npatch = 0;
+	v->pmr_lifted = false;
+	v->live = v->found.gsts & VTD_GSTS_TES;
+	v->fw_ir = v->found.gsts & VTD_GSTS_IRES;
+	e = vtd_live_pick_dids(v);
+	if (!e && (v->found.gsts & VTD_GSTS_QIES))
+		e = vtd_live_adopt_queue(v);
+	if (!e)
+		e = build_tables(v);
 	/* scalable mode: the queue, in 256-bit descriptors, before the root
 	 * table that needs them */
 	if (!e && v->scalable)
 		e = vtd_qi_enable(v, true);
-	if (!e)
+	if (!e && !v->live)
 		e = vtd_set_root(v, vtd_root_value(v));
-	if (!e)
+	if (!e && !v->live)
 		e = vtd_invalidate_all(v);
 	if (e)
 		return take_failed(io, e);
@@ -290,8 +296,18 @@ const char *vtd_op_take(struct iommu *io)
 		printf("    %s: %zu fault record%s left from before the take-over, cleared (first: sid %04x, %s)\n",
 		       io->name, n, n == 1 ? "" : "s", old[0].sid, old[0].why);
 	vtd_irq_setup(v);
-	e = vtd_gcmd_set(v, VTD_GCMD_TE, true,
-			 "vtd: GSTS.TES not set within " VTD_DEADLINE_TEXT " of enabling translation");
+	if (!v->live)
+		e = vtd_gcmd_set(v, VTD_GCMD_TE, true,
+				 "vtd: GSTS.TES not set within " VTD_DEADLINE_TEXT " of enabling translation");
+	/* the firmware's regions stay until tables of ours translate */
+	if (!e)
+		e = vtd_pmr_lift(v);
+	if (!e && (v->live || v->fw_queue || v->pmr_lifted || v->fw_ir))
+		printf("    %s: the firmware left%s%s%s%s on: %s\n", io->name, v->live ? " translation" : "",
+		       v->fw_queue ? ", its queue" : "", v->fw_ir ? ", interrupt remapping" : "",
+		       v->pmr_lifted ? " protected memory regions" : "",
+		       v->pmr_lifted ? "lifted now that iommon's tables translate, enforced again at give-back"
+				     : "kept running through the take-over");
 	return e ? take_failed(io, e) : NULL;
 }
 
@@ -312,9 +328,15 @@ bool vtd_as_found(struct vtd *v, char *out, size_t n)
 		{ "FEDATA", vtd_r32(v, VTD_REG_FEDATA), f->fedata },
 		{ "FEADDR", vtd_r32(v, VTD_REG_FEADDR), f->feaddr },
 		{ "FEUADDR", vtd_r32(v, VTD_REG_FEUADDR), f->feuaddr },
+		{ "PMEN", (v->plmr || v->phmr) ? vtd_r32(v, VTD_REG_PMEN) : 0, f->pmen },
+		/* a queue left running: its tail where the firmware had it */
+		{ "IQT", (f->gsts & VTD_GSTS_QIES) ? vtd_r64(v, VTD_REG_IQT) : 0,
+		  (f->gsts & VTD_GSTS_QIES) ? f->iqt : 0 },
 	};
 	/* IQA is written back but not compared: with the queue disabled it
-	 * means nothing, and QEMU reads back the address it last latched */
+	 * means nothing, and QEMU reads back the address it last latched.
+	 * PLMBASE and the other region registers are never written unless
+	 * PMEN changed, and PMEN is compared */
 	bool same = regs_as_found(regs, ARRAY_SIZE(regs), out, n);
 	if (same) /* the values themselves, for the iommu-exit record */
 		snprintf(out, n, "GSTS 0x%08x RTADDR 0x%llx FECTL 0x%08x FEDATA 0x%x FEADDR 0x%x as found", f->gsts,
@@ -344,12 +366,19 @@ const char *vtd_op_give_back(struct iommu *io)
 	enum iommu_err code = IOMMU_OK;
 	/* interrupt remapping first: it needs the queue, which stops below */
 	first(v, &err, &code, vtd_ir_give_back(v));
-	first(v, &err, &code,
-	      vtd_gcmd_set(v, VTD_GCMD_TE, false, "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling"));
-	/* the queue drains with a wait, then stops; caches are emptied on the
-	 * way out so nothing of ours is used by whoever comes next */
-	first(v, &err, &code, vtd_invalidate_all(v));
-	first(v, &err, &code, vtd_qi_enable(v, false));
+	/* the firmware's regions enforced again while our tables still
+	 * translate: no moment in which neither protects */
+	first(v, &err, &code, vtd_pmr_restore(v));
+	if (!v->live)
+		first(v, &err, &code,
+		      vtd_gcmd_set(v, VTD_GCMD_TE, false,
+				   "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling"));
+	/* the queue drains with a wait, then stops (or, the firmware's, is
+	 * brought back to its tail); caches are emptied on the way out so
+	 * nothing of ours is used by whoever comes next */
+	first(v, &err, &code, v->live ? vtd_live_restore(v) : vtd_invalidate_all(v));
+	if (!v->fw_queue)
+		first(v, &err, &code, vtd_qi_enable(v, false));
 	if (!v->qi_on) /* the tables below are the firmware's, in its mode */
 		v->scalable = false, v->dw = false;
 	vtd_irq_teardown(v);
@@ -362,34 +391,38 @@ const char *vtd_op_give_back(struct iommu *io)
 	vtd_w32(v, VTD_REG_FEADDR, f->feaddr);
 	vtd_w32(v, VTD_REG_FEUADDR, f->feuaddr);
 	vtd_w32(v, VTD_REG_FECTL, f->fectl & VTD_FECTL_IM);
-	if (f->rtaddr != vtd_r64(v, VTD_REG_RTADDR)) {
+	if (!v->live && f->rtaddr != vtd_r64(v, VTD_REG_RTADDR)) {
 		/* the firmware's pointer back, latched as it was */
 		const char *e = vtd_set_root(v, f->rtaddr);
 		first(v, &err, &code, e);
 		if (!e)
 			first(v, &err, &code, vtd_invalidate_all(v));
 	}
-	if (v->qi && !v->qi_on) {
+	if (v->fw_queue) /* last: every invalidation above went through it */
+		first(v, &err, &code, vtd_live_return_queue(v));
+	else if (v->qi && !v->qi_on && !(f->gsts & VTD_GSTS_QIES)) {
 		vtd_w64(v, VTD_REG_IQA, f->iqa); /* an IQA write resets IQH and IQT: IQT after it */
 		vtd_w64(v, VTD_REG_IQT, f->iqt);
 	}
 	uint32_t gsts = vtd_r32(v, VTD_REG_GSTS);
-	if (gsts == 0xffffffffu || (gsts & (VTD_GSTS_TES | VTD_GSTS_QIES))) {
+	if (gsts == 0xffffffffu || ((gsts ^ f->gsts) & (VTD_GSTS_TES | VTD_GSTS_QIES)) || v->npatch || v->fw_queue) {
 		/* the unit may still walk the tables or fetch from the queue:
 		 * their pages are left to it rather than given to the firmware */
-		printf("    %s: translation or the queue did not stop (GSTS 0x%08x): its %zu table pages are kept\n",
+		printf("    %s: translation or the queue is not as found (GSTS 0x%08x): its %zu table pages are kept\n",
 		       io->name, gsts,
 		       3 + v->ctx_pages + v->ident.npages + v->dut.npages + v->alt.npages + vtd_sm_table_pages(v));
 		*v = (struct vtd){ .io = v->io, .w = v->w, .found = v->found, .found_valid = true };
 		v->io.taken = false;
-		snprintf(io->restore_note, sizeof(io->restore_note), "the unit did not stop (GSTS 0x%08x)", gsts);
-		first(v, &err, &code, iommu_fail(io, IOMMU_ERR_RESTORE, "vtd: the unit did not stop"));
+		snprintf(io->restore_note, sizeof(io->restore_note), "the unit is not back as found (GSTS 0x%08x)",
+			 gsts);
+		first(v, &err, &code, iommu_fail(io, IOMMU_ERR_RESTORE, "vtd: the unit is not back as found"));
 		return iommu_fail(io, code, err);
 	}
 	free_tables(v);
 	io->taken = false;
 	v->has_dut = false;
 	v->scalable = false;
+	v->live = v->fw_ir = false;
 	bool same = vtd_as_found(v, io->restore_note, sizeof(io->restore_note));
 	if (!same)
 		first(v, &err, &code,

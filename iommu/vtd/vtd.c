@@ -144,10 +144,18 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 			continue;
 		if ((e = ctx_clear(v, prev)) != NULL)
 			return e;
-		ctx_set(v, prev, &v->ident, v->bystanders_pt);
-		if ((e = ctx_present(v, prev, v->ident.did)) != NULL)
+		if (v->live) /* the firmware's entry again */
+			vtd_live_put_back(v, prev);
+		else
+			ctx_set(v, prev, &v->ident, v->bystanders_pt);
+		if ((e = ctx_present(v, prev, ctx_did(v, prev))) != NULL)
 			return e;
 	}
+	/* a live unit's entries are the firmware's: each saved before the first change */
+	for (size_t i = 0; v->live && i < n; i++)
+		if (!vtd_ctx_entry(v, rid[i]))
+			return iommu_fail(io, IOMMU_ERR_NOMEM,
+					  "vtd: no room to save the firmware's context entries of the device");
 	for (size_t i = 0; i < n; i++)
 		if ((e = ctx_clear(v, rid[i])) != NULL)
 			return e;
@@ -155,7 +163,7 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	 * with the RMRRs that name the device, each time it is attached to
 	 * translate (what the bench maps before a case, it maps again) */
 	if (mode == IOMMU_TRANSLATE &&
-	    ((e = vtd_domain_init(v, &v->dut, 2)) != NULL || (e = vtd_rmrr_map(v, &v->dut, &dev)) != NULL))
+	    ((e = vtd_domain_init(v, &v->dut, v->dids[1])) != NULL || (e = vtd_rmrr_map(v, &v->dut, &dev)) != NULL))
 		return e;
 	for (size_t i = 0; i < n; i++) {
 		ctx_set(v, rid[i], mode == IOMMU_TRANSLATE ? &v->dut : &v->ident, mode == IOMMU_PASSTHROUGH);
@@ -171,11 +179,22 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 	return NULL;
 }
 
+static void op_firmware_left(struct iommu *io, struct iommu_fw_state *st)
+{
+	vtd_firmware_left(container_of(io, struct vtd, io), st);
+}
+
 static const char *op_enable(struct iommu *io, bool on)
 {
 	struct vtd *v = container_of(io, struct vtd, io);
 	if (!io->taken)
 		return not_taken(v);
+	if (!on && v->live)
+		return iommu_fail(io, IOMMU_ERR_FIRMWARE,
+				  "vtd: translation stays on: the firmware left it on to protect memory from DMA, and "
+				  "turning it off would open a window to every device");
+	if (on && v->live)
+		return NULL; /* it never went off */
 	if (!on)
 		return vtd_gcmd_set(v, VTD_GCMD_TE, false,
 				    "vtd: GSTS.TES still set " VTD_DEADLINE_TEXT " after disabling");
@@ -239,7 +258,7 @@ static const char *swap(struct vtd *v, uint64_t iova, uint64_t phys, const struc
 		return no_domain(v);
 	if (pasid_entry && !v->scalable)
 		return iommu_fail(&v->io, IOMMU_ERR_UNSUPPORTED, "vtd: legacy mode has no PASID entries");
-	uint16_t old = v->dut.did, next = old == 2 ? 3 : 2;
+	uint16_t old = v->dut.did, next = old == v->dids[1] ? v->dids[2] : v->dids[1];
 	/* the tables about to be reused must not be what a cached context
 	 * entry still leads to (a second swap with no invalidation between) */
 	const char *e = v->alt_cached ? alt_forget(v) : NULL;
@@ -334,6 +353,7 @@ static const struct iommu_ops vtd_ops = {
 	.fault_pending = vtd_op_fault_pending,
 	.iova_to_phys = op_iova_to_phys,
 	.as_found = vtd_op_as_found,
+	.firmware_left = op_firmware_left,
 	.ir_enable = vtd_op_ir_enable,
 	.ir_set = vtd_op_ir_set,
 	.ir_msi = vtd_op_ir_msi,
@@ -408,9 +428,9 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 		return iommu_fail(&v->io, c.err, bad);
 	adopt(v, &c);
 	/* domain ids: 0 is reserved in caching mode, and we need 1 and 2 */
-	v->ident.did = 1;
-	v->dut.did = 2;
-	v->alt.did = 3;
+	v->dids[0] = v->ident.did = 1;
+	v->dids[1] = v->dut.did = 2;
+	v->dids[2] = v->alt.did = 3;
 	v->ident.cfg = v->dut.cfg = v->alt.cfg = &v->pgcfg;
 	return NULL;
 }

@@ -26,7 +26,10 @@
 /* What the firmware left, recorded before the first write. */
 struct vtd_found {
 	uint32_t gsts, fsts, fectl, fedata, feaddr, feuaddr;
-	uint64_t rtaddr, iqa, iqt, irta;
+	uint64_t rtaddr, iqa, iqh, iqt, irta;
+	/* protected memory regions (where CAP.PLMR or PHMR) */
+	uint32_t pmen, plmbase, plmlimit;
+	uint64_t phmbase, phmlimit;
 };
 
 enum vtd_bystanders { VTD_BYSTANDERS_AUTO, VTD_BYSTANDERS_PT, VTD_BYSTANDERS_IDENTITY };
@@ -95,8 +98,25 @@ struct vtd {
 	 * first, then its aliases (struct iommu's alias) */
 	uint16_t dut_rid[1 + IOMMU_MAX_ALIASES];
 	size_t ndut_rid;
-	/* queued invalidation */
-	uint64_t *iq;
+	/* what the firmware left running and the take-over kept (live.c):
+	 * translation (its tables, with the device's entries changed in place
+	 * and saved in `patch`, its domain ids avoided), its queue (drained, added to, and brought
+	 * back to the tail it had), its protected memory regions (lifted once
+	 * our tables are live, enforced again before they go), its interrupt
+	 * remapping (its entries kept in ours, ours after them) */
+	bool live, fw_queue, pmr_lifted, fw_ir;
+	bool queue_left_on; /* seen when the mode was set: the firmware's queue running */
+	struct vtd_patch {
+		uint64_t *at, old[2];
+		size_t n;
+		void *page; /* a context table of ours the entry (a root entry) pointed at */
+	} patch[64];
+	size_t npatch;
+	uint16_t dids[3]; /* ours: the identity domain's, the device's, the context-cache probe's second */
+	/* queued invalidation: the queue in use (ours, or the firmware's),
+	 * 2^iq_qs pages */
+	uint64_t *iq, *iq_mine;
+	unsigned iq_qs;
 	volatile uint32_t *wait_status;
 	uint32_t wait_seq;
 	unsigned iq_tail;
@@ -107,6 +127,7 @@ struct vtd {
 	bool ir;	   /* ECAP.IR */
 	uint64_t *irt;	   /* the interrupt remapping table, 16 bytes an entry */
 	unsigned irt_size; /* entries: 2^(IRTA.S + 1) */
+	unsigned ir_base;  /* the first entry of ours: the firmware's left on come before it */
 	bool ir_on;	   /* IRE set by us */
 	bool eime;	   /* IRTA.EIME set by us: x2APIC destinations */
 	bool cfi_ignored;  /* GSTS.CFIS never followed GCMD.CFI (QEMU 7.2) */

@@ -271,7 +271,7 @@ static void engine_msi_through_the_model(void **state)
 			fail_msg("%s: the model saw %s", model_kind_at(k), what);
 		model_detach();
 	}
-	assert_int_equal(families, 3); /* vtd, vtd-sm (its legacy mode) and amdvi */
+	assert_int_equal(families, 4); /* vtd, vtd-sm (its legacy mode), vtd-pmr and amdvi */
 }
 
 /* The VT-d model: compatibility format blocked with reason 25h once CFI is

@@ -285,7 +285,11 @@ static void unit_without_cfi_switch(void **state)
  * firmware's descriptors again), and nothing of the firmware's is touched:
  * its remapped interrupts keep arriving through its own table. The same
  * with the queue alone. */
-static void firmware_remapping_refused(void **state)
+/* The firmware's idle queue and its interrupt remapping, left on: the
+ * take-over keeps both running (the queue is added to, never stopped),
+ * the firmware's entries keep delivering, remapping of iommon's own is
+ * refused by name, and give-back leaves the queue at the tail it had. */
+static void firmware_remapping_kept(void **state)
 {
 	(void)state;
 	static uint64_t fw_irt[2 * 256] __attribute__((aligned(4096)));
@@ -303,20 +307,29 @@ static void firmware_remapping_refused(void **state)
 			m.gsts |= VTD_GCMD_IRE | VTD_GCMD_SIRTP | VTD_GCMD_CFI;
 		}
 		uint32_t gsts = m.gsts;
-		assert_non_null(v.io.ops->take(&v.io));
-		assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
-		assert_int_equal(m.gsts, gsts);
+		assert_null(v.io.ops->take(&v.io));
+		assert_true(m.gsts & VTD_GCMD_QIE);
 		assert_int_equal(m.iqa, (uint64_t)(uintptr_t)fw_queue);
-		assert_int_equal(m.iqt, 0x30);
-		assert_int_equal(m.iqh, 0x30);
+		assert_true(m.waits > 0); /* the take-over's invalidations went through it */
 		if (with_ir) {
+			assert_non_null(v.io.ops->ir_enable(&v.io, true, 16));
+			assert_int_equal(v.io.err, IOMMU_ERR_UNSUPPORTED);
 			uint8_t vec;
 			uint32_t dest;
 			assert_true(vtdm_msi(&m, 0x00f8, 0xfee00000u | 9u << 5 | 1u << 4, 0, &vec, &dest));
 			assert_int_equal(vec, 0x77);
 			assert_int_equal(dest, 2);
-			assert_int_equal(m.irta, (uint64_t)(uintptr_t)fw_irt | 7);
 		}
+		assert_null(v.io.ops->give_back(&v.io));
+		assert_int_equal(m.gsts & ~VTD_GCMD_SRTP, gsts & ~VTD_GCMD_SRTP);
+		assert_int_equal(m.iqa, (uint64_t)(uintptr_t)fw_queue);
+		assert_int_equal(m.iqt, 0x30); /* brought round to the firmware's tail */
+		assert_int_equal(m.iqh, 0x30);
+		if (with_ir)
+			assert_int_equal(m.irta, (uint64_t)(uintptr_t)fw_irt | 7);
+		assert_int_equal(fw_irt[2 * 9], 1 | 0x77ull << 16 | 2ull << 40);
+		char note[200];
+		assert_true(vtd_as_found(&v, note, sizeof(note)));
 		assert_clean();
 	}
 }
@@ -405,7 +418,7 @@ int main(void)
 		cmocka_unit_test(changed_entry_stale_until_iec),
 		cmocka_unit_test(refused_without_ir_or_queue),
 		cmocka_unit_test(unit_without_cfi_switch),
-		cmocka_unit_test(firmware_remapping_refused),
+		cmocka_unit_test(firmware_remapping_kept),
 		cmocka_unit_test(ire_that_never_sets_times_out),
 		cmocka_unit_test_teardown(x2apic_destinations_with_eim, xapic_again),
 		cmocka_unit_test_teardown(x2apic_without_eim_refused, xapic_again),

@@ -82,6 +82,13 @@ static bool ir_setup(struct test_ctx *t, struct ir *r, bool remap)
 		return bench_needs(v, false, SKIP_PLATFORM, "no interrupt handler: %s", e);
 	}
 	r->sid = ir_sid(v->e);
+	struct iommu_fw_state fw = { 0 };
+	if (!remap && v->io->ops->firmware_left)
+		v->io->ops->firmware_left(v->io, &fw);
+	if (fw.intremap)
+		return ir_needs(r, false, SKIP_UNSUPPORTED,
+				"the firmware left interrupt remapping on: every MSI goes through its table, so none "
+				"can be sent with remapping off");
 	if (remap) {
 		e = v->io->ops->ir_enable(v->io, true, IR_ENTRIES);
 		r->enabled = !e;
