@@ -72,6 +72,19 @@ $(BUILD)/iommon.efi: $(BUILD)/iommon.so $(BUILD)/host/petool tools/check-relocs.
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
 	$(BUILD)/host/petool nx $@
 
+# The firmware stand-in the protection tests boot first (tests/standin/dmafw.c):
+# a UEFI program of its own, built like the monitor, never on the stick
+# unless a boot test puts it there.
+$(BUILD)/standin.so: $(BUILD)/efi/tests/standin/dmafw.o $(LDS) $(NEWLIB)/.stamp
+	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
+		/usr/lib/crt0-efi-x86_64.o $< -L/usr/lib -lgnuefi -lefi -L$(NEWLIB_TARGET)/lib -lc $(LIBGCC) -o $@
+
+$(BUILD)/standin.efi: $(BUILD)/standin.so $(BUILD)/host/petool tools/check-relocs.sh
+	tools/check-relocs.sh $<
+	objcopy -j .text -j .rodata -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	$(BUILD)/host/petool nx $@
+
 # ---- aarch64 EFI build ---------------------------------------------------------
 # Cross-built with Debian's gcc-aarch64-linux-gnu against gnu-efi's arm64
 # package, unpacked into build/ by tools/deps.sh (never installed: it would
@@ -272,7 +285,7 @@ console-aarch64: deps
 test: deps
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
 	start=$$(date +%s); \
-	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
+	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
 	echo "== build: $$(($$(date +%s) - start)) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
 	@tools/test.sh
 

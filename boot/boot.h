@@ -43,6 +43,13 @@ const char *netboot_stream(const char *path, bool (*piece)(void *ctx, const void
 /* devices.c */
 const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
+/* The firmware's own DMA path: its IOMMU protocol, a buffer mapped through
+ * a device's PCI I/O protocol, the boot volume read by block (platform.h). */
+bool device_fw_iommu(void);
+const char *device_fw_dma_map(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t phys, size_t len,
+			      uint64_t *dev_addr, void **token);
+void device_fw_dma_unmap(void *token);
+const char *device_boot_read(uint64_t off, void *buf, size_t len);
 
 /* x86_64/cpu.c, aarch64/cpu.c: the CPU-specific members of the platform
  * (interrupt masking, address width, paging depth) */

@@ -93,3 +93,87 @@ void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn)
 		return;
 	}
 }
+
+/* ---- the firmware's own DMA path (the protection group) ------------------ */
+
+/* EDK II's EDKII_IOMMU_PROTOCOL (MdeModulePkg/Include/Protocol/IoMmu.h). */
+static EFI_GUID iommu_protocol_guid = {
+	0x4e939de9, 0xd948, 0x4b0f, { 0x88, 0xed, 0xe6, 0xe1, 0xce, 0x51, 0x7c, 0x1e }
+};
+
+bool device_fw_iommu(void)
+{
+	void *p = NULL;
+	return !EFI_ERROR(BS->LocateProtocol(&iommu_protocol_guid, NULL, &p)) && p;
+}
+
+struct fw_mapping {
+	EFI_PCI_IO_PROTOCOL *io;
+	void *mapping;
+};
+
+/* As a firmware driver maps a buffer the device writes: PciIo.Map, which
+ * goes through the IOMMU protocol's Map and SetAttribute when one is
+ * installed (EDK II's PciBusDxe and PciHostBridgeDxe). */
+const char *device_fw_dma_map(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t phys, size_t len,
+			      uint64_t *dev_addr, void **token)
+{
+	static char why[96];
+	EFI_HANDLE h = handle_of(seg, bus, dev, fn);
+	EFI_GUID guid = EFI_PCI_IO_PROTOCOL_GUID;
+	EFI_PCI_IO_PROTOCOL *io;
+	if (!h || EFI_ERROR(BS->HandleProtocol(h, &guid, (void **)&io)))
+		return "the firmware has no PCI I/O protocol for the device";
+	static struct fw_mapping maps[4];
+	struct fw_mapping *m = NULL;
+	for (size_t i = 0; i < 4 && !m; i++)
+		if (!maps[i].io)
+			m = &maps[i];
+	if (!m)
+		return "four firmware mappings are held already";
+	UINTN n = len;
+	EFI_PHYSICAL_ADDRESS a = 0;
+	EFI_STATUS st = io->Map(io, EfiPciIoOperationBusMasterWrite, (void *)(uintptr_t)phys, &n, &a, &m->mapping);
+	if (EFI_ERROR(st) || n < len) {
+		if (!EFI_ERROR(st))
+			io->Unmap(io, m->mapping);
+		snprintf(why, sizeof(why), "PciIo.Map: %s (%llu of %zu bytes)", EFI_ERROR(st) ? "refused" : "short",
+			 (unsigned long long)n, len);
+		return why;
+	}
+	m->io = io;
+	*dev_addr = a;
+	*token = m;
+	return NULL;
+}
+
+void device_fw_dma_unmap(void *token)
+{
+	struct fw_mapping *m = token;
+	if (m && m->io) {
+		m->io->Unmap(m->io, m->mapping);
+		m->io = NULL;
+	}
+}
+
+/* The boot volume's block device, read with no cache between (BlockIo). */
+const char *device_boot_read(uint64_t off, void *buf, size_t len)
+{
+	EFI_GUID guid = EFI_BLOCK_IO_PROTOCOL_GUID;
+	EFI_BLOCK_IO *bio;
+	if (!boot_loaded_image || EFI_ERROR(BS->HandleProtocol(boot_loaded_image->DeviceHandle, &guid, (void **)&bio)))
+		return "the boot volume has no block I/O protocol (booted from the network?)";
+	UINT32 bs = bio->Media->BlockSize;
+	if (!bs || off % bs || len % bs)
+		return "the boot volume's block size does not divide the read";
+	/* page-aligned: any IoAlign a driver asks */
+	size_t pages = (len + 4095) / 4096;
+	EFI_PHYSICAL_ADDRESS a = 0;
+	if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiLoaderData, pages, &a)))
+		return "no memory";
+	EFI_STATUS st = bio->ReadBlocks(bio, bio->Media->MediaId, off / bs, len, (void *)(uintptr_t)a);
+	if (!EFI_ERROR(st))
+		memcpy(buf, (void *)(uintptr_t)a, len);
+	BS->FreePages(a, pages);
+	return EFI_ERROR(st) ? "BlockIo.ReadBlocks failed" : NULL;
+}

@@ -245,6 +245,25 @@ else
 	printf '%s\n' "$out" >"$log/host-arch-pass.log"
 fi
 
+# The protection audit on the VT-d model's firmware states: protected
+# where the firmware's tables or regions block the engine, `not protected`
+# where it passes every device through, not applicable where it left the
+# unit off; and the vtd group then runs on each unit the firmware left on.
+prot_plan='set records console\nmodel %s\nrun protection.blocked vtd.takeover vtd.translate_4k\nexit qemu\n'
+for want in "vtd fw-on:pass:pass" "vtd fw-queue:pass:pass" "vtd-pmr fw-pmr:pass:pass" "vtd fw-liar:fail:pass" "vtd:na:pass"; do
+	kind=${want%%:*} rest=${want#*:} verdict=${rest%%:*} group=${rest#*:}
+	out=$(printf "$prot_plan" "$kind" | IOMMON_VOLUME="$log/host-volume" build/host/iommon 2>&1)
+	name=host.protection-$(printf '%s' "$kind" | tr ' ' '-')
+	if printf '%s\n' "$out" | grep -q "^{\"kind\":\"result\",\"test\":\"protection.blocked\",\"verdict\":\"$verdict\"" &&
+		printf '%s\n' "$out" | grep -q "^{\"kind\":\"result\",\"test\":\"vtd.takeover\",\"verdict\":\"$group\"" &&
+		printf '%s\n' "$out" | grep -q "^{\"kind\":\"result\",\"test\":\"vtd.translate_4k\",\"verdict\":\"$group\""; then
+		note PASS "$name" "model $kind: protection.blocked $verdict, vtd.takeover and vtd.translate_4k $group"
+	else
+		note FAIL "$name" "model $kind: protection.blocked not $verdict or the vtd cases not $group; output in $log/$name.log"
+		printf '%s\n' "$out" >"$log/$name.log"
+	fi
+done
+
 # The README's generated parts: its contents, and the test catalogue as the
 # monitor's own 'list' prints it (a test added without its line fails here).
 section "README (tools/readme.py)"

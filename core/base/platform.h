@@ -107,6 +107,22 @@ struct platform {
 	 * the platform cannot. */
 	bool (*irq_send)(int vector, uint32_t apic_id);
 
+	/* The firmware's own IOMMU protocol (EDK II's EDKII_IOMMU_PROTOCOL),
+	 * as a firmware driver meets it: fw_iommu says whether one is
+	 * installed (NULL: no firmware). fw_dma_map maps `len` bytes at
+	 * `phys` for bus-master writes by the PCI function seg:bus:dev.fn
+	 * through its PCI I/O protocol (whose Map calls the IOMMU protocol's
+	 * Map and SetAttribute), the address the device must use in
+	 * *dev_addr; fw_dma_unmap undoes it. NULL or why not. */
+	bool (*fw_iommu)(void);
+	const char *(*fw_dma_map)(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t phys, size_t len,
+				  uint64_t *dev_addr, void **token);
+	void (*fw_dma_unmap)(void *token);
+	/* `len` bytes of the medium the monitor booted from, at byte `off`,
+	 * read through the firmware's block driver (no cache between: the
+	 * device DMAs them): NULL or why not. NULL: no such medium. */
+	const char *(*boot_read)(uint64_t off, void *buf, size_t len);
+
 	/* End of the highest RAM range in the firmware's memory map (0 when
 	 * unknown): what an identity map must cover. */
 	uint64_t (*memory_top)(void);

@@ -133,21 +133,58 @@ static const struct iommu_found_reg vtd_found_regs[] = {
 };
 
 /* the identity registers, in struct unit_regs */
-enum { ID_VER, ID_CAP, ID_ECAP };
+enum { ID_VER, ID_CAP, ID_ECAP, ID_GSTS, ID_RTADDR, ID_PMEN };
 
-/* VER, CAP, ECAP (spec 11.4.1-3) */
+/* VER, CAP, ECAP (spec 11.4.1-3), and what the firmware left on: GSTS,
+ * RTADDR, PMEN (where the unit has protected regions); reads only */
 static bool vtd_identity(struct regwin *w, struct unit_regs *r)
 {
 	r->r[ID_VER] = regwin_read32(w, VTD_REG_VER);
 	r->r[ID_CAP] = regwin_read64(w, VTD_REG_CAP);
 	r->r[ID_ECAP] = regwin_read64(w, VTD_REG_ECAP);
-	return r->r[ID_VER] != 0xffffffffu && r->r[ID_CAP] != ~0ull;
+	if (r->r[ID_VER] == 0xffffffffu || r->r[ID_CAP] == ~0ull)
+		return false;
+	r->r[ID_GSTS] = regwin_read32(w, VTD_REG_GSTS);
+	r->r[ID_RTADDR] = regwin_read64(w, VTD_REG_RTADDR);
+	r->r[ID_PMEN] = (vtd_cap_plmr(r->r[ID_CAP]) || vtd_cap_phmr(r->r[ID_CAP])) ? regwin_read32(w, VTD_REG_PMEN) : 0;
+	return true;
+}
+
+/* What the firmware left on, as names: "translation", "queue",
+ * "interrupt-remapping", "protected-regions"; how many. */
+static size_t left_on(const struct unit_regs *r, const char *names[4])
+{
+	size_t n = 0;
+	uint32_t gsts = (uint32_t)r->r[ID_GSTS];
+	if (gsts == 0xffffffffu)
+		return 0;
+	if (gsts & VTD_GSTS_TES)
+		names[n++] = "translation";
+	if (gsts & VTD_GSTS_QIES)
+		names[n++] = "queue";
+	if (gsts & VTD_GSTS_IRES)
+		names[n++] = "interrupt-remapping";
+	if (r->r[ID_PMEN] & VTD_PMEN_PRS)
+		names[n++] = "protected-regions";
+	return n;
 }
 
 static void vtd_print_regs(const struct unit_regs *r)
 {
 	vtd_caps_print((uint32_t)r->r[ID_VER], r->r[ID_CAP], r->r[ID_ECAP],
 		       platform && platform->apic_id_bits ? platform->apic_id_bits() : 8);
+	const char *on[4];
+	size_t n = left_on(r, on);
+	printf("      the firmware left: %s", n ? "" : "everything off (GSTS 0x");
+	if (!n)
+		printf("%08x)\n", (unsigned)r->r[ID_GSTS]);
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s%s", i ? ", " : "", on[i], i + 1 < n ? "" : " on");
+	if (n && (r->r[ID_GSTS] & VTD_GSTS_TES))
+		printf(" (root table 0x%llx, %s)\n", (unsigned long long)(r->r[ID_RTADDR] & VTD_ROOT_CTP),
+		       (r->r[ID_RTADDR] & VTD_RTADDR_TTM) ? "scalable mode" : "legacy mode");
+	else if (n)
+		printf("\n");
 }
 
 static void vtd_unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
@@ -162,6 +199,7 @@ static void vtd_unit_info(struct json *j, const struct iommu_unit *u, const void
 		vtd_caps_read(r->r[ID_CAP], r->r[ID_ECAP], &c);
 		json_strs(j, "modes", names, vtd_modes(&c, names));
 		json_strs(j, "modes_driven", names, vtd_modes_driven(&c, names));
+		json_strs(j, "firmware_left_on", names, left_on(r, names));
 	}
 }
 

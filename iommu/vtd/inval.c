@@ -150,6 +150,10 @@ static const char *qi_submit(struct vtd *v, const struct vtd_desc *desc, size_t 
 	if (iqe)
 		*iqe = false;
 	uint32_t seq = ++v->wait_seq;
+	/* the firmware's queue: its driver may have added to it since (from
+	 * its Map and Unmap calls), so the tail is the unit's, not a copy */
+	if (v->fw_queue)
+		v->iq_tail = vtd_iq_index(vtd_r64(v, VTD_REG_IQT), false) % vtd_iq_entries(v);
 	for (size_t i = 0; i < n; i++)
 		put_desc(v, desc[i]);
 	put_desc(v, vtd_desc_wait_sw(seq, (uint64_t)(uintptr_t)v->wait_status));

@@ -31,6 +31,7 @@ const struct test_group *const *iommon_catalogue(void)
 	groups[n++] = &timer_group;
 	groups[n++] = &acpi_group;
 	groups[n++] = &pci_group;
+	groups[n++] = &protection_group; /* before anything changes what the firmware left */
 	groups[n++] = &dma_group;
 #define GROUP(name) groups[n++] = &name##_group;
 	IOMMU_BACKENDS(GROUP)

@@ -9,6 +9,7 @@ extern const struct test_group acpi_group;
 extern const struct test_group pci_group;
 extern const struct test_group dma_group;
 extern const struct test_group price_group;
+extern const struct test_group protection_group;
 extern const struct test_group selftest_group; /* hidden: crashes and hangs on purpose */
 
 /* The groups the runner sees (NULL-terminated): the machine-wide ones,
