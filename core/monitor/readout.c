@@ -69,8 +69,27 @@ static size_t print_rows(size_t first, bool (*keep)(const struct result_row *), 
 	return shown;
 }
 
+/* The end of the run of n/a rows from `i` in one group for one reason. */
+static size_t na_run(const struct result_row *rows, size_t n, size_t i, const char *what)
+{
+	size_t g = group_len(rows[i].tc->name), j = i + 1;
+	while (j < n && rows[j].verdict == VERDICT_NA && strncmp(rows[j].tc->name, rows[i].tc->name, g + 1) == 0 &&
+	       strcmp(rows[j].detail, rows[i].detail) == 0 && (!what || names(what, rows[j].tc->name)))
+		j++;
+	return j;
+}
+
+/* Is [i, j) a whole group that did not apply for want of a unit of its kind? */
+static bool no_unit_group(const struct result_row *rows, size_t n, size_t i, size_t j)
+{
+	size_t g = group_len(rows[i].tc->name);
+	return rows[i].reason == SKIP_NO_UNIT && (j == n || strncmp(rows[j].tc->name, rows[i].tc->name, g + 1) != 0) &&
+	       (i == 0 || strncmp(rows[i - 1].tc->name, rows[i].tc->name, g + 1) != 0);
+}
+
 /* The tests that did not apply: a run of them in one group for one reason
- * (a group that did not apply) is one line. */
+ * (a group that did not apply) is one line, and groups side by side that
+ * found no unit of their kind share one. */
 static void print_na(size_t first, const char *what)
 {
 	size_t n;
@@ -80,13 +99,33 @@ static void print_na(size_t first, const char *what)
 		const struct result_row *r = &rows[i];
 		if (r->verdict != VERDICT_NA || (what && !names(what, r->tc->name)))
 			continue;
-		size_t g = group_len(r->tc->name), j = i + 1;
-		while (j < n && rows[j].verdict == VERDICT_NA && strncmp(rows[j].tc->name, r->tc->name, g + 1) == 0 &&
-		       strcmp(rows[j].detail, r->detail) == 0 && (!what || names(what, rows[j].tc->name)))
-			j++;
+		size_t g = group_len(r->tc->name), j = na_run(rows, n, i, what);
 		if (!header)
 			printf("\n  not applicable here:\n");
 		header = true;
+		size_t k = j, groups = 1;
+		while (no_unit_group(rows, n, i, j) && k < n && rows[k].verdict == VERDICT_NA &&
+		       (!what || names(what, rows[k].tc->name))) {
+			size_t e = na_run(rows, n, k, what);
+			if (!no_unit_group(rows, n, k, e))
+				break;
+			k = e, groups++;
+		}
+		if (groups > 1) {
+			char line[160];
+			size_t len = 0;
+			for (size_t a = i; a < k && len < sizeof(line);) {
+				size_t e = na_run(rows, n, a, what);
+				len +=
+				    (size_t)snprintf(line + len, sizeof(line) - len, "%s%.*s (%zu)", a == i ? "" : ", ",
+						     (int)group_len(rows[a].tc->name), rows[a].tc->name, e - a);
+				a = e;
+			}
+			int at = printf("    - %s: ", line);
+			table_wrap_at((unsigned)at, 6, "no unit of their kind on this machine");
+			i = k - 1;
+			continue;
+		}
 		int at = j - i > 1 ? printf("    - %.*s (%zu tests): ", (int)g, r->tc->name, j - i)
 				   : printf("    - %s: ", r->tc->name);
 		table_wrap_at((unsigned)at, 6, r->detail);

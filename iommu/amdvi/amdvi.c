@@ -136,6 +136,7 @@ static const struct iommu_ops amdvi_ops = {
 	.fault_pending = amdvi_op_fault_pending,
 	.iova_to_phys = op_iova_to_phys,
 	.as_found = amdvi_op_as_found,
+	.firmware_left = amdvi_op_firmware_left,
 	.ir_enable = amdvi_op_ir_enable,
 	.ir_set = amdvi_op_ir_set,
 	.ir_msi = amdvi_op_ir_msi,

@@ -81,6 +81,7 @@ extern const struct iommu_inval_kind amdvi_ir_kinds[1];
 const char *amdvi_op_take(struct iommu *io);
 const char *amdvi_op_give_back(struct iommu *io);
 bool amdvi_op_as_found(struct iommu *io, char *out, size_t n);
+void amdvi_op_firmware_left(struct iommu *io, struct iommu_fw_state *st);
 /* The unit's MSI capability written (nothing when it is not reachable). */
 void amdvi_msi_write(struct amdvi *a, uint16_t ctrl, uint32_t lo, uint32_t hi, uint16_t data);
 

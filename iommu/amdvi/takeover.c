@@ -324,3 +324,35 @@ const char *amdvi_op_give_back(struct iommu *io)
 		code = IOMMU_ERR_RESTORE;
 	return err ? iommu_fail(io, code, err) : NULL;
 }
+
+/* What the firmware left, read without a write (the protection audit):
+ * IommuEn, the command buffer and event log, the exclusion range (DMA to
+ * it passes untranslated), and the IVRS's promise: IVinfo bit 1, DMA
+ * remapping used for pre-boot DMA protection (the bit Linux and fwupd read). */
+void amdvi_op_firmware_left(struct iommu *io, struct iommu_fw_state *st)
+{
+	struct amdvi *a = container_of(io, struct amdvi, io);
+	memset(st, 0, sizeof(*st));
+	uint64_t ctrl = amdvi_r64(a, AMDVI_REG_CONTROL);
+	if (ctrl == ~0ull) {
+		snprintf(st->state, sizeof(st->state), "Control reads all ones: the unit does not answer");
+		return;
+	}
+	uint64_t excl = amdvi_r64(a, AMDVI_REG_EXCL_BASE), limit = amdvi_r64(a, AMDVI_REG_EXCL_LIMIT);
+	st->translating = ctrl & AMDVI_CTRL_IOMMU_EN;
+	st->queue = ctrl & AMDVI_CTRL_CMDBUF_EN;
+	size_t k = (size_t)snprintf(st->state, sizeof(st->state), "%s (Control 0x%llx, device table 0x%llx)",
+				    st->translating ? "translation on" : "translation off", (unsigned long long)ctrl,
+				    (unsigned long long)(amdvi_r64(a, AMDVI_REG_DEVTAB_BASE) & AMDVI_BASE_ADDR));
+	if (st->queue && k < sizeof(st->state))
+		k += (size_t)snprintf(st->state + k, sizeof(st->state) - k, ", command buffer on");
+	if ((excl & AMDVI_EXCL_EX_EN) && k < sizeof(st->state))
+		snprintf(st->state + k, sizeof(st->state) - k, ", exclusion range 0x%llx-0x%llx%s untranslated",
+			 (unsigned long long)(excl & AMDVI_BASE_ADDR), (unsigned long long)(limit | 0xfff),
+			 (excl & AMDVI_EXCL_ALLOW) ? " (every device)" : "");
+	if (a->ivrs && (a->ivrs->ivinfo & 2)) {
+		st->promised = true;
+		snprintf(st->promise, sizeof(st->promise),
+			 "IVRS IVinfo 0x%x (bit 1: DMA remapping for pre-boot protection)", a->ivrs->ivinfo);
+	}
+}

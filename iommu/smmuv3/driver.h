@@ -87,6 +87,7 @@ size_t smmuv3_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, b
 const char *smmuv3_op_take(struct iommu *io);
 const char *smmuv3_op_give_back(struct iommu *io);
 bool smmuv3_op_as_found(struct iommu *io, char *out, size_t n);
+void smmuv3_op_firmware_left(struct iommu *io, struct iommu_fw_state *st);
 
 static inline const char *smmuv3_pg_fail(struct smmuv3 *s, const struct io_pgtable *d, const char *why)
 {

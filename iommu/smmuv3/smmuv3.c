@@ -168,6 +168,7 @@ static const struct iommu_ops smmuv3_ops = {
 	.fault_pending = smmuv3_op_fault_pending,
 	.iova_to_phys = op_iova_to_phys,
 	.as_found = smmuv3_op_as_found,
+	.firmware_left = smmuv3_op_firmware_left,
 	.mode = op_mode,
 };
 

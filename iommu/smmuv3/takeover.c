@@ -328,3 +328,25 @@ const char *smmuv3_op_give_back(struct iommu *io)
 		err = "smmuv3: registers differ from what the firmware left", code = IOMMU_ERR_RESTORE;
 	return err ? iommu_fail(io, code, err) : NULL;
 }
+
+/* What the firmware left, read without a write (the protection audit):
+ * SMMUEN and the stream table, the queues, and GBPA, which decides what
+ * happens to DMA while the SMMU is off (abort blocks it). IORT carries no
+ * promise of DMA protection. */
+void smmuv3_op_firmware_left(struct iommu *io, struct iommu_fw_state *st)
+{
+	struct smmuv3 *s = container_of(io, struct smmuv3, io);
+	memset(st, 0, sizeof(*st));
+	uint32_t cr0 = smmu_r32(s, SMMU_CR0), gbpa = smmu_r32(s, SMMU_GBPA);
+	if (cr0 == ~0u) {
+		snprintf(st->state, sizeof(st->state), "CR0 reads all ones: the unit does not answer");
+		return;
+	}
+	st->translating = cr0 & CR0_SMMUEN;
+	st->blocking = !st->translating && (gbpa & GBPA_ABORT);
+	st->queue = cr0 & CR0_CMDQEN;
+	snprintf(st->state, sizeof(st->state), "%s (CR0 0x%x, stream table 0x%llx), GBPA 0x%x: %s while off%s",
+		 st->translating ? "translation on" : "translation off", cr0,
+		 (unsigned long long)(smmu_r64(s, SMMU_STRTAB_BASE) & STRTAB_BASE_ADDR), gbpa,
+		 (gbpa & GBPA_ABORT) ? "DMA aborted" : "DMA bypasses", st->queue ? ", command queue on" : "");
+}

@@ -17,6 +17,7 @@
 #include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/monitor/runner.h"
+#include "iommu/backend.h"
 #include "iommu/machine.h"
 #include "iommu/models/models.h"
 #include "iommu/session.h"
@@ -31,9 +32,24 @@ struct audit {
 	char bdf[16];
 };
 
+/* The first unit a backend drives, opened without a device: what the
+ * promise is checked against when there is no DMA engine. */
+static struct iommu *first_unit(const char **why)
+{
+	for (size_t i = 0; i < machine.units.n; i++) {
+		const struct iommu_unit *u = &machine.units.u[i];
+		if (u->backend && u->backend->open && !u->refused[0])
+			return u->backend->open(u, &machine.units, &machine.pci, why);
+	}
+	*why = "no unit the monitor drives";
+	return NULL;
+}
+
 /* The device under test and the unit behind it, as found: the attached
- * model's, or the machine's (any unit a case held is given back first). */
-static bool audit_setup(struct test_ctx *t, struct audit *a)
+ * model's, or the machine's (any unit a case held is given back first).
+ * Without a DMA engine, only a case that needs none (`engine` false) goes
+ * on, with the machine's first unit. */
+static bool audit_setup(struct test_ctx *t, struct audit *a, bool engine)
 {
 	memset(a, 0, sizeof(*a));
 	const char *why = "no engine";
@@ -44,23 +60,27 @@ static bool audit_setup(struct test_ctx *t, struct audit *a)
 		test_skip(t, platform->replay ? SKIP_REPLAY : SKIP_PLATFORM,
 			  platform->replay ? "replay: no live hardware" : "no IOMMU on this platform");
 		return false;
+	} else if (machine.units.n == 0) {
+		test_skip(t, SKIP_NO_UNIT, "no IOMMU on this machine: nothing protects DMA, nothing to audit");
+		return false;
 	} else {
 		if ((why = iommu_give_back_held()) != NULL) {
 			report(t, false, "the unit a case held could not be given back: %s", why);
 			return false;
 		}
 		a->e = dut_engine(&why);
-		if (!a->e) {
+		if (!a->e && engine) {
 			test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 			return false;
 		}
-		a->io = iommu_for_device(a->e->addr, &why);
+		a->io = a->e ? iommu_for_device(a->e->addr, &why) : first_unit(&why);
 		if (!a->io) {
 			test_skip(t, SKIP_NO_UNIT, "%s", why);
 			return false;
 		}
 	}
-	pci_addr_str(a->e->addr, a->bdf, sizeof(a->bdf));
+	if (a->e)
+		pci_addr_str(a->e->addr, a->bdf, sizeof(a->bdf));
 	if (!a->io->ops->firmware_left) {
 		test_skip(t, SKIP_NOT_IMPLEMENTED, "%s: iommon cannot yet read what the firmware left on a %s unit",
 			  a->io->name, a->io->backend);
@@ -82,12 +102,22 @@ static bool protecting(const struct audit *a)
 	return a->fw.translating || a->fw.blocking;
 }
 
+/* A unit left off under no promise: nothing to audit, the same words for
+ * every case (one line where the results fold them). */
+static bool nothing_to_audit(struct test_ctx *t, const struct audit *a)
+{
+	if (protecting(a) || a->fw.promised)
+		return false;
+	test_skip(t, SKIP_UNSUPPORTED, "%s was left off; no DMA protection promised", a->io->name);
+	return true;
+}
+
 /* The promise against the unit: a unit left off under a promise is the
  * failure the flag's readers never see. */
 static void t_promise(struct test_ctx *t)
 {
 	struct audit a;
-	if (!audit_setup(t, &a))
+	if (!audit_setup(t, &a, false) || nothing_to_audit(t, &a))
 		return;
 	if (!a.fw.promised) {
 		test_skip(t, SKIP_UNSUPPORTED, "%s: the firmware's tables promise no DMA protection for it",
@@ -142,7 +172,7 @@ static bool audit_buffer(struct test_ctx *t, struct audit *a, struct dmabuf *b)
 static void t_blocked(struct test_ctx *t)
 {
 	struct audit a;
-	if (!audit_setup(t, &a))
+	if (!audit_setup(t, &a, true) || nothing_to_audit(t, &a))
 		return;
 	if (!protecting(&a)) {
 		test_skip(t, SKIP_UNSUPPORTED, "%s is off: the firmware left no DMA protection on it", a.io->name);
@@ -176,7 +206,7 @@ static void t_blocked(struct test_ctx *t)
 static void t_protocol(struct test_ctx *t)
 {
 	struct audit a;
-	if (!audit_setup(t, &a))
+	if (!audit_setup(t, &a, true) || nothing_to_audit(t, &a))
 		return;
 	if (!protecting(&a)) {
 		test_skip(t, SKIP_UNSUPPORTED, "%s is off: nothing to map through", a.io->name);
@@ -220,7 +250,7 @@ static void t_protocol(struct test_ctx *t)
 static void t_give_back(struct test_ctx *t)
 {
 	struct audit a;
-	if (!audit_setup(t, &a))
+	if (!audit_setup(t, &a, false) || nothing_to_audit(t, &a))
 		return;
 	/* the medium's part only where there is one; the unit's everywhere */
 	enum { LEN = 65536 };
