@@ -234,6 +234,10 @@ struct iommu {
 	size_t nalias;
 	uint16_t alias_rid; /* the requester id they are aliases of */
 	bool taken;
+	/* Taken over live: translation stays on (the firmware left it on to
+	 * protect memory), so enable(false) is refused and no "translation
+	 * off" baseline can be had; why, for people. */
+	const char *stays_on;
 	enum iommu_err err;	/* why the last operation that failed did */
 	char restore_note[160]; /* what the last give-back found, for people ("" before one) */
 };

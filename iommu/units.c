@@ -157,6 +157,14 @@ bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r)
 	return d->identity(&w, r);
 }
 
+void units_print_left_on(const char *const *on, size_t n, const char *off, const char *regs)
+{
+	printf("      the firmware left: %s", n ? "" : off);
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? ", " : "", on[i]);
+	printf("%s (%s)\n", n ? " on" : "", regs);
+}
+
 void units_describe(const struct iommu_unit *u)
 {
 	struct unit_regs r;

@@ -86,6 +86,9 @@ bool units_read_regs(const struct iommu_unit *u, struct unit_regs *r);
 /* Opens the unit's register window through regwin_open_mmio: NULL, or why
  * not (the same words as `refused`). */
 const char *units_open_window(const struct iommu_unit *u, struct regwin *w);
+/* `iommu`'s line on what the firmware left a unit doing: "the firmware
+ * left: translation, queue on (REGS)", or `off` where nothing. */
+void units_print_left_on(const char *const *on, size_t n, const char *off, const char *regs);
 /* Prints the decoded registers, indented, for `iommu`. */
 void units_describe(const struct iommu_unit *u);
 

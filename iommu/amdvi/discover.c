@@ -100,12 +100,28 @@ static const struct iommu_found_reg amdvi_found_regs[] = {
 };
 
 /* the identity register, in struct unit_regs */
-enum { ID_EFR };
+enum { ID_EFR, ID_CONTROL };
 
+/* EFR, and what the firmware left on (Control): reads only */
 static bool amdvi_identity(struct regwin *w, struct unit_regs *r)
 {
 	r->r[ID_EFR] = regwin_read64(w, AMDVI_REG_EFR);
+	r->r[ID_CONTROL] = r->r[ID_EFR] != ~0ull ? regwin_read64(w, AMDVI_REG_CONTROL) : 0;
 	return r->r[ID_EFR] != ~0ull;
+}
+
+/* "translation", "command-buffer", "event-log" as the firmware left them; how many. */
+static size_t left_on(const struct unit_regs *r, const char *names[3])
+{
+	size_t n = 0;
+	uint64_t c = r->r[ID_CONTROL];
+	if (c & AMDVI_CTRL_IOMMU_EN)
+		names[n++] = "translation";
+	if (c & AMDVI_CTRL_CMDBUF_EN)
+		names[n++] = "command-buffer";
+	if (c & AMDVI_CTRL_EVENT_LOG_EN)
+		names[n++] = "event-log";
+	return n;
 }
 
 static void amdvi_print_regs(const struct unit_regs *r)
@@ -116,13 +132,21 @@ static void amdvi_print_regs(const struct unit_regs *r)
 	       efr & AMDVI_EFR_XT_SUP ? " XT" : "", efr & AMDVI_EFR_NX_SUP ? " NX" : "",
 	       efr & AMDVI_EFR_GT_SUP ? " GT" : "", efr & AMDVI_EFR_IA_SUP ? " IA" : "",
 	       efr & AMDVI_EFR_GA_SUP ? " GA" : "", efr & AMDVI_EFR_PC_SUP ? " PC" : "", amdvi_efr_hats(efr));
+	const char *on[3];
+	size_t n = left_on(r, on);
+	char regs[40];
+	snprintf(regs, sizeof(regs), "Control 0x%llx", (unsigned long long)r->r[ID_CONTROL]);
+	units_print_left_on(on, n, "everything off", regs);
 }
 
 static void amdvi_unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
 {
 	(void)u, (void)state;
-	if (r)
+	if (r) {
+		const char *on[3];
 		json_hex(j, "efr", r->r[ID_EFR]);
+		json_strs(j, "firmware_left_on", on, left_on(r, on));
+	}
 }
 
 static void amdvi_acpi_show(const void *state, const struct pci_list *pci)

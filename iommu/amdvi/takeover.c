@@ -94,8 +94,8 @@ static const char *firmware_state(struct amdvi *a)
 				  "amdvi: Control reads all ones (the unit does not answer)");
 	if (ctrl & AMDVI_CTRL_IOMMU_EN) {
 		snprintf(why, sizeof(why),
-			 "amdvi: the firmware left translation on (Control.IommuEn, device table at 0x%llx): its "
-			 "tables are live and iommon does not swap them under running DMA",
+			 "amdvi: the firmware left translation on (Control.IommuEn, device table at 0x%llx): iommon "
+			 "does not yet edit the firmware's device table in place, and will not swap it under DMA",
 			 (unsigned long long)(amdvi_r64(a, AMDVI_REG_DEVTAB_BASE) & AMDVI_BASE_ADDR));
 		return iommu_fail(&a->io, IOMMU_ERR_FIRMWARE, why);
 	}

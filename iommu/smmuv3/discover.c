@@ -82,6 +82,7 @@ static const struct iommu_found_reg smmuv3_found_regs[] = {
 /* the identity registers, in struct unit_regs: IDR0..5, then AIDR */
 #define ID_IDR(n) (n)
 #define ID_AIDR 6
+#define ID_LEFT 7 /* CR0 (31:0) and GBPA (63:32): what the firmware left on */
 
 /* IHI 0070 6.3.1-6 */
 static bool smmuv3_identity(struct regwin *w, struct unit_regs *r)
@@ -89,7 +90,27 @@ static bool smmuv3_identity(struct regwin *w, struct unit_regs *r)
 	for (unsigned i = 0; i < 6; i++)
 		r->r[ID_IDR(i)] = regwin_read32(w, SMMU_IDR0 + 4u * i);
 	r->r[ID_AIDR] = regwin_read32(w, SMMU_AIDR);
-	return r->r[ID_IDR(0)] != 0xffffffffu;
+	if (r->r[ID_IDR(0)] == 0xffffffffu)
+		return false;
+	r->r[ID_LEFT] = regwin_read32(w, SMMU_CR0) | (uint64_t)regwin_read32(w, SMMU_GBPA) << 32;
+	return true;
+}
+
+/* "translation", "command-queue", "event-queue", "gbpa-abort" (GBPA.ABORT with
+ * the SMMU off) as the firmware left them; how many. */
+static size_t left_on(const struct unit_regs *r, const char *names[4])
+{
+	size_t n = 0;
+	uint32_t cr0 = (uint32_t)r->r[ID_LEFT], gbpa = (uint32_t)(r->r[ID_LEFT] >> 32);
+	if (cr0 & CR0_SMMUEN)
+		names[n++] = "translation";
+	if (cr0 & CR0_CMDQEN)
+		names[n++] = "command-queue";
+	if (cr0 & CR0_EVENTQEN)
+		names[n++] = "event-queue";
+	if (!(cr0 & CR0_SMMUEN) && (gbpa & GBPA_ABORT))
+		names[n++] = "gbpa-abort";
+	return n;
 }
 
 /* The SMMU_IDRn fields `iommu` shows (IHI 0070 6.3.1-6), by register and
@@ -156,6 +177,11 @@ static void smmuv3_print_regs(const struct unit_regs *r)
 	}
 	uint32_t aidr = (uint32_t)r->r[ID_AIDR];
 	printf("      AIDR 0x%08x: SMMUv%u.%u\n", aidr, ((aidr >> 4) & 0xf) + 3, aidr & 0xf);
+	const char *on[4];
+	size_t n = left_on(r, on);
+	char regs[40];
+	snprintf(regs, sizeof(regs), "CR0 0x%x, GBPA 0x%x", (unsigned)r->r[ID_LEFT], (unsigned)(r->r[ID_LEFT] >> 32));
+	units_print_left_on(on, n, "everything off, DMA bypassing", regs);
 }
 
 static void smmuv3_unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)
@@ -165,8 +191,11 @@ static void smmuv3_unit_info(struct json *j, const struct iommu_unit *u, const v
 	json_str(j, "source", u->source);
 	for (unsigned k = 0; r && k < 6; k++)
 		json_hex(j, idr[k], r->r[ID_IDR(k)]);
-	if (r)
+	if (r) {
+		const char *on[4];
 		json_hex(j, "aidr", r->r[ID_AIDR]);
+		json_strs(j, "firmware_left_on", on, left_on(r, on));
+	}
 }
 
 /* the stream id its requester id becomes */

@@ -125,10 +125,11 @@ static const char *firmware_state(struct smmuv3 *s)
 	if (cr0 == ~0u)
 		return iommu_fail(&s->io, IOMMU_ERR_UNUSABLE, "smmuv3: CR0 reads all ones (the unit does not answer)");
 	if (cr0 & CR0_SMMUEN) {
-		snprintf(why, sizeof(why),
-			 "smmuv3: the firmware left translation on (CR0.SMMUEN, stream table at 0x%llx): its tables "
-			 "are live and iommon does not swap them under running DMA",
-			 (unsigned long long)(smmu_r64(s, SMMU_STRTAB_BASE) & STRTAB_BASE_ADDR));
+		snprintf(
+		    why, sizeof(why),
+		    "smmuv3: the firmware left translation on (CR0.SMMUEN, stream table at 0x%llx): STRTAB_BASE "
+		    "cannot change under SMMUEN, and iommon does not yet edit the firmware's stream table in place",
+		    (unsigned long long)(smmu_r64(s, SMMU_STRTAB_BASE) & STRTAB_BASE_ADDR));
 		return iommu_fail(&s->io, IOMMU_ERR_FIRMWARE, why);
 	}
 	if (s->idr1 & (IDR1_TABLES_PRESET | IDR1_QUEUES_PRESET))

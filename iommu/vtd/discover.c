@@ -175,16 +175,14 @@ static void vtd_print_regs(const struct unit_regs *r)
 		       platform && platform->apic_id_bits ? platform->apic_id_bits() : 8);
 	const char *on[4];
 	size_t n = left_on(r, on);
-	printf("      the firmware left: %s", n ? "" : "everything off (GSTS 0x");
-	if (!n)
-		printf("%08x)\n", (unsigned)r->r[ID_GSTS]);
-	for (size_t i = 0; i < n; i++)
-		printf("%s%s%s", i ? ", " : "", on[i], i + 1 < n ? "" : " on");
-	if (n && (r->r[ID_GSTS] & VTD_GSTS_TES))
-		printf(" (root table 0x%llx, %s)\n", (unsigned long long)(r->r[ID_RTADDR] & VTD_ROOT_CTP),
-		       (r->r[ID_RTADDR] & VTD_RTADDR_TTM) ? "scalable mode" : "legacy mode");
-	else if (n)
-		printf("\n");
+	char regs[96];
+	if (r->r[ID_GSTS] & VTD_GSTS_TES)
+		snprintf(regs, sizeof(regs), "root table 0x%llx, %s, GSTS 0x%08x",
+			 (unsigned long long)(r->r[ID_RTADDR] & VTD_ROOT_CTP),
+			 (r->r[ID_RTADDR] & VTD_RTADDR_TTM) ? "scalable mode" : "legacy mode", (unsigned)r->r[ID_GSTS]);
+	else
+		snprintf(regs, sizeof(regs), "GSTS 0x%08x", (unsigned)r->r[ID_GSTS]);
+	units_print_left_on(on, n, "everything off", regs);
 }
 
 static void vtd_unit_info(struct json *j, const struct iommu_unit *u, const void *state, const struct unit_regs *r)

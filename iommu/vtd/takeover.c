@@ -273,6 +273,7 @@ const char *vtd_op_take(struct iommu *io)
 	v->pmr_lifted = false;
 	v->live = v->found.gsts & VTD_GSTS_TES;
 	v->fw_ir = v->found.gsts & VTD_GSTS_IRES;
+	io->stays_on = v->live ? "translation stays on: the firmware left it on to protect memory from DMA" : NULL;
 	e = vtd_live_pick_dids(v);
 	if (!e && (v->found.gsts & VTD_GSTS_QIES))
 		e = vtd_live_adopt_queue(v);
@@ -423,6 +424,7 @@ const char *vtd_op_give_back(struct iommu *io)
 	v->has_dut = false;
 	v->scalable = false;
 	v->live = v->fw_ir = false;
+	io->stays_on = NULL;
 	bool same = vtd_as_found(v, io->restore_note, sizeof(io->restore_note));
 	if (!same)
 		first(v, &err, &code,

@@ -41,6 +41,24 @@ static struct dma_engine *engine(struct test_ctx *t)
 		test_skip(t, SKIP_UNSUPPORTED, "%s", why_not);
 		return NULL;
 	}
+	/* a unit the firmware left protecting keeps iommon's buffers out of
+	 * the device's reach, as it should: the protection group audits that,
+	 * the backend groups DMA through the unit once it is taken over */
+	const char *no;
+	if (iommu_give_back_held() == NULL) {
+		struct iommu *io = iommu_for_device(e->addr, &no);
+		struct iommu_fw_state fw = { 0 };
+		if (io && !io->taken && io->ops->firmware_left)
+			io->ops->firmware_left(io, &fw);
+		if (fw.translating || fw.blocking) {
+			test_skip(
+			    t, SKIP_UNSUPPORTED,
+			    "%s protects memory from DMA as the firmware left it: iommon's buffers are out of the "
+			    "device's reach until the unit is taken over",
+			    io->name);
+			return NULL;
+		}
+	}
 	return e;
 }
 

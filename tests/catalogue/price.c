@@ -292,6 +292,9 @@ static void strategies(struct env *v, const struct plan *p)
 			if (direct && v->direct_why[0]) {
 				c->f.skipped = true;
 				snprintf(c->f.why, sizeof(c->f.why), "%s", v->direct_why);
+			} else if (c->st.kind == S_NONE && v->io->stays_on) {
+				c->f.skipped = true;
+				snprintf(c->f.why, sizeof(c->f.why), "%s", v->io->stays_on);
 			}
 		}
 		for (size_t k = 0; k < ns && !v->t->skipped; k++)

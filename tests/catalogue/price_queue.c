@@ -456,6 +456,8 @@ static void q_depth(struct env *v, size_t size, unsigned depth, size_t windows)
 		bool direct = c->st.kind == S_NONE || c->st.kind == S_PASSTHROUGH;
 		if (direct && v->direct_why[0])
 			c->skipped = true, snprintf(c->why, sizeof(c->why), "%s", v->direct_why);
+		else if (c->st.kind == S_NONE && v->io->stays_on)
+			c->skipped = true, snprintf(c->why, sizeof(c->why), "%s", v->io->stays_on);
 		else if (!c->wall || !c->cpu)
 			c->err = "no memory";
 		else

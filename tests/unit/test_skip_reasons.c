@@ -96,6 +96,18 @@ static void host_platform_and_setting(void **state)
 	assert_null(strstr(host_monitor_result(out, "timer.counter"), "\"reason\""));
 }
 
+/* Groups side by side that found no unit of their kind share one line in
+ * the results; a case not applicable for another reason keeps its own. */
+static void no_unit_groups_fold(void **state)
+{
+	(void)state;
+	host_monitor_line("run amdvi.translate_4k smmuv3.translate_4k dma.integrity");
+	const char *out = host_monitor_line("results");
+	if (!strstr(out, "\n    - amdvi (1), smmuv3 (1): no unit of their kind on this machine\n") ||
+	    !strstr(out, "\n    - dma.integrity: no DMA engine"))
+		fail_msg("%s", out + (strlen(out) > 900 ? strlen(out) - 900 : 0));
+}
+
 /* A backend group with neither its unit nor its model does not apply: one
  * line for the group, not one per case, and none of its cases runs. */
 static void models(void **state)
@@ -154,8 +166,12 @@ static void stopped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(stopped), cmocka_unit_test(names_closed), cmocka_unit_test(host_platform_and_setting),
-		cmocka_unit_test(models),  cmocka_unit_test(excluded),
+		cmocka_unit_test(stopped),
+		cmocka_unit_test(names_closed),
+		cmocka_unit_test(host_platform_and_setting),
+		cmocka_unit_test(models),
+		cmocka_unit_test(no_unit_groups_fold),
+		cmocka_unit_test(excluded),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -375,8 +375,8 @@ void case_latency(struct test_ctx *t)
 	if (!untranslated)
 		printf("    off and pass-through not measured: %s\n", v.direct_why[0] ? v.direct_why : "no memory");
 	if (untranslated) { /* translation off: the unit does nothing, IOVA = physical */
-		e = v.io->ops->enable(v.io, false);
-		if (e && v.io->err == IOMMU_ERR_FIRMWARE) { /* it stays on for the firmware's devices */
+		e = v.io->stays_on ? v.io->stays_on : v.io->ops->enable(v.io, false);
+		if (v.io->stays_on) { /* it stays on for the firmware's devices */
 			printf("    off not measured: %s\n", e);
 		} else {
 			report(t, !e, "translation off for the baseline%s%s", e ? ": " : "", e ? e : "");
