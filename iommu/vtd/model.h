@@ -8,7 +8,7 @@
  * an MSI with its checks, an interrupt entry cache kept until its IEC
  * invalidation, and interrupt faults recorded with their reason, source
  * and index. What it offers its family (what `model vtd` attaches, in
- * backend.c) is at the end.
+ * backend.c: its faults, the firmware states and the kinds) is model_fw.c's.
  *
  * It is strict where hardware is: a 32-bit register accessed with 64 bits,
  * a GCMD write that sets a one-shot bit by accident, a register-based

@@ -1,4 +1,5 @@
-/* The firmware the VT-d model's "fw-*" states stand for: what pre-boot DMA
+/* The faults and firmware states `model vtd` injects, and the kinds. The
+ * firmware the "fw-*" states stand for: what pre-boot DMA
  * protection leaves on a unit when it starts a UEFI application, written
  * through the model's registers in the order firmware writes them (tables
  * first, then the pointer, the queue and remapping before translation),
@@ -103,3 +104,91 @@ void vtdm_firmware(struct vtd_model *m, enum vtdm_fw what)
 	gcmd(m, TE);
 	m->writes = 0;
 }
+
+/* ---- the faults `model` injects, and the kinds ---------------------------- */
+
+static void inject_te_stuck(void *m)
+{
+	((struct vtd_model *)m)->stuck_gsts = TE;
+}
+
+static void inject_ccmd_stuck(void *m)
+{
+	((struct vtd_model *)m)->ignore_ccmd = true;
+}
+
+static void inject_queue_refused(void *m)
+{
+	((struct vtd_model *)m)->refuse_queue = true;
+}
+
+static void inject_cfi_ignored(void *m)
+{
+	((struct vtd_model *)m)->ignore_cfi = true;
+}
+
+/* What pre-boot DMA protection leaves (model_fw.c): states the driver must
+ * take over and give back as found, and two it must refuse by name. */
+static void fw_on(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_ON);
+}
+
+static void fw_queue(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_QUEUE);
+}
+
+static void fw_pmr(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_PMR);
+}
+
+static void fw_liar(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_LIAR);
+}
+
+static void fw_queue_stuck(void *m)
+{
+	struct vtd_model *v = m;
+	vtdm_firmware(v, VTDM_FW_QUEUE);
+	v->stall_queue = true;
+	v->iqt = (v->iqh + (1u << 4)) & 0xff0u; /* one descriptor it never fetches */
+}
+
+static void fw_no_latch(void *m)
+{
+	vtdm_firmware(m, VTDM_FW_PMR);
+	((struct vtd_model *)m)->no_latch = true;
+}
+
+const struct model_fault vtdm_faults[] = {
+	{ "fw-on", "the firmware left translation on, its tables mapping only its boot device's page", "vtd", fw_on,
+	  IOMMU_OK, IOMMU_OK },
+	{ "fw-queue", "the firmware left translation, its invalidation queue and interrupt remapping on", "vtd",
+	  fw_queue, IOMMU_OK, IOMMU_OK },
+	{ "fw-pmr", "the firmware left protected memory regions over all memory, translation off", "vtd-pmr", fw_pmr,
+	  IOMMU_OK, IOMMU_OK },
+	{ "fw-liar", "the firmware left translation on with every device passed through (no protection)", "vtd",
+	  fw_liar, IOMMU_OK, IOMMU_OK },
+	{ "fw-queue-stuck", "the firmware left its queue running with a descriptor the unit never fetches", "vtd",
+	  fw_queue_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "fw-no-latch", "protected memory regions on, and SRTP never latches a root pointer (RTPS stays clear)",
+	  "vtd-pmr", fw_no_latch, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "te-stuck", "GSTS.TES never follows GCMD.TE: translation never turns on", NULL, inject_te_stuck,
+	  IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "ccmd-stuck", "CCMD.ICC never clears: a context-cache invalidation by register never completes", NULL,
+	  inject_ccmd_stuck, IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	/* take-over and the first invalidation (by register) use no queue:
+	 * the first queued operation (interrupt remapping on, a queued
+	 * invalidation) meets it: the driver retries, is refused every time, and
+	 * gives up (IOMMU_ERR_ABANDONED) */
+	{ "queue-refused", "every invalidation descriptor raises a queue error (FSTS.IQE)", NULL, inject_queue_refused,
+	  IOMMU_OK, IOMMU_OK },
+	{ "cfi-ignored", "GCMD.CFI ignored, compatibility-format interrupts always pass (QEMU 7.2)", NULL,
+	  inject_cfi_ignored, IOMMU_OK, IOMMU_OK },
+	{ NULL },
+};
+
+const char *const vtdm_kind_names[] = { "vtd", "vtd-sm", "vtd-pmr", NULL };

@@ -70,7 +70,19 @@ static bool audit_setup(struct test_ctx *t, struct audit *a, bool engine)
 		}
 		a->e = dut_engine(&why);
 		if (!a->e && engine) {
-			test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
+			/* a unit left protecting keeps an engine's own queues
+			 * (NVMe's) out of its reach too: say so */
+			const char *no;
+			struct iommu *io = first_unit(&no);
+			struct iommu_fw_state fw = { 0 };
+			if (io && !io->taken && io->ops->firmware_left)
+				io->ops->firmware_left(io, &fw);
+			if (fw.translating || fw.blocking)
+				test_skip(t, SKIP_NO_DEVICE,
+					  "%s protects memory as found, an engine's own queues too: no DMA engine: %s",
+					  io->name, why);
+			else
+				test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 			return false;
 		}
 		a->io = a->e ? iommu_for_device(a->e->addr, &why) : first_unit(&why);

@@ -75,7 +75,10 @@ static void t_takeover(struct test_ctx *t)
 						 : "011 (nested)");
 	}
 	printf("    taken over in %.2f ms: %u-level walk, bystanders %s, DMA %s, fault interrupt %s\n",
-	       cycles_to_ns(v.t_take) / 1e6, vt->levels, vt->bystanders_pt ? "passed through" : "in an identity domain",
+	       cycles_to_ns(v.t_take) / 1e6, vt->levels,
+	       vt->live		   ? "in the firmware's domains"
+	       : vt->bystanders_pt ? "passed through"
+				   : "in an identity domain",
 	       vt->coherent ? "coherent"
 			    : "not coherent "
 			      "(table writes flushed)",
