@@ -95,6 +95,13 @@ static const void *acpi_rsdp(void)
 	return v2 ? v2 : config_table((EFI_GUID)ACPI_TABLE_GUID);
 }
 
+/* EFI_DTB_TABLE_GUID (UEFI 2.10 4.6.1.2, the Devicetree table) */
+static const void *device_tree(void)
+{
+	return config_table(
+	    (EFI_GUID){ 0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 } });
+}
+
 /* UEFI 2.10 4.6.1: SMBIOS3_TABLE_GUID names the 64-bit entry point,
  * SMBIOS_TABLE_GUID the 32-bit one; firmware may publish both. */
 static const void *smbios_entry(unsigned major)
@@ -211,6 +218,7 @@ static struct platform efi_platform = {
 	.memory_top = memory_top,
 	.memory_map = memory_map,
 	.acpi_rsdp = acpi_rsdp,
+	.device_tree = device_tree,
 	.smbios_entry = smbios_entry,
 	.file_read = files_read,
 	.file_stream = files_stream,

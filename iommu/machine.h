@@ -21,7 +21,7 @@ struct machine {
 
 extern struct machine machine;
 
-#define MACHINE_NCOMMANDS 2
+#define MACHINE_NCOMMANDS 3
 extern const struct command machine_commands[MACHINE_NCOMMANDS];
 extern const struct subsystem machine_subsystem;
 

@@ -6,6 +6,7 @@
 #include "backend.h"
 #include "core/monitor/monitor.h"
 #include "core/tables/acpi.h"
+#include "core/tables/fdt.h"
 #include "core/tables/gtdt.h"
 #include "machine.h"
 
@@ -176,6 +177,40 @@ static enum cmd_status cmd_acpi(int argc, char **argv)
 	return CMD_ERROR;
 }
 
+/* The device tree the firmware installed, bounded before it is read: its
+ * header first, its stated size then (at most 4 MiB). */
+static enum cmd_status cmd_fdt(int argc, char **argv)
+{
+	(void)argv;
+	if (argc != 1) {
+		cmd_error("usage: fdt");
+		return CMD_ERROR;
+	}
+	if (!platform->device_tree) {
+		printf("  no device tree on this platform (no firmware)\n");
+		return CMD_OK;
+	}
+	const uint8_t *b = platform->device_tree();
+	if (!b) {
+		printf("  no device tree: the firmware installed none (it describes the machine by ACPI)\n");
+		return CMD_OK;
+	}
+	size_t total = (size_t)b[4] << 24 | (size_t)b[5] << 16 | (size_t)b[6] << 8 | b[7];
+	if (total > (4u << 20)) {
+		printf("  the device tree at %p claims %zu bytes: more than 4 MiB, not read\n", (const void *)b, total);
+		return CMD_OK;
+	}
+	struct fdt f;
+	struct fdt_platform p;
+	if (fdt_parse(b, total, &f) == 0)
+		fdt_platform_read(&f, &p);
+	else
+		memset(&p, 0, sizeof(p));
+	fdt_platform_print(&f, &p);
+	fdt_free(&f);
+	return CMD_OK;
+}
+
 const struct command machine_commands[MACHINE_NCOMMANDS] = {
 	{ "pci", "pci [bdf]", "PCI functions, or one function's details and capabilities", cmd_pci,
 	  "    Every function found through ECAM: its id, class, the unit covering it; with a BDF its\n"
@@ -190,4 +225,10 @@ const struct command machine_commands[MACHINE_NCOMMANDS] = {
 	  "    acpi\n"
 	  "    acpi dmar\n"
 	  "    acpi iort\n" },
+	{ "fdt", "fdt", "the device tree the firmware installed, and what the monitor reads from it", cmd_fdt,
+	  "    The flattened device tree (UEFI's EFI_DTB_TABLE_GUID) checked and decoded: memory, the\n"
+	  "    timebase, the console UART, the ECAM PCIe host with its iommu-map, RISC-V IOMMUs, and any\n"
+	  "    problem found in the blob. Firmware that describes the machine by ACPI installs none.\n"
+	  "  examples:\n"
+	  "    fdt\n" },
 };

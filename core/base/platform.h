@@ -170,6 +170,9 @@ struct platform {
 
 	/* ACPI RSDP (physical = virtual), or NULL. */
 	const void *(*acpi_rsdp)(void);
+	/* The flattened device tree the firmware installed (UEFI's
+	 * EFI_DTB_TABLE_GUID), or NULL: U-Boot's on RISC-V, some Arm firmware. */
+	const void *(*device_tree)(void);
 	/* The SMBIOS entry point of that major version (3: the 64-bit
 	 * "_SM3_" one, 2: the 32-bit "_SM_" one), or NULL; NULL: none here. */
 	const void *(*smbios_entry)(unsigned major);

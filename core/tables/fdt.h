@@ -1,0 +1,115 @@
+/* The flattened device tree (Devicetree Specification v0.4, chapter 5)
+ * the firmware hands over where there is no ACPI (U-Boot on RISC-V, and
+ * some Arm boards): the blob checked as the ACPI tables are — every offset
+ * and length bounded by the blob, every name terminated inside its block,
+ * the token stream well nested — then read as nodes and properties, and
+ * what a monitor needs found in it: memory, the timebase, the console
+ * UART, the generic ECAM PCIe host with its iommu-map, and RISC-V IOMMUs.
+ * A problem is one line in `diag`; what can still be read is. */
+#ifndef IOMMON_FDT_H
+#define IOMMON_FDT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+#define FDT_MAGIC 0xd00dfeedu
+
+struct fdt_node {
+	const char *name; /* "serial@10000000"; "" for the root */
+	int parent;	  /* index of the parent, -1 for the root */
+	unsigned depth;
+	size_t first_prop, nprops;
+};
+
+struct fdt_prop {
+	const char *name;
+	const uint8_t *val; /* big-endian cells, strings or bytes */
+	uint32_t len;
+};
+
+struct fdt {
+	uint32_t version, boot_cpuid;
+	size_t nrsv; /* memory reservation entries */
+	struct fdt_node *nodes;
+	size_t nnodes;
+	struct fdt_prop *props;
+	size_t nprops;
+	struct diag diag;
+};
+
+/* Parses `len` bytes. 0 when the tree could be read (warnings may be in
+ * diag), -1 when not even that; fdt_free() in both cases. */
+int fdt_parse(const uint8_t *blob, size_t len, struct fdt *f);
+void fdt_free(struct fdt *f);
+
+/* The node at `path` ("/", "/cpus", "/soc/pci@30000000"), or -1. */
+int fdt_path(const struct fdt *f, const char *path);
+/* The next node after `from` (-1: from the start) whose "compatible"
+ * list holds `compat`, or -1. */
+int fdt_compatible(const struct fdt *f, int from, const char *compat);
+/* The node whose "phandle" is `ph`, or -1. */
+int fdt_phandle(const struct fdt *f, uint32_t ph);
+/* Property `name` of `node`, or NULL. */
+const struct fdt_prop *fdt_prop(const struct fdt *f, int node, const char *name);
+/* Cell `i` of a property; false past its end. */
+bool fdt_cell(const struct fdt_prop *p, size_t i, uint32_t *out);
+/* Does a string-list property hold `s`? */
+bool fdt_has_string(const struct fdt_prop *p, const char *s);
+/* `node`'s "#address-cells" / "#size-cells" as its children read them
+ * (2 and 1 where absent, the specification's defaults). */
+unsigned fdt_address_cells(const struct fdt *f, int node);
+unsigned fdt_size_cells(const struct fdt *f, int node);
+/* Entry `i` of `node`'s "reg", in its parent's cells; false when there is
+ * none, or the cells are more than 64 bits. */
+bool fdt_reg(const struct fdt *f, int node, size_t i, uint64_t *addr, uint64_t *size);
+
+/* What a monitor needs from the tree. */
+#define FDT_MAX_MEMORY 8
+#define FDT_MAX_IOMMUS 4
+#define FDT_MAX_MAP 16
+struct fdt_platform {
+	struct {
+		uint64_t base, size;
+	} memory[FDT_MAX_MEMORY];
+	size_t nmemory;
+	uint64_t timebase_hz; /* /cpus "timebase-frequency"; 0 when absent */
+	struct {
+		bool found;
+		uint64_t base, size; /* its register window */
+		uint32_t clock_hz;   /* "clock-frequency"; 0 when absent */
+		unsigned reg_shift;  /* "reg-shift" (0: byte registers) */
+		bool chosen;	     /* named by /chosen's stdout-path */
+		bool pl011;	     /* "arm,pl011"; else a 16550 */
+	} uart;
+	struct {
+		bool found;
+		int node;
+		uint64_t base, size;	     /* the ECAM window */
+		unsigned bus_start, bus_end; /* "bus-range", 0-255 where absent */
+	} ecam;
+	struct {
+		int node;
+		bool pci; /* "riscv,pci-iommu": a PCI function (its reg a PCI address) */
+		uint64_t base, size;
+		uint32_t phandle;
+	} iommu[FDT_MAX_IOMMUS];
+	size_t niommus;
+	/* the PCIe host's "iommu-map": requester ids [rid_base, rid_base +
+	 * len) to device ids from iommu_base on the IOMMU `iommu` (an index
+	 * into iommu[], -1 when the phandle names none of them) */
+	struct {
+		uint32_t rid_base, iommu_base, len;
+		int iommu;
+	} map[FDT_MAX_MAP];
+	size_t nmap;
+};
+
+/* Fills `p` from `f`; what is malformed is added to f->diag and left out. */
+void fdt_platform_read(struct fdt *f, struct fdt_platform *p);
+/* `p` for people, as the `fdt` command prints it. */
+void fdt_platform_print(const struct fdt *f, const struct fdt_platform *p);
+
+#endif
