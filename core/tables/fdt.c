@@ -335,6 +335,10 @@ bool fdt_reg(const struct fdt *f, int node, size_t i, uint64_t *addr, uint64_t *
 	int parent = f->nodes[node].parent;
 	unsigned ac = parent >= 0 ? fdt_address_cells(f, parent) : 2;
 	unsigned sc = parent >= 0 ? fdt_size_cells(f, parent) : 1;
+	/* no cells, or more than 64 bits in either: nothing to read (zero
+	 * cells would make every entry index a match) */
+	if (ac + sc == 0 || ac > 2 || sc > 2)
+		return false;
 	const struct fdt_prop *p = fdt_prop(f, node, "reg");
 	size_t at = i * (ac + sc);
 	return p && number(p, at, ac, addr) && number(p, at + ac, sc, size);

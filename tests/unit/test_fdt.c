@@ -300,6 +300,34 @@ static void broken_blobs_refused(void **state)
 	refused(blob, finish(), "a second root");
 }
 
+/* Cells of zero or past 64 bits: no reg is read (zero cells would make
+ * every index match: a walk over the entries would never end). */
+static void absurd_cells(void **state)
+{
+	(void)state;
+	const uint32_t widths[][2] = { { 0, 0 }, { 3, 1 }, { 1, 0xffffffffu } };
+	for (size_t w = 0; w < 3; w++) {
+		nst = nstrs = 0;
+		begin("");
+		CELLS("#address-cells", widths[w][0]);
+		CELLS("#size-cells", widths[w][1]);
+		begin("memory@0");
+		prop_str("device_type", "memory");
+		CELLS("reg", 0, 0x1000, 0, 0x1000);
+		end();
+		end();
+		size_t len = finish();
+		struct fdt f;
+		assert_int_equal(fdt_parse(blob, len, &f), 0);
+		uint64_t a, s;
+		assert_false(fdt_reg(&f, 1, 0, &a, &s));
+		struct fdt_platform p;
+		fdt_platform_read(&f, &p); /* returns: the walk over reg entries ends */
+		assert_int_equal(p.nmemory, 0);
+		fdt_free(&f);
+	}
+}
+
 /* Every cut of a good tree is refused or read, never read past. */
 static void every_truncation(void **state)
 {
@@ -320,9 +348,8 @@ static void every_truncation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reads_qemu_virt),
-		cmocka_unit_test(cells_and_warnings),
-		cmocka_unit_test(broken_blobs_refused),
+		cmocka_unit_test(reads_qemu_virt),	cmocka_unit_test(cells_and_warnings),
+		cmocka_unit_test(broken_blobs_refused), cmocka_unit_test(absurd_cells),
 		cmocka_unit_test(every_truncation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
