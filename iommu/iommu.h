@@ -242,6 +242,17 @@ struct iommu {
 	char restore_note[160]; /* what the last give-back found, for people ("" before one) */
 };
 
+/* What the firmware left `io` doing, read without a write (ops->firmware_left):
+ * all false where the backend cannot say or the unit is taken over (what it
+ * does then is iommon's). True when that protects memory from DMA. */
+static inline bool iommu_fw_protects(struct iommu *io, struct iommu_fw_state *st)
+{
+	*st = (struct iommu_fw_state){ 0 };
+	if (io && !io->taken && io->ops->firmware_left)
+		io->ops->firmware_left(io, st);
+	return st->translating || st->blocking;
+}
+
 /* A device's requester ids, `rid` first, then io->alias when they are
  * its aliases (each once): how many, at most 1 + IOMMU_MAX_ALIASES. */
 static inline size_t iommu_dut_rids(const struct iommu *io, uint16_t rid, uint16_t *out)

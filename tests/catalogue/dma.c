@@ -47,10 +47,8 @@ static struct dma_engine *engine(struct test_ctx *t)
 	const char *no;
 	if (iommu_give_back_held() == NULL) {
 		struct iommu *io = iommu_for_device(e->addr, &no);
-		struct iommu_fw_state fw = { 0 };
-		if (io && !io->taken && io->ops->firmware_left)
-			io->ops->firmware_left(io, &fw);
-		if (fw.translating || fw.blocking) {
+		struct iommu_fw_state fw;
+		if (iommu_fw_protects(io, &fw)) {
 			test_skip(
 			    t, SKIP_UNSUPPORTED,
 			    "%s protects memory from DMA as the firmware left it: iommon's buffers are out of the "

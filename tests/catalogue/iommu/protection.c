@@ -74,10 +74,8 @@ static bool audit_setup(struct test_ctx *t, struct audit *a, bool engine)
 			 * (NVMe's) out of its reach too: say so */
 			const char *no;
 			struct iommu *io = first_unit(&no);
-			struct iommu_fw_state fw = { 0 };
-			if (io && !io->taken && io->ops->firmware_left)
-				io->ops->firmware_left(io, &fw);
-			if (fw.translating || fw.blocking)
+			struct iommu_fw_state fw;
+			if (iommu_fw_protects(io, &fw))
 				test_skip(t, SKIP_NO_DEVICE,
 					  "%s protects memory as found, an engine's own queues too: no DMA engine: %s",
 					  io->name, why);
@@ -179,17 +177,26 @@ static bool audit_buffer(struct test_ctx *t, struct audit *a, struct dmabuf *b)
 	return true;
 }
 
+/* The audit of a DMA: the device and its unit, the unit left protecting
+ * (else not applicable: "UNIT is off: `off`"). */
+static bool audit_protecting(struct test_ctx *t, struct audit *a, const char *off)
+{
+	if (!audit_setup(t, a, true) || nothing_to_audit(t, a))
+		return false;
+	if (!protecting(a)) {
+		test_skip(t, SKIP_UNSUPPORTED, "%s is off: %s", a->io->name, off);
+		return false;
+	}
+	return true;
+}
+
 /* The promise kept: a DMA into a page of ours, which no firmware protocol
  * was given, changes nothing. */
 static void t_blocked(struct test_ctx *t)
 {
 	struct audit a;
-	if (!audit_setup(t, &a, true) || nothing_to_audit(t, &a))
+	if (!audit_protecting(t, &a, "the firmware left no DMA protection on it"))
 		return;
-	if (!protecting(&a)) {
-		test_skip(t, SKIP_UNSUPPORTED, "%s is off: the firmware left no DMA protection on it", a.io->name);
-		return;
-	}
 	struct dmabuf b;
 	if (!audit_buffer(t, &a, &b))
 		return;
@@ -218,12 +225,8 @@ static void t_blocked(struct test_ctx *t)
 static void t_protocol(struct test_ctx *t)
 {
 	struct audit a;
-	if (!audit_setup(t, &a, true) || nothing_to_audit(t, &a))
+	if (!audit_protecting(t, &a, "nothing to map through"))
 		return;
-	if (!protecting(&a)) {
-		test_skip(t, SKIP_UNSUPPORTED, "%s is off: nothing to map through", a.io->name);
-		return;
-	}
 	if (t->model || !platform->fw_iommu || !platform->fw_dma_map) {
 		test_skip(t, SKIP_PLATFORM, "no firmware on this platform to map through");
 		return;
