@@ -269,12 +269,24 @@ def check_compare_pair(boot, scratch):
         return say("SKIP", "compare-pair", "no records of both the price and price-again boot tests")
     if _setup_lines("price") != _setup_lines("price-again"):
         return say("FAIL", "compare-pair", "price-again.test's qemu and config lines are not price.test's")
+    # Two boots of one image must agree on everything that is not a time:
+    # the same tests with the same verdicts, the same measures, in the same
+    # units. Whether their times agree is not asserted (tests never assert
+    # on wall-clock times): under qemu-tcg one variant's figures sometimes
+    # come out 4-8x slower in one boot and not the other (seen on the
+    # models' DART strict 64 KiB rows, every DMA of the variant, its map
+    # and unmap too), so what compare calls is printed as a figure.
     rc, out, err = tool("compare", a, b)
-    rule = out.strip().splitlines()[-1] if out.strip() else ""
-    if rc != 0 or "compare: 0 regressions" not in out:
-        regs = [line for line in out.splitlines() if line.startswith("REGRESSION")]
-        return say("FAIL", "compare-pair", "two boots of one image: exit %d, %d regressions: %s" % (
-            rc, len(regs), "; ".join(regs)[:600] or err.strip()[:300]))
+    lines = out.splitlines()
+    rule = lines[-1] if lines else ""
+    timing = [line for line in lines if line.startswith(("REGRESSION slower measure", "changed    faster measure",
+                                                         "changed    slower measure"))]
+    other = [line for line in lines if line.startswith(("REGRESSION", "changed", "vanished", "appeared", "warning"))
+             and line not in timing and " machine-wide: " not in line and " test-wide " not in line]
+    if rc not in (0, 1) or not rule.startswith("compare: ") or other:
+        return say("FAIL", "compare-pair", "two boots of one image: exit %d, what is not a time differs: %s" % (
+            rc, "; ".join(other)[:600] or err.strip()[:300]))
+    called = sum(1 for line in timing if line.startswith("REGRESSION"))
     # the figure the first run resolves best: the narrowest median interval
     # for its size, above 4 x compare's 20 ns floor (a 25 % move below that
     # is under the floor, and one the samples cannot resolve is not called)
@@ -298,8 +310,9 @@ def check_compare_pair(boot, scratch):
     regs = [line for line in out2.splitlines() if line.startswith("REGRESSION")]
     if rc2 != 1 or not regs or any("slower measure %s:" % name not in line for line in regs):
         return say("FAIL", "compare-pair", "%s moved 25 %%: exit %d, regressions %s" % (name, rc2, regs))
-    say("PASS", "compare-pair", "two boots of one image: exit 0, no regression (%s); %s moved 25 %% in a copy "
-        "of the first: exit 1, that figure alone" % (rule.split("(rule: ", 1)[-1].split("; see ")[0], name))
+    say("PASS", "compare-pair", "two boots of one image: the same tests, verdicts and measures; %d figure%s "
+        "called slower between them (the emulator's times, not asserted); %s moved 25 %% in a copy of the first: "
+        "exit 1, that figure alone" % (called, "" if called == 1 else "s", name))
 
 
 def check_bad_input(good, scratch):
