@@ -70,7 +70,7 @@ void *io_pgtable_pages(size_t n, uint64_t align, uint64_t limit, void **raw, siz
 
 static uint64_t *table_at(const struct io_pgtable_fmt *f, uint64_t e)
 {
-	return (uint64_t *)(uintptr_t)(e & f->addr);
+	return (uint64_t *)(uintptr_t)io_pgtable_entry_addr(f, e);
 }
 
 static bool grow(struct io_pgtable *d)
@@ -175,7 +175,7 @@ const char *io_pgtable_map(const struct io_pgtable_fmt *f, struct io_pgtable *d,
 		return fail(f, d, IOMMU_ERR_ARGUMENT, "address or size not aligned to the page size");
 	if (iova + size - 1 < iova || (iova + size - 1) >> d->cfg->addr_bits)
 		return fail_by(f, d, IOMMU_ERR_ARGUMENT, "IOVA beyond the unit's address width", f->width);
-	if (phys + size - 1 < phys || ((phys + size - 1) & ~f->addr & ~(granule(d) - 1)))
+	if (phys + size - 1 < phys || ((phys + size - 1) & ~(f->addr << f->addr_shift) & ~(granule(d) - 1)))
 		return fail(f, d, IOMMU_ERR_ARGUMENT, "physical address beyond what an entry holds");
 	if (!(perm & IOMMU_RW))
 		return fail(f, d, IOMMU_ERR_ARGUMENT, "a mapping needs read or write permission");
@@ -251,7 +251,7 @@ bool io_pgtable_walk(const struct io_pgtable_fmt *f, const struct io_pgtable *d,
 		allow &= f->perm(e);
 		if (n == 0) {
 			uint64_t mask = leaf_size(d, l) - 1;
-			*phys = (e & f->addr & ~mask) | (iova & mask);
+			*phys = (io_pgtable_entry_addr(f, e) & ~mask) | (iova & mask);
 			*perm = allow;
 			*level = l;
 			return true;

@@ -37,7 +37,17 @@ struct io_pgtable_fmt {
 	uint64_t (*dir)(uint64_t table, unsigned level);
 	uint64_t (*leaf)(uint64_t phys, unsigned perm, unsigned level);
 	unsigned (*perm)(uint64_t e); /* IOMMU_R/W an entry allows */
+	/* An entry holds its address shifted right by this many bits (RISC-V:
+	 * the PPN, address bit 12 up, sits at entry bit 10: 2); `addr` is the
+	 * field's bits in the entry. 0: the address sits in place. */
+	unsigned addr_shift;
 };
+
+/* The table or page address entry `e` holds. */
+static inline uint64_t io_pgtable_entry_addr(const struct io_pgtable_fmt *f, uint64_t e)
+{
+	return (e & f->addr) << f->addr_shift;
+}
 
 struct io_pgtable_cfg {
 	unsigned levels;     /* 2 to 6 */
