@@ -51,8 +51,14 @@ static void walk_matches_dma(void **state)
 		assert_null(io->ops->attach(io, m->e.addr, IOMMU_TRANSLATE));
 		uint64_t pg = io->page_sizes & -io->page_sizes, base = 16ull << 20;
 		static const unsigned perms[] = { IOMMU_RW, IOMMU_R, IOMMU_W, IOMMU_RW };
-		for (unsigned i = 0; i < 4; i++)
-			assert_null(io->ops->map(io, base + i * pg, 0x40000000ull + i * pg, pg, perms[i], pg));
+		for (unsigned i = 0; i < 4; i++) {
+			const char *e = io->ops->map(io, base + i * pg, 0x40000000ull + i * pg, pg, perms[i], pg);
+			/* write-only where the entries cannot say it (RISC-V: W
+			 * without R is reserved): refused, and nothing mapped */
+			if (e && perms[i] == IOMMU_W && io->err == IOMMU_ERR_UNSUPPORTED)
+				continue;
+			assert_null(e);
+		}
 		assert_null(io->ops->unmap(io, base + 3 * pg, pg));
 		assert_null(io->ops->invalidate(io, 0, base, 4 * pg));
 		const uint64_t iovas[] = { base + 0x10, base + pg + pg - 8, base + 2 * pg, base + 3 * pg,

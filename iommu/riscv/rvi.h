@@ -1,0 +1,102 @@
+/* The RISC-V IOMMU (RISC-V IOMMU Architecture Specification 1.0): one
+ * unit taken over — a device directory of iommon's, the device under test
+ * in a context with an S-stage page table (Sv39/48/57) under a PSCID of
+ * its own, the command queue with IOFENCE.C as the fence, the fault queue
+ * read into faults — behind the iommu interface. The driver is split by
+ * concern in this folder:
+ *   regs.h      registers, bits, contexts, commands and records in the spec's words
+ *   riscv.h     the in-memory side: page tables, the directory, the records (pgtable.c, ddt.c, records.c)
+ *   queues.c    the command queue, the fence, the invalidation kinds, the fault queue
+ *   takeover.c  take-over from the firmware and give-back as found
+ *   driver.c    set-up from the capabilities, contexts, the device under test, the ops
+ *   model*.c    the register-level model (its own reading of the spec)
+ *
+ * Device ids are PCI requester ids (bus << 8 | devfn), as QEMU's
+ * riscv-iommu-pci and a platform unit without an iommu-map offset give
+ * them. The devices iommon does not test keep what the firmware gave
+ * them: with ddtp found Bare, a context each that passes their DMA
+ * through; with ddtp found Off (the reset state), no valid context, so
+ * their DMA stays blocked as it was. Turning translation off for the
+ * baseline (enable false) puts ddtp in Bare: every device's DMA passes
+ * then, as on any unit turned off. */
+#ifndef IOMMON_RISCV_RVI_H
+#define IOMMON_RISCV_RVI_H
+
+#include "core/base/regwin.h"
+#include "iommu/io_pgtable.h"
+#include "iommu/iommu.h"
+#include "riscv.h"
+
+#define RVI_CQ_LOG2 8 /* 256 commands of 16 bytes: one page */
+#define RVI_FQ_LOG2 7 /* 128 records of 32 bytes: one page */
+#define RVI_DUT_PSCID 1
+#define RVI_MAX_IDS (1 + IOMMU_MAX_ALIASES)
+
+/* The registers as the firmware left them, read before the first write. */
+struct rvi_found {
+	uint64_t caps, ddtp, cqb, fqb, icvec;
+	uint32_t fctl, cqh, cqt, fqh, fqt, cqcsr, fqcsr, ipsr;
+};
+
+struct rvi {
+	struct iommu io;
+	struct regwin w;
+	struct rvi_found found;
+	bool found_valid;
+	uint64_t caps;
+	uint32_t fctl;
+	bool extended;		/* 64-byte contexts (caps.MSI_FLAT) */
+	uint64_t limit;		/* memory the unit reaches: below 2^caps.PAS */
+	unsigned s_mode;	/* RVI_ATP_SV39/48/57 */
+	uint32_t bystander_ids; /* device ids below this get the bystanders' context at take-over */
+	struct io_pgtable_cfg pgcfg;
+	struct iommu_inval_kind kinds[3];
+	/* the tables and queues */
+	struct rvi_ddt ddt;
+	unsigned ddt_mode; /* the mode ddtp runs in while taken */
+	struct rvi_cmd *cq;
+	uint32_t cq_tail;
+	struct rvi_fault *fq;
+	uint32_t fq_head;
+	volatile uint32_t *fence; /* IOFENCE.C's store target */
+	uint32_t fence_seq;
+	unsigned cmd_errors; /* queue stops seen and recovered */
+	/* the device under test: its contexts (its id and its aliases') */
+	struct io_pgtable dut;
+	bool has_dut;
+	enum iommu_mode dut_mode;
+	struct pci_addr dut_addr;
+	uint32_t dut_ids[RVI_MAX_IDS];
+	size_t ndut_ids;
+};
+
+/* Prepares a unit reached through `w` (MMIO on hardware, the model in
+ * tests): reads the capabilities and chooses the S-stage mode.
+ * `bystander_ids`: the device ids below it are the machine's (every PCI
+ * bus the machine has, in full). NULL or why not. */
+const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, uint32_t bystander_ids);
+
+/* The state registers now against what the firmware left. */
+bool rvi_as_found(struct rvi *r, char *out, size_t n);
+
+/* queues.c: `n` commands then IOFENCE.C, done when its store lands
+ * (100 ms, else a named time-out; an illegal command stops the queue,
+ * which is restarted and the stop reported). */
+const char *rvi_submit(struct rvi *r, const struct rvi_cmd *c, size_t n);
+const char *rvi_fence(struct rvi *r);
+
+/* Test support for the IOTLB: the present leaf at `iova` rewritten in
+ * place to `phys`, nothing invalidated. */
+const char *rvi_leaf_repoint(struct rvi *r, uint64_t iova, uint64_t phys);
+
+/* Test support for the device-context cache: the device under test's
+ * contexts given PSCID `pscid` in place (one store each), nothing
+ * invalidated; and IODIR.INVAL_DDT of exactly those contexts, fenced
+ * (no IOTINVAL). A unit that still uses the old PSCID after the store
+ * still uses the context it cached. */
+const char *rvi_context_pscid(struct rvi *r, uint32_t pscid);
+const char *rvi_context_invalidate(struct rvi *r);
+
+extern const struct iommu_backend riscv_backend;
+
+#endif

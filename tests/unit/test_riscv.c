@@ -1,0 +1,322 @@
+/* The RISC-V IOMMU driver against the register-level model (two readings
+ * of the spec, neither including the other's header): take-over from the
+ * reset state (Off) and from Bare with the bystanders kept as found, the
+ * device under test translated at every leaf size, faults decoded, each
+ * invalidation kind against a stale IOTLB, aliases, translation off and
+ * on through the transitions 5.4 allows, and every fault the model can
+ * inject named, with the unit given back as found each time. */
+#include "unit.h"
+
+#include <string.h>
+
+#include "core/base/platform.h"
+#include "core/base/timing.h"
+#include "iommu/riscv/model.h"
+#include "iommu/riscv/rvi.h"
+#include "tests/host/platform_host.h"
+
+static struct rvi_model m;
+static struct rvi r;
+static const struct pci_addr dev = { 0, 0x10, 1, 0 }; /* requester id 0x1008 */
+#define DID 0x1008
+#define BYSTANDER 0x0010
+#define IOVA 0x40000000ull
+#define DDTP 0x010
+#define CQCSR 0x048
+
+static int setup(void **state)
+{
+	(void)state;
+	platform = &host_platform;
+	timing.tsc_hz = 3000000000ull;
+	return 0;
+}
+
+static void model_at(unsigned ddtp_mode)
+{
+	rvim_init(&m);
+	m.ddtp = ddtp_mode; /* as the firmware left it */
+	assert_null(rvi_init(&r, &m.win, "riscv-model", 0x2000));
+}
+
+static void assert_clean(void)
+{
+	assert_int_equal(m.bad_width, 0);
+	assert_int_equal(m.reserved_writes, 0);
+	assert_int_equal(m.protocol_errors, 0);
+	assert_int_equal(m.win.out_of_window, 0);
+}
+
+static void open_unit(unsigned ddtp_mode)
+{
+	model_at(ddtp_mode);
+	assert_null(r.io.ops->take(&r.io));
+	assert_null(r.io.ops->attach(&r.io, dev, IOMMU_TRANSLATE));
+}
+
+static void close_unit(void)
+{
+	assert_null(r.io.ops->give_back(&r.io));
+	char note[200];
+	assert_true(r.io.ops->as_found(&r.io, note, sizeof(note)));
+	assert_clean();
+}
+
+static bool dma(uint32_t did, uint64_t iova, bool write, uint64_t *phys)
+{
+	*phys = 0;
+	return rvim_translate(&m, did, iova, write, phys);
+}
+
+static uint64_t through(uint32_t did, uint64_t iova)
+{
+	uint64_t phys;
+	assert_true(dma(did, iova, false, &phys));
+	return phys;
+}
+
+static size_t kind(const char *name)
+{
+	for (size_t k = 0; k < r.io.nkinds; k++)
+		if (strcmp(r.io.kinds[k].name, name) == 0)
+			return k;
+	fail_msg("no invalidation kind %s", name);
+	return 0;
+}
+
+/* ---- take-over and give-back ---------------------------------------------- */
+
+/* From the reset state: the directory in the mode 16-bit ids need with
+ * 64-byte contexts (3LVL), both queues on; a bystander stays blocked as
+ * it was (no valid context); give-back puts ddtp Off, the queues off and
+ * the bases back. */
+static void takes_from_off_keeps_bystanders_blocked(void **state)
+{
+	(void)state;
+	open_unit(0);
+	assert_int_equal(m.ddtp & 0xf, 4);
+	assert_true(m.cqcsr & (1u << 16));
+	assert_true(m.fqcsr & (1u << 16));
+	uint64_t phys;
+	assert_false(dma(BYSTANDER, 0x1000, false, &phys));
+	struct iommu_fault f[4];
+	bool ovf;
+	assert_int_equal(r.io.ops->faults(&r.io, f, 4, &ovf), 1);
+	assert_int_equal(f[0].reason, 258); /* DDT entry not valid: blocked, as under Off */
+	assert_int_equal(f[0].sid, BYSTANDER);
+	close_unit();
+	assert_int_equal(m.ddtp & 0xf, 0);
+	assert_int_equal(m.cqcsr & 1, 0);
+	assert_int_equal(m.cqb, 0);
+	assert_false(dma(DID, IOVA, false, &phys)); /* the device under test blocked again */
+}
+
+/* From Bare: every bystander passes through as before, and again after
+ * give-back; the device under test translates leaves of 4 KiB, 2 MiB and
+ * 1 GiB where the driver's walk says, and nowhere else. */
+static void takes_from_bare_translates_every_leaf(void **state)
+{
+	(void)state;
+	open_unit(1);
+	assert_int_equal(through(BYSTANDER, 0x12345000), 0x12345000);
+	const uint64_t sizes[] = { 1ull << 12, 1ull << 21, 1ull << 30 };
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t iova = IOVA * (i + 1), phys = 0x80000000ull * (i + 3);
+		assert_true(r.io.page_sizes & sizes[i]);
+		assert_null(r.io.ops->map(&r.io, iova, phys, sizes[i], IOMMU_RW, sizes[i]));
+		assert_int_equal(through(DID, iova + sizes[i] - 8), phys + sizes[i] - 8);
+		uint64_t walked, page;
+		unsigned perm;
+		assert_true(r.io.ops->iova_to_phys(&r.io, iova + 8, &walked, &perm, &page));
+		assert_int_equal(walked, phys + 8);
+		assert_int_equal(page, sizes[i]);
+		assert_null(r.io.ops->unmap(&r.io, iova, sizes[i]));
+	}
+	close_unit();
+	assert_int_equal(m.ddtp & 0xf, 1);
+	assert_int_equal(through(BYSTANDER, 0x12345000), 0x12345000);
+}
+
+/* A write to a read-only page and a read of one not mapped: refused, and
+ * read back as WRITE_DENIED and NOT_PRESENT (the unit's write page fault
+ * is both; the driver's table tells them apart) with the device id, the
+ * page and the direction. */
+static void faults_decoded(void **state)
+{
+	(void)state;
+	open_unit(1);
+	assert_null(r.io.ops->map(&r.io, IOVA, 0x7000000, 4096, IOMMU_R, 4096));
+	uint64_t phys;
+	assert_false(dma(DID, IOVA + 0x10, true, &phys));
+	assert_false(dma(DID, IOVA + 0x2000, false, &phys));
+	assert_false(dma(DID, IOVA + 0x3000, true, &phys));
+	assert_true(r.io.ops->fault_pending(&r.io));
+	struct iommu_fault f[4];
+	bool ovf;
+	assert_int_equal(r.io.ops->faults(&r.io, f, 4, &ovf), 3);
+	assert_false(ovf);
+	assert_int_equal(f[0].kind, IOMMU_FAULT_WRITE_DENIED);
+	assert_int_equal(f[0].sid, DID);
+	assert_int_equal(f[0].addr, IOVA);
+	assert_false(f[0].read);
+	assert_true(f[0].sid_known && f[0].addr_known && f[0].dir_known);
+	assert_int_equal(f[1].kind, IOMMU_FAULT_NOT_PRESENT);
+	assert_true(f[1].read);
+	assert_int_equal(f[1].addr, IOVA + 0x2000);
+	assert_int_equal(f[2].kind, IOMMU_FAULT_NOT_PRESENT); /* a write where nothing is mapped */
+	assert_non_null(strstr(f[0].why, "write/AMO page fault"));
+	assert_false(r.io.ops->fault_pending(&r.io));
+	close_unit();
+}
+
+/* The leaf rewritten in place: the model's IOTLB serves the old page
+ * until an invalidation covers it; each kind does, and the page kind
+ * with a range covers a 2 MiB leaf with one command. */
+static void each_kind_ends_a_stale_entry(void **state)
+{
+	(void)state;
+	static const char *const kinds[] = { "iotinval-page", "iotinval-pscid", "iotinval-all" };
+	for (size_t k = 0; k < 3; k++) {
+		open_unit(1);
+		uint64_t page = k == 0 ? 1ull << 21 : 4096;
+		assert_null(r.io.ops->map(&r.io, IOVA, 0x10000000, page, IOMMU_RW, page));
+		assert_int_equal(through(DID, IOVA + 4), 0x10000004);
+		assert_null(rvi_leaf_repoint(&r, IOVA, 0x20000000));
+		assert_int_equal(through(DID, IOVA + 4), 0x10000004); /* stale */
+		unsigned before = m.vma_invalidations;
+		assert_null(r.io.ops->invalidate(&r.io, kind(kinds[k]), IOVA, page));
+		assert_int_equal(m.vma_invalidations - before, 1);
+		assert_int_equal(through(DID, IOVA + 4), 0x20000004);
+		close_unit();
+	}
+}
+
+/* An alias id carries the same context; a new device under test sends
+ * the old one back among the bystanders at once (its cached context
+ * dropped), and pass-through passes. */
+static void aliases_and_a_second_device(void **state)
+{
+	(void)state;
+	model_at(1);
+	r.io.alias[0] = 0x0800, r.io.nalias = 1, r.io.alias_rid = DID; /* a bridge's id */
+	assert_null(r.io.ops->take(&r.io));
+	assert_null(r.io.ops->attach(&r.io, dev, IOMMU_TRANSLATE));
+	assert_null(r.io.ops->map(&r.io, IOVA, 0x5000000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(through(DID, IOVA), 0x5000000);
+	assert_int_equal(through(0x0800, IOVA), 0x5000000);
+	const struct pci_addr other = { 0, 0x11, 0, 0 };
+	assert_null(r.io.ops->attach(&r.io, other, IOMMU_PASSTHROUGH));
+	assert_int_equal(through(DID, IOVA), IOVA); /* back to pass-through, as found */
+	assert_int_equal(through(0x0800, IOVA), IOVA);
+	assert_int_equal(through(0x1100, 0x3000), 0x3000);
+	close_unit();
+}
+
+/* Translation off and on: Off then Bare, and Bare back to the directory
+ * (5.4's only transitions), the model counting none UNSPECIFIED. */
+static void off_and_on(void **state)
+{
+	(void)state;
+	open_unit(0);
+	assert_null(r.io.ops->map(&r.io, IOVA, 0x5000000, 4096, IOMMU_RW, 4096));
+	assert_null(r.io.ops->enable(&r.io, false));
+	assert_int_equal(m.ddtp & 0xf, 1);
+	assert_int_equal(through(DID, IOVA), IOVA);
+	assert_null(r.io.ops->enable(&r.io, true));
+	assert_int_equal(m.ddtp & 0xf, 4);
+	assert_int_equal(through(DID, IOVA), 0x5000000);
+	close_unit();
+}
+
+/* ---- what the firmware left, and the faults -------------------------------- */
+
+/* A unit left translating, or with a queue on, is refused and left exactly
+ * as it was (no register written); firmware_left says what it does. */
+static void refuses_what_it_cannot_give_back(void **state)
+{
+	(void)state;
+	model_at(3);
+	struct iommu_fw_state st;
+	r.io.ops->firmware_left(&r.io, &st);
+	assert_true(st.translating);
+	assert_false(r.io.ops->take(&r.io) == NULL);
+	assert_int_equal(r.io.err, IOMMU_ERR_FIRMWARE);
+	assert_int_equal(m.ddtp, 3);
+	model_at(1);
+	m.cqcsr = 1u | 1u << 16;
+	assert_false(r.io.ops->take(&r.io) == NULL);
+	assert_int_equal(r.io.err, IOMMU_ERR_FIRMWARE);
+	assert_int_equal(m.cqb, 0);
+	model_at(0);
+	r.io.ops->firmware_left(&r.io, &st);
+	assert_true(st.blocking);
+	assert_false(st.translating);
+	assert_non_null(strstr(st.state, "every DMA blocked"));
+}
+
+/* An IOFENCE.C that never completes: take-over fails named (a time-out)
+ * and gives back what it did; a ddtp that stays busy the same; all-ones
+ * registers are refused at once. */
+static void injected_faults_named(void **state)
+{
+	(void)state;
+	model_at(1);
+	m.fence_stuck = true;
+	assert_false(r.io.ops->take(&r.io) == NULL);
+	assert_int_equal(r.io.err, IOMMU_ERR_TIMEOUT);
+	assert_false(r.io.taken);
+	assert_int_equal(m.ddtp & 0xf, 1);
+	assert_int_equal(m.cqcsr & 1, 0);
+	model_at(0);
+	m.ddtp_busy = true;
+	const char *e = r.io.ops->take(&r.io);
+	assert_non_null(e);
+	assert_int_equal(r.io.err, IOMMU_ERR_TIMEOUT);
+	assert_non_null(strstr(e, "ddtp.busy"));
+	rvim_init(&m);
+	m.all_ones = true;
+	assert_non_null(rvi_init(&r, &m.win, "riscv-model", 0x100));
+	assert_int_equal(r.io.err, IOMMU_ERR_UNUSABLE);
+}
+
+/* An illegal command stops the queue: reported, the queue restarted, and
+ * the next submission works. A full fault queue is reported as an
+ * overflow, and records flow again after it. */
+static void illegal_command_and_overflow(void **state)
+{
+	(void)state;
+	open_unit(1);
+	const struct rvi_cmd bad = { 0x7f, 0 };
+	assert_non_null(rvi_submit(&r, &bad, 1));
+	assert_int_equal(r.io.err, IOMMU_ERR_HARDWARE);
+	assert_int_equal(r.cmd_errors, 1);
+	assert_null(rvi_fence(&r));
+	m.protocol_errors = 0; /* the restart moved cqb under no queue: nothing else */
+	uint64_t phys;
+	for (unsigned i = 0; i < 130; i++)
+		assert_false(dma(DID, IOVA + 0x1000 * i, false, &phys));
+	struct iommu_fault f[130];
+	bool ovf;
+	assert_int_equal(r.io.ops->faults(&r.io, f, 130, &ovf), 127);
+	assert_true(ovf);
+	assert_false(dma(DID, IOVA, false, &phys));
+	assert_int_equal(r.io.ops->faults(&r.io, f, 130, &ovf), 1);
+	assert_false(ovf);
+	close_unit();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(takes_from_off_keeps_bystanders_blocked),
+		cmocka_unit_test(takes_from_bare_translates_every_leaf),
+		cmocka_unit_test(faults_decoded),
+		cmocka_unit_test(each_kind_ends_a_stale_entry),
+		cmocka_unit_test(aliases_and_a_second_device),
+		cmocka_unit_test(off_and_on),
+		cmocka_unit_test(refuses_what_it_cannot_give_back),
+		cmocka_unit_test(injected_faults_named),
+		cmocka_unit_test(illegal_command_and_overflow),
+	};
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
