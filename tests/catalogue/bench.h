@@ -72,6 +72,17 @@ const char *bench_translate(struct env *v);
 /* The slot-th usable IOVA window of `size`, counting down from the top. */
 uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot);
 bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r);
+/* The fault-queue overflow probe: `fired` forbidden reads of `iova`
+ * (where nothing is mapped), none read meanwhile; then every record
+ * drained (`drained`, and `lost` when the driver said some were lost);
+ * then one more read, whose records (`after`, `after_ovf`) show whether
+ * the queue records again. */
+struct overflow {
+	unsigned fired;
+	size_t drained, after;
+	bool lost, after_ovf;
+};
+void bench_overflow(struct env *v, uint64_t iova, unsigned fired, struct overflow *o);
 /* The first invalidation kind of a granularity, or (size_t)-1. */
 size_t bench_kind_for(const struct iommu *io, const char *gran);
 /* The kind named `name` ("queued-page"), or (size_t)-1. */

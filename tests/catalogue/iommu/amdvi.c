@@ -182,23 +182,16 @@ static void t_event_log_overflow(struct test_ctx *t)
 		return;
 	}
 	report(t, n > 0, "a forbidden read is an event (%zu)", n);
-	const unsigned ring = AMDVI_RING_BYTES / 16, fired = ring + 16;
-	for (unsigned i = 0; i < fired; i++)
-		bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-	size_t drained = 0, got;
-	bool lost = false;
-	while ((got = v.io->ops->faults(v.io, f, 8, &ovf)) > 0 || ovf) {
-		drained += got, lost |= ovf;
-		if (!got)
-			break;
-	}
-	report(t, lost, "%u forbidden reads into a log of %u entries: the driver says events were lost", fired, ring);
-	report(t, drained <= ring, "no more events read than the log holds (%zu)", drained);
-	bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-	n = v.io->ops->faults(v.io, f, 8, &ovf);
-	report(t, n > 0 && !ovf, "after it was read the log records again (%zu new, overflow %s)", n,
-	       ovf ? "again" : "gone");
-	test_note(t, "%s: %u reads, %zu events read, overflow reported, the log restarted", v.label, fired, drained);
+	const unsigned ring = AMDVI_RING_BYTES / 16;
+	struct overflow o;
+	bench_overflow(&v, iova, ring + 16, &o);
+	report(t, o.lost, "%u forbidden reads into a log of %u entries: the driver says events were lost", o.fired,
+	       ring);
+	report(t, o.drained <= ring, "no more events read than the log holds (%zu)", o.drained);
+	report(t, o.after > 0 && !o.after_ovf, "after it was read the log records again (%zu new, overflow %s)",
+	       o.after, o.after_ovf ? "again" : "gone");
+	test_note(t, "%s: %u reads, %zu events read, overflow reported, the log restarted", v.label, o.fired,
+		  o.drained);
 	bench_teardown(&v);
 	dmabuf_free(&a);
 }

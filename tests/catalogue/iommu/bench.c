@@ -528,6 +528,25 @@ bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struc
 	return r->status == DMA_OK;
 }
 
+void bench_overflow(struct env *v, uint64_t iova, unsigned fired, struct overflow *o)
+{
+	struct iommu_fault f[16];
+	bool ovf;
+	struct dma_result r;
+	*o = (struct overflow){ .fired = 0 };
+	v->io->ops->faults(v->io, f, 16, &ovf); /* what was there before */
+	for (unsigned i = 0; i < fired && !test_stopped(v->t); i++, o->fired++)
+		bench_dma(v, DMA_TO_DEVICE, iova, v->len, &r);
+	size_t got;
+	while ((got = v->io->ops->faults(v->io, f, 16, &ovf)) > 0 || ovf) {
+		o->drained += got, o->lost |= ovf;
+		if (!got)
+			break;
+	}
+	bench_dma(v, DMA_TO_DEVICE, iova, v->len, &r);
+	o->after = v->io->ops->faults(v->io, f, 16, &o->after_ovf);
+}
+
 /* The first usable invalidation of a granularity, for the cases that just
  * need one. */
 size_t bench_kind_for(const struct iommu *io, const char *gran)

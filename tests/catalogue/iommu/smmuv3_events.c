@@ -91,32 +91,20 @@ void case_smmuv3_event_overflow(struct test_ctx *t)
 		return;
 	struct smmuv3 *s = smmuv3_of(v.io);
 	uint64_t iova = bench_window(&v, v.pg, 0) + (a.phys & (v.pg - 1)); /* nothing mapped there */
-	struct iommu_fault f[16];
-	bool ovf, lost = false;
-	v.io->ops->faults(v.io, f, 16, &ovf);
-	const unsigned ring = 1u << s->evtq_log2, fired = ring + 16;
-	struct dma_result r;
-	for (unsigned i = 0; i < fired && !test_stopped(t); i++)
-		bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-	size_t drained = 0, got;
-	while ((got = v.io->ops->faults(v.io, f, 16, &ovf)) > 0 || ovf) {
-		drained += got, lost |= ovf;
-		if (!got)
-			break;
-	}
-	report(t, drained > 0 && drained <= ring, "the queue held %zu events (%u slots)", drained, ring);
-	bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-	size_t n = v.io->ops->faults(v.io, f, 16, &ovf);
-	report(t, n > 0 && !ovf, "after it was read the queue records again (%zu new)", n);
-	if (lost) {
-		report(t, true, "%u forbidden reads into %u slots: the driver says events were lost", fired, ring);
+	const unsigned ring = 1u << s->evtq_log2;
+	struct overflow o;
+	bench_overflow(&v, iova, ring + 16, &o);
+	report(t, o.drained > 0 && o.drained <= ring, "the queue held %zu events (%u slots)", o.drained, ring);
+	report(t, o.after > 0 && !o.after_ovf, "after it was read the queue records again (%zu new)", o.after);
+	if (o.lost) {
+		report(t, true, "%u forbidden reads into %u slots: the driver says events were lost", o.fired, ring);
 		test_note(t, "%s: overflow reported (OVFLG) and acknowledged (OVACKFLG)", v.label);
 	} else if (bench_on_qemu()) {
 		test_skip(t, SKIP_EMULATOR,
 			  "QEMU's SMMUv3 dropped the events on a full queue without toggling EVENTQ_PROD.OVFLG (7.2 "
 			  "and 10.0 do): the loss cannot be seen (the queue filled and recorded again once read)");
 	} else {
-		report(t, false, "%u forbidden reads into %u slots and no overflow reported", fired, ring);
+		report(t, false, "%u forbidden reads into %u slots and no overflow reported", o.fired, ring);
 	}
 	bench_teardown(&v);
 	dmabuf_free(&a);
