@@ -9,6 +9,6 @@
 #ifndef IOMMON_BACKENDS_H
 #define IOMMON_BACKENDS_H
 
-#define IOMMU_BACKENDS(X) X(vtd) X(amdvi) X(smmuv3) X(calgary) X(dart) X(apple)
+#define IOMMU_BACKENDS(X) X(vtd) X(amdvi) X(smmuv3) X(calgary) X(dart) X(apple) X(riscv)
 
 #endif

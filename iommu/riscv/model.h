@@ -119,4 +119,10 @@ void rvim_inval_gvma(struct rvi_model *m, bool gv, uint16_t gscid, bool av, uint
 extern const struct model_fault rvim_faults[];
 extern const char *const rvim_kind_names[];
 
+/* The attached RISC-V IOMMU model and its driver (iommu/riscv/backend.c),
+ * or NULL when another family, or none, is attached. */
+struct rvi;
+struct rvi_model *model_riscv(void);
+struct rvi *model_riscv_driver(void);
+
 #endif

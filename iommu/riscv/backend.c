@@ -1,0 +1,65 @@
+/* The RISC-V IOMMU backend as the registry sees it: for now driven on its
+ * model only (a RISC-V IOMMU is found through a device tree or RIMT on a
+ * riscv64 machine, or as PCI function 1b36:0014 under QEMU, and the
+ * riscv64 monitor that would find one is not built yet), and its model's
+ * family, the one place that builds the driver on the model. */
+#include "iommu/backend.h"
+#include "iommu/models/models.h"
+#include "model.h"
+#include "rvi.h"
+
+/* ---- the family: what `model riscv` attaches ------------------------------ */
+
+static struct rvi_model family_model;
+static struct rvi family_driver;
+
+/* the engine's requests carry its requester id as their device id */
+static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
+{
+	return rvim_translate(m, ((struct rvi_model *)m)->engine_did, iova, write, phys);
+}
+
+/* The model out of reset (ddtp Off), its engine, and a driver of its own
+ * on the model's window whose bystanders are every id up to the engine's
+ * bus. */
+static const char *family_attach(const char *kind, struct model_engine *e)
+{
+	(void)kind;
+	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
+	rvim_init(&family_model);
+	family_model.engine_did = pci_rid(at);
+	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
+	return rvi_init(&family_driver, &family_model.win, "riscv-model", (MODEL_ENGINE_BUS + 1u) << 8);
+}
+
+const struct model_family riscv_family = {
+	.kinds = rvim_kind_names,
+	.faults = rvim_faults,
+	.attach = family_attach,
+	MODEL_FAMILY_STATE(family_model, family_driver),
+	.protocol_errors = &family_model.protocol_errors,
+};
+
+struct rvi_model *model_riscv(void)
+{
+	return model_attached_state(&riscv_family, false);
+}
+
+struct rvi *model_riscv_driver(void)
+{
+	return model_attached_state(&riscv_family, true);
+}
+
+/* ---- the descriptor ------------------------------------------------------- */
+
+static const struct iommu_pci_id riscv_pci_ids[] = {
+	{ 0x1b36, 0x0014, "QEMU riscv-iommu-pci" },
+	{ 0 },
+};
+
+const struct iommu_backend riscv_backend = {
+	.name = "riscv",
+	.title = "RISC-V IOMMU",
+	.pci_ids = riscv_pci_ids,
+	.family = &riscv_family,
+};
