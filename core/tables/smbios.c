@@ -103,8 +103,12 @@ static int entry2(const uint8_t *b, size_t len, struct smbios *s)
 		return -1;
 	}
 	s->major = b[6], s->minor = b[7];
-	if (s->major != 2) {
-		problem(s, SMBIOS_P_VERSION, DIAG_ERROR, "2.x entry point: version %u.%u", s->major, s->minor);
+	/* the 32-bit entry point carries the version its structures follow:
+	 * 2.1 and later, and 3.x too, beside or instead of the 64-bit one
+	 * (DSP0134 3.0 5.2.1; U-Boot writes only this one, as 3.0) */
+	if (s->major < 2 || (s->major == 2 && s->minor == 0)) {
+		problem(s, SMBIOS_P_VERSION, DIAG_ERROR, "2.x entry point: version %u.%u (2.1 or later)", s->major,
+			s->minor);
 		return -1;
 	}
 	s->table_len = get16(b + 0x16);

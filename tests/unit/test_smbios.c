@@ -201,7 +201,13 @@ static void entry_refused(void **state)
 	free(cut);
 
 	bad = ep;
-	bad.b[6] = 3; /* a 3.x version through the 32-bit entry point */
+	bad.b[6] =
+	    3; /* a 3.x version through the 32-bit entry point: allowed (DSP0134 3.0 5.2.1), EDK II and U-Boot write it */
+	fix_sum(bad.b, bad.b[5], 4);
+	assert_int_equal(smbios_entry_parse(bad.b, bad.n, &s), 0);
+	assert_int_equal(s.major, 3);
+	bad = ep;
+	bad.b[6] = 1; /* older than the 2.1 entry point itself */
 	fix_sum(bad.b, bad.b[5], 4);
 	assert_int_equal(smbios_entry_parse(bad.b, bad.n, &s), -1);
 	assert_true(smbios_has(&s, SMBIOS_P_VERSION));
