@@ -1,10 +1,12 @@
 # iommon: bare-metal IOMMU test monitor.
-#   make            build/iommon.efi (x86_64) and build/iommon-aa64.efi (aarch64)
+#   make            build/iommon.efi (x86_64), build/iommon-aa64.efi (aarch64)
+#                   and build/iommon-rv64.efi (riscv64)
 #   make image      build/iommon.img (GPT + FAT ESP, ready for dd to a USB stick)
 #   make iso        build/iommon.iso (El Torito UEFI CD for a BMC's virtual media)
 #   make run        boot it in QEMU (TCG) on the default config, print results
 #   make run-aarch64  the same on QEMU's aarch64 virt machine with an SMMUv3
-#   make console, make console-aarch64   the same boots, the console on your terminal
+#   make run-riscv64  the same on QEMU 10.0's riscv64 virt machine (U-Boot's UEFI)
+#   make console, make console-aarch64, make console-riscv64   the same boots, the console on your terminal
 #   make test       unit tests, image checks, QEMU boot tests
 #   make deps       install the Debian packages the project needs
 
@@ -49,7 +51,7 @@ EFI_OBJ := $(patsubst %.c,$(BUILD)/efi/%.o,$(SHARED_SRC) $(BOOT_SRC))
 LIBGCC = $(call ask_once,LIBGCC,$(CC) -print-libgcc-file-name)
 LDS := linker/efi_x86_64.lds
 
-all: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi
+all: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi
 
 $(NEWLIB)/.stamp: tools/build-newlib.sh
 	tools/build-newlib.sh $(NEWLIB) x86_64
@@ -125,6 +127,56 @@ $(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/che
 		-j '.rela.*' -j .reloc -O binary $< $@
 	$(BUILD)/host/petool pad $@
 	$(BUILD)/host/petool nx $@
+
+# ---- riscv64 EFI build --------------------------------------------------------
+# Cross-built with Debian's gcc-riscv64-linux-gnu against Debian 13's gnu-efi
+# for riscv64 (Debian 12 has none: tools/deps.sh unpacks trixie's into
+# build/, installing nothing), and newlib built for riscv64-elf. U-Boot's
+# UEFI runs it in S-mode. medany: placed anywhere; lp64d: the firmware's
+# calling convention (boot/riscv64/cpu.c turns the FPU on first).
+RV64 := riscv64-linux-gnu-
+GNUEFI_RV64 := $(BUILD)/gnu-efi-rv64
+NEWLIB_RV64 := $(CURDIR)/$(BUILD)/newlib-rv64
+RV64_GCC_INC = $(call ask_once,RV64_GCC_INC,$(RV64)gcc -print-file-name=include)
+RV64_LIBGCC = $(call ask_once,RV64_LIBGCC,$(RV64)gcc -print-libgcc-file-name)
+RV64_CFLAGS = $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
+	-march=rv64gc -mabi=lp64d -mcmodel=medany -mno-relax -fno-asynchronous-unwind-tables -nostdinc \
+	-isystem $(NEWLIB_RV64)/riscv64-elf/include -isystem $(RV64_GCC_INC) -I$(GNUEFI_RV64)/usr/include/efi \
+	-I$(GNUEFI_RV64)/usr/include/efi/riscv64
+RV64_OBJ := $(patsubst %.c,$(BUILD)/efi-rv64/%.o,$(SHARED_SRC) $(call boot_src,riscv64)) \
+	$(patsubst %.S,$(BUILD)/efi-rv64/%.o,$(wildcard boot/riscv64/*.S))
+RV64_LDS := linker/efi_riscv64.lds
+
+$(GNUEFI_RV64)/.stamp:
+	tools/deps.sh gnu-efi-rv64 $(GNUEFI_RV64)
+
+$(NEWLIB_RV64)/.stamp: tools/build-newlib.sh
+	tools/build-newlib.sh $(NEWLIB_RV64) riscv64
+
+$(BUILD)/efi-rv64/%.o: %.c $(NEWLIB_RV64)/.stamp $(GNUEFI_RV64)/.stamp
+	@mkdir -p $(dir $@)
+	@echo "  CC (rv64) $<"
+	$(Q)$(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/efi-rv64/%.o: %.S $(GNUEFI_RV64)/.stamp
+	@mkdir -p $(dir $@)
+	@echo "  AS (rv64) $<"
+	$(Q)$(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/iommon-rv64.so: $(RV64_OBJ) $(RV64_LDS) $(NEWLIB_RV64)/.stamp
+	$(RV64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
+		--defsym=EFI_SUBSYSTEM=0xa -T $(RV64_LDS) $(GNUEFI_RV64)/usr/lib/crt0-efi-riscv64.o $(RV64_OBJ) \
+		-L$(GNUEFI_RV64)/usr/lib -lgnuefi -lefi -L$(NEWLIB_RV64)/riscv64-elf/lib -lc -lm $(RV64_LIBGCC) -o $@
+
+# As for aarch64: crt0 carries the PE header, -O binary copies the image as
+# laid out, petool pads it to the header's size and sets NX_COMPAT.
+$(BUILD)/iommon-rv64.efi: $(BUILD)/iommon-rv64.so $(BUILD)/host/petool tools/check-relocs.sh
+	tools/check-relocs.sh $<
+	$(RV64)objcopy -j .text -j .reloc -j .data -j .dynamic -j .rodata -j .rela -j '.rela.*' \
+		-O binary $< $@
+	$(BUILD)/host/petool pad $@
+	$(BUILD)/host/petool nx $@
+
 
 # ---- host build -------------------------------------------------------------
 HOST_CFLAGS := $(COMMON_CFLAGS) -fno-omit-frame-pointer -fno-pie
@@ -218,8 +270,10 @@ SUBJOBS = case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc)
 image: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
 
-$(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.sh tools/mkesp.sh tools/iommon.cfg
-	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
+$(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi tools/mkimage.sh \
+		tools/mkesp.sh tools/iommon.cfg
+	tools/mkimage.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI \
+		$(BUILD)/iommon-rv64.efi=EFI/BOOT/BOOTRISCV64.EFI
 
 # The same files as an El Torito UEFI-bootable ISO for a BMC's virtual CD
 # (tools/mkiso.sh): the plan is the boot image's iommon.cfg, results go to
@@ -227,8 +281,10 @@ $(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkimage.
 iso: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.iso
 
-$(BUILD)/iommon.iso: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi tools/mkiso.sh tools/mkesp.sh tools/iommon.cfg
-	tools/mkiso.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI
+$(BUILD)/iommon.iso: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi tools/mkiso.sh \
+		tools/mkesp.sh tools/iommon.cfg
+	tools/mkiso.sh $@ $(BUILD)/iommon.efi tools/iommon.cfg $(BUILD)/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI \
+		$(BUILD)/iommon-rv64.efi=EFI/BOOT/BOOTRISCV64.EFI
 
 deps:
 	@tools/deps.sh
@@ -265,6 +321,17 @@ run-aarch64: deps
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--bench --out $(BUILD)/run-aarch64 --qemu "$(RUN_DEVICES_AA64)"
 
+# QEMU 10.0's riscv64 virt machine (from build/qemu-10.0: Debian 12's QEMU
+# has no RISC-V IOMMU): OpenSBI and U-Boot's UEFI, a RISC-V IOMMU on the
+# PCIe bus in front of the same null-backed NVMe.
+RUN_DEVICES_RV64 := -device riscv-iommu-pci -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
+	-device nvme,drive=nvm0,serial=iommon0
+
+run-riscv64: deps
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	QEMU=10 tools/qemu-run.sh --arch riscv64 --image $(BUILD)/iommon.img --bench --out $(BUILD)/run-riscv64 \
+		--qemu "$(RUN_DEVICES_RV64)"
+
 # The same boots with the serial console on your terminal.
 console: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
@@ -281,12 +348,17 @@ console-aarch64: deps
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--vars $(BUILD)/aavmf-vars.fd --interactive --out $(BUILD)/console-aarch64 --qemu "$(RUN_DEVICES_AA64)"
 
+console-riscv64: deps
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	QEMU=10 tools/qemu-run.sh --arch riscv64 --image $(BUILD)/iommon.img --interactive \
+		--out $(BUILD)/console-riscv64 --qemu "$(RUN_DEVICES_RV64)"
+
 # Both images, newlib twice on a fresh clone, the host build and the fuzzers:
 # built one job per core unless make was given its own -j (a jobserver).
 test: deps
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
 	start=$$(date +%s); \
-	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
+	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
 	echo "== build: $$(($$(date +%s) - start)) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
 	@tools/test.sh
 
@@ -294,7 +366,8 @@ bench: $(BUILD)/host/bench
 	$(BUILD)/host/bench
 
 clean:
-	rm -rf $(BUILD)/efi $(BUILD)/efi-aa64 $(BUILD)/host $(BUILD)/iommon.* $(BUILD)/iommon-aa64.* $(BUILD)/boot-tests
+	rm -rf $(BUILD)/efi $(BUILD)/efi-aa64 $(BUILD)/efi-rv64 $(BUILD)/host $(BUILD)/iommon.* $(BUILD)/iommon-aa64.* \
+		$(BUILD)/iommon-rv64.* $(BUILD)/boot-tests
 
 distclean:
 	rm -rf $(BUILD)
@@ -305,7 +378,7 @@ CLANG_FORMAT := clang-format-14
 format: deps
 	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all image iso deps run run-amdvi run-aarch64 console console-amdvi console-aarch64 test bench fuzz fuzz-build clean distclean format
+.PHONY: all image iso deps run run-amdvi run-aarch64 run-riscv64 console console-amdvi console-aarch64 console-riscv64 test bench fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/base/claims.h"
+#include "core/base/cpu.h"
 #include "core/base/platform.h"
 #include "pci.h"
 
@@ -48,8 +49,8 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 			   r->segment, r->start_bus, r->end_bus);
 		c->n++;
 	}
-#if defined(__aarch64__)
-	/* no I/O ports on Arm: configuration space is ECAM (MCFG) only */
+#if !CPU_PORT_IO
+	/* no I/O ports on Arm or RISC-V: configuration space is ECAM only */
 	legacy_io = false;
 #endif
 	c->legacy = legacy_io;

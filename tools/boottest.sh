@@ -4,7 +4,9 @@
 # "PASS name", "FAIL name: why" or "SKIP name: why"; exits 0, 1 or 77.
 #
 # A .test file, one directive per line ('#' lines describe the test):
-#   arch A                x86_64 (default) or aarch64: QEMU's virt machine with
+#   arch A                x86_64 (default), riscv64 (QEMU's virt machine, OpenSBI
+#                         and U-Boot's S-mode UEFI, the stick on virtio-blk) or
+#                         aarch64: QEMU's virt machine with
 #                         a Cortex-A57, AAVMF and semihosting (tools/qemu-run.sh);
 #                         its SMMUv3 through "qemu -machine iommu=smmuv3"
 #   image M               how the machine boots: stick (default: IMAGE, the GPT
@@ -55,6 +57,8 @@
 #                         (tools/qemu-run.sh); unless-qemu V DIRECTIVE: on others
 #   qemu10                tools/test.sh boots this test on QEMU 10.0 too (the
 #                         default plans, each backend's main tests, what differs)
+#   qemu10-only           ... on QEMU 10.0 only (a machine Debian 12's QEMU lacks:
+#                         riscv64 and its RISC-V IOMMU)
 #   results-same          the saved results file holds exactly the console's records
 #   results-only          the console shows no record, the saved results file holds
 #                         them (the monitor's default: records-default or the plan
@@ -122,6 +126,7 @@ qemu=$(printf '%s' "$qemu" | sed "s|@OUT@|$run|g; s|@DATA@|$data|g; s|@TEST@|$ou
 dir=$(dirname "$image")
 efi=$dir/iommon.efi
 [ "$arch" = aarch64 ] && efi=$dir/iommon-aa64.efi
+[ "$arch" = riscv64 ] && efi=$dir/iommon-rv64.efi
 case $medium in
 stick) ;;
 iso)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# build-newlib.sh PREFIX [x86_64|aarch64]
+# build-newlib.sh PREFIX [x86_64|aarch64|riscv64]
 # Builds newlib for the EFI image of one architecture from Debian's
 # newlib-source into PREFIX (a private prefix). Inputs: the tarball, the
 # target and the flags below; the Makefile rebuilds only when any of them
@@ -23,7 +23,14 @@ aarch64)
 	cflags="-O2 -g0 -ffreestanding -fPIC -fshort-wchar -fno-stack-protector -mstrict-align -DMISSING_SYSCALL_NAMES"
 	tool="aarch64-linux-gnu-" target=aarch64-elf
 	key="$arch $cflags $conf" ;;
-*) echo "build-newlib: unknown target $arch (x86_64 or aarch64)" >&2; exit 1 ;;
+riscv64)
+	# medany: the image is placed anywhere in the address space; lp64d:
+	# the firmware's calling convention (the monitor turns the FPU on
+	# before its first floating-point instruction)
+	cflags="-O2 -g0 -ffreestanding -fPIC -fshort-wchar -fno-stack-protector -march=rv64gc -mabi=lp64d -mcmodel=medany -DMISSING_SYSCALL_NAMES"
+	tool="riscv64-linux-gnu-" target=riscv64-elf
+	key="$arch $cflags $conf" ;;
+*) echo "build-newlib: unknown target $arch (x86_64, aarch64 or riscv64)" >&2; exit 1 ;;
 esac
 command -v "${tool}gcc" >/dev/null || { echo "build-newlib: no ${tool}gcc (make deps)" >&2; exit 1; }
 

@@ -1,8 +1,10 @@
 #!/bin/sh
-# deps.sh                       install the Debian packages iommon needs (both
-#                               architectures), gnu-efi for arm64 and QEMU 10.0
-#                               into build/
+# deps.sh                       install the Debian packages iommon needs (every
+#                               architecture), gnu-efi for arm64 and riscv64 and
+#                               QEMU 10.0 into build/
 # deps.sh gnu-efi-aa64 DEST     only the latter
+# deps.sh gnu-efi-rv64 DEST     gnu-efi for riscv64, from Debian 13 (trixie:
+#                               Debian 12 has none), unpacked in DEST
 # deps.sh qemu10 DEST           Debian 13's QEMU 10.0 as Debian 12's
 #                               bookworm-backports builds it, unpacked in DEST
 #                               (the system's QEMU and apt are left alone)
@@ -34,6 +36,36 @@ gnu_efi_aa64() {
 	basename "$deb" >"$dest/.stamp"
 }
 
+# gnu-efi for riscv64: Debian 12 has no riscv64 architecture, Debian 13
+# (trixie) does. The same private apt state as arm64's, with a sources list
+# naming only trixie (its Release is signed by a key Debian 12's keyring
+# holds), the package unpacked in DEST. Only its headers, crt0, linker
+# script and static libraries are used: nothing from trixie runs here.
+gnu_efi_rv64() {
+	case $1 in /*) dest=$1 ;; *) dest=$PWD/$1 ;; esac # apt reads Dir::Etc paths below /etc/apt unless absolute
+	[ -f "$dest/.stamp" ] && [ -f "$dest/usr/lib/crt0-efi-riscv64.o" ] && return 0
+	apt=$dest.apt
+	mirror=$(debian_mirror)
+	mirror=${mirror:-http://deb.debian.org/debian}
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt/sources.list"
+	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/parts" \
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts" \
+		-o APT::Architecture=riscv64 -o APT::Architectures=riscv64 -o APT::Sandbox::User=root
+	echo "deps: fetching gnu-efi for riscv64 from $mirror trixie (unpacked into $dest, not installed)"
+	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f gnu-efi_*_riscv64.deb && apt-get -qq "$@" download gnu-efi:riscv64); then
+		echo "deps: could not download gnu-efi:riscv64 from $mirror trixie (network?); run:" >&2
+		echo "  tools/deps.sh gnu-efi-rv64 $dest" >&2
+		exit 1
+	fi
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	deb=$(ls "$apt"/gnu-efi_*_riscv64.deb)
+	dpkg-deb -x "$deb" "$dest"
+	basename "$deb" >"$dest/.stamp"
+}
+
 # The Debian mirror the machine's own apt sources name for bookworm (one-line
 # or deb822), else deb.debian.org.
 debian_mirror() {
@@ -54,10 +86,11 @@ debian_mirror() {
 # (a sources list of that one suite, lists and cache beside DEST, no
 # preferences), unpacked with dpkg-deb; run by tools/qemu-run.sh with
 # QEMU=DEST (its ROMs first, then the system's).
-QEMU10_PKGS="qemu-system-x86 qemu-system-arm qemu-system-common qemu-system-data qemu-system-modules-opengl"
+QEMU10_PKGS="qemu-system-x86 qemu-system-arm qemu-system-riscv qemu-system-common qemu-system-data qemu-system-modules-opengl"
 qemu10() {
 	dest=$1
-	[ -f "$dest/.stamp" ] && [ -x "$dest/usr/bin/qemu-system-x86_64" ] && [ -x "$dest/usr/bin/qemu-system-aarch64" ] && return 0
+	[ -f "$dest/.stamp" ] && [ -x "$dest/usr/bin/qemu-system-x86_64" ] && [ -x "$dest/usr/bin/qemu-system-aarch64" ] &&
+		[ -x "$dest/usr/bin/qemu-system-riscv64" ] && return 0
 	apt=$dest.apt
 	mirror=$(debian_mirror)
 	mirror=${mirror:-http://deb.debian.org/debian}
@@ -86,6 +119,10 @@ if [ "${1:-}" = gnu-efi-aa64 ]; then
 	gnu_efi_aa64 "$2"
 	exit 0
 fi
+if [ "${1:-}" = gnu-efi-rv64 ]; then
+	gnu_efi_rv64 "$2"
+	exit 0
+fi
 if [ "${1:-}" = qemu10 ]; then
 	qemu10 "$2" || exit 1
 	exit 0
@@ -94,6 +131,7 @@ fi
 pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev clang-format-14 \
       qemu-system-x86 ovmf mtools gdisk xorriso xz-utils gnuplot-nox acpica-tools \
       gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64 \
+      gcc-riscv64-linux-gnu u-boot-qemu opensbi \
       python3 python3-yaml perl libxml2-utils chromium"
 
 missing=""
@@ -116,6 +154,7 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 gnu_efi_aa64 "$here/build/gnu-efi-aa64"
+gnu_efi_rv64 "$here/build/gnu-efi-rv64"
 # only make test's second pass needs it: without it make run still runs,
 # and make test fails those boots naming the missing QEMU
 qemu10 "$here/build/qemu-10.0" || echo "deps: warning: no QEMU 10.0 in build/qemu-10.0: make test's QEMU 10.0 boots will fail" >&2

@@ -2,8 +2,10 @@
 # qemu-run.sh: boot an iommon image in QEMU (OVMF, TCG by default), feed
 # keys to its serial console, enforce a timeout, and collect what it said.
 #
-#   --arch A          x86_64 (default: q35, OVMF) or aarch64 (virt, a
-#                     Cortex-A57, AAVMF, semihosting on for `exit qemu`)
+#   --arch A          x86_64 (default: q35, OVMF), aarch64 (virt, a
+#                     Cortex-A57, AAVMF, semihosting on for `exit qemu`) or
+#                     riscv64 (virt, OpenSBI and U-Boot's S-mode UEFI, the
+#                     stick on virtio-blk; QEMU 10.0: QEMU=10)
 #   --machine M       the machine with its options (default q35 or virt;
 #                     e.g. virt,iommu=smmuv3)
 #   --image IMG       base image (copied; the copy takes the results)
@@ -96,7 +98,17 @@ aarch64)
 	# `exit qemu` leaves through semihosting's SYS_EXIT_EXTENDED; without
 	# this option its HLT would be an undefined instruction
 	exitdev="-semihosting-config enable=on,target=native" ;;
-*) echo "qemu-run: unknown --arch $arch (x86_64 or aarch64)" >&2; exit 2 ;;
+riscv64)
+	# OpenSBI in M-mode jumps to U-Boot's S-mode build (-kernel), whose
+	# UEFI boots the stick's EFI/BOOT/BOOTRISCV64.EFI; U-Boot keeps its
+	# variables in memory (no flash pair); `exit qemu` writes the virt
+	# machine's test finisher
+	code=/usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin vars="" pkg=u-boot-qemu
+	sbi=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+	[ -f "$sbi" ] || { echo "qemu-run: $sbi missing (package opensbi)" >&2; exit 2; }
+	qemubin=qemu-system-riscv64 mach=${mach:-virt} cpu=""
+	exitdev="" ;;
+*) echo "qemu-run: unknown --arch $arch (x86_64, aarch64 or riscv64)" >&2; exit 2 ;;
 esac
 [ -f "$code" ] || { echo "qemu-run: $code missing (package $pkg)" >&2; exit 2; }
 qemuopts=""
@@ -145,7 +157,9 @@ cd | net | net-ipxe)
 	[ -n "$moves$fill$readonly" ] && { echo "qemu-run: --medium net has no disk to change" >&2; exit 2; } ;;
 *) echo "qemu-run: unknown --medium $medium (stick, cd, net or net-ipxe)" >&2; exit 2 ;;
 esac
-if [ -n "$vars_keep" ]; then
+if [ -z "$vars" ]; then
+	varsfile="" # no variables store (U-Boot)
+elif [ -n "$vars_keep" ]; then
 	[ -f "$vars_keep" ] || cp --sparse=always "$vars" "$vars_keep"
 	varsfile=$vars_keep
 else
@@ -192,6 +206,12 @@ vga="-vga none"
 machine="$qemuopts -machine $mach $cpu -accel $accel -m 1024 -smp 1 -display none $vga $noreboot -nodefaults"
 firmware="-drive if=pflash,format=raw,unit=0,readonly=on,file=$code -drive if=pflash,format=raw,unit=1,file=$varsfile"
 stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on"
+if [ "$arch" = riscv64 ]; then
+	firmware="-bios $sbi -kernel $code"
+	# virtio-mmio, outside the PCIe tree and so outside any PCI IOMMU
+	# (U-Boot's virtio also refuses iommu_platform devices)
+	stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device virtio-blk-device,drive=stick"
+fi
 case $medium in
 cd) # a USB CD-ROM, as a BMC presents its virtual media
 	stick="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$image -device qemu-xhci,id=xhci \

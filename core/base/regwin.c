@@ -41,9 +41,9 @@ void regwin_init_model(struct regwin *w, const char *name, uint64_t size, bool b
 
 static bool inside(struct regwin *w, uint64_t off, unsigned width)
 {
-#if defined(__aarch64__)
-	/* no I/O port space on Arm: a port window answers like one outside
-	 * every window (all ones, nothing written), and is counted so */
+#if !CPU_PORT_IO
+	/* no I/O port space on Arm or RISC-V: a port window answers like one
+	 * outside every window (all ones, nothing written), and is counted so */
 	if (w->space == REGWIN_PORT) {
 		w->out_of_window++;
 		return false;
@@ -122,16 +122,27 @@ static void mmio_write(uintptr_t a, unsigned width, uint64_t v)
 static uint64_t mmio_read(uintptr_t a, unsigned width)
 {
 	volatile void *p = (volatile void *)a;
+	uint64_t v;
 	switch (width) {
 	case 1:
-		return *(volatile uint8_t *)p;
+		v = *(volatile uint8_t *)p;
+		break;
 	case 2:
-		return *(volatile uint16_t *)p;
+		v = *(volatile uint16_t *)p;
+		break;
 	case 4:
-		return *(volatile uint32_t *)p;
+		v = *(volatile uint32_t *)p;
+		break;
 	default:
-		return *(volatile uint64_t *)p;
+		v = *(volatile uint64_t *)p;
+		break;
 	}
+#if defined(__riscv)
+	/* RISC-V orders device input before later memory reads only with a
+	 * fence (I before R: a status read, then the data DMA wrote) */
+	mfence();
+#endif
+	return v;
 }
 
 static void mmio_write(uintptr_t a, unsigned width, uint64_t v)
@@ -139,8 +150,13 @@ static void mmio_write(uintptr_t a, unsigned width, uint64_t v)
 	volatile void *p = (volatile void *)a;
 	/* Stores to memory the device will read (tables, descriptors) must
 	 * not be moved after the register write that tells it to look (x86
-	 * keeps stores in order: the compiler must too). */
+	 * keeps stores in order: the compiler must too; RISC-V needs a FENCE,
+	 * W before O). */
+#if defined(__riscv)
+	mfence();
+#else
 	__asm__ volatile("" ::: "memory");
+#endif
 	switch (width) {
 	case 1:
 		*(volatile uint8_t *)p = (uint8_t)v;
@@ -157,6 +173,7 @@ static void mmio_write(uintptr_t a, unsigned width, uint64_t v)
 	}
 }
 
+#if CPU_PORT_IO
 static uint64_t port_read(uint16_t port, unsigned width)
 {
 	switch (width) {
@@ -189,13 +206,14 @@ static void port_write(uint16_t port, unsigned width, uint64_t v)
 		break;
 	}
 }
+#endif /* CPU_PORT_IO */
 #endif
 
 static uint64_t raw_read(struct regwin *w, uint64_t off, unsigned width)
 {
 	if (w->space == REGWIN_MODEL)
 		return w->model->read(w->ctx, off, width);
-#if !defined(__aarch64__)
+#if CPU_PORT_IO
 	if (w->space == REGWIN_PORT)
 		return port_read((uint16_t)(w->base + off), width);
 #endif
@@ -206,7 +224,7 @@ static void raw_write(struct regwin *w, uint64_t off, unsigned width, uint64_t v
 {
 	if (w->space == REGWIN_MODEL)
 		w->model->write(w->ctx, off, width, v);
-#if !defined(__aarch64__)
+#if CPU_PORT_IO
 	else if (w->space == REGWIN_PORT)
 		port_write((uint16_t)(w->base + off), width, v);
 #endif

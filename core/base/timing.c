@@ -10,6 +10,8 @@
 /* the counter rdtsc() reads, named in every measure record */
 #if defined(__aarch64__)
 struct timing timing = { .counter = "cntvct" };
+#elif defined(__riscv)
+struct timing timing = { .counter = "time" };
 #else
 struct timing timing = { .counter = "tsc" };
 #endif
@@ -135,6 +137,17 @@ static void identify_cpu(void)
 		 (unsigned long long)midr, (unsigned long long)(midr >> 24) & 0xff,
 		 (unsigned long long)(midr >> 4) & 0xfff);
 	timing.invariant_tsc = true; /* the generic timer's count never stops or changes rate */
+	timing.rdtscp = false;
+}
+#elif defined(__riscv)
+static void identify_cpu(void)
+{
+	/* mvendorid, marchid and mimpid are M-mode CSRs: the SBI's base
+	 * extension reads them for S-mode (SBI 1.0, 4.5-4.7) */
+	snprintf(timing.cpu, sizeof(timing.cpu), "mvendorid 0x%llx marchid 0x%llx mimpid 0x%llx",
+		 (unsigned long long)riscv_sbi_base(4), (unsigned long long)riscv_sbi_base(5),
+		 (unsigned long long)riscv_sbi_base(6));
+	timing.invariant_tsc = true; /* the time CSR counts at the constant timebase */
 	timing.rdtscp = false;
 }
 #else
@@ -296,29 +309,36 @@ static uint64_t measure_overhead(void)
 	return best;
 }
 
-#if defined(__aarch64__)
-/* The generic timer declares its own frequency in CNTFRQ_EL0 (Arm ARM
- * D11.1.2), programmed by firmware: believed when the firmware's Stall
- * agrees within 1%, else the Stall estimate is used and the disagreement
- * said (the PM timer and HPET, which Arm servers lack, are tried next). */
-static bool cntfrq_source(const char *prefer)
+#if defined(__aarch64__) || defined(__riscv)
+/* The counter's frequency as the platform declares it: the generic
+ * timer's CNTFRQ_EL0 (Arm ARM D11.1.2), programmed by firmware, or the
+ * device tree's timebase-frequency for RISC-V's time CSR. Believed when
+ * the firmware's Stall agrees within 1%, else the Stall estimate is used
+ * and the disagreement said (the PM timer and HPET, which these servers
+ * lack, are tried next). `name` is the source and the setting's word,
+ * `what` the register or property. */
+static bool declared_source(const char *name, const char *what, uint64_t hz, const char *prefer)
 {
-	timing.cntfrq_hz = cntfrq();
-	if (strcmp(prefer, "auto") != 0 && strcmp(prefer, "cntfrq") != 0)
+	if (strcmp(prefer, "auto") != 0 && strcmp(prefer, name) != 0)
 		return false;
-	double f = (double)timing.cntfrq_hz, st = (double)timing.stall_hz;
+	double f = (double)hz, st = (double)timing.stall_hz;
 	double diff = f > 0 ? (st > f ? st - f : f - st) / f : 1.0;
-	if (timing.cntfrq_hz == 0 || diff > CNTFRQ_TOLERANCE) {
+	if (hz == 0 || diff > CNTFRQ_TOLERANCE) {
 		char why[160];
-		snprintf(why, sizeof(why), "CNTFRQ_EL0 says %.3f MHz but Stall measures %.3f MHz (%.2f%% apart)",
-			 f / 1e6, st / 1e6, diff * 100);
+		if (hz == 0)
+			snprintf(why, sizeof(why), "%s gives no frequency", what);
+		else
+			snprintf(why, sizeof(why), "%s says %.3f MHz but Stall measures %.3f MHz (%.2f%% apart)", what,
+				 f / 1e6, st / 1e6, diff * 100);
 		printf("error: timer: %s; using the Stall estimate\n", why);
-		note("cntfrq: %s%s", why, "; ");
+		char line[200];
+		snprintf(line, sizeof(line), "%s: %s", name, why);
+		note("%s%s", line, "; ");
 		return false;
 	}
-	timing.tsc_hz = timing.cntfrq_hz;
-	timing.source = "cntfrq";
-	timing.ref_hz = timing.cntfrq_hz;
+	timing.tsc_hz = hz;
+	timing.source = name;
+	timing.ref_hz = hz;
 	return true;
 }
 #endif
@@ -342,10 +362,16 @@ void timing_calibrate(const struct timing_refs *refs, const char *prefer)
 	static const char *const order[] = { "pmtimer", "hpet" };
 	bool chosen = false;
 #if defined(__aarch64__)
-	chosen = cntfrq_source(prefer);
+	timing.cntfrq_hz = cntfrq();
+	chosen = declared_source("cntfrq", "CNTFRQ_EL0", timing.cntfrq_hz, prefer);
+#elif defined(__riscv)
+	timing.timebase_hz = refs ? refs->timebase_hz : 0;
+	chosen = declared_source("timebase", "the device tree's timebase-frequency", timing.timebase_hz, prefer);
 #else
 	if (strcmp(prefer, "cntfrq") == 0)
 		note("cntfrq: %s%s", "x86-64 has no Arm generic timer", "; ");
+	if (strcmp(prefer, "timebase") == 0)
+		note("timebase: %s%s", "x86-64 has no RISC-V time CSR", "; ");
 #endif
 	for (size_t i = 0; i < 2 && !chosen; i++) {
 		if (strcmp(prefer, "auto") != 0 && strcmp(prefer, order[i]) != 0)

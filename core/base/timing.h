@@ -11,12 +11,14 @@
 #include "regwin.h"
 
 struct timing {
-	uint64_t tsc_hz;	/* calibrated counter frequency */
-	const char *counter;	/* which counter rdtsc() reads: "tsc", or "cntvct" (aarch64's generic timer) */
-	const char *source;	/* what it was calibrated against: pmtimer, hpet, stall, cntfrq */
+	uint64_t tsc_hz; /* calibrated counter frequency */
+	const char
+	    *counter; /* which counter rdtsc() reads: "tsc", "cntvct" (aarch64's generic timer), "time" (riscv64) */
+	const char *source;	/* what it was calibrated against: pmtimer, hpet, stall, cntfrq, timebase */
 	uint64_t stall_hz;	/* estimate against the firmware's Stall service */
 	uint64_t ref_hz;	/* the reference clock's own frequency (0 for stall) */
 	uint64_t cntfrq_hz;	/* aarch64: CNTFRQ_EL0 as the firmware programmed it */
+	uint64_t timebase_hz;	/* riscv64: the device tree's timebase-frequency (0: none) */
 	bool invariant_tsc;	/* CPUID 0x80000007 EDX[8], as found; the generic timer always is */
 	bool rdtscp;		/* CPUID 0x80000001 EDX[27] */
 	uint64_t overhead;	/* cycles of an empty timed region (minimum) */
@@ -38,6 +40,11 @@ static inline uint64_t cycles_begin(void)
 	isb();
 	uint64_t t = rdtsc();
 	isb();
+#elif defined(__riscv)
+	/* FENCE: earlier accesses done before the time CSR is read */
+	mfence();
+	uint64_t t = rdtsc();
+	mfence();
 #else
 	lfence();
 	uint64_t t = rdtsc();
@@ -57,6 +64,10 @@ static inline uint64_t cycles_end(void)
 	isb();
 	t = rdtsc();
 	isb();
+#elif defined(__riscv)
+	mfence();
+	t = rdtsc();
+	mfence();
 #else
 	if (timing.rdtscp) {
 		t = rdtscp();
@@ -181,10 +192,11 @@ struct timing_refs {
 	struct timing_pmtimer pm;
 	bool hpet; /* an HPET table gives its base */
 	uint64_t hpet_base;
+	uint64_t timebase_hz; /* the device tree's /cpus timebase-frequency (riscv64's time CSR); 0: none */
 };
 
 /* Identify the CPU; calibrate against the best of `refs` (NULL: none;
- * `prefer`: auto, cntfrq, pmtimer, hpet, stall); measure the timed-region
+ * `prefer`: auto, cntfrq, timebase, pmtimer, hpet, stall); measure the timed-region
  * overhead. Always leaves a usable timing.tsc_hz. */
 void timing_calibrate(const struct timing_refs *refs, const char *prefer);
 /* Give back what calibration changed (the HPET enable bit). */

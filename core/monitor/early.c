@@ -1,8 +1,11 @@
 #include "early.h"
 
 #include "core/base/claims.h"
+#include "core/base/cpu.h"
+#include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/tables/acpi.h"
+#include "core/tables/fdt.h"
 #include "core/tables/mcfg.h"
 #include "monitor.h"
 
@@ -30,8 +33,41 @@ void early_timing_refs(const struct acpi *acpi, struct timing_refs *out)
 	}
 	if (acpi && acpi_hpet_base(acpi_find(acpi, "HPET", 0), &out->hpet_base) == 0)
 		out->hpet = true;
+	out->timebase_hz = early_fdt_timebase();
 }
 
+/* The firmware's device tree read into `p` (bounded by its header's
+ * size, at most 4 MiB); false when it installed none or it does not parse. */
+static bool early_fdt(struct fdt_platform *p)
+{
+	const uint8_t *b = platform->device_tree ? platform->device_tree() : NULL;
+	if (!b)
+		return false;
+	size_t total = (size_t)b[4] << 24 | (size_t)b[5] << 16 | (size_t)b[6] << 8 | b[7];
+	struct fdt f;
+	if (total > (4u << 20) || fdt_parse(b, total, &f) != 0)
+		return false;
+	fdt_platform_read(&f, p);
+	fdt_free(&f);
+	return true;
+}
+
+uint64_t early_fdt_timebase(void)
+{
+	struct fdt_platform p;
+	return early_fdt(&p) ? p.timebase_hz : 0;
+}
+
+void early_cpu_facts(void)
+{
+#if defined(__riscv)
+	struct fdt_platform p;
+	if (!early_fdt(&p))
+		return;
+	riscv_cbom_block = p.cbom_block;
+	riscv_test_finisher = p.test_finisher;
+#endif
+}
 void timing_init(const struct acpi *acpi, const char *prefer)
 {
 	struct timing_refs refs;

@@ -5,6 +5,8 @@
 #ifndef IOMMON_EARLY_H
 #define IOMMON_EARLY_H
 
+#include <stdint.h>
+
 struct acpi;
 struct mcfg;
 struct timing_refs;
@@ -16,6 +18,13 @@ void early_claim_ecam(const struct mcfg *m);
 
 /* The reference clocks `acpi` describes (NULL: none). */
 void early_timing_refs(const struct acpi *acpi, struct timing_refs *out);
+/* The device tree's /cpus timebase-frequency (the RISC-V time CSR's), or
+ * 0 when the firmware installed no tree or it has none. */
+uint64_t early_fdt_timebase(void);
+/* What the CPU layer needs from the device tree (riscv64: the Zicbom
+ * block size and QEMU's test finisher: core/base/cpu_facts.c), set before
+ * the first table is written. */
+void early_cpu_facts(void);
 
 /* timing_init (monitor.h) is timing_calibrate over early_timing_refs. */
 

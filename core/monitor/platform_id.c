@@ -10,6 +10,7 @@
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/tables/acpi.h"
+#include "core/tables/fdt.h"
 
 _Static_assert(sizeof(((struct timing *)0)->platform_how) == PLATFORM_HOW_MAX, "timing.platform_how holds a how");
 _Static_assert(sizeof(((struct timing *)0)->platform) == PLATFORM_NAME_MAX, "timing.platform holds a name");
@@ -253,12 +254,45 @@ static void decide_x86_64(const struct platform_evidence *e, struct platform_dec
 	}
 }
 
+static void decide_riscv64(const struct platform_evidence *e, struct platform_decision *d, struct text *t)
+{
+	struct acpi_ids a = acpi_ids(e);
+	bool model_qemu = strstr(e->fdt_model, "qemu") != NULL;
+	bool qemu = model_qemu || a.qemu || smbios_qemu(e);
+	const char *name;
+	if (e->sbi_impl == SBI_IMPL_KVM)
+		name = "kvm"; /* the hypervisor answers the ecalls itself */
+	else if (qemu)
+		name = e->sbi_impl ? "qemu-tcg" : "qemu"; /* the firmware's own SBI in emulated M-mode */
+	else
+		name = "hardware";
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	if (e->fdt_model[0])
+		add(t, "device tree model \"%s\"", e->fdt_model);
+	else
+		add(t, "no device tree model");
+	add(t, " + ");
+	say_smbios(t, e);
+	if (e->sbi_impl)
+		add(t, "; SBI implementation %llu%s, version 0x%llx", (unsigned long long)e->sbi_impl,
+		    e->sbi_impl == SBI_IMPL_OPENSBI ? " (OpenSBI)"
+		    : e->sbi_impl == SBI_IMPL_KVM   ? " (KVM)"
+						    : "",
+		    (unsigned long long)e->sbi_impl_version);
+	else
+		add(t, "; the SBI's base extension did not answer");
+	if (strcmp(name, "qemu") == 0)
+		add(t, "; the accelerator is not established");
+}
+
 void platform_decide(const struct platform_evidence *e, struct platform_decision *d)
 {
 	struct text t = { d->how, sizeof(d->how), 0 };
 	d->how[0] = '\0';
 	if (e->arch == PLATFORM_AARCH64)
 		decide_aarch64(e, d, &t);
+	else if (e->arch == PLATFORM_RISCV64)
+		decide_riscv64(e, d, &t);
 	else
 		decide_x86_64(e, d, &t);
 }
@@ -338,6 +372,24 @@ static void gather_arch(const struct acpi *acpi, struct platform_evidence *e)
 	for (unsigned i = 0; i < 4; i++)
 		e->hyp_uid[i] = (uint32_t)res[i];
 	e->smccc = SMCCC_ANSWERED;
+}
+#elif defined(__riscv)
+static void gather_arch(const struct acpi *acpi, struct platform_evidence *e)
+{
+	(void)acpi;
+	e->arch = PLATFORM_RISCV64;
+	e->sbi_impl = riscv_sbi_base(1);
+	e->sbi_impl_version = riscv_sbi_base(2);
+	e->fdt_model[0] = '\0';
+	const uint8_t *b = platform->device_tree ? platform->device_tree() : NULL;
+	size_t total = b ? (size_t)b[4] << 24 | (size_t)b[5] << 16 | (size_t)b[6] << 8 | b[7] : 0;
+	struct fdt f;
+	if (!b || total > (4u << 20) || fdt_parse(b, total, &f) != 0)
+		return;
+	const struct fdt_prop *m = fdt_prop(&f, fdt_path(&f, "/"), "model");
+	if (m && m->len)
+		copy_id(e->fdt_model, sizeof(e->fdt_model), (const char *)m->val, m->len);
+	fdt_free(&f);
 }
 #else
 static void gather_arch(const struct acpi *acpi, struct platform_evidence *e)

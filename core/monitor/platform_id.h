@@ -12,7 +12,11 @@
  *   TCG, which emulates PSCI itself, answers NOT_SUPPORTED), asked through
  *   the PSCI conduit the FADT names, and only when the FADT says there is
  *   one.
- * - Both: QEMU's ids in the ACPI tables it builds (OEM id "BOCHS ", OEM
+ * - riscv64: who implements the SBI (its base extension's implementation
+ *   id): KVM answers a guest's ecalls itself (id 3); under QEMU's TCG the
+ *   emulated M-mode runs the firmware's own SBI (OpenSBI, id 1); and the
+ *   device tree's root "model" ("riscv-virtio,qemu" on QEMU's virt).
+ * - All: QEMU's ids in the ACPI tables it builds (OEM id "BOCHS ", OEM
  *   table id and creator "BXPC") and in SMBIOS (type 1 manufacturer
  *   "QEMU"; type 4's version names the machine type, e.g. "virt-10.0").
  * The counter's rate is noted, never decisive: QEMU 7.2 TCG runs the Arm
@@ -41,7 +45,11 @@ struct acpi;
 #define KVM_UID_W2 0x564bcaa9u
 #define KVM_UID_W3 0x743a004du
 
-enum platform_arch { PLATFORM_X86_64, PLATFORM_AARCH64 };
+enum platform_arch { PLATFORM_X86_64, PLATFORM_AARCH64, PLATFORM_RISCV64 };
+
+/* SBI implementation ids (SBI 1.0, 4.9): who answers the ecalls. */
+#define SBI_IMPL_OPENSBI 1
+#define SBI_IMPL_KVM 3
 
 /* How far the SMCCC query got (aarch64). */
 enum smccc_probe {
@@ -75,6 +83,10 @@ struct platform_evidence {
 	uint32_t smccc_version; /* SMCCC_VERSION's W0: major << 16 | minor, or NOT_SUPPORTED */
 	uint32_t hyp_uid[4];	/* the UID query's W0-W3 */
 	uint64_t cntfrq;	/* aarch64: CNTFRQ_EL0, noted only */
+	/* riscv64: the SBI's implementation id and version (0 and 0 when the
+	 * base extension did not answer), the device tree's root "model" */
+	uint64_t sbi_impl, sbi_impl_version;
+	char fdt_model[64];
 };
 
 #define PLATFORM_NAME_MAX 32

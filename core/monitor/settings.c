@@ -95,7 +95,7 @@ static const char *apply_uart(const char *v)
 
 static const char *check_timer_source(const char *v)
 {
-	static const char *const a[] = { "auto", "cntfrq", "pmtimer", "hpet", "stall", NULL };
+	static const char *const a[] = { "auto", "cntfrq", "timebase", "pmtimer", "hpet", "stall", NULL };
 	return one_of(v, a);
 }
 
@@ -124,8 +124,8 @@ static struct setting table[MAX_SETTINGS] = {
 	{ "records", "file", "JSON records: file (the results file only), console (also on the console)", check_records,
 	  apply_records },
 	{ "wide", "off", "the menu's tables 132 columns wide (on) or 80 (off)", setting_check_on_off, apply_wide },
-	{ "timer.source", "auto", "calibration reference: auto, cntfrq, pmtimer, hpet, stall", check_timer_source,
-	  apply_timer_source },
+	{ "timer.source", "auto", "calibration reference: auto, cntfrq, timebase, pmtimer, hpet, stall",
+	  check_timer_source, apply_timer_source },
 	{ "timer.samples", "1000", "samples for timer.overhead", check_samples, NULL },
 };
 

@@ -76,6 +76,11 @@ struct fdt_platform {
 	} memory[FDT_MAX_MEMORY];
 	size_t nmemory;
 	uint64_t timebase_hz; /* /cpus "timebase-frequency"; 0 when absent */
+	/* RISC-V: the Zicbom cache-block size of /cpus/cpu@0 when its ISA
+	 * names zicbom and "riscv,cbom-block-size" is a power of two (0:
+	 * none); the test finisher ("sifive,test0": QEMU's virt) register */
+	unsigned cbom_block;
+	uint64_t test_finisher;
 	struct {
 		bool found;
 		uint64_t base, size; /* its register window */

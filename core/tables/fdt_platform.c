@@ -166,12 +166,38 @@ static void ecam(struct fdt *f, struct fdt_platform *p)
 	}
 }
 
+/* Zicbom on the first hart: riscv,isa-extensions naming it, or the
+ * riscv,isa string's "_zicbom"; and its block size. */
+static void riscv_hart(struct fdt *f, struct fdt_platform *p)
+{
+	int cpu = fdt_path(f, "/cpus/cpu@0");
+	if (cpu < 0)
+		return;
+	const struct fdt_prop *isa = fdt_prop(f, cpu, "riscv,isa"), *ext = fdt_prop(f, cpu, "riscv,isa-extensions");
+	bool has = ext && fdt_has_string(ext, "zicbom");
+	if (!has && isa && isa->len && memchr(isa->val, 0, isa->len))
+		for (const char *z = (const char *)isa->val; !has && (z = strstr(z, "_zicbom")) != NULL; z++)
+			has = z[7] == '\0' || z[7] == '_'; /* the whole name, not a longer one */
+	uint32_t block = 0;
+	const struct fdt_prop *bs = fdt_prop(f, cpu, "riscv,cbom-block-size");
+	if (has && bs && fdt_cell(bs, 0, &block) && block >= 16 && block <= 4096 && !(block & (block - 1)))
+		p->cbom_block = block;
+	else if (has)
+		diag_add(&f->diag, DIAG_WARNING, "%s has Zicbom but no usable riscv,cbom-block-size: not used",
+			 f->nodes[cpu].name);
+	int t = fdt_compatible(f, -1, "sifive,test0");
+	uint64_t size;
+	if (t >= 0 && (!fdt_reg(f, t, 0, &p->test_finisher, &size) || size < 4))
+		p->test_finisher = 0;
+}
+
 void fdt_platform_read(struct fdt *f, struct fdt_platform *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->ecam.node = -1;
 	memory(f, p);
 	timebase(f, p);
+	riscv_hart(f, p);
 	uart(f, p);
 	iommus(f, p);
 	ecam(f, p);
@@ -186,6 +212,10 @@ void fdt_platform_print(const struct fdt *f, const struct fdt_platform *p)
 		       (unsigned long long)(p->memory[i].base + p->memory[i].size - 1));
 	if (p->timebase_hz)
 		printf("  timebase   %llu Hz (/cpus timebase-frequency)\n", (unsigned long long)p->timebase_hz);
+	if (p->cbom_block)
+		printf("  zicbom     %u-byte cache blocks (cpu@0)\n", p->cbom_block);
+	if (p->test_finisher)
+		printf("  finisher   sifive,test0 at 0x%llx\n", (unsigned long long)p->test_finisher);
 	if (p->uart.found)
 		printf("  uart       %s at 0x%llx%s, clock %u Hz\n", p->uart.pl011 ? "pl011" : "16550",
 		       (unsigned long long)p->uart.base, p->uart.chosen ? " (/chosen stdout-path)" : "",

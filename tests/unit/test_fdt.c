@@ -120,11 +120,18 @@ static size_t virt_tree(void)
 	CELLS("timebase-frequency", 10000000);
 	begin("cpu@0");
 	CELLS("reg", 0);
+	prop_str("riscv,isa", "rv64imafdch_zicbom_zicboz_zicntr");
+	CELLS("riscv,cbom-block-size", 64);
 	end();
 	end();
 	begin("soc");
 	CELLS("#address-cells", 2);
 	CELLS("#size-cells", 2);
+	begin("test@100000");
+	const char test[] = "sifive,test1\0sifive,test0\0syscon";
+	prop("compatible", test, sizeof(test));
+	CELLS("reg", 0, 0x100000u, 0, 0x1000);
+	end();
 	begin("serial@10000000");
 	prop_str("compatible", "ns16550a");
 	CELLS("reg", 0, 0x10000000u, 0, 0x100);
@@ -166,6 +173,8 @@ static void reads_qemu_virt(void **state)
 	assert_int_equal(p.memory[0].base, 0x80000000u);
 	assert_int_equal(p.memory[0].size, 0x10000000u);
 	assert_int_equal(p.timebase_hz, 10000000);
+	assert_int_equal(p.cbom_block, 64);
+	assert_int_equal(p.test_finisher, 0x100000u);
 	assert_true(p.uart.found && p.uart.chosen);
 	assert_int_equal(p.uart.base, 0x10000000u);
 	assert_int_equal(p.uart.clock_hz, 3686400);
@@ -214,9 +223,72 @@ static void cells_and_warnings(void **state)
 	assert_int_equal(p.ecam.bus_end, 255);
 	assert_int_equal(p.map[0].iommu, -1);
 	assert_int_equal(p.timebase_hz, 0);
+	assert_int_equal(p.cbom_block, 0);
+	assert_int_equal(p.test_finisher, 0);
 	assert_false(p.uart.found);
 	assert_true(f.diag.warnings >= 3); /* bus-range, a short window, the phandle */
 	fdt_free(&f);
+}
+
+/* Zicbom is used only with a block size that is a power of two, from
+ * either ISA form; one named without a usable size is said, not used; an
+ * ISA string without zicbom gives none, whatever the size says. */
+static size_t hart(const char *isa, const char *ext, int block)
+{
+	nst = nstrs = 0;
+	begin("");
+	begin("cpus");
+	CELLS("#address-cells", 1);
+	CELLS("#size-cells", 0);
+	begin("cpu@0");
+	if (isa)
+		prop_str("riscv,isa", isa);
+	if (ext) {
+		char list[64];
+		size_t n = strlen(ext) + 1;
+		memcpy(list, ext, n);
+		memcpy(list + n, "zicntr", 7);
+		prop("riscv,isa-extensions", list, (uint32_t)(n + 7));
+	}
+	if (block >= 0)
+		CELLS("riscv,cbom-block-size", (uint32_t)block);
+	end();
+	end();
+	end();
+	return finish();
+}
+
+static void zicbom_rules(void **state)
+{
+	(void)state;
+	const struct {
+		const char *isa, *ext;
+		int block;
+		unsigned want;
+		bool warned;
+	} cases[] = {
+		{ "rv64gc_zicbom", NULL, 64, 64, false },
+		{ NULL, "zicbom", 128, 128, false },
+		{ "rv64gc_zicbom", NULL, -1, 0, true },
+		{ "rv64gc_zicbom", NULL, 48, 0, true },
+		{ "rv64gc_zicboz", NULL, 64, 0, false },
+		{ "rv64gc", "zicboz", 64, 0, false },
+		{ "rv64gc_zicbomx_zicbom_zba", NULL, 32, 32, false },
+		{ "rv64gc_zicbomx", NULL, 64, 0, false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = hart(cases[i].isa, cases[i].ext, cases[i].block);
+		struct fdt f;
+		assert_int_equal(fdt_parse(blob, len, &f), 0);
+		struct fdt_platform p;
+		fdt_platform_read(&f, &p);
+		assert_int_equal(p.cbom_block, cases[i].want);
+		bool warned = false;
+		for (size_t k = 0; k < f.diag.n; k++)
+			warned |= strstr(f.diag.msg[k].text, "Zicbom") != NULL;
+		assert_int_equal(warned, cases[i].warned);
+		fdt_free(&f);
+	}
 }
 
 static void refused(const uint8_t *b, size_t len, const char *why)
@@ -350,7 +422,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(reads_qemu_virt),	cmocka_unit_test(cells_and_warnings),
 		cmocka_unit_test(broken_blobs_refused), cmocka_unit_test(absurd_cells),
-		cmocka_unit_test(every_truncation),
+		cmocka_unit_test(every_truncation),	cmocka_unit_test(zicbom_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
