@@ -8,9 +8,11 @@
 #include "core/base/claims.h"
 #include "core/base/timing.h"
 #include "core/base/wrap.h"
+#include "core/monitor/early.h"
 #include "core/monitor/replay.h"
 #include "core/monitor/results.h"
 #include "core/tables/acpi.h"
+#include "core/tables/fdt.h"
 #include "found_regs.h"
 #include "pci/dut.h"
 #include "pci/saved.h"
@@ -186,6 +188,36 @@ static void discover_units(void)
 	units_adopt(&machine.units, all, state, n, &machine.pci);
 }
 
+/* A machine described by a device tree (no ACPI, so no MCFG: riscv64
+ * under U-Boot): its generic ECAM host (pci-host-ecam-generic) as one
+ * region of segment 0, its buses those of "bus-range" that the window's
+ * size reaches. False when there is none. */
+static bool fdt_ecam(struct mcfg *m)
+{
+	struct fdt_platform p;
+	memset(m, 0, sizeof(*m));
+	if (!early_fdt(&p) || !p.ecam.found)
+		return false;
+	uint64_t buses = p.ecam.size >> 20;
+	unsigned end = p.ecam.bus_end;
+	if (buses == 0)
+		return false;
+	if (end - p.ecam.bus_start + 1 > buses) {
+		end = p.ecam.bus_start + (unsigned)buses - 1;
+		printf("warning: pci: the device tree's ECAM window (0x%llx bytes) reaches buses %02x-%02x of its "
+		       "bus-range %02x-%02x: the rest are not scanned\n",
+		       (unsigned long long)p.ecam.size, p.ecam.bus_start, end, p.ecam.bus_start, p.ecam.bus_end);
+	}
+	/* the window starts at bus-range's first bus; an MCFG base is bus 0's */
+	m->r[0] = (struct mcfg_region){ .base = p.ecam.base - ((uint64_t)p.ecam.bus_start << 20),
+					.segment = 0,
+					.start_bus = (uint8_t)p.ecam.bus_start,
+					.end_bus = (uint8_t)end };
+	m->n = 1;
+	m->origin = "device tree";
+	return true;
+}
+
 static void machine_discover(void)
 {
 	if (machine.discovered) {
@@ -195,6 +227,8 @@ static void machine_discover(void)
 	claims_reset(); /* the ECAM windows, BARs and units found below claim their MMIO anew */
 	const struct acpi_header *mcfg = table("MCFG");
 	machine.have_mcfg = mcfg && mcfg_parse((const uint8_t *)mcfg, mcfg->length, &machine.mcfg) == 0;
+	if (!mcfg && !platform->replay)
+		machine.have_mcfg = fdt_ecam(&machine.mcfg);
 	/* a replay has the MCFG but not the configuration space it leads to */
 	pci_cfg_init(&machine.cfg, machine.have_mcfg && !platform->replay ? &machine.mcfg : NULL,
 		     platform->hardware && CF8_CFC);

@@ -24,8 +24,8 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 		e->start_bus = r->start_bus;
 		e->end_bus = r->end_bus;
 		char source[64];
-		snprintf(source, sizeof(source), "MCFG region %zu (segment %u, buses %02x-%02x)", i, r->segment,
-			 r->start_bus, r->end_bus);
+		snprintf(source, sizeof(source), "%s region %zu (segment %u, buses %02x-%02x)",
+			 m->origin ? m->origin : "MCFG", i, r->segment, r->start_bus, r->end_bus);
 		/* the base is bus 0's, so a region's window starts start_bus MiB above it */
 		uint64_t first = r->base + ((uint64_t)r->start_bus << 20);
 		static char wrapped[160];
@@ -45,8 +45,8 @@ void pci_cfg_init(struct pci_cfg *c, const struct mcfg *m, bool legacy_io)
 			c->nrefused++;
 			continue;
 		}
-		claims_add(CLAIM_DEVICE, first, e->win.size, "the ECAM window of segment %u buses %02x-%02x (MCFG)",
-			   r->segment, r->start_bus, r->end_bus);
+		claims_add(CLAIM_DEVICE, first, e->win.size, "the ECAM window of segment %u buses %02x-%02x (%s)",
+			   r->segment, r->start_bus, r->end_bus, m->origin ? m->origin : "MCFG");
 		c->n++;
 	}
 #if !CPU_PORT_IO

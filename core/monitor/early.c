@@ -36,9 +36,7 @@ void early_timing_refs(const struct acpi *acpi, struct timing_refs *out)
 	out->timebase_hz = early_fdt_timebase();
 }
 
-/* The firmware's device tree read into `p` (bounded by its header's
- * size, at most 4 MiB); false when it installed none or it does not parse. */
-static bool early_fdt(struct fdt_platform *p)
+bool early_fdt(struct fdt_platform *p)
 {
 	const uint8_t *b = platform->device_tree ? platform->device_tree() : NULL;
 	if (!b)

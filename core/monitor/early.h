@@ -5,6 +5,7 @@
 #ifndef IOMMON_EARLY_H
 #define IOMMON_EARLY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct acpi;
@@ -21,6 +22,11 @@ void early_timing_refs(const struct acpi *acpi, struct timing_refs *out);
 /* The device tree's /cpus timebase-frequency (the RISC-V time CSR's), or
  * 0 when the firmware installed no tree or it has none. */
 uint64_t early_fdt_timebase(void);
+/* The firmware's device tree read (fdt_platform_read), bounded by its
+ * header's size (at most 4 MiB); false when the firmware installed none
+ * or it does not parse. */
+struct fdt_platform;
+bool early_fdt(struct fdt_platform *p);
 /* What the CPU layer needs from the device tree (riscv64: the Zicbom
  * block size and QEMU's test finisher: core/base/cpu_facts.c), set before
  * the first table is written. */

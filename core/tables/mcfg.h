@@ -20,6 +20,9 @@ struct mcfg {
 	size_t n;
 	struct mcfg_region r[MCFG_MAX];
 	struct diag diag;
+	/* where the regions come from, for messages: NULL for the MCFG; a
+	 * machine without ACPI fills one from its device tree's ECAM host */
+	const char *origin;
 };
 
 int mcfg_parse(const uint8_t *buf, size_t len, struct mcfg *m);
