@@ -238,6 +238,11 @@ struct iommu {
 	 * protect memory), so enable(false) is refused and no "translation
 	 * off" baseline can be had; why, for people. */
 	const char *stays_on;
+	/* The unit as found blocks every DMA (a RISC-V IOMMU's ddtp Off, its
+	 * reset state): a device's driver cannot reach its own queues until
+	 * the unit is taken over and the device passed through, so the bench
+	 * brings the device under test up that way. */
+	bool take_first;
 	enum iommu_err err;	/* why the last operation that failed did */
 	char restore_note[160]; /* what the last give-back found, for people ("" before one) */
 };

@@ -19,8 +19,11 @@ const char *units_open_window(const struct iommu_unit *u, struct regwin *w)
 __attribute__((noinline)) static void check_window(struct iommu_unit *unit)
 {
 	struct regwin w;
-	const char *why = units_open_window(unit, &w),
-		   *owner = why ? NULL : claims_owner(unit->base, unit->size, false);
+	const char *why = units_open_window(unit, &w), *owner = NULL;
+	if (!why && unit->own_bar_class) /* its own BAR holds its registers: any other device's claim refuses */
+		owner = claims_other_owner(unit->base, unit->size, 0xffffff, unit->own_bar_class);
+	else if (!why)
+		owner = claims_owner(unit->base, unit->size, false);
 	if (why)
 		snprintf(unit->refused, sizeof(unit->refused), "%s", why);
 	else if (unit->base & 0xfff)

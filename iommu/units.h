@@ -29,6 +29,10 @@ struct iommu_unit {
 	uint64_t size;	   /* bytes of its register window */
 	char source[40];   /* the table entry that describes it: "DMAR DRHD at 0x30" */
 	char refused[256]; /* why its register window may not be opened, or "" */
+	/* A unit that is a PCI function whose BAR holds its registers (a
+	 * RISC-V IOMMU on PCIe): that BAR's class code, so that its own BAR
+	 * is not taken for another device's; 0 for every other unit. */
+	uint32_t own_bar_class;
 };
 
 struct iommu_units {

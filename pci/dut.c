@@ -80,6 +80,16 @@ struct dma_engine *dut_engine(const char **why)
 	return dut.engine;
 }
 
+bool dut_candidate(struct pci_addr *out)
+{
+	const char *why;
+	int i = pick(setting_get("device"), &why);
+	if (i < 0)
+		return false;
+	*out = dut.pci->d[i].addr;
+	return true;
+}
+
 static const char *check_device(const char *v)
 {
 	static char msg[160];

@@ -14,6 +14,9 @@ struct subsystem;
 void dut_bind(struct pci_cfg *cfg, const struct pci_list *pci);
 /* The DMA engine of the device under test; NULL with *why when there is none. */
 struct dma_engine *dut_engine(const char **why);
+/* The function dut_engine tries first (`set device`, or auto's choice),
+ * without opening it; false when there is none. */
+bool dut_candidate(struct pci_addr *out);
 /* Closes it: the device goes back to its driver. */
 void dut_close(void);
 

@@ -97,7 +97,8 @@ struct fdt_platform {
 	} ecam;
 	struct {
 		int node;
-		bool pci; /* "riscv,pci-iommu": a PCI function (its reg a PCI address) */
+		bool pci;     /* "riscv,pci-iommu": a PCI function (its reg a PCI address) */
+		uint16_t rid; /* a PCI function's: bus << 8 | device << 3 | function, from its reg */
 		uint64_t base, size;
 		uint32_t phandle;
 	} iommu[FDT_MAX_IOMMUS];

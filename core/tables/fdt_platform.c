@@ -102,6 +102,9 @@ static void iommus(struct fdt *f, struct fdt_platform *p)
 		fdt_cell(fdt_prop(f, (int)i, "phandle"), 0, &u->phandle);
 		/* a PCI function's reg is a PCI address (its BAR is the PCI
 		 * core's to find); a platform unit's is its register window */
+		uint32_t hi;
+		if (u->pci && fdt_cell(fdt_prop(f, (int)i, "reg"), 0, &hi))
+			u->rid = (hi >> 8) & 0xffff; /* phys.hi: bus 23:16, device 15:11, function 10:8 */
 		if (!u->pci && (!fdt_reg(f, (int)i, 0, &u->base, &u->size) || !u->size)) {
 			diag_add(&f->diag, DIAG_WARNING, "%s: a RISC-V IOMMU without a usable reg: left out",
 				 f->nodes[i].name);

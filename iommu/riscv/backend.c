@@ -1,12 +1,43 @@
-/* The RISC-V IOMMU backend as the registry sees it: for now driven on its
- * model only (a RISC-V IOMMU is found through a device tree or RIMT on a
- * riscv64 machine, or as PCI function 1b36:0014 under QEMU, and the
- * riscv64 monitor that would find one is not built yet), and its model's
- * family, the one place that builds the driver on the model. */
+/* The RISC-V IOMMU backend as the registry sees it: units found as PCI
+ * functions or in the device tree (discover.c), opened on their register
+ * window with the machine's PCI buses as the bystanders' device ids; and
+ * its model's family, the one place that builds the driver on the model. */
 #include "iommu/backend.h"
+#include "discover.h"
 #include "iommu/models/models.h"
 #include "model.h"
 #include "rvi.h"
+
+/* One unit is open at a time: the registry's open hands out this one. */
+static struct rvi unit;
+
+static struct iommu *open_unit(const struct iommu_unit *u, const struct iommu_units *all, const struct pci_list *pci,
+			       const char **why)
+{
+	(void)all;
+	if (iommu_backend_holds(&unit.io, u->name, why) || *why)
+		return *why ? NULL : &unit.io;
+	if (u->backend != &riscv_backend) {
+		*why = "not a RISC-V IOMMU unit";
+		return NULL;
+	}
+	if (u->refused[0]) {
+		*why = u->refused;
+		return NULL;
+	}
+	struct regwin w;
+	if ((*why = units_open_window(u, &w)) != NULL)
+		return NULL;
+	/* every bus the machine has, in full: the bystanders' device ids */
+	unsigned top = 0;
+	for (size_t i = 0; pci && i < pci->n; i++) {
+		unsigned b = pci->d[i].header_type & 0x7f ? pci->d[i].sub_bus : pci->d[i].addr.bus;
+		if (pci->d[i].addr.seg == u->segment && b > top)
+			top = b;
+	}
+	*why = rvi_init(&unit, &w, u->name, (top + 1u) << 8);
+	return *why ? NULL : &unit.io;
+}
 
 /* ---- the family: what `model riscv` attaches ------------------------------ */
 
@@ -60,6 +91,8 @@ static const struct iommu_pci_id riscv_pci_ids[] = {
 const struct iommu_backend riscv_backend = {
 	.name = "riscv",
 	.title = "RISC-V IOMMU",
+	.discovery = &riscv_discovery,
 	.pci_ids = riscv_pci_ids,
 	.family = &riscv_family,
+	.open = open_unit,
 };

@@ -272,6 +272,7 @@ const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, ui
 	if (r->fctl & RVI_FCTL_BE)
 		return iommu_fail(&r->io, IOMMU_ERR_UNSUPPORTED,
 				  "riscv: fctl.BE is set (big-endian structures), which this driver does not write");
+	r->io.take_first = RVI_DDTP_MODE(rvi_r64(r, RVI_REG_DDTP)) == RVI_DDT_OFF;
 	r->extended = (r->caps & RVI_CAP_MSI_FLAT) != 0;
 	unsigned pas = (unsigned)RVI_CAP_PAS(r->caps);
 	r->limit = pas && pas < 64 ? 1ull << pas : 0;

@@ -5,6 +5,7 @@
  * and the stop reported; the invalidation kinds the catalogue names and
  * times; the fault queue read into faults, an overflow cleared. */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/base/cpu.h"
 #include "core/base/timing.h"
@@ -288,17 +289,51 @@ static enum iommu_fault_kind kind_of(const struct rvi *r, unsigned cause, uint32
 	}
 }
 
+/* 1: the cause names a read (or an instruction fetch), 0: a write/AMO,
+ * -1: it names no direction. */
+static int cause_reads(unsigned cause)
+{
+	switch (cause) {
+	case 1:
+	case RVI_CAUSE_READ_ACCESS:
+	case 12:
+	case RVI_CAUSE_READ_PAGE:
+	case 20:
+	case RVI_CAUSE_READ_GUEST_PAGE:
+		return 1;
+	case RVI_CAUSE_WRITE_ACCESS:
+	case RVI_CAUSE_WRITE_PAGE:
+	case RVI_CAUSE_WRITE_GUEST_PAGE:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The direction: the cause's where it names one (the page, guest-page and
+ * access faults are per access type), else the transaction type's. A
+ * record whose two disagree says so: QEMU 10.0.2 writes TTYP 3
+ * (untranslated write) for every fault, a read's too (its
+ * riscv_iommu_translate tests the permission against IOMMU_RW, which a
+ * read's IOMMU_RO also meets). */
 static struct iommu_fault decode(const struct rvi *r, const struct rvi_fault *f, char *why, size_t n)
 {
 	unsigned cause = RVI_FAULT_CAUSE(f->hdr), ttyp = RVI_FAULT_TTYP(f->hdr);
 	uint32_t did = RVI_FAULT_DID(f->hdr);
 	bool inbound = ttyp != RVI_TTYP_NONE;
+	bool ttyp_reads = ttyp == RVI_TTYP_UNTRANSLATED_READ || ttyp == RVI_TTYP_TRANSLATED_READ ||
+			  ttyp == RVI_TTYP_UNTRANSLATED_EXEC || ttyp == RVI_TTYP_TRANSLATED_EXEC;
+	int reads = cause_reads(cause);
 	rvi_fault_describe(f, why, n);
+	if (reads >= 0 && inbound && ttyp != RVI_TTYP_MESSAGE && ttyp != RVI_TTYP_ATS_REQUEST && reads != ttyp_reads) {
+		size_t k = strlen(why);
+		snprintf(why + k, n - k, " (TTYP says %s, the cause a %s: the cause is taken)",
+			 ttyp_reads ? "read" : "write", reads ? "read" : "write");
+	}
 	return (struct iommu_fault){ .kind = kind_of(r, cause, did, f->iotval),
 				     .sid = (uint16_t)did,
 				     .reason = cause,
-				     .read = ttyp == RVI_TTYP_UNTRANSLATED_READ || ttyp == RVI_TTYP_TRANSLATED_READ ||
-					     ttyp == RVI_TTYP_UNTRANSLATED_EXEC || ttyp == RVI_TTYP_TRANSLATED_EXEC,
+				     .read = reads >= 0 ? reads == 1 : ttyp_reads,
 				     .addr = f->iotval & ~0xfffull,
 				     .sid_known = inbound,
 				     .addr_known = inbound && ttyp != RVI_TTYP_MESSAGE,
@@ -309,7 +344,7 @@ static struct iommu_fault decode(const struct rvi *r, const struct rvi_fault *f,
 
 size_t rvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	static char why[8][120]; /* the records' words, valid until they are read again */
+	static char why[8][200]; /* the records' words, valid until they are read again */
 	struct rvi *r = container_of(io, struct rvi, io);
 	*overflow = false;
 	if (!io->taken)

@@ -176,6 +176,10 @@ const char *rvi_op_take(struct iommu *io)
 
 /* ---- give-back ------------------------------------------------------------- */
 
+/* With a queue off (take-over refuses one on), cqt and fqh are software's
+ * and mean nothing until the next enable zeroes the unit's side; they are
+ * written back but not compared: QEMU 10.0 makes them read-only while the
+ * queue is off (its regs_ro), so the value a give-back writes is dropped. */
 bool rvi_as_found(struct rvi *r, char *out, size_t n)
 {
 	const struct rvi_found *f = &r->found;
@@ -183,9 +187,7 @@ bool rvi_as_found(struct rvi *r, char *out, size_t n)
 	struct reg_found regs[] = {
 		{ "ddtp", rvi_r64(r, RVI_REG_DDTP) & ddtp_bits, f->ddtp & ddtp_bits },
 		{ "cqb", rvi_r64(r, RVI_REG_CQB), f->cqb },
-		{ "cqt", rvi_r32(r, RVI_REG_CQT), f->cqt },
 		{ "fqb", rvi_r64(r, RVI_REG_FQB), f->fqb },
-		{ "fqh", rvi_r32(r, RVI_REG_FQH), f->fqh },
 		{ "cqcsr", rvi_r32(r, RVI_REG_CQCSR) & csr_bits, f->cqcsr & csr_bits },
 		{ "fqcsr", rvi_r32(r, RVI_REG_FQCSR) & csr_bits, f->fqcsr & csr_bits },
 		{ "icvec", rvi_r64(r, RVI_REG_ICVEC), f->icvec },
@@ -248,6 +250,7 @@ const char *rvi_op_give_back(struct iommu *io)
 void rvi_op_firmware_left(struct iommu *io, struct iommu_fw_state *st)
 {
 	struct rvi *r = container_of(io, struct rvi, io);
+	*st = (struct iommu_fw_state){ 0 }; /* no promise (no RIMT read), no interrupt remapping */
 	uint64_t ddtp = rvi_r64(r, RVI_REG_DDTP);
 	uint32_t cq = rvi_r32(r, RVI_REG_CQCSR), fq = rvi_r32(r, RVI_REG_FQCSR);
 	if (ddtp == ~0ull) {

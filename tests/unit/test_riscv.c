@@ -9,10 +9,12 @@
 
 #include <string.h>
 
+#include "core/base/claims.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "iommu/riscv/model.h"
 #include "iommu/riscv/rvi.h"
+#include "iommu/units.h"
 #include "tests/host/platform_host.h"
 
 static struct rvi_model m;
@@ -305,6 +307,62 @@ static void illegal_command_and_overflow(void **state)
 	close_unit();
 }
 
+/* ---- discovery ---------------------------------------------------------- */
+
+/* Without a device tree: the listed PCI function (1b36:0014) is a unit at
+ * its BAR 0, its own BAR not taken for another device's, covering every
+ * other function of its segment; a function of the same class with other
+ * ids (AMD's IOMMU) is not a unit; a BAR without an address is refused by
+ * name; registers inside another device's BAR are refused. */
+static void discovery_from_pci(void **state)
+{
+	(void)state;
+	static struct pci_dev d[4] = {
+		{ .addr = { 0, 0, 0, 0 }, .vendor = 0x1b36, .device = 0x0008, .class = 0x060000, .iommu = -1 },
+		{ .addr = { 0, 0, 1, 0 },
+		  .vendor = 0x1b36,
+		  .device = 0x0014,
+		  .class = 0x080600,
+		  .iommu = -1,
+		  .nbars = 1,
+		  .bar = { { .index = 0, .mem64 = true, .base = 0x40000000, .size = 0x1000 } } },
+		{ .addr = { 0, 0, 2, 0 }, .vendor = 0x1b36, .device = 0x0010, .class = 0x010802, .iommu = -1 },
+		{ .addr = { 0, 0, 3, 0 }, .vendor = 0x1022, .device = 0x1481, .class = 0x080600, .iommu = -1 },
+	};
+	struct pci_list list = { d, 4 };
+	claims_reset();
+	claims_add_bar(0x40000000, 0x1000, 0x080600, "BAR0 of 0000:00:01.0");
+	struct iommu_units u;
+	units_build(&u, &(struct units_table){ &riscv_backend, NULL, 0 }, 1, &list);
+	assert_int_equal(u.n, 1);
+	assert_string_equal(u.u[0].name, "riscv0");
+	assert_int_equal(u.u[0].base, 0x40000000);
+	assert_null(strstr(u.u[0].refused, "lie in"));
+	assert_int_equal(d[0].iommu, 0);
+	assert_int_equal(d[1].iommu, -1); /* the IOMMU itself */
+	assert_int_equal(d[2].iommu, 0);
+	assert_int_equal(u.u[0].ndevices, 3);
+	units_free(&u);
+	/* the same registers inside another device's BAR */
+	for (size_t i = 0; i < 4; i++)
+		d[i].iommu = -1;
+	claims_reset();
+	claims_add_bar(0x40000000, 0x10000, 0x010802, "BAR0 of 0000:00:02.0");
+	units_build(&u, &(struct units_table){ &riscv_backend, NULL, 0 }, 1, &list);
+	assert_non_null(strstr(u.u[0].refused, "BAR0 of 0000:00:02.0"));
+	units_free(&u);
+	/* a BAR the firmware gave no address */
+	for (size_t i = 0; i < 4; i++)
+		d[i].iommu = -1;
+	claims_reset();
+	d[1].bar[0].base = 0;
+	units_build(&u, &(struct units_table){ &riscv_backend, NULL, 0 }, 1, &list);
+	assert_non_null(strstr(u.u[0].refused, "was not given an address"));
+	units_free(&u);
+	d[1].bar[0].base = 0x40000000;
+	claims_reset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +375,7 @@ int main(void)
 		cmocka_unit_test(refuses_what_it_cannot_give_back),
 		cmocka_unit_test(injected_faults_named),
 		cmocka_unit_test(illegal_command_and_overflow),
+		cmocka_unit_test(discovery_from_pci),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
@@ -43,6 +44,32 @@ const char *bench_translate(struct env *v)
 	return e;
 }
 
+/* The device under test could not be brought up: where the unit behind
+ * it blocks every DMA as found (io->take_first), its driver's own queues
+ * were unreachable. The unit is taken over and the device alone passed
+ * through, so that dut_engine can try again (false: that does not apply,
+ * or the take-over failed, *why saying so). */
+static bool bring_up_behind(const char **why)
+{
+	struct pci_addr a;
+	const char *w;
+	struct iommu *io = dut_candidate(&a) ? iommu_for_device(a, &w) : NULL;
+	if (!io || !io->take_first)
+		return false;
+	printf("    %s blocks every DMA as the firmware left it: taken over, the device passed through to bring it "
+	       "up\n",
+	       io->name);
+	const char *e = io->ops->take(io);
+	if (!e)
+		e = io->ops->attach(io, a, IOMMU_PASSTHROUGH);
+	if (e) {
+		iommu_give_back_held();
+		*why = e;
+		return false;
+	}
+	return true;
+}
+
 /* The machine's unit behind the device under test (`set device`). */
 static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_backend *b)
 {
@@ -56,8 +83,15 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 		return false;
 	}
 	v->e = dut_engine(&why);
-	if (!v->e) {
+	if (!v->e && !bring_up_behind(&why)) {
 		test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
+		return false;
+	}
+	if (!v->e)
+		v->e = dut_engine(&why);
+	if (!v->e) {
+		iommu_give_back_held();
+		test_skip(t, SKIP_NO_DEVICE, "no DMA engine, even passed through a unit taken over: %s", why);
 		return false;
 	}
 	/* a backend's cases run on its own units only */
@@ -530,21 +564,25 @@ bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struc
 
 void bench_overflow(struct env *v, uint64_t iova, unsigned fired, struct overflow *o)
 {
-	struct iommu_fault f[16];
+	/* room for every record a queue holds (a driver drops what does not
+	 * fit and says so, which would read as the unit's overflow), and for
+	 * the many one DMA of a real controller makes (NVMe: every page of
+	 * its transfer) */
+	static struct iommu_fault f[512];
 	bool ovf;
 	struct dma_result r;
 	*o = (struct overflow){ .fired = 0 };
-	v->io->ops->faults(v->io, f, 16, &ovf); /* what was there before */
+	v->io->ops->faults(v->io, f, ARRAY_SIZE(f), &ovf); /* what was there before */
 	for (unsigned i = 0; i < fired && !test_stopped(v->t); i++, o->fired++)
 		bench_dma(v, DMA_TO_DEVICE, iova, v->len, &r);
 	size_t got;
-	while ((got = v->io->ops->faults(v->io, f, 16, &ovf)) > 0 || ovf) {
+	while ((got = v->io->ops->faults(v->io, f, ARRAY_SIZE(f), &ovf)) > 0 || ovf) {
 		o->drained += got, o->lost |= ovf;
 		if (!got)
 			break;
 	}
 	bench_dma(v, DMA_TO_DEVICE, iova, v->len, &r);
-	o->after = v->io->ops->faults(v->io, f, 16, &o->after_ovf);
+	o->after = v->io->ops->faults(v->io, f, ARRAY_SIZE(f), &o->after_ovf);
 }
 
 /* The first usable invalidation of a granularity, for the cases that just

@@ -205,8 +205,13 @@ static void t_fault_overflow(struct test_ctx *t)
 	report(t, o.lost, "%u forbidden reads into a queue of %u records: the driver says records were lost", o.fired,
 	       queue);
 	report(t, o.drained < queue, "no more records read than the queue holds less one (%zu)", o.drained);
-	report(t, o.after > 0 && !o.after_ovf, "after fqof was cleared the queue records again (%zu new, overflow %s)",
-	       o.after, o.after_ovf ? "again" : "gone");
+	/* one DMA of a real controller may fault more times than the queue
+	 * holds (QEMU's NVMe: each piece of its transfer), and fill it again */
+	report(t, o.after > 0 && (!o.after_ovf || o.after >= queue - 1),
+	       "after fqof was cleared the queue records again (%zu new%s)", o.after,
+	       !o.after_ovf	      ? ", no overflow"
+	       : o.after >= queue - 1 ? ": that one DMA filled it again"
+				      : ", overflow again");
 	test_note(t, "%s: %u reads, %zu records read, fqof reported and cleared", v.label, o.fired, o.drained);
 	bench_teardown(&v);
 	dmabuf_free(&a);
@@ -219,32 +224,33 @@ static const struct iommu_case_arg on_riscv = { "riscv" }, leaf_2m = { "riscv", 
 
 static const struct test_case cases[] = {
 	{ "riscv.reset_blocks", "ddtp Off (the reset state): the device's DMA to RAM lands nowhere", t_reset_blocks },
-	{ "riscv.takeover", "take-over: our directory, both queues on, bystanders as found, given back", t_takeover },
-	{ "riscv.translate_4k", "DMA both ways through 4 KiB leaves of the S stage", case_translate, false, &on_riscv },
-	{ "riscv.translate_2m", "DMA both ways through a 2 MiB leaf", case_translate, false, &leaf_2m },
-	{ "riscv.translate_1g", "DMA both ways through a 1 GiB leaf", case_translate, false, &leaf_1g },
+	{ "riscv.takeover", "take-over: our directory, both queues on, bystanders as found, given back", t_takeover,
+	  true },
+	{ "riscv.translate_4k", "DMA both ways through 4 KiB leaves of the S stage", case_translate, true, &on_riscv },
+	{ "riscv.translate_2m", "DMA both ways through a 2 MiB leaf", case_translate, true, &leaf_2m },
+	{ "riscv.translate_1g", "DMA both ways through a 1 GiB leaf", case_translate, true, &leaf_1g },
 	{ "riscv.write_read_only", "a device write to a read-only page: memory unchanged, a write page fault (15)",
-	  case_write_read_only, false, &on_riscv },
+	  case_write_read_only, true, &on_riscv },
 	{ "riscv.read_not_present", "a device read of an unmapped IOVA: a read page fault (13)", case_read_not_present,
-	  false, &on_riscv },
+	  true, &on_riscv },
 	{ "riscv.fault_overflow", "more faults than the fault queue holds: fqof reported, the queue records again",
-	  t_fault_overflow },
+	  t_fault_overflow, true },
 	{ "riscv.stale_tlb", "repoint a mapping without invalidating: is the stale translation used? (finding)",
-	  case_stale, false, &on_riscv },
+	  case_stale, true, &on_riscv },
 	{ "riscv.stale_context", "the context changed in place: the old one used until IODIR.INVAL_DDT? (finding)",
-	  t_stale_context },
+	  t_stale_context, true },
 	{ "riscv.invalidate_page", "IOTINVAL.VMA of the PSCID and address: DMA reaches the new page", case_invalidate,
-	  false, &page },
-	{ "riscv.invalidate_pscid", "IOTINVAL.VMA of the PSCID", case_invalidate, false, &pscid },
-	{ "riscv.invalidate_all", "IOTINVAL.VMA of every host address space", case_invalidate, false, &all },
-	{ "riscv.iofence", "IOFENCE.C's store as the fence: arrives every time, timed", t_command_timed, false,
+	  true, &page },
+	{ "riscv.invalidate_pscid", "IOTINVAL.VMA of the PSCID", case_invalidate, true, &pscid },
+	{ "riscv.invalidate_all", "IOTINVAL.VMA of every host address space", case_invalidate, true, &all },
+	{ "riscv.iofence", "IOFENCE.C's store as the fence: arrives every time, timed", t_command_timed, true,
 	  &iofence },
-	{ "riscv.iodir", "IODIR.INVAL_DDT of the device, timed", t_command_timed, false, &iodir },
+	{ "riscv.iodir", "IODIR.INVAL_DDT of the device, timed", t_command_timed, true, &iodir },
 	{ "riscv.fence_stuck", "an IOFENCE.C that never completes: named after its 100 ms, then recovered",
 	  t_fence_stuck },
-	{ "riscv.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", case_latency, false,
+	{ "riscv.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", case_latency, true,
 	  &on_riscv },
-	{ "riscv.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, false, &on_riscv },
+	{ "riscv.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &on_riscv },
 };
 
 static const struct test_doc docs[] = {

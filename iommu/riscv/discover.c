@@ -1,0 +1,159 @@
+/* Where RISC-V IOMMUs are found on a machine without ACPI (a riscv64
+ * server under U-Boot describes itself by a device tree): PCI functions
+ * whose BAR 0 holds the registers (the spec's PCIe guidance, "Integrating
+ * an IOMMU as a PCIe device", gives the class 0806, but no vendor or
+ * device id: only the ids the backend lists are taken, since AMD's IOMMU
+ * function has the class too), and the device tree's "riscv,iommu"
+ * platform units. Which functions a unit covers: the device tree's
+ * iommu-map on the ECAM host where there is one (QEMU's virt gives every
+ * requester id but the IOMMU's own), else every other function of the
+ * unit's segment. Device ids are requester ids: a map that offsets them
+ * is refused by name (the driver keys contexts by requester id). The
+ * RIMT (the ACPI table for RISC-V IOMMUs) is not read yet. */
+#include "discover.h"
+
+#include <stdio.h>
+
+#include "core/monitor/early.h"
+#include "core/tables/fdt.h"
+#include "rvi.h"
+
+static bool listed(const struct iommu_backend *self, const struct pci_dev *d)
+{
+	for (const struct iommu_pci_id *id = self->pci_ids; id && id->vendor; id++)
+		if (id->vendor == d->vendor && id->device == d->device)
+			return true;
+	return false;
+}
+
+static void riscv_find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
+{
+	(void)state;
+	for (size_t i = 0; pci && i < pci->n; i++) {
+		const struct pci_dev *d = &pci->d[i];
+		if (!listed(self, d))
+			continue;
+		struct iommu_unit unit = { .backend = self,
+					   .segment = d->addr.seg,
+					   .src = i,
+					   .own_bar_class = d->class };
+		char bdf[16];
+		pci_addr_str(d->addr, bdf, sizeof(bdf));
+		snprintf(unit.name, sizeof(unit.name), "riscv%zu", units_of(u, self));
+		snprintf(unit.source, sizeof(unit.source), "PCI %s BAR 0", bdf);
+		for (size_t b = 0; b < d->nbars; b++)
+			if (d->bar[b].index == 0 && !d->bar[b].io)
+				unit.base = d->bar[b].base, unit.size = d->bar[b].size;
+		if (units_add(u, &unit, NULL) >= 0 && (!unit.base || unit.size < RVI_REG_SIZE))
+			snprintf(u->u[u->n - 1].refused, sizeof(u->u[0].refused),
+				 "%s: BAR 0 %s (0x%llx bytes at 0x%llx): no register window to open", bdf,
+				 unit.base ? "is smaller than the 4 KiB of registers" : "was not given an address",
+				 (unsigned long long)unit.size, (unsigned long long)unit.base);
+	}
+	struct fdt_platform p;
+	if (!early_fdt(&p))
+		return;
+	for (size_t k = 0; k < p.niommus; k++) {
+		if (p.iommu[k].pci)
+			continue; /* found above, as a PCI function */
+		struct iommu_unit unit = {
+			.backend = self, .base = p.iommu[k].base, .size = p.iommu[k].size, .src = RISCV_FDT_SRC + k
+		};
+		snprintf(unit.name, sizeof(unit.name), "riscv%zu", units_of(u, self));
+		snprintf(unit.source, sizeof(unit.source), "device tree riscv,iommu at 0x%llx",
+			 (unsigned long long)unit.base);
+		units_add(u, &unit, NULL);
+	}
+}
+
+/* The unit device tree IOMMU `k` is: a PCI unit by its requester id, a
+ * platform unit by its index; -1 when none was made of it. */
+static int unit_of_fdt(const struct iommu_units *u, const struct iommu_backend *self, const struct pci_list *pci,
+		       const struct fdt_platform *p, int k)
+{
+	if (k < 0)
+		return -1;
+	if (!p->iommu[k].pci)
+		return units_from(u, self, RISCV_FDT_SRC + (size_t)k);
+	for (size_t i = 0; i < pci->n; i++)
+		if (pci_rid(pci->d[i].addr) == p->iommu[k].rid && pci->d[i].addr.seg == 0) {
+			int unit = units_from(u, self, i);
+			if (unit >= 0)
+				return unit;
+		}
+	return -1;
+}
+
+static void riscv_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+{
+	(void)state;
+	if (!units_of(u, self))
+		return;
+	struct fdt_platform p;
+	bool mapped = early_fdt(&p) && p.nmap > 0;
+	for (size_t i = 0; i < pci->n; i++) {
+		struct pci_dev *d = &pci->d[i];
+		if (d->iommu >= 0 || listed(self, d))
+			continue; /* covered already, or an IOMMU itself */
+		uint16_t rid = pci_rid(d->addr);
+		int unit = -1;
+		if (mapped) {
+			for (size_t m = 0; m < p.nmap && unit < 0; m++)
+				if (rid >= p.map[m].rid_base && rid - p.map[m].rid_base < p.map[m].len &&
+				    p.map[m].iommu_base == p.map[m].rid_base && d->addr.seg == 0)
+					unit = unit_of_fdt(u, self, pci, &p, p.map[m].iommu);
+		} else {
+			for (size_t k = 0; k < u->n && unit < 0; k++)
+				if (u->u[k].backend == self && u->u[k].segment == d->addr.seg)
+					unit = (int)k;
+		}
+		if (unit >= 0)
+			units_cover(u, pci, i, (size_t)unit);
+	}
+	/* a map whose device ids are not the requester ids is refused by name */
+	for (size_t m = 0; mapped && m < p.nmap; m++) {
+		int unit = unit_of_fdt(u, self, pci, &p, p.map[m].iommu);
+		if (unit >= 0 && p.map[m].iommu_base != p.map[m].rid_base && !u->u[unit].refused[0])
+			snprintf(u->u[unit].refused, sizeof(u->u[0].refused),
+				 "the device tree's iommu-map gives requester ids 0x%04x-0x%04x device ids from 0x%x: "
+				 "an offset the driver does not apply (it keys contexts by requester id)",
+				 p.map[m].rid_base, p.map[m].rid_base + p.map[m].len - 1, p.map[m].iommu_base);
+	}
+}
+
+/* 5.1: what take-over records first, and the identity (capabilities) */
+static const struct iommu_found_reg riscv_found_regs[] = {
+	{ RVI_REG_CAPS, 8, "capabilities" }, { RVI_REG_FCTL, 4, "fctl" },   { RVI_REG_DDTP, 8, "ddtp" },
+	{ RVI_REG_CQB, 8, "cqb" },	     { RVI_REG_CQH, 4, "cqh" },	    { RVI_REG_CQT, 4, "cqt" },
+	{ RVI_REG_FQB, 8, "fqb" },	     { RVI_REG_FQH, 4, "fqh" },	    { RVI_REG_FQT, 4, "fqt" },
+	{ RVI_REG_CQCSR, 4, "cqcsr" },	     { RVI_REG_FQCSR, 4, "fqcsr" }, { RVI_REG_IPSR, 4, "ipsr" },
+	{ RVI_REG_ICVEC, 8, "icvec" },
+};
+
+static bool riscv_identity(struct regwin *w, struct unit_regs *r)
+{
+	r->r[0] = regwin_read64(w, RVI_REG_CAPS);
+	r->r[1] = regwin_read64(w, RVI_REG_DDTP);
+	return r->r[0] != ~0ull;
+}
+
+static void riscv_print_regs(const struct unit_regs *r)
+{
+	uint64_t c = r->r[0];
+	unsigned v = (unsigned)RVI_CAP_VERSION(c);
+	printf("    capabilities 0x%llx: spec %u.%u, PAS %u bits,%s%s%s%s%s%s%s%s%s; ddtp 0x%llx\n",
+	       (unsigned long long)c, v >> 4, v & 15, (unsigned)RVI_CAP_PAS(c), c & RVI_CAP_SV39 ? " Sv39" : "",
+	       c & RVI_CAP_SV48 ? " Sv48" : "", c & RVI_CAP_SV57 ? " Sv57" : "", c & RVI_CAP_SV39X4 ? " Sv39x4" : "",
+	       c & RVI_CAP_MSI_FLAT ? " MSI flat" : "", c & RVI_CAP_MSI_MRIF ? " MRIF" : "",
+	       c & RVI_CAP_AMO_HWAD ? " A/D" : "", c & RVI_CAP_ATS ? " ATS" : "", c & RVI_CAP_DBG ? " debug" : "",
+	       (unsigned long long)r->r[1]);
+}
+
+const struct iommu_discovery riscv_discovery = {
+	.find = riscv_find,
+	.claim = riscv_claim,
+	.regs = riscv_found_regs,
+	.nregs = ARRAY_SIZE(riscv_found_regs),
+	.identity = riscv_identity,
+	.print_regs = riscv_print_regs,
+};
