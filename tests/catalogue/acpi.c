@@ -19,7 +19,12 @@ static bool need_acpi(struct test_ctx *t)
 {
 	if (monitor_acpi()->present)
 		return true;
-	if (platform->hardware)
+	/* a firmware that installs a device tree and no RSDP describes the
+	 * machine that way (U-Boot on riscv64): no tables to check */
+	if (platform->hardware && platform->device_tree && platform->device_tree() &&
+	    (!platform->acpi_rsdp || !platform->acpi_rsdp()))
+		test_skip(t, SKIP_UNSUPPORTED, "no ACPI: the firmware describes this machine by a device tree (`fdt`)");
+	else if (platform->hardware)
 		report(t, false, "no usable ACPI root: %s", monitor_acpi()->error);
 	else
 		test_skip(t, SKIP_PLATFORM, "no ACPI on this platform (%s)", platform->name);

@@ -77,12 +77,24 @@ static void t_overhead(struct test_ctx *t)
 		s[i] = timed_end(&r);
 		zero += s[i] == 0;
 	}
-	report(t, zero == 0, "the counter moved across every empty region (%zu did not)", zero);
 	struct measure m = { .path = "timer", .backend = "none", .variant = "empty-region", .unit = "cycles" };
 	test_measure(t, &m, s, n);
 	test_note(t, "empty region: min %llu cycles, median %llu", (unsigned long long)s[0],
 		  (unsigned long long)s[n / 2]);
+	uint64_t median = s[n / 2];
 	free(s);
+	/* A counter coarser than the region (RISC-V's time CSR at a 10 MHz
+	 * timebase) misses it in some samples: told apart from one that
+	 * stalls by the median, a tick or less: the region is that short */
+	if (zero && zero < n && median <= 1) {
+		test_skip(t, SKIP_UNSUPPORTED,
+			  "the counter (%s, %.3f MHz: a tick is %.0f ns) is as coarse as an empty region (median %llu "
+			  "tick): %zu of %zu regions saw no tick; nothing shorter than a tick is resolved here",
+			  timing.counter, (double)timing.tsc_hz / 1e6, 1e9 / (double)timing.tsc_hz,
+			  (unsigned long long)median, zero, n);
+		return;
+	}
+	report(t, zero == 0, "the counter moved across every empty region (%zu did not)", zero);
 }
 
 static void t_stall(struct test_ctx *t)

@@ -282,7 +282,7 @@ static void t_give_back(struct test_ctx *t)
 		e = a.io->ops->give_back(a.io);
 		report(t, !e, "%s given back: %s%s%s", a.io->name, a.io->restore_note, e ? "; " : "", e ? e : "");
 	}
-	struct iommu_fw_state now;
+	struct iommu_fw_state now = { 0 };
 	a.io->ops->firmware_left(a.io, &now);
 	report(t,
 	       now.translating == a.fw.translating && now.blocking == a.fw.blocking && now.queue == a.fw.queue &&
