@@ -102,8 +102,13 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		if ((e = rvi_pg_fail(r, &r->dut, io_pgtable_alloc(&rvi_pte_fmt, &r->dut, &r->pgcfg, RVI_DUT_PSCID))) !=
 		    NULL)
 			return e;
-		want.ta = RVI_TA_PSCID(RVI_DUT_PSCID);
-		want.fsc = RVI_ATP(r->s_mode, (uint64_t)(uintptr_t)r->dut.top);
+		if (r->gstage) { /* the G stage alone: the IOVA is the guest physical address */
+			want.iohgatp =
+			    RVI_ATP(r->g_mode, (uint64_t)(uintptr_t)r->dut.top) | RVI_IOHGATP_GSCID(RVI_DUT_GSCID);
+		} else {
+			want.ta = RVI_TA_PSCID(RVI_DUT_PSCID);
+			want.fsc = RVI_ATP(r->s_mode, (uint64_t)(uintptr_t)r->dut.top);
+		}
 	}
 	if ((e = write_contexts(r, ids, n, want)) != NULL)
 		return e;
@@ -206,6 +211,8 @@ const char *rvi_context_invalidate(struct rvi *r)
 	return rvi_submit(r, c, r->ndut_ids);
 }
 
+static const char *op_mode(struct iommu *io, const char *name);
+
 static const struct iommu_ops rvi_ops = {
 	.take = rvi_op_take,
 	.give_back = rvi_op_give_back,
@@ -219,28 +226,69 @@ static const struct iommu_ops rvi_ops = {
 	.iova_to_phys = op_iova_to_phys,
 	.as_found = rvi_op_as_found,
 	.firmware_left = rvi_op_firmware_left,
+	.mode = op_mode,
 };
 
-/* The S stage: the fewest levels whose IOVAs (the lower half) cover all
- * of RAM, so that the device's own queues map at their physical
- * addresses, among the modes the unit offers. */
-static const char *choose_mode(struct rvi *r)
+/* A stage's mode: the fewest levels whose IOVAs (the S stage's lower
+ * half; the G stage's, zero-extended, two bits wider) cover all of RAM, so
+ * that the device's own queues map at their physical addresses, among the
+ * modes the unit offers; 0 when it offers none. */
+static unsigned stage_mode(struct rvi *r, bool g, struct io_pgtable_cfg *out)
 {
 	static const unsigned modes[] = { RVI_ATP_SV39, RVI_ATP_SV48, RVI_ATP_SV57 };
 	uint64_t top = platform->memory_top ? platform->memory_top() : 0;
-	const char *why = "riscv: the unit offers none of Sv39, Sv48 and Sv57 (capabilities bits 9-11)";
+	unsigned chosen = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(modes); i++) {
 		struct io_pgtable_cfg cfg;
-		const char *e = rvi_pgtable_cfg(r->caps, modes[i], false, &cfg);
-		if (e)
+		if (rvi_pgtable_cfg(r->caps, modes[i], g, &cfg))
 			continue;
-		why = NULL;
-		r->s_mode = modes[i];
-		r->pgcfg = cfg;
+		chosen = modes[i];
+		*out = cfg;
 		if (!top || !((top - 1) >> cfg.addr_bits))
 			break;
 	}
-	return why ? iommu_fail(&r->io, IOMMU_ERR_UNSUPPORTED, why) : NULL;
+	return chosen;
+}
+
+/* The device under test's stage, and what follows from it: the tree's
+ * shape, the IOVAs and leaves, the invalidation kinds, the records'
+ * variant ("sv39x4" for the G stage; none for the default S stage). */
+static void apply_stage(struct rvi *r, bool g)
+{
+	static char variant[16];
+	r->gstage = g;
+	stage_mode(r, g, &r->pgcfg);
+	r->pgcfg.sync = rvi_push;
+	r->pgcfg.ctx = r;
+	r->pgcfg.limit = r->limit;
+	const struct iommu_inval_kind *k = g ? rvi_g_kinds : rvi_kinds;
+	r->io.nkinds = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(rvi_kinds); i++)
+		r->kinds[r->io.nkinds++] = k[i];
+	r->io.addr_bits = r->pgcfg.addr_bits;
+	r->io.page_sizes = r->pgcfg.page_sizes;
+	snprintf(variant, sizeof(variant), "sv%ux4", 39 + 9 * (r->g_mode - RVI_ATP_SV39));
+	r->io.variant = g ? variant : NULL;
+	r->io.mode = g ? "g" : "s";
+}
+
+static const char *op_mode(struct iommu *io, const char *name)
+{
+	static char why[120];
+	struct rvi *r = container_of(io, struct rvi, io);
+	bool g = name && strcmp(name, "g") == 0;
+	if (name && !g && strcmp(name, "s") != 0)
+		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "riscv: no such translation mode (s or g)");
+	if (g && !r->g_mode) {
+		snprintf(why, sizeof(why), "riscv: the unit offers no G stage (capabilities 0x%llx: no Sv39x4-57x4)",
+			 (unsigned long long)r->caps);
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, why);
+	}
+	if (io->taken && g != r->gstage)
+		return iommu_fail(io, IOMMU_ERR_STATE, "riscv: the unit is taken over in the other stage");
+	if (!io->taken)
+		apply_stage(r, g);
+	return NULL;
 }
 
 const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, uint32_t bystander_ids)
@@ -276,18 +324,19 @@ const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, ui
 	r->extended = (r->caps & RVI_CAP_MSI_FLAT) != 0;
 	unsigned pas = (unsigned)RVI_CAP_PAS(r->caps);
 	r->limit = pas && pas < 64 ? 1ull << pas : 0;
-	const char *e = choose_mode(r);
-	if (e)
-		return e;
-	for (size_t k = 0; k < ARRAY_SIZE(rvi_kinds); k++)
-		r->kinds[r->io.nkinds++] = rvi_kinds[k];
-	r->io.addr_bits = r->pgcfg.addr_bits;
-	r->io.page_sizes = r->pgcfg.page_sizes;
+	struct io_pgtable_cfg cfg;
+	r->s_mode = stage_mode(r, false, &cfg);
+	r->g_mode = stage_mode(r, true, &cfg);
+	if (!r->s_mode)
+		return iommu_fail(&r->io, IOMMU_ERR_UNSUPPORTED,
+				  "riscv: the unit offers none of Sv39, Sv48 and Sv57 (capabilities bits 9-11)");
+	r->io.nmodes = 0;
+	r->io.modes[r->io.nmodes++] = "s";
+	if (r->g_mode)
+		r->io.modes[r->io.nmodes++] = "g";
+	apply_stage(r, false);
 	r->io.perm_bits = true;
 	r->io.passthrough = true;
-	r->pgcfg.sync = rvi_push;
-	r->pgcfg.ctx = r;
-	r->pgcfg.limit = r->limit;
 	r->dut.did = RVI_DUT_PSCID;
 	r->dut.cfg = &r->pgcfg;
 	return NULL;

@@ -55,7 +55,7 @@ const char *rvi_inval_everything(struct rvi *r);
  * invalidated, fenced. */
 const char *rvi_contexts_changed(struct rvi *r, const uint32_t *ids, size_t n);
 const char *rvi_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint64_t size);
-extern const struct iommu_inval_kind rvi_kinds[3];
+extern const struct iommu_inval_kind rvi_kinds[3], rvi_g_kinds[3];
 bool rvi_op_fault_pending(struct iommu *io);
 size_t rvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow);
 

@@ -16,6 +16,12 @@ const struct iommu_inval_kind rvi_kinds[3] = {
 	{ "iotinval-pscid", "domain", "command" }, /* IOTINVAL.VMA, PSCID: the device's address space */
 	{ "iotinval-all", "global", "command" },   /* IOTINVAL.VMA: every host address space */
 };
+/* the G stage's: IOTINVAL.GVMA by GSCID and guest physical address, GSCID, everything */
+const struct iommu_inval_kind rvi_g_kinds[3] = {
+	{ "iotinval-gvma-page", "page", "command" },
+	{ "iotinval-gvma-gscid", "domain", "command" },
+	{ "iotinval-gvma-all", "global", "command" },
+};
 #define BATCH 128      /* commands per submission: with the fence, well inside the queue */
 #define PAGE_CMDS 1024 /* a larger range is invalidated by PSCID */
 
@@ -189,19 +195,26 @@ const char *rvi_inval_everything(struct rvi *r)
 	return rvi_submit(r, c, ARRAY_SIZE(c));
 }
 
+/* The device's translations at `addr` (~0: all of them), by the stage it
+ * translates through. */
+static struct rvi_cmd dut_inval(const struct rvi *r, uint64_t addr)
+{
+	return r->gstage ? rvi_cmd_iotinval_gvma(RVI_DUT_GSCID, addr) : rvi_cmd_iotinval_vma(-1, RVI_DUT_PSCID, addr);
+}
+
 const char *rvi_contexts_changed(struct rvi *r, const uint32_t *ids, size_t n)
 {
 	struct rvi_cmd c[RVI_MAX_IDS + 1];
 	size_t k = 0;
 	for (size_t i = 0; i < n && k < RVI_MAX_IDS; i++)
 		c[k++] = rvi_cmd_iodir_ddt(ids[i]);
-	c[k++] = rvi_cmd_iotinval_vma(-1, RVI_DUT_PSCID, ~0ull);
+	c[k++] = dut_inval(r, ~0ull);
 	return rvi_submit(r, c, k);
 }
 
-/* One IOTINVAL.VMA a leaf across [iova, iova + size), from the driver's
- * own walk (an address not mapped is stepped in 4 KiB); by PSCID when
- * that would take more than PAGE_CMDS commands. */
+/* One IOTINVAL.VMA (G stage: .GVMA) a leaf across [iova, iova + size),
+ * from the driver's own walk (an address not mapped is stepped in 4 KiB);
+ * by PSCID (GSCID) when that would take more than PAGE_CMDS commands. */
 static const char *inval_pages(struct rvi *r, uint64_t iova, uint64_t size)
 {
 	static struct rvi_cmd c[BATCH];
@@ -212,7 +225,7 @@ static const char *inval_pages(struct rvi *r, uint64_t iova, uint64_t size)
 		unsigned perm, level;
 		if (io_pgtable_walk(&rvi_pte_fmt, &r->dut, a, &phys, &perm, &level))
 			page = io_pgtable_level_size(level);
-		c[n++] = rvi_cmd_iotinval_vma(-1, RVI_DUT_PSCID, a);
+		c[n++] = dut_inval(r, a);
 		total++;
 		if (n == BATCH) {
 			const char *e = rvi_submit(r, c, n);
@@ -223,7 +236,7 @@ static const char *inval_pages(struct rvi *r, uint64_t iova, uint64_t size)
 		a = (a & ~(page - 1)) + page;
 	}
 	if (total > PAGE_CMDS) {
-		c[0] = rvi_cmd_iotinval_vma(-1, RVI_DUT_PSCID, ~0ull);
+		c[0] = dut_inval(r, ~0ull);
 		return rvi_submit(r, c, 1);
 	}
 	return rvi_submit(r, c, n);
@@ -239,10 +252,10 @@ const char *rvi_op_invalidate(struct iommu *io, size_t kind, uint64_t iova, uint
 	case 0:
 		return size ? inval_pages(r, iova, size) : rvi_fence(r);
 	case 1:
-		c = rvi_cmd_iotinval_vma(-1, RVI_DUT_PSCID, ~0ull);
+		c = dut_inval(r, ~0ull);
 		break;
 	case 2:
-		c = rvi_cmd_iotinval_vma(-1, -1, ~0ull);
+		c = r->gstage ? rvi_cmd_iotinval_gvma(-1, ~0ull) : rvi_cmd_iotinval_vma(-1, -1, ~0ull);
 		break;
 	default:
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, "riscv: no such invalidation kind");
@@ -269,7 +282,8 @@ static bool is_dut(const struct rvi *r, uint32_t did)
 	return false;
 }
 
-/* A write page fault (15) is both "not present" and "no write permission":
+/* A write page fault (15; at the G stage a guest-page fault, 23) is both
+ * "not present" and "no write permission":
  * the unit does not say which, so the device under test's own table is
  * asked; every other device has no table of ours. */
 static enum iommu_fault_kind kind_of(const struct rvi *r, unsigned cause, uint32_t did, uint64_t iova)
@@ -278,8 +292,10 @@ static enum iommu_fault_kind kind_of(const struct rvi *r, unsigned cause, uint32
 	unsigned perm, level;
 	switch (cause) {
 	case RVI_CAUSE_READ_PAGE:
+	case RVI_CAUSE_READ_GUEST_PAGE:
 		return IOMMU_FAULT_NOT_PRESENT;
 	case RVI_CAUSE_WRITE_PAGE:
+	case RVI_CAUSE_WRITE_GUEST_PAGE:
 		if (is_dut(r, did) && r->dut_mode == IOMMU_TRANSLATE &&
 		    io_pgtable_walk(&rvi_pte_fmt, &r->dut, iova, &phys, &perm, &level) && !(perm & IOMMU_W))
 			return IOMMU_FAULT_WRITE_DENIED;

@@ -1,7 +1,6 @@
 /* The RISC-V IOMMU (RISC-V IOMMU Architecture Specification 1.0): one
- * unit taken over — a device directory of iommon's, the device under test
- * in a context with an S-stage page table (Sv39/48/57) under a PSCID of
- * its own, the command queue with IOFENCE.C as the fence, the fault queue
+ * unit taken over — a device directory of iommon's, the device under test * in a context with an S-stage page table (Sv39/48/57) under a PSCID of
+ * its own, or (mode "g") a G-stage one (Sv39x4/48x4/57x4) under a GSCID, or (mode "g") a G-stage one (Sv39x4/48x4/57x4) under a GSCID, the command queue with IOFENCE.C as the fence, the fault queue
  * read into faults — behind the iommu interface. The driver is split by
  * concern in this folder:
  *   regs.h      registers, bits, contexts, commands and records in the spec's words
@@ -30,6 +29,7 @@
 #define RVI_CQ_LOG2 8 /* 256 commands of 16 bytes: one page */
 #define RVI_FQ_LOG2 7 /* 128 records of 32 bytes: one page */
 #define RVI_DUT_PSCID 1
+#define RVI_DUT_GSCID 1
 #define RVI_MAX_IDS (1 + IOMMU_MAX_ALIASES)
 
 /* The registers as the firmware left them, read before the first write. */
@@ -45,9 +45,14 @@ struct rvi {
 	bool found_valid;
 	uint64_t caps;
 	uint32_t fctl;
-	bool extended;		/* 64-byte contexts (caps.MSI_FLAT) */
-	uint64_t limit;		/* memory the unit reaches: below 2^caps.PAS */
-	unsigned s_mode;	/* RVI_ATP_SV39/48/57 */
+	bool extended;	 /* 64-byte contexts (caps.MSI_FLAT) */
+	uint64_t limit;	 /* memory the unit reaches: below 2^caps.PAS */
+	unsigned s_mode; /* RVI_ATP_SV39/48/57: the S stage's, when it translates */
+	/* The stage the device under test translates through (ops->mode:
+	 * "s", the default, or "g": the G stage alone, Sv39x4/48x4/57x4,
+	 * under GSCID 1), and the G stage's mode when offered (0: none). */
+	bool gstage;
+	unsigned g_mode;
 	uint32_t bystander_ids; /* device ids below this get the bystanders' context at take-over */
 	struct io_pgtable_cfg pgcfg;
 	struct iommu_inval_kind kinds[3];

@@ -307,6 +307,44 @@ static void illegal_command_and_overflow(void **state)
 	close_unit();
 }
 
+/* Mode g: the device's context has iohgatp (Sv39x4 under GSCID 1) and
+ * no S stage; its leaves are G-stage leaves, a rewritten one is stale
+ * until IOTINVAL.GVMA (a .VMA kind does not cover it), and the modes are
+ * refused where they cannot be had. */
+static void g_stage_mode(void **state)
+{
+	(void)state;
+	model_at(1);
+	assert_non_null(r.io.ops->mode(&r.io, "x"));
+	assert_int_equal(r.io.err, IOMMU_ERR_ARGUMENT);
+	assert_null(r.io.ops->mode(&r.io, "g"));
+	assert_string_equal(r.io.variant, "sv39x4");
+	assert_int_equal(r.io.addr_bits, 41);
+	assert_null(r.io.ops->take(&r.io));
+	assert_non_null(r.io.ops->mode(&r.io, "s"));
+	assert_int_equal(r.io.err, IOMMU_ERR_STATE);
+	assert_null(r.io.ops->attach(&r.io, dev, IOMMU_TRANSLATE));
+	const uint64_t iova = 1ull << 40; /* beyond any S stage's lower half of Sv39 */
+	assert_null(r.io.ops->map(&r.io, iova, 0x10000000, 1ull << 21, IOMMU_RW, 1ull << 21));
+	assert_int_equal(through(DID, iova + 0x1234), 0x10001234);
+	assert_null(rvi_leaf_repoint(&r, iova, 0x20000000));
+	assert_int_equal(through(DID, iova + 0x1234), 0x10001234); /* stale */
+	unsigned before = m.gvma_invalidations;
+	assert_null(r.io.ops->invalidate(&r.io, kind("iotinval-gvma-page"), iova, 1ull << 21));
+	assert_int_equal(m.gvma_invalidations - before, 1);
+	assert_int_equal(through(DID, iova + 0x1234), 0x20001234);
+	uint64_t phys;
+	assert_false(dma(DID, iova + (4ull << 20), false, &phys));
+	struct iommu_fault f[4];
+	bool ovf;
+	assert_int_equal(r.io.ops->faults(&r.io, f, 4, &ovf), 1);
+	assert_int_equal(f[0].reason, 21);
+	assert_int_equal(f[0].kind, IOMMU_FAULT_NOT_PRESENT);
+	close_unit();
+	assert_null(r.io.ops->mode(&r.io, NULL)); /* the default again: the S stage */
+	assert_null(r.io.variant);
+}
+
 /* ---- discovery ---------------------------------------------------------- */
 
 /* Without a device tree: the listed PCI function (1b36:0014) is a unit at
@@ -375,6 +413,7 @@ int main(void)
 		cmocka_unit_test(refuses_what_it_cannot_give_back),
 		cmocka_unit_test(injected_faults_named),
 		cmocka_unit_test(illegal_command_and_overflow),
+		cmocka_unit_test(g_stage_mode),
 		cmocka_unit_test(discovery_from_pci),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -46,28 +46,30 @@ const char *bench_translate(struct env *v)
 
 /* The device under test could not be brought up: where the unit behind
  * it blocks every DMA as found (io->take_first), its driver's own queues
- * were unreachable. The unit is taken over and the device alone passed
- * through, so that dut_engine can try again (false: that does not apply,
- * or the take-over failed, *why saying so). */
-static bool bring_up_behind(const char **why)
+ * were unreachable. The unit is taken over, the device alone passed
+ * through while dut_engine brings it up, and the unit given back (the
+ * case takes it again in the mode it asks for); the engine, idle, stays
+ * open. NULL, or why not (*why: the engine's words when it is not that). */
+static struct dma_engine *bring_up_behind(const char **why)
 {
 	struct pci_addr a;
 	const char *w;
 	struct iommu *io = dut_candidate(&a) ? iommu_for_device(a, &w) : NULL;
 	if (!io || !io->take_first)
-		return false;
+		return NULL;
 	printf("    %s blocks every DMA as the firmware left it: taken over, the device passed through to bring it "
 	       "up\n",
 	       io->name);
 	const char *e = io->ops->take(io);
 	if (!e)
 		e = io->ops->attach(io, a, IOMMU_PASSTHROUGH);
-	if (e) {
-		iommu_give_back_held();
+	struct dma_engine *eng = e ? NULL : dut_engine(why);
+	const char *back = iommu_give_back_held();
+	if (e)
 		*why = e;
-		return false;
-	}
-	return true;
+	else if (back)
+		*why = back, eng = NULL;
+	return eng;
 }
 
 /* The machine's unit behind the device under test (`set device`). */
@@ -83,15 +85,10 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 		return false;
 	}
 	v->e = dut_engine(&why);
-	if (!v->e && !bring_up_behind(&why)) {
-		test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
-		return false;
-	}
 	if (!v->e)
-		v->e = dut_engine(&why);
+		v->e = bring_up_behind(&why);
 	if (!v->e) {
-		iommu_give_back_held();
-		test_skip(t, SKIP_NO_DEVICE, "no DMA engine, even passed through a unit taken over: %s", why);
+		test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 		return false;
 	}
 	/* a backend's cases run on its own units only */

@@ -220,7 +220,12 @@ static void t_fault_overflow(struct test_ctx *t)
 static const struct iommu_case_arg on_riscv = { "riscv" }, leaf_2m = { "riscv", 1ull << 21 },
 				   leaf_1g = { "riscv", 1ull << 30 }, page = { "riscv", .kind = "iotinval-page" },
 				   pscid = { "riscv", .kind = "iotinval-pscid" },
-				   all = { "riscv", .kind = "iotinval-all" };
+				   all = { "riscv", .kind = "iotinval-all" }, g_4k = { "riscv", .mode = "g" },
+				   g_2m = { "riscv", 1ull << 21, .mode = "g" },
+				   g_1g = { "riscv", 1ull << 30, .mode = "g" },
+				   g_page = { "riscv", .kind = "iotinval-gvma-page", .mode = "g" },
+				   g_gscid = { "riscv", .kind = "iotinval-gvma-gscid", .mode = "g" },
+				   g_all = { "riscv", .kind = "iotinval-gvma-all", .mode = "g" };
 
 static const struct test_case cases[] = {
 	{ "riscv.reset_blocks", "ddtp Off (the reset state): the device's DMA to RAM lands nowhere", t_reset_blocks },
@@ -251,6 +256,20 @@ static const struct test_case cases[] = {
 	{ "riscv.latency", "DMA latency: translation off, pass-through, warm and cold IOTLB", case_latency, true,
 	  &on_riscv },
 	{ "riscv.map_cost", "CPU cycles per page to map and to unmap (4 KiB leaves)", case_map_cost, true, &on_riscv },
+	/* the G stage alone (mode g: iohgatp Sv39x4 and up under GSCID 1, iosatp Bare) */
+	{ "riscv.g.translate_4k", "G stage: DMA both ways through 4 KiB leaves", case_translate, true, &g_4k },
+	{ "riscv.g.translate_2m", "G stage: DMA both ways through a 2 MiB leaf", case_translate, true, &g_2m },
+	{ "riscv.g.translate_1g", "G stage: DMA both ways through a 1 GiB leaf", case_translate, true, &g_1g },
+	{ "riscv.g.write_read_only", "G stage: a write to a read-only page: a write guest-page fault (23)",
+	  case_write_read_only, true, &g_4k },
+	{ "riscv.g.read_not_present", "G stage: a read of an unmapped address: a read guest-page fault (21)",
+	  case_read_not_present, true, &g_4k },
+	{ "riscv.g.stale_tlb", "G stage: repoint a mapping without invalidating: stale? (finding)", case_stale, true,
+	  &g_4k },
+	{ "riscv.g.invalidate_gvma_page", "IOTINVAL.GVMA of the GSCID and address: DMA reaches the new page",
+	  case_invalidate, true, &g_page },
+	{ "riscv.g.invalidate_gvma_gscid", "IOTINVAL.GVMA of the GSCID", case_invalidate, true, &g_gscid },
+	{ "riscv.g.invalidate_gvma_all", "IOTINVAL.GVMA of every GSCID", case_invalidate, true, &g_all },
 };
 
 static const struct test_doc docs[] = {
