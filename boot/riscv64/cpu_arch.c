@@ -10,8 +10,9 @@
  * while ours is installed), so a fault on an exhausted stack is still
  * reported; it saves every register and sepc, sstatus, scause and stval
  * in a struct riscv_context, calls the handler, and returns through the
- * context (sret), which the handler may have changed. Nested traps take
- * the frame below. */
+ * context (sret), which the handler may have changed. While a handler
+ * runs sscratch is 0, so a trap inside it takes a frame below the
+ * handler's own stack, not over it. */
 #include "boot/boot.h"
 #include "riscv_context.h"
 
@@ -23,6 +24,11 @@ static uint8_t trap_stack[16 * 1024] __attribute__((aligned(16)));
 void riscv_trap(struct riscv_context *c) __attribute__((used, visibility("hidden")));
 void riscv_trap(struct riscv_context *c)
 {
+	/* x[0] holds what sscratch must be on the return: the trap stack's
+	 * top when this frame is its first, 0 when the trap came inside a
+	 * handler (which goes on running on its own stack) */
+	uint8_t *top = trap_stack + sizeof(trap_stack);
+	c->x[0] = (uint8_t *)c + RISCV_CONTEXT_SIZE == top ? (uintptr_t)top : 0;
 	unsigned type = (int64_t)c->scause < 0 ? 1 : 0;
 	if (handlers[type]) {
 		handlers[type](type, c);
@@ -44,6 +50,9 @@ __asm__(".text\n"
 	".type riscv_trap_entry, @function\n"
 	"riscv_trap_entry:\n"
 	"	csrrw sp, sscratch, sp\n" /* sp: the trap stack; sscratch: the interrupted sp */
+	"	bnez sp, 1f\n"
+	"	csrr sp, sscratch\n" /* sscratch was 0: a trap inside a handler goes below its sp */
+	"1:\n"
 	"	addi sp, sp, -" RISCV_CONTEXT_SIZE_S "\n"
 	"	sd x1, 8(sp)\n"
 	"	sd x3, 24(sp)\n"
@@ -85,10 +94,10 @@ __asm__(".text\n"
 	"	sd t0, 272(sp)\n"
 	"	csrr t0, stval\n"
 	"	sd t0, 280(sp)\n"
-	"	csrw sscratch, sp\n" /* a nested trap's frame goes below this one */
+	"	csrw sscratch, zero\n" /* in a handler: a nested trap's frame goes below its sp */
 	"	mv a0, sp\n"
 	"	call riscv_trap\n"
-	"	addi t0, sp, " RISCV_CONTEXT_SIZE_S "\n"
+	"	ld t0, 0(sp)\n" /* sscratch as riscv_trap left it for the return */
 	"	csrw sscratch, t0\n"
 	"	ld t0, 256(sp)\n"
 	"	csrw sepc, t0\n"

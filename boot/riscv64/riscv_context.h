@@ -1,6 +1,7 @@
 /* What the riscv64 trap vector (cpu_arch.c) saves and its handlers read
  * and change (exceptions.c): x1-x31 by number (x[2] is the interrupted
- * sp, x[0] is not saved), then the trap's CSRs. The offsets are the
+ * sp; x[0], which needs no saving, holds what sscratch is to be on the
+ * return), then the trap's CSRs. The offsets are the
  * vector's, in its assembly. */
 #ifndef IOMMON_BOOT_RISCV_CONTEXT_H
 #define IOMMON_BOOT_RISCV_CONTEXT_H

@@ -51,10 +51,10 @@ static const char *write_contexts(struct rvi *r, const uint32_t *ids, size_t n, 
 {
 	struct rvi_dc *dc[RVI_MAX_IDS];
 	bool was_valid = false;
-	for (size_t i = 0; i < n; i++) {
-		dc[i] = rvi_ddt_context(&r->ddt, ids[i], true);
-		if (!dc[i])
+	for (size_t i = 0; i < n; i++) /* every page first: a failure changes nothing */
+		if (!(dc[i] = rvi_ddt_context(&r->ddt, ids[i], true)))
 			return iommu_fail(&r->io, IOMMU_ERR_NOMEM, "riscv: no memory for a directory page");
+	for (size_t i = 0; i < n; i++) {
 		if (dc[i]->tc & RVI_TC_V) {
 			dc[i]->tc = 0;
 			was_valid = true;
@@ -320,6 +320,9 @@ const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, ui
 	if (r->fctl & RVI_FCTL_BE)
 		return iommu_fail(&r->io, IOMMU_ERR_UNSUPPORTED,
 				  "riscv: fctl.BE is set (big-endian structures), which this driver does not write");
+	if (r->fctl & RVI_FCTL_GXL) /* every context would need tc.SXL and the 32-bit modes (2.1.4) */
+		return iommu_fail(&r->io, IOMMU_ERR_UNSUPPORTED,
+				  "riscv: fctl.GXL is set (the G stage in Sv32x4), which this driver does not drive");
 	r->io.take_first = RVI_DDTP_MODE(rvi_r64(r, RVI_REG_DDTP)) == RVI_DDT_OFF;
 	r->extended = (r->caps & RVI_CAP_MSI_FLAT) != 0;
 	unsigned pas = (unsigned)RVI_CAP_PAS(r->caps);

@@ -204,11 +204,13 @@ static struct rvi_cmd dut_inval(const struct rvi *r, uint64_t addr)
 
 const char *rvi_contexts_changed(struct rvi *r, const uint32_t *ids, size_t n)
 {
-	struct rvi_cmd c[RVI_MAX_IDS + 1];
+	struct rvi_cmd c[RVI_MAX_IDS + 2];
 	size_t k = 0;
 	for (size_t i = 0; i < n && k < RVI_MAX_IDS; i++)
 		c[k++] = rvi_cmd_iodir_ddt(ids[i]);
 	c[k++] = dut_inval(r, ~0ull);
+	if (r->gstage) /* iohgatp not Bare: the VM's first-stage entries too (the spec's context-change guideline) */
+		c[k++] = rvi_cmd_iotinval_vma(RVI_DUT_GSCID, -1, ~0ull);
 	return rvi_submit(r, c, k);
 }
 
@@ -360,7 +362,7 @@ static struct iommu_fault decode(const struct rvi *r, const struct rvi_fault *f,
 
 size_t rvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
 {
-	static char why[8][200]; /* the records' words, valid until they are read again */
+	static char why[64][200]; /* the records' words: the last 64 of a call, until the next call */
 	struct rvi *r = container_of(io, struct rvi, io);
 	*overflow = false;
 	if (!io->taken)
@@ -376,7 +378,7 @@ size_t rvi_op_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool
 	while (r->fq_head != tail) {
 		struct rvi_fault f = r->fq[r->fq_head];
 		if (n < max)
-			out[n] = decode(r, &f, why[n % 8], sizeof(why[0])), n++;
+			out[n] = decode(r, &f, why[n % 64], sizeof(why[0])), n++;
 		else
 			*overflow = true;
 		r->fq_head = (r->fq_head + 1) % size;

@@ -113,10 +113,15 @@ static const char *build_and_enable(struct rvi *r)
 		uint64_t v = rvi_ppn_field((uint64_t)(uintptr_t)r->ddt.root) | mode;
 		if ((e = rvi_ddtp_write(r, v)) != NULL)
 			return e;
-		if (RVI_DDTP_MODE(rvi_r64(r, RVI_REG_DDTP)) == mode) {
+		unsigned got = (unsigned)RVI_DDTP_MODE(rvi_r64(r, RVI_REG_DDTP));
+		if (got == mode) {
 			r->ddt_mode = mode;
 			return NULL;
 		}
+		/* WARL gave another translating mode: to Off (the PPN kept) before
+		 * its directory goes, so the next write is from Off */
+		if (got > RVI_DDT_BARE && (e = rvi_ddtp_write(r, v & ~0xfull)) != NULL)
+			return e;
 		rvi_ddt_free(&r->ddt);
 	}
 	snprintf(why, sizeof(why), "riscv: ddtp accepted no directory mode from %s down that holds %u device ids",

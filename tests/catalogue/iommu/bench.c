@@ -64,11 +64,23 @@ static struct dma_engine *bring_up_behind(const char **why)
 	if (!e)
 		e = io->ops->attach(io, a, IOMMU_PASSTHROUGH);
 	struct dma_engine *eng = e ? NULL : dut_engine(why);
+	/* `set device auto` may have fallen back to another function, which
+	 * was not passed through: its driver met the blocked unit again */
+	if (eng && (eng->addr.seg != a.seg || pci_rid(eng->addr) != pci_rid(a))) {
+		*why = "the device brought up is not the one passed through (auto fell back to another): `set device` "
+		       "it";
+		dut_close();
+		eng = NULL;
+	}
 	const char *back = iommu_give_back_held();
 	if (e)
 		*why = e;
-	else if (back)
-		*why = back, eng = NULL;
+	else if (back) {
+		*why = back;
+		if (eng)
+			dut_close(); /* not left open behind a unit that did not go back */
+		eng = NULL;
+	}
 	return eng;
 }
 
