@@ -47,15 +47,6 @@ void arch_platform(struct platform *p)
 /* The SBI's System Reset extension (SBI 1.0 chapter 10): EID "SRST",
  * function 0, type 0 shutdown, reason 0 none or 1 system failure. */
 #define SBI_EXT_SRST 0x53525354
-static long sbi_srst(unsigned long type, unsigned long reason)
-{
-	register unsigned long a0 __asm__("a0") = type;
-	register unsigned long a1 __asm__("a1") = reason;
-	register unsigned long a6 __asm__("a6") = 0;
-	register unsigned long a7 __asm__("a7") = SBI_EXT_SRST;
-	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a6), "r"(a7) : "memory");
-	return (long)a0;
-}
 
 /* QEMU's virt machine has a test finisher (sifive,test0, the device tree
  * names its address: core/monitor/early.c): 0x3333 with the code in bits 31:16 ends QEMU with
@@ -76,7 +67,8 @@ const char *qemu_exit(int status)
 			 (unsigned long long)base);
 		return why;
 	}
-	long e = sbi_srst(0, status ? 1 : 0);
+	unsigned long v;
+	long e = riscv_sbi(SBI_EXT_SRST, 0, 0, status ? 1 : 0, &v);
 	snprintf(why, sizeof(why), "no sifive,test0 in the device tree, and the SBI's SRST shutdown returned %ld", e);
 	return why;
 }

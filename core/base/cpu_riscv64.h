@@ -73,16 +73,26 @@ static inline void cpu_relax(void)
 	__asm__ volatile(".insn i 0x0f, 0, x0, x0, 0x010" ::: "memory");
 }
 
-/* The SBI's base extension (EID 0x10), function `fid`: its value (a1), or
- * 0 when the call fails (SBI 1.0 chapter 4). */
+/* An SBI call (SBI 1.0 chapter 3): extension `eid`, function `fid`, two
+ * arguments; the error (a0, 0 on success) and the value in *value. */
+static inline long riscv_sbi(unsigned long eid, unsigned long fid, unsigned long arg0, unsigned long arg1,
+			     unsigned long *value)
+{
+	register unsigned long a0 __asm__("a0") = arg0;
+	register unsigned long a1 __asm__("a1") = arg1;
+	register unsigned long a6 __asm__("a6") = fid;
+	register unsigned long a7 __asm__("a7") = eid;
+	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a6), "r"(a7) : "memory");
+	*value = a1;
+	return (long)a0;
+}
+
+/* The base extension (EID 0x10), function `fid`: its value, or 0 when the
+ * call fails (SBI 1.0 chapter 4). */
 static inline uint64_t riscv_sbi_base(unsigned long fid)
 {
-	register unsigned long a0 __asm__("a0") = 0;
-	register unsigned long a1 __asm__("a1") = 0;
-	register unsigned long a6 __asm__("a6") = fid;
-	register unsigned long a7 __asm__("a7") = 0x10;
-	__asm__ volatile("ecall" : "+r"(a0), "+r"(a1) : "r"(a6), "r"(a7) : "memory");
-	return a0 == 0 ? a1 : 0;
+	unsigned long v;
+	return riscv_sbi(0x10, fid, 0, 0, &v) == 0 ? v : 0;
 }
 
 /* The physical address width: S-mode cannot read it from the hart; Sv39

@@ -36,17 +36,25 @@ void early_timing_refs(const struct acpi *acpi, struct timing_refs *out)
 	out->timebase_hz = early_fdt_timebase();
 }
 
+/* Read once a boot (the timer, the CPU facts, the PCI host and each
+ * discovery ask): the tree the firmware installed does not change. */
 bool early_fdt(struct fdt_platform *p)
 {
+	static const uint8_t *read_from;
+	static struct fdt_platform once;
 	const uint8_t *b = platform->device_tree ? platform->device_tree() : NULL;
 	if (!b)
 		return false;
-	size_t total = (size_t)b[4] << 24 | (size_t)b[5] << 16 | (size_t)b[6] << 8 | b[7];
-	struct fdt f;
-	if (total > (4u << 20) || fdt_parse(b, total, &f) != 0)
-		return false;
-	fdt_platform_read(&f, p);
-	fdt_free(&f);
+	if (b != read_from) {
+		size_t total = (size_t)b[4] << 24 | (size_t)b[5] << 16 | (size_t)b[6] << 8 | b[7];
+		struct fdt f;
+		if (total > (4u << 20) || fdt_parse(b, total, &f) != 0)
+			return false;
+		fdt_platform_read(&f, &once);
+		fdt_free(&f);
+		read_from = b;
+	}
+	*p = once;
 	return true;
 }
 
