@@ -124,6 +124,37 @@ static void msi_off(struct dma_engine *e)
 	me->msg = (struct msi_message){ 0 };
 }
 
+/* An MSI that is a memory write and nothing more (RISC-V: an IMSIC's
+ * interrupt files are memory-mapped): its 32 bits of data through the
+ * model's translation as any write, stored where that lands when the page
+ * is a buffer of ours, dropped (a stray) when not. */
+static const char *msi_raise_write(struct dma_engine *e, uint64_t *t_doorbell)
+{
+	struct model_engine *me = container_of(e, struct model_engine, e);
+	if (!me->msi_enabled)
+		return "the engine's MSI is not programmed";
+	uint64_t phys = 0;
+	*t_doorbell = rdtsc();
+	if (!me->translate(me->model, me->msg.addr, true, &phys)) {
+		me->msi_blocked++; /* master abort: the model holds the record */
+		return NULL;
+	}
+	if (!dmabuf_owns(phys, sizeof(uint32_t))) {
+		me->strays++;
+		return NULL;
+	}
+	*(volatile uint32_t *)(uintptr_t)phys = me->msg.data;
+	me->msi_delivered++;
+	return NULL;
+}
+
+void model_engine_msi_write(struct model_engine *m)
+{
+	m->e.msi_program = msi_program;
+	m->e.msi_raise = msi_raise_write;
+	m->e.msi_off = msi_off;
+}
+
 void model_engine_msi(struct model_engine *m, bool (*msi)(void *, uint16_t, uint64_t, uint32_t, uint8_t *, uint32_t *))
 {
 	m->msi = msi;

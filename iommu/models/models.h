@@ -51,6 +51,10 @@ void model_engine_init(struct model_engine *m, const char *kind, struct pci_addr
  * the monitor's handler by the platform (irq_send) as a local APIC
  * would, a blocked one dropped. */
 void model_engine_msi(struct model_engine *m, bool (*msi)(void *, uint16_t, uint64_t, uint32_t, uint8_t *, uint32_t *));
+/* Gives the engine an MSI that is only its memory write (RISC-V's IMSIC
+ * files): 32 bits of data sent through the model's translation, stored in
+ * a buffer of ours where it lands, counted a stray anywhere else. */
+void model_engine_msi_write(struct model_engine *m);
 
 /* The engine sits on this bus: the first PHB's (Calgary), behind the
  * bridge (DART), stream 1's requester (Apple DART). */

@@ -60,6 +60,7 @@ static const char *family_attach(const char *kind, struct model_engine *e)
 	rvim_init(&family_model);
 	family_model.engine_did = pci_rid(at);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
+	model_engine_msi_write(e); /* an MSI is a write to an interrupt file's page */
 	return rvi_init(&family_driver, &family_model.win, "riscv-model", (MODEL_ENGINE_BUS + 1u) << 8);
 }
 

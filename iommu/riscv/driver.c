@@ -44,10 +44,31 @@ void rvi_bystander_context(struct rvi *r, uint32_t id)
 		*dc = want;
 }
 
+struct rvi_dc rvi_dut_context(const struct rvi *r, enum iommu_mode mode)
+{
+	struct rvi_dc dc = { .tc = RVI_TC_V };
+	if (mode != IOMMU_TRANSLATE)
+		return dc;
+	uint64_t top = (uint64_t)(uintptr_t)r->dut.top;
+	if (!r->gstage) {
+		dc.ta = RVI_TA_PSCID(RVI_DUT_PSCID);
+		dc.fsc = RVI_ATP(r->s_mode, top);
+		return dc;
+	}
+	/* the G stage alone: the IOVA is the guest physical address */
+	dc.iohgatp = RVI_ATP(r->g_mode, top) | RVI_IOHGATP_GSCID(RVI_DUT_GSCID);
+	if (r->msi_pt) {
+		dc.msiptp = RVI_ATP(RVI_MSIPTP_FLAT, (uint64_t)(uintptr_t)r->msi_pt);
+		dc.msi_addr_mask = r->msi_mask;
+		dc.msi_addr_pattern = r->msi_pattern;
+	}
+	return dc;
+}
+
 /* Every context of `ids` becomes `want` (2.5): those now valid are first
  * made not valid and invalidated; the other fields, then tc, are written
  * and invalidated again. The contexts' memory was made by the caller. */
-static const char *write_contexts(struct rvi *r, const uint32_t *ids, size_t n, struct rvi_dc want)
+const char *rvi_write_contexts(struct rvi *r, const uint32_t *ids, size_t n, struct rvi_dc want)
 {
 	struct rvi_dc *dc[RVI_MAX_IDS];
 	bool was_valid = false;
@@ -93,24 +114,15 @@ static const char *op_attach(struct iommu *io, struct pci_addr dev, enum iommu_m
 		}
 	const char *e;
 	if (r->has_dut) { /* the previous device under test back among the bystanders */
-		if ((e = write_contexts(r, r->dut_ids, r->ndut_ids, bystander_dc(r))) != NULL)
+		if ((e = rvi_write_contexts(r, r->dut_ids, r->ndut_ids, bystander_dc(r))) != NULL)
 			return e;
 		r->has_dut = false;
 	}
-	struct rvi_dc want = { .tc = RVI_TC_V };
-	if (mode == IOMMU_TRANSLATE) {
-		if ((e = rvi_pg_fail(r, &r->dut, io_pgtable_alloc(&rvi_pte_fmt, &r->dut, &r->pgcfg, RVI_DUT_PSCID))) !=
-		    NULL)
-			return e;
-		if (r->gstage) { /* the G stage alone: the IOVA is the guest physical address */
-			want.iohgatp =
-			    RVI_ATP(r->g_mode, (uint64_t)(uintptr_t)r->dut.top) | RVI_IOHGATP_GSCID(RVI_DUT_GSCID);
-		} else {
-			want.ta = RVI_TA_PSCID(RVI_DUT_PSCID);
-			want.fsc = RVI_ATP(r->s_mode, (uint64_t)(uintptr_t)r->dut.top);
-		}
-	}
-	if ((e = write_contexts(r, ids, n, want)) != NULL)
+	rvi_msi_free(r); /* the table was the previous context's: no valid context names it now */
+	if (mode == IOMMU_TRANSLATE &&
+	    (e = rvi_pg_fail(r, &r->dut, io_pgtable_alloc(&rvi_pte_fmt, &r->dut, &r->pgcfg, RVI_DUT_PSCID))) != NULL)
+		return e;
+	if ((e = rvi_write_contexts(r, ids, n, rvi_dut_context(r, mode))) != NULL)
 		return e;
 	r->has_dut = true;
 	r->dut_addr = dev;

@@ -37,6 +37,14 @@ void rvi_push(const void *p, size_t n, void *rvi);
 /* driver.c: the context a device id has when iommon is not testing it
  * (the bystanders' as found: pass-through, or none), written. */
 void rvi_bystander_context(struct rvi *r, uint32_t id);
+/* The device under test's context in `mode`: pass-through, or its
+ * stage's tree under its PSCID or GSCID, with its MSI page table where one
+ * is on. */
+struct rvi_dc rvi_dut_context(const struct rvi *r, enum iommu_mode mode);
+/* Every context of `ids` becomes `want`, changed as 2.5 asks. */
+const char *rvi_write_contexts(struct rvi *r, const uint32_t *ids, size_t n, struct rvi_dc want);
+/* The MSI page table's page given back (nothing written to the unit). */
+void rvi_msi_free(struct rvi *r);
 /* The device ids of `rid`'s DMA (its own, then its aliases), at most
  * RVI_MAX_IDS. */
 size_t rvi_dma_ids(const struct rvi *r, uint16_t rid, uint32_t *ids);

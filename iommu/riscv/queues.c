@@ -302,6 +302,11 @@ static enum iommu_fault_kind kind_of(const struct rvi *r, unsigned cause, uint32
 		    io_pgtable_walk(&rvi_pte_fmt, &r->dut, iova, &phys, &perm, &level) && !(perm & IOMMU_W))
 			return IOMMU_FAULT_WRITE_DENIED;
 		return IOMMU_FAULT_NOT_PRESENT;
+	case RVI_CAUSE_MSI_INVALID: /* the MSI page table: this family's interrupt remapping */
+		return IOMMU_FAULT_IR_NOT_PRESENT;
+	case RVI_CAUSE_MSI_LOAD:
+	case RVI_CAUSE_MSI_MISCONFIGURED:
+		return IOMMU_FAULT_IR_OTHER;
 	default:
 		return IOMMU_FAULT_OTHER;
 	}

@@ -228,4 +228,13 @@ enum {
 #define RVI_PTE_PPN_MASK RVI_DDTP_PPN_MASK /* bits 53:10 */
 #define RVI_PTE_N RVI_BIT(63)
 
+/* ---- MSI page-table entries (2.3.3): 16 bytes, the first doubleword's ---- */
+
+#define RVI_MSI_PTE_V RVI_BIT(0)
+#define RVI_MSI_PTE_M_BASIC (3ull << 1) /* M = 3: basic translate, to PPN << 12 | A[11:0] */
+#define RVI_MSI_PTE_C RVI_BIT(63)	/* custom use */
+/* the PPN in 53:10 as in a leaf PTE (RVI_PTE_PPN_MASK); the second
+ * doubleword is MRIF mode's, reserved (zero) in basic translate */
+#define RVI_MSI_PT_FILES 256u /* interrupt files one page of entries holds */
+
 #endif

@@ -1,13 +1,17 @@
 /* The RISC-V IOMMU (RISC-V IOMMU Architecture Specification 1.0): one
- * unit taken over — a device directory of iommon's, the device under test * in a context with an S-stage page table (Sv39/48/57) under a PSCID of
- * its own, or (mode "g") a G-stage one (Sv39x4/48x4/57x4) under a GSCID, or (mode "g") a G-stage one (Sv39x4/48x4/57x4) under a GSCID, the command queue with IOFENCE.C as the fence, the fault queue
- * read into faults — behind the iommu interface. The driver is split by
+ * unit taken over — a device directory of iommon's, the device under test
+ * in a context with an S-stage page table (Sv39/48/57) under a PSCID of
+ * its own, or (mode "g") a G-stage one (Sv39x4/48x4/57x4) under a GSCID
+ * with, where asked, a flat MSI page table; the command queue with
+ * IOFENCE.C as the fence, the fault queue read into faults — behind the
+ * iommu interface. The driver is split by
  * concern in this folder:
  *   regs.h      registers, bits, contexts, commands and records in the spec's words
  *   riscv.h     the in-memory side: page tables, the directory, the records (pgtable.c, ddt.c, records.c)
  *   queues.c    the command queue, the fence, the invalidation kinds, the fault queue
  *   takeover.c  take-over from the firmware and give-back as found
  *   driver.c    set-up from the capabilities, contexts, the device under test, the ops
+ *   msi.c       the device under test's MSI page table (MSI address translation)
  *   model*.c    the register-level model (its own reading of the spec)
  *
  * Device ids are PCI requester ids (bus << 8 | devfn), as QEMU's
@@ -73,6 +77,11 @@ struct rvi {
 	struct pci_addr dut_addr;
 	uint32_t dut_ids[RVI_MAX_IDS];
 	size_t ndut_ids;
+	/* its MSI page table (msi.c): one page of RVI_MSI_PT_FILES entries,
+	 * NULL while msiptp is Off; the mask and pattern as its contexts hold
+	 * them (page-number bits) */
+	uint64_t *msi_pt;
+	uint64_t msi_mask, msi_pattern;
 };
 
 /* Prepares a unit reached through `w` (MMIO on hardware, the model in
@@ -101,6 +110,26 @@ const char *rvi_leaf_repoint(struct rvi *r, uint64_t iova, uint64_t phys);
  * still uses the context it cached. */
 const char *rvi_context_pscid(struct rvi *r, uint32_t pscid);
 const char *rvi_context_invalidate(struct rvi *r);
+
+/* msi.c: MSI address translation for the device under test (2.3.3), this
+ * family's interrupt remapping, in the G stage only (2.1.4: msiptp must be
+ * Off under a Bare iohgatp). A write whose guest physical address A has
+ * (A >> 12) & ~mask equal to the pattern's is an MSI to interrupt file
+ * extract(A >> 12, mask), translated by that file's entry instead of the
+ * G stage. rvi_msi_on: msiptp Flat with every entry not valid, for files
+ * at `base` (page-aligned, none of mask's bits set) spread over the
+ * page-number bits of `mask` (at most 8 of them, below bit 52); NULL or
+ * why not (UNSUPPORTED without caps.MSI_FLAT or the G stage). */
+const char *rvi_msi_on(struct rvi *r, uint64_t base, uint64_t mask);
+/* File `file`'s entry: basic translate to the page at `target` (0: not
+ * valid), then IOTINVAL.GVMA of its address under the GSCID (software
+ * guidelines, changing an MSI PTE), fenced. */
+const char *rvi_msi_file(struct rvi *r, unsigned file, uint64_t target);
+/* The guest physical address of interrupt file `file` (its page). */
+uint64_t rvi_msi_addr(const struct rvi *r, unsigned file);
+/* msiptp Off again and the table freed (kept, and said, when the contexts
+ * could not be rewritten: the unit may still read it). */
+const char *rvi_msi_off(struct rvi *r);
 
 extern const struct iommu_backend riscv_backend;
 

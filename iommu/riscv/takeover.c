@@ -75,6 +75,7 @@ static void free_tables(struct rvi *r)
 {
 	rvi_ddt_free(&r->ddt);
 	io_pgtable_free(&r->dut);
+	rvi_msi_free(r);
 	r->has_dut = false;
 	void *pages[] = { r->cq, r->fq, (void *)(uintptr_t)r->fence };
 	for (size_t i = 0; i < ARRAY_SIZE(pages); i++)

@@ -4,7 +4,8 @@
  * device under test translated at every leaf size, faults decoded, each
  * invalidation kind against a stale IOTLB, aliases, translation off and
  * on through the transitions 5.4 allows, and every fault the model can
- * inject named, with the unit given back as found each time. */
+ * inject named, the MSI page table, with the unit given back as found
+ * each time. */
 #include "unit.h"
 
 #include <string.h>
@@ -345,6 +346,64 @@ static void g_stage_mode(void **state)
 	assert_null(r.io.variant);
 }
 
+/* MSI address translation: refused in the S stage (msiptp needs the G
+ * stage); in the G stage a write to interrupt file 5 (mask bits 0, 1, 7)
+ * lands in the page its entry names, offset kept; a file not valid is
+ * recorded as 262; an address outside the pattern goes through the G
+ * stage (23, nothing mapped); msiptp Off again leaves file 5's address to
+ * the G stage too; a second device under test drops the table. */
+static void msi_page_table(void **state)
+{
+	(void)state;
+	const uint64_t base = 1ull << 39, target = 0x30000000;
+	open_unit(1);
+	assert_non_null(rvi_msi_on(&r, base, 0x83));
+	assert_int_equal(r.io.err, IOMMU_ERR_UNSUPPORTED);
+	close_unit();
+	model_at(1);
+	assert_null(r.io.ops->mode(&r.io, "g"));
+	assert_null(r.io.ops->take(&r.io));
+	assert_null(r.io.ops->attach(&r.io, dev, IOMMU_TRANSLATE));
+	assert_non_null(rvi_msi_on(&r, base | 0x1000, 0x83)); /* a mask bit set in the base */
+	assert_int_equal(r.io.err, IOMMU_ERR_ARGUMENT);
+	assert_null(rvi_msi_on(&r, base, 0x83));
+	assert_non_null(rvi_msi_on(&r, base, 0x83));
+	assert_int_equal(r.io.err, IOMMU_ERR_STATE);
+	assert_int_equal(rvi_msi_addr(&r, 5), base + 0x81000);
+	assert_int_equal(rvi_msi_addr(&r, 2), base + 0x2000);
+	assert_non_null(rvi_msi_file(&r, 8, target));
+	assert_null(rvi_msi_file(&r, 5, target));
+	assert_int_equal(through(DID, base + 0x81004), target + 4); /* a read too: an MSI PTE is R and W */
+	uint64_t phys;
+	assert_true(dma(DID, base + 0x81004, true, &phys));
+	assert_int_equal(phys, target + 4);
+	struct iommu_fault f[4];
+	bool ovf;
+	assert_false(dma(DID, base + 0x2000, true, &phys));
+	assert_int_equal(r.io.ops->faults(&r.io, f, 4, &ovf), 1);
+	assert_int_equal(f[0].reason, 262);
+	assert_int_equal(f[0].kind, IOMMU_FAULT_IR_NOT_PRESENT);
+	assert_int_equal(f[0].sid, DID);
+	assert_false(dma(DID, base + 0x4000, true, &phys)); /* bit 2: not an interrupt file */
+	assert_int_equal(r.io.ops->faults(&r.io, f, 4, &ovf), 1);
+	assert_int_equal(f[0].reason, 23);
+	assert_null(rvi_msi_file(&r, 5, 0));
+	assert_false(dma(DID, base + 0x81000, true, &phys));
+	assert_int_equal(r.io.ops->faults(&r.io, f, 4, &ovf), 1);
+	assert_int_equal(f[0].reason, 262);
+	assert_null(rvi_msi_file(&r, 5, target));
+	assert_null(rvi_msi_off(&r));
+	assert_null(r.msi_pt);
+	assert_false(dma(DID, base + 0x81000, true, &phys));
+	assert_int_equal(r.io.ops->faults(&r.io, f, 4, &ovf), 1);
+	assert_int_equal(f[0].reason, 23);
+	assert_null(rvi_msi_on(&r, base, 0x83));
+	assert_null(r.io.ops->attach(&r.io, (struct pci_addr){ 0, 0x10, 2, 0 }, IOMMU_TRANSLATE));
+	assert_null(r.msi_pt);
+	close_unit();
+	assert_null(r.io.ops->mode(&r.io, NULL));
+}
+
 /* ---- discovery ---------------------------------------------------------- */
 
 /* Without a device tree: the listed PCI function (1b36:0014) is a unit at
@@ -414,6 +473,7 @@ int main(void)
 		cmocka_unit_test(injected_faults_named),
 		cmocka_unit_test(illegal_command_and_overflow),
 		cmocka_unit_test(g_stage_mode),
+		cmocka_unit_test(msi_page_table),
 		cmocka_unit_test(discovery_from_pci),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -15,6 +15,7 @@
 #include "iommu/models/models.h"
 #include "iommu/riscv/model.h"
 #include "iommu/riscv/rvi.h"
+#include "riscv_cases.h"
 #include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
 
@@ -270,6 +271,12 @@ static const struct test_case cases[] = {
 	  case_invalidate, true, &g_page },
 	{ "riscv.g.invalidate_gvma_gscid", "IOTINVAL.GVMA of the GSCID", case_invalidate, true, &g_gscid },
 	{ "riscv.g.invalidate_gvma_all", "IOTINVAL.GVMA of every GSCID", case_invalidate, true, &g_all },
+	{ "riscv.g.msi_delivered", "MSI remapping: the MSI page table's entry delivers to its page alone, timed",
+	  riscv_msi_delivered, true },
+	{ "riscv.g.msi_blocked", "MSI remapping: an entry not valid blocks the MSI and records 262", riscv_msi_blocked,
+	  true },
+	{ "riscv.g.msi_offset", "MSI remapping keeps the address's low 12 bits (PPN << 12 | A[11:0])", riscv_msi_offset,
+	  true },
 };
 
 static const struct test_doc docs[] = {
@@ -303,6 +310,24 @@ static const struct test_doc docs[] = {
 	  "the queue records again",
 	  "no overflow reported means faults were lost silently; a queue that stays stopped leaves the unit "
 	  "blind to faults" },
+	{ riscv_msi_delivered,
+	  "in the G stage with a flat MSI page table (msiptp), the device's own MSI to an interrupt file's "
+	  "address is written, data and all, at offset 0 of the page that file's entry names and nowhere else; "
+	  "a second file's MSI reaches its own page (the file number taken from the mask's bits); 32 MSIs "
+	  "timed from the doorbell to the data seen; no fault recorded",
+	  "data elsewhere, in the other file's page or nowhere means the unit does not translate MSIs through the "
+	  "table as 2.3.3 reads: an IMSIC behind it would get interrupts meant for another hart or guest" },
+	{ riscv_msi_blocked,
+	  "an interrupt file's entry made not valid and invalidated: the device's MSI to it writes nothing of "
+	  "ours and is recorded as MSI PTE not valid (262) from the device; valid again and invalidated, the "
+	  "next MSI is delivered",
+	  "a write through a not-valid entry means MSI remapping protects nothing; no record means blocked "
+	  "interrupts go unseen; nothing delivered afterwards means the entry's invalidation is ignored" },
+	{ riscv_msi_offset,
+	  "an MSI 4 bytes into an interrupt file's page (an IMSIC's big-endian doorbell) lands 4 bytes into the "
+	  "page the entry names",
+	  "data at offset 0 means the unit drops the address's low 12 bits (skipped, named, under QEMU, whose MSI "
+	  "write does)" },
 	{ NULL },
 };
 
