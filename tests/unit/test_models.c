@@ -223,7 +223,9 @@ static void engine_msi_through_the_model(void **state)
 	for (size_t k = 0; model_kind_at(k); k++) {
 		struct model_engine *m;
 		struct iommu *io = open_kind(model_kind_at(k), "none", &m);
-		if (!m->e.msi_raise) {
+		/* remapping by table entry to a vector; RISC-V's MSI is a memory
+		 * write through its MSI page table (test_riscv) */
+		if (!m->e.msi_raise || !io->ops->ir_enable) {
 			model_detach();
 			continue;
 		}
