@@ -224,6 +224,7 @@ FUZZ_SRC_fuzz_ivrs := core/tables/ivrs.c core/tables/acpi.c core/base/memmap.c c
 FUZZ_SRC_fuzz_fdt := core/tables/fdt.c core/tables/fdt_platform.c core/tables/diag.c
 FUZZ_SRC_fuzz_madt := core/tables/madt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c
 FUZZ_SRC_fuzz_iort := core/tables/iort.c core/tables/iort_print.c core/tables/gtdt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c
+FUZZ_SRC_fuzz_rimt := core/tables/rimt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c
 FUZZ_SRC_fuzz_tables := core/tables/acpi.c core/tables/mcfg.c core/tables/diag.c core/base/memmap.c core/tables/range.c
 FUZZ_SRC_fuzz_acpi := core/tables/acpi.c core/base/memmap.c core/tables/diag.c
 FUZZ_SRC_fuzz_rio := iommu/calgary/rio.c core/base/memmap.c

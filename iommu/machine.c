@@ -268,7 +268,7 @@ static void machine_discover(void)
 			k += (size_t)snprintf(tables + k, sizeof(tables) - k, ", %s", d->table);
 	}
 	snprintf(none, sizeof(none), "no %s", iommu_backend_tables());
-	/* "(DMAR, IORT)", or "(no DMAR, IVRS or IORT)" */
+	/* "(DMAR, IORT)", or "(no DMAR, IVRS, IORT or RIMT)" */
 	printf("  iommu      %zu units (%s), covering %zu of the functions\n", u->n, tables[0] ? tables + 2 : none,
 	       covered);
 	info_records();

@@ -225,7 +225,7 @@ static enum cmd_status cmd_iommu(int argc, char **argv)
 static const struct command commands[] = {
 	{ "iommu", "iommu", "IOMMU units: type, registers, devices in scope, and the backends that drive them",
 	  cmd_iommu,
-	  "    Each unit the firmware's tables describe (DMAR, IVRS, IORT): its register base, capability\n"
+	  "    Each unit the firmware's tables describe (DMAR, IVRS, IORT, RIMT): its register base, capability\n"
 	  "    registers decoded, the devices in its scope, and a unit refused with why; then Calgary and\n"
 	  "    DART if present, and the model attached.\n"
 	  "  examples:\n"

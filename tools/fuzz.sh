@@ -34,6 +34,7 @@ one() { # binary: runs it, writes its PASS/FAIL line to build/fuzz/NAME.result
 	fuzz_smbios) seeds=tests/fuzz/seeds/smbios ;; # QEMU's tables, behind the mode byte
 	fuzz_iort) seeds="tests/unit/data/iort tests/unit/data/gtdt" ;; # the iasl-compiled fixtures
 	fuzz_madt) seeds=tests/unit/data/madt ;;
+	fuzz_rimt) seeds=tests/fuzz/seeds/rimt ;; # built as QEMU 10.0 and a platform unit lay it out
 	esac
 	limit=""
 	[ -n "$runs_goal" ] && limit="-runs=$runs_goal"

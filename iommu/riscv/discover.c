@@ -8,15 +8,24 @@
  * iommu-map on the ECAM host where there is one (QEMU's virt gives every
  * requester id but the IOMMU's own), else every other function of the
  * unit's segment. Device ids are requester ids: a map that offsets them
- * is refused by name (the driver keys contexts by requester id). The
- * RIMT (the ACPI table for RISC-V IOMMUs) is not read yet. */
+ * is refused by name (the driver keys contexts by requester id). Where
+ * the firmware gives ACPI, the RIMT (RISC-V IO Mapping Table) names the
+ * units instead (a PCIe function by segment and BDF, listed or not, or a
+ * platform unit by base) and its root complexes' ID mappings say which
+ * requester ids reach which unit; it is preferred to the device tree. */
 #include "discover.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/monitor/early.h"
+#include "core/monitor/monitor.h"
+#include "core/tables/acpi.h"
 #include "core/tables/fdt.h"
+#include "core/tables/rimt.h"
 #include "rvi.h"
+
+IOMMU_TABLE_STATE(riscv_table, struct rimt, rimt_parse, rimt_free)
 
 static bool listed(const struct iommu_backend *self, const struct pci_dev *d)
 {
@@ -26,12 +35,30 @@ static bool listed(const struct iommu_backend *self, const struct pci_dev *d)
 	return false;
 }
 
+/* The RIMT's PCIe IOMMU node naming function `d`, or -1. */
+static int rimt_pcie_node(const struct rimt *t, const struct pci_dev *d)
+{
+	for (size_t k = 0; t && k < t->niommu; k++)
+		if ((t->iommu[k].flags & RIMT_IOMMU_PCIE) && t->iommu[k].segment == d->addr.seg &&
+		    t->iommu[k].bdf == pci_rid(d->addr))
+			return (int)k;
+	return -1;
+}
+
+static bool rimt_names_base(const struct rimt *t, uint64_t base)
+{
+	for (size_t k = 0; t && k < t->niommu; k++)
+		if (!(t->iommu[k].flags & RIMT_IOMMU_PCIE) && t->iommu[k].base == base)
+			return true;
+	return false;
+}
+
 static void riscv_find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
 {
-	(void)state;
+	const struct rimt *t = state;
 	for (size_t i = 0; pci && i < pci->n; i++) {
 		const struct pci_dev *d = &pci->d[i];
-		if (!listed(self, d))
+		if (!listed(self, d) && rimt_pcie_node(t, d) < 0)
 			continue;
 		struct iommu_unit unit = { .backend = self,
 					   .segment = d->addr.seg,
@@ -50,12 +77,22 @@ static void riscv_find(struct iommu_units *u, const struct iommu_backend *self, 
 				 unit.base ? "is smaller than the 4 KiB of registers" : "was not given an address",
 				 (unsigned long long)unit.size, (unsigned long long)unit.base);
 	}
+	for (size_t k = 0; t && k < t->niommu; k++) {
+		if (t->iommu[k].flags & RIMT_IOMMU_PCIE)
+			continue; /* found above, as a PCI function */
+		struct iommu_unit unit = {
+			.backend = self, .base = t->iommu[k].base, .size = RVI_REG_SIZE, .src = RISCV_RIMT_SRC + k
+		};
+		snprintf(unit.name, sizeof(unit.name), "riscv%zu", units_of(u, self));
+		snprintf(unit.source, sizeof(unit.source), "RIMT IOMMU node at 0x%x", t->iommu[k].offset);
+		units_add(u, &unit, NULL);
+	}
 	struct fdt_platform p;
 	if (!early_fdt(&p))
 		return;
 	for (size_t k = 0; k < p.niommus; k++) {
-		if (p.iommu[k].pci)
-			continue; /* found above, as a PCI function */
+		if (p.iommu[k].pci || rimt_names_base(t, p.iommu[k].base))
+			continue; /* found above, as a PCI function or from the RIMT */
 		struct iommu_unit unit = {
 			.backend = self, .base = p.iommu[k].base, .size = p.iommu[k].size, .src = RISCV_FDT_SRC + k
 		};
@@ -84,11 +121,55 @@ static int unit_of_fdt(const struct iommu_units *u, const struct iommu_backend *
 	return -1;
 }
 
+/* The unit RIMT IOMMU node `k` is (-1: none was made of it). */
+static int unit_of_rimt(const struct iommu_units *u, const struct iommu_backend *self, const struct pci_list *pci,
+			const struct rimt *t, size_t k)
+{
+	if (!(t->iommu[k].flags & RIMT_IOMMU_PCIE))
+		return units_from(u, self, RISCV_RIMT_SRC + k);
+	for (size_t i = 0; i < pci->n; i++)
+		if (pci->d[i].addr.seg == t->iommu[k].segment && pci_rid(pci->d[i].addr) == t->iommu[k].bdf)
+			return units_from(u, self, i);
+	return -1;
+}
+
+/* Coverage by the RIMT's root complex mappings; a device id other than
+ * the requester id refuses the unit by name, as the device tree's does. */
+static void claim_rimt(struct iommu_units *u, const struct iommu_backend *self, const struct rimt *t,
+		       struct pci_list *pci)
+{
+	for (size_t i = 0; i < pci->n; i++) {
+		struct pci_dev *d = &pci->d[i];
+		size_t k;
+		uint32_t id;
+		uint16_t rid = pci_rid(d->addr);
+		if (d->iommu >= 0 || listed(self, d) || rimt_pcie_node(t, d) >= 0 ||
+		    !rimt_map_rid(t, d->addr.seg, rid, &k, &id))
+			continue;
+		int unit = unit_of_rimt(u, self, pci, t, k);
+		if (unit < 0)
+			continue;
+		if (id == rid) {
+			units_cover(u, pci, i, (size_t)unit);
+		} else if (!u->u[unit].refused[0]) {
+			char bdf[16];
+			pci_addr_str(d->addr, bdf, sizeof(bdf));
+			snprintf(u->u[unit].refused, sizeof(u->u[0].refused),
+				 "the RIMT gives %s (requester id 0x%04x) device id 0x%x: an offset the driver does "
+				 "not apply (it keys contexts by requester id)",
+				 bdf, rid, id);
+		}
+	}
+}
+
 static void riscv_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
 {
-	(void)state;
 	if (!units_of(u, self))
 		return;
+	if (state && ((const struct rimt *)state)->nsrc) {
+		claim_rimt(u, self, state, pci);
+		return;
+	}
 	struct fdt_platform p;
 	bool mapped = early_fdt(&p) && p.nmap > 0;
 	for (size_t i = 0; i < pci->n; i++) {
@@ -149,7 +230,43 @@ static void riscv_print_regs(const struct unit_regs *r)
 	       (unsigned long long)r->r[1]);
 }
 
+/* `acpi rimt`: the RIMT in use and where each function's requester id
+ * leads; or, when none was usable, every RIMT there decoded. */
+static void riscv_acpi_show(const void *state, const struct pci_list *pci)
+{
+	const struct rimt *t = state;
+	if (t) {
+		rimt_print(t);
+		printf("  requester ids through the root complexes:\n");
+		for (size_t i = 0; i < pci->n; i++) {
+			char bdf[16];
+			size_t k;
+			uint32_t id;
+			pci_addr_str(pci->d[i].addr, bdf, sizeof(bdf));
+			if (rimt_map_rid(t, pci->d[i].addr.seg, pci_rid(pci->d[i].addr), &k, &id))
+				printf("    %s -> IOMMU at 0x%03x device id 0x%x\n", bdf, t->iommu[k].offset, id);
+			else
+				printf("    %s -> no IOMMU\n", bdf);
+		}
+		return;
+	}
+	const struct acpi_header *h = acpi_find(monitor_acpi(), "RIMT", 0);
+	if (!h)
+		printf("  no RIMT table\n");
+	for (unsigned i = 0; h; h = acpi_find(monitor_acpi(), "RIMT", ++i)) {
+		static struct rimt one;
+		rimt_parse((const uint8_t *)h, h->length, &one);
+		printf("  RIMT #%u (not used):\n", i);
+		rimt_print(&one);
+		rimt_free(&one);
+	}
+}
+
 const struct iommu_discovery riscv_discovery = {
+	.table = "RIMT",
+	.parse = riscv_table_parse,
+	.forget = riscv_table_forget,
+	.acpi_show = riscv_acpi_show,
 	.find = riscv_find,
 	.claim = riscv_claim,
 	.regs = riscv_found_regs,

@@ -256,7 +256,8 @@ const char *rvi_op_give_back(struct iommu *io)
 void rvi_op_firmware_left(struct iommu *io, struct iommu_fw_state *st)
 {
 	struct rvi *r = container_of(io, struct rvi, io);
-	*st = (struct iommu_fw_state){ 0 }; /* no promise (no RIMT read), no interrupt remapping */
+	*st =
+	    (struct iommu_fw_state){ 0 }; /* no promise (the RIMT has no DMA-protection flag), no interrupt remapping */
 	uint64_t ddtp = rvi_r64(r, RVI_REG_DDTP);
 	uint32_t cq = rvi_r32(r, RVI_REG_CQCSR), fq = rvi_r32(r, RVI_REG_FQCSR);
 	if (ddtp == ~0ull) {

@@ -16,6 +16,7 @@
 #include "iommu/riscv/model.h"
 #include "iommu/riscv/rvi.h"
 #include "iommu/units.h"
+#include "rimt_build.h"
 #include "tests/host/platform_host.h"
 
 static struct rvi_model m;
@@ -460,6 +461,56 @@ static void discovery_from_pci(void **state)
 	claims_reset();
 }
 
+/* With a RIMT: its PCIe IOMMU node names a function whose ids the
+ * backend does not list (a vendor's own unit), its root complex's
+ * mappings cover every other function, the AMD-classed one too; a
+ * platform node is a unit at its base; a mapping that offsets device ids
+ * refuses the unit by name. */
+static void discovery_from_rimt(void **state)
+{
+	(void)state;
+	static struct pci_dev d[3] = {
+		{ .addr = { 0, 0, 0, 0 }, .vendor = 0x1b36, .device = 0x0008, .class = 0x060000, .iommu = -1 },
+		{ .addr = { 0, 0, 1, 0 },
+		  .vendor = 0x1e0f,
+		  .device = 0x7001,
+		  .class = 0x080600,
+		  .iommu = -1,
+		  .nbars = 1,
+		  .bar = { { .index = 0, .mem64 = true, .base = 0x40000000, .size = 0x1000 } } },
+		{ .addr = { 0, 0, 3, 0 }, .vendor = 0x1022, .device = 0x1481, .class = 0x080600, .iommu = -1 },
+	};
+	struct pci_list list = { d, 3 };
+	claims_reset();
+	header(3);
+	uint32_t pcie = iommu(0, true, 0, 0x0008, 0);
+	uint32_t plat = iommu(1, false, 0x3010000, 0, 0);
+	rc(2, 0, 2), map(0, 8, 0, pcie), map(9, 0xfff7, 9, pcie);
+	seal();
+	struct iommu_units u;
+	units_build(&u, &(struct units_table){ &riscv_backend, t, tl }, 1, &list);
+	assert_non_null(units_state(&u, &riscv_backend));
+	assert_int_equal(u.n, 2);
+	assert_int_equal(u.u[0].base, 0x40000000);
+	assert_int_equal(u.u[1].base, 0x3010000);
+	assert_non_null(strstr(u.u[1].source, "RIMT IOMMU node at 0x58"));
+	assert_int_equal(d[0].iommu, 0);
+	assert_int_equal(d[1].iommu, -1);
+	assert_int_equal(d[2].iommu, 0);
+	assert_string_equal(u.u[0].refused, "");
+	units_free(&u);
+	/* 00:03.0's ids offset by 0x100 */
+	for (size_t i = 0; i < 3; i++)
+		d[i].iommu = -1;
+	set32(plat + 40 + 20 + 20 + 8, 0x109), fix_checksum(t, tl);
+	units_build(&u, &(struct units_table){ &riscv_backend, t, tl }, 1, &list);
+	assert_non_null(strstr(u.u[0].refused, "device id 0x118"));
+	assert_int_equal(d[2].iommu, -1);
+	units_free(&u);
+	for (size_t i = 0; i < 3; i++)
+		d[i].iommu = -1;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +526,7 @@ int main(void)
 		cmocka_unit_test(g_stage_mode),
 		cmocka_unit_test(msi_page_table),
 		cmocka_unit_test(discovery_from_pci),
+		cmocka_unit_test(discovery_from_rimt),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }

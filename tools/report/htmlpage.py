@@ -297,7 +297,7 @@ def _file_section(r, several):
                          regs or u.get("refused", "")))
         out.append(_table(("unit", "type", "segment", "base", "devices", "registers"), rows, (2, 4)))
     else:
-        out.append("<p>No IOMMU unit found (no DMAR, IVRS or IORT unit).</p>")
+        out.append("<p>No IOMMU unit found (no DMAR, IVRS, IORT or RIMT unit).</p>")
     out.append("</details>")
     return "\n".join(out)
 
