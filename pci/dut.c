@@ -19,6 +19,11 @@ void dut_bind(struct pci_cfg *cfg, const struct pci_list *pci)
 	dut.pci = pci;
 }
 
+struct dma_engine *dut_current(void)
+{
+	return dut.engine;
+}
+
 void dut_close(void)
 {
 	if (dut.engine)

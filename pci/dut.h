@@ -17,6 +17,8 @@ struct dma_engine *dut_engine(const char **why);
 /* The function dut_engine tries first (`set device`, or auto's choice),
  * without opening it; false when there is none. */
 bool dut_candidate(struct pci_addr *out);
+/* The engine open now, or NULL; nothing is opened. */
+struct dma_engine *dut_current(void);
 /* Closes it: the device goes back to its driver. */
 void dut_close(void);
 
