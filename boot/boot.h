@@ -75,6 +75,9 @@ bool apic_x2apic(void);
  * protocol (NULL removes it); EFI_UNSUPPORTED when the firmware has none. */
 EFI_STATUS cpu_register(unsigned vector, void(EFIAPI *handler)(INTN vector, void *context));
 
+/* services.c: platform->firmware_services */
+size_t firmware_services(struct platform_service *out, size_t max);
+
 /* breadcrumb.c */
 int breadcrumb_get(char *buf, size_t cap, const char **why);
 const char *breadcrumb_set(const char *text);

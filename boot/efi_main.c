@@ -240,6 +240,7 @@ static struct platform efi_platform = {
 	.timer_event = timer_event,
 	.load_options = load_options,
 	.exit = firmware_exit,
+	.firmware_services = firmware_services,
 };
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)

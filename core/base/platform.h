@@ -56,6 +56,17 @@ enum platform_arm_id {
 	ARM_SCTLR, /* SCTLR_EL1, or SCTLR_EL2 at EL2: the current endianness (EE) */
 };
 
+/* A firmware service or protocol the monitor uses, as the firmware under
+ * it offers it (platform->firmware_services). */
+struct platform_service {
+	const char *name; /* "EFI_PCI_IO_PROTOCOL" */
+	const char *key;  /* "pci_io": its field in the record */
+	bool present;
+	bool needed;	     /* by this architecture and boot: absent, something is lost */
+	char detail[48];     /* "3 handles", "EFI_UNSUPPORTED", or "" */
+	const char *without; /* what the monitor does without it */
+};
+
 struct platform {
 	const char *name; /* "uefi", "host" */
 	bool hardware;	  /* running on the machine: its ports and MMIO may be touched */
@@ -241,6 +252,11 @@ struct platform {
 	/* Give the machine back and leave. Returns only when it could not
 	 * (e.g. EXIT_QEMU with no isa-debug-exit device), with a message. */
 	const char *(*exit)(enum exit_kind how, int status);
+	/* Probes each service and protocol the monitor uses, touching nothing
+	 * (a variable that does not exist is read and deleted, a timer event
+	 * made and closed): up to `max` into `out`, how many. NULL: not under
+	 * firmware. */
+	size_t (*firmware_services)(struct platform_service *out, size_t max);
 };
 
 extern const struct platform *platform;

@@ -9,6 +9,7 @@
 #include "core/base/match.h"
 #include "core/base/timing.h"
 #include "core/base/wrap.h"
+#include "firmware.h"
 #include "lab.h"
 #include "monitor_state.h"
 #include "readout.h"
@@ -247,6 +248,14 @@ static enum cmd_status cmd_info(int argc, char **argv)
 	return CMD_OK;
 }
 
+static enum cmd_status cmd_firmware(int argc, char **argv)
+{
+	if (too_many(argc, argv, 0))
+		return CMD_ERROR;
+	firmware_print();
+	return CMD_OK;
+}
+
 static enum cmd_status cmd_echo(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -421,6 +430,12 @@ static const struct command commands[] = {
 	{ "info", "info", "show the platform, the counter and its calibration", cmd_info,
 	  "  examples:\n"
 	  "    info\n" },
+	{ "firmware", "firmware", "the UEFI services and protocols iommon uses, and which this firmware lacks",
+	  cmd_firmware,
+	  "    Each is probed without changing anything; a missing one is shown with what iommon does\n"
+	  "    without it. One record (info, what firmware-services) names each by its key.\n"
+	  "  examples:\n"
+	  "    firmware\n" },
 	{ "countdown", "countdown [seconds]", "wait for a key before going on (for iommon.cfg)", cmd_countdown,
 	  "    Enter goes on at once; any other key stops the script and opens the menu.\n"
 	  "  examples:\n"
