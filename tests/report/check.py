@@ -18,15 +18,14 @@ from xml.sax.saxutils import quoteattr
 
 sys.dont_write_bytecode = True  # nothing written into the tree
 
-import yaml  # Debian's python3-yaml: the LAVA job is read as LAVA reads it
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "report"))
 import samples  # noqa: E402  the histogram's bins, as iommon-report reads them
+from lablines import expected_lines, lava_lines, monitor  # noqa: E402  tests/report/lablines.py
 import browser  # noqa: E402  tests/report/browser.py: the page in Chromium
 TOOL = os.path.join(ROOT, "tools", "iommon-report")
-JOB = os.path.join(ROOT, "tools", "lava", "iommon-job.yaml")
 XSD = os.path.join(ROOT, "tests", "junit.xsd")
 RUNNER_H = os.path.join(ROOT, "core", "monitor", "report.h")
 
@@ -470,28 +469,8 @@ def check_findings(files, scratch):
         "FINDING in its output) and HTML (its row)" % (len(found), len({f for f, _ in found}), test))
 
 
-def lava_lines(pattern, fixup, console):
-    return [(m["test_case_id"], fixup.get(m["result"], m["result"]), m["measurement"], m["units"])
-            for m in re.finditer(pattern, console)]
-
-
-def expected_lines(recs, fixup):
-    """The lab lines the records call for: a result line for each test that
-    applies (one that does not is no lab result), one per measure."""
-    out = []
-    for r in recs:
-        if r["kind"] == "result" and r["verdict"] != "na":
-            out.append((r["test"], fixup.get(r["verdict"], r["verdict"]), None, None))
-        elif r["kind"] == "measure":
-            ns = r["unit"] == "cycles" and r.get("counter_hz")
-            out.append(("%s/%s/%s/%s" % (r["test"], r["path"], r["backend"], r["variant"]), "pass",
-                        "%.1f" % r["p50_ns"] if ns else str(r["p50"]), "ns" if ns else r["unit"]))
-    return out
-
-
 def check_lava(boot, banners):
-    job = yaml.safe_load(open(JOB))
-    mon = [a["test"]["monitors"][0] for a in job["actions"] if "test" in a][0]
+    mon = monitor()
     pattern, fixup = re.compile(mon["pattern"]), mon.get("fixupdict", {})
     if set(pattern.groupindex) != {"test_case_id", "result", "measurement", "units"}:
         return say("FAIL", "lava", "the pattern's groups are %s" % sorted(pattern.groupindex))
