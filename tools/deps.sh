@@ -132,7 +132,8 @@ pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14
       qemu-system-x86 ovmf mtools gdisk xorriso xz-utils gnuplot-nox acpica-tools \
       gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64 \
       gcc-riscv64-linux-gnu u-boot-qemu opensbi \
-      python3 python3-yaml perl libxml2-utils chromium"
+      python3 python3-yaml perl libxml2-utils chromium \
+      lava-dispatcher python3-labgrid python3-pytest python3-serial iproute2"
 
 missing=""
 for p in $pkgs; do
@@ -152,6 +153,15 @@ if [ -n "$missing" ]; then
 	apt-get update -qq
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	# the suite runs LAVA jobs with lava-run alone; the worker daemon the
+	# package enables would wait for a LAVA server nobody configured
+	case " $missing " in
+	*" lava-dispatcher "*)
+		if [ -d /run/systemd/system ] && systemctl is-enabled -q lava-worker 2>/dev/null; then
+			systemctl disable -q --now lava-worker && echo "deps: lava-worker disabled (iommon runs lava-run, no worker)"
+		fi
+		;;
+	esac
 fi
 gnu_efi_aa64 "$here/build/gnu-efi-aa64"
 gnu_efi_rv64 "$here/build/gnu-efi-rv64"
