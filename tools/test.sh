@@ -6,7 +6,7 @@ set -u
 cd "$(dirname "$0")/.."
 passed=0 failed=0 skipped=0
 log=build/test-logs
-rm -rf "$log" build/boot-tests
+rm -rf "$log" build/boot-tests build/lab-tests
 mkdir -p "$log"
 
 # Each section's wall time, printed before the closing line: the suite must
@@ -336,7 +336,12 @@ case $system_qemu in
 10.*) ;; # the system's is 10 already: one pass
 *) [ -n "$q10" ] && grep -lx -e qemu10 -e qemu10-only tests/boot/*.test | sed "s|^|boot10 $PWD/build/qemu-10.0 |" >>"$pool" ;;
 esac
+# The lab tools for real (tests/lab/): a LAVA job run by Debian's
+# lava-run and a labgrid session by its pytest plugin, each several boots
+# of build/iommon.img on QEMU 7.2, in the pool first.
 {
+	echo "lab - tests/lab/lava_run.py"
+	echo "lab - tests/lab/labgrid_run.py"
 	while read -r p q t; do grep -qx long "$t" && echo "$p $q $t"; done <"$pool"
 	while read -r p q t; do grep -qx long "$t" || echo "$p $q $t"; done <"$pool"
 } >"$pool.sorted"
@@ -362,7 +367,11 @@ boot_one() {              # prefix qemu test: its exit status and seconds, then 
 	out=build/boot-tests/$(basename "$3" .test)
 	[ "$1" = boot10 ] && out=build/boot-tests-qemu10/$(basename "$3" .test)
 	start=$(date +%s)
-	line=$(QEMU=$2 tools/boottest.sh "$3" build/iommon.img "$out")
+	if [ "$1" = lab ]; then # its own PASS/FAIL/SKIP lines, and where its time went
+		line=$("$3" build/iommon.img "build/lab-tests/$(basename "$3" _run.py)" 2>&1)
+	else
+		line=$(QEMU=$2 tools/boottest.sh "$3" build/iommon.img "$out")
+	fi
 	rc=$?
 	printf '%s %s\n%s\n' "$rc" "$(($(date +%s) - start))" "$line" >"$verdicts/$key.tmp"
 	mv "$verdicts/$key.tmp" "$verdicts/$key.verdict"
@@ -381,6 +390,14 @@ boot_print() {
 		} <"$verdicts/$done_k.verdict"
 		[ "$done_k" = boot.vtd-nvme ] && vtd_secs=$done_secs
 		done_p=${done_k%%.*}
+		if [ "$done_p" = lab ]; then
+			printf '%s\n' "$done_line" >"$verdicts/$done_k.lines"
+			tally "$verdicts/$done_k.lines"
+			grep -q '^FAIL' "$verdicts/$done_k.lines" || [ "$done_rc" = 0 ] ||
+				note FAIL "$done_k" "exit status $done_rc (${done_secs}s): $(tail -1 "$verdicts/$done_k.lines")"
+			echo "  ($done_k: ${done_secs}s)"
+			continue
+		fi
 		case $done_rc in
 		0)
 			passed=$((passed + 1))
