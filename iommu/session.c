@@ -111,7 +111,9 @@ static void close_dut_behind_blocking_unit(void)
 {
 	struct dma_engine *e = dut_current();
 	const char *why;
-	struct iommu *io = e ? iommu_for_device(e->addr, &why) : NULL;
+	if (!e || !held.io || !held.io->take_first)
+		return; /* no such unit was opened: nothing to open now */
+	struct iommu *io = iommu_for_device(e->addr, &why);
 	if (!io || !io->take_first)
 		return;
 	const char *err = io->taken ? NULL : io->ops->take(io);
