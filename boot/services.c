@@ -134,14 +134,16 @@ size_t firmware_services(struct platform_service *out, size_t max)
 	st = RT->GetTime(&tm, NULL);
 	add(&p, "GetTime", "get_time", !EFI_ERROR(st), true, "records carry no wall-clock time", "%s", status_text(st));
 	add(&p, "ResetSystem", "reset_system", RT->ResetSystem != NULL, true,
-	    "exit reset and exit poweroff fail (riscv64: SBI SRST instead)", "%s", "");
+	    "exit reset and exit poweroff have nothing to call (riscv64 resets through SBI SRST)", "%s", "");
 
 	EFI_EVENT ev = NULL;
 	st = BS->CreateEvent(EVT_TIMER, 0, NULL, NULL, &ev);
 	if (!EFI_ERROR(st))
 		BS->CloseEvent(ev);
 	add(&p, "CreateEvent (timer)", "timer_event", !EFI_ERROR(st), true,
-	    "a test's time budget and the countdown are not enforced by a timer", "%s", status_text(st));
+	    "waits spin in Stall instead of idling in the firmware, and vtd.ir_ioapic cannot check the firmware "
+	    "timer",
+	    "%s", status_text(st));
 	add(&p, "ConIn", "con_in", ST->ConIn != NULL, true, "no key is read: the menu is not usable, plans still run",
 	    "%s", "");
 
