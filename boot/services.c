@@ -85,21 +85,11 @@ static bool on_boot_device(EFI_GUID *guid)
 	return boot_loaded_image && !EFI_ERROR(BS->HandleProtocol(boot_loaded_image->DeviceHandle, guid, &p)) && p;
 }
 
-static bool config_table_has(EFI_GUID guid)
-{
-	for (UINTN i = 0; i < ST->NumberOfTableEntries; i++)
-		if (CompareGuid(&ST->ConfigurationTable[i].VendorGuid, &guid) == 0)
-			return true;
-	return false;
-}
-
 size_t firmware_services(struct platform_service *out, size_t max)
 {
 	struct probe p = { out, max, 0 };
 	EFI_GUID cpu_arch = { 0x26baccb1, 0x6f42, 0x11d4, { 0xbc, 0xe7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 } };
-	EFI_GUID iommu = { 0x4e939de9, 0xd948, 0x4b0f, { 0x88, 0xed, 0xe6, 0xe1, 0xce, 0x51, 0x7c, 0x1e } };
 	EFI_GUID pci_io = EFI_PCI_IO_PROTOCOL_GUID, block_io = EFI_BLOCK_IO_PROTOCOL_GUID;
-	EFI_GUID dtb = { 0xb1b621d5, 0xf19c, 0x41a5, { 0x83, 0x0b, 0xd9, 0x15, 0x2c, 0x69, 0xaa, 0xe0 } };
 
 	add(&p, "EFI_CPU_ARCH_PROTOCOL (PI)", "cpu_arch", located(&cpu_arch), !RISCV,
 	    "riscv64 installs its own trap vector; x86-64 and AArch64 catch no CPU exception and take no device "
@@ -118,7 +108,7 @@ size_t firmware_services(struct platform_service *out, size_t max)
 	add(&p, "EFI_PXE_BASE_CODE_PROTOCOL", "pxe", n > 0, false,
 	    "a network boot reads no file from its server (TFTP); needed only there", "%llu handles",
 	    (unsigned long long)n);
-	add(&p, "EDKII_IOMMU_PROTOCOL", "edkii_iommu", located(&iommu), false,
+	add(&p, "EDKII_IOMMU_PROTOCOL", "edkii_iommu", device_fw_iommu(), false,
 	    "the usual case: firmware that does not protect DMA through an IOMMU has none", "%s", "");
 
 	UINT32 attrs;
@@ -147,10 +137,11 @@ size_t firmware_services(struct platform_service *out, size_t max)
 	add(&p, "ConIn", "con_in", ST->ConIn != NULL, true, "no key is read: the menu is not usable, plans still run",
 	    "%s", "");
 
-	bool acpi = config_table_has((EFI_GUID)ACPI_20_TABLE_GUID), fdt = config_table_has(dtb);
-	add(&p, "ACPI 2.0 table", "acpi", acpi, !fdt, "the units come from the device tree or PCI alone", "%s", "");
+	/* the configuration tables as the platform seam hands them over */
+	bool acpi = platform->acpi_rsdp() != NULL, fdt = platform->device_tree() != NULL;
+	add(&p, "ACPI table", "acpi", acpi, !fdt, "the units come from the device tree or PCI alone", "%s", "");
 	add(&p, "Devicetree table", "device_tree", fdt, !acpi, "the machine is described by ACPI alone", "%s", "");
-	add(&p, "SMBIOS 3 table", "smbios3", config_table_has((EFI_GUID)SMBIOS3_TABLE_GUID), false,
+	add(&p, "SMBIOS 3 table", "smbios3", platform->smbios_entry(3) != NULL, false,
 	    "the system's identity comes from the 32-bit entry point, or is not known", "%s", "");
 	return p.n;
 }
