@@ -182,10 +182,21 @@ rest() { # the line after its first N words
 
 fail() {
 	echo "FAIL $name: $*"
+	[ -s "$run/near" ] && cat "$run/near"
 	echo "      (console: $run/console.txt)"
 	exit 1
 }
 
+# The lines of file $1 nearest to what ERE $2 wanted, for the log of a run
+# whose console is gone by the time anyone reads it (CI): those holding the
+# expression's literal start (up to its first operator), at most five.
+near() {
+	lit=$(printf '%s' "$2" | sed 's/^\^//; s/[][\\.*+?(){}|$].*//')
+	[ ${#lit} -ge 4 ] || return 0
+	grep -aF -m5 -- "$lit" "$1" | cut -c1-200 | sed 's/^/      near: /'
+}
+
+rm -f "$run/near"
 if grep -q "QEMU ended before" "$run/notes" 2>/dev/null; then
 	fail "$(grep -m1 "QEMU ended before" "$run/notes" | sed 's/^qemu-run: //')"
 fi
@@ -200,7 +211,10 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"expect "*)
 		f=$2; ere=$(rest 2 "$l")
 		[ -f "$run/$f" ] || fail "no $f"
-		grep -aEq -- "$ere" "$run/$f" || fail "$f has no line matching /$ere/" ;;
+		grep -aEq -- "$ere" "$run/$f" || {
+			near "$run/$f" "$ere" >"$run/near"
+			fail "$f has no line matching /$ere/"
+		} ;;
 	"reject "*)
 		f=$2; ere=$(rest 2 "$l")
 		[ -f "$run/$f" ] || fail "no $f"
