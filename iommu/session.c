@@ -170,9 +170,10 @@ static void models_tail(const struct iommu_backend *b, char *line, size_t cap)
 	table_wrap(4, line);
 }
 
-/* What each backend that drives no discovered unit finds: functions with
- * its PCI ids and what its describe hook reads, or how its units would be
- * found. */
+/* What each backend finds among the PCI functions (those with its ids,
+ * and what its describe hook reads), or, where it found nothing at all,
+ * how its units would be found. A unit found another way (a table, the
+ * device tree) is its own line below, not an absence. */
 static void describe_backend(const struct iommu_backend *b)
 {
 	char line[320];
@@ -194,6 +195,8 @@ static void describe_backend(const struct iommu_backend *b)
 			snprintf(line, sizeof(line), "iommon drives %s on its model only", b->title);
 			models_tail(b, line, sizeof(line));
 		}
+	} else if (units_of(&machine.units, b)) {
+		return;
 	} else if (b->pci_ids) {
 		size_t n = (size_t)snprintf(line, sizeof(line), "no %s: no PCI function", b->title);
 		for (const struct iommu_pci_id *id = b->pci_ids; id->vendor && n < sizeof(line); id++)

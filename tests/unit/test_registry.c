@@ -258,6 +258,18 @@ static void iommu_command_asks_the_backends(void **state)
 	out = capture_stdout(run_iommu, NULL);
 	assert_null(strstr(out, "CalIOC2 at"));
 	assert_non_null(strstr(out, "no PCI function 1014:02a1 or 1014:0308;"));
+	assert_non_null(strstr(out, "no RISC-V IOMMU: no PCI function 1b36:0014;"));
+	/* a platform unit of the device tree (QEMU's virt,iommu-sys=on): the
+	 * backend found one, so its missing PCI function is no absence */
+	const struct iommu_backend *rv = iommu_backend_named("riscv");
+	assert_non_null(rv);
+	machine.units.u[0] =
+	    (struct iommu_unit){ .name = "riscv0", .backend = rv, .base = 0x3010000, .refused = "a test's unit" };
+	machine.units.n = 1;
+	out = capture_stdout(run_iommu, NULL);
+	assert_null(strstr(out, "no RISC-V IOMMU"));
+	assert_non_null(strstr(out, "  riscv0  riscv  segment 0 base 0x3010000, 0 devices\n"));
+	assert_non_null(strstr(out, "no PCI function 1014:02a1 or 1014:0308;"));
 	memset(&machine, 0, sizeof(machine));
 }
 
