@@ -442,6 +442,14 @@ static void inject_ddtp_busy(void *m)
 	((struct rvi_model *)m)->ddtp_busy = true;
 }
 
+/* The engine's requests carry its device number with bus 0, as QEMU
+ * 10.0.2's riscv-iommu-pci gives a function behind a bridge or root port
+ * (the bus number taken before the firmware numbered the bus). */
+static void inject_bus_zero(void *m)
+{
+	((struct rvi_model *)m)->engine_did &= 0xff;
+}
+
 /* The codes assume a take-over that waits on one IOFENCE.C and writes
  * ddtp once the directory is built. */
 const struct model_fault rvim_faults[] = {
@@ -451,6 +459,8 @@ const struct model_fault rvim_faults[] = {
 	  inject_fq_full, IOMMU_OK, IOMMU_OK },
 	{ "ddtp-busy", "a ddtp write never completes: busy stays set, the mode unchanged", NULL, inject_ddtp_busy,
 	  IOMMU_ERR_TIMEOUT, IOMMU_OK },
+	{ "bus-zero", "the engine's DMA carries device id 00:dd.f, its bus taken as 0", NULL, inject_bus_zero, IOMMU_OK,
+	  IOMMU_OK },
 	{ NULL },
 };
 

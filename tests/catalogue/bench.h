@@ -69,6 +69,16 @@ bool bench_direct_buffer(struct env *v, struct dmabuf *have, struct dmabuf *b, s
 size_t bench_bystanders(struct env *v, size_t *fine);
 /* The device under test in its own empty domain, its own queues mapped. */
 const char *bench_translate(struct env *v);
+/* Whether [base, base+size) meets the device's own queues or the
+ * interrupt range (never an IOVA of a case's). */
+bool bench_overlaps_own(const struct env *v, uint64_t base, uint64_t size);
+/* The proof that the unit translates what the device emits (proof.c):
+ * true, or false with the case reported and the bench torn down. */
+bool bench_prove_translated(struct env *v);
+/* A fault `io` recorded under a requester id none of those the DMA of the
+ * device at `a` can carry, said before `engine` (what failed); NULL when
+ * it recorded none. Reads the unit's fault records. */
+const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *engine);
 /* The slot-th usable IOVA window of `size`, counting down from the top. */
 uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot);
 bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r);

@@ -67,6 +67,28 @@ static void caught_before_any_case(void **state)
 	assert_true(named >= 3);
 }
 
+/* A unit that sees the device's DMA under a requester id none of those
+ * its topology gives (QEMU 10.0.2's riscv-iommu-pci behind a bridge takes
+ * the bus as 0): every id it carries was given the domain, so no case can
+ * run through it. The proof names the id the unit recorded and the case
+ * skips, refused; nothing DMAs after. */
+static void seen_under_another_id(void **state)
+{
+	(void)state;
+	assert_null(model_attach("riscv", "bus-zero"));
+	struct dma_engine *e;
+	assert_non_null(model_unit(&e));
+	const struct model_engine *engine = container_of(e, const struct model_engine, e);
+	const char *out = host_monitor_line("run riscv.translate_4k");
+	const char *rec = host_monitor_result(out, "riscv.translate_4k");
+	if (!strstr(rec, "\"verdict\":\"skip\"") || !strstr(rec, "\"reason\":\"refused\""))
+		fail_msg("a device the unit sees under another id did not skip, refused: %s", rec);
+	assert_non_null(strstr(rec, "riscv-model saw its DMA as 00:01.0, none of its ids (10:01.0)"));
+	assert_null(strstr(out, "ok: from the device"));
+	assert_int_equal(engine->strays, 0);
+	model_detach();
+}
+
 /* What the engine asks before writing past its unit. */
 static void owns_buffers_only(void **state)
 {
@@ -90,6 +112,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(caught_before_any_case),
+		cmocka_unit_test(seen_under_another_id),
 		cmocka_unit_test(owns_buffers_only),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -28,8 +28,6 @@
 #include "pci/dut.h"
 #include "tests/catalogue/bench.h"
 
-static bool prove_translated(struct env *v);
-
 /* The device under test in an empty domain with its own queues mapped. */
 const char *bench_translate(struct env *v)
 {
@@ -64,6 +62,9 @@ static struct dma_engine *bring_up_behind(const char **why)
 	if (!e)
 		e = io->ops->attach(io, a, IOMMU_PASSTHROUGH);
 	struct dma_engine *eng = e ? NULL : dut_engine(why);
+	const char *foreign = e || eng ? NULL : bench_foreign_id(io, a, *why);
+	if (foreign)
+		*why = foreign;
 	/* `set device auto` may have fallen back to another function, which
 	 * was not passed through: its driver met the blocked unit again */
 	if (eng && (eng->addr.seg != a.seg || pci_rid(eng->addr) != pci_rid(a))) {
@@ -286,7 +287,7 @@ bool bench_setup_mode(struct test_ctx *t, struct env *v, const char *backend, co
 	}
 	if (v->io->variant)
 		printf("    %s, %s\n", v->io->name, v->io->variant);
-	return prove_translated(v);
+	return bench_prove_translated(v);
 }
 
 void bench_teardown(struct env *v)
@@ -405,7 +406,7 @@ size_t bench_bystanders(struct env *v, size_t *fine)
 
 /* The device's own queues, and the interrupt range (a write there is an
  * interrupt request, never translated DMA). */
-static bool overlaps_own(const struct env *v, uint64_t base, uint64_t size)
+bool bench_overlaps_own(const struct env *v, uint64_t base, uint64_t size)
 {
 	if (base < 0xfef00000ull && 0xfee00000ull < base + size)
 		return true;
@@ -413,136 +414,6 @@ static bool overlaps_own(const struct env *v, uint64_t base, uint64_t size)
 		if (base < v->e->own[i].phys + v->e->own[i].len && v->e->own[i].phys < base + size)
 			return true;
 	return false;
-}
-
-/* ---- the proof that the device's DMA is translated ------------------------ */
-
-/* Before a case DMAs, one write shows that the unit translates what the
- * device emits, under whichever requester id the bridges give it: the
- * IOVA is the physical address of a guarded buffer of ours (the landing),
- * mapped to another (the target). Translated, the data arrives in the
- * target; untranslated (an alias left in pass-through, a unit that keys
- * the device by the wrong bus, as QEMU's amd-iommu does behind a bridge)
- * in the landing, memory of ours, where the cases' IOVAs high in the
- * device's reach would have written whatever lies there. An engine that
- * writes no RAM, or reaches none untranslated, has nothing to prove: said
- * once, as is a proof that passed. On the machine a proof holds for the
- * boot: every case takes the unit over anew the same way, so it is made
- * again only for another unit, device or set of requester ids (a model is
- * proven every time: its faults change between cases). */
-static bool prove_translated(struct env *v)
-{
-	static char proven[128]; /* "unit device ids" the machine's proof holds for */
-	static const struct iommu *said_io;
-	static char said_label[32];
-	static struct pci_addr said_dev;
-	bool say = said_io != v->io || strncmp(said_label, v->label, sizeof(said_label) - 1) != 0 ||
-		   !pci_addr_eq(said_dev, v->e->addr);
-	said_io = v->io;
-	snprintf(said_label, sizeof(said_label), "%s", v->label);
-	said_dev = v->e->addr;
-	char bdf[16], rids[96] = "";
-	pci_addr_str(v->e->addr, bdf, sizeof(bdf));
-	uint16_t id[1 + IOMMU_MAX_ALIASES];
-	size_t nid = iommu_dut_rids(v->io, pci_rid(v->e->addr), id);
-	for (size_t i = 0, len = 0; i < nid && len < sizeof(rids); i++)
-		len += (size_t)snprintf(rids + len, sizeof(rids) - len, "%s%04x", i ? ", " : "", id[i]);
-	char key[sizeof(proven)];
-	snprintf(key, sizeof(key), "%.24s %s %.80s", v->io->name, bdf, rids);
-	if (v->machine && strcmp(key, proven) == 0)
-		return true;
-	proven[0] = '\0';
-	if (!v->e->caps.writes_ram || v->direct_why[0]) {
-		if (say)
-			printf("    %s's DMA not proven translated by a landing buffer: %s\n", bdf,
-			       !v->e->caps.writes_ram ? "it writes no RAM" : v->direct_why);
-		return true;
-	}
-	/* the landing within what the device reaches alone and the unit
-	 * maps, at the target's offset in its page, clear of what is reserved */
-	uint64_t top = v->bits < 64 ? 1ull << v->bits : 0;
-	uint64_t below = v->direct && (!top || v->direct < top) ? v->direct : top;
-	struct dmabuf target, land[4];
-	size_t nland = 0;
-	const char *e = NULL;
-	if (!bench_buffer(v, &target, v->len, v->pg)) {
-		report(v->t, false, "no memory for the buffer that proves %s's DMA translated", bdf);
-		bench_teardown(v);
-		return false;
-	}
-	size_t off = (size_t)(target.phys & (v->pg - 1));
-	uint64_t iova = 0;
-	for (; nland < 4 && !iova; nland++) {
-		if (!dmabuf_alloc_in(&land[nland], v->len, off, below, v->pg))
-			break;
-		uint64_t f = land[nland].phys & ~(v->pg - 1);
-		bool clash = (f < target.phys + v->len && target.phys < f + v->pg) || overlaps_own(v, f, v->pg) ||
-			     (v->io->ops->reserved && v->io->ops->reserved(v->io, f, v->pg));
-		if (!clash)
-			iova = land[nland].phys;
-	}
-	struct dmabuf *l = iova ? &land[nland - 1] : NULL;
-	if (!l) {
-		if (say)
-			printf("    %s's DMA not proven translated by a landing buffer: no free page below 0x%llx that "
-			       "the unit may map\n",
-			       bdf, (unsigned long long)below);
-		goto out;
-	}
-	uint64_t frame = iova & ~(v->pg - 1);
-	e = v->io->ops->map(v->io, frame, target.phys & ~(v->pg - 1), v->pg, IOMMU_RW, v->pg);
-	if (e) {
-		report(v->t, false, "mapping the page that proves %s's DMA translated: %s", bdf, e);
-		goto out;
-	}
-	const uint32_t seed_land = 0x1a4d1e57, seed_target = 0x7a59e7e1;
-	dmabuf_pattern(l, seed_land);
-	dmabuf_pattern(&target, seed_target);
-	struct dma_result r;
-	v->e->transfer(v->e, DMA_FROM_DEVICE, iova, v->len, &r);
-	bool escaped = bench_changed(l, seed_land) || dmabuf_guards_damaged(l);
-	bool arrived = bench_changed(&target, seed_target);
-	if (escaped)
-		e = "escaped";
-	else if (r.status != DMA_OK || !arrived)
-		e = r.status != DMA_OK ? r.error : "the write arrived in neither buffer";
-	v->io->ops->unmap(v->io, frame, v->pg);
-	bench_invalidate(v, "page", frame, v->pg);
-	/* the case starts from an empty domain again: no table the proof's
-	 * page needed stands where the case maps a larger leaf */
-	const char *again = e ? NULL : bench_translate(v);
-	if (escaped) {
-		printf(
-		    "    %s's write to IOVA 0x%llx landed at that physical address, in a buffer of ours, not at 0x%llx "
-		    "where %s maps it (requester ids given the domain: %s)\n",
-		    bdf, (unsigned long long)iova, (unsigned long long)target.phys, v->io->name, rids);
-		report(v->t, false,
-		       "DMA ESCAPED translation: %s's write to IOVA 0x%llx landed untranslated; no case DMAs "
-		       "through it",
-		       bdf, (unsigned long long)iova);
-	} else if (e) {
-		report(v->t, false,
-		       "%s's DMA not translated as mapped: its write to IOVA 0x%llx (requester ids %s): %s", bdf,
-		       (unsigned long long)iova, rids, e);
-	} else if (again) {
-		report(v->t, false, "attaching %s to an empty domain after the proof: %s", bdf, again);
-		e = again;
-	}
-	if (!e && v->machine)
-		snprintf(proven, sizeof(proven), "%s", key);
-	if (!e && say)
-		printf("    %s's DMA translated (requester ids %s): a write to IOVA 0x%llx, the physical address of a "
-		       "buffer of ours, arrived at 0x%llx\n",
-		       bdf, rids, (unsigned long long)iova, (unsigned long long)target.phys);
-out:
-	for (size_t i = 0; i < nland; i++)
-		dmabuf_free(&land[i]);
-	dmabuf_free(&target);
-	if (e) {
-		bench_teardown(v);
-		return false;
-	}
-	return true;
 }
 
 /* An IOVA window of `size` bytes aligned to `size`, as high as the device
@@ -555,8 +426,8 @@ uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot)
 		return 0;
 	/* the slot-th usable window, counting down from the top */
 	for (uint64_t base = top - size; base < top; base -= size) {
-		bool usable =
-		    !overlaps_own(v, base, size) && !(v->io->ops->reserved && v->io->ops->reserved(v->io, base, size));
+		bool usable = !bench_overlaps_own(v, base, size) &&
+			      !(v->io->ops->reserved && v->io->ops->reserved(v->io, base, size));
 		if (usable && slot-- == 0)
 			return base;
 		if (base < size)
