@@ -134,7 +134,7 @@ iso)
 	if [ -n "$cfg" ]; then # the plan is part of the CD: a CD made for this test
 		image=$out/iommon.iso
 		"$here/mkiso.sh" "$image" "$dir/iommon.efi" "$cfg" "$dir/iommon-aa64.efi=EFI/BOOT/BOOTAA64.EFI" \
-			>"$out/mkiso.log" 2>&1 || { echo "FAIL $name: tools/mkiso.sh failed: $(tail -1 "$out/mkiso.log")"; exit 1; }
+			"$dir/iommon-rv64.efi=EFI/BOOT/BOOTRISCV64.EFI" >"$out/mkiso.log" 2>&1 || { echo "FAIL $name: tools/mkiso.sh failed: $(tail -1 "$out/mkiso.log")"; exit 1; }
 		cfg=""
 	fi ;;
 net | net-ipxe) image=$efi ;;

@@ -213,9 +213,12 @@ if [ "$arch" = riscv64 ]; then
 	stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device virtio-blk-device,drive=stick"
 fi
 case $medium in
-cd) # a USB CD-ROM, as a BMC presents its virtual media
+cd) # a USB CD-ROM, as a BMC presents its virtual media; on riscv64 a
+	# virtio disk holding the ISO, read-only: U-Boot 2023.01's qemu-riscv64
+	# build boots from no USB device, and reads El Torito from virtio
 	stick="-drive if=none,id=cd,format=raw,media=cdrom,readonly=on,file=$image -device qemu-xhci,id=xhci \
--device usb-bot,bus=xhci.0,id=bot -device scsi-cd,bus=bot.0,drive=cd" ;;
+-device usb-bot,bus=xhci.0,id=bot -device scsi-cd,bus=bot.0,drive=cd"
+	[ "$arch" = riscv64 ] && stick="-drive if=none,id=cd,format=raw,readonly=on,file=$image -device virtio-blk-device,drive=cd" ;;
 net) # no disk: the firmware's boot manager has only the network to boot.
 	# OVMF's and AAVMF's own virtio-net driver (romfile= : no iPXE ROM),
 	# QEMU's DHCP server names iommon.efi and its TFTP server serves it

@@ -508,7 +508,12 @@ static void t_bars(struct test_ctx *t)
 			}
 		}
 	}
-	report(t, checked > 0 && wrong == 0, "all %u sized BARs hold their addresses again", checked);
+	if (!checked) { /* a virt machine with no PCI device: the host bridge alone */
+		test_skip(t, SKIP_UNSUPPORTED, "no function has a BAR: none was sized (%zu function%s)", machine.pci.n,
+			  machine.pci.n == 1 ? "" : "s");
+		return;
+	}
+	report(t, wrong == 0, "all %u sized BARs hold their addresses again", checked);
 	test_note(t, "%u BARs sized and restored", checked);
 }
 
