@@ -124,6 +124,20 @@ static void close_dut_behind_blocking_unit(void)
 	dut_close();
 }
 
+/* A setting changed the device under test between cases: closed as at
+ * exit, the unit given back as found again if it had to be taken. */
+static void close_dut_for_change(void)
+{
+	close_dut_behind_blocking_unit();
+	iommu_give_back_held();
+}
+
+static void session_settings(void)
+{
+	iommu_backends_settings();
+	dut_set_closer(close_dut_for_change);
+}
+
 /* Before exit: the device under test closed, the unit as the firmware
  * left it, and a record that says whether its registers agree (what
  * automation checks). */
@@ -262,7 +276,7 @@ static const struct command commands[] = {
 
 const struct subsystem iommu_subsystem = {
 	.name = "iommu",
-	.settings = iommu_backends_settings,
+	.settings = session_settings,
 	.commands = commands,
 	.ncommands = ARRAY_SIZE(commands),
 	.release = session_release,

@@ -31,6 +31,21 @@ void dut_close(void)
 	dut.engine = NULL;
 }
 
+static void (*closer)(void);
+
+void dut_set_closer(void (*close)(void))
+{
+	closer = close;
+}
+
+/* a setting changed: the next DMA opens the device anew */
+static void close_for_change(void)
+{
+	if (dut.engine && closer)
+		closer();
+	dut_close();
+}
+
 /* "auto": the first NVMe controller with a driver, else the first edu */
 static int pick(const char *want, const char **why)
 {
@@ -111,7 +126,7 @@ static const char *apply_device(const char *v)
 	why = NULL;
 	if (pick(v, &why) < 0)
 		return why ? why : "no such device";
-	dut_close(); /* the next DMA opens the new one */
+	close_for_change(); /* the next DMA opens the new one */
 	return NULL;
 }
 
@@ -140,7 +155,7 @@ static const char *check_scratch(const char *v)
 static const char *apply_scratch(const char *v)
 {
 	(void)v;
-	dut_close(); /* reopened with the new permission */
+	close_for_change(); /* reopened with the new permission */
 	return NULL;
 }
 

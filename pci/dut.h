@@ -21,6 +21,10 @@ bool dut_candidate(struct pci_addr *out);
 struct dma_engine *dut_current(void);
 /* Closes it: the device goes back to its driver. */
 void dut_close(void);
+/* What closes it when a setting changes the device under test: the IOMMU
+ * layer's, which lets the device's last commands through a unit that
+ * would block them (NULL: dut_close). */
+void dut_set_closer(void (*close)(void));
 
 extern const struct subsystem dut_subsystem;
 

@@ -42,12 +42,13 @@ const char *bench_translate(struct env *v)
 	return e;
 }
 
-/* The device under test could not be brought up: where the unit behind
- * it blocks every DMA as found (io->take_first), its driver's own queues
- * were unreachable. The unit is taken over, the device alone passed
- * through while dut_engine brings it up, and the unit given back (the
- * case takes it again in the mode it asks for); the engine, idle, stays
- * open. NULL, or why not (*why: the engine's words when it is not that). */
+/* The device under test, not yet open, where the unit behind it blocks
+ * every DMA as found (io->take_first): its driver's own queues would be
+ * unreachable. The unit is taken over, the device alone passed through
+ * while dut_engine brings it up, and the unit given back (the case takes
+ * it again in the mode it asks for); the engine, idle, stays open. NULL
+ * with *why untouched where the unit does not block, else NULL with why
+ * not (the engine's words when it is not that). */
 static struct dma_engine *bring_up_behind(const char **why)
 {
 	struct pci_addr a;
@@ -97,9 +98,19 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 			test_skip(t, SKIP_PLATFORM, "no IOMMU on this platform");
 		return false;
 	}
-	v->e = dut_engine(&why);
+	/* the device under test behind a unit that blocks every DMA as found
+	 * is brought up through it first: tried on its own it would fail
+	 * (its queues unreachable, an NVMe left with a fatal status) and
+	 * `set device auto` would settle for a device that needs no DMA to
+	 * start, an edu before an NVMe */
+	const char *behind = NULL;
+	v->e = dut_current();
 	if (!v->e)
-		v->e = bring_up_behind(&why);
+		v->e = bring_up_behind(&behind);
+	if (!v->e)
+		v->e = dut_engine(&why);
+	if (!v->e && behind)
+		why = behind; /* what the bring-up through the unit met */
 	if (!v->e) {
 		test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 		return false;
