@@ -13,7 +13,9 @@
 #include "core/base/dmabuf.h"
 #include "core/base/macros.h"
 #include "iommu/backend.h"
+#include "iommu/machine.h"
 #include "iommu/models/models.h"
+#include "tests/catalogue/bench.h"
 
 static int setup(void **state)
 {
@@ -83,10 +85,55 @@ static void seen_under_another_id(void **state)
 	const char *rec = host_monitor_result(out, "riscv.translate_4k");
 	if (!strstr(rec, "\"verdict\":\"skip\"") || !strstr(rec, "\"reason\":\"refused\""))
 		fail_msg("a device the unit sees under another id did not skip, refused: %s", rec);
-	assert_non_null(strstr(rec, "riscv-model saw its DMA as 00:01.0, none of its ids (10:01.0)"));
+	assert_non_null(
+	    strstr(rec, "riscv-model recorded a fault from 00:01.0, none of its ids (10:01.0) nor another device's"));
 	assert_null(strstr(out, "ok: from the device"));
 	assert_int_equal(engine->strays, 0);
 	model_detach();
+}
+
+static struct iommu_fault fake[2];
+static size_t nfake;
+
+static size_t fake_faults(struct iommu *io, struct iommu_fault *out, size_t max, bool *overflow)
+{
+	(void)io;
+	size_t n = nfake < max ? nfake : max;
+	memcpy(out, fake, n * sizeof(*out));
+	nfake = 0;
+	*overflow = false;
+	return n;
+}
+
+/* Whose a fault is: one under another DMA-mastering function's id is that
+ * function's, one under the device's own makes the failure the case's;
+ * only an id that is nobody's is named. */
+static void foreign_only_when_nobody_owns_it(void **state)
+{
+	(void)state;
+	struct pci_dev d[2] = {
+		{ .addr = { 0, 1, 0, 0 }, .vendor = 0x1b36, .device = 0x0010, .class = 0x010802, .iommu = -1 },
+		{ .addr = { 0, 0, 3, 0 }, .vendor = 0x1234, .device = 0x11e8, .class = 0x00ff00, .iommu = -1 },
+	};
+	struct pci_list saved = machine.pci;
+	machine.pci.d = d;
+	machine.pci.n = 2;
+	const struct iommu_ops ops = { .faults = fake_faults };
+	struct iommu io = { .ops = &ops, .name = "unit0" };
+	fake[0] = (struct iommu_fault){ .sid = 0x0018, .sid_known = true }; /* the other device's */
+	nfake = 1;
+	assert_null(bench_foreign_id(&io, d[0].addr, "x"));
+	fake[0].sid = 0x0000; /* nobody's */
+	nfake = 1;
+	assert_string_equal(bench_foreign_id(&io, d[0].addr, "the write arrived in neither buffer"),
+			    "unit0 recorded a fault from 00:00.0, none of its ids (01:00.0) nor another device's: the "
+			    "write arrived in neither buffer");
+	fake[1] = (struct iommu_fault){ .sid = 0x0100, .sid_known = true }; /* and one of its own */
+	nfake = 2;
+	assert_null(bench_foreign_id(&io, d[0].addr, "x"));
+	nfake = 0;
+	assert_null(bench_foreign_id(&io, d[0].addr, "x"));
+	machine.pci = saved;
 }
 
 /* What the engine asks before writing past its unit. */
@@ -113,6 +160,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(caught_before_any_case),
 		cmocka_unit_test(seen_under_another_id),
+		cmocka_unit_test(foreign_only_when_nobody_owns_it),
 		cmocka_unit_test(owns_buffers_only),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);

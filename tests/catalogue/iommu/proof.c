@@ -10,12 +10,13 @@
 #include "iommu/session.h"
 #include "tests/catalogue/bench.h"
 
-/* After a bring-up that failed with the device passed through: the first
- * fault the unit recorded under a requester id that is none of the ids
- * the device's DMA can carry (pci_dma_aliases), said before the engine's
- * words. Such DMA met a context iommon never wrote (the ids the topology
- * gives were passed through); the cases cannot run until it is explained.
- * NULL when the unit recorded none. */
+/* After a DMA of the device's (or its bring-up) that failed: the first
+ * fault the unit recorded under a requester id that is none of those the
+ * device's DMA can carry (pci_dma_aliases) nor any other function's that
+ * masters DMA, said before the engine's words, while none came under the
+ * device's own. That DMA met a context iommon never wrote (the ids the
+ * topology gives were set up); the cases cannot run until it is
+ * explained. NULL when the unit recorded no such fault. */
 const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *engine)
 {
 	static char msg[320];
@@ -29,11 +30,17 @@ const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *en
 	struct pci_aliases al = { .a = { { .rid = pci_rid(a) } }, .n = 1 };
 	if (d >= 0)
 		units_dma_aliases(&machine.units, &machine.pci, (size_t)d, &al);
+	/* a fault under one of its own ids: the device's DMA reached the unit
+	 * as the topology says, and what failed is the case's to report */
+	for (size_t i = 0; i < n; i++)
+		if (!f[i].sid_known || pci_aliases_have(&al, f[i].sid))
+			return NULL;
 	for (size_t i = 0; i < n; i++) {
-		bool ours = !f[i].sid_known;
-		for (size_t k = 0; k < al.n && !ours; k++)
-			ours = al.a[k].rid == f[i].sid;
-		if (ours)
+		/* another function that masters DMA under that id (a bystander
+		 * at work meanwhile) says nothing of this device's */
+		struct pci_aliases one = { .a = { { .rid = f[i].sid } }, .n = 1 };
+		size_t other;
+		if (d >= 0 && units_alias_group(&machine.units, &machine.pci, (size_t)d, &one, &other, 1))
 			continue;
 		char seen[12], ids[PCI_ALIAS_MAX * 12] = "";
 		pci_rid_str(f[i].sid, seen, sizeof(seen));
@@ -42,8 +49,8 @@ const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *en
 			pci_rid_str(al.a[k].rid, one, sizeof(one));
 			len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%s", k ? ", " : "", one);
 		}
-		snprintf(msg, sizeof(msg), "%s saw its DMA as %s, none of its ids (%s): %s", io->name, seen, ids,
-			 engine);
+		snprintf(msg, sizeof(msg), "%s recorded a fault from %s, none of its ids (%s) nor another device's: %s",
+			 io->name, seen, ids, engine);
 		return msg;
 	}
 	return NULL;
