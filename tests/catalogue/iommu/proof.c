@@ -7,7 +7,6 @@
 
 #include "core/base/macros.h"
 #include "iommu/machine.h"
-#include "iommu/session.h"
 #include "tests/catalogue/bench.h"
 
 /* After a DMA of the device's (or its bring-up) that failed: the first
@@ -45,9 +44,9 @@ const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *en
 		char seen[12], ids[PCI_ALIAS_MAX * 12] = "";
 		pci_rid_str(f[i].sid, seen, sizeof(seen));
 		for (size_t k = 0, len = 0; k < al.n && len < sizeof(ids); k++) {
-			char one[12];
-			pci_rid_str(al.a[k].rid, one, sizeof(one));
-			len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%s", k ? ", " : "", one);
+			char rid[12];
+			pci_rid_str(al.a[k].rid, rid, sizeof(rid));
+			len += (size_t)snprintf(ids + len, sizeof(ids) - len, "%s%s", k ? ", " : "", rid);
 		}
 		snprintf(msg, sizeof(msg), "%s recorded a fault from %s, none of its ids (%s) nor another device's: %s",
 			 io->name, seen, ids, engine);
