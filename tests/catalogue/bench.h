@@ -75,9 +75,10 @@ bool bench_overlaps_own(const struct env *v, uint64_t base, uint64_t size);
 /* The proof that the unit translates what the device emits (proof.c):
  * true, or false with the case reported and the bench torn down. */
 bool bench_prove_translated(struct env *v);
-/* A fault `io` recorded under a requester id none of those the DMA of the
- * device at `a` can carry, said before `engine` (what failed); NULL when
- * it recorded none. Reads the unit's fault records. */
+/* A fault `io` recorded under a requester id that is neither among those
+ * the DMA of the device at `a` can carry nor another DMA-mastering
+ * function's, with none under the device's own, said before `engine`
+ * (what failed); NULL when there is none. Reads the unit's fault records. */
 const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *engine);
 /* The slot-th usable IOVA window of `size`, counting down from the top. */
 uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot);
