@@ -7,7 +7,13 @@
 #                               Debian 12 has none), unpacked in DEST
 # deps.sh qemu10 DEST           Debian 13's QEMU 10.0 as Debian 12's
 #                               bookworm-backports builds it, unpacked in DEST
-#                               (the system's QEMU and apt are left alone)
+#                               (the system's QEMU and apt are left alone);
+#                               nothing where the system's QEMU is 10 already
+# deps.sh firmware-trixie DEST  Debian 13's firmware (edk2 2025.02: OVMF, AAVMF,
+#                               RISC-V EDK2; OpenSBI 1.6, U-Boot 2025.01), data
+#                               packages unpacked in DEST (FIRMWARE=2025)
+# deps.sh packages              the Debian package names this release gives
+#                               the project's needs, one a line (nothing installed)
 # As root: apt-get installs what is missing. Otherwise: print the command, fail.
 # gnu-efi:arm64 is never installed: it is not Multi-Arch: same, and dpkg
 # would remove the x86_64 gnu-efi for it. Its .deb is downloaded through a
@@ -36,47 +42,74 @@ gnu_efi_aa64() {
 	basename "$deb" >"$dest/.stamp"
 }
 
-# gnu-efi for riscv64: Debian 12 has no riscv64 architecture, Debian 13
-# (trixie) does. The same private apt state as arm64's, with a sources list
-# naming only trixie (its Release is signed by a key Debian 12's keyring
-# holds), the package unpacked in DEST. Only its headers, crt0, linker
-# script and static libraries are used: nothing from trixie runs here.
-gnu_efi_rv64() {
+# Packages from Debian 13 (trixie) unpacked in DEST, never installed: a
+# private apt state (lists and cache beside DEST, a sources list naming
+# only trixie, whose Release is signed by a key Debian 12's keyring holds,
+# no preferences, an empty dpkg status, so what the system has installed
+# does not decide what is fetched), the packages of one architecture.
+# trixie_unpack DEST ARCH STAMPFILE PKG...: nothing done when DEST/.stamp
+# and DEST/STAMPFILE are there.
+trixie_unpack() {
 	case $1 in /*) dest=$1 ;; *) dest=$PWD/$1 ;; esac # apt reads Dir::Etc paths below /etc/apt unless absolute
-	[ -f "$dest/.stamp" ] && [ -f "$dest/usr/lib/crt0-efi-riscv64.o" ] && return 0
+	arch=$2 probe=$3
+	shift 3
+	[ -f "$dest/.stamp" ] && [ -e "$dest/$probe" ] && return 0
 	apt=$dest.apt
 	mirror=$(debian_mirror)
 	mirror=${mirror:-http://deb.debian.org/debian}
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts" "$apt/debs"
+	: >"$apt/status"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt/sources.list"
-	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+	pkgs="$*"
+	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o Dir::State::status="$apt/status" \
 		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/parts" \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts" \
-		-o APT::Architecture=riscv64 -o APT::Architectures=riscv64 -o APT::Sandbox::User=root
-	echo "deps: fetching gnu-efi for riscv64 from $mirror trixie (unpacked into $dest, not installed)"
-	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f gnu-efi_*_riscv64.deb && apt-get -qq "$@" download gnu-efi:riscv64); then
-		echo "deps: could not download gnu-efi:riscv64 from $mirror trixie (network?); run:" >&2
-		echo "  tools/deps.sh gnu-efi-rv64 $dest" >&2
-		exit 1
+		-o APT::Architecture="$arch" -o APT::Architectures="$arch" -o APT::Sandbox::User=root
+	echo "deps: fetching $pkgs ($arch) from $mirror trixie (unpacked into $dest, not installed)"
+	# shellcheck disable=SC2086
+	if ! apt-get -qq "$@" update || ! (cd "$apt/debs" && rm -f ./*.deb && apt-get -qq "$@" download $pkgs); then
+		echo "deps: could not download $pkgs from $mirror trixie (network?)" >&2
+		return 1
 	fi
 	rm -rf "$dest"
 	mkdir -p "$dest"
-	deb=$(ls "$apt"/gnu-efi_*_riscv64.deb)
-	dpkg-deb -x "$deb" "$dest"
-	basename "$deb" >"$dest/.stamp"
+	for deb in "$apt"/debs/*.deb; do
+		dpkg-deb -x "$deb" "$dest"
+	done
+	(cd "$apt/debs" && ls ./*.deb) >"$dest/.stamp"
 }
 
-# The Debian mirror the machine's own apt sources name for bookworm (one-line
-# or deb822), else deb.debian.org.
+# gnu-efi for riscv64: Debian 12 has no riscv64 architecture, Debian 13
+# does. Only its headers, crt0, linker script and static libraries are
+# used: nothing from trixie runs here.
+gnu_efi_rv64() {
+	trixie_unpack "$1" riscv64 usr/lib/crt0-efi-riscv64.o gnu-efi || {
+		echo "deps: run: tools/deps.sh gnu-efi-rv64 $1" >&2
+		exit 1
+	}
+}
+
+# Debian 13's firmware, as data (Architecture: all): edk2 2025.02's OVMF,
+# AAVMF and RISC-V EDK2, OpenSBI 1.6 and U-Boot 2025.01, for FIRMWARE=2025
+# (tools/qemu-run.sh) with any QEMU.
+FIRMWARE_TRIXIE_PKGS="ovmf qemu-efi-aarch64 qemu-efi-riscv64 opensbi u-boot-qemu"
+firmware_trixie() {
+	trixie_unpack "$1" amd64 usr/share/qemu-efi-riscv64/RISCV_VIRT_CODE.fd $FIRMWARE_TRIXIE_PKGS
+}
+
+# The Debian mirror the machine's own apt sources name for its own release
+# (one-line or deb822), else deb.debian.org.
+codename=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+codename=${codename:-bookworm}
 debian_mirror() {
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
-		awk '
+		awk -v suite="$codename" '
 			/^[ \t]*#/ { next }
 			/^deb[ \t]/ { for (i = 2; i <= NF; i++) if ($i !~ /^\[/ && $i !~ /\]$/) break
-				if ($(i + 1) == "bookworm") { print $i; exit } next }
+				if ($(i + 1) == suite) { print $i; exit } next }
 			/^URIs:/ { uri = $2 }
-			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm") found = 1 }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) found = 1 }
 			/^[ \t]*$/ { if (found && uri) { print uri; exit } uri = ""; found = 0 }
 			END { if (found && uri) print uri }' "$f"
 	done | head -n 1
@@ -89,14 +122,19 @@ debian_mirror() {
 QEMU10_PKGS="qemu-system-x86 qemu-system-arm qemu-system-riscv qemu-system-common qemu-system-data qemu-system-modules-opengl"
 qemu10() {
 	dest=$1
+	# Debian 13's own QEMU is 10.0: QEMU=10 is then the system's (qemu-run.sh)
+	case $(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/^QEMU emulator version \([0-9]*\)\..*/\1/p') in
+	10) return 0 ;;
+	esac
 	[ -f "$dest/.stamp" ] && [ -x "$dest/usr/bin/qemu-system-x86_64" ] && [ -x "$dest/usr/bin/qemu-system-aarch64" ] &&
 		[ -x "$dest/usr/bin/qemu-system-riscv64" ] && return 0
 	apt=$dest.apt
 	mirror=$(debian_mirror)
 	mirror=${mirror:-http://deb.debian.org/debian}
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
+	: >"$apt/status"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm-backports main" >"$apt/sources.list"
-	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o Dir::State::status="$apt/status" \
 		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/parts" \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts" -o APT::Sandbox::User=root
 	echo "deps: fetching QEMU 10.0 from $mirror bookworm-backports (unpacked into $dest, not installed)"
@@ -115,6 +153,61 @@ qemu10() {
 	(cd "$apt" && ls ./*.deb) >>"$dest/.stamp"
 }
 
+# What the project needs, as names this release gives: a word is a package;
+# "a|b" the first of them this release has (a name that changed between
+# releases, or a version chosen from what the release's own clang is);
+# "?p" only where the release has it (its suite cases skip, saying so,
+# where it has not); "+p" from the release's backports where its main
+# suite has none.
+NEEDS="gcc libc6-dev make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-dev|libclang-rt-@CLANG@-dev ?clang-format-14
+      qemu-system-x86 ovmf mtools gdisk xorriso xz-utils gnuplot-nox acpica-tools
+      gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64
+      gcc-riscv64-linux-gnu u-boot-qemu opensbi debootstrap
+      python3 python3-yaml perl libxml2-utils chromium
+      +lava-dispatcher ?python3-labgrid python3-pytest python3-serial iproute2"
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+# the version apt would install from the lists it has, or nothing
+candidate() { apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }'; }
+# the major version of the release's clang (1:14.0-55.7 -> 14; 1:19.0-63 -> 19)
+clang_major() {
+	v=$(dpkg-query -W -f='${Version}' clang 2>/dev/null || true)
+	[ -n "$v" ] || v=$(candidate clang)
+	v=${v#*:}
+	echo "${v%%.*}"
+}
+
+# resolve [final]: sets want (names to install from the main suite), want_bpo
+# (from backports) and lacking (names this release does not have). Before
+# the lists are read (not final) an unknown name is taken as it stands.
+resolve() {
+	want="" want_bpo="" lacking=""
+	cm=$(clang_major)
+	for n in $NEEDS; do
+		case $n in
+		\?*) p=${n#\?}
+			installed "$p" && continue
+			if [ -n "$(candidate "$p")" ]; then want="$want $p"; else lacking="$lacking $p"; fi ;;
+		+*) p=${n#+}
+			installed "$p" && continue
+			if [ -n "$(candidate "$p")" ] || [ "${1:-}" != final ]; then want="$want $p"; else want_bpo="$want_bpo $p"; fi ;;
+		*\|*) alts=$(echo "$n" | sed "s/@CLANG@/$cm/g; s/|/ /g") ok=""
+			for p in $alts; do installed "$p" && ok=$p && break; done
+			[ -n "$ok" ] && continue
+			for p in $alts; do [ -n "$(candidate "$p")" ] && ok=$p && break; done
+			want="$want ${ok:-${alts%% *}}" ;;
+		*) installed "$n" || want="$want $n" ;;
+		esac
+	done
+}
+
+if [ "${1:-}" = packages ]; then
+	resolve final
+	for p in $want; do echo "$p"; done
+	for p in $want_bpo; do echo "$p ($codename-backports)"; done
+	for p in $lacking; do echo "$p (not in $codename: its cases skip)"; done
+	exit 0
+fi
 if [ "${1:-}" = gnu-efi-aa64 ]; then
 	gnu_efi_aa64 "$2"
 	exit 0
@@ -127,35 +220,51 @@ if [ "${1:-}" = qemu10 ]; then
 	qemu10 "$2" || exit 1
 	exit 0
 fi
+if [ "${1:-}" = mirror ]; then
+	m=$(debian_mirror)
+	echo "${m:-http://deb.debian.org/debian}"
+	exit 0
+fi
+if [ "${1:-}" = firmware-trixie ]; then
+	firmware_trixie "$2" || exit 1
+	exit 0
+fi
 
-pkgs="gcc make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-14-dev clang-format-14 \
-      qemu-system-x86 ovmf mtools gdisk xorriso xz-utils gnuplot-nox acpica-tools \
-      gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64 \
-      gcc-riscv64-linux-gnu u-boot-qemu opensbi \
-      python3 python3-yaml perl libxml2-utils chromium \
-      lava-dispatcher python3-labgrid python3-pytest python3-serial iproute2"
-
-missing=""
-for p in $pkgs; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-		missing="$missing $p"
-	fi
-done
-if [ -n "$missing" ]; then
-	cmd="apt-get install -y --no-install-recommends$missing"
+resolve
+if [ -n "$want" ]; then
 	if [ "$(id -u)" != 0 ]; then
-		echo "iommon needs these Debian packages:$missing" >&2
-		echo "run as root:  apt-get update && $cmd" >&2
+		echo "iommon needs these Debian packages:$want" >&2
+		echo "run as root:  apt-get update && apt-get install -y --no-install-recommends$want" >&2
 		exit 1
 	fi
-	echo "deps: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
-	# shellcheck disable=SC2086
-	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	resolve final
+	# a name only the release's backports carry: that suite, from the
+	# mirror the system's own sources name (apt pins backports below the
+	# release, so nothing else moves to it)
+	if [ -n "$want_bpo" ] && [ -z "$(apt-cache policy | grep -F " $codename-backports/main")" ]; then
+		mirror=$(debian_mirror)
+		echo "deps: adding $codename-backports (${mirror:-http://deb.debian.org/debian}) to apt's sources for:$want_bpo"
+		printf 'Types: deb\nURIs: %s\nSuites: %s-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"${mirror:-http://deb.debian.org/debian}" "$codename" >/etc/apt/sources.list.d/iommon-backports.sources
+		apt-get update -qq
+	fi
+	if [ -n "$want" ]; then
+		echo "deps: installing$want"
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $want >/dev/null
+	fi
+	if [ -n "$want_bpo" ]; then
+		echo "deps: installing from $codename-backports:$want_bpo"
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends -t "$codename-backports" $want_bpo >/dev/null ||
+			echo "deps: warning: could not install$want_bpo from $codename-backports: their suite cases skip" >&2
+	fi
+	[ -n "$lacking" ] && echo "deps: $codename has no$lacking: their suite cases skip, saying so"
 	# the suite runs LAVA jobs with lava-run alone; the worker daemon the
 	# package enables would wait for a LAVA server nobody configured
-	case " $missing " in
+	case " $want $want_bpo " in
 	*" lava-dispatcher "*)
 		if [ -d /run/systemd/system ] && systemctl is-enabled -q lava-worker 2>/dev/null; then
 			systemctl disable -q --now lava-worker && echo "deps: lava-worker disabled (iommon runs lava-run, no worker)"
@@ -168,3 +277,16 @@ gnu_efi_rv64 "$here/build/gnu-efi-rv64"
 # only make test's second pass needs it: without it make run still runs,
 # and make test fails those boots naming the missing QEMU
 qemu10 "$here/build/qemu-10.0" || echo "deps: warning: no QEMU 10.0 in build/qemu-10.0: make test's QEMU 10.0 boots will fail" >&2
+# Debian 13's firmware beside the release's own (FIRMWARE=2025), and on it
+# riscv64's EDK2, which Debian 12 does not package
+firmware_trixie "$here/build/firmware-trixie" ||
+	echo "deps: warning: no firmware in build/firmware-trixie: make test's edk2 2025.02 boots will fail" >&2
+# Debian 13 and its QEMU 11.1 (trixie-backports) in a root of their own,
+# kept in a cache folder that make clean and a fresh clone leave alone
+# (tools/trixie-root.sh); as root only: debootstrap and chroot need it
+if [ "$(id -u)" = 0 ]; then
+	"$here/tools/trixie-root.sh" make ||
+		echo "deps: warning: no Debian 13 root: make test's QEMU 11.1 boots and Debian 13 build skip" >&2
+else
+	echo "deps: not root: no Debian 13 root made (QEMU 11.1, the Debian 13 build); as root: tools/trixie-root.sh make" >&2
+fi

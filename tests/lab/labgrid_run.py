@@ -17,6 +17,7 @@ Prints "PASS labgrid.NAME: ..." / "FAIL ..." / "SKIP ..." lines as
 tools/test.sh counts them, and where the time went."""
 
 import collections
+import importlib.util
 import json
 import os
 import shutil
@@ -41,6 +42,18 @@ CASES = {
              "vtd.latency dma.integrity", 900),
     "crash": ("set records console; set crash firmware; run timer.counter selftest.fault", 8),
 }
+
+
+def release():
+    """This machine's Debian release as /etc/os-release names it."""
+    try:
+        with open("/etc/os-release", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("PRETTY_NAME="):
+                    return line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return "this system"
 
 
 def say(verdict, name, detail):
@@ -137,9 +150,17 @@ def check_sol_template():
 
 def main():
     image, out = os.path.realpath(sys.argv[1]), os.path.realpath(sys.argv[2])
+    # labgrid is a pytest plugin: both must be there (Debian 13 has no
+    # python3-labgrid at all, so make deps installs it only where it can)
+    missing = None
     if not shutil.which("pytest-3"):
+        missing = "no pytest-3 (Debian's python3-pytest: make deps)"
+    elif importlib.util.find_spec("labgrid") is None:
+        missing = "no labgrid (Debian's python3-labgrid, which make deps installs where the release has it: %s" \
+            % release() + ")"
+    if missing:
         for n in list(CASES) + ["sol-template"]:
-            say("SKIP", n, "no pytest-3 with labgrid (Debian's python3-labgrid: make deps)")
+            say("SKIP", n, missing)
         return 0
     shutil.rmtree(out, ignore_errors=True)
     times, failed = [], 0
