@@ -44,6 +44,10 @@
 #                     OUT/console.log, QEMU's own messages to OUT/qemu.log
 #   --bench           make run: show the console live, press Enter at the
 #                     countdown, leave after the verdict, print boot times
+#   --firmware K      riscv64's firmware: uboot (default: OpenSBI, then
+#                     U-Boot's S-mode UEFI) or edk2 (OpenSBI, then EDK II's
+#                     RISC-V virt build from two flash images, ACPI on: a
+#                     RISC-V server's firmware; the stick on virtio-blk-pci)
 #   --qemu-version    print the chosen QEMU's version (10.0.2) and exit
 #
 # QEMU=...          which QEMU (an environment variable, as make passes it:
@@ -52,13 +56,22 @@
 #                   `make deps` unpacks it into build/qemu-10.0 from
 #                   bookworm-backports; or the folder of any QEMU unpacked
 #                   the same way (PREFIX/usr/bin/qemu-system-*). A private
-#                   one runs with its own ROMs and modules first.
+#                   one runs with its own ROMs and modules first. "11":
+#                   Debian 13's trixie-backports QEMU 11.1, run inside the
+#                   Debian 13 root tools/trixie-root.sh makes (it needs
+#                   trixie's glibc), with that root's firmware.
+# FIRMWARE=...      which firmware files: unset or "system", the release's
+#                   packages (Debian 12: edk2 2022.11, OpenSBI 1.1, U-Boot
+#                   2023.01), or under QEMU=11 the root's; "2025", Debian 13's
+#                   (edk2 2025.02, OpenSBI 1.6, U-Boot 2025.01) as make deps
+#                   unpacks them into build/firmware-trixie; or a folder
+#                   holding usr/share/... laid out the same way.
 # Exit status: QEMU's, or 124 on timeout.
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
-puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi
+puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi rvfw=uboot
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -81,10 +94,23 @@ while [ $# -gt 0 ]; do
 	--bench) bench=1; shift ;;
 	--interactive) interactive=1; shift ;;
 	--qemu-version) version_only=1; shift ;;
+	--firmware) rvfw=$2; shift 2 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
 done
 [ $version_only = 1 ] || [ -f "$image" ] || { echo "qemu-run: no image '$image' (make image)" >&2; exit 2; }
+# Where the firmware files are read on this host (fwhost) and as QEMU
+# names them (fwqemu): the same folder, except under QEMU=11, whose QEMU
+# runs in the Debian 13 root and sees that root's files at /usr/share.
+case ${QEMU:-system} in 11 | 11.*) inroot=1 ;; *) inroot=0 ;; esac
+case ${FIRMWARE:-system} in
+system) fwqemu="" fwhost=""
+	[ $inroot = 1 ] && fwhost=$("$repo/tools/trixie-root.sh" path) ;;
+2025 | 2025.*) fwqemu=$repo/build/firmware-trixie fwhost=$fwqemu
+	[ -d "$fwhost/usr/share" ] || { echo "qemu-run: FIRMWARE=2025: no $fwhost (make deps)" >&2; exit 2; } ;;
+/*) fwqemu=$FIRMWARE fwhost=$FIRMWARE ;;
+*) echo "qemu-run: FIRMWARE=$FIRMWARE: system, 2025 or an absolute folder" >&2; exit 2 ;;
+esac
 case $arch in
 x86_64)
 	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd pkg=ovmf
@@ -105,32 +131,71 @@ riscv64)
 	# machine's test finisher
 	code=/usr/lib/u-boot/qemu-riscv64_smode/u-boot.bin vars="" pkg=u-boot-qemu
 	sbi=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
-	[ -f "$sbi" ] || { echo "qemu-run: $sbi missing (package opensbi)" >&2; exit 2; }
+	[ -f "$fwhost$sbi" ] || { echo "qemu-run: $fwhost$sbi missing (package opensbi)" >&2; exit 2; }
 	qemubin=qemu-system-riscv64 mach=${mach:-virt} cpu=""
-	exitdev="" ;;
+	exitdev=""
+	case $rvfw in
+	uboot) ;;
+	edk2) # OpenSBI (fw_dynamic, the firmware QEMU ships as its default
+		# -bios) starts EDK II from the first flash; its variables in
+		# the second; ACPI tables instead of a device tree for the OS
+		code=/usr/share/qemu-efi-riscv64/RISCV_VIRT_CODE.fd vars=/usr/share/qemu-efi-riscv64/RISCV_VIRT_VARS.fd
+		pkg="qemu-efi-riscv64 (Debian 13; FIRMWARE=2025 on Debian 12)"
+		mach="$mach,pflash0=pf0,pflash1=pf1,acpi=on" ;;
+	*) echo "qemu-run: --firmware $rvfw: uboot or edk2 (riscv64)" >&2; exit 2 ;;
+	esac ;;
 *) echo "qemu-run: unknown --arch $arch (x86_64, aarch64 or riscv64)" >&2; exit 2 ;;
 esac
-[ -f "$code" ] || { echo "qemu-run: $code missing (package $pkg)" >&2; exit 2; }
+[ -f "$fwhost$code" ] || { echo "qemu-run: $fwhost$code missing (package $pkg)" >&2; exit 2; }
+[ "$arch" = riscv64 ] || [ "$rvfw" = uboot ] || { echo "qemu-run: --firmware is riscv64's choice" >&2; exit 2; }
+code=$fwqemu$code sbi=${sbi:+$fwqemu$sbi}
 qemuopts=""
 case ${QEMU:-system} in
 system) ;;
+11 | 11.*) # in the Debian 13 root: the wrapper execs QEMU there, same PID
+	"$repo/tools/trixie-root.sh" status >&2 || exit 2
+	qemuroot="$repo/tools/trixie-root.sh run --"
+	[ -n "$fwqemu" ] && qemuroot="$repo/tools/trixie-root.sh run --bind $fwqemu --"
+	qemubin="$qemuroot $qemubin" ;;
 *)
 	prefix=$QEMU
 	case $prefix in 10 | 10.0) prefix=$repo/build/qemu-10.0 ;; esac
-	[ -x "$prefix/usr/bin/$qemubin" ] || {
+	# Debian 13: the system's QEMU is 10.0 already (make deps fetches none)
+	if [ "$prefix" = "$repo/build/qemu-10.0" ] && [ ! -d "$prefix" ] &&
+		qemu-system-x86_64 --version 2>/dev/null | grep -q '^QEMU emulator version 10\.'; then
+		prefix=""
+	fi
+	[ -z "$prefix" ] || [ -x "$prefix/usr/bin/$qemubin" ] || {
 		echo "qemu-run: QEMU=$QEMU: no $prefix/usr/bin/$qemubin (make deps fetches build/qemu-10.0)" >&2
 		exit 2
 	}
-	qemubin=$prefix/usr/bin/$qemubin
-	qemuopts="-L $prefix/usr/share/qemu -L /usr/share/qemu"
-	# its own modules: the system's are another build's, which QEMU refuses
-	QEMU_MODULE_DIR=$(ls -d "$prefix"/usr/lib/*/qemu 2>/dev/null | head -n 1)
-	export QEMU_MODULE_DIR ;;
+	if [ -n "$prefix" ]; then
+		qemubin=$prefix/usr/bin/$qemubin
+		qemuopts="-L $prefix/usr/share/qemu -L /usr/share/qemu"
+		# its own modules: the system's are another build's, which QEMU refuses
+		QEMU_MODULE_DIR=$(ls -d "$prefix"/usr/lib/*/qemu 2>/dev/null | head -n 1)
+		export QEMU_MODULE_DIR
+	fi ;;
 esac
 if [ $version_only = 1 ]; then
-	"$qemubin" --version | sed -n '1s/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p'
+	$qemubin --version | sed -n '1s/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p'
 	exit 0
 fi
+# A device property a boot test names by the name another QEMU gives it:
+# renamed only where this QEMU's device lacks the name and offers the
+# other (asked of the QEMU itself, -device NAME,help), never by version.
+# QEMU 11.1 dropped VT-d's experimental x- names for scalable-mode and fsts,
+# and AMD-Vi's pt=off (translate, no pass-through) is dma-remap=on there.
+rename_prop() { # DEVICE OLD=VALUE NEW=VALUE
+	case " $extra " in *"$1"*"$2"*) ;; *) return 0 ;; esac
+	props=$($qemubin -device "$1,help" 2>/dev/null) || return 0
+	printf '%s\n' "$props" | grep -q "^  ${2%%=*}=" && return 0
+	printf '%s\n' "$props" | grep -q "^  ${3%%=*}=" || return 0
+	extra=$(printf '%s' "$extra" | sed "s/\($1,[^ ]*\)$2/\1$3/g")
+}
+rename_prop intel-iommu x-scalable-mode= scalable-mode=
+rename_prop intel-iommu x-flts= fsts=
+rename_prop amd-iommu pt=off dma-remap=on
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/iommon-run.XXXXXX")
 fi
@@ -141,7 +206,7 @@ if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/status"
 fi
 rm -rf "$out"
 mkdir -p "$out/results"
-"$qemubin" --version 2>/dev/null | head -n 1 >"$out/qemu-version" || true
+$qemubin --version 2>/dev/null | head -n 1 >"$out/qemu-version" || true
 export MTOOLS_SKIP_CHECK=1
 part="$out/disk.img@@1M"
 
@@ -160,10 +225,10 @@ esac
 if [ -z "$vars" ]; then
 	varsfile="" # no variables store (U-Boot)
 elif [ -n "$vars_keep" ]; then
-	[ -f "$vars_keep" ] || cp --sparse=always "$vars" "$vars_keep"
+	[ -f "$vars_keep" ] || cp --sparse=always "$fwhost$vars" "$vars_keep"
 	varsfile=$vars_keep
 else
-	cp --sparse=always "$vars" "$out/vars.fd"
+	cp --sparse=always "$fwhost$vars" "$out/vars.fd"
 	varsfile=$out/vars.fd
 fi
 if [ $medium = net ] || [ $medium = net-ipxe ]; then
@@ -206,11 +271,16 @@ vga="-vga none"
 machine="$qemuopts -machine $mach $cpu -accel $accel -m 1024 -smp 1 -display none $vga $noreboot -nodefaults"
 firmware="-drive if=pflash,format=raw,unit=0,readonly=on,file=$code -drive if=pflash,format=raw,unit=1,file=$varsfile"
 stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device qemu-xhci,id=xhci -device usb-storage,bus=xhci.0,drive=stick,removable=on"
-if [ "$arch" = riscv64 ]; then
+if [ "$arch" = riscv64 ] && [ "$rvfw" = uboot ]; then
 	firmware="-bios $sbi -kernel $code"
 	# virtio-mmio, outside the PCIe tree and so outside any PCI IOMMU
 	# (U-Boot's virtio also refuses iommu_platform devices)
 	stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device virtio-blk-device,drive=stick"
+elif [ "$arch" = riscv64 ]; then
+	# QEMU's own OpenSBI (its default -bios) starts EDK II from the flash
+	firmware="-blockdev node-name=pf0,driver=file,read-only=on,filename=$code -blockdev node-name=pf1,driver=file,filename=$varsfile"
+	# EDK II's RISC-V virt build reads no virtio-mmio disk: a PCI one
+	stick="-drive if=none,id=stick,format=raw,file=$out/disk.img$readonly -device virtio-blk-pci,drive=stick"
 fi
 case $medium in
 cd) # a USB CD-ROM, as a BMC presents its virtual media; on riscv64 a
