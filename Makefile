@@ -14,7 +14,11 @@
 SHELL := /bin/sh
 
 BUILD  := build
-NEWLIB := $(CURDIR)/$(BUILD)/newlib
+# Where newlib is built for each architecture (an absolute folder): beside
+# the objects by default; the Debian 13 build (make debian13) keeps its own
+# in the cache folder its root lives in, so a fresh clone does not pay again.
+NEWLIB_DIR ?= $(CURDIR)/$(BUILD)
+NEWLIB := $(NEWLIB_DIR)/newlib
 NEWLIB_TARGET := $(NEWLIB)/x86_64-elf
 
 CC ?= gcc
@@ -93,7 +97,7 @@ $(BUILD)/standin.efi: $(BUILD)/standin.so $(BUILD)/host/petool tools/check-reloc
 # replace the x86_64 gnu-efi), and newlib cross-built from the same source.
 AA64 := aarch64-linux-gnu-
 GNUEFI_AA64 := $(BUILD)/gnu-efi-aa64
-NEWLIB_AA64 := $(CURDIR)/$(BUILD)/newlib-aa64
+NEWLIB_AA64 := $(NEWLIB_DIR)/newlib-aa64
 AA64_GCC_INC = $(call ask_once,AA64_GCC_INC,$(AA64)gcc -print-file-name=include)
 AA64_LIBGCC = $(call ask_once,AA64_LIBGCC,$(AA64)gcc -print-libgcc-file-name)
 AA64_CFLAGS = $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
@@ -113,19 +117,40 @@ $(BUILD)/efi-aa64/%.o: %.c $(NEWLIB_AA64)/.stamp $(GNUEFI_AA64)/.stamp
 	@echo "  CC (aa64) $<"
 	$(Q)$(AA64)gcc $(AA64_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/iommon-aa64.so: $(AA64_OBJ) $(AA64_LDS) $(NEWLIB_AA64)/.stamp
+# Two ways gnu-efi makes an aarch64 PE, told apart by its crt0, not by a
+# version: up to 3.0.15 (Debian 12) crt0 carries the PE/COFF header itself
+# (.text.head) and linker/efi_aarch64.lds lays the image out under it;
+# from 3.0.18 (Debian 13) it has none and objcopy writes the header
+# (efi-app-aarch64), from linker/efi_aarch64_pe.lds, as for x86-64.
+AA64_CRT0 := $(GNUEFI_AA64)/usr/lib/crt0-efi-aarch64.o
+AA64_HEADER_IN_CRT0 = $(call ask_once,AA64_HEADER_IN_CRT0,$(AA64)objdump -h $(AA64_CRT0) | grep -c '\.text\.head')
+AA64_PE_LDS := linker/efi_aarch64_pe.lds
+
+# gnu-efi's libefi defines memcpy and memset (for what the compiler emits);
+# newlib 4.x's aarch64 memcpy object defines memmove beside memcpy, so a
+# memmove brings a second memcpy in. Linked from a copy in which gnu-efi's
+# two are weak: newlib's, where they come in, are the ones used.
+$(BUILD)/efi-aa64/libefi.a: $(GNUEFI_AA64)/.stamp
+	@mkdir -p $(dir $@)
+	$(AA64)objcopy -W memcpy -W memset $(GNUEFI_AA64)/usr/lib/libefi.a $@
+
+$(BUILD)/iommon-aa64.so: $(AA64_OBJ) $(AA64_LDS) $(AA64_PE_LDS) $(NEWLIB_AA64)/.stamp $(BUILD)/efi-aa64/libefi.a
 	$(AA64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
-		--defsym=EFI_SUBSYSTEM=0xa -T $(AA64_LDS) $(GNUEFI_AA64)/usr/lib/crt0-efi-aarch64.o $(AA64_OBJ) \
-		-L$(GNUEFI_AA64)/usr/lib -lgnuefi -lefi -L$(NEWLIB_AA64)/aarch64-elf/lib -lc -lm $(AA64_LIBGCC) -o $@
+		$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),-T $(AA64_PE_LDS),--defsym=EFI_SUBSYSTEM=0xa -T $(AA64_LDS)) \
+		$(AA64_CRT0) $(AA64_OBJ) -L$(BUILD)/efi-aa64 -L$(GNUEFI_AA64)/usr/lib -lgnuefi -lefi \
+		-L$(NEWLIB_AA64)/aarch64-elf/lib -lc -lm $(AA64_LIBGCC) -o $@
 
 # crt0 carries the PE header: -O binary copies the image as laid out, and
 # petool pads it to the size the header declares (the firmware refuses a
-# file shorter than its sections) and sets NX_COMPAT.
+# file shorter than its sections). Else objcopy writes the header. Either
+# way petool sets NX_COMPAT.
 $(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/check-relocs.sh
 	tools/check-relocs.sh $<
+	$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),\
+	$(AA64)objcopy -j .text -j .rodata -j .data -j .dynamic -j .rela -j .reloc \
+		--target efi-app-aarch64 --subsystem=10 $< $@,\
 	$(AA64)objcopy -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela -j '.rel.*' \
-		-j '.rela.*' -j .reloc -O binary $< $@
-	$(BUILD)/host/petool pad $@
+		-j '.rela.*' -j .reloc -O binary $< $@ && $(BUILD)/host/petool pad $@)
 	$(BUILD)/host/petool nx $@
 
 # ---- riscv64 EFI build --------------------------------------------------------
@@ -136,7 +161,7 @@ $(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/che
 # calling convention (boot/riscv64/cpu.c turns the FPU on first).
 RV64 := riscv64-linux-gnu-
 GNUEFI_RV64 := $(BUILD)/gnu-efi-rv64
-NEWLIB_RV64 := $(CURDIR)/$(BUILD)/newlib-rv64
+NEWLIB_RV64 := $(NEWLIB_DIR)/newlib-rv64
 RV64_GCC_INC = $(call ask_once,RV64_GCC_INC,$(RV64)gcc -print-file-name=include)
 RV64_LIBGCC = $(call ask_once,RV64_LIBGCC,$(RV64)gcc -print-libgcc-file-name)
 RV64_CFLAGS = $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
@@ -363,6 +388,18 @@ test: deps
 	echo "== build: $$(($$(date +%s) - start)) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
 	@tools/test.sh
 
+# The three monitors and their stick built by Debian 13's toolchain (gcc 14,
+# gnu-efi 3.0.18, newlib 4.5) in the root tools/trixie-root.sh makes, into
+# build/debian13/ (make test builds it there and boots it on QEMU 11.1
+# whenever the root is made).
+DEBIAN13_NEWLIB = $(shell tools/trixie-root.sh path)-newlib
+debian13:
+	@tools/trixie-root.sh status
+	@mkdir -p $(DEBIAN13_NEWLIB)
+	tools/trixie-root.sh run --bind $(DEBIAN13_NEWLIB) -- $(MAKE) --no-print-directory \
+		$$(case "$$MAKEFLAGS" in *jobserver*|*-j*) ;; *) echo -j$$(nproc) ;; esac) \
+		BUILD=build/debian13 NEWLIB_DIR=$(DEBIAN13_NEWLIB) build/debian13/iommon.img
+
 bench: $(BUILD)/host/bench
 	$(BUILD)/host/bench
 
@@ -379,7 +416,7 @@ CLANG_FORMAT := clang-format-14
 format: deps
 	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: all image iso deps run run-amdvi run-aarch64 run-riscv64 console console-amdvi console-aarch64 console-riscv64 test bench fuzz fuzz-build clean distclean format
+.PHONY: debian13 all image iso deps run run-amdvi run-aarch64 run-riscv64 console console-amdvi console-aarch64 console-riscv64 test bench fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
