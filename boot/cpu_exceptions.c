@@ -28,6 +28,7 @@ static struct {
 	volatile unsigned entries;
 	volatile bool landed;
 	char what[200];
+	char first[200]; /* the first exception, for a line written after a later one */
 } ex;
 
 static uint8_t crash_stack[64 * 1024] __attribute__((aligned(16)));
@@ -52,6 +53,8 @@ static void EFIAPI on_exception(INTN type, void *context)
 	unsigned n = ++ex.entries;
 	if (n == 1 || (n == 2 && ex.landed)) {
 		exception_describe((unsigned)type, context, ex.what, sizeof(ex.what));
+		if (n == 1)
+			memcpy(ex.first, ex.what, sizeof(ex.first));
 		irq_abandon();
 		ex.landed = false;
 		exception_return_to(context, crash_landing, crash_stack + sizeof(crash_stack));
@@ -60,12 +63,15 @@ static void EFIAPI on_exception(INTN type, void *context)
 	if (n > 3) /* describing it or the reset faulted too: no more of either (each would nest one
 		      exception deeper, for ever); a watchdog armed for the test or the crash path resets */
 		exception_idle_forever();
-	char line[300];
+	/* the line names the first exception, which is the crash; the one
+	 * taken now only says why the landing did not run it to its end */
+	char line[500];
 	char what[200];
 	exception_describe((unsigned)type, context, what, sizeof(what));
-	int len = snprintf(line, sizeof(line), "\r\ncrash: %s, %s: resetting at once\r\n", what,
-			   ex.landed ? "while handling an earlier crash"
-				     : "and the firmware did not let us leave the handler");
+	int len =
+	    snprintf(line, sizeof(line), "\r\ncrash: %s; then %s, %s: resetting at once\r\n", ex.first, what,
+		     ex.landed ? "while handling the crash"
+			       : "before the crash landing ran (or the firmware did not let us leave the handler)");
 	if (len > 0)
 		console_write(line, (size_t)len < sizeof(line) ? (size_t)len : sizeof(line) - 1);
 	RT->ResetSystem(EfiResetCold, EFI_ABORTED, 0, NULL);

@@ -92,8 +92,8 @@ size_t firmware_services(struct platform_service *out, size_t max)
 	EFI_GUID pci_io = EFI_PCI_IO_PROTOCOL_GUID, block_io = EFI_BLOCK_IO_PROTOCOL_GUID;
 
 	add(&p, "EFI_CPU_ARCH_PROTOCOL (PI)", "cpu_arch", located(&cpu_arch), !RISCV,
-	    "riscv64 installs its own trap vector; x86-64 and AArch64 catch no CPU exception and take no device "
-	    "interrupt",
+	    "riscv64 installs its own trap vector where the firmware has none; x86-64 and AArch64 catch no CPU "
+	    "exception and take no device interrupt",
 	    "%s", "");
 	UINTN n = handles(&pci_io);
 	add(&p, "EFI_PCI_IO_PROTOCOL", "pci_io", n > 0, true,

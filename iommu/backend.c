@@ -79,6 +79,14 @@ bool iommu_backend_holds(struct iommu *io, const char *name, const char **why)
 	return false;
 }
 
+void iommu_backends_release(void)
+{
+	const struct iommu_backend *b;
+	for (size_t i = 0; (b = iommu_backend_at(i)) != NULL; i++)
+		if (b->release)
+			b->release();
+}
+
 void iommu_backends_settings(void)
 {
 	const struct iommu_backend *b;

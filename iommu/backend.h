@@ -126,8 +126,13 @@ struct iommu_backend {
 	void (*describe)(const struct pci_list *pci);
 	/* setting_add for each key it owns ("vtd.levels"); may be NULL. */
 	void (*settings)(void);
+	/* Before exit, after every unit was given back and compared: puts
+	 * back what its discovery changed on the machine; may be NULL. */
+	void (*release)(void);
 };
 
+/* Each backend's release, in registry order (session.c, before exit). */
+void iommu_backends_release(void);
 /* The i-th backend of the registry (iommu/backends.h), or NULL past the last. */
 const struct iommu_backend *iommu_backend_at(size_t i);
 const struct iommu_backend *iommu_backend_named(const char *name);

@@ -151,8 +151,10 @@ static void session_release(void)
 	close_dut_behind_blocking_unit();
 	iommu_give_back_held();
 	struct iommu *io = held.io;
-	if (!io || !held.taken_once || !io->ops->as_found)
+	if (!io || !held.taken_once || !io->ops->as_found) {
+		iommu_backends_release();
 		return;
+	}
 	char note[200], buf[RECORD_MAX];
 	bool same = io->ops->as_found(io, note, sizeof(note));
 	printf("  %s at exit: %s\n", io->name, note);
@@ -163,6 +165,7 @@ static void session_release(void)
 	json_bool(&j, "as_found", same);
 	json_str(&j, "registers", note);
 	record_emit(&j);
+	iommu_backends_release(); /* after the comparison, which reads the registers */
 }
 
 /* "; 'model a' or 'model b' attaches its register-level model" */

@@ -366,7 +366,9 @@ void timing_calibrate(const struct timing_refs *refs, const char *prefer)
 	chosen = declared_source("cntfrq", "CNTFRQ_EL0", timing.cntfrq_hz, prefer);
 #elif defined(__riscv)
 	timing.timebase_hz = refs ? refs->timebase_hz : 0;
-	chosen = declared_source("timebase", "the device tree's timebase-frequency", timing.timebase_hz, prefer);
+	chosen = declared_source(
+	    "timebase", refs && refs->timebase_from ? refs->timebase_from : "the device tree's timebase-frequency",
+	    timing.timebase_hz, prefer);
 #else
 	if (strcmp(prefer, "cntfrq") == 0)
 		note("cntfrq: %s%s", "x86-64 has no Arm generic timer", "; ");

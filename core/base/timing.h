@@ -192,7 +192,8 @@ struct timing_refs {
 	struct timing_pmtimer pm;
 	bool hpet; /* an HPET table gives its base */
 	uint64_t hpet_base;
-	uint64_t timebase_hz; /* the device tree's /cpus timebase-frequency (riscv64's time CSR); 0: none */
+	uint64_t timebase_hz;	   /* the device tree's /cpus timebase-frequency (riscv64's time CSR); 0: none */
+	const char *timebase_from; /* where timebase_hz came from, worded (NULL: the device tree) */
 };
 
 /* Identify the CPU; calibrate against the best of `refs` (NULL: none;

@@ -347,7 +347,8 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 			printf("  results went to the console only: %s\n", results_console_only());
 		if (kinds[i].kind == EXIT_QEMU)
 			printf("exit qemu: verdict %d (QEMU exits with %d: isa-debug-exit on x86_64, semihosting on "
-			       "aarch64, the test finisher on riscv64)\n",
+			       "aarch64, the test finisher on riscv64 where the device tree names it; without one, "
+			       "riscv64's SBI shutdown exits 0)\n",
 			       v, (v << 1) | 1);
 		else
 			results_close();

@@ -34,6 +34,14 @@ void early_timing_refs(const struct acpi *acpi, struct timing_refs *out)
 	if (acpi && acpi_hpet_base(acpi_find(acpi, "HPET", 0), &out->hpet_base) == 0)
 		out->hpet = true;
 	out->timebase_hz = early_fdt_timebase();
+	/* EDK II on a RISC-V server describes the harts by ACPI alone: the
+	 * RHCT's time base frequency is the same clock */
+	uint64_t hz = 0;
+	unsigned cbom;
+	if (!out->timebase_hz && acpi && acpi_rhct(acpi_find(acpi, "RHCT", 0), &hz, &cbom) == 0 && hz) {
+		out->timebase_hz = hz;
+		out->timebase_from = "the RHCT's time base frequency";
+	}
 }
 
 /* Read once a boot (the timer, the CPU facts, the PCI host and each
@@ -64,14 +72,23 @@ uint64_t early_fdt_timebase(void)
 	return early_fdt(&p) ? p.timebase_hz : 0;
 }
 
-void early_cpu_facts(void)
+void early_cpu_facts(const struct acpi *acpi)
 {
 #if defined(__riscv)
 	struct fdt_platform p;
-	if (!early_fdt(&p))
+	if (early_fdt(&p)) {
+		riscv_cbom_block = p.cbom_block;
+		riscv_test_finisher = p.test_finisher;
 		return;
-	riscv_cbom_block = p.cbom_block;
-	riscv_test_finisher = p.test_finisher;
+	}
+	/* under ACPI the RHCT's CMO node gives the block size; no table
+	 * names QEMU's test finisher (`exit qemu` uses the SBI's reset) */
+	uint64_t hz;
+	unsigned cbom = 0;
+	if (acpi && acpi_rhct(acpi_find(acpi, "RHCT", 0), &hz, &cbom) == 0)
+		riscv_cbom_block = cbom;
+#else
+	(void)acpi;
 #endif
 }
 void timing_init(const struct acpi *acpi, const char *prefer)

@@ -19,6 +19,8 @@ void early_claim_ecam(const struct mcfg *m);
 
 /* The reference clocks `acpi` describes (NULL: none). */
 void early_timing_refs(const struct acpi *acpi, struct timing_refs *out);
+/* early_timing_refs takes the timebase from the device tree, else from
+ * the RHCT (ACPI on a RISC-V server). */
 /* The device tree's /cpus timebase-frequency (the RISC-V time CSR's), or
  * 0 when the firmware installed no tree or it has none. */
 uint64_t early_fdt_timebase(void);
@@ -28,9 +30,10 @@ uint64_t early_fdt_timebase(void);
 struct fdt_platform;
 bool early_fdt(struct fdt_platform *p);
 /* What the CPU layer needs from the device tree (riscv64: the Zicbom
- * block size and QEMU's test finisher: core/base/cpu_facts.c), set before
- * the first table is written. */
-void early_cpu_facts(void);
+ * block size and QEMU's test finisher: core/base/cpu_facts.c), or where
+ * the firmware installed none from the ACPI tables `acpi` (the RHCT's
+ * CMO node), set before the first table is written. */
+void early_cpu_facts(const struct acpi *acpi);
 
 /* timing_init (monitor.h) is timing_calibrate over early_timing_refs. */
 

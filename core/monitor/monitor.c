@@ -163,7 +163,7 @@ int monitor_main(const struct platform *p, const struct test_group *const *catal
 	const char *why = console_boot();
 	if (why)
 		printf("warning: console: %s\n", why);
-	early_cpu_facts();
+	early_cpu_facts(&mon.acpi);
 	/* a replay's timers are the machine's: not here to be read */
 	timing_init(platform->replay ? NULL : &mon.acpi, setting_get("timer.source"));
 	identity_read(&mon.id);

@@ -250,6 +250,44 @@ int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base)
 	return 0;
 }
 
+/* RHCT offsets: after the header, Flags (4), Time Base Frequency (8),
+ * Number of Nodes (4), Offset to the node array (4); each node starts
+ * with its type, length and revision (2 bytes each). The CMO node (type
+ * 1) then holds a reserved byte and the log2 of the CBOM, CBOP and CBOZ
+ * block sizes. */
+#define RHCT_TIMEBASE 40
+#define RHCT_NODES 48
+#define RHCT_NODE_OFFSET 52
+#define RHCT_NODE_CMO 1
+#define RHCT_CMO_CBOM 7
+
+int acpi_rhct(const struct acpi_header *rhct, uint64_t *timebase_hz, unsigned *cbom_block)
+{
+	uint64_t hz;
+	uint32_t count, off;
+	*cbom_block = 0;
+	if (!rhct || !field(rhct, RHCT_TIMEBASE, &hz, sizeof(hz)))
+		return -1;
+	*timebase_hz = hz;
+	if (!field(rhct, RHCT_NODES, &count, sizeof(count)) || !field(rhct, RHCT_NODE_OFFSET, &off, sizeof(off)))
+		return 0;
+	/* each node at least its 6-byte head long, and inside the table: a
+	 * bad length ends the walk instead of looping or reading past it */
+	for (uint32_t i = 0; i < count && off < rhct->length; i++) {
+		uint16_t head[2];
+		if (!field(rhct, off, head, sizeof(head)) || head[1] < 6 || head[1] > rhct->length - off)
+			break;
+		uint8_t log2;
+		if (head[0] == RHCT_NODE_CMO && field(rhct, off + RHCT_CMO_CBOM, &log2, 1)) {
+			if (log2 >= 4 && log2 <= 12) /* 16 bytes to a page: anything else is not believed */
+				*cbom_block = 1u << log2;
+			break;
+		}
+		off += head[1];
+	}
+	return 0;
+}
+
 /* SPCR: Microsoft "Serial Port Console Redirection Table" rev 2+ (rev 3
  * adds the UART clock frequency, rev 4 the precise baud rate). */
 #define SPCR_INTERFACE_TYPE 36

@@ -106,6 +106,14 @@ int acpi_fadt_pmtimer(const struct acpi_header *fadt, struct acpi_pmtimer *out);
  * them (before ACPI 5.1). */
 int acpi_fadt_arm_boot(const struct acpi_header *fadt, uint16_t *flags);
 
+/* What the RHCT (RISC-V Hart Capabilities Table, ACPI 6.6 §5.2.37) says
+ * of the harts: the time CSR's frequency (Time Base Frequency, the
+ * device tree's timebase-frequency) and the Zicbom cache-block size in
+ * bytes of its first CMO node (0: none, or a size not a power of two in
+ * range). 0, or -1 when the table is absent or too short for the
+ * frequency; a malformed node list only leaves cbom_block 0. */
+int acpi_rhct(const struct acpi_header *rhct, uint64_t *timebase_hz, unsigned *cbom_block);
+
 /* HPET base address (ACPI HPET table, IA-PC HPET spec 1.0a §3.2.4). */
 int acpi_hpet_base(const struct acpi_header *hpet, uint64_t *base);
 

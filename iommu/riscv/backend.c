@@ -96,4 +96,5 @@ const struct iommu_backend riscv_backend = {
 	.pci_ids = riscv_pci_ids,
 	.family = &riscv_family,
 	.open = open_unit,
+	.release = riscv_release,
 };

@@ -23,6 +23,7 @@
 #include "core/tables/acpi.h"
 #include "core/tables/fdt.h"
 #include "core/tables/rimt.h"
+#include "iommu/machine.h"
 #include "rvi.h"
 
 IOMMU_TABLE_STATE(riscv_table, struct rimt, rimt_parse, rimt_free)
@@ -53,6 +54,45 @@ static bool rimt_names_base(const struct rimt *t, uint64_t base)
 	return false;
 }
 
+/* EDK II binds no driver to the IOMMU's PCI function and leaves its
+ * memory decoding off (command 0x0000 on QEMU 10.0's riscv-iommu-pci
+ * under EDK II 2025.02; U-Boot turns it on): its registers, in BAR 0,
+ * then read all ones. The decoding is turned on when the unit is found,
+ * and the command register put back as found when the monitor leaves
+ * (riscv_release), after the unit's own registers were compared. Never
+ * under a replay: its machine is not here. */
+static struct {
+	struct pci_addr addr;
+	uint16_t command;
+} undecoded[IOMMU_MAX_UNITS];
+static size_t nundecoded;
+
+static void decode_bar0(const struct pci_dev *d)
+{
+	if (platform->replay || !pci_has_ecam(&machine.cfg, d->addr))
+		return;
+	for (size_t k = 0; k < nundecoded; k++)
+		if (pci_addr_eq(undecoded[k].addr, d->addr))
+			return; /* found again (a second discovery): already on */
+	uint16_t cmd = pci_read16(&machine.cfg, d->addr, PCI_COMMAND);
+	if (cmd == 0xffff || (cmd & PCI_COMMAND_MEMORY) || nundecoded == IOMMU_MAX_UNITS)
+		return;
+	undecoded[nundecoded].addr = d->addr;
+	undecoded[nundecoded++].command = cmd;
+	pci_write16(&machine.cfg, d->addr, PCI_COMMAND, (uint16_t)(cmd | PCI_COMMAND_MEMORY));
+	char bdf[16];
+	pci_addr_str(d->addr, bdf, sizeof(bdf));
+	printf("note: %s, a RISC-V IOMMU, did not decode its BAR 0 (command 0x%04x): memory decoding on until exit\n",
+	       bdf, cmd);
+}
+
+void riscv_release(void)
+{
+	for (size_t k = 0; k < nundecoded; k++)
+		pci_write16(&machine.cfg, undecoded[k].addr, PCI_COMMAND, undecoded[k].command);
+	nundecoded = 0;
+}
+
 static void riscv_find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
 {
 	const struct rimt *t = state;
@@ -71,6 +111,8 @@ static void riscv_find(struct iommu_units *u, const struct iommu_backend *self, 
 		for (size_t b = 0; b < d->nbars; b++)
 			if (d->bar[b].index == 0 && !d->bar[b].io)
 				unit.base = d->bar[b].base, unit.size = d->bar[b].size;
+		if (unit.base && unit.size >= RVI_REG_SIZE)
+			decode_bar0(d);
 		if (units_add(u, &unit, NULL) >= 0 && (!unit.base || unit.size < RVI_REG_SIZE))
 			snprintf(u->u[u->n - 1].refused, sizeof(u->u[0].refused),
 				 "%s: BAR 0 %s (0x%llx bytes at 0x%llx): no register window to open", bdf,

@@ -13,5 +13,8 @@
 #define RISCV_RIMT_SRC 0x20000u
 
 extern const struct iommu_discovery riscv_discovery;
+/* Puts back what discovery changed on the machine (a unit's PCI memory
+ * decoding it turned on): the backend's release. */
+void riscv_release(void);
 
 #endif

@@ -341,12 +341,70 @@ static void hpet_and_spcr(void **state)
 	assert_non_null(strstr(why, "short"));
 }
 
+/* An RHCT as QEMU's virt machine makes one: the time base, then an ISA
+ * string node, a CMO node (CBOM 2^6 = 64 bytes) and a hart info node. */
+static struct acpi_header *rhct(size_t at, uint32_t len)
+{
+	struct acpi_header *h = table(at, "RHCT", len);
+	uint8_t *b = (uint8_t *)h;
+	uint64_t hz = 10000000;
+	uint32_t count = 3, first = 56;
+	memcpy(b + 40, &hz, 8);
+	memcpy(b + 48, &count, 4);
+	memcpy(b + 52, &first, 4);
+	uint16_t isa[3] = { 0, 16, 1 }, cmo[3] = { 1, 10, 1 }, hart[3] = { 0xffff, 20, 1 };
+	memcpy(b + 56, isa, 6);
+	memcpy(b + 72, cmo, 6);
+	b[72 + 7] = 6;
+	memcpy(b + 82, hart, 6);
+	return h;
+}
+
+static void rhct_timebase_and_cbom(void **state)
+{
+	(void)state;
+	uint64_t hz = 0;
+	unsigned cbom = 99;
+	struct acpi_header *h = rhct(6000, 102);
+	assert_int_equal(acpi_rhct(h, &hz, &cbom), 0);
+	assert_int_equal(hz, 10000000);
+	assert_int_equal(cbom, 64);
+	/* a block size out of range is not believed */
+	((uint8_t *)h)[72 + 7] = 40;
+	assert_int_equal(acpi_rhct(h, &hz, &cbom), 0);
+	assert_int_equal(cbom, 0);
+	/* a node whose length runs past the table, or is shorter than its
+	 * head, ends the walk: the frequency stays, no block size */
+	h = rhct(6000, 102);
+	uint16_t bad = 500;
+	memcpy((uint8_t *)h + 58, &bad, 2);
+	cbom = 99;
+	assert_int_equal(acpi_rhct(h, &hz, &cbom), 0);
+	assert_int_equal(cbom, 0);
+	bad = 0;
+	memcpy((uint8_t *)h + 58, &bad, 2);
+	assert_int_equal(acpi_rhct(h, &hz, &cbom), 0);
+	assert_int_equal(cbom, 0);
+	/* a node count larger than the nodes there: the walk stops at the end */
+	h = rhct(6000, 102);
+	uint32_t many = 0xffffffffu;
+	memcpy((uint8_t *)h + 48, &many, 4);
+	((uint8_t *)h)[72] = 7; /* no CMO node at all now */
+	assert_int_equal(acpi_rhct(h, &hz, &cbom), 0);
+	assert_int_equal(cbom, 0);
+	/* too short for the frequency, or absent */
+	assert_int_equal(acpi_rhct(table(6000, "RHCT", 44), &hz, &cbom), -1);
+	assert_int_equal(acpi_rhct(NULL, &hz, &cbom), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(finds_tables),	 cmocka_unit_test(bad_rsdp),	 cmocka_unit_test(rsdt_fallback),
-		cmocka_unit_test(lying_lengths), cmocka_unit_test(fadt_pmtimer), cmocka_unit_test(hpet_and_spcr),
-		cmocka_unit_test(wild_entries),	 cmocka_unit_test(many_entries),
+		cmocka_unit_test(finds_tables),		  cmocka_unit_test(bad_rsdp),
+		cmocka_unit_test(rsdt_fallback),	  cmocka_unit_test(lying_lengths),
+		cmocka_unit_test(fadt_pmtimer),		  cmocka_unit_test(hpet_and_spcr),
+		cmocka_unit_test(wild_entries),		  cmocka_unit_test(many_entries),
+		cmocka_unit_test(rhct_timebase_and_cbom),
 	};
 	return cmocka_run_group_tests_name("acpi", tests, setup, NULL);
 }
