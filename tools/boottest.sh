@@ -9,6 +9,10 @@
 #                         aarch64: QEMU's virt machine with
 #                         a Cortex-A57, AAVMF and semihosting (tools/qemu-run.sh);
 #                         its SMMUv3 through "qemu -machine iommu=smmuv3"
+#   firmware K            riscv64's firmware (tools/qemu-run.sh --firmware): uboot
+#                         (default) or edk2 (EDK II's RISC-V virt build, ACPI on, the
+#                         stick on virtio-blk-pci); where the system has no RISC-V
+#                         EDK II (Debian 12), FIRMWARE=2025 (build/firmware-trixie)
 #   image M               how the machine boots: stick (default: IMAGE, the GPT
 #                         disk, as a USB stick), iso (iommon.iso beside IMAGE,
 #                         or one made by tools/mkiso.sh with the test's config
@@ -53,12 +57,22 @@
 #                         prompt (a command's output) is at most ROWS lines (0: any)
 #                         of at most COLS columns
 #   if-qemu V DIRECTIVE   DIRECTIVE only on QEMU version V (10, 10.0, 10.0.2: the
-#                         version or a leading part of it), as QEMU=... picks it
-#                         (tools/qemu-run.sh); unless-qemu V DIRECTIVE: on others
+#                         version or a leading part of it; 10+: 10 or later), as
+#                         QEMU=... picks it (tools/qemu-run.sh); unless-qemu V
+#                         DIRECTIVE: on others. For the machine's own options,
+#                         which differ by version; expectations that differ by
+#                         what the unit does take if-found (below)
+#   if-found FILE ERE DIRECTIVE   a judging DIRECTIVE (expect, reject, count,
+#                         fits) judged only when FILE has a line matching ERE (no
+#                         spaces: . or [[:space:]] for one): expectations that differ by what the unit
+#                         showed it does (e.g. the record saying it has no stage
+#                         2), not by a version; unless-found: when it does not
 #   qemu10                tools/test.sh boots this test on QEMU 10.0 too (the
 #                         default plans, each backend's main tests, what differs)
 #   qemu10-only           ... on QEMU 10.0 only (a machine Debian 12's QEMU lacks:
 #                         riscv64 and its RISC-V IOMMU)
+#   qemu11, qemu11-only   ... on QEMU 11.1 too, or only (tools/test.sh, in the
+#                         Debian 13 root tools/trixie-root.sh makes)
 #   results-same          the saved results file holds exactly the console's records
 #   results-only          the console shows no record, the saved results file holds
 #                         them (the monitor's default: records-default or the plan
@@ -80,7 +94,13 @@ mkdir -p "$out/put"
 # the directives for this QEMU: if-qemu and unless-qemu lines resolved
 version=$("$here/qemu-run.sh" --qemu-version) || { echo "FAIL $name: no QEMU (QEMU=${QEMU:-system})"; exit 1; }
 awk -v v="$version" '
-	function is(p) { return v == p || index(v, p ".") == 1 }
+	# "10" or "10.0": that version or a release of it; "10+": 10 or later
+	function is(p,  a, b, i) {
+		if (p !~ /\+$/) return v == p || index(v, p ".") == 1
+		split(substr(p, 1, length(p) - 1), a, "."); split(v, b, ".")
+		for (i = 1; i in a; i++) if (b[i] + 0 != a[i] + 0) return b[i] + 0 > a[i] + 0
+		return 1
+	}
 	$1 == "if-qemu" { if (is($2)) { sub(/^[ \t]*if-qemu[ \t]+[^ \t]+[ \t]+/, ""); print } next }
 	$1 == "unless-qemu" { if (!is($2)) { sub(/^[ \t]*unless-qemu[ \t]+[^ \t]+[ \t]+/, ""); print } next }
 	{ print }' "$test" >"$out/directives"
@@ -89,6 +109,14 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"timeout "*) timeout=${l#timeout } ;;
 	"arch "*) arch=${l#arch } ;;
 	"image "*) medium=${l#image } ;;
+	"firmware "*)
+		flags="$flags --firmware ${l#firmware }"
+		# Debian 12 packages no RISC-V EDK II: Debian 13's, as make deps
+		# unpacks it, unless a FIRMWARE or QEMU=11's root says otherwise
+		case ${l#firmware }:${FIRMWARE:-}:${QEMU:-} in
+		edk2::11 | edk2::11.*) ;;
+		edk2::*) [ -f /usr/share/qemu-efi-riscv64/RISCV_VIRT_CODE.fd ] || export FIRMWARE=2025 ;;
+		esac ;;
 	"qemu "*) qemu="$qemu ${l#qemu }" ;;
 	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
 	"no-config") cfg=none ;;
@@ -205,6 +233,18 @@ while IFS= read -r l || [ -n "$l" ]; do
 	# shellcheck disable=SC2086
 	set -- $l
 	set +f
+	case $l in
+	"if-found "* | "unless-found "*)
+		[ -f "$run/$2" ] || fail "no $2"
+		found=0
+		grep -aqE -- "$3" "$run/$2" && found=1
+		[ "$1:$found" = if-found:1 ] || [ "$1:$found" = unless-found:0 ] || continue
+		l=$(rest 3 "$l")
+		set -f
+		# shellcheck disable=SC2086
+		set -- $l
+		set +f ;;
+	esac
 	case $l in
 	"status "*)
 		[ "$status" = "$2" ] || fail "QEMU exit status $status, expected $2" ;;

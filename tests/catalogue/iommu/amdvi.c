@@ -92,9 +92,45 @@ static void t_stale_in_place(struct test_ctx *t)
 
 /* ---- faults: the event log ------------------------------------------------ */
 
+/* A forbidden DMA's first event as no unit should log it: an IO_PAGE_FAULT
+ * with I=1 (2.5.3: an interrupt request's) or at a page other than the
+ * one the DMA used. QEMU 11.1's amd-iommu with dma-remap=on logs every
+ * DMA fault so, at address 0, each 4-byte access an event of its own.
+ * Words for the skip that names it in out (short: a record keeps 160
+ * characters of a reason); false when the event is well formed. */
+static bool event_malformed(const struct iommu_fault *f, size_t events, uint64_t page, size_t len, char *out,
+			    size_t cap)
+{
+	bool as_irq = f->kind >= IOMMU_FAULT_IR_NOT_PRESENT && f->kind <= IOMMU_FAULT_IR_OTHER;
+	bool elsewhere = f->addr_known && f->addr != page;
+	if (!as_irq && !elsewhere)
+		return false;
+	snprintf(out, cap,
+		 "QEMU's amd-iommu logged the DMA fault malformed: %s, address 0x%llx not 0x%llx, %zu%s events for %zu "
+		 "bytes",
+		 as_irq ? "I=1 (an interrupt's)" : f->why, (unsigned long long)f->addr, (unsigned long long)page,
+		 events, events >= AMDVI_RING_BYTES / 16 ? " or more" : "", len);
+	return true;
+}
+
+/* Every event the log holds now, read and counted (the first in *first). */
+static size_t drain_events(struct iommu *io, struct iommu_fault *first)
+{
+	struct iommu_fault f[8];
+	bool ovf;
+	size_t n, total = 0;
+	while ((n = io->ops->faults(io, f, 8, &ovf)) > 0 && total < 4 * AMDVI_RING_BYTES / 16) {
+		if (!total)
+			*first = f[0];
+		total += n;
+	}
+	return total;
+}
+
 /* One forbidden DMA first: with an event, the shared case runs in full;
  * with none, on QEMU, the dropped DMA is what there is to see (a skip);
- * elsewhere a missing event is a failure. */
+ * elsewhere a missing event is a failure. An event logged malformed on
+ * QEMU is a defect named (a skip); on silicon the shared case judges it. */
 static bool event_logged(struct test_ctx *t, bool write)
 {
 	struct env v;
@@ -111,9 +147,8 @@ static bool event_logged(struct test_ctx *t, bool write)
 	const char *e = write ? v.io->ops->map(v.io, w0, a.phys & ~(v.pg - 1), v.pg, IOMMU_R, v.pg) : NULL;
 	if (write)
 		report(t, !e, "the buffer mapped read-only%s%s", e ? ": " : "", e ? e : "");
-	struct iommu_fault f[4];
-	bool ovf;
-	v.io->ops->faults(v.io, f, 4, &ovf);
+	struct iommu_fault first = { 0 };
+	drain_events(v.io, &first); /* nothing old counts */
 	dmabuf_pattern(&a, 0x5e);
 	struct dma_result r;
 	v.e->transfer(v.e, write ? DMA_FROM_DEVICE : DMA_TO_DEVICE, iova, v.len, &r);
@@ -121,12 +156,18 @@ static bool event_logged(struct test_ctx *t, bool write)
 		report(t, !bench_changed(&a, 0x5e) && dmabuf_guards_damaged(&a) == 0,
 		       "the device's write to the read-only page left memory unchanged (DMA %s)",
 		       dma_status_name(r.status));
-	size_t n = v.io->ops->faults(v.io, f, 4, &ovf);
+	size_t n = drain_events(v.io, &first);
 	logged = n > 0;
+	char bad[320];
+	bool malformed = logged && event_malformed(&first, n, iova & ~(v.pg - 1), v.len, bad, sizeof(bad));
 	if (write)
 		v.io->ops->unmap(v.io, w0, v.pg);
 	bench_teardown(&v);
 	dmabuf_free(&a);
+	if (malformed && bench_on_qemu() && !t->failures) {
+		test_skip(t, SKIP_EMULATOR, "%s", bad);
+		return false;
+	}
 	if (logged || t->failures)
 		return logged;
 	if (bench_on_qemu())
@@ -168,12 +209,18 @@ static void t_event_log_overflow(struct test_ctx *t)
 		return;
 	}
 	uint64_t iova = bench_window(&v, v.pg, 0) + (a.phys & (v.pg - 1)); /* nothing mapped there */
-	struct iommu_fault f[8];
-	bool ovf;
-	v.io->ops->faults(v.io, f, 8, &ovf);
+	struct iommu_fault first = { 0 };
+	drain_events(v.io, &first); /* nothing old counts */
 	struct dma_result r;
 	bench_dma(&v, DMA_TO_DEVICE, iova, v.len, &r);
-	size_t n = v.io->ops->faults(v.io, f, 8, &ovf);
+	size_t n = drain_events(v.io, &first);
+	char bad[320];
+	if (n && bench_on_qemu() && event_malformed(&first, n, iova & ~(v.pg - 1), v.len, bad, sizeof(bad))) {
+		bench_teardown(&v);
+		dmabuf_free(&a);
+		test_skip(t, SKIP_EMULATOR, "no overflow to judge: %s", bad);
+		return;
+	}
 	if (!n && bench_on_qemu()) {
 		bench_teardown(&v);
 		dmabuf_free(&a);
@@ -223,7 +270,7 @@ static void t_invalidate_precision(struct test_ctx *t)
 		test_note(t, "%s: precise: invalidating the neighbouring page left this one cached", v.label);
 	else if (s.after == 'B') {
 		test_note(t, "%s: finding: invalidating the neighbouring page dropped this one too%s", v.label,
-			  bench_on_qemu() ? " (QEMU's amd-iommu drops the whole domain, 7.2 and 10.0)" : "");
+			  bench_on_qemu() ? " (QEMU's amd-iommu drops the whole domain, 7.2, 10.0 and 11.1)" : "");
 		test_finding(t, "invalidating the neighbouring page dropped this one too (allowed: an invalidation "
 				"may drop more than it names)");
 	}
@@ -325,7 +372,11 @@ static void t_illegal_command(struct test_ctx *t)
 	       s.err		? s.err
 	       : s.after == 'B' ? "the DMA reached the new page"
 				: "the DMA missed the new page");
-	if (stopped || event) {
+	if (event && !stopped && bench_on_qemu() && !t->failures) {
+		test_skip(t, SKIP_EMULATOR,
+			  "QEMU's amd-iommu logged ILLEGAL_COMMAND_ERROR but went on running the command buffer (seen "
+			  "on 11.1; silicon stops it, 2.4): there was no stop to recover from");
+	} else if (stopped || event) {
 		report(t, stopped && event, "the unit stopped (%s) and logged ILLEGAL_COMMAND_ERROR (%s)",
 		       stopped ? "yes" : "no", event ? "yes" : "no");
 		test_note(t, "illegal command: stopped, logged, restarted");
