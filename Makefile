@@ -5,7 +5,8 @@
 #   make iso        build/iommon.iso (El Torito UEFI CD for a BMC's virtual media)
 #   make run        boot it in QEMU (TCG) on the default config, print results
 #   make run-aarch64  the same on QEMU's aarch64 virt machine with an SMMUv3
-#   make run-riscv64  the same on QEMU 10.0's riscv64 virt machine (U-Boot's UEFI)
+#   make run-riscv64  the same on QEMU 10.0's riscv64 virt machine (U-Boot's UEFI;
+#                   RISCV_FIRMWARE=edk2: EDK II's, with ACPI)
 #   make console, make console-aarch64, make console-riscv64   the same boots, the console on your terminal
 #   make test       unit tests, image checks, QEMU boot tests
 #   make deps       install the Debian packages the project needs
@@ -348,15 +349,21 @@ run-aarch64: deps
 		--bench --out $(BUILD)/run-aarch64 --qemu "$(RUN_DEVICES_AA64)"
 
 # QEMU 10.0's riscv64 virt machine (from build/qemu-10.0: Debian 12's QEMU
-# has no RISC-V IOMMU): OpenSBI and U-Boot's UEFI, a RISC-V IOMMU on the
-# PCIe bus in front of the same null-backed NVMe.
-RUN_DEVICES_RV64 := -device riscv-iommu-pci -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on \
-	-device nvme,drive=nvm0,serial=iommon0
+# has no RISC-V IOMMU), a RISC-V IOMMU on the PCIe bus in front of the same
+# null-backed NVMe. RISCV_FIRMWARE=uboot (the default): OpenSBI and U-Boot's
+# UEFI, the stick on virtio-mmio outside the PCIe tree; RISCV_FIRMWARE=edk2:
+# EDK II with ACPI, a RISC-V server's firmware (Debian 13's), the stick on
+# virtio-blk-pci, and the unit leaving reset in Bare (off=off): EDK II reads
+# no disk behind a unit in Off, its reset mode.
+RISCV_FIRMWARE ?= uboot
+RUN_DEVICES_RV64 = -device riscv-iommu-pci$(if $(filter edk2,$(RISCV_FIRMWARE)),$(COMMA)off=off) \
+	-blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on -device nvme,drive=nvm0,serial=iommon0
+COMMA := ,
 
 run-riscv64: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
-	QEMU=10 tools/qemu-run.sh --arch riscv64 --image $(BUILD)/iommon.img --bench --out $(BUILD)/run-riscv64 \
-		--qemu "$(RUN_DEVICES_RV64)"
+	QEMU=$${QEMU:-10} tools/qemu-run.sh --arch riscv64 --firmware $(RISCV_FIRMWARE) --image $(BUILD)/iommon.img \
+		--bench --out $(BUILD)/run-riscv64 --qemu "$(RUN_DEVICES_RV64)"
 
 # The same boots with the serial console on your terminal.
 console: deps
@@ -376,8 +383,8 @@ console-aarch64: deps
 
 console-riscv64: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
-	QEMU=10 tools/qemu-run.sh --arch riscv64 --image $(BUILD)/iommon.img --interactive \
-		--out $(BUILD)/console-riscv64 --qemu "$(RUN_DEVICES_RV64)"
+	QEMU=$${QEMU:-10} tools/qemu-run.sh --arch riscv64 --firmware $(RISCV_FIRMWARE) --image $(BUILD)/iommon.img \
+		--interactive --out $(BUILD)/console-riscv64 --qemu "$(RUN_DEVICES_RV64)"
 
 # Both images, newlib twice on a fresh clone, the host build and the fuzzers:
 # built one job per core unless make was given its own -j (a jobserver).
