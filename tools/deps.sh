@@ -281,12 +281,3 @@ qemu10 "$here/build/qemu-10.0" || echo "deps: warning: no QEMU 10.0 in build/qem
 # riscv64's EDK2, which Debian 12 does not package
 firmware_trixie "$here/build/firmware-trixie" ||
 	echo "deps: warning: no firmware in build/firmware-trixie: make test's edk2 2025.02 boots will fail" >&2
-# Debian 13 and its QEMU 11.1 (trixie-backports) in a root of their own,
-# kept in a cache folder that make clean and a fresh clone leave alone
-# (tools/trixie-root.sh); as root only: debootstrap and chroot need it
-if [ "$(id -u)" = 0 ]; then
-	"$here/tools/trixie-root.sh" make ||
-		echo "deps: warning: no Debian 13 root: make test's QEMU 11.1 boots and Debian 13 build skip" >&2
-else
-	echo "deps: not root: no Debian 13 root made (QEMU 11.1, the Debian 13 build); as root: tools/trixie-root.sh make" >&2
-fi
