@@ -482,7 +482,8 @@ static void t_enumerate(struct test_ctx *t)
 	if (machine.pci.ghosts)
 		printf("    note: %u functions answering below a one-child PCIe port were device 0 again: dropped\n",
 		       machine.pci.ghosts);
-	test_note(t, "%zu functions, %u bridges, %zu covered by an IOMMU unit", machine.pci.n, bridges, covered);
+	test_note(t, "%zu functions, %u bridges (%u with a bus range refused), %zu covered by an IOMMU unit",
+		  machine.pci.n, bridges, bad, covered);
 }
 
 /* Sizing wrote all ones to every BAR: each must hold its address again. */
