@@ -101,8 +101,20 @@ run() {
 	status >&2 || exit 2
 	[ "$(id -u)" = 0 ] || { echo "trixie-root: run needs root (a mount namespace and chroot)" >&2; exit 2; }
 	cwd=$(pwd)
+	# unshare makes every mount private in its new namespace by default,
+	# which needs / to be a mount point: in a chroot (a Debian root the
+	# suite itself runs in) it is not, and the mounts are taken as they
+	# are, which leaks nothing to the parent only where none is shared
+	prop=""
+	if ! mountpoint -q / 2>/dev/null; then
+		if grep -q ' shared:' /proc/self/mountinfo 2>/dev/null; then
+			echo "trixie-root: run: in a chroot whose mounts are shared: a mount namespace here would leak its mounts" >&2
+			exit 2
+		fi
+		prop="--propagation unchanged"
+	fi
 	# shellcheck disable=SC2016,SC2086
-	exec unshare -m sh -c '
+	exec unshare -m $prop sh -c '
 		root=$1 cwd=$2
 		shift 2
 		mount --bind /proc "$root/proc"

@@ -56,6 +56,15 @@ def release():
     return "this system"
 
 
+def labgrid_version():
+    """The installed labgrid's version, or "unknown"."""
+    try:
+        import importlib.metadata
+        return importlib.metadata.version("labgrid")
+    except Exception:  # noqa: BLE001 - any failure to read it is "unknown", never a traceback
+        return "unknown"
+
+
 def say(verdict, name, detail):
     print("%s labgrid.%s: %s" % (verdict, name, detail), flush=True)
 
@@ -158,6 +167,16 @@ def main():
     elif importlib.util.find_spec("labgrid") is None:
         missing = "no labgrid (Debian's python3-labgrid, which make deps installs where the release has it: %s" \
             % release() + ")"
+    else:
+        # written and proven against Debian 12's labgrid 0.4.1; Debian 13
+        # has none in trixie, but trixie-backports' lava-dispatcher brings
+        # labgrid 26, under which the plan case lost QEMU's serial socket
+        # right after power-on (tried on Debian 13): not ported yet, said
+        version = labgrid_version()
+        if not version.startswith("0."):
+            missing = ("labgrid %s is not the labgrid tools/labgrid/test_iommon.py is written and proven for "
+                       "(0.4.1, Debian 12's): under 26.0 its session lost QEMU's serial socket after power-on; "
+                       "not ported yet" % version)
     if missing:
         for n in list(CASES) + ["sol-template"]:
             say("SKIP", n, missing)
