@@ -363,8 +363,12 @@ static void snapshot_memory(bool cut)
 				base_cut(d->PhysicalStart, d->PhysicalStart + d->NumberOfPages * 4096);
 			continue;
 		}
+		/* what no device DMAs to: free memory, MMIO, and what the firmware
+		 * reserves (edk2 2025.02's OVMF reserves ranges large enough to
+		 * use up the table pool at 4 KiB leaves) */
 		if (d->Type == EfiConventionalMemory || d->Type == EfiMemoryMappedIO ||
-		    d->Type == EfiMemoryMappedIOPortSpace || d->Type == EfiUnusableMemory)
+		    d->Type == EfiMemoryMappedIOPortSpace || d->Type == EfiUnusableMemory ||
+		    d->Type == EfiReservedMemoryType)
 			continue;
 		uint64_t a = d->PhysicalStart, end = a + d->NumberOfPages * 4096;
 		if (nbase < MAX_BASE)
@@ -454,6 +458,11 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 				queue = page();
 				status = (volatile uint32_t *)page();
 				uint64_t *irt = page();
+				if (!queue || !status || !irt) {
+					Print(L"dmafw: protect-queue: the table pool (%d pages) is used up: no queue\n",
+					      POOL_PAGES);
+					return EFI_OUT_OF_RESOURCES;
+				}
 				w64(0x88, 0);
 				w64(0x90, (uint64_t)(uintptr_t)queue);
 				queue_on = command(1u << 26, 1u << 26, true);
