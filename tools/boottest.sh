@@ -67,6 +67,10 @@
 #                         spaces: . or [[:space:]] for one): expectations that differ by what the unit
 #                         showed it does (e.g. the record saying it has no stage
 #                         2), not by a version; unless-found: when it does not
+#   skip-if-found FILE ERE REASON  the test is a SKIP, saying REASON, when FILE
+#                         has a line matching ERE (no spaces): what the machine did
+#                         shows the case cannot run there (a firmware without a
+#                         network boot option), judged before anything else
 #   qemu10                tools/test.sh boots this test on QEMU 10.0 too (the
 #                         default plans, each backend's main tests, what differs)
 #   qemu10-only           ... on QEMU 10.0 only (a machine Debian 12's QEMU lacks:
@@ -225,6 +229,19 @@ near() {
 }
 
 rm -f "$run/near"
+while IFS= read -r l || [ -n "$l" ]; do
+	case $l in
+	"skip-if-found "*)
+		set -f
+		# shellcheck disable=SC2086
+		set -- $l
+		set +f
+		if [ -f "$run/$2" ] && grep -aqE -- "$3" "$run/$2"; then
+			echo "SKIP $name: $(rest 3 "$l")"
+			exit 77
+		fi ;;
+	esac
+done <"$out/directives"
 if grep -q "QEMU ended before" "$run/notes" 2>/dev/null; then
 	fail "$(grep -m1 "QEMU ended before" "$run/notes" | sed 's/^qemu-run: //')"
 fi
