@@ -157,11 +157,13 @@ qemu10() {
 # "a|b" the first of them this release has (a name that changed between
 # releases, or a version chosen from what the release's own clang is);
 # "?p" only where the release has it (its suite cases skip, saying so,
-# where it has not); "+p" from the release's backports where its main
+# where it has not; qemu-system-riscv: Debian 13's QEMU 10.0 boots riscv64
+# from the system, Debian 12's 7.2 has none and make deps unpacks 10.0's
+# into build/qemu-10.0); "+p" from the release's backports where its main
 # suite has none.
 NEEDS="gcc libc6-dev make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-dev|libclang-rt-@CLANG@-dev ?clang-format-14
       qemu-system-x86 ovmf mtools gdisk xorriso xz-utils gnuplot-nox acpica-tools
-      gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64
+      gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64 ?qemu-system-riscv
       gcc-riscv64-linux-gnu u-boot-qemu opensbi debootstrap
       python3 python3-yaml perl libxml2-utils chromium
       +lava-dispatcher ?python3-labgrid python3-pytest python3-serial iproute2"
