@@ -207,7 +207,7 @@ if [ "${1:-}" = packages ]; then
 	resolve final
 	for p in $want; do echo "$p"; done
 	for p in $want_bpo; do echo "$p ($codename-backports)"; done
-	for p in $lacking; do echo "$p (not in $codename: its cases skip)"; done
+	for p in $lacking; do echo "$p (not in $codename: see NEEDS in tools/deps.sh for what stands in)"; done
 	exit 0
 fi
 if [ "${1:-}" = gnu-efi-aa64 ]; then
@@ -263,7 +263,7 @@ if [ -n "$want" ]; then
 		apt-get install -y -qq --no-install-recommends -t "$codename-backports" $want_bpo >/dev/null ||
 			echo "deps: warning: could not install$want_bpo from $codename-backports: their suite cases skip" >&2
 	fi
-	[ -n "$lacking" ] && echo "deps: $codename has no$lacking: their suite cases skip, saying so"
+	[ -n "$lacking" ] && echo "deps: $codename has none of:$lacking (what stands in for each: tools/deps.sh, NEEDS)"
 	# the suite runs LAVA jobs with lava-run alone; the worker daemon the
 	# package enables would wait for a LAVA server nobody configured
 	case " $want $want_bpo " in
