@@ -9,12 +9,12 @@
  * EFI_ALREADY_STARTED while one is registered (EDK II 2025.02, seen on
  * QEMU). A handler in the monitor's image would then outlive the image
  * (freed at its exit; the firmware goes on running boot options), so what
- * is registered is a small stub copied into a page of its own
+ * is registered is a small forwarder copied into a page of its own
  * (EfiLoaderCode, which outlives the image): while the monitor holds
  * the machine it jumps to the monitor's dispatcher, after the give-back
  * it stops the hart with interrupts off, as the firmware's own handler
  * would (it prints the registers, then loops). Where a removal works it
- * is made, and the stub goes unused.
+ * is made, and the forwarder goes unused.
  *
  * U-Boot's UEFI has no such protocol: the monitor installs its own S-mode
  * trap vector (stvec, privileged ISA 4.1.2) for as long as a handler of
@@ -59,10 +59,10 @@ struct cpu_arch {
 static struct {
 	bool probed;
 	struct cpu_arch *cpu; /* NULL: none (U-Boot), the own vector */
-	uint32_t registered;  /* codes whose stub the firmware holds and would not give back */
+	uint32_t registered;  /* codes whose forwarder the firmware holds and would not give back */
 	uint32_t live;	      /* of those, the ones a handler of ours takes now */
-	uint8_t *stub;	      /* the stub's code in its copy, NULL until the first registration */
-	volatile uint64_t *stub_slot;
+	uint8_t *forwarder;   /* the forwarder's code in its copy, NULL until the first registration */
+	volatile uint64_t *forwarder_slot;
 	bool told; /* the note on a removal refused is printed */
 } fw;
 
@@ -85,21 +85,21 @@ bool riscv_own_vector(void)
 	return firmware_cpu() == NULL;
 }
 
-/* ---- under EDK II: the stub and the dispatcher ---- */
+/* ---- under EDK II: the forwarder and the dispatcher ---- */
 
-/* The stub the firmware is given (position independent: it is copied):
+/* The forwarder the firmware is given (position independent: it is copied):
  * its slot, the dispatcher's address or 0, then its code, which the
  * firmware calls as a C function (t0 is the callee's to clobber). The
  * slot comes first so that the code finds it at a fixed offset. */
-extern const uint8_t riscv_stub[], riscv_stub_code[], riscv_stub_end[];
+extern const uint8_t riscv_forwarder[], riscv_forwarder_code[], riscv_forwarder_end[];
 __asm__(".text\n"
 	".option push\n"
 	".option norelax\n"
 	".option norvc\n"
 	".balign 8\n"
-	"riscv_stub:\n"
+	"riscv_forwarder:\n"
 	"	.dword 0\n"
-	"riscv_stub_code:\n"
+	"riscv_forwarder_code:\n"
 	"	auipc t0, 0\n"
 	"	ld t0, -8(t0)\n"
 	"	beqz t0, 1f\n"
@@ -107,7 +107,7 @@ __asm__(".text\n"
 	"1:	csrci sstatus, 2\n" /* given back: stop here, interrupts off */
 	"2:	wfi\n"
 	"	j 2b\n"
-	"riscv_stub_end:\n"
+	"riscv_forwarder_end:\n"
 	".option pop\n");
 
 static void EFIAPI firmware_dispatch(INTN type, void *context)
@@ -118,7 +118,7 @@ static void EFIAPI firmware_dispatch(INTN type, void *context)
 		return;
 	}
 	/* a type given back while another is still ours: the firmware can no
-	 * longer take it (it kept the stub), so stop as its handler would */
+	 * longer take it (it kept the forwarder), so stop as its handler would */
 	static const char line[] = "\r\ncrash: a CPU exception of a type iommon gave back and the firmware can no "
 				   "longer take: the hart stops\r\n";
 	console_write(line, sizeof(line) - 1);
@@ -126,23 +126,23 @@ static void EFIAPI firmware_dispatch(INTN type, void *context)
 		__asm__ volatile("csrci sstatus, 2\n\twfi" ::: "memory");
 }
 
-/* The stub's page, made once; NULL when no page can be had. */
-static volatile uint64_t *stub_page(void)
+/* The forwarder's page, made once; NULL when no page can be had. */
+static volatile uint64_t *forwarder_page(void)
 {
-	if (fw.stub_slot)
-		return fw.stub_slot;
+	if (fw.forwarder_slot)
+		return fw.forwarder_slot;
 	EFI_PHYSICAL_ADDRESS a = 0;
-	size_t n = (size_t)(riscv_stub_end - riscv_stub);
+	size_t n = (size_t)(riscv_forwarder_end - riscv_forwarder);
 	if (EFI_ERROR(BS->AllocatePages(AllocateAnyPages, EfiLoaderCode, 1, &a)) || !a)
 		return NULL;
 	uint8_t *p = (uint8_t *)(uintptr_t)a;
 	for (size_t i = 0; i < n; i++)
-		p[i] = riscv_stub[i];
-	fw.stub = p + (riscv_stub_code - riscv_stub);
-	fw.stub_slot = (volatile uint64_t *)p;
-	*fw.stub_slot = 0;
+		p[i] = riscv_forwarder[i];
+	fw.forwarder = p + (riscv_forwarder_code - riscv_forwarder);
+	fw.forwarder_slot = (volatile uint64_t *)p;
+	*fw.forwarder_slot = 0;
 	__asm__ volatile("fence rw, rw\n\tfence.i" ::: "memory"); /* the copy is code from here */
-	return fw.stub_slot;
+	return fw.forwarder_slot;
 }
 
 static EFI_STATUS firmware_register(struct cpu_arch *cpu, unsigned type, handler_fn handler)
@@ -157,18 +157,18 @@ static EFI_STATUS firmware_register(struct cpu_arch *cpu, unsigned type, handler
 		if (fw.live & bit)
 			return EFI_ALREADY_STARTED;
 		if (!(fw.registered & bit)) {
-			volatile uint64_t *slot = stub_page();
+			volatile uint64_t *slot = forwarder_page();
 			if (!slot)
 				return EFI_OUT_OF_RESOURCES;
 			EFI_STATUS st =
-			    cpu->register_interrupt_handler(cpu, (INTN)type, (handler_fn)(uintptr_t)fw.stub);
+			    cpu->register_interrupt_handler(cpu, (INTN)type, (handler_fn)(uintptr_t)fw.forwarder);
 			if (EFI_ERROR(st))
 				return st; /* the firmware's own handler stays */
 			fw.registered |= bit;
 		}
 		handlers[type] = handler;
 		fw.live |= bit;
-		*fw.stub_slot = (uintptr_t)firmware_dispatch;
+		*fw.forwarder_slot = (uintptr_t)firmware_dispatch;
 		return EFI_SUCCESS;
 	}
 	if (!(fw.live & bit))
@@ -176,7 +176,7 @@ static EFI_STATUS firmware_register(struct cpu_arch *cpu, unsigned type, handler
 	fw.live &= ~bit;
 	handlers[type] = NULL;
 	if (!fw.live)
-		*fw.stub_slot = 0; /* from here the stub stops the hart */
+		*fw.forwarder_slot = 0; /* from here the forwarder stops the hart */
 	/* a firmware that can remove a handler gets its own back */
 	EFI_STATUS st = cpu->register_interrupt_handler(cpu, (INTN)type, NULL);
 	if (st == EFI_SUCCESS) {
