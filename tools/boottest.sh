@@ -24,6 +24,14 @@
 #   timeout S             seconds before QEMU is killed (default 90)
 #   qemu ARGS             extra QEMU arguments; @OUT@ is the output folder,
 #                         @DATA@ the folder tests/boot/data
+#   layout                the test's tables name addresses the firmware chose
+#                         (x86_64): a probe boots the same machine without the
+#                         test's -acpitable files and reads where the firmware put
+#                         ECAM (acpi mcfg) and edu's BAR0 at 00:02.0; the tables
+#                         tests/boot/data/mkacpi.sh writes with those are in
+#                         @LAYOUT@, and directives name @ECAM@, @CFG01@ (00:01.0's
+#                         configuration header) and @BAR@. The probe is kept per
+#                         QEMU, firmware and machine beside the test folders.
 #   config LINE           a line of iommon.cfg (none given: the image's own);
 #                         the harness puts 'set records console' first, so the
 #                         console shows every record whatever the medium
@@ -91,7 +99,7 @@ test=$1 image=$2 out=$3
 name=$(basename "$test" .test)
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cfg="" qemu="" timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=stick pty=0 records_default=0
+cfg="" qemu="" layout=0 timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64 medium=stick pty=0 records_default=0
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
@@ -122,6 +130,7 @@ while IFS= read -r l || [ -n "$l" ]; do
 		edk2::*) [ -f /usr/share/qemu-efi-riscv64/RISCV_VIRT_CODE.fd ] || export FIRMWARE=2025 ;;
 		esac ;;
 	"qemu "*) qemu="$qemu ${l#qemu }" ;;
+	"layout") layout=1 ;;
 	"config "*) cfg=$out/iommon.cfg; printf '%s\n' "${l#config }" >>"$out/iommon.cfg.new" ;;
 	"no-config") cfg=none ;;
 	"records-default") records_default=1 ;;
@@ -173,6 +182,45 @@ net | net-ipxe) image=$efi ;;
 *) echo "FAIL $name: unknown 'image $medium' (stick, iso, net or net-ipxe)"; exit 1 ;;
 esac
 [ -f "$image" ] || { echo "FAIL $name: no $image (make test builds it)"; exit 1; }
+
+# `layout`: where this firmware put ECAM and edu's BAR0, read off the
+# machine by a boot of its own, never assumed (OVMF 2022.11 and 2025.02 differ)
+if [ $layout = 1 ]; then
+	bare=$(printf '%s' "$qemu" | sed -E 's/-acpitable[[:space:]]+[^[:space:]]+//g')
+	key=$(printf '%s|%s|%s|%s|%s\n' "$version" "${QEMU:-}" "${FIRMWARE:-}" "$arch" "$bare" | cksum | cut -d' ' -f1)
+	probe=$(dirname "$out")/layout-$key
+	if [ ! -s "$probe/layout" ]; then
+		rm -rf "$probe" && mkdir -p "$probe"
+		printf 'acpi mcfg\npci 00:02.0\nexit qemu\n' >"$probe/iommon.cfg"
+		: >"$probe/keys"
+		printf '%s\n' "$bare" >"$probe/machine"
+		for try in 1 2; do # the firmware's rare hang before its boot manager (below)
+			"$here/qemu-run.sh" --arch "$arch" --medium stick --image "$image" --out "$probe/run" --timeout 60 \
+				--keys "$probe/keys" --cfg "$probe/iommon.cfg" --qemu "$bare" >"$probe/runner.log" 2>&1
+			grep -q 'ECAM at' "$probe/run/console.txt" 2>/dev/null && break
+		done
+		c=$probe/run/console.txt
+		ecam=$(sed -n 's/^  segment 0 buses 00-[0-9a-f]* ECAM at \(0x[0-9a-f]*\)\r*$/\1/p' "$c" 2>/dev/null | head -1)
+		bar=$(sed -n 's|^  bar 0:m32 \(0x[0-9a-f]*\)/.*|\1|p' "$c" 2>/dev/null | head -1)
+		grep -q '^  0000:00:02.0 1234:11e8 ' "$c" 2>/dev/null || bar=""
+		[ -n "$ecam" ] && [ -n "$bar" ] || {
+			echo "FAIL $name: the layout probe found no segment 0 ECAM (acpi mcfg) or no edu with a 32-bit BAR0 at 00:02.0 (console: $c)"
+			exit 1
+		}
+		echo "ECAM=$ecam BAR=$bar" >"$probe/layout.new" && mv "$probe/layout.new" "$probe/layout"
+	fi
+	read -r l <"$probe/layout"
+	ecam=${l#ECAM=} ecam=${ecam%% *} bar=${l##*BAR=}
+	cfg01=$(printf '0x%x' $((ecam + 0x8000)))
+	rm -rf "$out/layout" && mkdir -p "$out/layout"
+	for t in $(printf '%s' "$qemu" | grep -o '@LAYOUT@/[a-z0-9-]*\.dat' | sed 's|@LAYOUT@/||; s|\.dat$||'); do
+		ECAM=$ecam BAR=$bar sh "$data/mkacpi.sh" "$t" >"$out/layout/$t.dat" ||
+			{ echo "FAIL $name: tests/boot/data/mkacpi.sh $t failed"; exit 1; }
+	done
+	qemu=$(printf '%s' "$qemu" | sed "s|@LAYOUT@|$out/layout|g")
+	sed -i "s|@ECAM@|$ecam|g; s|@CFG01@|$cfg01|g; s|@BAR@|$bar|g" "$out/directives"
+	echo "layout (probe $probe): ECAM $ecam, 00:01.0's configuration header $cfg01, edu's BAR0 $bar" >"$out/layout/what"
+fi
 
 [ "$medium" = iso ] && medium="cd"
 set -- --arch "$arch" --medium "$medium" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"

@@ -2,8 +2,9 @@
 # mkacpi.sh NAME: writes the ACPI table NAME to standard output, byte for
 # byte, for QEMU's -acpitable. Each table is sound (lengths, checksum) but
 # for the one address under test, so a refusal can only be about that
-# address. POSIX sh, od and awk only. `sh mkacpi.sh all` rewrites every
-# .dat file here; tools/test.sh checks that the committed files match.
+# address. POSIX sh, od and awk only. `sh mkacpi.sh all` rewrites the
+# .dat files here (the tables below that name fixed addresses); tools/test.sh
+# checks that the committed files match.
 #
 #   drhd-in-ram     DMAR: one INCLUDE_PCI_ALL DRHD whose registers are at
 #                   16 MiB, conventional RAM in a 1 GiB guest
@@ -16,18 +17,35 @@
 #                   registers at 16 MiB (RAM), and an IVMD for 00:07.0 (not
 #                   there either) whose range runs past 2^64 (an error: the
 #                   table is not used)
-#   drhd-in-ecam    DMAR: dmar0 at 0xfed90000 (no scope) and an
+#
+# These name addresses the firmware chose: where it put ECAM and the
+# largest 32-bit BAR differs by firmware (OVMF 2022.11: ECAM 0xb0000000,
+# edu's BAR0 0xc0000000; 2025.02: elsewhere). They are written for the
+# machine in hand: ECAM=0x... BAR=0x... sh mkacpi.sh NAME, the two read off
+# that machine by tools/boottest.sh's `layout` probe; nothing of them is
+# committed.
+#
+#  =drhd-in-ecam    DMAR: dmar0 at 0xfed90000 (no scope) and an
 #                   INCLUDE_PCI_ALL dmar1 on 00:01.0's configuration header
-#                   in q35's ECAM (OVMF puts it at 0xb0000000)
-#   ivhd-in-ecam    IVRS: an IVHD selecting every device, its registers on
+#                   in ECAM (ECAM + 0x8000)
+#  =ivhd-in-ecam    IVRS: an IVHD selecting every device, its registers on
 #                   00:01.0's configuration header in ECAM, and one whose
 #                   registers are dmar0's
-#   hpet-in-bar     HPET: event timer block at 0xc0000000, where OVMF puts
-#                   the largest 32-bit BAR (edu's 1 MiB BAR0)
-#   spcr-in-ecam    SPCR: a 16550 in system memory on 00:01.0's
-#                   configuration header in ECAM (0xb0008000)
+#  =hpet-in-bar     HPET: event timer block at BAR (edu's 1 MiB BAR0, the
+#                   largest 32-bit BAR of the machine)
+#  =spcr-in-ecam    SPCR: a 16550 in system memory on 00:01.0's
+#                   configuration header in ECAM
 set -eu
 RAM=0x1000000
+FIXED="drhd-in-ram spcr-in-ram spcr-com1 hpet-noncanon mcfg-in-ram ivrs-absent"
+
+layout() { # the firmware's addresses a layout table needs, from the environment
+	case ${ECAM:-}:${BAR:-} in
+	0x*:0x*) ;;
+	*) echo "mkacpi.sh: $1 names the firmware's layout: ECAM=0x... BAR=0x... (tools/boottest.sh's layout probe reads them off the machine)" >&2; exit 1 ;;
+	esac
+	CFG01=$(printf '0x%x' $((ECAM + 0x8000))) # 00:01.0's configuration header
+}
 
 bytes="" # the table so far: hex pairs separated by spaces
 
@@ -146,16 +164,18 @@ table() {
 		u 1 0
 		;;
 	hpet-in-bar)
+		layout "$1"
 		header HPET 56 1 HPETBAR
 		u 4 0x8086a201 # event timer block id
-		gas 0 64 0 0xc0000000
+		gas 0 64 0 "$BAR"
 		u 1 0
 		u 2 0x80
 		u 1 0
 		;;
 	spcr-in-ecam)
+		layout "$1"
 		header SPCR 80 2 SPCRECAM
-		spcr16550 0 0xb0008000
+		spcr16550 0 "$CFG01"
 		;;
 	mcfg-in-ram)
 		header MCFG 60 1 MCFGRAM
@@ -196,6 +216,7 @@ table() {
 		u 8 0x2000
 		;;
 	drhd-in-ecam)
+		layout "$1"
 		header DMAR 80 1 DRHDECAM
 		u 1 38 # host address width - 1
 		u 1 0  # flags
@@ -211,9 +232,10 @@ table() {
 		u 1 1
 		u 1 0
 		u 2 0
-		u 8 0xb0008000
+		u 8 "$CFG01"
 		;;
 	ivhd-in-ecam)
+		layout "$1"
 		header IVRS 104 2 IVHDECAM
 		u 4 0x00203040 # IVinfo: 64-bit VA, 48-bit PA, 48-bit GVA
 		zeros 8
@@ -222,7 +244,7 @@ table() {
 		u 2 28
 		u 2 0x0018     # the IOMMU: 00:03.0 (what the firmware claims)
 		u 2 0x40
-		u 8 0xb0008000 # register base: 00:01.0's configuration header (the USB stick's xHCI)
+		u 8 "$CFG01" # register base: 00:01.0's configuration header (the USB stick's xHCI)
 		u 2 0
 		u 2 0
 		u 4 0
@@ -252,9 +274,13 @@ table() {
 
 if [ "$1" = all ]; then
 	cd "$(dirname "$0")"
-	for t in drhd-in-ram spcr-in-ram spcr-com1 hpet-noncanon mcfg-in-ram ivrs-absent drhd-in-ecam ivhd-in-ecam hpet-in-bar spcr-in-ecam; do
+	for t in $FIXED; do
 		sh "$0" "$t" >"$t.dat"
 	done
+	exit 0
+fi
+if [ "$1" = fixed ]; then # the tables committed beside this script
+	echo $FIXED
 	exit 0
 fi
 table "$1"
