@@ -399,7 +399,8 @@ if [ -n "$keys" ]; then
 		"send "*) send "$(printf '%b' "${line#send }")" ;;
 		"monitor "*) printf '%s\n' "${line#monitor }" >&4 ;;
 		"sleep "*) sleep "${line#sleep }" ;;
-		stop) echo "qemu-run: stopped by the key script" >>"$out/notes"; kill "$qemu" 2>/dev/null; break ;;
+		# QEMU may have ended already (the guest powered off): nothing to stop
+		stop) echo "qemu-run: stopped by the key script" >>"$out/notes"; kill "$qemu" 2>/dev/null || true; break ;;
 		""|"#"*) ;;
 		*) echo "qemu-run: bad key line: $line" >>"$out/notes" ;;
 		esac
