@@ -10,6 +10,7 @@
 
 #include "boot.h"
 #include "core/base/claims.h"
+#include "core/base/macros.h"
 #include "core/base/contract.h"
 #include "core/serial/pl011.h"
 #include "core/serial/uart.h"
@@ -32,7 +33,12 @@ static struct {
 	struct direct uart;
 	char uart_desc[64];
 	char left_to_firmware[64]; /* the SPCR UART auto did not drive, the firmware's console being on a UART */
-	char describe[224];
+	char describe[288];
+	/* ConOut's terminal is EDK II's TtyTerm (tty_write below) */
+	EFI_SERIAL_IO_PROTOCOL *tty_serial;
+	UINTN tty_columns;
+	SIMPLE_TEXT_OUTPUT_INTERFACE *screens[4]; /* ConOut's other outputs */
+	size_t n_screens;
 } con = { .efi_out = true };
 
 static const struct uart_tx *direct_tx(const struct direct *d)
@@ -128,12 +134,125 @@ static bool conout_has_uart(void)
 	return found;
 }
 
+/* EDK II's TtyTerm terminal type (ConOut on its RISC-V virt build, on
+ * ArmVirtQemu built with TTY_TERMINAL) writes CR LF after the character
+ * that fills the text mode's last column, keeping its idea of the cursor in
+ * step with a terminal that does not wrap: a record or lab line longer than
+ * the mode (80 columns) reaches the serial line in two pieces, and a lab's
+ * reader takes neither. Where ConOut's terminal is one, the console's
+ * bytes go to that terminal's serial port through the firmware's own
+ * SERIAL_IO (no register of ours, the firmware's driver and settings), and
+ * to ConOut's other outputs (a screen) through their own text outputs; the
+ * firmware's keyboard input stays as it is. */
+static EFI_GUID tty_term = { 0x7d916d80, 0x5bb1, 0x458c, { 0xa4, 0x8f, 0xe2, 0x5f, 0xdd, 0x51, 0xef, 0x94 } };
+
+static bool path_has_uart(EFI_DEVICE_PATH *dp)
+{
+	for (UINT8 *p = (UINT8 *)dp;;) {
+		EFI_DEVICE_PATH *n = (EFI_DEVICE_PATH *)p;
+		UINT16 len = DevicePathNodeLength(n);
+		if (DevicePathType(n) == END_DEVICE_PATH_TYPE || len < sizeof(EFI_DEVICE_PATH))
+			return false;
+		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_UART_DP)
+			return true;
+		p += len;
+	}
+}
+
+/* The SERIAL_IO under a ConOut instance that is a TtyTerm terminal on a
+ * UART, its instance copied whole (the variable's nodes bounded first). */
+static void find_tty(void)
+{
+	UINTN size = 0;
+	EFI_DEVICE_PATH *dp = LibGetVariableAndSize(L"ConOut", &EfiGlobalVariable, &size);
+	if (!dp)
+		return;
+	UINT8 *p = (UINT8 *)dp, *end = p + size, *start = p;
+	bool uart = false, tty = false;
+	while (!con.tty_serial && p + sizeof(EFI_DEVICE_PATH) <= end) {
+		EFI_DEVICE_PATH *n = (EFI_DEVICE_PATH *)p;
+		UINT16 len = DevicePathNodeLength(n);
+		if (len < sizeof(EFI_DEVICE_PATH) || p + len > end)
+			break;
+		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_UART_DP)
+			uart = true;
+		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_VENDOR_DP &&
+		    len >= sizeof(EFI_DEVICE_PATH) + sizeof(EFI_GUID) &&
+		    memcmp(p + sizeof(EFI_DEVICE_PATH), &tty_term, sizeof(EFI_GUID)) == 0)
+			tty = true;
+		if (DevicePathType(n) == END_DEVICE_PATH_TYPE) { /* an instance ends */
+			UINT8 one[512];
+			size_t body = (size_t)(p - start);
+			if (uart && tty && body + len <= sizeof(one)) {
+				memcpy(one, start, body);
+				memcpy(one + body, p, len);
+				((EFI_DEVICE_PATH *)(one + body))->SubType = END_ENTIRE_DEVICE_PATH_SUBTYPE;
+				EFI_DEVICE_PATH *at = (EFI_DEVICE_PATH *)one;
+				EFI_HANDLE h;
+				EFI_SERIAL_IO_PROTOCOL *sio;
+				if (!EFI_ERROR(BS->LocateDevicePath(&SerialIoProtocol, &at, &h)) &&
+				    !EFI_ERROR(BS->HandleProtocol(h, &SerialIoProtocol, (void **)&sio)))
+					con.tty_serial = sio;
+			}
+			uart = tty = false;
+			start = p + len;
+		}
+		p += len;
+	}
+	FreePool(dp);
+	if (!con.tty_serial)
+		return;
+	UINTN rows;
+	if (EFI_ERROR(ST->ConOut->QueryMode(ST->ConOut, (UINTN)ST->ConOut->Mode->Mode, &con.tty_columns, &rows)))
+		con.tty_columns = 0;
+	/* the other text outputs: not the splitters', not a terminal on a UART */
+	UINTN nh = 0;
+	EFI_HANDLE *hs = NULL;
+	if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &TextOutProtocol, NULL, &nh, &hs)))
+		return;
+	for (UINTN i = 0; i < nh && con.n_screens < ARRAY_SIZE(con.screens); i++) {
+		EFI_DEVICE_PATH *hp;
+		SIMPLE_TEXT_OUTPUT_INTERFACE *out;
+		if (hs[i] == ST->ConsoleOutHandle || hs[i] == ST->StandardErrorHandle ||
+		    EFI_ERROR(BS->HandleProtocol(hs[i], &DevicePathProtocol, (void **)&hp)) ||
+		    path_has_uart(hp) ||
+		    EFI_ERROR(BS->HandleProtocol(hs[i], &TextOutProtocol, (void **)&out)))
+			continue;
+		con.screens[con.n_screens++] = out;
+	}
+	FreePool(hs);
+}
+
 void console_init(void)
 {
 	con.firmware_redirects = conout_has_uart();
+	if (con.firmware_redirects)
+		find_tty();
 }
 
-static void efi_write(const char *buf, size_t n)
+/* The bytes to the TtyTerm terminal's port, CR before LF; the firmware's
+ * driver gave up (a timeout, a device error): ConOut again, said once. */
+static bool tty_write(const char *buf, size_t n)
+{
+	char out[256];
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n')
+			out[k++] = '\r';
+		out[k++] = (unsigned char)buf[i] < 0x80 ? buf[i] : '?';
+		if (k >= sizeof(out) - 2 || i + 1 == n) {
+			UINTN len = k;
+			if (EFI_ERROR(con.tty_serial->Write(con.tty_serial, &len, out)) || len != k) {
+				con.tty_serial = NULL;
+				return false;
+			}
+			k = 0;
+		}
+	}
+	return true;
+}
+
+static void text_write(SIMPLE_TEXT_OUTPUT_INTERFACE *o, const char *buf, size_t n)
 {
 	CHAR16 out[257];
 	size_t k = 0;
@@ -143,10 +262,26 @@ static void efi_write(const char *buf, size_t n)
 		out[k++] = (unsigned char)buf[i] < 0x80 ? (CHAR16)buf[i] : L'?';
 		if (k >= 255 || i + 1 == n) {
 			out[k] = 0;
-			ST->ConOut->OutputString(ST->ConOut, out);
+			o->OutputString(o, out);
 			k = 0;
 		}
 	}
+}
+
+static void efi_write(const char *buf, size_t n)
+{
+	if (con.tty_serial) {
+		if (tty_write(buf, n)) {
+			for (size_t i = 0; i < con.n_screens; i++)
+				text_write(con.screens[i], buf, n);
+			return;
+		}
+		static const char note[] = "\nconsole: the firmware's SERIAL_IO stopped taking bytes; ConOut carries on "
+					   "(its TtyTerm terminal breaks lines at its last column)\n";
+		text_write(ST->ConOut, note, sizeof(note) - 1);
+		strncat(con.describe, " (SERIAL_IO stopped)", sizeof(con.describe) - strlen(con.describe) - 1);
+	}
+	text_write(ST->ConOut, buf, n);
 }
 
 static void uart_write(const char *buf, size_t n)
@@ -275,6 +410,13 @@ const char *console_route(const char *mode, const struct console_uart *uart)
 	snprintf(con.describe, sizeof(con.describe), "%s%s%s%s", efi ? "efi" : "",
 		 efi && con.firmware_redirects ? " (firmware mirrors it to serial)" : "", efi && direct ? " + " : "",
 		 direct ? "uart " : "");
+	if (efi && con.tty_serial) {
+		size_t n = strlen(con.describe);
+		snprintf(con.describe + n, sizeof(con.describe) - n,
+			 "; its TtyTerm terminal would break lines at column %llu, so the serial port is written "
+			 "through the firmware's SERIAL_IO%s",
+			 (unsigned long long)con.tty_columns, con.n_screens ? " and the screen through its own output" : "");
+	}
 	if (direct)
 		strncat(con.describe, con.uart_desc, sizeof(con.describe) - strlen(con.describe) - 1);
 	else if (efi && con.left_to_firmware[0] && !con.have_uart) {
