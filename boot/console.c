@@ -112,28 +112,6 @@ static const char *direct_open(struct direct *d, const struct uart_place *p, con
 	return uart16550_open(&d->ns, p->baud);
 }
 
-/* Does the ConOut variable name a UART device path node (type 3, subtype 14)? */
-static bool conout_has_uart(void)
-{
-	UINTN size = 0;
-	EFI_DEVICE_PATH *dp = LibGetVariableAndSize(L"ConOut", &EfiGlobalVariable, &size);
-	if (!dp)
-		return false;
-	bool found = false;
-	UINT8 *p = (UINT8 *)dp, *end = p + size;
-	while (p + sizeof(EFI_DEVICE_PATH) <= end) {
-		EFI_DEVICE_PATH *n = (EFI_DEVICE_PATH *)p;
-		UINT16 len = DevicePathNodeLength(n);
-		if (len < sizeof(EFI_DEVICE_PATH) || p + len > end)
-			break;
-		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_UART_DP)
-			found = true;
-		p += len;
-	}
-	FreePool(dp);
-	return found;
-}
-
 /* EDK II's TtyTerm terminal type (ConOut on its RISC-V virt build, on
  * ArmVirtQemu built with TTY_TERMINAL) writes CR LF after the character
  * that fills the text mode's last column, keeping its idea of the cursor in
@@ -159,9 +137,11 @@ static bool path_has_uart(EFI_DEVICE_PATH *dp)
 	}
 }
 
-/* The SERIAL_IO under a ConOut instance that is a TtyTerm terminal on a
- * UART, its instance copied whole (the variable's nodes bounded first). */
-static void find_tty(void)
+/* The ConOut variable, its nodes bounded first: does an instance name a
+ * UART (type 3, subtype 14): the firmware mirrors its console to serial;
+ * and is that instance a TtyTerm terminal: then the SERIAL_IO under it,
+ * found from the instance copied whole. */
+static void scan_conout(void)
 {
 	UINTN size = 0;
 	EFI_DEVICE_PATH *dp = LibGetVariableAndSize(L"ConOut", &EfiGlobalVariable, &size);
@@ -169,13 +149,13 @@ static void find_tty(void)
 		return;
 	UINT8 *p = (UINT8 *)dp, *end = p + size, *start = p;
 	bool uart = false, tty = false;
-	while (!con.tty_serial && p + sizeof(EFI_DEVICE_PATH) <= end) {
+	while (p + sizeof(EFI_DEVICE_PATH) <= end) {
 		EFI_DEVICE_PATH *n = (EFI_DEVICE_PATH *)p;
 		UINT16 len = DevicePathNodeLength(n);
 		if (len < sizeof(EFI_DEVICE_PATH) || p + len > end)
 			break;
 		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_UART_DP)
-			uart = true;
+			uart = con.firmware_redirects = true;
 		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_VENDOR_DP &&
 		    len >= sizeof(EFI_DEVICE_PATH) + sizeof(EFI_GUID) &&
 		    memcmp(p + sizeof(EFI_DEVICE_PATH), &tty_term, sizeof(EFI_GUID)) == 0)
@@ -183,7 +163,7 @@ static void find_tty(void)
 		if (DevicePathType(n) == END_DEVICE_PATH_TYPE) { /* an instance ends */
 			UINT8 one[512];
 			size_t body = (size_t)(p - start);
-			if (uart && tty && body + len <= sizeof(one)) {
+			if (uart && tty && !con.tty_serial && body + len <= sizeof(one)) {
 				memcpy(one, start, body);
 				memcpy(one + body, p, len);
 				((EFI_DEVICE_PATH *)(one + body))->SubType = END_ENTIRE_DEVICE_PATH_SUBTYPE;
@@ -225,9 +205,7 @@ static void find_tty(void)
 
 void console_init(void)
 {
-	con.firmware_redirects = conout_has_uart();
-	if (con.firmware_redirects)
-		find_tty();
+	scan_conout();
 }
 
 /* The bytes to the TtyTerm terminal's port, CR before LF; the firmware's
