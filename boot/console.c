@@ -10,8 +10,8 @@
 
 #include "boot.h"
 #include "core/base/claims.h"
-#include "core/base/macros.h"
 #include "core/base/contract.h"
+#include "core/base/macros.h"
 #include "core/serial/pl011.h"
 #include "core/serial/uart.h"
 #include "core/serial/uart16550.h"
@@ -126,7 +126,8 @@ static EFI_GUID tty_term = { 0x7d916d80, 0x5bb1, 0x458c, { 0xa4, 0x8f, 0xe2, 0x5
 
 static bool path_has_uart(EFI_DEVICE_PATH *dp)
 {
-	for (UINT8 *p = (UINT8 *)dp;;) {
+	UINT8 *p = (UINT8 *)dp;
+	for (int nodes = 0; nodes < 64; nodes++) { /* a path without its end is not followed for ever */
 		EFI_DEVICE_PATH *n = (EFI_DEVICE_PATH *)p;
 		UINT16 len = DevicePathNodeLength(n);
 		if (DevicePathType(n) == END_DEVICE_PATH_TYPE || len < sizeof(EFI_DEVICE_PATH))
@@ -135,6 +136,7 @@ static bool path_has_uart(EFI_DEVICE_PATH *dp)
 			return true;
 		p += len;
 	}
+	return false;
 }
 
 /* The ConOut variable, its nodes bounded first: does an instance name a
@@ -194,8 +196,7 @@ static void scan_conout(void)
 		EFI_DEVICE_PATH *hp;
 		SIMPLE_TEXT_OUTPUT_INTERFACE *out;
 		if (hs[i] == ST->ConsoleOutHandle || hs[i] == ST->StandardErrorHandle ||
-		    EFI_ERROR(BS->HandleProtocol(hs[i], &DevicePathProtocol, (void **)&hp)) ||
-		    path_has_uart(hp) ||
+		    EFI_ERROR(BS->HandleProtocol(hs[i], &DevicePathProtocol, (void **)&hp)) || path_has_uart(hp) ||
 		    EFI_ERROR(BS->HandleProtocol(hs[i], &TextOutProtocol, (void **)&out)))
 			continue;
 		con.screens[con.n_screens++] = out;
@@ -254,8 +255,9 @@ static void efi_write(const char *buf, size_t n)
 				text_write(con.screens[i], buf, n);
 			return;
 		}
-		static const char note[] = "\nconsole: the firmware's SERIAL_IO stopped taking bytes; ConOut carries on "
-					   "(its TtyTerm terminal breaks lines at its last column)\n";
+		static const char note[] =
+		    "\nconsole: the firmware's SERIAL_IO stopped taking bytes; ConOut carries on "
+		    "(its TtyTerm terminal breaks lines at its last column)\n";
 		text_write(ST->ConOut, note, sizeof(note) - 1);
 		strncat(con.describe, " (SERIAL_IO stopped)", sizeof(con.describe) - strlen(con.describe) - 1);
 	}
@@ -388,19 +390,20 @@ const char *console_route(const char *mode, const struct console_uart *uart)
 	snprintf(con.describe, sizeof(con.describe), "%s%s%s%s", efi ? "efi" : "",
 		 efi && con.firmware_redirects ? " (firmware mirrors it to serial)" : "", efi && direct ? " + " : "",
 		 direct ? "uart " : "");
-	if (efi && con.tty_serial) {
-		size_t n = strlen(con.describe);
-		snprintf(con.describe + n, sizeof(con.describe) - n,
-			 "; its TtyTerm terminal would break lines at column %llu, so the serial port is written "
-			 "through the firmware's SERIAL_IO%s",
-			 (unsigned long long)con.tty_columns, con.n_screens ? " and the screen through its own output" : "");
-	}
 	if (direct)
 		strncat(con.describe, con.uart_desc, sizeof(con.describe) - strlen(con.describe) - 1);
 	else if (efi && con.left_to_firmware[0] && !con.have_uart) {
 		size_t n = strlen(con.describe);
 		snprintf(con.describe + n, sizeof(con.describe) - n, "; %s is left to the firmware",
 			 con.left_to_firmware);
+	}
+	if (efi && con.tty_serial) {
+		size_t n = strlen(con.describe);
+		snprintf(con.describe + n, sizeof(con.describe) - n,
+			 "; the firmware's TtyTerm terminal would break lines at column %llu, so its serial port is "
+			 "written through the firmware's SERIAL_IO%s",
+			 (unsigned long long)con.tty_columns,
+			 con.n_screens ? " and the screen through its own output" : "");
 	}
 	return NULL;
 }
