@@ -30,8 +30,9 @@
 #                         ECAM (acpi mcfg) and edu's BAR0 at 00:02.0; the tables
 #                         tests/boot/data/mkacpi.sh writes with those are in
 #                         @LAYOUT@, and directives name @ECAM@, @CFG01@ (00:01.0's
-#                         configuration header) and @BAR@. The probe is kept per
-#                         QEMU, firmware and machine beside the test folders.
+#                         configuration header) and @BAR@. The probe boots each
+#                         time (in OUTDIR/probe): a firmware upgraded between two
+#                         runs may lay the machine out anew.
 #   config LINE           a line of iommon.cfg (none given: the image's own);
 #                         the harness puts 'set records console' first, so the
 #                         console shows every record whatever the medium
@@ -187,30 +188,23 @@ esac
 # machine by a boot of its own, never assumed (OVMF 2022.11 and 2025.02 differ)
 if [ $layout = 1 ]; then
 	bare=$(printf '%s' "$qemu" | sed -E 's/-acpitable[[:space:]]+[^[:space:]]+//g')
-	key=$(printf '%s|%s|%s|%s|%s\n' "$version" "${QEMU:-}" "${FIRMWARE:-}" "$arch" "$bare" | cksum | cut -d' ' -f1)
-	probe=$(dirname "$out")/layout-$key
-	if [ ! -s "$probe/layout" ]; then
-		rm -rf "$probe" && mkdir -p "$probe"
-		printf 'acpi mcfg\npci 00:02.0\nexit qemu\n' >"$probe/iommon.cfg"
-		: >"$probe/keys"
-		printf '%s\n' "$bare" >"$probe/machine"
-		for try in 1 2; do # the firmware's rare hang before its boot manager (below)
-			"$here/qemu-run.sh" --arch "$arch" --medium stick --image "$image" --out "$probe/run" --timeout 60 \
-				--keys "$probe/keys" --cfg "$probe/iommon.cfg" --qemu "$bare" >"$probe/runner.log" 2>&1
-			grep -q 'ECAM at' "$probe/run/console.txt" 2>/dev/null && break
-		done
-		c=$probe/run/console.txt
-		ecam=$(sed -n 's/^  segment 0 buses 00-[0-9a-f]* ECAM at \(0x[0-9a-f]*\)\r*$/\1/p' "$c" 2>/dev/null | head -1)
-		bar=$(sed -n 's|^  bar 0:m32 \(0x[0-9a-f]*\)/.*|\1|p' "$c" 2>/dev/null | head -1)
-		grep -q '^  0000:00:02.0 1234:11e8 ' "$c" 2>/dev/null || bar=""
-		[ -n "$ecam" ] && [ -n "$bar" ] || {
-			echo "FAIL $name: the layout probe found no segment 0 ECAM (acpi mcfg) or no edu with a 32-bit BAR0 at 00:02.0 (console: $c)"
-			exit 1
-		}
-		echo "ECAM=$ecam BAR=$bar" >"$probe/layout.new" && mv "$probe/layout.new" "$probe/layout"
-	fi
-	read -r l <"$probe/layout"
-	ecam=${l#ECAM=} ecam=${ecam%% *} bar=${l##*BAR=}
+	probe=$out/probe
+	rm -rf "$probe" && mkdir -p "$probe"
+	printf 'acpi mcfg\npci 00:02.0\nexit qemu\n' >"$probe/iommon.cfg"
+	: >"$probe/keys"
+	for try in 1 2; do # the firmware's rare hang before its boot manager (below)
+		"$here/qemu-run.sh" --arch "$arch" --medium stick --image "$image" --out "$probe/run" --timeout 60 \
+			--keys "$probe/keys" --cfg "$probe/iommon.cfg" --qemu "$bare" >"$probe/runner.log" 2>&1
+		grep -q 'ECAM at' "$probe/run/console.txt" 2>/dev/null && break
+	done
+	c=$probe/run/console.txt
+	ecam=$(sed -n 's/^  segment 0 buses 00-[0-9a-f]* ECAM at \(0x[0-9a-f]*\)\r*$/\1/p' "$c" 2>/dev/null | head -1)
+	bar=$(sed -n 's|^  bar 0:m32 \(0x[0-9a-f]*\)/.*|\1|p' "$c" 2>/dev/null | head -1)
+	grep -q '^  0000:00:02.0 1234:11e8 ' "$c" 2>/dev/null || bar=""
+	[ -n "$ecam" ] && [ -n "$bar" ] || {
+		echo "FAIL $name: the layout probe found no segment 0 ECAM (acpi mcfg) or no edu with a 32-bit BAR0 at 00:02.0 (console: $c)"
+		exit 1
+	}
 	cfg01=$(printf '0x%x' $((ecam + 0x8000)))
 	rm -rf "$out/layout" && mkdir -p "$out/layout"
 	for t in $(printf '%s' "$qemu" | grep -o '@LAYOUT@/[a-z0-9-]*\.dat' | sed 's|@LAYOUT@/||; s|\.dat$||'); do
