@@ -71,9 +71,10 @@ def check_junit(files, want, scratch):
         if bool(plat) == (f in first_of):
             return say("FAIL", "junit", "%s: the platform fields in a suite but its file's first (or not in it)" % f)
         if f not in first_of:  # the names the file gives its machine (SMBIOS serial, product)
-            first_of[f] = {v for r in records(f) if r.get("what") == "platform" for k in ("system_serial", "system_product")
-                           for v in [str(r.get(k) or "").strip()]
-                           if v.lower() not in ("", "none", "not specified", "to be filled by o.e.m.", "default string", "0")}
+            junk = ("", "none", "not specified", "to be filled by o.e.m.", "default string", "0")
+            first_of[f] = {v for r in records(f) if r.get("what") == "platform"
+                           for v in (str(r.get(k) or "").strip() for k in ("system_serial", "system_product"))
+                           if v.lower() not in junk}
         if first_of[f] and suite.get("hostname") not in first_of[f]:
             # (the machine's own name may be a platform's word: U-Boot 2025.01's SMBIOS product is "qemu")
             return say("FAIL", "junit", "%s: hostname %s is not the machine its records name (%s)"
