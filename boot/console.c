@@ -124,6 +124,11 @@ static const char *direct_open(struct direct *d, const struct uart_place *p, con
  * firmware's keyboard input stays as it is. */
 static EFI_GUID tty_term = { 0x7d916d80, 0x5bb1, 0x458c, { 0xa4, 0x8f, 0xe2, 0x5f, 0xdd, 0x51, 0xef, 0x94 } };
 
+static bool uart_node(EFI_DEVICE_PATH *n)
+{
+	return DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_UART_DP;
+}
+
 static bool path_has_uart(EFI_DEVICE_PATH *dp)
 {
 	UINT8 *p = (UINT8 *)dp;
@@ -132,7 +137,7 @@ static bool path_has_uart(EFI_DEVICE_PATH *dp)
 		UINT16 len = DevicePathNodeLength(n);
 		if (DevicePathType(n) == END_DEVICE_PATH_TYPE || len < sizeof(EFI_DEVICE_PATH))
 			return false;
-		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_UART_DP)
+		if (uart_node(n))
 			return true;
 		p += len;
 	}
@@ -156,7 +161,7 @@ static void scan_conout(void)
 		UINT16 len = DevicePathNodeLength(n);
 		if (len < sizeof(EFI_DEVICE_PATH) || p + len > end)
 			break;
-		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_UART_DP)
+		if (uart_node(n))
 			uart = con.firmware_redirects = true;
 		if (DevicePathType(n) == MESSAGING_DEVICE_PATH && DevicePathSubType(n) == MSG_VENDOR_DP &&
 		    len >= sizeof(EFI_DEVICE_PATH) + sizeof(EFI_GUID) &&
