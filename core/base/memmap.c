@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 
+#include "claims.h"
 #include "cpu.h"
 #include "platform.h"
 
@@ -73,7 +74,7 @@ enum mem_type memmap_os_ram_in(uint64_t base, uint64_t size, uint64_t *at)
 	return found;
 }
 
-static char why[160];
+static char why[240];
 
 /* The checks every dereferenced range passes, whatever it holds. */
 unsigned mem_identity_bits(void)
@@ -173,6 +174,89 @@ const char *memmap_read_refusal(uint64_t base, uint64_t size)
 		if (t == MEM_MMIO || t == MEM_MMIO_PORT || t == MEM_UNUSABLE || t >= MEM_TYPES) {
 			snprintf(why, sizeof(why), "the memory map says %s at 0x%llx-0x%llx", mem_type_name(t),
 				 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1));
+			return why;
+		}
+		pos = m[i].end;
+	}
+	if (pos < end) {
+		snprintf(why, sizeof(why), "0x%llx is not described by the memory map", (unsigned long long)pos);
+		return why;
+	}
+	return NULL;
+}
+
+/* Ranges a model playing the firmware filled: a ring of the latest. */
+#define STANDIN_MAX 256
+static struct {
+	uint64_t base, end;
+} standin[STANDIN_MAX];
+static unsigned nstandin;
+
+void memmap_firmware_standin(uint64_t base, uint64_t size)
+{
+	if (!size || base + size < base)
+		return;
+	standin[nstandin % STANDIN_MAX].base = base;
+	standin[nstandin % STANDIN_MAX].end = base + size;
+	nstandin++;
+}
+
+static bool in_standin(uint64_t base, uint64_t end)
+{
+	unsigned n = nstandin < STANDIN_MAX ? nstandin : STANDIN_MAX;
+	for (unsigned i = 0; i < n; i++)
+		if (base >= standin[i].base && end <= standin[i].end)
+			return true;
+	return false;
+}
+
+static bool firmware_keeps(enum mem_type t)
+{
+	return t == MEM_RESERVED || t == MEM_BOOT_CODE || t == MEM_BOOT_DATA || t == MEM_RUNTIME_CODE ||
+	       t == MEM_RUNTIME_DATA || t == MEM_ACPI_RECLAIM || t == MEM_ACPI_NVS;
+}
+
+const char *memmap_firmware_table_refusal(uint64_t base, uint64_t size, uint64_t align)
+{
+	if (align > 1 && (base & (align - 1))) {
+		snprintf(why, sizeof(why), "0x%llx is not aligned to %llu bytes", (unsigned long long)base,
+			 (unsigned long long)align);
+		return why;
+	}
+	const char *e = reach_refusal(base, size);
+	if (e)
+		return e;
+	uint64_t end = base + size;
+	const char *owner = claims_owner(base, size, false);
+	if (owner) {
+		snprintf(why, sizeof(why), "0x%llx-0x%llx lies in %s", (unsigned long long)base,
+			 (unsigned long long)(end - 1), owner);
+		return why;
+	}
+	if (in_standin(base, end))
+		return NULL;
+	const struct mem_range *m;
+	size_t n = map(&m);
+	uint64_t pos = base;
+	/* as memmap_read_refusal's walk: at most 2n + 1 rounds */
+	for (size_t round = 0; pos < end && round <= 2 * n + 1; round++) {
+		size_t i = 0;
+		while (i < n && !(pos >= m[i].base && pos < m[i].end))
+			i++;
+		if (i == n) {
+			snprintf(why, sizeof(why),
+				 n ? "0x%llx is not described by the memory map"
+				   : "0x%llx cannot be checked: there is no memory map",
+				 (unsigned long long)pos);
+			return why;
+		}
+		enum mem_type t = m[i].type < MEM_TYPES ? m[i].type : MEM_RESERVED;
+		if (!firmware_keeps(t)) {
+			snprintf(why, sizeof(why), "the memory map says %s at 0x%llx-0x%llx%s", mem_type_name(t),
+				 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1),
+				 t == MEM_CONVENTIONAL				? " (free memory: not the firmware's)"
+				 : t == MEM_LOADER_CODE || t == MEM_LOADER_DATA ? " (the monitor's or its loader's)"
+										: "");
 			return why;
 		}
 		pos = m[i].end;

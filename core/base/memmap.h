@@ -77,6 +77,28 @@ const char *memmap_read_refusal(uint64_t base, uint64_t size);
  * address in *at; MEM_TYPES when there is none. */
 enum mem_type memmap_os_ram_in(uint64_t base, uint64_t size, uint64_t *at);
 
+/* NULL when [base, base + size) may be followed as a table, queue or log
+ * the firmware left in a unit's registers (a root table, an invalidation
+ * queue, an event log), else why not (static, valid until the next call).
+ * It must be aligned to `align` (a power of two; 0 or 1: any), reachable
+ * as memory (the checks of memmap_read_refusal's first half), inside no
+ * window a device or a unit claims (core/base/claims.h: ECAM, BARs,
+ * register windows: writing there is writing another device's
+ * registers), and described byte for byte by the map as memory the
+ * firmware keeps: boot-services or runtime code and data, ACPI reclaim or
+ * NVS, reserved. Refused: conventional memory (free: a firmware that turned
+ * translation on and then freed its tables left these pointers, and EDK II
+ * fills freed pages with 0xAF), loader memory (the monitor's own), MMIO,
+ * unusable, persistent, unaccepted, and whatever the map leaves out or a
+ * platform with no map cannot say. A range registered with
+ * memmap_firmware_standin passes the map's part: a register model playing
+ * the firmware (`model vtd fw-on`) put its tables in memory the monitor
+ * allocated for it. */
+const char *memmap_firmware_table_refusal(uint64_t base, uint64_t size, uint64_t align);
+/* [base, base + size) holds tables a model playing the firmware wrote
+ * (the last 256 such ranges are kept). */
+void memmap_firmware_standin(uint64_t base, uint64_t size);
+
 /* The map's type at `addr` (MEM_TYPES when the map does not describe it). */
 enum mem_type memmap_type_at(uint64_t addr);
 

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/base/memmap.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
 #include "driver.h"
@@ -47,9 +48,78 @@ static const uint64_t *fw_ctx_table(const struct vtd *v, unsigned bus)
 	return (const uint64_t *)(uintptr_t)ctp;
 }
 
+/* Reserved bits of legacy root and context entries (9.1, 9.3): the root
+ * entry's 11:1 and its whole upper half; the context entry's 11:4, its
+ * upper half's 7 and 63:24, and TT 3 (reserved). A table with any of them
+ * set is not a table: freed memory EDK II filled with 0xAF reads that way. */
+#define ROOT_RSVD_LO 0xffeull
+#define CTX_RSVD_LO 0xff0ull
+#define CTX_RSVD_HI (0x80ull | ~0xffffffull)
+
+static const char *freed_hint(uint64_t lo)
+{
+	return lo == 0xafafafafafafafafull ? " (0xAF: a page EDK II freed)" : "";
+}
+
+/* The root table the firmware translates with, and every context table
+ * its present entries lead to, checked before the first read or write:
+ * in memory the firmware keeps (core/base/memmap.h: not free, not the
+ * monitor's, not a device's window or another unit's registers), whole
+ * and aligned, with no reserved bit set. False when they pass; true with
+ * the reason in `why`. */
+static bool fw_tables_refusal(struct vtd *v, char *why, size_t n)
+{
+	uint64_t rt = v->found.rtaddr & VTD_ROOT_CTP;
+	const char *bad = memmap_firmware_table_refusal(rt, PAGE_SIZE, PAGE_SIZE);
+	if (bad) {
+		snprintf(why, n,
+			 "vtd: translation is on with a root table at 0x%llx that is not in memory the firmware "
+			 "keeps: %s; nothing is read or written there",
+			 (unsigned long long)rt, bad);
+		return true;
+	}
+	const uint64_t *root = fw_root(v);
+	for (unsigned bus = 0; bus < 256; bus++) {
+		uint64_t re = root[2 * bus], rhi = root[2 * bus + 1];
+		if (!(re & VTD_ROOT_P))
+			continue;
+		if ((re & ROOT_RSVD_LO) || rhi) {
+			snprintf(why, n,
+				 "vtd: the firmware's root table at 0x%llx is not one: bus %02x's entry reads "
+				 "0x%016llx %016llx, reserved bits set%s; nothing is written there",
+				 (unsigned long long)rt, bus, (unsigned long long)rhi, (unsigned long long)re,
+				 freed_hint(re));
+			return true;
+		}
+		uint64_t ctp = re & VTD_ROOT_CTP;
+		bad = memmap_firmware_table_refusal(ctp, PAGE_SIZE, PAGE_SIZE);
+		if (bad) {
+			snprintf(why, n,
+				 "vtd: bus %02x's context table at 0x%llx (the firmware's root entry) is not in "
+				 "memory the firmware keeps: %s; nothing is read or written there",
+				 bus, (unsigned long long)ctp, bad);
+			return true;
+		}
+		const uint64_t *t = (const uint64_t *)(uintptr_t)ctp;
+		for (unsigned fn = 0; fn < 256; fn++) {
+			uint64_t lo = t[2 * fn], hi = t[2 * fn + 1];
+			if ((lo & VTD_CTX_P) && ((lo & CTX_RSVD_LO) || (lo >> 2 & 3) == 3 || (hi & CTX_RSVD_HI))) {
+				snprintf(why, n,
+					 "vtd: the firmware's context table of bus %02x at 0x%llx is not one: "
+					 "%02x:%02x.%u's entry reads 0x%016llx %016llx, reserved bits set%s; nothing "
+					 "is written there",
+					 bus, (unsigned long long)ctp, bus, fn >> 3, fn & 7, (unsigned long long)hi,
+					 (unsigned long long)lo, freed_hint(lo));
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 const char *vtd_live_refusal(struct vtd *v)
 {
-	static char why[200];
+	static char why[400];
 	const struct vtd_found *f = &v->found;
 	uint64_t top = platform->memory_top ? platform->memory_top() : 0;
 	if (f->gsts & VTD_GSTS_TES) {
@@ -69,6 +139,8 @@ const char *vtd_live_refusal(struct vtd *v)
 				 (unsigned long long)f->rtaddr);
 			return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
 		}
+		if (fw_tables_refusal(v, why, sizeof(why)))
+			return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
 		if (v->want_mode != VTD_MODE_LEGACY) {
 			snprintf(why, sizeof(why),
 				 "vtd: mode %s asked for, but the firmware left translation on with legacy tables: a "
@@ -84,6 +156,15 @@ const char *vtd_live_refusal(struct vtd *v)
 			    &v->io, IOMMU_ERR_FIRMWARE,
 			    "vtd: the firmware's running queue holds 256-bit descriptors (IQA.DW): iommon "
 			    "adds to a legacy-mode queue only");
+		uint64_t iq = f->iqa & ~0xfffull, iq_size = (uint64_t)PAGE_SIZE << vtd_iqa_qs(f->iqa);
+		const char *bad = memmap_firmware_table_refusal(iq, iq_size, PAGE_SIZE);
+		if (bad) {
+			snprintf(why, sizeof(why),
+				 "vtd: the firmware's running invalidation queue (IQA 0x%llx) is not in memory the "
+				 "firmware keeps: %s; nothing is added to it",
+				 (unsigned long long)f->iqa, bad);
+			return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
+		}
 		if (fsts & (VTD_FSTS_IQE | VTD_FSTS_ICE | VTD_FSTS_ITE)) {
 			snprintf(why, sizeof(why),
 				 "vtd: the firmware's invalidation queue is in error (FSTS 0x%x): recovering it is the "
@@ -118,6 +199,13 @@ const char *vtd_live_adopt_queue(struct vtd *v)
 		cpu_relax();
 	}
 	uint64_t iqa = vtd_r64(v, VTD_REG_IQA);
+	if (iqa != v->found.iqa) { /* only the queue vtd_live_refusal checked is used */
+		snprintf(why, sizeof(why),
+			 "vtd: the firmware's queue moved under iommon (IQA 0x%llx, was 0x%llx): nothing was added "
+			 "to it",
+			 (unsigned long long)iqa, (unsigned long long)v->found.iqa);
+		return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
+	}
 	v->iq = (uint64_t *)(uintptr_t)(iqa & ~0xfffull);
 	v->iq_qs = vtd_iqa_qs(iqa);
 	v->dw = false;

@@ -4,11 +4,16 @@
  * its page throughout, protected memory regions lifted only under tables
  * of ours and enforced again, and the two faults a take-over must refuse
  * with the firmware's state untouched: a queue that never drains and a
- * root pointer that never latches. */
+ * root pointer that never latches; and pointers the firmware left that
+ * are not its memory (another device's window, free memory, pages freed
+ * and filled with 0xAF, a table with reserved bits set): refused by
+ * name, nothing written. */
 #include "unit.h"
 
 #include <string.h>
 
+#include "core/base/claims.h"
+#include "core/base/memmap.h"
 #include "core/base/timing.h"
 #include "iommu/vtd/model.h"
 #include "iommu/vtd/vtd.h"
@@ -169,6 +174,121 @@ static void firmware_left_reads_only(void **state)
 	assert_non_null(strstr(st.state, "protected memory regions on (low 0x0-0x7fffffff"));
 }
 
+/* The firmware re-points the unit at a root table of the test's (a copy of
+ * its own), as firmware whose tables moved would. */
+static uint64_t moved_root[512] __attribute__((aligned(4096)));
+
+static void repoint_root(void)
+{
+	memcpy(moved_root, (const void *)(uintptr_t)(m.rtaddr & ~0xfffull), sizeof(moved_root));
+	regwin_write64(&m.win, 0x20, (uint64_t)(uintptr_t)moved_root);
+	regwin_write32(&m.win, 0x18, (m.gsts & 0x96800000u) | 1u << 30);
+	m.writes = 0;
+}
+
+/* Refused by name with nothing written: no register, no table byte. */
+static void assert_refused_untouched(const char *want, const void *table, size_t len)
+{
+	static uint8_t before[4096];
+	memcpy(before, table, len);
+	uint32_t gsts = m.gsts;
+	const char *why = v.io.ops->take(&v.io);
+	if (!why || !strstr(why, want))
+		fail_msg("want a refusal naming \"%s\", got \"%s\"", want, why ? why : "(taken)");
+	assert_int_equal(v.io.err, IOMMU_ERR_FIRMWARE);
+	assert_false(v.io.taken);
+	assert_int_equal(m.writes, 0);
+	assert_int_equal(m.gsts, gsts);
+	assert_memory_equal(before, table, len);
+	assert_clean();
+}
+
+static void root_table_in_a_devices_window(void **state)
+{
+	(void)state;
+	open_with(VTDM_QEMU_CAP, VTDM_FW_ON);
+	uint64_t rt = m.rtaddr & ~0xfffull;
+	claims_reset();
+	claims_add(CLAIM_DEVICE, rt, 4096, "the configuration header of 0000:00:01.0");
+	assert_refused_untouched("lies in the configuration header of 0000:00:01.0", (void *)(uintptr_t)rt, 4096);
+	claims_reset();
+}
+
+static void root_table_in_free_memory(void **state)
+{
+	(void)state;
+	open_with(VTDM_QEMU_CAP, VTDM_FW_ON);
+	repoint_root();
+	uint64_t a = (uint64_t)(uintptr_t)moved_root;
+	/* no map: the pointer cannot be checked, so it is not followed */
+	host_set_memory_map(NULL, 0);
+	assert_refused_untouched("there is no memory map", moved_root, 4096);
+	struct mem_range freed[] = { { a, a + 4096, MEM_CONVENTIONAL } };
+	host_set_memory_map(freed, 1);
+	assert_refused_untouched("free memory", moved_root, 4096);
+	struct mem_range mine[] = { { a, a + 4096, MEM_LOADER_DATA } };
+	host_set_memory_map(mine, 1);
+	assert_refused_untouched("the monitor's", moved_root, 4096);
+	/* the firmware's boot-services data: taken, and given back as found */
+	struct mem_range kept[] = { { a, a + 4096, MEM_BOOT_DATA } };
+	host_set_memory_map(kept, 1);
+	assert_null(v.io.ops->take(&v.io));
+	assert_null(v.io.ops->give_back(&v.io));
+	char note[200];
+	assert_true(vtd_as_found(&v, note, sizeof(note)));
+	host_set_memory_map(NULL, 0);
+}
+
+/* Translation on over tables the firmware then freed and EDK II filled
+ * with 0xAF (in memory the map still gives the firmware): reserved bits. */
+static void root_table_freed_and_filled(void **state)
+{
+	(void)state;
+	open_with(VTDM_QEMU_CAP, VTDM_FW_ON);
+	repoint_root();
+	uint64_t a = (uint64_t)(uintptr_t)moved_root;
+	struct mem_range kept[] = { { a, a + 4096, MEM_BOOT_DATA } };
+	host_set_memory_map(kept, 1);
+	memset(moved_root, 0xaf, sizeof(moved_root));
+	assert_refused_untouched("0xAF: a page EDK II freed", moved_root, 4096);
+	/* one context entry with a reserved type (TT 3) in a table that is
+	 * otherwise the firmware's own */
+	open_with(VTDM_QEMU_CAP, VTDM_FW_ON);
+	repoint_root();
+	uint64_t *ctx = (uint64_t *)(uintptr_t)(moved_root[0] & ~0xfffull);
+	uint64_t saved = ctx[2 * 5];
+	ctx[2 * 5] = 1 | 3u << 2;
+	assert_refused_untouched("00:00.5's entry reads", moved_root, 4096);
+	ctx[2 * 5] = saved;
+	/* a context table pointer into a device's window */
+	moved_root[2 * 7] = 0xb0000000ull | 1;
+	claims_reset();
+	claims_add(CLAIM_DEVICE, 0xb0000000ull, 1 << 20, "the ECAM window of segment 0 buses 00-00");
+	assert_refused_untouched("bus 07's context table at 0xb0000000", moved_root, 4096);
+	claims_reset();
+	host_set_memory_map(NULL, 0);
+}
+
+/* A running invalidation queue on another device's page, translation on
+ * or off: nothing added to it, its registers as found. */
+static void queue_in_a_devices_window(void **state)
+{
+	(void)state;
+	for (int te = 1; te >= 0; te--) {
+		open_with(VTDM_QEMU_CAP, VTDM_FW_QUEUE);
+		if (!te) {
+			regwin_write32(&m.win, 0x18, (m.gsts & 0x96800000u) & ~(1u << 31));
+			m.writes = 0;
+		}
+		uint64_t iq = m.iqa & ~0xfffull, iqt = m.iqt;
+		claims_reset();
+		claims_add(CLAIM_DEVICE, iq, 4096, "BAR0 of 0000:00:02.0");
+		assert_refused_untouched("running invalidation queue", (void *)(uintptr_t)iq, 4096);
+		assert_int_equal(m.iqt, iqt);
+		claims_reset();
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +297,10 @@ int main(void)
 		cmocka_unit_test(root_that_never_latches),
 		cmocka_unit_test(queue_that_never_drains),
 		cmocka_unit_test(firmware_left_reads_only),
+		cmocka_unit_test(root_table_in_a_devices_window),
+		cmocka_unit_test(root_table_in_free_memory),
+		cmocka_unit_test(root_table_freed_and_filled),
+		cmocka_unit_test(queue_in_a_devices_window),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
