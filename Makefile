@@ -245,22 +245,22 @@ $(BUILD)/host/unit/%: $(BUILD)/host/tests/unit/%.o $(HOST_OBJ)
 FUZZ_CC := clang
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $(WARN) -I$(CURDIR)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
-FUZZ_SRC_fuzz_dmar := core/tables/dmar.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c
-FUZZ_SRC_fuzz_ivrs := core/tables/ivrs.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c
+FUZZ_SRC_fuzz_dmar := core/tables/dmar.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c core/base/claims.c
+FUZZ_SRC_fuzz_ivrs := core/tables/ivrs.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c core/base/claims.c
 FUZZ_SRC_fuzz_fdt := core/tables/fdt.c core/tables/fdt_platform.c core/tables/diag.c
-FUZZ_SRC_fuzz_madt := core/tables/madt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c
-FUZZ_SRC_fuzz_iort := core/tables/iort.c core/tables/iort_print.c core/tables/gtdt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c
-FUZZ_SRC_fuzz_rimt := core/tables/rimt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c
-FUZZ_SRC_fuzz_tables := core/tables/acpi.c core/tables/mcfg.c core/tables/diag.c core/base/memmap.c core/tables/range.c
-FUZZ_SRC_fuzz_acpi := core/tables/acpi.c core/base/memmap.c core/tables/diag.c
-FUZZ_SRC_fuzz_rio := iommu/calgary/rio.c core/base/memmap.c
+FUZZ_SRC_fuzz_madt := core/tables/madt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/base/claims.c
+FUZZ_SRC_fuzz_iort := core/tables/iort.c core/tables/iort_print.c core/tables/gtdt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/tables/range.c core/base/claims.c
+FUZZ_SRC_fuzz_rimt := core/tables/rimt.c core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/base/claims.c
+FUZZ_SRC_fuzz_tables := core/tables/acpi.c core/tables/mcfg.c core/tables/diag.c core/base/memmap.c core/tables/range.c core/base/claims.c
+FUZZ_SRC_fuzz_acpi := core/tables/acpi.c core/base/memmap.c core/tables/diag.c core/base/claims.c
+FUZZ_SRC_fuzz_rio := iommu/calgary/rio.c core/base/memmap.c core/base/claims.c
 FUZZ_SRC_fuzz_units := iommu/units.c iommu/found_regs.c iommu/vtd/discover.c iommu/vtd/caps.c core/base/wrap.c iommu/amdvi/discover.c core/tables/dmar.c core/tables/ivrs.c core/tables/acpi.c core/tables/diag.c core/base/json.c core/base/regwin.c core/base/memmap.c pci/enum.c pci/config.c pci/alias.c core/tables/range.c core/base/claims.c
 FUZZ_SRC_fuzz_pci := pci/enum.c pci/config.c core/base/regwin.c core/base/memmap.c core/tables/range.c core/base/claims.c
 FUZZ_SRC_fuzz_vtd_caps := iommu/vtd/caps.c core/base/wrap.c
 FUZZ_SRC_fuzz_nvme := pci/nvme_decode.c
 FUZZ_SRC_fuzz_crumb := core/monitor/crumb.c
 FUZZ_SRC_fuzz_script := core/monitor/script.c
-FUZZ_SRC_fuzz_smbios := core/tables/smbios.c core/base/memmap.c core/tables/diag.c core/base/wrap.c
+FUZZ_SRC_fuzz_smbios := core/tables/smbios.c core/base/memmap.c core/tables/diag.c core/base/wrap.c core/base/claims.c
 FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 
 # Each source is compiled once with the sanitizers and shared by every
