@@ -2,6 +2,7 @@
 or console captures, with every refused line named by file and line."""
 
 import json
+import math
 import re
 
 # A file's first few refused lines are named one by one; the rest counted.
@@ -126,19 +127,21 @@ def _short(text, limit=24):
 
 def _float(text):
     v = float(text)
-    if v != v or v in (float("inf"), float("-inf")):
+    if NUM_MIN <= abs(v) <= NUM_MAX or v == 0:  # false for NaN
+        return v
+    if math.isinf(v):
         raise _Refused("the number %s is beyond a double's range: no figure iommon writes" % _short(text))
-    if abs(v) > NUM_MAX or 0 < abs(v) < NUM_MIN:
-        raise _Refused("the number %s is outside what a record holds (0, or 1e-9 to 2^64 either way)" %
-                       _short(text))
-    return v
+    raise _Refused("the number %s is outside what a record holds (0, or 1e-9 to 2^64 either way)" % _short(text))
 
 
 def _int(text):
-    # the length first: int() of thousands of digits is slow, and refused past 4300
-    if len(text) > 21 or abs(int(text)) > NUM_MAX:
+    if len(text) < 20:  # 19 digits, or a sign and 18: below 2^64
+        return int(text)
+    # the length before int(): thousands of digits take long, and past 4300 int() refuses them
+    v = int(text) if len(text) <= 21 else None
+    if v is None or abs(v) > NUM_MAX:
         raise _Refused("the number %s is outside what a record holds (at most 2^64 either way)" % _short(text))
-    return int(text)
+    return v
 
 
 def _constant(name):
