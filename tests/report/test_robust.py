@@ -951,8 +951,8 @@ def main():
         cases = generate(a.cases, random.Random(a.seed), lines)
         musts = {m: sum(1 for c in cases if c.must == m) for m in ("refuse", "accept", "either")}
         detail = ("%d cases from seed %d (%d to be refused by line, %d read whole, %d either), each through junit, "
-                  "tap, html and compare: the %d different JUnit outputs valid against tests/junit.xsd, %d of the "
-                  "TAP outputs read by TAP::Parser (all by a strict reading); exit 0/2: junit %d/%d, tap %d/%d, "
+                  "tap, html and compare: the %d different JUnit outputs checked against tests/junit.xsd, %d of "
+                  "the TAP outputs read by TAP::Parser (all by a strict reading); exit 0/2: junit %d/%d, tap %d/%d, "
                   "html %d/%d; compare 0/1/2: %d/%d/%d; this test %.1f s, the cases in %d process%s" % (
                       len(cases), a.seed, musts["refuse"], musts["accept"], musts["either"], checked[0],
                       checked[1], st.get(("junit", 0), 0), st.get(("junit", 2), 0), st.get(("tap", 0), 0),
@@ -965,7 +965,8 @@ def main():
                 key = re.sub(r"\d+", "N", what.split(":")[0] + ":" + what.split(":")[1] if ":" in what else what)
                 seen.setdefault(key, (label, what, 0))
                 seen[key] = seen[key][:2] + (seen[key][2] + 1,)
-            for label, what, count in list(seen.values())[:12]:
+            # an exception first: what a process of its own would print as a traceback
+            for label, what, count in sorted(seen.values(), key=lambda e: not re.search(r"\w+Error\b", e[1]))[:12]:
                 print("  %s: %s (%d like it)" % (label, what[:300], count))
             say(False, "generated", "%d problems in %d cases; %s" % (
                 len(problems), len({label for label, _ in problems}), detail))
