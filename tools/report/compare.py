@@ -206,6 +206,13 @@ def _drift(resid):
     return v[(len(v) * 9) // 10] if len(v) >= 10 else v[-1]
 
 
+def _times(x):
+    """e^x, a factor the rule line prints: a pair of runs whose figures
+    differ by up to 2^64 against 1e-9 (what records.py admits) drifts by
+    D up to about 130, and a large K times that is past a double."""
+    return math.exp(min(x, 700.0))
+
+
 def _compare_measures(base, new, rel, k, floor_ns, alpha, machine_wide):
     """(lines, regressions, the rule in words) for the measures of two runs."""
     pairs, lines = _pairs(base, new)
@@ -246,7 +253,7 @@ def _compare_measures(base, new, rel, k, floor_ns, alpha, machine_wide):
             p.b * ns, p.n * ns, unit, pct, shared, why))
     rule = ("REL %.2f; K %.1f x the pair's drift D, p50 %.3f, p99 %.3f (moves within x%.2f, x%.2f not called); "
             "ALPHA %.2f over %d quantiles; FLOOR %.0f ns%s") % (
-        rel, k, drift["p50"], drift["p99"], math.exp(k * drift["p50"]), math.exp(k * drift["p99"]), alpha,
+        rel, k, drift["p50"], drift["p99"], _times(k * drift["p50"]), _times(k * drift["p99"]), alpha,
         len(tested), floor_ns, "; machine-wide shifts count" if machine_wide else "")
     return lines, regs, rule
 

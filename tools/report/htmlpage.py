@@ -84,7 +84,8 @@ def measure_plot(ms):
         else:
             unit = "ns"
         scale = ns[1] / m["p50"] if m["p50"] else 1.0  # the median's interval, in the row's unit
-        ci = (m["p50_lo"] * scale, m["p50_hi"] * scale) if "p50_lo" in m and "p50_hi" in m else None
+        lo, hi = m.get("p50_lo"), m.get("p50_hi")  # null where the monitor had no interval
+        ci = (lo * scale, hi * scale) if lo is not None and hi is not None else None
         rows.append(("%s/%s/%s" % (m["path"], m["backend"], m["variant"]), ns, unit, ci))
     pos = [v for _, vs, _, _ in rows for v in vs if v > 0]
     lo = math.floor(math.log10(min(pos))) if pos else 0
@@ -293,7 +294,7 @@ def _file_section(r, several):
         for u in r.units:
             regs = ", ".join("%s %s" % (k, u[k]) for k in ("cap", "ecap", "efr", "idr0", "idr1", "idr3", "idr5", "aidr")
                              if k in u)
-            rows.append((u.get("name"), u.get("type"), u.get("segment"), u.get("base"), len(u.get("devices", [])),
+            rows.append((u.get("name"), u.get("type"), u.get("segment"), u.get("base"), len(u.get("devices") or []),
                          regs or u.get("refused", "")))
         out.append(_table(("unit", "type", "segment", "base", "devices", "registers"), rows, (2, 4)))
     else:

@@ -2,6 +2,7 @@
 or console captures, with every refused line named by file and line."""
 
 import json
+import math
 import re
 
 # A file's first few refused lines are named one by one; the rest counted.
@@ -18,6 +19,11 @@ def xml_safe(v):
     return _XML_BAD.sub("?", str(v))
 
 
+def _given(rec, name, default):
+    v = rec.get(name)
+    return default if v is None else v
+
+
 class Test:
     """One result record, with the measures its test made before it."""
 
@@ -25,13 +31,14 @@ class Test:
         self.name = rec["test"]
         self.group = self.name.split(".", 1)[0]
         self.verdict = rec["verdict"]
-        self.checks = rec.get("checks", 0)
-        self.failures = rec.get("failures", 0)
-        self.detail = rec.get("detail", "")
+        # a field absent or null (records.parse and _FIELDS have checked the rest) takes its default
+        self.checks = _given(rec, "checks", 0)
+        self.failures = _given(rec, "failures", 0)
+        self.detail = _given(rec, "detail", "")
         self.reason = rec.get("reason")  # a skip's or not-applicable's reason code, where the monitor gives one
         self.finding = rec.get("finding") or ""  # a pass with what the unit did that its spec allows
         self.ms = rec.get("ms") or 0.0
-        self.model = rec.get("model", False)
+        self.model = _given(rec, "model", False)
         self.measures = measures
         self.boot = boot  # which boot of the file recorded it, from 1
 
@@ -97,22 +104,162 @@ class Results:
         return t
 
 
-def _need(rec, fields):
-    """The name of the first required field missing or of the wrong type."""
-    for name, types in fields:
-        if not isinstance(rec.get(name), types):
-            return name
+# What a record may hold, checked where it is read so that no report meets
+# a value it cannot show. JSON has no NaN or infinity (the monitor writes
+# null for a figure it could not compute, core/base/json.c), and every
+# number iommon writes is a u64 or a double printed with a few decimals:
+# a number beyond 2^64, or nearer zero than 1e-9 but not zero, is no
+# figure of iommon's and would overflow the arithmetic of a plot or of
+# compare's log ratios. The monitor's records nest two deep (a record
+# holding a list of names).
+NUM_MAX = 2 ** 64
+NUM_MIN = 1e-9
+MAX_DEPTH = 8
+
+
+class _Refused(ValueError):
+    """A line read as JSON but refused as an iommon record; why, in words."""
+
+
+def _short(text, limit=24):
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _float(text):
+    v = float(text)
+    if NUM_MIN <= abs(v) <= NUM_MAX or v == 0:  # false for NaN
+        return v
+    if math.isinf(v):
+        raise _Refused("the number %s is beyond a double's range: no figure iommon writes" % _short(text))
+    raise _Refused("the number %s is outside what a record holds (0, or 1e-9 to 2^64 either way)" % _short(text))
+
+
+def _int(text):
+    if len(text) < 20:  # 19 digits, or a sign and 18: below 2^64
+        return int(text)
+    # the length before int(): thousands of digits take long, and past 4300 int() refuses them
+    v = int(text) if len(text) <= 21 else None
+    if v is None or abs(v) > NUM_MAX:
+        raise _Refused("the number %s is outside what a record holds (at most 2^64 either way)" % _short(text))
+    return v
+
+
+def _constant(name):
+    raise _Refused("%s: JSON has no NaN or infinity (iommon writes null for a figure it has not)" % name)
+
+
+def _object(pairs):
+    rec = dict(pairs)
+    if len(rec) != len(pairs):
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Refused("the key '%s' twice in one object: which one holds is anyone's guess" % _short(k))
+            seen.add(k)
+    return rec
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# A string holds a surrogate only from a \u escape (a raw one is no
+# UTF-8): a line without one, and without brackets enough to nest too
+# deep, needs no look beyond the decoder's hooks.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_DECODER = json.JSONDecoder(parse_float=_float, parse_int=_int, parse_constant=_constant, object_pairs_hook=_object)
+
+
+def _check_tree(rec):
+    todo = [(rec, 1)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, str):
+            if _SURROGATE.search(v):  # "\ud800" decodes, but can be written nowhere
+                raise _Refused("a string holding a lone UTF-16 surrogate escape: not text")
+        elif isinstance(v, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise _Refused("nested more than %d deep: no iommon record nests so" % MAX_DEPTH)
+            items = v.items() if isinstance(v, dict) else ((None, x) for x in v)
+            for k, x in items:
+                if k is not None and _SURROGATE.search(k):
+                    raise _Refused("a key holding a lone UTF-16 surrogate escape: not text")
+                todo.append((x, depth + 1))
+
+
+def parse(text):
+    """One line's record, or _Refused (RecursionError past Python's own
+    nesting limit) with why; a ValueError when it is not JSON at all."""
+    rec = _DECODER.decode(text)
+    if ("\\u" in text and _SURROGATE_ESCAPE.search(text)) or text.count("[") + text.count("{") > MAX_DEPTH:
+        _check_tree(rec)
+    return rec
+
+
+# Field types: (the Python types JSON gives it, its floor, the types of a
+# list's items, a test beyond those, what a value must be in words).
+# bool is no int here: type(), not isinstance().
+TEXT = ((str,), None, None, None, "text")
+NAME = ((str,), None, None, str.strip, "a name (text, not empty)")
+COUNT = ((int,), 0, None, None, "a count (a whole number, 0 or more)")
+FIGURE = ((int, float), 0, None, None, "a figure (a number, 0 or more)")
+NUMBER = ((int, float), None, None, None, "a number")
+RATE = ((int, float), 0, None, bool, "a rate (a number above 0)")
+FLAG = ((bool,), None, None, None, "true or false")
+TEXTS = ((list,), None, (str,), None, "a list of text")
+INTS = ((list,), None, (int,), None, "a list of whole numbers")
+
+
+def _is_num(v):
+    return type(v) in (int, float)
+
+
+def _tables(kinds):
+    """{kind: {field: (type, required)}} as _wrong walks it."""
+    return dict((k, tuple((name, t, req) for name, (t, req) in fields.items())) for k, fields in kinds.items())
+
+
+# Every field a report reads, by kind (and by `what` for info records):
+# True where the record is nothing without it. A field absent or null is
+# absent; one present must be of its type.
+_FIELDS = _tables({
+    "result": {"test": (NAME, True), "verdict": (NAME, True), "checks": (COUNT, False), "failures": (COUNT, False),
+               "detail": (TEXT, False), "reason": (TEXT, False), "finding": (TEXT, False), "ms": (FIGURE, False),
+               "model": (FLAG, False)},
+    "measure": dict([("test", (NAME, True))] + [(k, (TEXT, True)) for k in ("path", "backend", "variant", "unit")] +
+                    [("n", (COUNT, True))] + [(k, (FIGURE, True)) for k in ("min", "p50", "p90", "p99", "max")] +
+                    [(k, (FIGURE, False)) for k in ("p50_lo", "p50_hi", "p50_ns", "p99_ns")] +
+                    [("counter_hz", (RATE, False)), ("hist_from", (COUNT, False)), ("hist", (INTS, False))]),
+    "summary": dict((k, (COUNT, k in ("passed", "failed", "skipped")))
+                    for k in ("passed", "failed", "skipped", "crashed", "known", "not_applicable")),
+    "info": {"what": (NAME, True)},
+})
+_PRICE = dict([(k, (TEXT, False)) for k in ("test", "backend", "variant", "overhead_verdict")] +
+              [(k, (NUMBER, False)) for k in ("map_cycles", "unmap_cycles", "invalidation_cycles", "latency_p50_ns",
+                                              "latency_p99_ns", "dmas_per_s", "mb_per_s", "overhead_pct",
+                                              "overhead_lo_pct", "overhead_hi_pct", "pending_max", "reachable",
+                                              "probes", "depth", "cpu_pct", "cycles_per_kib")])
+_INFO = _tables({
+    "platform": dict((k, (TEXT, False)) for k in (
+        "iommon", "platform", "cpu", "firmware", "date", "system_manufacturer", "system_product", "system_serial",
+        "bios_vendor", "bios_version", "bios_date")),
+    "iommu": dict([(k, (TEXT, False)) for k in ("name", "type", "base", "refused", "cap", "ecap", "efr", "idr0", "idr1",
+                                                 "idr3", "idr5", "aidr")] +
+                  [("segment", (COUNT, False)), ("devices", (TEXTS, False))]),
+    "price": _PRICE,
+    "price-queue": _PRICE,
+    "crash": {"test": (TEXT, False), "reason": (TEXT, False), "then": (TEXT, False)},
+})
+
+
+def _wrong(rec, fields):
+    """Why the record's fields do not do, or None."""
+    for name, (types, floor, items, test, words), required in fields:
+        v = rec.get(name)
+        if v is None:
+            if required:
+                return "without a '%s'" % name
+        elif type(v) not in types or (floor is not None and v < floor) or (test is not None and not test(v)) or \
+                (items is not None and not all(type(x) in items for x in v)):
+            return "whose '%s' is not %s: %s" % (name, words, _short(json.dumps(v, ensure_ascii=True), 40))
     return None
-
-
-_NUM = (int, float)
-_REQUIRED = {
-    "result": [("test", str), ("verdict", str)],
-    "measure": [("test", str), ("path", str), ("backend", str), ("variant", str), ("unit", str), ("p50", _NUM),
-                ("p99", _NUM)],
-    "summary": [("passed", int), ("failed", int), ("skipped", int)],
-    "info": [("what", str)],
-}
 
 
 class _Reader:
@@ -129,9 +276,13 @@ class _Reader:
     def take(self, rec, line_no):
         res = self.res
         kind = rec["kind"]
-        missing = _need(rec, _REQUIRED.get(kind, []))
-        if missing:
-            self.refuse(line_no, "a '%s' record without a valid '%s'" % (kind, missing))
+        why = _wrong(rec, _FIELDS.get(kind, ()))
+        label = kind
+        if not why and kind == "info":
+            why = _wrong(rec, _INFO.get(rec["what"], ()))
+            label = "info/" + rec["what"]
+        if why:
+            self.refuse(line_no, "a '%s' record %s" % (_short(label, 40), why))
             return
         res.records += 1
         if kind == "info":
@@ -179,6 +330,8 @@ def load(path):
     except OSError as e:
         res.problems.append("%s: cannot be read: %s" % (path, e.strerror or e))
         return res
+    if data.startswith(b"\xef\xbb\xbf"):  # a byte order mark an editor on Windows wrote: no part of a record
+        data = data[3:]
     if not data.strip():
         res.problems.append("%s: empty: no records" % path)
         return res
@@ -200,15 +353,16 @@ def load(path):
             rd.refuse(no, "not UTF-8 (byte 0x%02x at column %d)" % (raw[e.start], e.start + 1))
             continue
         try:
-            rec = json.loads(text)
+            rec = parse(text)
+        except _Refused as e:
+            rd.refuse(no, str(e))
+            continue
+        except RecursionError:
+            rd.refuse(no, "nested deeper than JSON reading allows: no iommon record nests so")
+            continue
         except ValueError as e:
             cut = "" if ended else "; the file ends without a newline: the record was cut short"
             rd.refuse(no, "not a whole JSON record (%s)%s" % (e, cut))
-            continue
-        try:  # a lone surrogate ("\ud800") decodes but can be written nowhere
-            json.dumps(rec, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            rd.refuse(no, "a string holding a lone UTF-16 surrogate escape: not text")
             continue
         if not isinstance(rec, dict) or not isinstance(rec.get("kind"), str):
             rd.refuse(no, "JSON without a 'kind': not an iommon record")
@@ -242,7 +396,7 @@ def measure_key(m):
 def measure_value(m, which):
     """p50 or p99 in ns when the record gives it, else in its own unit."""
     ns = m.get(which + "_ns")
-    if isinstance(ns, _NUM):
+    if _is_num(ns):
         return float(ns), "ns"
     return float(m[which]), m["unit"]
 

@@ -25,27 +25,40 @@ def _directive(s):
     return " ".join(s.replace("#", "no.").split())
 
 
+def _line(s):
+    """Text on one line: a newline in a record's string would start a line
+    of its own ("ok 2" or "Bail out!" as TAP reads it)."""
+    return " ".join(str(s).split())
+
+
+def _description(s):
+    """A test point's description: one line, '#' escaped as TAP 13 says
+    (unescaped it would start a directive: a name "x # SKIP" a skip)."""
+    return _line(s).replace("\\", "\\\\").replace("#", "\\#")
+
+
 def render(results):
     tests = [(r, t) for r in results for t in r.applicable]
     out = ["TAP version 13", "1..%d" % len(tests)]
     for r in results:
         p = r.platform
-        out.append("# %s: iommon %s on %s (%s), %s" % (r.path, p.get("iommon", "?"), p.get("platform", "?"),
-                                                    p.get("cpu", "?"), p.get("firmware", "?")))
+        out.append(_line("# %s: iommon %s on %s (%s), %s" % (r.path, p.get("iommon", "?"), p.get("platform", "?"),
+                                                          p.get("cpu", "?"), p.get("firmware", "?"))))
         if r.not_applicable_words():
             out.append("# not applicable here, %s" % _directive(r.not_applicable_words()))
     for i, (r, t) in enumerate(tests, 1):
+        name = _description(t.name)
         if t.verdict == "pass" and t.finding:  # a pass, told apart in the description and the YAML
-            line = "ok %d - %s (finding: %s)" % (i, t.name, _directive(t.finding))
+            line = "ok %d - %s (finding: %s)" % (i, name, _directive(t.finding))
         elif t.verdict == "pass":
-            line = "ok %d - %s" % (i, t.name)
+            line = "ok %d - %s" % (i, name)
         elif t.verdict == "skip":
             why = "[%s] %s" % (t.reason, t.detail) if t.reason else t.detail
-            line = "ok %d - %s # SKIP %s" % (i, t.name, _directive(why))
+            line = "ok %d - %s # SKIP %s" % (i, name, _directive(why))
         elif t.verdict == "known":
-            line = "not ok %d - %s # TODO known failure: %s" % (i, t.name, _directive(t.detail))
+            line = "not ok %d - %s # TODO known failure: %s" % (i, name, _directive(t.detail))
         else:
-            line = "not ok %d - %s" % (i, t.name)
+            line = "not ok %d - %s" % (i, name)
         out.append(line)
         out.append("  ---")
         for k, v in (("verdict", t.verdict), ("detail", t.detail), ("checks", t.checks),
