@@ -245,18 +245,17 @@ const char *memmap_firmware_table_refusal(uint64_t base, uint64_t size, uint64_t
 			i++;
 		if (i == n) {
 			snprintf(why, sizeof(why),
-				 n ? "0x%llx is not described by the memory map"
-				   : "0x%llx cannot be checked: there is no memory map",
+				 n ? "0x%llx: no memory map entry" : "0x%llx: no memory map to check it against",
 				 (unsigned long long)pos);
 			return why;
 		}
 		enum mem_type t = m[i].type < MEM_TYPES ? m[i].type : MEM_RESERVED;
 		if (!firmware_keeps(t)) {
-			snprintf(why, sizeof(why), "the memory map says %s at 0x%llx-0x%llx%s", mem_type_name(t),
-				 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1),
-				 t == MEM_CONVENTIONAL				? " (free memory: not the firmware's)"
-				 : t == MEM_LOADER_CODE || t == MEM_LOADER_DATA ? " (the monitor's or its loader's)"
-										: "");
+			const char *whose = t == MEM_CONVENTIONAL			   ? ", free"
+					    : t == MEM_LOADER_CODE || t == MEM_LOADER_DATA ? ", the monitor's"
+											   : "";
+			snprintf(why, sizeof(why), "%s at 0x%llx-0x%llx%s", mem_type_name(t),
+				 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1), whose);
 			return why;
 		}
 		pos = m[i].end;

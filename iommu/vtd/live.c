@@ -58,7 +58,7 @@ static const uint64_t *fw_ctx_table(const struct vtd *v, unsigned bus)
 
 static const char *freed_hint(uint64_t lo)
 {
-	return lo == 0xafafafafafafafafull ? " (0xAF: a page EDK II freed)" : "";
+	return lo == 0xafafafafafafafafull ? " (0xAF: a freed page)" : "";
 }
 
 /* The root table the firmware translates with, and every context table
@@ -72,10 +72,7 @@ static bool fw_tables_refusal(struct vtd *v, char *why, size_t n)
 	uint64_t rt = v->found.rtaddr & VTD_ROOT_CTP;
 	const char *bad = memmap_firmware_table_refusal(rt, PAGE_SIZE, PAGE_SIZE);
 	if (bad) {
-		snprintf(why, n,
-			 "vtd: translation is on with a root table at 0x%llx that is not in memory the firmware "
-			 "keeps: %s; nothing is read or written there",
-			 (unsigned long long)rt, bad);
+		snprintf(why, n, "vtd: root table 0x%llx is not the firmware's: %s", (unsigned long long)rt, bad);
 		return true;
 	}
 	const uint64_t *root = fw_root(v);
@@ -85,8 +82,7 @@ static bool fw_tables_refusal(struct vtd *v, char *why, size_t n)
 			continue;
 		if ((re & ROOT_RSVD_LO) || rhi) {
 			snprintf(why, n,
-				 "vtd: the firmware's root table at 0x%llx is not one: bus %02x's entry reads "
-				 "0x%016llx %016llx, reserved bits set%s; nothing is written there",
+				 "vtd: root table 0x%llx is no table: bus %02x's entry 0x%llx:%llx has reserved bits%s",
 				 (unsigned long long)rt, bus, (unsigned long long)rhi, (unsigned long long)re,
 				 freed_hint(re));
 			return true;
@@ -94,10 +90,8 @@ static bool fw_tables_refusal(struct vtd *v, char *why, size_t n)
 		uint64_t ctp = re & VTD_ROOT_CTP;
 		bad = memmap_firmware_table_refusal(ctp, PAGE_SIZE, PAGE_SIZE);
 		if (bad) {
-			snprintf(why, n,
-				 "vtd: bus %02x's context table at 0x%llx (the firmware's root entry) is not in "
-				 "memory the firmware keeps: %s; nothing is read or written there",
-				 bus, (unsigned long long)ctp, bad);
+			snprintf(why, n, "vtd: bus %02x's context table 0x%llx is not the firmware's: %s", bus,
+				 (unsigned long long)ctp, bad);
 			return true;
 		}
 		const uint64_t *t = (const uint64_t *)(uintptr_t)ctp;
@@ -105,9 +99,8 @@ static bool fw_tables_refusal(struct vtd *v, char *why, size_t n)
 			uint64_t lo = t[2 * fn], hi = t[2 * fn + 1];
 			if ((lo & VTD_CTX_P) && ((lo & CTX_RSVD_LO) || (lo >> 2 & 3) == 3 || (hi & CTX_RSVD_HI))) {
 				snprintf(why, n,
-					 "vtd: the firmware's context table of bus %02x at 0x%llx is not one: "
-					 "%02x:%02x.%u's entry reads 0x%016llx %016llx, reserved bits set%s; nothing "
-					 "is written there",
+					 "vtd: bus %02x's context table 0x%llx is no table: %02x:%02x.%u's entry "
+					 "0x%llx:%llx has reserved bits%s",
 					 bus, (unsigned long long)ctp, bus, fn >> 3, fn & 7, (unsigned long long)hi,
 					 (unsigned long long)lo, freed_hint(lo));
 				return true;
@@ -159,9 +152,7 @@ const char *vtd_live_refusal(struct vtd *v)
 		uint64_t iq = f->iqa & ~0xfffull, iq_size = (uint64_t)PAGE_SIZE << vtd_iqa_qs(f->iqa);
 		const char *bad = memmap_firmware_table_refusal(iq, iq_size, PAGE_SIZE);
 		if (bad) {
-			snprintf(why, sizeof(why),
-				 "vtd: the firmware's running invalidation queue (IQA 0x%llx) is not in memory the "
-				 "firmware keeps: %s; nothing is added to it",
+			snprintf(why, sizeof(why), "vtd: the running queue (IQA 0x%llx) is not the firmware's: %s",
 				 (unsigned long long)f->iqa, bad);
 			return iommu_fail(&v->io, IOMMU_ERR_FIRMWARE, why);
 		}

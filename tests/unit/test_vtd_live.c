@@ -222,13 +222,13 @@ static void root_table_in_free_memory(void **state)
 	uint64_t a = (uint64_t)(uintptr_t)moved_root;
 	/* no map: the pointer cannot be checked, so it is not followed */
 	host_set_memory_map(NULL, 0);
-	assert_refused_untouched("there is no memory map", moved_root, 4096);
+	assert_refused_untouched("no memory map to check it against", moved_root, 4096);
 	struct mem_range freed[] = { { a, a + 4096, MEM_CONVENTIONAL } };
 	host_set_memory_map(freed, 1);
-	assert_refused_untouched("free memory", moved_root, 4096);
+	assert_refused_untouched("conventional RAM at", moved_root, 4096);
 	struct mem_range mine[] = { { a, a + 4096, MEM_LOADER_DATA } };
 	host_set_memory_map(mine, 1);
-	assert_refused_untouched("the monitor's", moved_root, 4096);
+	assert_refused_untouched(", the monitor's", moved_root, 4096);
 	/* the firmware's boot-services data: taken, and given back as found */
 	struct mem_range kept[] = { { a, a + 4096, MEM_BOOT_DATA } };
 	host_set_memory_map(kept, 1);
@@ -250,7 +250,7 @@ static void root_table_freed_and_filled(void **state)
 	struct mem_range kept[] = { { a, a + 4096, MEM_BOOT_DATA } };
 	host_set_memory_map(kept, 1);
 	memset(moved_root, 0xaf, sizeof(moved_root));
-	assert_refused_untouched("0xAF: a page EDK II freed", moved_root, 4096);
+	assert_refused_untouched("0xAF: a freed page", moved_root, 4096);
 	/* one context entry with a reserved type (TT 3) in a table that is
 	 * otherwise the firmware's own */
 	open_with(VTDM_QEMU_CAP, VTDM_FW_ON);
@@ -258,13 +258,15 @@ static void root_table_freed_and_filled(void **state)
 	uint64_t *ctx = (uint64_t *)(uintptr_t)(moved_root[0] & ~0xfffull);
 	uint64_t saved = ctx[2 * 5];
 	ctx[2 * 5] = 1 | 3u << 2;
-	assert_refused_untouched("00:00.5's entry reads", moved_root, 4096);
+	assert_refused_untouched("00:00.5's entry 0x", moved_root, 4096);
 	ctx[2 * 5] = saved;
 	/* a context table pointer into a device's window */
 	moved_root[2 * 7] = 0xb0000000ull | 1;
 	claims_reset();
 	claims_add(CLAIM_DEVICE, 0xb0000000ull, 1 << 20, "the ECAM window of segment 0 buses 00-00");
-	assert_refused_untouched("bus 07's context table at 0xb0000000", moved_root, 4096);
+	assert_refused_untouched(
+	    "bus 07's context table 0xb0000000 is not the firmware's: 0xb0000000-0xb0000fff lies in the ECAM",
+	    moved_root, 4096);
 	claims_reset();
 	host_set_memory_map(NULL, 0);
 }
@@ -283,7 +285,7 @@ static void queue_in_a_devices_window(void **state)
 		uint64_t iq = m.iqa & ~0xfffull, iqt = m.iqt;
 		claims_reset();
 		claims_add(CLAIM_DEVICE, iq, 4096, "BAR0 of 0000:00:02.0");
-		assert_refused_untouched("running invalidation queue", (void *)(uintptr_t)iq, 4096);
+		assert_refused_untouched("the running queue (IQA", (void *)(uintptr_t)iq, 4096);
 		assert_int_equal(m.iqt, iqt);
 		claims_reset();
 	}
