@@ -304,9 +304,12 @@ const char *vtd_op_take(struct iommu *io)
 	if (!e)
 		e = vtd_pmr_lift(v);
 	if (!e && (v->live || v->fw_queue || v->pmr_lifted || v->fw_ir))
-		printf("    %s: the firmware left%s%s%s%s on: %s\n", io->name, v->live ? " translation" : "",
-		       v->fw_queue ? ", its queue" : "", v->fw_ir ? ", interrupt remapping" : "",
-		       v->pmr_lifted ? " protected memory regions" : "",
+		printf("    %s: the firmware left %s%s%s%s%s%s on: %s\n", io->name, v->live ? "translation" : "",
+		       v->live && v->fw_queue ? ", " : "", v->fw_queue ? "its queue" : "",
+		       (v->live || v->fw_queue) && v->fw_ir ? ", " : "", v->fw_ir ? "interrupt remapping" : "",
+		       v->pmr_lifted ? (v->live || v->fw_queue || v->fw_ir ? ", protected memory regions"
+									   : "protected memory regions")
+				     : "",
 		       v->pmr_lifted ? "lifted now that iommon's tables translate, enforced again at give-back"
 				     : "kept running through the take-over");
 	return e ? take_failed(io, e) : NULL;
