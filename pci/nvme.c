@@ -129,7 +129,7 @@ static void give_back(struct nvme *n)
 	const char *why;
 	bool stopped = true;
 	n->closing = true;
-	if (n->saved && pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff) {
+	if (n->saved && !pci_answers(n->cfg, n->e.addr)) {
 		/* removed: nothing answers to be put back; a function that only
 		 * stopped answering configuration reads might still DMA */
 		printf("warning: nvme: the function no longer answers (removed?); its registers are not put back and "

@@ -169,10 +169,12 @@ static void latency(struct test_ctx *t, struct dma_engine *e, enum dma_dir dir, 
 		return;
 	}
 	size_t ok = 0;
+	char cut[160] = ""; /* why the series stopped short */
 	uint64_t t0 = cycles_begin();
 	for (size_t i = 0; i < n && !test_stopped(t); i++) {
 		if (e->transfer(e, dir, b.phys, len, &r) != DMA_OK) {
 			report(t, false, "DMA %zu of %zu: %s", i, n, r.error);
+			snprintf(cut, sizeof(cut), "DMA %zu of %zu: %s", i, n, r.error);
 			break;
 		}
 		lat[ok] = r.t_done - r.t_submit;
@@ -201,7 +203,8 @@ static void latency(struct test_ctx *t, struct dma_engine *e, enum dma_dir dir, 
 				     .backend = "none",
 				     .variant = variant,
 				     .unit = "cycles",
-				     .note = e->caps.fixed_latency_us ? note : NULL };
+				     .note = e->caps.fixed_latency_us ? note : NULL,
+				     .cut = cut[0] ? cut : NULL };
 		test_measure(t, &m, lat, ok);
 		m.variant = dvariant;
 		test_measure(t, &m, drv, ok);
@@ -229,8 +232,11 @@ static void t_latency(struct test_ctx *t)
 			break;
 		prev = len;
 		latency(t, e, DMA_FROM_DEVICE, len, n);
-		if (e->caps.reads_ram)
+		/* a device gone is not asked again: every series would fail alike */
+		if (e->caps.reads_ram && !dut_gone())
 			latency(t, e, DMA_TO_DEVICE, len, n);
+		if (dut_gone())
+			break;
 	}
 	if (e->caps.fixed_latency_us)
 		test_note(t, "%s adds a fixed %u ms per DMA: correctness only, not latency", e->kind,

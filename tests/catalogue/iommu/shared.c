@@ -351,7 +351,8 @@ static void lat_series(struct env *v, const char *variant_tail, uint64_t iova, s
 				     .variant = variant,
 				     .unit = "cycles",
 				     .model = v->io->model,
-				     .note = bench_note(v, nb, sizeof(nb)) };
+				     .note = bench_note(v, nb, sizeof(nb)),
+				     .cut = err };
 		test_measure(v->t, &m, lat, got);
 	}
 	free(lat);
