@@ -105,6 +105,7 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 				  r->error, sizeof(r->error), &r->device_status);
 	r->t_done = cycles_end();
 	r->driver_cycles = setup;
+	r->miscompare = r->status == DMA_DEVICE_ERROR && r->device_status == NVME_SC_COMPARE_FAILURE;
 	/* The command may still run and write into a buffer about to be
 	 * freed: no more bus mastering, the controller stopped. */
 	if (r->status == DMA_TIMEOUT && !e->withhold_doorbell)
