@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "core/base/platform.h"
 #include "core/monitor/monitor.h"
 #include "core/tables/acpi.h"
 #include "core/tables/fdt.h"
@@ -27,15 +28,31 @@ static void bar_str(const struct pci_bar *b, char *out, size_t n)
 		 b->prefetch ? "pf " : "", (unsigned long long)b->base, (unsigned long long)s, unit);
 }
 
+/* Does the function still answer? The list is what the boot found; on a
+ * live machine each is asked again (a replay has no configuration space
+ * to ask: what it saved stands). */
+static bool answers(const struct pci_dev *d)
+{
+	return !platform->hardware || platform->replay || pci_answers(&machine.cfg, d->addr);
+}
+
+#define GONE_WORDS "no longer answers (its configuration space reads all ones: removed)"
+
 static void pci_table(void)
 {
 	printf("  %-12s %-9s %-6s %-28s %-8s %s\n", "bdf", "id", "class", "", "iommu", "bars");
+	size_t gone = 0;
 	for (size_t i = 0; i < machine.pci.n; i++) {
 		const struct pci_dev *d = &machine.pci.d[i];
 		char bdf[16];
 		pci_addr_str(d->addr, bdf, sizeof(bdf));
 		printf("  %-12s %04x:%04x %06x %-28.28s %-8s", bdf, d->vendor, d->device, d->class,
 		       pci_class_name(d->class), d->iommu >= 0 ? machine.units.u[d->iommu].name : "-");
+		if (!answers(d)) {
+			gone++;
+			printf(" %s\n", GONE_WORDS);
+			continue;
+		}
 		for (size_t k = 0; k < d->nbars; k++) {
 			char b[48];
 			bar_str(&d->bar[k], b, sizeof(b));
@@ -43,7 +60,10 @@ static void pci_table(void)
 		}
 		printf("\n");
 	}
-	printf("  %zu functions\n", machine.pci.n);
+	printf("  %zu functions", machine.pci.n);
+	if (gone)
+		printf(" (%zu no longer answer%s: removed since the boot found them)", gone, gone == 1 ? "s" : "");
+	printf("\n");
 }
 
 static void pci_details(const struct pci_dev *d)
@@ -53,10 +73,14 @@ static void pci_details(const struct pci_dev *d)
 	printf("  %s %04x:%04x rev %02x class %06x (%s), header type 0x%02x%s\n", bdf, d->vendor, d->device,
 	       d->revision, d->class, pci_class_name(d->class), d->header_type & 0x7f,
 	       d->header_type & 0x80 ? " multi-function" : "");
-	uint16_t cmd = pci_read16(&machine.cfg, d->addr, PCI_COMMAND);
-	uint16_t sts = pci_read16(&machine.cfg, d->addr, PCI_STATUS);
-	printf("  command 0x%04x (%s%s%s) status 0x%04x\n", cmd, cmd & PCI_COMMAND_IO ? "io " : "",
-	       cmd & PCI_COMMAND_MEMORY ? "mem " : "", cmd & PCI_COMMAND_MASTER ? "bus-master" : "", sts);
+	if (!answers(d)) {
+		printf("  %s; what follows is what the boot found\n", GONE_WORDS);
+	} else {
+		uint16_t cmd = pci_read16(&machine.cfg, d->addr, PCI_COMMAND);
+		uint16_t sts = pci_read16(&machine.cfg, d->addr, PCI_STATUS);
+		printf("  command 0x%04x (%s%s%s) status 0x%04x\n", cmd, cmd & PCI_COMMAND_IO ? "io " : "",
+		       cmd & PCI_COMMAND_MEMORY ? "mem " : "", cmd & PCI_COMMAND_MASTER ? "bus-master" : "", sts);
+	}
 	if (pci_is_bridge(d))
 		printf("  bridge to buses %02x-%02x\n", d->sec_bus, d->sub_bus);
 	if (d->parent >= 0) {

@@ -108,6 +108,11 @@ uint16_t pci_read16(struct pci_cfg *c, struct pci_addr a, uint16_t off)
 	return (uint16_t)(pci_read32(c, a, off & ~3) >> (8 * (off & 2)));
 }
 
+bool pci_answers(struct pci_cfg *c, struct pci_addr a)
+{
+	return pci_read16(c, a, PCI_VENDOR_ID) != 0xffff;
+}
+
 uint8_t pci_read8(struct pci_cfg *c, struct pci_addr a, uint16_t off)
 {
 	return (uint8_t)(pci_read32(c, a, off & ~3) >> (8 * (off & 3)));

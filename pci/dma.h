@@ -27,6 +27,11 @@ struct dma_result {
 	uint64_t t_submit, t_done; /* cycles: doorbell written, completion seen */
 	uint64_t driver_cycles;	   /* spent in the driver, the wait excluded */
 	uint16_t device_status;	   /* the device's own code (NVMe: type << 8 | code) */
+	/* DMA_DEVICE_ERROR because the device compared the data it read with
+	 * its own and they differed (NVMe Compare Failure): the only device
+	 * error that says anything of the data. Every other error (a command
+	 * refused, a device that stopped, or is gone) is no miscompare. */
+	bool miscompare;
 	char error[96];
 };
 

@@ -4,12 +4,14 @@
 #include <string.h>
 
 #include "core/monitor/monitor.h"
+#include "core/monitor/runner.h"
 #include "core/monitor/settings.h"
 
 static struct {
 	struct pci_cfg *cfg;
 	const struct pci_list *pci;
 	struct dma_engine *engine;
+	char gone[112]; /* why the engine open is gone, or "" */
 } dut;
 
 void dut_bind(struct pci_cfg *cfg, const struct pci_list *pci)
@@ -19,8 +21,28 @@ void dut_bind(struct pci_cfg *cfg, const struct pci_list *pci)
 	dut.pci = pci;
 }
 
+/* "nvme 0000:01:00.0 removed: its configuration space reads all ones" */
+static void say_gone(char *out, size_t n, const char *kind, struct pci_addr a)
+{
+	char bdf[16];
+	pci_addr_str(a, bdf, sizeof(bdf));
+	snprintf(out, n, "%s%s%s removed: its configuration space reads all ones", kind ? kind : "", kind ? " " : "",
+		 bdf);
+}
+
+const char *dut_gone(void)
+{
+	if (!dut.engine || !dut.cfg)
+		return NULL;
+	if (!dut.gone[0] && !pci_answers(dut.cfg, dut.engine->addr))
+		say_gone(dut.gone, sizeof(dut.gone), dut.engine->kind, dut.engine->addr);
+	return dut.gone[0] ? dut.gone : NULL;
+}
+
 struct dma_engine *dut_current(void)
 {
+	if (dut.engine)
+		test_uses_device(dut_gone);
 	return dut.engine;
 }
 
@@ -29,6 +51,7 @@ void dut_close(void)
 	if (dut.engine)
 		dut.engine->close(dut.engine);
 	dut.engine = NULL;
+	dut.gone[0] = '\0';
 }
 
 static void (*closer)(void);
@@ -78,15 +101,42 @@ static int pick(const char *want, const char **why)
 	return edu;
 }
 
+/* The function's engine opened, unless it no longer answers; an open
+ * that failed because it went meanwhile says so before the driver's words. */
+static struct dma_engine *open_one(const struct pci_dev *d, const char **why)
+{
+	static char gone[sizeof(dut.gone) + 104];
+	bool was_there = !dut.cfg || pci_answers(dut.cfg, d->addr);
+	struct dma_engine *e = was_there ? dma_open(dut.cfg, d, why) : NULL;
+	if (e || !dut.cfg || pci_answers(dut.cfg, d->addr))
+		return e;
+	say_gone(gone, sizeof(dut.gone), NULL, d->addr);
+	if (was_there) {
+		size_t n = strlen(gone);
+		snprintf(gone + n, sizeof(gone) - n, " (%.96s)", *why);
+	}
+	*why = gone;
+	return NULL;
+}
+
 struct dma_engine *dut_engine(const char **why)
 {
-	if (dut.engine)
-		return dut.engine;
+	if (dut.engine) {
+		/* gone: kept open (nothing of it answers to be put back) until
+		 * `set device` or exit closes it, and used no more */
+		const char *gone = dut_gone();
+		if (gone) {
+			*why = gone;
+			test_uses_device(dut_gone);
+			return NULL;
+		}
+		return dut_current();
+	}
 	const char *want = setting_get("device");
 	int i = pick(want, why);
 	if (i < 0)
 		return NULL;
-	dut.engine = dma_open(dut.cfg, &dut.pci->d[i], why);
+	dut.engine = open_one(&dut.pci->d[i], why);
 	/* auto: a device that refuses (the boot disk) gives way to the next */
 	for (size_t k = 0; !dut.engine && strcmp(want, "auto") == 0 && k < dut.pci->n; k++) {
 		if (k == (size_t)i || !dma_has_driver(&dut.pci->d[k]))
@@ -95,9 +145,9 @@ struct dma_engine *dut_engine(const char **why)
 		pci_addr_str(dut.pci->d[i].addr, bdf, sizeof(bdf));
 		printf("    %s: %s; trying the next device\n", bdf, *why);
 		i = (int)k;
-		dut.engine = dma_open(dut.cfg, &dut.pci->d[k], why);
+		dut.engine = open_one(&dut.pci->d[k], why);
 	}
-	return dut.engine;
+	return dut.engine ? dut_current() : NULL;
 }
 
 bool dut_candidate(struct pci_addr *out)

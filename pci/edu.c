@@ -36,8 +36,8 @@
 #define EDU_DEADLINE_US (EDU_DEADLINE_MS * 1000)
 #define EDU_DEADLINE_TEXT STRINGIFY(EDU_DEADLINE_MS) " ms"
 /* A DMA still running this long is not a healthy one: from then on, every
- * EDU_CHECK_US, the console (Ctrl-C, Esc) and the ID register (all ones:
- * removed) are asked. */
+ * EDU_CHECK_US, the console (Ctrl-C, Esc), the configuration space and the
+ * ID register (all ones: removed, or not decoding) are asked. */
 #define EDU_SLOW_US (EDU_LATENCY_US * 2)
 #define EDU_CHECK_US 10000
 #define PCI_COMMAND_INTX_DISABLE 0x0400
@@ -89,7 +89,9 @@ static enum dma_status edu_transfer(struct dma_engine *e, enum dma_dir dir, uint
 		const char *why = NULL;
 		if (deadline_passed(&check)) {
 			check = deadline_after_us(EDU_CHECK_US);
-			if (regwin_read32(&d->bar, EDU_ID) == 0xffffffffu)
+			if (!pci_answers(d->cfg, e->addr))
+				why = "edu: removed (configuration space reads all ones) while a DMA ran";
+			else if (regwin_read32(&d->bar, EDU_ID) == 0xffffffffu)
 				why = "edu: the device reads all ones while a DMA runs (removed, or not decoding)";
 			else if (runner_stop_requested())
 				why = "edu: stopped by the operator while a DMA ran";

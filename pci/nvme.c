@@ -105,6 +105,7 @@ static enum dma_status nvme_transfer(struct dma_engine *e, enum dma_dir dir, uin
 				  r->error, sizeof(r->error), &r->device_status);
 	r->t_done = cycles_end();
 	r->driver_cycles = setup;
+	r->miscompare = r->status == DMA_DEVICE_ERROR && r->device_status == NVME_SC_COMPARE_FAILURE;
 	/* The command may still run and write into a buffer about to be
 	 * freed: no more bus mastering, the controller stopped. */
 	if (r->status == DMA_TIMEOUT && !e->withhold_doorbell)
@@ -129,7 +130,7 @@ static void give_back(struct nvme *n)
 	const char *why;
 	bool stopped = true;
 	n->closing = true;
-	if (n->saved && pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff) {
+	if (n->saved && !pci_answers(n->cfg, n->e.addr)) {
 		/* removed: nothing answers to be put back; a function that only
 		 * stopped answering configuration reads might still DMA */
 		printf("warning: nvme: the function no longer answers (removed?); its registers are not put back and "

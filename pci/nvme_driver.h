@@ -26,6 +26,8 @@
 #define NVM_WRITE 0x01
 #define NVM_READ 0x02
 #define NVM_COMPARE 0x05
+/* Status: Compare Failure (1.4, figure 128: type 2, media and data integrity, code 85h) */
+#define NVME_SC_COMPARE_FAILURE 0x285
 
 #define PAGE NVME_PAGE
 #define STREAM_MAX 32 /* transfers queue() keeps in flight, each with a PRP list page of its own */

@@ -129,7 +129,7 @@ static bool wait_over(struct nvme_wait *w)
 		 * the registers all ones (or nothing at all) */
 		uint32_t csts = regwin_read32(&n->bar, NVME_CSTS);
 		const char *gone = NULL;
-		if (pci_read16(n->cfg, n->e.addr, PCI_VENDOR_ID) == 0xffff)
+		if (!pci_answers(n->cfg, n->e.addr))
 			gone = "removed (configuration space reads all ones)";
 		else if (csts == 0xffffffffu)
 			gone = "registers read all ones (removed, or not decoding)";

@@ -82,6 +82,7 @@ enum dma_status nvme_reap(struct dma_engine *e, unsigned *tag, struct dma_result
 		r->t_done = t_done;
 		r->status = st;
 		r->device_status = status;
+		r->miscompare = st == DMA_DEVICE_ERROR && status == NVME_SC_COMPARE_FAILURE;
 		if (st != DMA_OK)
 			snprintf(r->error, sizeof(r->error), "%s", err);
 		sl->busy = false;

@@ -63,6 +63,10 @@ void pci_write16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t v)
  * reads otherwise, so a device given back untouched sees no write. */
 void pci_restore16(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint16_t found);
 void pci_restore32(struct pci_cfg *c, struct pci_addr a, uint16_t off, uint32_t found);
+/* Does the function answer at all? One that is gone (a surprise removal,
+ * a pulled card, a link that went down) reads all ones, and no function
+ * has vendor id 0xffff (PCI Local Bus 3.0, 6.2.1): false. */
+bool pci_answers(struct pci_cfg *c, struct pci_addr a);
 /* Extended configuration space (offsets 0x100-0xfff) needs ECAM. */
 bool pci_has_ecam(const struct pci_cfg *c, struct pci_addr a);
 

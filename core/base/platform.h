@@ -28,6 +28,7 @@ struct wallclock {
 
 struct platform_file;
 struct mem_range;    /* core/base/memmap.h */
+struct regwin;	     /* core/base/regwin.h */
 struct console_uart; /* core/serial/uart.h */
 
 /* The GIC CPU interface registers platform->gic_sysreg reaches. */
@@ -74,6 +75,12 @@ struct platform {
 	 * tables, memory map and registers stand in for a machine that is not
 	 * here; no address they name is ever touched. NULL on a live run. */
 	const char *replay;
+	/* Under test only (NULL on a machine): the register-level model that
+	 * answers at [base, base + size) instead of memory-mapped I/O, given as
+	 * its window (true); false where none does. regwin_open_mmio asks it
+	 * first, so a host test puts a model where a table or a BAR says
+	 * registers are and the drivers open them as on a machine. */
+	bool (*mmio_model)(uint64_t base, uint64_t size, struct regwin *w);
 
 	/* Console input: a byte, or -1 when none is waiting. Never blocks. */
 	int (*getc)(void);

@@ -13,6 +13,10 @@ const char *regwin_open_mmio(struct regwin *w, const char *name, uint64_t base, 
 	/* refused: a window of no bytes, so that a caller that goes on anyway
 	 * touches nothing (every access is counted as out of the window) */
 	*w = (struct regwin){ .name = name, .space = REGWIN_MMIO, .big_endian = big_endian };
+	if (platform && platform->mmio_model && platform->mmio_model(base, size, w)) {
+		w->name = name;
+		return NULL;
+	}
 	const char *why = memmap_mmio_refusal(base, size);
 	if (!why && platform && platform->replay)
 		why = "replay: no live hardware";

@@ -35,14 +35,14 @@ void lab_result(const char *test, const char *verdict)
 }
 
 void lab_measure(const char *test, const char *path, const char *backend, const char *variant, const char *unit,
-		 uint64_t p50)
+		 uint64_t p50, const char *result)
 {
 	/* the same figure, rounded the same way, as the measure record's
 	 * p50_ns; cycles stay cycles while the counter's rate is unknown */
 	if (strcmp(unit, "cycles") == 0 && timing.tsc_hz)
-		printf("<iommon-result test_case_id=%s/%s/%s/%s result=pass measurement=%.1f units=ns>\n", test, path,
-		       backend, variant, cycles_to_ns(p50));
+		printf("<iommon-result test_case_id=%s/%s/%s/%s result=%s measurement=%.1f units=ns>\n", test, path,
+		       backend, variant, result, cycles_to_ns(p50));
 	else
-		printf("<iommon-result test_case_id=%s/%s/%s/%s result=pass measurement=%llu units=%s>\n", test, path,
-		       backend, variant, (unsigned long long)p50, unit);
+		printf("<iommon-result test_case_id=%s/%s/%s/%s result=%s measurement=%llu units=%s>\n", test, path,
+		       backend, variant, result, (unsigned long long)p50, unit);
 }

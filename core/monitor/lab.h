@@ -16,10 +16,11 @@ bool lab_plan_begin(const char *plan);
 void lab_plan_end(void);
 /* `<iommon-result test_case_id=TEST result=VERDICT>` */
 void lab_result(const char *test, const char *verdict);
-/* `<iommon-result test_case_id=TEST/PATH/BACKEND/VARIANT result=pass
+/* `<iommon-result test_case_id=TEST/PATH/BACKEND/VARIANT result=RESULT
  * measurement=P50 units=UNIT>`: the median, in ns when counted in cycles
- * (as the record's p50_ns), else in its own unit. */
+ * (as the record's p50_ns), else in its own unit; RESULT is pass, or fail
+ * for a series cut short (the record's `cut`). */
 void lab_measure(const char *test, const char *path, const char *backend, const char *variant, const char *unit,
-		 uint64_t p50);
+		 uint64_t p50, const char *result);
 
 #endif

@@ -164,8 +164,14 @@ void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples
 	json_bool(&j, "model", m->model);
 	if (m->note)
 		json_str(&j, "note", m->note);
+	/* the device's removal before anything the case says: it is why */
+	const char *gone = test_device_gone(), *cut = gone ? gone : m->cut;
+	if (cut) /* last, so that readers of the fields before it are unchanged */
+		json_str(&j, "cut", cut);
 	record_emit(&j);
-	lab_measure(t->tc->name, m->path, m->backend, m->variant, m->unit, s.p50);
+	lab_measure(t->tc->name, m->path, m->backend, m->variant, m->unit, s.p50, cut ? "fail" : "pass");
+	if (cut)
+		printf("    %s: %zu samples, no pass: %s\n", m->variant, n, cut);
 
 	struct measure_row *rows = rows_grow(mrows.rows, &mrows.cap, mrows.n, sizeof(*rows));
 	if (!rows)

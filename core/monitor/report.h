@@ -141,6 +141,18 @@ bool test_stopped(struct test_ctx *t);
 /* The console's next byte: first what runner_stop_requested set aside. */
 int runner_getc(void);
 
+/* The device a test DMAs with, and whether it is still there. Whoever
+ * hands the running test its device (pci/dut.c: the device under test)
+ * hands with it the way to ask: `gone` gives NULL while the device
+ * answers, else why not, naming the removal. From then until the test
+ * ends the runner asks too: a series recorded once the device is gone is
+ * cut (test_measure), and a test the device vanished under does not pass.
+ * Outside a test it does nothing. */
+void test_uses_device(const char *(*gone)(void));
+/* NULL while the running test's device answers, or it uses none; else why
+ * not. */
+const char *test_device_gone(void);
+
 struct measure {
 	const char *path;    /* translation | fault | invalidation | map | unmap | dma | timer */
 	const char *backend; /* "none", "vtd", ... */
@@ -148,9 +160,14 @@ struct measure {
 	const char *unit; /* "cycles" */
 	bool model;	  /* produced on a hardware model */
 	const char *note; /* what a reader must know about these figures, or NULL */
+	/* why the series ended before the length it set out to take (a DMA
+	 * that failed), or NULL: it ran whole */
+	const char *cut;
 };
 /* Computes statistics over `samples` (sorted in place) and emits a
- * `measure` record. */
+ * `measure` record. A cut series (m->cut, or the test's device gone:
+ * test_device_gone) says why in the record's `cut`, and its lab line's
+ * result is fail: its figures are of a run that did not finish. */
 void test_measure(struct test_ctx *t, const struct measure *m, uint64_t *samples, size_t n);
 
 #endif

@@ -21,6 +21,7 @@ static struct {
 	size_t nresults, capresults;
 	struct tally session;
 	const struct test_case *current;
+	const char *(*device_gone)(void); /* the running test's device (test_uses_device), or NULL */
 	struct {
 		bool pending;
 		char after[48];
@@ -77,6 +78,34 @@ const char *runner_current(void)
 	return run.current ? run.current->name : NULL;
 }
 
+void test_uses_device(const char *(*gone)(void))
+{
+	if (run.current)
+		run.device_gone = gone;
+}
+
+const char *test_device_gone(void)
+{
+	return run.current && run.device_gone ? run.device_gone() : NULL;
+}
+
+/* After the test: its device gone (test_uses_device) while it was not
+ * skipped for that is a failure, whatever it claimed, and the detail says
+ * the removal first: it is why anything else failed. */
+static void device_vanished(struct test_ctx *t)
+{
+	const char *gone = test_device_gone();
+	if (!gone || (t->skipped && !t->failures))
+		return;
+	char first[sizeof(t->detail)];
+	snprintf(first, sizeof(first), "%s", t->failures ? t->detail : "");
+	report(t, false, "the device under test is gone: %s", gone);
+	char both[2 * sizeof(t->detail)];
+	snprintf(both, sizeof(both), "the device under test is gone: %s; first failure: %s", gone, first);
+	if (first[0])
+		snprintf(t->detail, sizeof(t->detail), "%.*s", (int)sizeof(t->detail) - 1, both);
+}
+
 /* Runs one test, or records it as not run for `not_run`: SKIP_STOPPED
  * (the run is being stopped), SKIP_EXCLUDED (`run --skip` named it), or a
  * not-applicable reason its group gave, with `why`. */
@@ -96,10 +125,13 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 		int at = printf("  %s: ", tc->name);
 		table_wrap_at((unsigned)at, 4, tc->summary);
 		run.current = tc;
+		run.device_gone = NULL;
 		timed_masked_max = 0;
 		timing_floor.n = 0;
 		tc->fn(&t);
+		device_vanished(&t);
 		run.current = NULL;
+		run.device_gone = NULL;
 		double masked_ms = cycles_to_ns(timed_masked_max) / 1e6;
 		if (masked_ms * 1000 > TIMED_MASK_BOUND_US)
 			printf(

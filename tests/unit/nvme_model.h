@@ -1,8 +1,10 @@
 /* A register-level model of an NVMe controller (NVMe 1.4, 3.1 and 7.6)
- * for the driver's unit tests (test_nvme.c, test_nvme_stream.c): an admin
- * and one I/O queue pair, Identify, Read filling blocks with 0x5a, and the
- * faults the tests inject. Each test binary includes it once: its state is
- * the binary's own. */
+ * for the driver's unit tests (test_nvme.c, test_nvme_stream.c) and the
+ * removal tests (test_unplug.c): an admin and one I/O queue pair,
+ * Identify, Read filling blocks with 0x5a, Compare against them, its DMA
+ * through an IOMMU model where a test puts one, and the faults the tests
+ * inject. Each test binary includes it once: its state is the binary's
+ * own. */
 #ifndef IOMMON_TEST_NVME_MODEL_H
 #define IOMMON_TEST_NVME_MODEL_H
 
@@ -24,10 +26,22 @@ static struct model {
 	struct queue sq[2], cq[2];
 	unsigned admin_done, admin_seen;
 	/* faults */
-	bool rdy_never;	     /* CSTS.RDY never follows CC.EN = 1 */
-	bool rdy_stuck;	     /* CSTS.RDY never clears after CC.EN = 0 */
-	int mute_after;	     /* admin commands answered before it goes mute (-1: never mute) */
-	bool removed;	     /* every read returns all ones */
+	bool rdy_never; /* CSTS.RDY never follows CC.EN = 1 */
+	bool rdy_stuck; /* CSTS.RDY never clears after CC.EN = 0 */
+	int mute_after; /* admin commands answered before it goes mute (-1: never mute) */
+	bool removed;	/* every read returns all ones */
+	/* removed at this access to the function (its BAR or its
+	 * configuration space, reads and writes counted alike; 1: the
+	 * first), which already reads all ones; 0: never. `accesses` counts
+	 * them, `on_remove` is told when it goes. */
+	unsigned remove_at, accesses;
+	/* ... or as the remove_at_io-th I/O command's doorbell is written
+	 * (counted in io_rung), which it no longer hears; 0: never */
+	unsigned remove_at_io, io_rung;
+	void (*on_remove)(void);
+	/* the controller's DMA as the bus carries it (NULL: at the address
+	 * it emits): false when refused (a master abort) */
+	bool (*dma)(uint64_t addr, bool write, uint64_t *phys);
 	unsigned csts_reads; /* polls of CSTS */
 	unsigned resets;     /* CC.EN 1 -> 0 */
 	uint32_t nn;	     /* namespaces */
@@ -64,15 +78,38 @@ static bool msix_on(void)
 	return cfg[MODEL_MSIX_CAP] == 0x11 && (ctl & 0x8000) && !(ctl & 0x4000);
 }
 
-static void *at(uint64_t addr)
+/* Where the controller's access to `addr` lands, or NULL when the bus
+ * refuses it. Never across a page: callers go page by page. */
+static void *at(uint64_t addr, bool write)
 {
-	return (void *)(uintptr_t)addr;
+	uint64_t phys = addr;
+	if (m.dma && !m.dma(addr, write, &phys))
+		return NULL;
+	return (void *)(uintptr_t)phys;
+}
+
+static void remove_now(void)
+{
+	m.removed = true;
+	if (m.on_remove)
+		m.on_remove();
+}
+
+/* One access to the function: counted, and where a test said so, the
+ * one at which it is removed. */
+static void touch(void)
+{
+	m.accesses++;
+	if (!m.removed && m.remove_at && m.accesses >= m.remove_at)
+		remove_now();
 }
 
 static void post(unsigned sqid, uint16_t cid, uint16_t status)
 {
 	struct queue *sq = &m.sq[sqid], *cq = &m.cq[sq->cqid];
-	uint32_t *e = at(cq->base + (uint64_t)cq->tail * 16);
+	uint32_t *e = at(cq->base + (uint64_t)cq->tail * 16, true);
+	if (!e)
+		return; /* the completion's write refused: nothing posted */
 	e[0] = 0;
 	e[1] = 0;
 	e[2] = sq->head | (uint32_t)sqid << 16;
@@ -116,9 +153,14 @@ static void run_admin(const uint8_t *c)
 	memcpy(&cdw11, c + 44, 4);
 	uint16_t status = 0;
 	switch (c[0]) {
-	case 0x06:
-		identify(at(prp1), nsid, cdw10 & 0xff);
+	case 0x06: {
+		uint8_t *page = at(prp1, true);
+		if (page)
+			identify(page, nsid, cdw10 & 0xff);
+		else
+			status = 0x04; /* data transfer error */
 		break;
+	}
 	case 0x05:			     /* create I/O CQ */
 		if ((cdw10 & 0xffff) == 2) { /* the driver's interrupt queue: vector 0 (IV) with IEN */
 			m.irq_cq = true;
@@ -153,9 +195,24 @@ static void run_io(const uint8_t *c)
 	uint64_t prp2;
 	memcpy(&prp2, c + 32, 8);
 	m.prp2[m.nio++ % 64] = prp2;
-	if (c[0] == 0x02) /* Read: blocks of 0x5a, from PRP1 on (the tests' buffers are contiguous) */
-		memset(at(prp1), 0x5a, ((cdw12 & 0xffff) + 1) * 512);
-	post(1, cid, 0);
+	/* Read: blocks of 0x5a, from PRP1 on, page by page (the tests' IOVAs
+	 * are contiguous); Compare: the same blocks against what it reads */
+	uint16_t status = 0;
+	uint64_t len = ((cdw12 & 0xffff) + 1) * 512ull;
+	for (uint64_t done = 0; (c[0] == 0x02 || c[0] == 0x05) && done < len && !status;) {
+		uint64_t a = prp1 + done, n = 4096 - (a & 4095);
+		n = n < len - done ? n : len - done;
+		uint8_t *p = at(a, c[0] == 0x02);
+		if (!p)
+			status = 0x04; /* data transfer error */
+		else if (c[0] == 0x02)
+			memset(p, 0x5a, n);
+		else
+			for (uint64_t i = 0; i < n && !status; i++)
+				status = p[i] != 0x5a ? 0x285 : 0; /* compare failure */
+		done += n;
+	}
+	post(1, cid, status);
 }
 
 static void sq_doorbell(unsigned qid, uint16_t tail)
@@ -163,8 +220,10 @@ static void sq_doorbell(unsigned qid, uint16_t tail)
 	struct queue *sq = &m.sq[qid];
 	sq->tail = tail;
 	while (sq->head != sq->tail) {
-		const uint8_t *c = at(sq->base + (uint64_t)sq->head * 64);
+		const uint8_t *c = at(sq->base + (uint64_t)sq->head * 64, false);
 		sq->head = (uint16_t)((sq->head + 1) % sq->size);
+		if (!c)
+			continue; /* the fetch refused: the command is lost */
 		if (qid == 0) {
 			m.admin_seen++;
 			if (m.mute_after >= 0 && m.admin_done >= (unsigned)m.mute_after)
@@ -184,6 +243,7 @@ static void sq_doorbell(unsigned qid, uint16_t tail)
 static uint64_t bar_read(void *ctx, uint64_t off, unsigned width)
 {
 	(void)ctx;
+	touch();
 	if (m.removed)
 		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
 	if (off >= MODEL_MSIX_TABLE && off < MODEL_MSIX_TABLE + sizeof(m.msix))
@@ -214,6 +274,9 @@ static uint64_t bar_read(void *ctx, uint64_t off, unsigned width)
 static void bar_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 {
 	(void)ctx, (void)width;
+	touch();
+	if (m.removed)
+		return;
 	if (off >= MODEL_MSIX_TABLE && off < MODEL_MSIX_TABLE + sizeof(m.msix)) {
 		m.msix[(off - MODEL_MSIX_TABLE) / 16][(off % 16) / 4] = (uint32_t)v;
 		return;
@@ -259,6 +322,10 @@ static void bar_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 	}
 	if (off >= NVME_DOORBELLS && !m.removed) {
 		unsigned idx = (unsigned)(off - NVME_DOORBELLS) / 4;
+		if (idx == 2 && m.remove_at_io && ++m.io_rung >= m.remove_at_io) {
+			remove_now(); /* as it is told to start: it never hears it */
+			return;
+		}
 		if (idx % 2 == 0 && idx / 2 < 2)
 			sq_doorbell(idx / 2, (uint16_t)v);
 		else if (idx == 3 && m.babble) /* the I/O CQ's head moved: one more foreign completion */
@@ -271,6 +338,8 @@ static const struct regwin_model_ops bar_ops = { bar_read, bar_write };
 static uint64_t cfg_read(void *ctx, uint64_t off, unsigned width)
 {
 	(void)ctx;
+	if (off >> 12 == 1 << 8)
+		touch();
 	if (m.removed || off >> 12 != 1 << 8) /* only bus 1, device 0, function 0 */
 		return width == 8 ? ~0ull : (1ull << (8 * width)) - 1;
 	if ((off & 0xfff) == PCI_VENDOR_ID && m.rdy_clearing) {
@@ -285,6 +354,8 @@ static uint64_t cfg_read(void *ctx, uint64_t off, unsigned width)
 static void cfg_write(void *ctx, uint64_t off, unsigned width, uint64_t v)
 {
 	(void)ctx;
+	if (off >> 12 == 1 << 8)
+		touch();
 	if (!m.removed && off >> 12 == 1 << 8)
 		memcpy(cfg + (off & 0xfff), &v, width);
 }

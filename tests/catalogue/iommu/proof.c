@@ -7,6 +7,7 @@
 
 #include "core/base/macros.h"
 #include "iommu/machine.h"
+#include "pci/dut.h"
 #include "tests/catalogue/bench.h"
 
 /* After a DMA of the device's (or its bring-up) that failed: the first
@@ -93,6 +94,14 @@ bool bench_prove_translated(struct env *v)
 		len += (size_t)snprintf(rids + len, sizeof(rids) - len, "%s%04x", i ? ", " : "", id[i]);
 	char key[sizeof(proven)];
 	snprintf(key, sizeof(key), "%.24s %s %.80s", v->io->name, bdf, rids);
+	/* a proof made before holds only while the device is there to be
+	 * translated; a device gone proves nothing (its errors are no faults) */
+	const char *gone = v->machine ? dut_gone() : NULL;
+	if (gone) {
+		report(v->t, false, "%s's DMA not proven translated: %s", bdf, gone);
+		bench_teardown(v);
+		return false;
+	}
 	if (v->machine && strcmp(key, proven) == 0)
 		return true;
 	proven[0] = '\0';
@@ -169,6 +178,8 @@ bool bench_prove_translated(struct env *v)
 		       "DMA ESCAPED translation: %s's write to IOVA 0x%llx landed untranslated; no case DMAs "
 		       "through it",
 		       bdf, (unsigned long long)iova);
+	} else if (e && v->machine && (gone = dut_gone()) != NULL) {
+		report(v->t, false, "%s's DMA not proven translated: %s", bdf, gone);
 	} else if (e && (foreign = bench_foreign_id(v->io, v->e->addr, e)) != NULL) {
 		/* every id it carries was translated, yet the unit saw another:
 		 * no case can put its DMA through a domain of iommon's */
