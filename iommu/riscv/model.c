@@ -58,7 +58,9 @@
 /* What this unit offers (5.3): version 1.0, Sv39/48/57 (bits 9-11), their
  * x4 forms (17-19), MSI_FLAT (22), AMO_HWAD (24), IGS = MSI (29:28 = 0),
  * PAS 56 (37:32). */
-#define CAPS (0x10ull | 7ull << 9 | 7ull << 17 | 1ull << 22 | 1ull << 24 | 56ull << 32)
+#define STAGE_S (7ull << 9)
+#define STAGE_G (7ull << 17)
+#define CAPS (0x10ull | STAGE_S | STAGE_G | 1ull << 22 | 1ull << 24 | 56ull << 32)
 
 /* Command opcodes and functions (3.1) */
 enum { IOTINVAL = 1, IOFENCE = 2, IODIR = 3 };
@@ -423,6 +425,12 @@ void rvim_init(struct rvi_model *m)
 	memset(m, 0, sizeof(*m));
 	m->caps = CAPS;
 	regwin_init_model(&m->win, "riscv-iommu-model", RVIM_WINDOW, false, &ops, m);
+}
+
+void rvim_offer_stages(struct rvi_model *m, bool s, bool g)
+{
+	m->caps &= ~(STAGE_S | STAGE_G);
+	m->caps |= (s ? STAGE_S : 0) | (g ? STAGE_G : 0);
 }
 
 /* ---- the faults `model` injects, and the kinds ---------------------------- */
