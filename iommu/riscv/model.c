@@ -472,4 +472,6 @@ const struct model_fault rvim_faults[] = {
 	{ NULL },
 };
 
-const char *const rvim_kind_names[] = { "riscv", NULL };
+/* riscv-g: a unit that offers the G stage alone (no Sv39/48/57), as
+ * QEMU's riscv-iommu-pci with s-stage=off */
+const char *const rvim_kind_names[] = { "riscv", "riscv-g", NULL };

@@ -16,8 +16,9 @@
  *   64-byte contexts), AMO_HWAD, IGS = MSI, PAS = 56; no ATS, PRI, T2GPA,
  *   process directories, Sv32, big-endian or debug interface. fctl reads
  *   0 and keeps nothing (BE, WSI and GXL are WARL with one legal value).
- *   rvim_offer_stages takes a stage's modes away; a context naming a
- *   mode the unit does not offer is misconfigured (2.1.4).
+ *   rvim_offer_stages takes a stage's modes away (kind riscv-g: the G
+ *   stage alone); a context naming a mode the unit does not offer is
+ *   misconfigured (2.1.4).
  * - Every write takes effect at once: ddtp.busy, cqcsr.busy and
  *   fqcsr.busy read 0, cqon and fqon follow cqen and fqen, unless a fault
  *   is injected (ddtp-busy: busy stays set and the mode unchanged).

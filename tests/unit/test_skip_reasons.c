@@ -163,6 +163,26 @@ static void stopped(void **state)
 	assert_non_null(strstr(out, "\n0 passed, 0 failed, 2 skipped\n"));
 }
 
+/* A RISC-V IOMMU that offers the G stage alone (the model's riscv-g, as
+ * QEMU's riscv-iommu-pci with s-stage=off) is driven in it: the G-stage
+ * cases and those of either stage pass, in the G stage; the S-stage ones
+ * are not applicable, naming the unit and the stage it lacks. */
+static void g_stage_only_unit(void **state)
+{
+	(void)state;
+	assert_null(model_attach("riscv-g", "none"));
+	const char *out =
+	    host_monitor_line("run riscv.takeover riscv.g.translate_4k riscv.translate_4k riscv.stale_context");
+	assert_non_null(strstr(host_monitor_result(out, "riscv.takeover"), "\"verdict\":\"pass\""));
+	assert_non_null(strstr(host_monitor_result(out, "riscv.takeover"), "Sv39x4 G stage"));
+	assert_non_null(strstr(host_monitor_result(out, "riscv.g.translate_4k"), "\"verdict\":\"pass\""));
+	na_for(out, "riscv.translate_4k", "unsupported");
+	na_for(out, "riscv.stale_context", "unsupported");
+	assert_non_null(
+	    strstr(host_monitor_result(out, "riscv.translate_4k"), "riscv-model offers no S stage (capabilities 0x"));
+	model_detach();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +192,7 @@ int main(void)
 		cmocka_unit_test(models),
 		cmocka_unit_test(no_unit_groups_fold),
 		cmocka_unit_test(excluded),
+		cmocka_unit_test(g_stage_only_unit),
 	};
 	return cmocka_run_group_tests(tests, setup, NULL);
 }
