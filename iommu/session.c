@@ -13,8 +13,9 @@
 #include "pci/dut.h"
 
 static struct {
-	struct iommu *io; /* valid until its backend opens another */
-	bool taken_once;  /* since it was opened: the exit record compares */
+	struct iommu *io;  /* valid until its backend opens another */
+	bool taken_once;   /* since it was opened: the exit record compares */
+	bool open_refused; /* the last iommu_for_device failed in its backend's open */
 } held;
 
 /* Every requester id function `i`'s DMA carries, in `al`; NULL, or why
@@ -46,8 +47,19 @@ static const char *alias_refusal(size_t i, struct pci_aliases *al)
 	return msg;
 }
 
+/* "riscv0 refused: <reason>": a refused unit is the reason a case that
+ * needs it does not run, named, whatever refused it (its register window
+ * at discovery, or its backend when it was opened). */
+static const char *refused(const struct iommu_unit *unit, const char *reason)
+{
+	static char msg[IOMMU_REFUSAL_MAX];
+	snprintf(msg, sizeof(msg), "%s refused: %s", unit->name, reason);
+	return msg;
+}
+
 struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 {
+	held.open_refused = false;
 	int i = pci_find(&machine.pci, dev);
 	int u = i >= 0 ? machine.pci.d[i].iommu : -1;
 	if (u < 0) {
@@ -56,7 +68,7 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 	}
 	const struct iommu_unit *unit = &machine.units.u[u];
 	if (unit->refused[0]) {
-		*why = unit->refused;
+		*why = refused(unit, unit->refused);
 		return NULL;
 	}
 	const struct iommu_backend *b = unit->backend;
@@ -79,9 +91,14 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 		 * applicable in the mode it asks for) must not hide that an
 		 * earlier one did */
 		bool same = held.io && strcmp(held.io->name, unit->name) == 0;
+		/* the unit held was given back above: what open refuses is
+		 * this unit (what its registers say it is or does) */
 		io = b->open(unit, &machine.units, &machine.pci, why);
-		if (!io)
+		if (!io) {
+			*why = refused(unit, *why ? *why : "its backend did not say why");
+			held.open_refused = true;
 			return NULL;
+		}
 		held.taken_once = same && held.taken_once && held.io == io;
 		held.io = io;
 	}
@@ -90,6 +107,21 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 	for (size_t k = 1; k < al.n; k++)
 		io->alias[io->nalias++] = al.a[k].rid;
 	return io;
+}
+
+const char *iommu_refusal(struct pci_addr dev)
+{
+	int i = pci_find(&machine.pci, dev);
+	int u = i >= 0 ? machine.pci.d[i].iommu : -1;
+	if (u < 0)
+		return NULL;
+	const struct iommu_unit *unit = &machine.units.u[u];
+	if (unit->refused[0])
+		return refused(unit, unit->refused);
+	const char *why;
+	if (!unit->backend || !unit->backend->open || iommu_for_device(dev, &why) || !held.open_refused)
+		return NULL;
+	return why;
 }
 
 const char *iommu_give_back_held(void)

@@ -2,8 +2,10 @@
  * functions or in the device tree (discover.c), opened on their register
  * window with the machine's PCI buses as the bystanders' device ids; and
  * its model's family, the one place that builds the driver on the model. */
-#include "iommu/backend.h"
+#include <string.h>
+
 #include "discover.h"
+#include "iommu/backend.h"
 #include "iommu/models/models.h"
 #include "model.h"
 #include "rvi.h"
@@ -50,14 +52,15 @@ static bool family_translate(void *m, uint64_t iova, bool write, uint64_t *phys)
 	return rvim_translate(m, ((struct rvi_model *)m)->engine_did, iova, write, phys);
 }
 
-/* The model out of reset (ddtp Off), its engine, and a driver of its own
- * on the model's window whose bystanders are every id up to the engine's
- * bus. */
+/* The model out of reset (ddtp Off), offering the G stage alone for kind
+ * riscv-g, its engine, and a driver of its own on the model's window whose
+ * bystanders are every id up to the engine's bus. */
 static const char *family_attach(const char *kind, struct model_engine *e)
 {
-	(void)kind;
 	const struct pci_addr at = { 0, MODEL_ENGINE_BUS, 1, 0 };
 	rvim_init(&family_model);
+	if (strcmp(kind, "riscv-g") == 0)
+		rvim_offer_stages(&family_model, false, true);
 	family_model.engine_did = pci_rid(at);
 	model_engine_init(e, "model-engine", at, 64, family_translate, &family_model);
 	model_engine_msi_write(e); /* an MSI is a write to an interrupt file's page */

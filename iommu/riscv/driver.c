@@ -284,16 +284,31 @@ static void apply_stage(struct rvi *r, bool g)
 	r->io.mode = g ? "g" : "s";
 }
 
+/* The stage a unit translates in unless a case asks: the S stage where it
+ * has one, else the G stage alone (a unit that offers only the G stage is
+ * driven in it). */
+static bool default_stage_g(const struct rvi *r)
+{
+	return !r->s_mode;
+}
+
 static const char *op_mode(struct iommu *io, const char *name)
 {
-	static char why[120];
+	static char why[160];
 	struct rvi *r = container_of(io, struct rvi, io);
-	bool g = name && strcmp(name, "g") == 0;
+	bool g = name ? strcmp(name, "g") == 0 : default_stage_g(r);
 	if (name && !g && strcmp(name, "s") != 0)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "riscv: no such translation mode (s or g)");
 	if (g && !r->g_mode) {
-		snprintf(why, sizeof(why), "riscv: the unit offers no G stage (capabilities 0x%llx: no Sv39x4-57x4)",
-			 (unsigned long long)r->caps);
+		snprintf(why, sizeof(why), "%s offers no G stage (capabilities 0x%llx: none of Sv39x4, Sv48x4, Sv57x4)",
+			 io->name, (unsigned long long)r->caps);
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, why);
+	}
+	if (!g && !r->s_mode) {
+		snprintf(why, sizeof(why),
+			 "%s offers no S stage (capabilities 0x%llx: none of Sv39, Sv48, Sv57): it translates in the G "
+			 "stage alone",
+			 io->name, (unsigned long long)r->caps);
 		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, why);
 	}
 	if (io->taken && g != r->gstage)
@@ -305,7 +320,7 @@ static const char *op_mode(struct iommu *io, const char *name)
 
 const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, uint32_t bystander_ids)
 {
-	static char why[120];
+	static char why[240];
 	struct rvi_found found = r->found;
 	bool same_unit = r->found_valid && w->space == r->w.space && w->base == r->w.base && w->ctx == r->w.ctx;
 	memset(r, 0, sizeof(*r));
@@ -342,14 +357,22 @@ const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, ui
 	struct io_pgtable_cfg cfg;
 	r->s_mode = stage_mode(r, false, &cfg);
 	r->g_mode = stage_mode(r, true, &cfg);
-	if (!r->s_mode)
-		return iommu_fail(&r->io, IOMMU_ERR_UNSUPPORTED,
-				  "riscv: the unit offers none of Sv39, Sv48 and Sv57 (capabilities bits 9-11)");
+	if (!r->s_mode && !r->g_mode) {
+		/* Sv32 and Sv32x4 need tc.SXL and fctl.GXL (2.1.4), 32-bit
+		 * contexts this driver never writes */
+		snprintf(why, sizeof(why),
+			 "riscv: no stage this driver translates in: no Sv39/48/57 (S) nor Sv39x4/48x4/57x4 (G)%s "
+			 "(capabilities 0x%llx)",
+			 r->caps & (RVI_CAP_SV32 | RVI_CAP_SV32X4) ? ", only the 32-bit Sv32 or Sv32x4" : "",
+			 (unsigned long long)r->caps);
+		return iommu_fail(&r->io, IOMMU_ERR_UNSUPPORTED, why);
+	}
 	r->io.nmodes = 0;
-	r->io.modes[r->io.nmodes++] = "s";
+	if (r->s_mode)
+		r->io.modes[r->io.nmodes++] = "s";
 	if (r->g_mode)
 		r->io.modes[r->io.nmodes++] = "g";
-	apply_stage(r, false);
+	apply_stage(r, default_stage_g(r));
 	r->io.perm_bits = true;
 	r->io.passthrough = true;
 	r->dut.did = RVI_DUT_PSCID;

@@ -58,7 +58,9 @@
 /* What this unit offers (5.3): version 1.0, Sv39/48/57 (bits 9-11), their
  * x4 forms (17-19), MSI_FLAT (22), AMO_HWAD (24), IGS = MSI (29:28 = 0),
  * PAS 56 (37:32). */
-#define CAPS (0x10ull | 7ull << 9 | 7ull << 17 | 1ull << 22 | 1ull << 24 | 56ull << 32)
+#define STAGE_S (7ull << 9)
+#define STAGE_G (7ull << 17)
+#define CAPS (0x10ull | STAGE_S | STAGE_G | 1ull << 22 | 1ull << 24 | 56ull << 32)
 
 /* Command opcodes and functions (3.1) */
 enum { IOTINVAL = 1, IOFENCE = 2, IODIR = 3 };
@@ -425,6 +427,12 @@ void rvim_init(struct rvi_model *m)
 	regwin_init_model(&m->win, "riscv-iommu-model", RVIM_WINDOW, false, &ops, m);
 }
 
+void rvim_offer_stages(struct rvi_model *m, bool s, bool g)
+{
+	m->caps &= ~(STAGE_S | STAGE_G);
+	m->caps |= (s ? STAGE_S : 0) | (g ? STAGE_G : 0);
+}
+
 /* ---- the faults `model` injects, and the kinds ---------------------------- */
 
 static void inject_fence_stuck(void *m)
@@ -464,4 +472,6 @@ const struct model_fault rvim_faults[] = {
 	{ NULL },
 };
 
-const char *const rvim_kind_names[] = { "riscv", NULL };
+/* riscv-g: a unit that offers the G stage alone (no Sv39/48/57), as
+ * QEMU's riscv-iommu-pci with s-stage=off */
+const char *const rvim_kind_names[] = { "riscv", "riscv-g", NULL };

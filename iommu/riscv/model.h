@@ -16,6 +16,9 @@
  *   64-byte contexts), AMO_HWAD, IGS = MSI, PAS = 56; no ATS, PRI, T2GPA,
  *   process directories, Sv32, big-endian or debug interface. fctl reads
  *   0 and keeps nothing (BE, WSI and GXL are WARL with one legal value).
+ *   rvim_offer_stages takes a stage's modes away (kind riscv-g: the G
+ *   stage alone); a context naming a mode the unit does not offer is
+ *   misconfigured (2.1.4).
  * - Every write takes effect at once: ddtp.busy, cqcsr.busy and
  *   fqcsr.busy read 0, cqon and fqon follow cqen and fqen, unless a fault
  *   is injected (ddtp-busy: busy stays set and the mode unchanged).
@@ -98,6 +101,10 @@ struct rvi_model {
 
 /* A unit out of reset: ddtp Off (every DMA blocked), queues off. */
 void rvim_init(struct rvi_model *m);
+/* The translation stages it offers: the S stage's Sv39/48/57 and the G
+ * stage's Sv39x4/48x4/57x4, each all or none (capabilities bits 9-11,
+ * 17-19). */
+void rvim_offer_stages(struct rvi_model *m, bool s, bool g);
 
 /* A DMA by device `did` at `iova`: the physical address, or false after
  * recording the fault the spec gives (where the fault queue takes it).

@@ -119,21 +119,24 @@ void rvim_inval_gvma(struct rvi_model *m, bool gv, uint16_t gscid, bool av, uint
 
 /* ---- the device context --------------------------------------------------- */
 
-static bool atp_mode_ok(unsigned mode)
+/* Bare, or a mode the unit offers (2.1.4): Sv39, Sv48, Sv57 (8-10) where
+ * capabilities bits 9-11 say so for the S stage, and their x4 forms
+ * (bits 17-19) for the G stage. */
+static bool atp_mode_ok(const struct rvi_model *m, unsigned mode, bool g)
 {
-	return mode == 0 || (mode >= 8 && mode <= 10);
+	return mode == 0 || (mode >= 8 && mode <= 10 && (m->caps >> ((g ? 17 : 9) + mode - 8) & 1));
 }
 
 /* 2.1.4 for this unit; NULL when the context is well formed. */
-static const char *misconfigured(const uint64_t *dc)
+static const char *misconfigured(const struct rvi_model *m, const uint64_t *dc)
 {
 	uint64_t tc = dc[0], iohgatp = dc[1], ta = dc[2], fsc = dc[3];
 	uint64_t msiptp = dc[4], mask = dc[5], pattern = dc[6];
 	if (tc & TC_NOT_HERE)
 		return "tc";
-	if (!atp_mode_ok(ATP_MODE(iohgatp)) || (ATP_MODE(iohgatp) && (iohgatp & 3)))
+	if (!atp_mode_ok(m, ATP_MODE(iohgatp), true) || (ATP_MODE(iohgatp) && (iohgatp & 3)))
 		return "iohgatp"; /* mode, or a G-stage root not on 16 KiB */
-	if (!atp_mode_ok(ATP_MODE(fsc)) || (fsc & 0x0ffff00000000000ull))
+	if (!atp_mode_ok(m, ATP_MODE(fsc), false) || (fsc & 0x0ffff00000000000ull))
 		return "fsc";
 	if (ta & 0xffffffff00000fffull)
 		return "ta";
@@ -191,7 +194,7 @@ static const uint64_t *context(struct req *q)
 		refuse(q, DDT_INVALID, 0);
 		return NULL;
 	}
-	if (misconfigured(dc)) {
+	if (misconfigured(m, dc)) {
 		refuse(q, DDT_MISCONFIGURED, 0);
 		return NULL;
 	}

@@ -51,10 +51,11 @@ struct rvi {
 	uint32_t fctl;
 	bool extended;	 /* 64-byte contexts (caps.MSI_FLAT) */
 	uint64_t limit;	 /* memory the unit reaches: below 2^caps.PAS */
-	unsigned s_mode; /* RVI_ATP_SV39/48/57: the S stage's, when it translates */
+	unsigned s_mode; /* RVI_ATP_SV39/48/57: the S stage's when offered (0: none) */
 	/* The stage the device under test translates through (ops->mode:
 	 * "s", the default, or "g": the G stage alone, Sv39x4/48x4/57x4,
-	 * under GSCID 1), and the G stage's mode when offered (0: none). */
+	 * under GSCID 1, the default of a unit that offers no S stage), and
+	 * the G stage's mode when offered (0: none). */
 	bool gstage;
 	unsigned g_mode;
 	uint32_t bystander_ids; /* device ids below this get the bystanders' context at take-over */
@@ -85,7 +86,8 @@ struct rvi {
 };
 
 /* Prepares a unit reached through `w` (MMIO on hardware, the model in
- * tests): reads the capabilities and chooses the S-stage mode.
+ * tests): reads the capabilities and chooses each stage's mode; a unit
+ * that offers neither stage in Sv39 and up is refused, saying so.
  * `bystander_ids`: the device ids below it are the machine's (every PCI
  * bus the machine has, in full). NULL or why not. */
 const char *rvi_init(struct rvi *r, const struct regwin *w, const char *name, uint32_t bystander_ids);

@@ -47,6 +47,14 @@ bool bench_setup(struct test_ctx *t, struct env *v, const char *backend);
  * NULL: its default): a unit that does not offer it makes the case not
  * applicable, saying so. */
 bool bench_setup_mode(struct test_ctx *t, struct env *v, const char *backend, const char *mode);
+/* The machine's unit in front of the device at `a`, opened into *io for a
+ * case of backend `b` (NULL: any): false, the test skipped for the unit's
+ * reason, when it cannot be had: none covers the device, another
+ * backend's, one no backend drives, or one refused ("riscv0 refused: ...",
+ * whatever refused it). Asked before the device is brought up, so that a
+ * device is never made to DMA behind a unit a case cannot have. */
+struct iommu_backend;
+bool bench_unit_in_front(struct test_ctx *t, const struct iommu_backend *b, struct pci_addr a, struct iommu **io);
 /* Gives the unit back (a claim that it went back as found). */
 void bench_teardown(struct env *v);
 /* What a case needs of the unit it got: true when `have`; else the unit is

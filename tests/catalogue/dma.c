@@ -15,10 +15,41 @@
 #include "pci/dma.h"
 #include "pci/dut.h"
 
+/* Why a device that did not come up could not, when it is the unit in
+ * front of it: one refused ("riscv0 refused: ..."), or one that protects
+ * memory as the firmware left it (blocking every DMA, its driver's own
+ * queues too). The skip says the unit; the device's own words follow on
+ * the console. False: nothing of the unit's. */
+static bool unit_in_the_way(struct test_ctx *t, const char *device)
+{
+	struct pci_addr a;
+	if (!dut_candidate(&a) || iommu_give_back_held() != NULL)
+		return false;
+	const char *refused = iommu_refusal(a), *no;
+	if (refused) {
+		printf("    %s; the device behind it did not come up: %s\n", refused, device);
+		test_skip(t, SKIP_REFUSED, "%s", refused);
+		return true;
+	}
+	struct iommu *io = iommu_for_device(a, &no);
+	struct iommu_fw_state fw;
+	if (!iommu_fw_protects(io, &fw))
+		return false;
+	printf("    %s as the firmware left it: %s; the device behind it did not come up: %s\n", io->name, fw.state,
+	       device);
+	test_skip(
+	    t, SKIP_UNSUPPORTED,
+	    "%s protects memory from DMA as the firmware left it, the device's own queues too: it did not come up",
+	    io->name);
+	return true;
+}
+
 static struct dma_engine *engine(struct test_ctx *t)
 {
 	const char *why = "no engine";
 	struct dma_engine *e = platform->hardware ? dut_engine(&why) : NULL;
+	if (!e && platform->hardware && unit_in_the_way(t, why))
+		return NULL;
 	if (!e) {
 		if (platform->replay)
 			why = "replay: no live hardware";

@@ -48,7 +48,10 @@ static void caught_before_any_case(void **state)
 				break;
 		}
 		const char *rec = host_monitor_result(out, test);
-		if (strstr(rec, "\"verdict\":\"skip\"")) /* not this kind's: another of the family's */
+		/* not this kind's: another of the family's; or a case the kind's
+		 * unit cannot have (riscv-g: the S stage), the family's escape
+		 * caught on its other kind */
+		if (strstr(rec, "\"verdict\":\"skip\"") || strstr(rec, "\"verdict\":\"na\""))
 			continue;
 		if (!strstr(rec, "\"verdict\":\"fail\""))
 			fail_msg("%s: %s passed with its DMA bypassing the unit: %s", kind, test, rec);

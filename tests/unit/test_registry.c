@@ -187,8 +187,9 @@ static void every_command_has_one_owner(void **state)
 	assert_true(seen >= 4); /* pci, acpi, iommu, model */
 }
 
-/* The held unit: none covering the device, a refused window and a type no
- * backend drives are each refused with the reason, and nothing is opened. */
+/* The held unit: none covering the device, a refused window (the unit
+ * named before why) and a type no backend drives are each refused with
+ * the reason, and nothing is opened. */
 static void device_without_a_usable_unit(void **state)
 {
 	(void)state;
@@ -215,7 +216,7 @@ static void device_without_a_usable_unit(void **state)
 	snprintf(u->refused, sizeof(u->refused), "the memory map says RAM there");
 	why = NULL;
 	assert_null(iommu_for_device(dev[1].addr, &why));
-	assert_ptr_equal(why, u->refused);
+	assert_string_equal(why, "unit0 refused: the memory map says RAM there"); /* the unit named */
 
 	u->refused[0] = '\0';
 	static const struct iommu_backend undriven = { .name = "undriven" };

@@ -347,6 +347,62 @@ static void g_stage_mode(void **state)
 	assert_null(r.io.variant);
 }
 
+/* A unit that offers the G stage alone (QEMU's s-stage=off) is driven in
+ * it: its one mode is g, the default; a case asking for the S stage is
+ * told, by the unit's name, that it has none; taken over, the device
+ * under test translates through iohgatp (the model refuses an S-stage
+ * context on such a unit as misconfigured). One that offers the S stage
+ * alone keeps it and names the G stage it lacks; one with neither (or
+ * only the 32-bit modes) is refused, saying so. */
+static void one_stage_units(void **state)
+{
+	(void)state;
+	rvim_init(&m);
+	rvim_offer_stages(&m, false, true);
+	assert_null(rvi_init(&r, &m.win, "riscv-model", 0x2000));
+	assert_int_equal(r.io.nmodes, 1);
+	assert_string_equal(r.io.modes[0], "g");
+	assert_string_equal(r.io.mode, "g");
+	assert_string_equal(r.io.variant, "sv39x4");
+	assert_null(r.io.ops->mode(&r.io, NULL));
+	assert_string_equal(r.io.mode, "g");
+	const char *why = r.io.ops->mode(&r.io, "s");
+	assert_non_null(why);
+	assert_int_equal(r.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(why, "riscv-model offers no S stage"));
+	assert_null(r.io.ops->mode(&r.io, NULL));
+	assert_null(r.io.ops->take(&r.io));
+	assert_null(r.io.ops->attach(&r.io, dev, IOMMU_TRANSLATE));
+	const uint64_t iova = 1ull << 40; /* beyond any S stage's lower half of Sv39 */
+	assert_null(r.io.ops->map(&r.io, iova, 0x10000000, 4096, IOMMU_RW, 4096));
+	assert_int_equal(through(DID, iova + 0x234), 0x10000234);
+	struct iommu_fault f[2];
+	bool ovf;
+	assert_int_equal(r.io.ops->faults(&r.io, f, 2, &ovf), 0);
+	close_unit();
+
+	rvim_init(&m);
+	rvim_offer_stages(&m, true, false);
+	assert_null(rvi_init(&r, &m.win, "riscv-model", 0x2000));
+	assert_int_equal(r.io.nmodes, 1);
+	assert_string_equal(r.io.modes[0], "s");
+	assert_null(r.io.variant);
+	assert_non_null(strstr(r.io.ops->mode(&r.io, "g"), "riscv-model offers no G stage"));
+	assert_int_equal(r.io.err, IOMMU_ERR_UNSUPPORTED);
+
+	rvim_init(&m);
+	rvim_offer_stages(&m, false, false);
+	why = rvi_init(&r, &m.win, "riscv-model", 0x2000);
+	assert_non_null(why);
+	assert_int_equal(r.io.err, IOMMU_ERR_UNSUPPORTED);
+	assert_non_null(strstr(why, "no stage this driver translates in"));
+	assert_null(strstr(why, "32-bit"));
+	m.caps |= 1ull << 8 | 1ull << 16; /* Sv32 and Sv32x4 */
+	why = rvi_init(&r, &m.win, "riscv-model", 0x2000);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "only the 32-bit Sv32 or Sv32x4"));
+}
+
 /* MSI address translation: refused in the S stage (msiptp needs the G
  * stage); in the G stage a write to interrupt file 5 (mask bits 0, 1, 7)
  * lands in the page its entry names, offset kept; a file not valid is
@@ -524,6 +580,7 @@ int main(void)
 		cmocka_unit_test(injected_faults_named),
 		cmocka_unit_test(illegal_command_and_overflow),
 		cmocka_unit_test(g_stage_mode),
+		cmocka_unit_test(one_stage_units),
 		cmocka_unit_test(msi_page_table),
 		cmocka_unit_test(discovery_from_pci),
 		cmocka_unit_test(discovery_from_rimt),

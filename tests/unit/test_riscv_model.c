@@ -368,6 +368,38 @@ static void broken_directory(void **state)
 
 /* ---- the S and G stages --------------------------------------------------- */
 
+/* A unit offering one stage (rvim_offer_stages): its capabilities say
+ * which, and a context naming a mode of the stage it lacks is
+ * misconfigured (259, 2.1.4), while the stage it has translates. */
+static void stages_as_offered(void **state)
+{
+	(void)state;
+	unit(LVL1);
+	rvim_offer_stages(&m, false, true); /* the G stage alone */
+	assert_int_equal((rd(CAPS) >> 9) & 7, 0);
+	assert_int_equal((rd(CAPS) >> 17) & 7, 7);
+	uint64_t *root = s_stage(DID, SV39, 1);
+	map(root, 3, false, 0x40000000, 0x7000000, 4096, LEAF);
+	assert_int_equal(refused(DID, 0x40000000, false), 259);
+	uint64_t *dc = dc_of(DID), *g = root16k();
+	dc[3] = 0;
+	dc[1] = SV48 << 60 | 2ull << 44 | pa(g) >> 12;
+	map(g, 4, true, 0x40000000, 0x7000000, 4096, LEAF);
+	assert_int_equal(through(DID, 0x40000010), 0x7000010);
+	assert_clean();
+	unit(LVL1);
+	rvim_offer_stages(&m, true, false); /* the S stage alone */
+	dc = dc_of(DID), g = root16k();
+	dc[0] = TC_V;
+	dc[1] = SV39 << 60 | 2ull << 44 | pa(g) >> 12;
+	assert_int_equal(refused(DID, 0x40000000, false), 259);
+	dc[1] = 0;
+	root = s_stage(DID, SV57, 1);
+	map(root, 5, false, 0x40000000, 0x7000000, 4096, LEAF);
+	assert_int_equal(through(DID, 0x40000010), 0x7000010);
+	assert_clean();
+}
+
 /* Sv39, Sv48 and Sv57 with a leaf at every level they have; the top
  * half of the IOVA space is the sign-extended one; a non-canonical
  * IOVA, W without R, a misaligned superpage and U clear are page faults. */
@@ -666,6 +698,7 @@ int main(void)
 		cmocka_unit_test(reset_blocks_bare_passes),
 		cmocka_unit_test(directory_depths),
 		cmocka_unit_test(broken_directory),
+		cmocka_unit_test(stages_as_offered),
 		cmocka_unit_test(s_stage_every_mode_and_leaf),
 		cmocka_unit_test(permissions_and_dirty_bits),
 		cmocka_unit_test(two_stages),

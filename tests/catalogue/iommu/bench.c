@@ -42,20 +42,14 @@ const char *bench_translate(struct env *v)
 	return e;
 }
 
-/* The device under test, not yet open, where the unit behind it blocks
- * every DMA as found (io->take_first): its driver's own queues would be
- * unreachable. The unit is taken over, the device alone passed through
- * while dut_engine brings it up, and the unit given back (the case takes
- * it again in the mode it asks for); the engine, idle, stays open. NULL
- * with *why untouched where the unit does not block, else NULL with why
- * not (the engine's words when it is not that). */
-static struct dma_engine *bring_up_behind(const char **why)
+/* The device under test at `a`, not yet open, where the unit `io` behind
+ * it blocks every DMA as found (io->take_first): its driver's own queues
+ * would be unreachable. The unit is taken over, the device alone passed
+ * through while dut_engine brings it up, and the unit given back (the
+ * case takes it again in the mode it asks for); the engine, idle, stays
+ * open. NULL with why not (the engine's words when it is not that). */
+static struct dma_engine *bring_up_behind(struct iommu *io, struct pci_addr a, const char **why)
 {
-	struct pci_addr a;
-	const char *w;
-	struct iommu *io = dut_candidate(&a) ? iommu_for_device(a, &w) : NULL;
-	if (!io || !io->take_first)
-		return NULL;
 	printf("    %s blocks every DMA as the firmware left it: taken over, the device passed through to bring it "
 	       "up\n",
 	       io->name);
@@ -86,7 +80,37 @@ static struct dma_engine *bring_up_behind(const char **why)
 	return eng;
 }
 
-/* The machine's unit behind the device under test (`set device`). */
+bool bench_unit_in_front(struct test_ctx *t, const struct iommu_backend *b, struct pci_addr a, struct iommu **io)
+{
+	int d = pci_find(&machine.pci, a);
+	int u = d >= 0 ? machine.pci.d[d].iommu : -1;
+	const struct iommu_unit *un = u >= 0 ? &machine.units.u[u] : NULL;
+	/* a backend's cases run on its own units only */
+	if (b && un && un->backend != b) {
+		test_skip(t, SKIP_NO_UNIT, "the device under test is behind %s, which the %s backend does not drive",
+			  un->name, b->title);
+		return false;
+	}
+	const char *why;
+	*io = iommu_for_device(a, &why);
+	if (!*io) {
+		/* none covers the device; one no backend drives; else the unit
+		 * was refused (as the firmware left it, or when opened) */
+		enum skip_reason r = !un				     ? SKIP_NO_UNIT
+				     : !un->refused[0] && !un->backend->open ? SKIP_NOT_IMPLEMENTED
+									     : SKIP_REFUSED;
+		test_skip(t, r, "%s", why);
+		return false;
+	}
+	return true;
+}
+
+/* The machine's unit behind the device under test (`set device`). The
+ * unit comes first: a case that cannot have it skips for the unit's
+ * reason before the device is brought up, so a device is never made to
+ * DMA behind a unit refused (which may block it, as a RISC-V IOMMU out of
+ * reset does, or leave it untranslated) and a refusal is never taken for
+ * the device's failure. */
 static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_backend *b)
 {
 	const char *why = "no engine";
@@ -98,12 +122,7 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 			test_skip(t, SKIP_PLATFORM, "no IOMMU on this platform");
 		return false;
 	}
-	/* the device under test behind a unit that blocks every DMA as found
-	 * is brought up through it first: tried on its own it would fail
-	 * (its queues unreachable, an NVMe left with a fatal status) and
-	 * `set device auto` would settle for a device that needs no DMA to
-	 * start, an edu before an NVMe */
-	const char *behind = NULL;
+	struct pci_addr a;
 	v->e = dut_current();
 	/* gone since an earlier case opened it: nothing to take the unit over
 	 * for, and no DMA to prove anything by */
@@ -112,36 +131,32 @@ static bool on_machine(struct test_ctx *t, struct env *v, const struct iommu_bac
 		test_skip(t, SKIP_NO_DEVICE, "no device under test: %s", gone);
 		return false;
 	}
-	if (!v->e)
-		v->e = bring_up_behind(&behind);
-	if (!v->e)
-		v->e = dut_engine(&why);
-	if (!v->e && behind)
-		why = behind; /* what the bring-up through the unit met */
-	if (!v->e) {
+	if (v->e)
+		a = v->e->addr;
+	else if (!dut_candidate(&a)) {
+		dut_engine(&why); /* nothing to open: only what is missing */
 		test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 		return false;
 	}
-	/* a backend's cases run on its own units only */
-	int d = pci_find(&machine.pci, v->e->addr);
-	int u = d >= 0 ? machine.pci.d[d].iommu : -1;
-	if (b && u >= 0 && machine.units.u[u].backend != b) {
-		test_skip(t, SKIP_NO_UNIT, "the device under test is behind %s, which the %s backend does not drive",
-			  machine.units.u[u].name, b->title);
+	if (!bench_unit_in_front(t, b, a, &v->io))
+		return false;
+	if (v->e)
+		return true;
+	/* the device under test behind a unit that blocks every DMA as found
+	 * is brought up through it: tried on its own it would fail (its
+	 * queues unreachable, an NVMe left with a fatal status) and `set
+	 * device auto` would settle for a device that needs no DMA to start,
+	 * an edu before an NVMe */
+	v->e = v->io->take_first ? bring_up_behind(v->io, a, &why) : dut_engine(&why);
+	if (!v->e) {
+		v->io = NULL;
+		test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 		return false;
 	}
-	v->io = iommu_for_device(v->e->addr, &why);
-	if (!v->io) {
-		/* none covers the device; one no backend drives; else the unit
-		 * was refused (as the firmware left it, or when opened) */
-		const struct iommu_unit *un = u >= 0 ? &machine.units.u[u] : NULL;
-		enum skip_reason r = !un				     ? SKIP_NO_UNIT
-				     : !un->refused[0] && !un->backend->open ? SKIP_NOT_IMPLEMENTED
-									     : SKIP_REFUSED;
-		test_skip(t, r, "%s", why);
-		return false;
-	}
-	return true;
+	/* opened again for the case (the bring-up took it over and gave it
+	 * back), in front of the device brought up: `set device auto` may
+	 * have settled on another function, the first having refused */
+	return bench_unit_in_front(t, b, v->e->addr, &v->io);
 }
 
 /* "'model a', 'model b' or 'model c'": the kinds that attach `b`'s model;

@@ -23,6 +23,7 @@
 #include "iommu/session.h"
 #include "pci/dma.h"
 #include "pci/dut.h"
+#include "tests/catalogue/bench.h"
 #include "tests/catalogue/catalogue.h"
 
 struct audit {
@@ -68,6 +69,15 @@ static bool audit_setup(struct test_ctx *t, struct audit *a, bool engine)
 			report(t, false, "the unit a case held could not be given back: %s", why);
 			return false;
 		}
+		/* the unit in front of the device under test before the device:
+		 * one that cannot be read (refused, none, no backend) is the
+		 * reason, and the device is not brought up behind it */
+		struct pci_addr at;
+		struct dma_engine *open = dut_current();
+		if (open)
+			at = open->addr;
+		if ((open || dut_candidate(&at)) && !bench_unit_in_front(t, NULL, at, &a->io))
+			return false;
 		a->e = dut_engine(&why);
 		if (!a->e && engine) {
 			/* a unit left protecting keeps an engine's own queues
@@ -83,8 +93,9 @@ static bool audit_setup(struct test_ctx *t, struct audit *a, bool engine)
 				test_skip(t, SKIP_NO_DEVICE, "no DMA engine: %s", why);
 			return false;
 		}
-		a->io = a->e ? iommu_for_device(a->e->addr, &why) : first_unit(&why);
-		if (!a->io) {
+		if (a->e && !bench_unit_in_front(t, NULL, a->e->addr, &a->io))
+			return false;
+		if (!a->e && !(a->io = first_unit(&why))) {
 			test_skip(t, SKIP_NO_UNIT, "%s", why);
 			return false;
 		}
