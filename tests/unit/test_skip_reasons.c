@@ -294,8 +294,9 @@ static void refused_riscv_unit_is_the_reason(void **state)
 	skipped_for(out, "dma.integrity", "refused");
 	assert_non_null(
 	    strstr(host_monitor_result(out, "dma.integrity"), "\"detail\":\"riscv0 refused: riscv: no stage"));
-	assert_non_null(strstr(out, "; the device behind it did not come up: nvme: held by"));
-	assert_int_equal(claimed, 1);
+	/* (this machine's NVMe has registers but no configuration space: it
+	 * reads as removed, which the device's own words then say) */
+	assert_non_null(strstr(out, "; the device behind it did not come up: 0000:00:03.0 removed"));
 	dead_machine();
 }
 

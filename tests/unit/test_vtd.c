@@ -7,6 +7,7 @@
 #include "unit.h"
 
 #include "core/base/macros.h"
+#include "core/base/memmap.h"
 #include "core/base/timing.h"
 #include "core/monitor/settings.h"
 #include "iommu/vtd/caps.h"
@@ -482,9 +483,12 @@ static void errors_carry_their_code(void **state)
 	 * its queue busy and never draining: TIMEOUT (live.c) */
 	uint32_t left_on[] = { VTD_GCMD_TE, VTD_GCMD_QIE };
 	enum iommu_err code[] = { IOMMU_ERR_FIRMWARE, IOMMU_ERR_TIMEOUT };
+	static uint64_t fw_queue[512] __attribute__((aligned(4096)));
+	memmap_firmware_standin((uint64_t)(uintptr_t)fw_queue, sizeof(fw_queue)); /* the firmware's memory */
 	for (size_t i = 0; i < 2; i++) {
 		open_unit(VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
 		m.gsts = left_on[i];
+		m.iqa = (uint64_t)(uintptr_t)fw_queue;
 		m.iqt = 0x10;
 		assert_non_null(v.io.ops->take(&v.io));
 		assert_int_equal(v.io.err, code[i]);
