@@ -79,12 +79,13 @@ $(BUILD)/iommon.efi: $(BUILD)/iommon.so $(BUILD)/host/petool tools/check-relocs.
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
 	$(BUILD)/host/petool nx $@
 
-# The firmware stand-in the protection tests boot first (tests/standin/dmafw.c):
+# The firmware stand-in the protection tests boot first (tests/standin/dmafw.c),
+# and the hostile campaign's (tests/standin/hostile.c, tools/hostile.sh):
 # a UEFI program of its own, built like the monitor, never on the stick
 # unless a boot test puts it there.
-$(BUILD)/standin.so: $(BUILD)/efi/tests/standin/dmafw.o $(LDS) $(NEWLIB)/.stamp
+$(BUILD)/standin.so: $(BUILD)/efi/tests/standin/dmafw.o $(BUILD)/efi/tests/standin/hostile.o $(LDS) $(NEWLIB)/.stamp
 	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
-		/usr/lib/crt0-efi-x86_64.o $< -L/usr/lib -lgnuefi -lefi -L$(NEWLIB_TARGET)/lib -lc $(LIBGCC) -o $@
+		/usr/lib/crt0-efi-x86_64.o $(filter %.o,$^) -L/usr/lib -lgnuefi -lefi -L$(NEWLIB_TARGET)/lib -lc $(LIBGCC) -o $@
 
 $(BUILD)/standin.efi: $(BUILD)/standin.so $(BUILD)/host/petool tools/check-relocs.sh
 	tools/check-relocs.sh $<
@@ -415,6 +416,14 @@ debian13:
 		$$(case "$$MAKEFLAGS" in *jobserver*|*-j*) ;; *) echo -j$$(nproc) ;; esac) \
 		BUILD=build/debian13 NEWLIB_DIR=$(DEBIAN13_NEWLIB) build/debian13/iommon.img
 
+# The hostile-firmware campaign (tools/hostile.sh): SEEDS boots from SEED,
+# STATES firmware states each; make test runs two fixed seeds of 12.
+SEED ?= 1
+SEEDS ?= 20
+STATES ?= 25
+hostile: deps $(BUILD)/iommon.efi $(BUILD)/standin.efi
+	tools/hostile.sh --seed $(SEED) --boots $(SEEDS) --states $(STATES)
+
 bench: $(BUILD)/host/bench
 	$(BUILD)/host/bench
 
@@ -431,7 +440,7 @@ CLANG_FORMAT := clang-format-14
 format: deps
 	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: debian13 all image iso deps run run-amdvi run-aarch64 run-riscv64 console console-amdvi console-aarch64 console-riscv64 test bench fuzz fuzz-build clean distclean format
+.PHONY: hostile debian13 all image iso deps run run-amdvi run-aarch64 run-riscv64 console console-amdvi console-aarch64 console-riscv64 test bench fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

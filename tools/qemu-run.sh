@@ -17,6 +17,13 @@
 #                     disk at all), or net-ipxe (the same through QEMU's default
 #                     virtio-net option ROM, iPXE, which labs chain-load: iPXE
 #                     fetches and starts the .efi)
+#                     or kernel (x86_64: IMG is an .efi OVMF starts as QEMU's
+#                     -kernel, with --append as its load options; it reaches
+#                     the firmware through fw_cfg, which no IOMMU translates:
+#                     no disk, no PCI medium any state of an IOMMU could cut
+#                     off; files it needs go in fw_cfg too, -fw_cfg in --qemu.
+#                     QEMU's Linux loader takes no -initrd beside a plain PE)
+#   --append TEXT     kernel: QEMU's -append (the .efi's load options)
 #   --bootfile NAME   net, net-ipxe: the file DHCP names (default iommon.efi;
 #                     an iPXE script put beside it, for net-ipxe)
 #   --cfg FILE        iommon.cfg for this boot ("none" removes it)
@@ -70,13 +77,14 @@
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
-image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
+append="" image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
 puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi rvfw=uboot
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
 	--arch) arch=$2; shift 2 ;;
 	--medium) medium=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
 	--machine) mach=$2; shift 2 ;;
 	--cfg) cfg=$2; shift 2 ;;
 	--put) puts="$puts $2"; shift 2 ;;
@@ -226,7 +234,10 @@ cd | net | net-ipxe)
 		exit 2
 	fi
 	[ -n "$moves$fill$readonly" ] && { echo "qemu-run: --medium net has no disk to change" >&2; exit 2; } ;;
-*) echo "qemu-run: unknown --medium $medium (stick, cd, net or net-ipxe)" >&2; exit 2 ;;
+kernel)
+	[ "$arch" = x86_64 ] || { echo "qemu-run: --medium kernel: x86_64 only" >&2; exit 2; }
+	[ -z "$cfg$puts$moves$fill$readonly" ] || { echo "qemu-run: --medium kernel has no disk to change" >&2; exit 2; } ;;
+*) echo "qemu-run: unknown --medium $medium (stick, cd, net, net-ipxe or kernel)" >&2; exit 2 ;;
 esac
 if [ -z "$vars" ]; then
 	varsfile="" # no variables store (U-Boot)
@@ -299,6 +310,7 @@ net) # no disk: the firmware's boot manager has only the network to boot.
 	# OVMF's and AAVMF's own virtio-net driver (romfile= : no iPXE ROM),
 	# QEMU's DHCP server names iommon.efi and its TFTP server serves it
 	stick="-netdev user,id=n0,tftp=$out/tftp,bootfile=$bootfile -device virtio-net-pci,netdev=n0,romfile=,bootindex=0" ;;
+kernel) stick="-kernel $image" ;;
 net-ipxe) # the same server, booted by iPXE: QEMU's default option ROM for
 	# virtio-net (efi-virtio.rom, Debian's ipxe-qemu), which takes the NIC
 	# from the firmware's own driver and starts the .efi itself
@@ -321,7 +333,7 @@ if [ $interactive = 1 ]; then
 	echo "          $out/qemu.log; the boot medium's copy and the results are in $out"
 	# shellcheck disable=SC2086
 	$qemubin $machine -monitor none $firmware $stick $exitdev \
-		-chardev stdio,id=con0,mux=on,signal=off,logfile="$out/console.log" -serial chardev:con0 $extra \
+		-chardev stdio,id=con0,mux=on,signal=off,logfile="$out/console.log" -serial chardev:con0 $extra ${append:+-append "$append"} \
 		2>"$out/qemu.log"
 	rc=$?
 	gather_results
@@ -354,7 +366,7 @@ reader=$!
 start=$(date +%s.%N)
 # shellcheck disable=SC2086
 timeout -k 2 "$timeout" $qemubin $machine -monitor pipe:"$out/monitor" $firmware $stick $exitdev \
-	-serial pipe:"$out/serial" $extra \
+	-serial pipe:"$out/serial" $extra ${append:+-append "$append"} \
 	>"$out/qemu.stderr" 2>&1 &
 qemu=$!
 # read-write: never blocks, even if QEMU never opened its end

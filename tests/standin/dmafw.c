@@ -31,10 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "standin.h"
+
 #define POOL_PAGES 4096 /* root, 256 context tables, the page tables, queue, IRT, status */
 
-static uint8_t *reg;
-static uint64_t cap, ecap;
+uint8_t *reg;
+uint64_t cap, ecap;
 static uint64_t *pool;
 static size_t pool_used;
 static uint64_t *top_table;
@@ -45,24 +47,24 @@ static uint64_t *queue;
 static volatile uint32_t *status;
 static uint32_t seq;
 
-static uint32_t r32(unsigned off)
+uint32_t r32(unsigned off)
 {
 	return *(volatile uint32_t *)(reg + off);
 }
-static uint64_t r64(unsigned off)
+uint64_t r64(unsigned off)
 {
 	return *(volatile uint64_t *)(reg + off);
 }
-static void w32(unsigned off, uint32_t v)
+void w32(unsigned off, uint32_t v)
 {
 	*(volatile uint32_t *)(reg + off) = v;
 }
-static void w64(unsigned off, uint64_t v)
+void w64(unsigned off, uint64_t v)
 {
 	*(volatile uint64_t *)(reg + off) = v;
 }
 
-static bool wait_bits(unsigned off, uint64_t mask, bool set, bool wide)
+bool wait_bits(unsigned off, uint64_t mask, bool set, bool wide)
 {
 	for (int i = 0; i < 100000; i++) { /* 1 s */
 		uint64_t v = wide ? r64(off) : r32(off);
@@ -74,7 +76,7 @@ static bool wait_bits(unsigned off, uint64_t mask, bool set, bool wide)
 }
 
 /* GCMD: the persistent bits kept (TE, AFL, QIE, IRE, CFI), one command set */
-static bool command(uint32_t bit, uint32_t status_bit, bool set)
+bool command(uint32_t bit, uint32_t status_bit, bool set)
 {
 	uint32_t keep = r32(0x1c) & 0x96800000u;
 	w32(0x18, set ? keep | bit : keep & ~bit);
@@ -310,7 +312,7 @@ static IOMMU_P protocol = { 0x00010000, p_set_attribute, p_map, p_unmap, p_alloc
 static EFI_GUID iommu_guid = { 0x4e939de9, 0xd948, 0x4b0f, { 0x88, 0xed, 0xe6, 0xe1, 0xce, 0x51, 0x7c, 0x1e } };
 
 /* ---- ACPI ---- */
-static uint8_t *find_dmar(void)
+uint8_t *find_table(const char *sig)
 {
 	EFI_GUID g = ACPI_20_TABLE_GUID;
 	uint8_t *rsdp = NULL;
@@ -323,7 +325,7 @@ static uint8_t *find_dmar(void)
 	uint32_t len = *(uint32_t *)(xsdt + 4);
 	for (uint32_t o = 36; o + 8 <= len; o += 8) {
 		uint8_t *t = (uint8_t *)(uintptr_t) * (uint64_t *)(xsdt + o);
-		if (t[0] == 'D' && t[1] == 'M' && t[2] == 'A' && t[3] == 'R')
+		if (t[0] == sig[0] && t[1] == sig[1] && t[2] == sig[2] && t[3] == sig[3])
 			return t;
 	}
 	return NULL;
@@ -408,15 +410,47 @@ static CHAR16 *variant_of(EFI_LOADED_IMAGE *li, char *buf, UINTN cap_)
 	return name;
 }
 
+/* The load options in ASCII (OVMF's -kernel boot passes -append there,
+ * after an "initrd=..." word of its own when there is an -initrd): the
+ * words after those, or false when there are none. */
+static bool options_of(EFI_LOADED_IMAGE *li, char *out, UINTN cap_)
+{
+	const CHAR16 *o = li->LoadOptions;
+	UINTN n = li->LoadOptionsSize / sizeof(CHAR16), k = 0, i = 0;
+	if (!o)
+		return false;
+	while (i < n && o[i]) {
+		while (i < n && o[i] == ' ')
+			i++;
+		UINTN start = i;
+		while (i < n && o[i] && o[i] != ' ')
+			i++;
+		bool initrd = i - start > 7 && o[start] == 'i' && o[start + 1] == 'n' && o[start + 2] == 'i' &&
+			      o[start + 6] == '=';
+		for (UINTN j = start; !initrd && j < i && k + 2 < cap_; j++)
+			out[k++] = o[j] < 128 ? (char)o[j] : '?';
+		if (!initrd && i > start && k + 2 < cap_)
+			out[k++] = ' ';
+	}
+	while (k && out[k - 1] == ' ')
+		k--;
+	out[k] = 0;
+	return k > 0;
+}
+
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
 	InitializeLib(image, systab);
 	EFI_LOADED_IMAGE *li;
 	if (EFI_ERROR(BS->HandleProtocol(image, &LoadedImageProtocol, (void **)&li)))
 		return EFI_LOAD_ERROR;
+	char opts[256];
+	if (options_of(li, opts, sizeof(opts)) && opts[0] == 'h' && opts[1] == 'o' && opts[2] == 's' &&
+	    opts[3] == 't' && opts[4] == 'i' && opts[5] == 'l' && opts[6] == 'e' && (!opts[7] || opts[7] == ' '))
+		return hostile_main(image, li, opts[7] ? opts + 8 : "");
 	char buf[64];
 	CHAR16 *variant = variant_of(li, buf, sizeof(buf));
-	uint8_t *dmar = find_dmar();
+	uint8_t *dmar = find_table("DMAR");
 	if (!dmar) {
 		Print(L"dmafw: no DMAR table: nothing to protect\n");
 	} else {
