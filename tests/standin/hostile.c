@@ -218,7 +218,7 @@ struct state {
 	unsigned nkept;
 };
 
-static uint64_t *good_ctx; /* boot-services data of its own, kept for the campaign */
+static uint64_t *good_ctx;   /* boot-services data of its own, kept for the campaign */
 static uint64_t wait_status; /* where its wait descriptors write, the same */
 static uint64_t root_image[512] __attribute__((aligned(4096)));
 static uint64_t ctx_image[512] __attribute__((aligned(4096)));
@@ -589,7 +589,8 @@ EFI_STATUS hostile_main(EFI_HANDLE image, EFI_LOADED_IMAGE *li, const char *args
 		unit_off();
 		if (r32(0x1c) & (TE | QIE | IRE)) {
 			/* the campaign's own failure, not the monitor's: said, and ended */
-			Print(L"hostile: state %ld: the unit did not turn off (GSTS 0x%x, FSTS 0x%x, IQH 0x%lx, IQT 0x%lx)\n",
+			Print(L"hostile: state %ld: the unit did not turn off (GSTS 0x%x, FSTS 0x%x, IQH 0x%lx, IQT "
+			      L"0x%lx)\n",
 			      i + 1, r32(0x1c), r32(0x34), r64(0x80), r64(0x88));
 			break;
 		}
