@@ -211,6 +211,9 @@ static void unit_off(void)
 /* ---- one state ------------------------------------------------------------ */
 struct state {
 	bool te, queue, ire, refused;
+	bool no_unit; /* the DMAR no longer names the unit: no vtd case may pass */
+	bool any;     /* the tables changed otherwise: only the invariants hold */
+	bool last;    /* the unit cannot be turned off after it: the boot ends */
 	char desc[200];
 	uint64_t root, ctx_bad, iqa;
 	/* the firmware's tables this program wrote, compared afterwards */
@@ -251,6 +254,115 @@ static void keep_page(struct state *st, enum target t, uint64_t a)
 		st->kept_pages[st->nkept++] = a;
 }
 
+/* ---- the machine's own tables, changed in place for one state ---------- */
+static uint8_t *dmar_t, *mcfg_t;
+static uint8_t dmar_saved[2048], mcfg_saved[256];
+static uint32_t dmar_n, mcfg_n;
+
+static void checksum(uint8_t *t, uint32_t len)
+{
+	uint8_t sum = 0;
+	t[9] = 0;
+	for (uint32_t i = 0; i < len; i++)
+		sum += t[i];
+	t[9] = (uint8_t)-sum;
+}
+
+/* A target for a register window or ECAM a table names: a page of the
+ * firmware's filled with a pattern (compared afterwards), another
+ * device's BAR or configuration page, the unit's next page, a hole, zero,
+ * beyond the address space. */
+static uint64_t window_target(struct state *st, unsigned *k)
+{
+	static const char *const names[] = { "ram", "bar", "ecam", "unit-next", "hole", "zero", "beyond" };
+	unsigned w = pick(7);
+	uint64_t a = 0;
+	if (w == 0) {
+		a = place(T_BOOT_DATA, 1, NULL);
+		if (a) {
+			SetMem((void *)(uintptr_t)a, 4096, 0x5a);
+			keep_page(st, T_BOOT_DATA, a);
+		}
+	} else if (w == 1) {
+		a = by_bar;
+	} else if (w == 2) {
+		a = (uint64_t)(uintptr_t)cfg(by_bus, by_dev, by_fn);
+	} else if (w == 3) {
+		a = (uint64_t)(uintptr_t)reg + 0x1000;
+	} else if (w == 4) {
+		a = 0x3000000000ull;
+	} else if (w == 6) {
+		a = 1ull << 52;
+	}
+	*k = say(st->desc, *k, names[w]);
+	*k = say(st->desc, *k, " ");
+	return a;
+}
+
+/* One change to the DMAR or the MCFG (restored by tables_back). */
+static unsigned mutate_tables(struct state *st, unsigned k)
+{
+	uint32_t dlen = dmar_n;
+	unsigned what = pick(8);
+	bool fix = pick(2);
+	st->any = true;
+	if (what == 0) { /* the first DRHD's register base */
+		k = say(st->desc, k, "dmar.base=");
+		uint64_t a = window_target(st, &k);
+		*(uint64_t *)(dmar_t + 48 + 8) = a;
+		st->no_unit = true, st->any = false;
+	} else if (what == 1) { /* the table's length */
+		uint32_t n = 36 + pick(dlen + 64 - 36);
+		*(uint32_t *)(dmar_t + 4) = n;
+		k = say(st->desc, k, "dmar.length=");
+		k = say_hex(st->desc, k, n);
+		k = say(st->desc, k, " ");
+	} else if (what == 2) { /* INCLUDE_PCI_ALL toggled */
+		dmar_t[48 + 4] ^= 1;
+		k = say(st->desc, k, "dmar.include-all-toggled ");
+	} else if (what == 3) { /* the first structure's length */
+		static const uint16_t lens[] = { 0, 1, 4, 15, 16, 17, 0xffff };
+		*(uint16_t *)(dmar_t + 48 + 2) = lens[pick(7)];
+		k = say(st->desc, k, "dmar.struct-length=");
+		k = say_hex(st->desc, k, *(uint16_t *)(dmar_t + 48 + 2));
+		k = say(st->desc, k, " ");
+	} else if (what == 4) { /* the host address width */
+		dmar_t[36] = (uint8_t)rnd();
+		k = say(st->desc, k, "dmar.haw=");
+		k = say_hex(st->desc, k, dmar_t[36]);
+		k = say(st->desc, k, " ");
+	} else if (what == 5) { /* bytes of the remapping structures */
+		unsigned n = 1 + pick(4);
+		for (unsigned i = 0; i < n && dlen > 48; i++)
+			dmar_t[48 + pick(dlen - 48)] = (uint8_t)rnd();
+		k = say(st->desc, k, "dmar.bytes ");
+	} else if (what == 6) { /* ECAM's base */
+		k = say(st->desc, k, "mcfg.base=");
+		*(uint64_t *)(mcfg_t + 44) = window_target(st, &k);
+	} else { /* ECAM's bus range */
+		mcfg_t[44 + 10] = (uint8_t)rnd();
+		mcfg_t[44 + 11] = (uint8_t)rnd();
+		k = say(st->desc, k, "mcfg.buses=");
+		k = say_hex(st->desc, k, mcfg_t[54]);
+		k = say(st->desc, k, "-");
+		k = say_hex(st->desc, k, mcfg_t[55]);
+		k = say(st->desc, k, " ");
+	}
+	if (fix) {
+		checksum(dmar_t, dmar_n);
+		checksum(mcfg_t, mcfg_n);
+	} else {
+		k = say(st->desc, k, "(checksum left) ");
+	}
+	return k;
+}
+
+static void tables_back(void)
+{
+	CopyMem(dmar_t, dmar_saved, dmar_n);
+	CopyMem(mcfg_t, mcfg_saved, mcfg_n);
+}
+
 static void build(struct state *st, unsigned dut_bus)
 {
 	unsigned k = 0;
@@ -258,6 +370,8 @@ static void build(struct state *st, unsigned dut_bus)
 	st->queue = pick(5) < 2;
 	st->refused = false;
 	nto_free = 0;
+	if (pick(3) == 0)
+		k = mutate_tables(st, k);
 	if (st->te) {
 		/* the root table: bus 0's and the device under test's bus lead to
 		 * the firmware's pass-through context table */
@@ -322,7 +436,7 @@ static void build(struct state *st, unsigned dut_bus)
 	}
 	if (st->queue) {
 		unsigned qs = pick(3);
-		enum target t = pick(2) ? T_BOOT_DATA : (enum target)pick(T_COUNT);
+		enum target t = pick(7) ? (enum target)pick(T_FREED) : (enum target)pick(T_COUNT);
 		uint64_t q = place(t, 1u << qs, NULL);
 		if (q) {
 			st->iqa = q | qs;
@@ -332,24 +446,32 @@ static void build(struct state *st, unsigned dut_bus)
 			k = say(st->desc, k, " qs=");
 			k = say_hex(st->desc, k, qs);
 			k = say(st->desc, k, " ");
-			w64(0x88, 0);
-			w64(0x90, st->iqa);
-			command(QIE, QIE, true);
-			if (kept(t) && t != T_FILLED) {
-				/* a few harmless descriptors, so the tail is not at 0, and a
-				 * status-writing wait last: the spec asks that the last
-				 * descriptor be a wait before the queue is turned off, and
-				 * QEMU refuses to turn it off otherwise */
-				unsigned n = pick(6);
+			/* QEMU turns a queue off only when its last descriptor was a
+			 * wait (the spec's advice, made a rule): a queue here ends
+			 * with one, so that the next state can turn it off. One in
+			 * memory this program may not write gets none: it ends the
+			 * boot (st->last), and is drawn rarely for that. */
+			if (kept(t)) {
 				uint64_t *d = (uint64_t *)(uintptr_t)q;
+				unsigned n = t != T_FILLED ? pick(6) : 0; /* harmless ones first: the tail not at 0 */
 				for (unsigned i = 0; i < n; i++)
 					d[2 * i] = 1 | 1u << 4, d[2 * i + 1] = 0; /* context cache, global */
 				d[2 * n] = 5 | 1u << 5 | (uint64_t)1 << 32, d[2 * n + 1] = wait_status;
-				n++;
-				w64(0x88, (uint64_t)n << 4);
+				w64(0x88, 0);
+				w64(0x90, st->iqa);
+				command(QIE, QIE, true);
+				w64(0x88, (uint64_t)(n + 1) << 4);
 				for (int i = 0; i < 100000 && r64(0x80) != r64(0x88); i++)
 					BS->Stall(10);
+			} else {
+				w64(0x88, 0);
+				w64(0x90, st->iqa);
+				command(QIE, QIE, true);
+				st->last = true;
 			}
+			k = say(st->desc, k, "iqa=");
+			k = say_hex(st->desc, k, r64(0x90));
+			k = say(st->desc, k, " ");
 			if (kept(t) && pick(3) == 0) {
 				uint64_t irt = place(T_BOOT_DATA, 1, NULL);
 				if (irt) {
@@ -389,6 +511,7 @@ static struct {
 static unsigned nfns;
 static uint32_t regs_before[8];
 static uint8_t tables_before[8][4096];
+static uint32_t bar_before[64]; /* the bystander's first 256 bytes of BAR */
 
 static void read_regs(uint32_t *r)
 {
@@ -417,6 +540,8 @@ static void snapshot(struct state *st)
 			}
 	for (unsigned i = 0; i < st->nkept; i++)
 		CopyMem(tables_before[i], (void *)(uintptr_t)st->kept_pages[i], 4096);
+	for (unsigned i = 0; by_bar && i < 64; i++)
+		bar_before[i] = ((volatile uint32_t *)(uintptr_t)by_bar)[i];
 }
 
 static void compare(struct state *st, CHAR16 *out, UINTN cap_)
@@ -445,6 +570,13 @@ static void compare(struct state *st, CHAR16 *out, UINTN cap_)
 		if (CompareMem(tables_before[i], (void *)(uintptr_t)st->kept_pages[i], 4096) && k + 60 < cap_)
 			k += SPrint(out + k, (cap_ - k) * sizeof(CHAR16), L" the firmware's table at 0x%lx changed;",
 				    st->kept_pages[i]);
+	for (unsigned i = 0; by_bar && i < 64; i++) {
+		uint32_t now_v = ((volatile uint32_t *)(uintptr_t)by_bar)[i];
+		/* pci-testdev's registers change only when written */
+		if (now_v != bar_before[i] && k + 60 < cap_)
+			k += SPrint(out + k, (cap_ - k) * sizeof(CHAR16), L" bystander BAR+0x%x 0x%08x (was 0x%08x);",
+				    4 * i, now_v, bar_before[i]);
+	}
 }
 
 /* ---- the monitor, from fw_cfg (QEMU's docs/specs/fw_cfg.rst) ---------------- */
@@ -511,15 +643,19 @@ static uint64_t number(const char **p)
 	return v;
 }
 
-static void find_bystander(unsigned dut_bus)
+static void find_bystander(void)
 {
-	/* the first function on bus 0 that is not a bridge or the host
-	 * bridge: its ECAM page and first memory BAR */
-	for (unsigned dev = 1; dev < 32; dev++) {
-		volatile uint32_t *c = cfg(0, dev, 0);
-		if ((c[0] & 0xffff) == 0xffff || ((c[3] >> 16) & 0x7f) != 0 || dev == dut_bus)
+	/* QEMU's pci-testdev (1b36:0005) on bus 0, which the monitor never
+	 * drives, else the first function there that is not a bridge or the
+	 * host bridge: its ECAM page and first memory BAR */
+	unsigned want = 0x00051b36;
+	for (unsigned dev = 1; dev < 64; dev++) {
+		volatile uint32_t *c = cfg(0, dev % 32, 0);
+		if (dev == 32)
+			want = 0;
+		if ((c[0] & 0xffff) == 0xffff || ((c[3] >> 16) & 0x7f) != 0 || (want && c[0] != want))
 			continue;
-		by_bus = 0, by_dev = dev, by_fn = 0;
+		by_bus = 0, by_dev = dev % 32, by_fn = 0;
 		for (unsigned b = 0; b < 6; b++) {
 			uint32_t lo = c[4 + b];
 			if (!(lo & 1) && (lo & ~0xfu)) {
@@ -569,7 +705,16 @@ EFI_STATUS hostile_main(EFI_HANDLE image, EFI_LOADED_IMAGE *li, const char *args
 	wait_status = g;
 	for (unsigned fn = 0; fn < 256; fn++)
 		good_ctx[2 * fn + 1] = 1 | 1u << 8, good_ctx[2 * fn] = 1 | 2u << 2;
-	find_bystander(dut_bus);
+	find_bystander();
+	dmar_t = dmar, mcfg_t = mcfg;
+	dmar_n = *(uint32_t *)(dmar + 4), mcfg_n = *(uint32_t *)(mcfg + 4);
+	if (dmar_n > sizeof(dmar_saved) || mcfg_n > sizeof(mcfg_saved)) {
+		Print(L"hostile: the DMAR (%d bytes) or MCFG (%d) is larger than the copy kept of it\n", dmar_n,
+		      mcfg_n);
+		return EFI_UNSUPPORTED;
+	}
+	CopyMem(dmar_saved, dmar, dmar_n);
+	CopyMem(mcfg_saved, mcfg, mcfg_n);
 	Print(L"hostile: seed 0x%lx, %ld states; unit at 0x%lx, bystander %02x:%02x.%x (BAR 0x%lx)\n", seed, count,
 	      (uint64_t)(uintptr_t)reg, by_bus, by_dev, by_fn, by_bar);
 	(void)li;
@@ -612,15 +757,26 @@ EFI_STATUS hostile_main(EFI_HANDLE image, EFI_LOADED_IMAGE *li, const char *args
 		build(&stt, dut_bus);
 		snapshot(&stt);
 		Print(L"hostile: state %ld/%ld (seed 0x%lx): %a: expect %a\n", i + 1, count, seed, stt.desc,
-		      stt.refused ? "refused" : "taken");
+		      stt.no_unit   ? "no-unit"
+		      : stt.any	    ? "any"
+		      : stt.refused ? "refused"
+				    : "taken");
 		st = BS->StartImage(mon, NULL, NULL);
+		tables_back();
 		static CHAR16 diff[1024];
 		compare(&stt, diff, 1024);
 		Print(L"hostile: state %ld: after: %s%s\n", i + 1, diff[0] ? L"DIFFERS:" : L"as found", diff);
+		if (stt.last) {
+			Print(L"hostile: state %ld ends the boot: its queue is where no wait descriptor can be "
+			      L"written, and "
+			      L"QEMU turns a queue off only after one\n",
+			      i + 1);
+			break;
+		}
 	}
 	unit_off();
 	release_all();
-	Print(L"hostile: done: %ld states\n", count);
+	Print(L"hostile: done\n");
 	/* the campaign is the whole boot: off, rather than on to the boot manager */
 	RT->ResetSystem(EfiResetShutdown, EFI_SUCCESS, 0, NULL);
 	return EFI_SUCCESS;
