@@ -279,12 +279,283 @@ static void every_truncation(void **state)
 	}
 }
 
+/* ---- status (Devicetree Specification v0.4, 2.3.4) ---------------------- */
+
+/* The values that allow a node and those that do not, a value that is no
+ * string, and a node under a disabled bus: each said as it is. */
+static void status_values(void **state)
+{
+	(void)state;
+	const struct {
+		const char *name;
+		const void *val;
+		uint32_t len;
+		const char *why; /* NULL: usable */
+	} cases[] = {
+		{ "absent", NULL, 0, NULL },
+		{ "okay", "okay", 5, NULL },
+		{ "ok", "ok", 3, NULL },
+		{ "disabled", "disabled", 9, "status \"disabled\"" },
+		{ "reserved", "reserved", 9, "status \"reserved\"" },
+		{ "fail", "fail", 5, "status \"fail\"" },
+		{ "fail-sss", "fail-overheat", 14, "status \"fail-overheat\"" },
+		{ "odd", "okayish", 8, "status \"okayish\" (no value the specification names)" },
+		{ "bytes", "ok", 2, "status \"ok\" (not a string)" },
+		{ "empty", "", 0, "status \"\" (not a string)" },
+	};
+	size_t n = sizeof(cases) / sizeof(cases[0]);
+	fdtb_reset();
+	fdtb_begin("");
+	for (size_t i = 0; i < n; i++) {
+		fdtb_begin(cases[i].name);
+		if (cases[i].val)
+			fdtb_prop("status", cases[i].val, cases[i].len);
+		fdtb_end();
+	}
+	fdtb_begin("bus");
+	fdtb_str("status", "disabled");
+	fdtb_begin("dev@1");
+	fdtb_str("status", "okay");
+	fdtb_end();
+	fdtb_end();
+	fdtb_end();
+	size_t len = fdtb_finish();
+	struct fdt f;
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	char why[96];
+	for (size_t i = 0; i < n; i++) {
+		char path[32];
+		snprintf(path, sizeof(path), "/%s", cases[i].name);
+		int node = fdt_path(&f, path);
+		assert_true(node > 0);
+		strcpy(why, "unchanged");
+		bool usable = fdt_usable(&f, node, why, sizeof(why));
+		if (!cases[i].why) {
+			assert_true(usable);
+			assert_string_equal(why, "unchanged");
+		} else {
+			assert_false(usable);
+			assert_string_equal(why, cases[i].why);
+		}
+	}
+	int dev = fdt_path(&f, "/bus/dev@1");
+	assert_false(fdt_usable(&f, dev, why, sizeof(why)));
+	assert_string_equal(why, "under /bus, whose status is \"disabled\"");
+	assert_false(fdt_usable(&f, dev, NULL, 0));
+	fdt_node_path(&f, dev, why, sizeof(why));
+	assert_string_equal(why, "/bus/dev@1");
+	fdt_free(&f);
+}
+
+static void second_iommu_disabled(void)
+{
+	fdtb_begin("iommu@9000000");
+	fdtb_str("compatible", "riscv,iommu");
+	FDTB_CELLS("reg", 0, 0x9000000u, 0, 0x1000);
+	FDTB_CELLS("#iommu-cells", 1);
+	FDTB_CELLS("phandle", 8);
+	fdtb_str("status", "disabled");
+	fdtb_end();
+}
+
+/* The finding of issue 45: a second riscv,iommu node, disabled, where
+ * nothing answers, was read as a unit. It is not, and `fdt` says so once. */
+struct printed {
+	struct fdt *f;
+	struct fdt_platform *p;
+};
+
+static void print_it(void *arg)
+{
+	struct printed *w = arg;
+	fdt_platform_print(w->f, w->p);
+}
+
+static void disabled_iommu_left_out(void **state)
+{
+	(void)state;
+	size_t len = fdtb_virt(&(struct fdtb_virt){ .soc = second_iommu_disabled });
+	struct fdt f;
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	struct fdt_platform p;
+	fdt_platform_read(&f, &p);
+	assert_int_equal(p.niommus, 1);
+	assert_int_equal(p.iommu[0].base, 0x3010000u);
+	assert_string_equal(p.iommu[0].path, "/soc/iommu@3010000");
+	assert_int_equal(p.noff, 1);
+	assert_int_equal(p.off[0].kind, FDT_IOMMU);
+	assert_int_equal(p.off[0].rid, -1);
+	assert_string_equal(p.off[0].path, "/soc/iommu@9000000");
+	assert_string_equal(p.off[0].why, "status \"disabled\"");
+	const char *out = capture_stdout(print_it, &(struct printed){ &f, &p });
+	if (!strstr(out, "  not used   /soc/iommu@9000000 (a RISC-V IOMMU): status \"disabled\"\n"))
+		fail_msg("fdt printed:\n%s", out);
+	assert_null(strstr(out, "0x9000000\n"));
+	fdt_free(&f);
+}
+
+/* A second UART and a second ECAM host, usable, a disabled hart beside a
+ * usable one, a disabled memory node and interrupt controller. */
+static void more_of_each(void)
+{
+	fdtb_begin("serial@10001000");
+	fdtb_str("compatible", "ns16550a");
+	FDTB_CELLS("reg", 0, 0x10001000u, 0, 0x100);
+	fdtb_end();
+	fdtb_begin("pci@40000000");
+	fdtb_str("compatible", "pci-host-ecam-generic");
+	FDTB_CELLS("reg", 0, 0x40000000u, 0, 0x1000000u);
+	FDTB_CELLS("bus-range", 0, 0xf);
+	fdtb_str("status", "okay");
+	fdtb_end();
+	fdtb_begin("plic@c000000");
+	fdtb_str("compatible", "riscv,plic0");
+	fdtb_prop("interrupt-controller", "", 0);
+	FDTB_CELLS("reg", 0, 0xc000000u, 0, 0x600000);
+	fdtb_str("status", "disabled");
+	fdtb_end();
+}
+
+/* Every kind the monitor reads, disabled where virt has it: the UART
+ * /chosen names, the first ECAM host, hart 0 (with its own timebase, as
+ * the specification allows a hart to have) and the test finisher are
+ * passed over for the usable ones, a disabled memory node is not memory;
+ * each is listed once, and the interrupt controller, which the monitor
+ * never reads, is not. */
+static size_t harts_tree(void)
+{
+	fdtb_reset();
+	fdtb_begin("");
+	fdtb_begin("cpus");
+	FDTB_CELLS("#address-cells", 1);
+	FDTB_CELLS("#size-cells", 0);
+	fdtb_begin("cpu@0");
+	fdtb_str("device_type", "cpu");
+	fdtb_str("riscv,isa", "rv64imac_zicbom");
+	FDTB_CELLS("riscv,cbom-block-size", 32);
+	FDTB_CELLS("timebase-frequency", 1000000);
+	fdtb_str("status", "disabled");
+	fdtb_end();
+	fdtb_begin("cpu@1");
+	fdtb_str("device_type", "cpu");
+	fdtb_str("riscv,isa", "rv64imafdc_zicbom");
+	FDTB_CELLS("riscv,cbom-block-size", 64);
+	FDTB_CELLS("timebase-frequency", 10000000);
+	fdtb_end();
+	fdtb_begin("cpu-map");
+	fdtb_end();
+	fdtb_end();
+	fdtb_end();
+	return fdtb_finish();
+}
+
+static void disabled_nodes_of_each_kind(void **state)
+{
+	(void)state;
+	size_t len = fdtb_virt(&(struct fdtb_virt){ .memory = "disabled",
+						    .finisher = "disabled",
+						    .uart = "disabled",
+						    .ecam = "disabled",
+						    .soc = more_of_each });
+	struct fdt f;
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	struct fdt_platform p;
+	fdt_platform_read(&f, &p);
+	assert_true(p.uart.found);
+	assert_int_equal(p.uart.base, 0x10001000u);
+	assert_false(p.uart.chosen);
+	assert_true(p.ecam.found);
+	assert_int_equal(p.ecam.base, 0x40000000u);
+	assert_int_equal(p.ecam.bus_end, 0xf);
+	assert_int_equal(p.nmap, 0); /* the disabled host's map is not the usable one's */
+	assert_int_equal(p.nmemory, 0);
+	assert_int_equal(p.test_finisher, 0);
+	const char *listed[] = { "/memory@80000000", "/soc/test@100000", "/soc/serial@10000000", "/soc/pci@30000000" };
+	const enum fdt_kind kinds[] = { FDT_MEMORY, FDT_FINISHER, FDT_UART, FDT_ECAM };
+	assert_int_equal(p.noff, 4);
+	for (size_t i = 0; i < 4; i++) {
+		assert_string_equal(p.off[i].path, listed[i]);
+		assert_int_equal(p.off[i].kind, kinds[i]);
+	}
+	fdt_free(&f);
+
+	len = harts_tree();
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	fdt_platform_read(&f, &p);
+	assert_int_equal(p.timebase_hz, 10000000);
+	assert_int_equal(p.cbom_block, 64);
+	assert_int_equal(p.noff, 1);
+	assert_string_equal(p.off[0].path, "/cpus/cpu@0");
+	assert_int_equal(p.off[0].kind, FDT_CPU);
+	fdt_free(&f);
+}
+
+static void failed_and_under_a_disabled_bus(void)
+{
+	fdtb_begin("iommu@9000000");
+	fdtb_str("compatible", "riscv,iommu");
+	FDTB_CELLS("reg", 0, 0x9000000u, 0, 0x1000);
+	fdtb_str("status", "fail");
+	fdtb_end();
+	fdtb_begin("serial@10002000");
+	fdtb_str("compatible", "snps,dw-apb-uart");
+	FDTB_CELLS("reg", 0, 0x10002000u, 0, 0x100);
+	fdtb_str("status", "fail-sss");
+	fdtb_end();
+	fdtb_begin("bus@a000000");
+	FDTB_CELLS("#address-cells", 2);
+	FDTB_CELLS("#size-cells", 2);
+	fdtb_str("status", "disabled");
+	fdtb_begin("iommu@a000000");
+	fdtb_str("compatible", "riscv,iommu");
+	FDTB_CELLS("reg", 0, 0xa000000u, 0, 0x1000);
+	fdtb_end();
+	fdtb_begin("iommu@a001000");
+	fdtb_str("compatible", "riscv,iommu");
+	FDTB_CELLS("reg", 0, 0xa001000u, 0, 0x1000);
+	fdtb_str("status", "reserved");
+	fdtb_end();
+	fdtb_end();
+}
+
+/* "fail", "fail-sss" and "reserved" rule a node out as "disabled" does,
+ * and a bus's status its children; the virt UART, named by /chosen and
+ * usable, stays the console whatever the others say. */
+static void fail_and_disabled_bus(void **state)
+{
+	(void)state;
+	size_t len = fdtb_virt(&(struct fdtb_virt){ .soc = failed_and_under_a_disabled_bus });
+	struct fdt f;
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	struct fdt_platform p;
+	fdt_platform_read(&f, &p);
+	assert_int_equal(p.niommus, 1);
+	assert_int_equal(p.iommu[0].base, 0x3010000u);
+	assert_true(p.uart.chosen);
+	assert_int_equal(p.uart.base, 0x10000000u);
+	assert_int_equal(p.noff, 4);
+	assert_string_equal(p.off[0].why, "status \"fail\"");
+	assert_string_equal(p.off[1].why, "status \"fail-sss\"");
+	assert_int_equal(p.off[1].kind, FDT_UART);
+	assert_string_equal(p.off[2].path, "/soc/bus@a000000/iommu@a000000");
+	assert_string_equal(p.off[2].why, "under /soc/bus@a000000, whose status is \"disabled\"");
+	assert_string_equal(p.off[3].why, "status \"reserved\"");
+	fdt_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reads_qemu_virt),	cmocka_unit_test(cells_and_warnings),
-		cmocka_unit_test(broken_blobs_refused), cmocka_unit_test(absurd_cells),
-		cmocka_unit_test(every_truncation),	cmocka_unit_test(zicbom_rules),
+		cmocka_unit_test(reads_qemu_virt),
+		cmocka_unit_test(cells_and_warnings),
+		cmocka_unit_test(broken_blobs_refused),
+		cmocka_unit_test(absurd_cells),
+		cmocka_unit_test(every_truncation),
+		cmocka_unit_test(zicbom_rules),
+		cmocka_unit_test(status_values),
+		cmocka_unit_test(disabled_iommu_left_out),
+		cmocka_unit_test(disabled_nodes_of_each_kind),
+		cmocka_unit_test(fail_and_disabled_bus),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
