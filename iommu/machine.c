@@ -59,6 +59,9 @@ static void info_records(void)
 		json_str(&j, "class", hex);
 		json_str(&j, "class_name", pci_class_name(d->class));
 		json_str(&j, "iommu", d->iommu >= 0 ? machine.units.u[d->iommu].name : NULL);
+		const char *missing = units_why_missing(&machine.units, d);
+		if (missing) /* the firmware's description sends it to a unit that is not there */
+			json_str(&j, "iommu_missing", missing);
 		/* what the covering unit knows it as (an SMMUv3's stream id) */
 		const struct iommu_unit *by = d->iommu >= 0 ? &machine.units.u[d->iommu] : NULL;
 		if (by && by->backend->discovery && by->backend->discovery->device_info)

@@ -83,6 +83,7 @@ bool fdt_usable(const struct fdt *f, int node, char *why, size_t cap);
 #define FDT_MAX_MAP 16
 #define FDT_MAX_OFF 16
 #define FDT_PATH 64
+#define FDT_WHY 200
 /* The kinds of node it reads. */
 enum fdt_kind { FDT_MEMORY, FDT_CPU, FDT_UART, FDT_ECAM, FDT_IOMMU, FDT_FINISHER };
 struct fdt_platform {
@@ -132,12 +133,20 @@ struct fdt_platform {
 		char why[96];
 	} off[FDT_MAX_OFF];
 	size_t noff;
-	/* the PCIe host's "iommu-map": requester ids [rid_base, rid_base +
-	 * len) to device ids from iommu_base on the IOMMU `iommu` (an index
-	 * into iommu[], -1 when the phandle names none of them) */
-	struct {
+	/* The PCIe host's "iommu-map" (pci-iommu.yaml): requester ids
+	 * [rid_base, rid_base + len), masked by "iommu-map-mask" first, to
+	 * device ids from iommu_base on the IOMMU its phandle leads to (an
+	 * index into iommu[]; -1 when none of them). An entry that cannot be
+	 * followed says why in `bad`; `map_bad` says why the whole map is
+	 * not read. */
+	bool has_map;
+	uint32_t map_mask; /* 0xffffffff where absent */
+	char map_bad[FDT_WHY];
+	struct fdt_map_entry {
 		uint32_t rid_base, iommu_base, len;
 		int iommu;
+		char target[FDT_PATH + 32]; /* "/soc/iommu@3010000", with a compatible when not one of iommu[] */
+		char bad[FDT_WHY];
 	} map[FDT_MAX_MAP];
 	size_t nmap;
 };

@@ -4,8 +4,8 @@
  * ns16550-compatible node), the generic ECAM PCIe host
  * ("pci-host-ecam-generic", Linux's
  * Documentation/devicetree/bindings/pci/host-generic-pci.yaml) with its
- * "bus-range" and "iommu-map" (pci-iommu.txt: rid-base, IOMMU phandle,
- * iommu-base, length), and the RISC-V IOMMUs
+ * "bus-range" and "iommu-map" (pci-iommu.yaml: rid-base, IOMMU phandle,
+ * iommu-base, length, after "iommu-map-mask"), and the RISC-V IOMMUs
  * ("riscv,iommu" platform units, "riscv,pci-iommu" PCI functions:
  * riscv,iommu.yaml). Every one only where its status, and its parents',
  * allows (fdt_usable): SoC trees carry nodes for blocks that are off,
@@ -214,6 +214,119 @@ static void iommus(struct fdt *f, struct fdt_platform *p)
 	}
 }
 
+/* Where iommu-map entry `e`'s phandle leads, checked as pci-iommu.yaml
+ * and the generic IOMMU binding (iommu.txt) read: a node, usable, an
+ * IOMMU (it has #iommu-cells), one whose specifier is the one cell the
+ * entry's iommu-base gives. A RISC-V IOMMU is found among p->iommu; an
+ * IOMMU of another kind is named and not a defect (its devices are not
+ * a RISC-V unit's). */
+static void map_target(const struct fdt *f, const struct fdt_platform *p, uint32_t ph, struct fdt_map_entry *e)
+{
+	int node = fdt_phandle(f, ph);
+	char why[96], path[FDT_PATH];
+	if (node < 0) {
+		snprintf(e->bad, sizeof(e->bad), "phandle 0x%x leads to no node", ph);
+		return;
+	}
+	fdt_node_path(f, node, path, sizeof(path));
+	snprintf(e->target, sizeof(e->target), "%s", path);
+	if (!fdt_usable(f, node, why, sizeof(why))) {
+		snprintf(e->bad, sizeof(e->bad), "phandle 0x%x leads to %s: %s", ph, path, why);
+		return;
+	}
+	bool riscv = is_riscv_iommu(f, node);
+	uint32_t cells;
+	bool has_cells = fdt_cell(fdt_prop(f, node, "#iommu-cells"), 0, &cells);
+	const struct fdt_prop *c = fdt_prop(f, node, "compatible");
+	const char *compat = c && c->len && strnlen((const char *)c->val, c->len) < c->len ? (const char *)c->val : "";
+	if (!riscv && !has_cells) {
+		snprintf(e->bad, sizeof(e->bad), "phandle 0x%x leads to %s%s%s%s, not an IOMMU (no #iommu-cells)", ph,
+			 path, compat[0] ? " (" : "", compat, compat[0] ? ")" : "");
+		return;
+	}
+	if (!has_cells || cells != 1) {
+		char n[16] = "none";
+		if (has_cells)
+			snprintf(n, sizeof(n), "%u", cells);
+		snprintf(e->bad, sizeof(e->bad),
+			 "%s has #iommu-cells %s: an iommu-map entry gives its IOMMU one specifier cell "
+			 "(iommu-base)",
+			 path, n);
+		return;
+	}
+	if (!riscv) {
+		snprintf(e->target, sizeof(e->target), "%s (%.30s)", path, compat);
+		return;
+	}
+	for (size_t u = 0; u < p->niommus; u++)
+		if (p->iommu[u].node == node)
+			e->iommu = (int)u;
+	if (e->iommu < 0)
+		snprintf(e->bad, sizeof(e->bad), "phandle 0x%x leads to %s, a RISC-V IOMMU left out (%s)", ph, path,
+			 p->niommus == FDT_MAX_IOMMUS ? "more than the units kept" : "no usable reg");
+}
+
+/* The host's iommu-map, each entry checked; one that cannot be followed
+ * is kept with why, so that the devices it would have given a unit say
+ * so. */
+static void iommu_map(struct fdt *f, struct fdt_platform *p, int node)
+{
+	const struct fdt_prop *m = fdt_prop(f, node, "iommu-map"), *mask = fdt_prop(f, node, "iommu-map-mask");
+	p->map_mask = 0xffffffffu;
+	if (!m)
+		return;
+	p->has_map = true;
+	if (mask && (mask->len != 4 || !fdt_cell(mask, 0, &p->map_mask))) {
+		snprintf(p->map_bad, sizeof(p->map_bad),
+			 "iommu-map-mask of %u bytes is not one cell: the map is not read", mask->len);
+		return;
+	}
+	if (!m->len || m->len % 16) {
+		snprintf(p->map_bad, sizeof(p->map_bad),
+			 "iommu-map of %u bytes is not whole entries of 4 cells (rid-base, phandle, iommu-base, "
+			 "length): not read",
+			 m->len);
+		return;
+	}
+	for (size_t k = 0; k < m->len / 16; k++) {
+		if (p->nmap == FDT_MAX_MAP) {
+			diag_add(&f->diag, DIAG_WARNING, "more than %u iommu-map entries: the rest left out",
+				 FDT_MAX_MAP);
+			return;
+		}
+		uint32_t rid, ph, base, len;
+		fdt_cell(m, 4 * k, &rid), fdt_cell(m, 4 * k + 1, &ph), fdt_cell(m, 4 * k + 2, &base),
+		    fdt_cell(m, 4 * k + 3, &len);
+		struct fdt_map_entry *e = &p->map[p->nmap++];
+		*e = (typeof(*e)){ .rid_base = rid, .iommu_base = base, .len = len, .iommu = -1 };
+		if (!len) {
+			snprintf(e->bad, sizeof(e->bad), "length 0: it covers no requester id");
+			continue;
+		}
+		if ((uint64_t)rid + len > 0x10000) {
+			snprintf(e->bad, sizeof(e->bad), "requester ids 0x%x+0x%x run past 0xffff", rid, len);
+			continue;
+		}
+		if (rid & ~p->map_mask) {
+			snprintf(e->bad, sizeof(e->bad),
+				 "rid-base 0x%x has bits iommu-map-mask 0x%x clears: no masked requester id reaches "
+				 "it",
+				 rid, p->map_mask);
+			continue;
+		}
+		/* the first entry that matches an id is the one read: a later
+		 * one over the same ids is a defect, not a second route */
+		for (size_t j = 0; j + 1 < p->nmap && !e->bad[0]; j++)
+			if (!p->map[j].bad[0] && rid < p->map[j].rid_base + p->map[j].len &&
+			    p->map[j].rid_base < rid + len)
+				snprintf(e->bad, sizeof(e->bad),
+					 "requester ids 0x%04x-0x%04x overlap entry %zu's (0x%04x-0x%04x)", rid,
+					 rid + len - 1, j, p->map[j].rid_base, p->map[j].rid_base + p->map[j].len - 1);
+		if (!e->bad[0])
+			map_target(f, p, ph, e);
+	}
+}
+
 static void ecam(struct fdt *f, struct fdt_platform *p)
 {
 	int node = -1;
@@ -243,33 +356,7 @@ static void ecam(struct fdt *f, struct fdt_platform *p)
 	if (p->ecam.size < need)
 		diag_add(&f->diag, DIAG_WARNING, "%s: ECAM window of 0x%llx bytes is short of buses %u-%u",
 			 f->nodes[node].name, (unsigned long long)p->ecam.size, p->ecam.bus_start, p->ecam.bus_end);
-	const struct fdt_prop *m = fdt_prop(f, node, "iommu-map");
-	if (m && m->len % 16)
-		diag_add(&f->diag, DIAG_WARNING, "%s: iommu-map of %u bytes is not whole entries of 4 cells",
-			 f->nodes[node].name, m->len);
-	for (size_t k = 0; m && 4 * k + 3 < m->len / 4; k++) {
-		uint32_t rid, ph, base, len;
-		fdt_cell(m, 4 * k, &rid), fdt_cell(m, 4 * k + 1, &ph), fdt_cell(m, 4 * k + 2, &base),
-		    fdt_cell(m, 4 * k + 3, &len);
-		if (p->nmap == FDT_MAX_MAP) {
-			diag_add(&f->diag, DIAG_WARNING, "more than %u iommu-map entries: the rest left out",
-				 FDT_MAX_MAP);
-			break;
-		}
-		if (!len || (uint64_t)rid + len > 0x10000) {
-			diag_add(&f->diag, DIAG_WARNING, "iommu-map entry %zu: requester ids 0x%x+0x%x are not 16-bit",
-				 k, rid, len);
-			continue;
-		}
-		int idx = -1;
-		for (size_t u = 0; u < p->niommus; u++)
-			if (p->iommu[u].phandle == ph)
-				idx = (int)u;
-		if (idx < 0)
-			diag_add(&f->diag, DIAG_WARNING, "iommu-map entry %zu names phandle %u, no RISC-V IOMMU", k,
-				 ph);
-		p->map[p->nmap++] = (typeof(p->map[0])){ rid, base, len, idx };
-	}
+	iommu_map(f, p, node);
 }
 
 /* Zicbom on the first usable hart: riscv,isa-extensions naming it, or
@@ -304,6 +391,7 @@ void fdt_platform_read(struct fdt *f, struct fdt_platform *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->ecam.node = -1;
+	p->map_mask = 0xffffffffu;
 	if (!f->nnodes)
 		return;
 	ruled_out(f, p);
@@ -343,10 +431,19 @@ void fdt_platform_print(const struct fdt *f, const struct fdt_platform *p)
 			       (unsigned long long)p->iommu[i].base);
 	for (size_t i = 0; i < p->noff; i++)
 		printf("  not used   %s (%s): %s\n", p->off[i].path, kind_name[p->off[i].kind], p->off[i].why);
-	for (size_t i = 0; i < p->nmap; i++)
-		printf("  iommu-map  requester ids 0x%04x-0x%04x -> device ids from 0x%x on %s\n", p->map[i].rid_base,
-		       p->map[i].rid_base + p->map[i].len - 1, p->map[i].iommu_base,
-		       p->map[i].iommu >= 0 ? p->iommu[p->map[i].iommu].path : "no RISC-V IOMMU");
+	if (p->map_bad[0])
+		printf("  iommu-map  not read: %s\n", p->map_bad);
+	else if (p->has_map && p->map_mask != 0xffffffffu)
+		printf("  iommu-map  mask 0x%x, applied to each requester id first\n", p->map_mask);
+	for (size_t i = 0; i < p->nmap; i++) {
+		const struct fdt_map_entry *e = &p->map[i];
+		if (e->bad[0])
+			printf("  iommu-map  entry %zu, requester ids 0x%04x+0x%x: not used: %s\n", i, e->rid_base,
+			       e->len, e->bad);
+		else
+			printf("  iommu-map  requester ids 0x%04x-0x%04x -> device ids from 0x%x on %s\n", e->rid_base,
+			       e->rid_base + e->len - 1, e->iommu_base, e->target);
+	}
 	for (size_t i = 0; i < f->diag.n; i++)
 		printf("  %s: %s\n", f->diag.msg[i].level == DIAG_ERROR ? "error" : "warning", f->diag.msg[i].text);
 }

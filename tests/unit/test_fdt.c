@@ -84,11 +84,12 @@ static void cells_and_warnings(void **state)
 	assert_int_equal(p.ecam.bus_start, 0);
 	assert_int_equal(p.ecam.bus_end, 255);
 	assert_int_equal(p.map[0].iommu, -1);
+	assert_string_equal(p.map[0].bad, "phandle 0x63 leads to no node");
 	assert_int_equal(p.timebase_hz, 0);
 	assert_int_equal(p.cbom_block, 0);
 	assert_int_equal(p.test_finisher, 0);
 	assert_false(p.uart.found);
-	assert_true(f.diag.warnings >= 3); /* bus-range, a short window, the phandle */
+	assert_true(f.diag.warnings >= 2); /* bus-range, a short window */
 	fdt_free(&f);
 }
 
@@ -467,7 +468,7 @@ static void disabled_nodes_of_each_kind(void **state)
 	assert_true(p.ecam.found);
 	assert_int_equal(p.ecam.base, 0x40000000u);
 	assert_int_equal(p.ecam.bus_end, 0xf);
-	assert_int_equal(p.nmap, 0); /* the disabled host's map is not the usable one's */
+	assert_false(p.has_map); /* the disabled host's map is not the usable one's */
 	assert_int_equal(p.nmemory, 0);
 	assert_int_equal(p.test_finisher, 0);
 	const char *listed[] = { "/memory@80000000", "/soc/test@100000", "/soc/serial@10000000", "/soc/pci@30000000" };
@@ -543,6 +544,115 @@ static void fail_and_disabled_bus(void **state)
 	fdt_free(&f);
 }
 
+/* ---- iommu-map (pci-iommu.yaml) ----------------------------------------- */
+
+/* Nodes an iommu-map may lead to: a disabled RISC-V IOMMU (phandle 8), a
+ * node that is no IOMMU (9), RISC-V IOMMUs without #iommu-cells (10) and
+ * with two (11), an IOMMU of another kind (12). */
+static void map_targets(void)
+{
+	second_iommu_disabled();
+	fdtb_begin("syscon@1000");
+	fdtb_str("compatible", "syscon");
+	FDTB_CELLS("reg", 0, 0x1000, 0, 0x1000);
+	FDTB_CELLS("phandle", 9);
+	fdtb_end();
+	fdtb_begin("iommu@a000000");
+	fdtb_str("compatible", "riscv,iommu");
+	FDTB_CELLS("reg", 0, 0xa000000u, 0, 0x1000);
+	FDTB_CELLS("phandle", 10);
+	fdtb_end();
+	fdtb_begin("iommu@b000000");
+	fdtb_str("compatible", "riscv,iommu");
+	FDTB_CELLS("reg", 0, 0xb000000u, 0, 0x1000);
+	FDTB_CELLS("#iommu-cells", 2);
+	FDTB_CELLS("phandle", 11);
+	fdtb_end();
+	fdtb_begin("smmu@c000000");
+	fdtb_str("compatible", "arm,smmu-v3");
+	FDTB_CELLS("reg", 0, 0xc000000u, 0, 0x20000);
+	FDTB_CELLS("#iommu-cells", 1);
+	FDTB_CELLS("phandle", 12);
+	fdtb_end();
+}
+
+/* Each entry that cannot be followed says why, and only those: the map's
+ * first match holds an id, so an entry over ids an earlier one holds is
+ * the defect; one leading to another kind of IOMMU is named, not one. */
+static void iommu_map_entries(void **state)
+{
+	(void)state;
+	static const uint32_t map[] = {
+		0x0000, 7,  0x0000, 0x100, /* 0: good */
+		0x0100, 99, 0x0100, 0x100, /* 1: no node */
+		0x0200, 8,  0x0200, 0x100, /* 2: disabled */
+		0x0300, 9,  0x0300, 0x100, /* 3: no IOMMU */
+		0x0400, 10, 0x0400, 0x100, /* 4: no #iommu-cells */
+		0x0500, 11, 0x0500, 0x100, /* 5: two cells */
+		0x0600, 7,  0x0600, 0,	   /* 6: length 0 */
+		0xff00, 7,  0xff00, 0x200, /* 7: past 0xffff */
+		0x0080, 7,  0x0080, 0x100, /* 8: over entry 0's */
+		0x0700, 12, 0x0700, 0x100, /* 9: an SMMUv3 */
+	};
+	const char *want[] = {
+		"",
+		"phandle 0x63 leads to no node",
+		"phandle 0x8 leads to /soc/iommu@9000000: status \"disabled\"",
+		"phandle 0x9 leads to /soc/syscon@1000 (syscon), not an IOMMU (no #iommu-cells)",
+		"/soc/iommu@a000000 has #iommu-cells none: an iommu-map entry gives its IOMMU one specifier cell "
+		"(iommu-base)",
+		"/soc/iommu@b000000 has #iommu-cells 2: an iommu-map entry gives its IOMMU one specifier cell "
+		"(iommu-base)",
+		"length 0: it covers no requester id",
+		"requester ids 0xff00+0x200 run past 0xffff",
+		"requester ids 0x0080-0x017f overlap entry 0's (0x0000-0x00ff)",
+		"",
+	};
+	size_t len = fdtb_virt(&(struct fdtb_virt){ .map = map, .nmap = 40, .soc = map_targets });
+	struct fdt f;
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	struct fdt_platform p;
+	fdt_platform_read(&f, &p);
+	assert_true(p.has_map);
+	assert_string_equal(p.map_bad, "");
+	assert_int_equal(p.nmap, 10);
+	for (size_t k = 0; k < 10; k++)
+		if (strcmp(p.map[k].bad, want[k]) != 0)
+			fail_msg("entry %zu: '%s', not '%s'", k, p.map[k].bad, want[k]);
+	assert_int_equal(p.map[0].iommu, 0);
+	assert_string_equal(p.map[0].target, "/soc/iommu@3010000");
+	assert_int_equal(p.map[9].iommu, -1);
+	assert_string_equal(p.map[9].target, "/soc/smmu@c000000 (arm,smmu-v3)");
+	const char *out = capture_stdout(print_it, &(struct printed){ &f, &p });
+	if (!strstr(out, "  iommu-map  entry 2, requester ids 0x0200+0x100: not used: phandle 0x8 leads to "
+			 "/soc/iommu@9000000: status \"disabled\"\n"))
+		fail_msg("fdt printed:\n%s", out);
+	fdt_free(&f);
+
+	/* the mask: a rid-base with bits it clears, a mask of two cells */
+	static const uint32_t one[] = { 0x0001, 7, 0x0001, 0x100 };
+	len = fdtb_virt(&(struct fdtb_virt){ .map = one, .nmap = 4, .mask = 0xfff8 });
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	fdt_platform_read(&f, &p);
+	assert_int_equal(p.map_mask, 0xfff8);
+	assert_string_equal(p.map[0].bad,
+			    "rid-base 0x1 has bits iommu-map-mask 0xfff8 clears: no masked requester id reaches it");
+	fdt_free(&f);
+	/* a map of 5 cells, and an empty one: not read at all */
+	static const uint32_t five[] = { 0, 7, 0, 0x100, 0 };
+	len = fdtb_virt(&(struct fdtb_virt){ .map = five, .nmap = 5 });
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	fdt_platform_read(&f, &p);
+	assert_int_equal(p.nmap, 0);
+	assert_non_null(strstr(p.map_bad, "iommu-map of 20 bytes is not whole entries of 4 cells"));
+	fdt_free(&f);
+	len = fdtb_virt(&(struct fdtb_virt){ .map = five, .nmap = 0 });
+	assert_int_equal(fdt_parse(fdtb_blob, len, &f), 0);
+	fdt_platform_read(&f, &p);
+	assert_non_null(strstr(p.map_bad, "iommu-map of 0 bytes"));
+	fdt_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +666,7 @@ int main(void)
 		cmocka_unit_test(disabled_iommu_left_out),
 		cmocka_unit_test(disabled_nodes_of_each_kind),
 		cmocka_unit_test(fail_and_disabled_bus),
+		cmocka_unit_test(iommu_map_entries),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
