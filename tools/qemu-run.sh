@@ -74,7 +74,8 @@ set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
 
 image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
-puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi rvfw=uboot dumpdtb=""
+puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi rvfw=uboot
+dumpdtb=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
