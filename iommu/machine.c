@@ -59,6 +59,9 @@ static void info_records(void)
 		json_str(&j, "class", hex);
 		json_str(&j, "class_name", pci_class_name(d->class));
 		json_str(&j, "iommu", d->iommu >= 0 ? machine.units.u[d->iommu].name : NULL);
+		const char *missing = units_why_missing(&machine.units, d);
+		if (missing) /* the firmware's description sends it to a unit that is not there */
+			json_str(&j, "iommu_missing", missing);
 		/* what the covering unit knows it as (an SMMUv3's stream id) */
 		const struct iommu_unit *by = d->iommu >= 0 ? &machine.units.u[d->iommu] : NULL;
 		if (by && by->backend->discovery && by->backend->discovery->device_info)
@@ -194,24 +197,28 @@ static void discover_units(void)
  * size reaches. False when there is none. */
 static bool fdt_ecam(struct mcfg *m)
 {
-	struct fdt_platform p;
+	const struct fdt_platform *p = early_fdt();
 	memset(m, 0, sizeof(*m));
-	if (!early_fdt(&p) || !p.ecam.found)
+	for (size_t i = 0; p && i < p->noff; i++)
+		if (p->off[i].kind == FDT_ECAM)
+			printf("  note: pci: the device tree's ECAM host %s is not scanned: %s\n", p->off[i].path,
+			       p->off[i].why);
+	if (!p || !p->ecam.found)
 		return false;
-	uint64_t buses = p.ecam.size >> 20;
-	unsigned end = p.ecam.bus_end;
+	uint64_t buses = p->ecam.size >> 20;
+	unsigned end = p->ecam.bus_end;
 	if (buses == 0)
 		return false;
-	if (end - p.ecam.bus_start + 1 > buses) {
-		end = p.ecam.bus_start + (unsigned)buses - 1;
+	if (end - p->ecam.bus_start + 1 > buses) {
+		end = p->ecam.bus_start + (unsigned)buses - 1;
 		printf("warning: pci: the device tree's ECAM window (0x%llx bytes) reaches buses %02x-%02x of its "
 		       "bus-range %02x-%02x: the rest are not scanned\n",
-		       (unsigned long long)p.ecam.size, p.ecam.bus_start, end, p.ecam.bus_start, p.ecam.bus_end);
+		       (unsigned long long)p->ecam.size, p->ecam.bus_start, end, p->ecam.bus_start, p->ecam.bus_end);
 	}
 	/* the window starts at bus-range's first bus; an MCFG base is bus 0's */
-	m->r[0] = (struct mcfg_region){ .base = p.ecam.base - ((uint64_t)p.ecam.bus_start << 20),
+	m->r[0] = (struct mcfg_region){ .base = p->ecam.base - ((uint64_t)p->ecam.bus_start << 20),
 					.segment = 0,
-					.start_bus = (uint8_t)p.ecam.bus_start,
+					.start_bus = (uint8_t)p->ecam.bus_start,
 					.end_bus = (uint8_t)end };
 	m->n = 1;
 	m->origin = "device tree";

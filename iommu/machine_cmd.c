@@ -88,7 +88,9 @@ static void pci_details(const struct pci_dev *d)
 		pci_addr_str(machine.pci.d[d->parent].addr, p, sizeof(p));
 		printf("  behind %s\n", p);
 	}
-	printf("  iommu %s\n", d->iommu >= 0 ? machine.units.u[d->iommu].name : "none covers it");
+	const char *missing = units_why_missing(&machine.units, d);
+	printf("  iommu %s%s%s\n", d->iommu >= 0 ? machine.units.u[d->iommu].name : "none covers it",
+	       missing ? ": " : "", missing ? missing : "");
 	struct pci_aliases al;
 	units_dma_aliases(&machine.units, &machine.pci, (size_t)(d - machine.pci.d), &al);
 	char ids[PCI_ALIAS_MAX * 96];

@@ -63,7 +63,11 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why)
 	int i = pci_find(&machine.pci, dev);
 	int u = i >= 0 ? machine.pci.d[i].iommu : -1;
 	if (u < 0) {
-		*why = "no IOMMU unit covers the device under test";
+		static char msg[300];
+		const char *missing = i >= 0 ? units_why_missing(&machine.units, &machine.pci.d[i]) : NULL;
+		snprintf(msg, sizeof(msg), "no IOMMU unit covers the device under test%s%s", missing ? ": " : "",
+			 missing ? missing : "");
+		*why = msg;
 		return NULL;
 	}
 	const struct iommu_unit *unit = &machine.units.u[u];

@@ -1,5 +1,6 @@
 #include "units.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,6 +60,30 @@ void units_cover(struct iommu_units *u, struct pci_list *pci, size_t i, size_t u
 {
 	pci->d[i].iommu = (int)unit;
 	u->u[unit].ndevices++;
+}
+
+void units_missing(struct iommu_units *u, uint16_t segment, uint16_t mask, uint16_t first, uint16_t last,
+		   const char *fmt, ...)
+{
+	if (u->nmissing == IOMMU_MAX_MISSING)
+		return;
+	typeof(u->missing[0]) *m = &u->missing[u->nmissing++];
+	m->segment = segment, m->mask = mask, m->first = first, m->last = last;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->why, sizeof(m->why), fmt, ap);
+	va_end(ap);
+}
+
+const char *units_why_missing(const struct iommu_units *u, const struct pci_dev *d)
+{
+	uint16_t rid = pci_rid(d->addr);
+	for (size_t k = 0; d->iommu < 0 && k < u->nmissing; k++) {
+		uint16_t id = rid & u->missing[k].mask;
+		if (u->missing[k].segment == d->addr.seg && id >= u->missing[k].first && id <= u->missing[k].last)
+			return u->missing[k].why;
+	}
+	return NULL;
 }
 
 size_t units_of(const struct iommu_units *u, const struct iommu_backend *b)

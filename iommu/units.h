@@ -35,9 +35,18 @@ struct iommu_unit {
 	uint32_t own_bar_class;
 };
 
+#define IOMMU_MAX_MISSING 16
+
 struct iommu_units {
 	struct iommu_unit u[IOMMU_MAX_UNITS];
 	size_t n;
+	/* Requester ids a backend's table sends to a unit it could not make
+	 * (units_missing): why, for the devices there that no unit covers */
+	struct {
+		uint16_t segment, mask, first, last; /* (rid & mask) in [first, last] */
+		char why[256];
+	} missing[IOMMU_MAX_MISSING];
+	size_t nmissing;
 	/* what each backend's discovery kept (its parsed table), or NULL */
 	size_t nfound;
 	struct {
@@ -74,6 +83,16 @@ struct diag;
 int units_add(struct iommu_units *u, const struct iommu_unit *unit, struct diag *diag);
 /* For a backend's claim: function `i` is covered by unit `unit`. */
 void units_cover(struct iommu_units *u, struct pci_list *pci, size_t i, size_t unit);
+/* For a backend's claim: the requester ids of `segment` whose (rid &
+ * mask) lies in [first, last] reach no unit, for the reason given (an
+ * entry of its table that leads nowhere, to a disabled unit, ...): what
+ * a device there says instead of that no unit covers it. The first
+ * IOMMU_MAX_MISSING are kept. */
+void units_missing(struct iommu_units *u, uint16_t segment, uint16_t mask, uint16_t first, uint16_t last,
+		   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Why no unit covers device `d` (its `iommu` < 0), when a backend said
+ * (units_missing); NULL when none did. */
+const char *units_why_missing(const struct iommu_units *u, const struct pci_dev *d);
 /* How many units of backend `b` there are (its next unit's number). */
 size_t units_of(const struct iommu_units *u, const struct iommu_backend *b);
 /* The unit backend `b` made from its table's entry `src`, or -1. */

@@ -33,6 +33,18 @@
 #                         configuration header) and @BAR@. The probe boots each
 #                         time (in OUTDIR/probe): a firmware upgraded between two
 #                         runs may lay the machine out anew.
+#   dtb EDIT              the machine boots its own device tree edited: QEMU
+#                         writes the one it builds for the test's machine and
+#                         arguments (qemu-run.sh --dumpdtb: -machine dumpdtb=FILE),
+#                         tools/dtb.py applies the test's dtb lines in order
+#                         (add-node PATH, set PATH PROP VALUE, delete PATH PROP,
+#                         delete-node PATH; VALUE as in a .dts: "text", <cells
+#                         &/path>, [bytes]) and QEMU boots the result (-dtb),
+#                         kept as OUTDIR/test.dtb. For riscv64 and aarch64,
+#                         whose virt machines QEMU describes by a tree. QEMU
+#                         10.0 adds riscv-iommu-pci's node to a -dtb tree once
+#                         more and stops (FDT_ERR_EXISTS): with a RISC-V IOMMU,
+#                         the platform unit (-machine iommu-sys=on) boots so
 #   config LINE           a line of iommon.cfg (none given: the image's own);
 #                         the harness puts 'set records console' first, so the
 #                         console shows every record whatever the medium
@@ -104,6 +116,7 @@ cfg="" qemu="" layout=0 timeout=90 puts="" moves="" flags="" nfile=0 arch=x86_64
 rm -rf "$out/put"
 mkdir -p "$out/put"
 : >"$out/keys"
+rm -f "$out/dtb-edits"
 # the directives for this QEMU: if-qemu and unless-qemu lines resolved
 version=$("$here/qemu-run.sh" --qemu-version) || { echo "FAIL $name: no QEMU (QEMU=${QEMU:-system})"; exit 1; }
 awk -v v="$version" '
@@ -137,6 +150,7 @@ while IFS= read -r l || [ -n "$l" ]; do
 	"records-default") records_default=1 ;;
 	"bootfile "*) flags="$flags --bootfile ${l#bootfile }" ;;
 	"key "*) printf '%s\n' "${l#key }" >>"$out/keys" ;;
+	"dtb "*) printf '%s\n' "${l#dtb }" >>"$out/dtb-edits" ;;
 	"put "*)
 		rest=${l#put }; dest=${rest%% *}; local=$out/put/$(echo "$dest" | tr / _)
 		[ -f "$local" ] || puts="$puts --put $local=$dest"
@@ -217,6 +231,17 @@ if [ $layout = 1 ]; then
 fi
 
 [ "$medium" = iso ] && medium="cd"
+# `dtb`: the tree QEMU builds for this machine, edited, booted instead
+if [ -s "$out/dtb-edits" ]; then
+	rm -rf "$out/dtb" "$out/machine.dtb" "$out/test.dtb"
+	# shellcheck disable=SC2086
+	"$here/qemu-run.sh" --arch "$arch" --medium "$medium" --image "$image" --out "$out/dtb" --timeout 60 \
+		--qemu "$qemu" $flags --dumpdtb "$out/machine.dtb" >"$out/dtb.log" 2>&1 ||
+		{ echo "FAIL $name: QEMU wrote no device tree: $(tail -n 1 "$out/dtb.log")"; exit 1; }
+	"$here/dtb.py" edit "$out/machine.dtb" "$out/test.dtb" -f "$out/dtb-edits" >>"$out/dtb.log" 2>&1 ||
+		{ echo "FAIL $name: $(tail -n 1 "$out/dtb.log")"; exit 1; }
+	qemu="$qemu -dtb $out/test.dtb"
+fi
 set -- --arch "$arch" --medium "$medium" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"

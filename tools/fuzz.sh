@@ -35,6 +35,7 @@ one() { # binary: runs it, writes its PASS/FAIL line to build/fuzz/NAME.result
 	fuzz_iort) seeds="tests/unit/data/iort tests/unit/data/gtdt" ;; # the iasl-compiled fixtures
 	fuzz_madt) seeds=tests/unit/data/madt ;;
 	fuzz_rimt) seeds=tests/fuzz/seeds/rimt ;; # built as QEMU 10.0 and a platform unit lay it out
+	fuzz_fdt) seeds=tests/fuzz/seeds/fdt ;; # QEMU 10.0's riscv64 virt (dumpdtb), one with a disabled unit added
 	esac
 	limit=""
 	[ -n "$runs_goal" ] && limit="-runs=$runs_goal"

@@ -56,6 +56,9 @@
 #                     RISC-V virt build from two flash images, ACPI on: a
 #                     RISC-V server's firmware; the stick on virtio-blk-pci)
 #   --qemu-version    print the chosen QEMU's version (10.0.2) and exit
+#   --dumpdtb FILE    write the device tree QEMU builds for this machine (every
+#                     other option as a boot would have it, plus -machine
+#                     dumpdtb=FILE: QEMU exits once it is written) and exit
 #
 # QEMU=...          which QEMU (an environment variable, as make passes it:
 #                   `make run QEMU=10`): unset or "system", the system's
@@ -79,6 +82,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 
 append="" image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
 puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi rvfw=uboot
+dumpdtb=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -102,6 +106,7 @@ while [ $# -gt 0 ]; do
 	--bench) bench=1; shift ;;
 	--interactive) interactive=1; shift ;;
 	--qemu-version) version_only=1; shift ;;
+	--dumpdtb) dumpdtb=$2; shift 2 ;;
 	--firmware) rvfw=$2; shift 2 ;;
 	*) echo "qemu-run: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -323,6 +328,17 @@ gather_results() {
 	find "$out/results" -mindepth 2 -type f -name '*.jsonl' -exec mv {} "$out/results/" \; 2>/dev/null || true
 	find "$out/results" -mindepth 1 -type d -empty -delete 2>/dev/null || true
 }
+
+if [ -n "$dumpdtb" ]; then
+	rm -f "$dumpdtb"
+	# shellcheck disable=SC2086
+	timeout -k 2 "$timeout" $qemubin $machine -monitor none $firmware $stick $exitdev $extra \
+		-machine dumpdtb="$dumpdtb" >"$out/qemu.stderr" 2>&1
+	rc=$?
+	echo "$rc" >"$out/status"
+	[ -s "$dumpdtb" ] || { echo "qemu-run: QEMU (status $rc) wrote no device tree to $dumpdtb: $(tail -n 1 "$out/qemu.stderr")" >&2; exit 1; }
+	exit 0
+fi
 
 if [ $interactive = 1 ]; then
 	# signal=off: Ctrl-C is a key for the monitor (it stops a run), not

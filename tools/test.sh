@@ -291,6 +291,15 @@ rc=$?
 tally "$log/readme.log"
 [ $rc = 0 ] || grep -q '^FAIL' "$log/readme.log" || note FAIL readme.check "tools/readme.py exit status $rc"
 
+# tools/dtb.py, which edits the trees boot tests boot (the dtb directive),
+# on the trees QEMU 10.0 builds: read and written back byte for byte,
+# edits as made, bad input refused in one line.
+section "device-tree tool (tools/dtb.py, tests/host/test_dtb.py)"
+tests/host/test_dtb.py >"$log/dtb.log" 2>&1
+rc=$?
+tally "$log/dtb.log"
+[ $rc = 0 ] || grep -q '^FAIL' "$log/dtb.log" || note FAIL dtb.check "tests/host/test_dtb.py exit status $rc"
+
 # The drivers' own CPU cost on this host against the models (make bench,
 # shortened): figures printed for people and never asserted; what is
 # asserted is that every backend gave its rows and kept its model's rules.

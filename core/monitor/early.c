@@ -46,39 +46,44 @@ void early_timing_refs(const struct acpi *acpi, struct timing_refs *out)
 
 /* Read once a boot (the timer, the CPU facts, the PCI host and each
  * discovery ask): the tree the firmware installed does not change. */
-bool early_fdt(struct fdt_platform *p)
+static const uint8_t *read_from;
+
+void early_fdt_forget(void)
 {
-	static const uint8_t *read_from;
+	read_from = NULL;
+}
+
+const struct fdt_platform *early_fdt(void)
+{
 	static struct fdt_platform once;
 	const uint8_t *b = platform->device_tree ? platform->device_tree() : NULL;
 	if (!b)
-		return false;
+		return NULL;
 	if (b != read_from) {
 		size_t total = (size_t)b[4] << 24 | (size_t)b[5] << 16 | (size_t)b[6] << 8 | b[7];
 		struct fdt f;
 		if (total > (4u << 20) || fdt_parse(b, total, &f) != 0)
-			return false;
+			return NULL;
 		fdt_platform_read(&f, &once);
 		fdt_free(&f);
 		read_from = b;
 	}
-	*p = once;
-	return true;
+	return &once;
 }
 
 uint64_t early_fdt_timebase(void)
 {
-	struct fdt_platform p;
-	return early_fdt(&p) ? p.timebase_hz : 0;
+	const struct fdt_platform *p = early_fdt();
+	return p ? p->timebase_hz : 0;
 }
 
 void early_cpu_facts(const struct acpi *acpi)
 {
 #if defined(__riscv)
-	struct fdt_platform p;
-	if (early_fdt(&p)) {
-		riscv_cbom_block = p.cbom_block;
-		riscv_test_finisher = p.test_finisher;
+	const struct fdt_platform *p = early_fdt();
+	if (p) {
+		riscv_cbom_block = p->cbom_block;
+		riscv_test_finisher = p->test_finisher;
 		return;
 	}
 	/* under ACPI the RHCT's CMO node gives the block size; no table

@@ -25,10 +25,13 @@ void early_timing_refs(const struct acpi *acpi, struct timing_refs *out);
  * 0 when the firmware installed no tree or it has none. */
 uint64_t early_fdt_timebase(void);
 /* The firmware's device tree read (fdt_platform_read), bounded by its
- * header's size (at most 4 MiB); false when the firmware installed none
- * or it does not parse. */
+ * header's size (at most 4 MiB), once for each tree the platform gives;
+ * NULL when the firmware installed none or it does not parse. */
 struct fdt_platform;
-bool early_fdt(struct fdt_platform *p);
+const struct fdt_platform *early_fdt(void);
+/* The next early_fdt reads the platform's tree anew, even at the same
+ * address (a test's next tree). */
+void early_fdt_forget(void);
 /* What the CPU layer needs from the device tree (riscv64: the Zicbom
  * block size and QEMU's test finisher: core/base/cpu_facts.c), or where
  * the firmware installed none from the ACPI tables `acpi` (the RHCT's

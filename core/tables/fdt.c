@@ -8,6 +8,7 @@
  * the bytes given. */
 #include "fdt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,4 +343,63 @@ bool fdt_reg(const struct fdt *f, int node, size_t i, uint64_t *addr, uint64_t *
 	const struct fdt_prop *p = fdt_prop(f, node, "reg");
 	size_t at = i * (ac + sc);
 	return p && number(p, at, ac, addr) && number(p, at + ac, sc, size);
+}
+
+void fdt_node_path(const struct fdt *f, int node, char *out, size_t cap)
+{
+	int chain[MAX_DEPTH + 1];
+	size_t n = 0, at = 0;
+	if (!cap)
+		return;
+	out[0] = '\0';
+	if (node < 0 || (size_t)node >= f->nnodes)
+		return;
+	/* a parent is always an earlier node: the walk ends at the root */
+	for (int k = node; k > 0 && n < MAX_DEPTH; k = f->nodes[k].parent)
+		chain[n++] = k;
+	if (!n)
+		snprintf(out, cap, "/");
+	while (n-- && at < cap) {
+		int w = snprintf(out + at, cap - at, "/%s", f->nodes[chain[n]].name);
+		at += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* A status value as the message shows it: printable ASCII, the rest '?'. */
+static void status_text(const struct fdt_prop *s, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->len && s->val[i] && n + 1 < cap && n < 24; i++)
+		out[n++] = s->val[i] >= 0x20 && s->val[i] < 0x7f ? (char)s->val[i] : '?';
+	out[n] = '\0';
+}
+
+bool fdt_usable(const struct fdt *f, int node, char *why, size_t cap)
+{
+	if (node < 0 || (size_t)node >= f->nnodes)
+		return false;
+	for (int k = node; k >= 0; k = f->nodes[k].parent) {
+		const struct fdt_prop *s = fdt_prop(f, k, "status");
+		if (!s)
+			continue;
+		bool string = strnlen((const char *)s->val, s->len) < s->len; /* its first string is read */
+		const char *v = (const char *)s->val;
+		if (string && (strcmp(v, "okay") == 0 || strcmp(v, "ok") == 0))
+			continue;
+		if (!why || !cap)
+			return false;
+		char text[32], path[80];
+		status_text(s, text, sizeof(text));
+		bool named = string && (strcmp(v, "disabled") == 0 || strcmp(v, "reserved") == 0 ||
+					strcmp(v, "fail") == 0 || strncmp(v, "fail-", 5) == 0);
+		const char *odd = named ? "" : string ? " (no value the specification names)" : " (not a string)";
+		if (k == node) {
+			snprintf(why, cap, "status \"%s\"%s", text, odd);
+		} else {
+			fdt_node_path(f, k, path, sizeof(path));
+			snprintf(why, cap, "under %s, whose status is \"%s\"%s", path, text, odd);
+		}
+		return false;
+	}
+	return true;
 }

@@ -4,8 +4,9 @@
  * and length bounded by the blob, every name terminated inside its block,
  * the token stream well nested — then read as nodes and properties, and
  * what a monitor needs found in it: memory, the timebase, the console
- * UART, the generic ECAM PCIe host with its iommu-map, and RISC-V IOMMUs.
- * A problem is one line in `diag`; what can still be read is. */
+ * UART, the generic ECAM PCIe host with its iommu-map, and RISC-V IOMMUs,
+ * each only where its "status" allows. A problem is one line in `diag`;
+ * what can still be read is. */
 #ifndef IOMMON_FDT_H
 #define IOMMON_FDT_H
 
@@ -65,20 +66,37 @@ unsigned fdt_size_cells(const struct fdt *f, int node);
 /* Entry `i` of `node`'s "reg", in its parent's cells; false when there is
  * none, or the cells are more than 64 bits. */
 bool fdt_reg(const struct fdt *f, int node, size_t i, uint64_t *addr, uint64_t *size);
+/* `node`'s path from the root ("/soc/iommu@3010000"), cut to `cap`. */
+void fdt_node_path(const struct fdt *f, int node, char *out, size_t cap);
+/* May `node` be used? Its "status" and every ancestor's (Devicetree
+ * Specification v0.4, 2.3.4): absent, "okay" or "ok" say yes; "disabled",
+ * "reserved", "fail" and "fail-sss" say no, and so does any other value
+ * (as Linux's of_device_is_available reads it). A node under a disabled
+ * bus is not reached either. When not, `why` (NULL: not wanted) says
+ * whose status and what it holds: `status "disabled"`, or `under /soc,
+ * whose status is "disabled"`. */
+bool fdt_usable(const struct fdt *f, int node, char *why, size_t cap);
 
 /* What a monitor needs from the tree. */
 #define FDT_MAX_MEMORY 8
 #define FDT_MAX_IOMMUS 4
 #define FDT_MAX_MAP 16
+#define FDT_MAX_OFF 16
+#define FDT_PATH 64
+#define FDT_WHY 200
+/* The kinds of node it reads. */
+enum fdt_kind { FDT_MEMORY, FDT_CPU, FDT_UART, FDT_ECAM, FDT_IOMMU, FDT_FINISHER };
 struct fdt_platform {
 	struct {
 		uint64_t base, size;
 	} memory[FDT_MAX_MEMORY];
 	size_t nmemory;
-	uint64_t timebase_hz; /* /cpus "timebase-frequency"; 0 when absent */
-	/* RISC-V: the Zicbom cache-block size of /cpus/cpu@0 when its ISA
-	 * names zicbom and "riscv,cbom-block-size" is a power of two (0:
-	 * none); the test finisher ("sifive,test0": QEMU's virt) register */
+	/* /cpus "timebase-frequency", else the first usable hart's; 0 when
+	 * neither has one */
+	uint64_t timebase_hz;
+	/* RISC-V: the Zicbom cache-block size of the first usable hart when
+	 * its ISA names zicbom and "riscv,cbom-block-size" is a power of two
+	 * (0: none); the test finisher ("sifive,test0": QEMU's virt) register */
 	unsigned cbom_block;
 	uint64_t test_finisher;
 	struct {
@@ -101,14 +119,34 @@ struct fdt_platform {
 		uint16_t rid; /* a PCI function's: bus << 8 | device << 3 | function, from its reg */
 		uint64_t base, size;
 		uint32_t phandle;
+		char path[FDT_PATH];
 	} iommu[FDT_MAX_IOMMUS];
 	size_t niommus;
-	/* the PCIe host's "iommu-map": requester ids [rid_base, rid_base +
-	 * len) to device ids from iommu_base on the IOMMU `iommu` (an index
-	 * into iommu[], -1 when the phandle names none of them) */
+	/* Nodes of the kinds above that their status, or a parent's, rules
+	 * out: never read, never driven. `fdt` lists them, and a backend's
+	 * discovery its units'. The first FDT_MAX_OFF are kept (how many
+	 * more, a warning in diag). */
 	struct {
+		enum fdt_kind kind;
+		int rid; /* a RISC-V IOMMU PCI function's requester id; else -1 */
+		char path[FDT_PATH];
+		char why[96];
+	} off[FDT_MAX_OFF];
+	size_t noff;
+	/* The PCIe host's "iommu-map" (pci-iommu.yaml): requester ids
+	 * [rid_base, rid_base + len), masked by "iommu-map-mask" first, to
+	 * device ids from iommu_base on the IOMMU its phandle leads to (an
+	 * index into iommu[]; -1 when none of them). An entry that cannot be
+	 * followed says why in `bad`; `map_bad` says why the whole map is
+	 * not read. */
+	bool has_map;
+	uint32_t map_mask; /* 0xffffffff where absent */
+	char map_bad[FDT_WHY];
+	struct fdt_map_entry {
 		uint32_t rid_base, iommu_base, len;
 		int iommu;
+		char target[FDT_PATH + 32]; /* "/soc/iommu@3010000", with a compatible when not one of iommu[] */
+		char bad[FDT_WHY];
 	} map[FDT_MAX_MAP];
 	size_t nmap;
 };

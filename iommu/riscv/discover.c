@@ -4,11 +4,15 @@
  * an IOMMU as a PCIe device", gives the class 0806, but no vendor or
  * device id: only the ids the backend lists are taken, since AMD's IOMMU
  * function has the class too), and the device tree's "riscv,iommu"
- * platform units. Which functions a unit covers: the device tree's
- * iommu-map on the ECAM host where there is one (QEMU's virt gives every
- * requester id but the IOMMU's own), else every other function of the
- * unit's segment. Device ids are requester ids: a map that offsets them
- * is refused by name (the driver keys contexts by requester id). Where
+ * platform units, each only where its status allows (a node "disabled"
+ * may sit where nothing answers: it is said, never read). Which
+ * functions a unit covers: the device tree's iommu-map on the ECAM host
+ * where there is one (QEMU's virt gives every requester id but the
+ * IOMMU's own), else every other function of the unit's segment. An
+ * entry of the map that cannot be followed is named at discovery, and
+ * the devices it would have covered say so instead of that no unit
+ * covers them. Device ids are requester ids: a map that offsets them
+ * refuses the unit by name (the driver keys contexts by requester id). Where
  * the firmware gives ACPI, the RIMT (RISC-V IO Mapping Table) names the
  * units instead (a PCIe function by segment and BDF, listed or not, or a
  * platform unit by base) and its root complexes' ID mappings say which
@@ -93,13 +97,33 @@ void riscv_release(void)
 	nundecoded = 0;
 }
 
+/* The device tree's RISC-V IOMMU node for PCI function `d` (segment 0,
+ * under the ECAM host) when its status rules it out: its index in
+ * p->off, or -1. */
+static int fdt_off_function(const struct fdt_platform *p, const struct pci_dev *d)
+{
+	for (size_t k = 0; p && d->addr.seg == 0 && k < p->noff; k++)
+		if (p->off[k].kind == FDT_IOMMU && p->off[k].rid == (int)pci_rid(d->addr))
+			return (int)k;
+	return -1;
+}
+
 static void riscv_find(struct iommu_units *u, const struct iommu_backend *self, void *state, const struct pci_list *pci)
 {
 	const struct rimt *t = state;
+	const struct fdt_platform *p = early_fdt();
 	for (size_t i = 0; pci && i < pci->n; i++) {
 		const struct pci_dev *d = &pci->d[i];
 		if (!listed(self, d) && rimt_pcie_node(t, d) < 0)
 			continue;
+		int off = fdt_off_function(p, d);
+		if (off >= 0) {
+			char bdf[16];
+			pci_addr_str(d->addr, bdf, sizeof(bdf));
+			printf("  note: %s, a RISC-V IOMMU, is not driven: its device tree node %s: %s\n", bdf,
+			       p->off[off].path, p->off[off].why);
+			continue;
+		}
 		struct iommu_unit unit = { .backend = self,
 					   .segment = d->addr.seg,
 					   .src = i,
@@ -129,14 +153,17 @@ static void riscv_find(struct iommu_units *u, const struct iommu_backend *self, 
 		snprintf(unit.source, sizeof(unit.source), "RIMT IOMMU node at 0x%x", t->iommu[k].offset);
 		units_add(u, &unit, NULL);
 	}
-	struct fdt_platform p;
-	if (!early_fdt(&p))
+	if (!p)
 		return;
-	for (size_t k = 0; k < p.niommus; k++) {
-		if (p.iommu[k].pci || rimt_names_base(t, p.iommu[k].base))
+	for (size_t k = 0; k < p->noff; k++)
+		if (p->off[k].kind == FDT_IOMMU && p->off[k].rid < 0)
+			printf("  note: the device tree's RISC-V IOMMU %s is not driven: %s\n", p->off[k].path,
+			       p->off[k].why);
+	for (size_t k = 0; k < p->niommus; k++) {
+		if (p->iommu[k].pci || rimt_names_base(t, p->iommu[k].base))
 			continue; /* found above, as a PCI function or from the RIMT */
 		struct iommu_unit unit = {
-			.backend = self, .base = p.iommu[k].base, .size = p.iommu[k].size, .src = RISCV_FDT_SRC + k
+			.backend = self, .base = p->iommu[k].base, .size = p->iommu[k].size, .src = RISCV_FDT_SRC + k
 		};
 		snprintf(unit.name, sizeof(unit.name), "riscv%zu", units_of(u, self));
 		snprintf(unit.source, sizeof(unit.source), "device tree riscv,iommu at 0x%llx",
@@ -204,43 +231,109 @@ static void claim_rimt(struct iommu_units *u, const struct iommu_backend *self, 
 	}
 }
 
-static void riscv_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+/* What the device tree's iommu-map gives no RISC-V unit, said at
+ * discovery once and kept for the devices there (units_missing): the
+ * map or an entry that cannot be followed, an entry leading to another
+ * kind of IOMMU or to a unit not made. Without a map, a RISC-V IOMMU
+ * node ruled out by its status is why its segment's devices have none. */
+static void fdt_missing(struct iommu_units *u, const struct iommu_backend *self, const struct pci_list *pci,
+			const struct fdt_platform *p)
 {
-	if (!units_of(u, self))
-		return;
-	if (state && ((const struct rimt *)state)->nsrc) {
-		claim_rimt(u, self, state, pci);
+	uint16_t mask = (uint16_t)p->map_mask;
+	if (!p->has_map) {
+		for (size_t k = 0; k < p->noff; k++)
+			if (p->off[k].kind == FDT_IOMMU)
+				units_missing(u, 0, 0xffff, 0, 0xffff,
+					      "the device tree's RISC-V IOMMU %s is not driven: %s", p->off[k].path,
+					      p->off[k].why);
 		return;
 	}
-	struct fdt_platform p;
-	bool mapped = early_fdt(&p) && p.nmap > 0;
+	if (p->map_bad[0]) {
+		printf("  warning: the device tree's iommu-map: %s (`fdt` shows it)\n", p->map_bad);
+		units_missing(u, 0, 0xffff, 0, 0xffff, "the device tree's iommu-map: %s", p->map_bad);
+		return;
+	}
+	for (size_t k = 0; k < p->nmap; k++) {
+		const struct fdt_map_entry *e = &p->map[k];
+		uint32_t last = e->len ? e->rid_base + e->len - 1 : 0;
+		if (last > 0xffff)
+			last = 0xffff;
+		if (e->bad[0])
+			printf("  warning: the device tree's iommu-map entry %zu (requester ids 0x%04x+0x%x) is not "
+			       "used: %s (`fdt` shows the map)\n",
+			       k, e->rid_base, e->len, e->bad);
+		if (!e->len || e->rid_base > 0xffff)
+			continue; /* no requester id to say it of */
+		if (e->bad[0])
+			units_missing(u, 0, mask, (uint16_t)e->rid_base, (uint16_t)last,
+				      "the device tree's iommu-map entry %zu is not used: %s", k, e->bad);
+		else if (e->iommu < 0)
+			units_missing(u, 0, mask, (uint16_t)e->rid_base, (uint16_t)last,
+				      "the device tree's iommu-map puts it behind %s, which iommon does not find "
+				      "through a device tree",
+				      e->target);
+		else if (unit_of_fdt(u, self, pci, p, e->iommu) < 0)
+			units_missing(u, 0, mask, (uint16_t)e->rid_base, (uint16_t)last,
+				      "the device tree's iommu-map puts it behind %s, %s", e->target,
+				      p->iommu[e->iommu].pci ? "a PCI function not found on the bus"
+							     : "of which no unit was made");
+	}
+}
+
+/* The iommu-map entry requester id `rid` follows (after the mask): the
+ * first usable one holding it, or -1. */
+static int fdt_map_entry(const struct fdt_platform *p, uint16_t rid)
+{
+	uint32_t id = rid & p->map_mask;
+	for (size_t m = 0; !p->map_bad[0] && m < p->nmap; m++)
+		if (!p->map[m].bad[0] && id >= p->map[m].rid_base && id - p->map[m].rid_base < p->map[m].len)
+			return (int)m;
+	return -1;
+}
+
+static void riscv_claim(struct iommu_units *u, const struct iommu_backend *self, void *state, struct pci_list *pci)
+{
+	if (state && ((const struct rimt *)state)->nsrc) {
+		if (units_of(u, self))
+			claim_rimt(u, self, state, pci);
+		return;
+	}
+	const struct fdt_platform *p = early_fdt();
+	if (p)
+		fdt_missing(u, self, pci, p);
+	if (!units_of(u, self))
+		return;
+	bool mapped = p && p->has_map;
 	for (size_t i = 0; i < pci->n; i++) {
 		struct pci_dev *d = &pci->d[i];
 		if (d->iommu >= 0 || listed(self, d))
 			continue; /* covered already, or an IOMMU itself */
 		uint16_t rid = pci_rid(d->addr);
-		int unit = -1;
+		int unit = -1, m = -1;
 		if (mapped) {
-			for (size_t m = 0; m < p.nmap && unit < 0; m++)
-				if (rid >= p.map[m].rid_base && rid - p.map[m].rid_base < p.map[m].len &&
-				    p.map[m].iommu_base == p.map[m].rid_base && d->addr.seg == 0)
-					unit = unit_of_fdt(u, self, pci, &p, p.map[m].iommu);
+			m = d->addr.seg == 0 ? fdt_map_entry(p, rid) : -1;
+			if (m >= 0)
+				unit = unit_of_fdt(u, self, pci, p, p->map[m].iommu);
 		} else {
 			for (size_t k = 0; k < u->n && unit < 0; k++)
 				if (u->u[k].backend == self && u->u[k].segment == d->addr.seg)
 					unit = (int)k;
 		}
-		if (unit >= 0)
-			units_cover(u, pci, i, (size_t)unit);
-	}
-	/* a map whose device ids are not the requester ids is refused by name */
-	for (size_t m = 0; mapped && m < p.nmap; m++) {
-		int unit = unit_of_fdt(u, self, pci, &p, p.map[m].iommu);
-		if (unit >= 0 && p.map[m].iommu_base != p.map[m].rid_base && !u->u[unit].refused[0])
+		if (unit < 0)
+			continue;
+		units_cover(u, pci, i, (size_t)unit);
+		/* device ids other than the requester ids refuse the unit by name */
+		uint32_t id = m >= 0 ? (rid & p->map_mask) - p->map[m].rid_base + p->map[m].iommu_base : rid;
+		if (id != rid && !u->u[unit].refused[0]) {
+			char bdf[16], mask[40] = "";
+			pci_addr_str(d->addr, bdf, sizeof(bdf));
+			if ((rid & p->map_mask) != rid)
+				snprintf(mask, sizeof(mask), " (iommu-map-mask 0x%x)", p->map_mask);
 			snprintf(u->u[unit].refused, sizeof(u->u[0].refused),
-				 "the device tree's iommu-map gives requester ids 0x%04x-0x%04x device ids from 0x%x: "
-				 "an offset the driver does not apply (it keys contexts by requester id)",
-				 p.map[m].rid_base, p.map[m].rid_base + p.map[m].len - 1, p.map[m].iommu_base);
+				 "the device tree's iommu-map gives %s (requester id 0x%04x) device id 0x%x%s: an "
+				 "offset the driver does not apply (it keys contexts by requester id)",
+				 bdf, rid, id, mask);
+		}
 	}
 }
 
