@@ -436,7 +436,7 @@ static void build(struct state *st, unsigned dut_bus)
 	}
 	if (st->queue) {
 		unsigned qs = pick(3);
-		enum target t = pick(7) ? (enum target)pick(T_FREED) : (enum target)pick(T_COUNT);
+		enum target t = pick(16) ? (enum target)pick(T_FREED) : (enum target)pick(T_COUNT);
 		uint64_t q = place(t, 1u << qs, NULL);
 		if (q) {
 			st->iqa = q | qs;

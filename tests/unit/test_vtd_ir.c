@@ -295,7 +295,7 @@ static void firmware_remapping_kept(void **state)
 	(void)state;
 	static uint64_t fw_irt[2 * 256] __attribute__((aligned(4096)));
 	static uint64_t fw_queue[512] __attribute__((aligned(4096)));
-	fw_irt[2 * 9] = 1 | 0x77ull << 16 | 2ull << 40; /* present, vector 0x77, APIC 2 */
+	fw_irt[2 * 9] = 1 | 0x77ull << 16 | 2ull << 40;				  /* present, vector 0x77, APIC 2 */
 	memmap_firmware_standin((uint64_t)(uintptr_t)fw_queue, sizeof(fw_queue)); /* the firmware's memory */
 	for (int with_ir = 1; with_ir >= 0; with_ir--) {
 		vtdm_init(&m, VTDM_QEMU_CAP, VTDM_QEMU_ECAP);
