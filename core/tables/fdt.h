@@ -98,6 +98,7 @@ struct fdt_platform {
 	 * its ISA names zicbom and "riscv,cbom-block-size" is a power of two
 	 * (0: none); the test finisher ("sifive,test0": QEMU's virt) register */
 	unsigned cbom_block;
+	int cbom_hart; /* the hart node it was read from */
 	uint64_t test_finisher;
 	struct {
 		bool found;

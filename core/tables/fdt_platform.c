@@ -381,7 +381,7 @@ static void riscv_hart(struct fdt *f, struct fdt_platform *p)
 	uint32_t block = 0;
 	const struct fdt_prop *bs = fdt_prop(f, cpu, "riscv,cbom-block-size");
 	if (has && bs && fdt_cell(bs, 0, &block) && block >= 16 && block <= 4096 && !(block & (block - 1)))
-		p->cbom_block = block;
+		p->cbom_block = block, p->cbom_hart = cpu;
 	else if (has)
 		diag_add(&f->diag, DIAG_WARNING, "%s has Zicbom but no usable riscv,cbom-block-size: not used",
 			 f->nodes[cpu].name);
@@ -413,7 +413,7 @@ void fdt_platform_print(const struct fdt *f, const struct fdt_platform *p)
 	if (p->timebase_hz)
 		printf("  timebase   %llu Hz (timebase-frequency)\n", (unsigned long long)p->timebase_hz);
 	if (p->cbom_block)
-		printf("  zicbom     %u-byte cache blocks (the first usable hart)\n", p->cbom_block);
+		printf("  zicbom     %u-byte cache blocks (%s)\n", p->cbom_block, f->nodes[p->cbom_hart].name);
 	if (p->test_finisher)
 		printf("  finisher   sifive,test0 at 0x%llx\n", (unsigned long long)p->test_finisher);
 	if (p->uart.found)
