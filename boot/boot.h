@@ -45,6 +45,7 @@ const char *device_claim(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 void device_release(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn);
 /* The firmware's own DMA path: its IOMMU protocol, a buffer mapped through
  * a device's PCI I/O protocol, the boot volume read by block (platform.h). */
+uint64_t device_fw_bar_size(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t base, bool io);
 bool device_fw_iommu(void);
 const char *device_fw_dma_map(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t phys, size_t len,
 			      uint64_t *dev_addr, void **token);

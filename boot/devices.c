@@ -42,6 +42,37 @@ static EFI_HANDLE handle_of(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn)
 	return found;
 }
 
+/* What the firmware's PciIo says of the function's BARs: for each, the
+ * resource descriptor GetBarAttributes gives (ACPI 6.4, 6.4.3.5.1: the
+ * QWORD address space descriptor, 0x8A; its resource type 0 memory, 1
+ * I/O; minimum at byte 14, length at byte 38). EDK II numbers a 64-bit
+ * BAR as one, so the index is not the register's: the BAR is found by
+ * its base. */
+uint64_t device_fw_bar_size(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t base, bool io)
+{
+	EFI_GUID guid = EFI_PCI_IO_PROTOCOL_GUID;
+	EFI_PCI_IO_PROTOCOL *pio;
+	EFI_HANDLE h = handle_of(seg, bus, dev, fn);
+	if (!base || !h || EFI_ERROR(BS->HandleProtocol(h, &guid, (void **)&pio)))
+		return 0;
+	uint64_t size = 0;
+	for (UINT8 i = 0; i < 6 && !size; i++) {
+		VOID *res = NULL;
+		if (EFI_ERROR(pio->GetBarAttributes(pio, i, NULL, &res)) || !res)
+			continue;
+		const uint8_t *d = res;
+		uint64_t min, len;
+		if (d[0] == 0x8a && (d[1] | d[2] << 8) >= 0x2b && d[3] == (io ? 1 : 0)) {
+			memcpy(&min, d + 14, 8);
+			memcpy(&len, d + 38, 8);
+			if (min == base)
+				size = len;
+		}
+		BS->FreePool(res);
+	}
+	return size;
+}
+
 /* The PCI function the boot volume sits on, found along its device path. */
 static EFI_HANDLE boot_controller(void)
 {

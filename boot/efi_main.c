@@ -230,6 +230,7 @@ static struct platform efi_platform = {
 	.device_claim = device_claim,
 	.device_release = device_release,
 	.fw_iommu = device_fw_iommu,
+	.fw_bar_size = device_fw_bar_size,
 	.fw_dma_map = device_fw_dma_map,
 	.fw_dma_unmap = device_fw_dma_unmap,
 	.boot_read = device_boot_read,

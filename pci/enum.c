@@ -19,8 +19,49 @@ bool pci_is_bridge(const struct pci_dev *d)
 	return (d->header_type & PCI_HEADER_TYPE_MASK) == 1;
 }
 
-/* Sizes every BAR: all ones written, the read-back's low zeros are the
- * size, the original put back. Decoding is off meanwhile (a half-written
+/* The BARs as the firmware that enumerated the function sized them
+ * (platform->fw_bar_size): the registers read, nothing written. False,
+ * with nothing added, when the firmware cannot size one that is assigned:
+ * the function is then sized by writing. A BAR at 0 is unassigned, and
+ * left out. */
+static bool fw_sized_bars(struct pci_cfg *c, struct pci_dev *d, unsigned nbars)
+{
+	struct pci_bar bars[PCI_MAX_BARS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < nbars; i++) {
+		uint16_t reg = (uint16_t)(PCI_BAR0 + 4 * i);
+		uint32_t lo = pci_read32(c, d->addr, reg);
+		struct pci_bar b = { .index = (uint8_t)i };
+		if (lo & PCI_BAR_IO) {
+			b.io = true;
+			b.base = lo & ~3u;
+		} else {
+			b.prefetch = lo & PCI_BAR_PREFETCH;
+			b.mem64 = (lo & 0x6) == PCI_BAR_MEM_TYPE_64 && i + 1 < nbars;
+			b.base = lo & ~0xfu;
+			if (b.mem64)
+				b.base |= (uint64_t)pci_read32(c, d->addr, (uint16_t)(reg + 4)) << 32, i++;
+		}
+		if (!b.base)
+			continue;
+		b.size = platform->fw_bar_size(d->addr.seg, d->addr.bus, d->addr.dev, d->addr.fn, b.base, b.io);
+		if (!b.size)
+			return false;
+		struct range span;
+		if (range_from_length(b.base, b.size, &span) != RANGE_OK)
+			return false; /* said by the sizing that follows */
+		if (n < PCI_MAX_BARS)
+			bars[n++] = b;
+	}
+	for (unsigned i = 0; i < n && d->nbars < PCI_MAX_BARS; i++)
+		d->bar[d->nbars++] = bars[i];
+	return true;
+}
+
+/* Sizes every BAR: from the firmware where it says (nothing written to a
+ * device the firmware may be driving: the stick's controller, a PCI
+ * UART), else by writing all ones, reading the low zeros as the size, and
+ * putting the original back. Decoding is off meanwhile (a half-written
  * 64-bit BAR must not decode) and interrupts are masked, so no firmware
  * handler touches the device while its BARs point nowhere. */
 static void size_bars(struct pci_cfg *c, struct pci_dev *d)
@@ -29,6 +70,8 @@ static void size_bars(struct pci_cfg *c, struct pci_dev *d)
 	/* Host bridges are left alone: on some chipsets turning their decoding
 	 * off stops the path to DRAM we are running from. */
 	if (!nbars || (d->class >> 8) == 0x0600)
+		return;
+	if (platform->fw_bar_size && fw_sized_bars(c, d, nbars))
 		return;
 	uint64_t irq = platform->irq_save();
 	uint16_t cmd = pci_read16(c, d->addr, PCI_COMMAND);

@@ -125,6 +125,13 @@ struct platform {
 	 * the platform cannot. */
 	bool (*irq_send)(int vector, uint32_t apic_id);
 
+	/* The size of the memory or I/O range a PCI function's BAR decodes at
+	 * `base`, as the firmware that enumerated the function recorded it
+	 * (UEFI: EFI_PCI_IO_PROTOCOL.GetBarAttributes), so that the monitor
+	 * learns it without writing the BAR; 0 when the firmware does not say
+	 * (no PciIo for the function, no BAR there). NULL: no firmware to ask
+	 * (the host): BARs are sized by writing them. */
+	uint64_t (*fw_bar_size)(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t base, bool io);
 	/* The firmware's own IOMMU protocol (EDK II's EDKII_IOMMU_PROTOCOL),
 	 * as a firmware driver meets it: fw_iommu says whether one is
 	 * installed (NULL: no firmware). fw_dma_map maps `len` bytes at

@@ -231,6 +231,72 @@ static void bars_sized_and_restored(void **state)
 	pci_list_free(&list);
 }
 
+/* The firmware that enumerated the machine, as its PciIo answers: the
+ * model's sizes, except where `fw_blind` names a base it does not know. */
+static uint64_t fw_blind;
+static unsigned fw_asked;
+
+static uint64_t fw_bar_size(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, uint64_t base, bool io)
+{
+	(void)seg, (void)io;
+	fw_asked++;
+	for (size_t i = 0; i < ndevs; i++) {
+		struct fdev *d = &devs[i];
+		if (d->bus != bus || d->dev != dev || d->fn != fn || base == fw_blind)
+			continue;
+		for (unsigned b = 0; b < 6; b++) {
+			uint32_t lo;
+			memcpy(&lo, d->cfg + 0x10 + 4 * b, 4);
+			uint64_t at = (lo & 1) ? (lo & ~3u) : (lo & ~0xfu);
+			if ((lo & 0x6) == 0x4 && !(lo & 1) && b < 5) {
+				uint32_t hi;
+				memcpy(&hi, d->cfg + 0x14 + 4 * b, 4);
+				at |= (uint64_t)hi << 32;
+			}
+			if (d->bar_size[b] && at == base)
+				return d->bar_size[b];
+		}
+	}
+	return 0;
+}
+
+/* Where the firmware knows a function's BARs, they are taken from it and
+ * not one is written: a device the firmware drives (the stick's
+ * controller, a PCI UART) never stops decoding. One it cannot size is
+ * sized by writing, as before. */
+static void bars_from_the_firmware(void **state)
+{
+	(void)state;
+	struct platform p = host_platform;
+	p.fw_bar_size = fw_bar_size;
+	platform = &p;
+	fw_blind = 0, fw_asked = 0;
+	build();
+	const struct pci_dev *ep = dev_at(1, 0, 0);
+	assert_true(fw_asked > 0);
+	for (size_t i = 0; i < ndevs; i++)
+		assert_int_equal(devs[i].bar_writes, 0);
+	assert_int_equal(ep->nbars, 3);
+	assert_true(ep->bar[0].mem64 && ep->bar[0].prefetch);
+	assert_int_equal(ep->bar[0].base, 0xe000000000ull);
+	assert_int_equal(ep->bar[0].size, 0x4000);
+	assert_int_equal(ep->bar[1].index, 2);
+	assert_int_equal(ep->bar[1].size, 0x100000);
+	assert_true(ep->bar[2].io);
+	assert_int_equal(ep->bar[2].size, 0x20);
+	pci_list_free(&list);
+	/* the firmware cannot size the endpoint's 1 MiB BAR: that function
+	 * alone is sized by writing */
+	fw_blind = 0xc0000000;
+	build();
+	ep = dev_at(1, 0, 0);
+	assert_true(devs[2].bar_writes > 0);
+	assert_int_equal(devs[5].bar_writes, 0); /* 00:1f.2, which the firmware knows */
+	assert_int_equal(ep->bar[1].size, 0x100000);
+	pci_list_free(&list);
+	platform = &host_platform;
+}
+
 static void build_quietly(void *arg)
 {
 	(void)arg;
@@ -434,6 +500,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(finds_every_function),
 		cmocka_unit_test(bars_sized_and_restored),
+		cmocka_unit_test(bars_from_the_firmware),
 		cmocka_unit_test(capabilities_and_loops),
 		cmocka_unit_test(addresses),
 		cmocka_unit_test(vtd_mapping),
