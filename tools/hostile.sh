@@ -11,6 +11,9 @@
 # compares the unit's registers, every configuration header on buses 0-1
 # and the firmware's tables with what they were.
 #
+# QEMU traces every configuration write (pci_cfg_write): after the
+# stand-in's mark, pci-testdev must get none, from anyone.
+#
 # A state passes when: the monitor came back (no hang, no crash), what
 # the stand-in compared is as found, and the monitor did what the state
 # demands: a state with a pointer that is not the firmware's memory, or a
@@ -67,7 +70,8 @@ boot() { # k: one boot, its console in $out/boot-$k
 	s=$((seed + $1))
 	# a state takes a few seconds under TCG; 30 s each is a hang
 	sh "$repo/tools/qemu-run.sh" --medium kernel --image "$repo/build/standin.efi" \
-		--append "hostile $s $states" --qemu "$machine -fw_cfg name=opt/iommon/monitor.efi,file=$repo/build/iommon.efi" \
+		--append "hostile $s $states" \
+		--qemu "$machine -fw_cfg name=opt/iommon/monitor.efi,file=$repo/build/iommon.efi -trace enable=pci_cfg_write,file=$out/cfg-trace-$1" \
 		--timeout $((60 + 30 * states)) --out "$out/boot-$1" >/dev/null 2>&1
 	echo "$?" >"$out/boot-$1/rc"
 }
@@ -118,6 +122,18 @@ while [ $k -lt "$boots" ]; do
 		if (n < states && !ended) { printf "FAIL hostile seed %s: %d of %d states reached (reproduce: %s)\n", seed, n, states, repro; bad++ }
 		printf "#counts %d %d\n", ok, bad
 	}' "$out/boot-$k/console.txt" 2>/dev/null)
+	# QEMU's trace of configuration writes: after the stand-in's mark (0xa5
+	# into pci-testdev's interrupt line, then its value back), none into it
+	w=$(awk '/pci_cfg_write pci-testdev .*@0x3c <- 0xa5$/ && !m { m = 1; next }
+		m == 1 && /pci_cfg_write pci-testdev .*@0x3c/ { m = 2; next }
+		m == 2 && /pci_cfg_write pci-testdev/ { n++; if (!l) l = $0 }
+		END { if (m < 2) print "no mark"; else if (n) print n " writes, first: " l }' "$out/cfg-trace-$k" 2>/dev/null)
+	[ -f "$out/cfg-trace-$k" ] || w="no trace"
+	if [ -n "$w" ]; then
+		res="$res
+FAIL hostile seed $s: configuration writes into pci-testdev, which no one drives: $w (reproduce: tools/hostile.sh --seed $s --boots 1 --states $states)"
+		res=$(printf '%s\n' "$res" | awk '/^#counts/ { $3 += 1 } { print }')
+	fi
 	printf '%s\n' "$res" | grep -v '^#counts'
 	set -- $(printf '%s\n' "$res" | sed -n 's/^#counts //p')
 	total=$((total + ${1:-0} + ${2:-0})) failed=$((failed + ${2:-1}))
