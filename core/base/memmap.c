@@ -141,22 +141,20 @@ const char *memmap_mmio_refusal(uint64_t base, uint64_t size)
 #define LEGACY_BIOS_BASE 0xe0000ull
 #define LEGACY_BIOS_END 0x100000ull
 
-const char *memmap_read_refusal(uint64_t base, uint64_t size)
+/* [pos, end) through the map, entry by entry: true when every byte lies in
+ * an entry whose type `ok` takes (with `bios_gap`, the undescribed legacy
+ * BIOS area too); else false with the entry that is not (*bad), or n when
+ * *at is described by none. Each round moves pos to the end of the entry
+ * holding it, or past a gap in the legacy BIOS area: at most 2n + 1
+ * rounds, even when entries overlap. */
+static bool walk(const struct mem_range *m, size_t n, uint64_t pos, uint64_t end, bool bios_gap,
+		 bool (*ok)(enum mem_type), size_t *bad, uint64_t *at)
 {
-	const char *e = reach_refusal(base, size);
-	if (e)
-		return e;
-	const struct mem_range *m;
-	size_t n = map(&m);
-	uint64_t pos = base, end = base + size;
-	/* each round moves pos to the end of the entry holding it, or past a
-	 * gap in the legacy BIOS area: at most 2n + 1 rounds, even when entries
-	 * overlap */
 	for (size_t round = 0; pos < end && round <= 2 * n + 1; round++) {
 		size_t i = 0;
 		while (i < n && !(pos >= m[i].base && pos < m[i].end))
 			i++;
-		if (i == n && pos >= LEGACY_BIOS_BASE && pos < LEGACY_BIOS_END) {
+		if (i == n && bios_gap && pos >= LEGACY_BIOS_BASE && pos < LEGACY_BIOS_END) {
 			/* undescribed legacy BIOS area: readable up to the next entry */
 			uint64_t next = LEGACY_BIOS_END;
 			for (size_t k = 0; k < n; k++)
@@ -165,24 +163,37 @@ const char *memmap_read_refusal(uint64_t base, uint64_t size)
 			pos = next;
 			continue;
 		}
-		if (i == n) {
-			snprintf(why, sizeof(why), "0x%llx is not described by the memory map",
-				 (unsigned long long)pos);
-			return why;
-		}
-		enum mem_type t = m[i].type;
-		if (t == MEM_MMIO || t == MEM_MMIO_PORT || t == MEM_UNUSABLE || t >= MEM_TYPES) {
-			snprintf(why, sizeof(why), "the memory map says %s at 0x%llx-0x%llx", mem_type_name(t),
-				 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1));
-			return why;
+		if (i == n || !ok(m[i].type)) {
+			*bad = i, *at = pos;
+			return false;
 		}
 		pos = m[i].end;
 	}
-	if (pos < end) {
-		snprintf(why, sizeof(why), "0x%llx is not described by the memory map", (unsigned long long)pos);
-		return why;
-	}
-	return NULL;
+	*bad = n, *at = pos;
+	return pos >= end;
+}
+
+static bool readable(enum mem_type t)
+{
+	return t != MEM_MMIO && t != MEM_MMIO_PORT && t != MEM_UNUSABLE && t < MEM_TYPES;
+}
+
+const char *memmap_read_refusal(uint64_t base, uint64_t size)
+{
+	const char *e = reach_refusal(base, size);
+	if (e)
+		return e;
+	const struct mem_range *m;
+	size_t n = map(&m), bad;
+	uint64_t at;
+	if (walk(m, n, base, base + size, true, readable, &bad, &at))
+		return NULL;
+	if (bad == n)
+		snprintf(why, sizeof(why), "0x%llx is not described by the memory map", (unsigned long long)at);
+	else
+		snprintf(why, sizeof(why), "the memory map says %s at 0x%llx-0x%llx", mem_type_name(m[bad].type),
+			 (unsigned long long)m[bad].base, (unsigned long long)(m[bad].end - 1));
+	return why;
 }
 
 /* Ranges a model playing the firmware filled: a ring of the latest. */
@@ -212,8 +223,9 @@ static bool in_standin(uint64_t base, uint64_t end)
 
 static bool firmware_keeps(enum mem_type t)
 {
+	/* (types past the spec's are the OEM's and the OS's: the firmware's, as reserved) */
 	return t == MEM_RESERVED || t == MEM_BOOT_CODE || t == MEM_BOOT_DATA || t == MEM_RUNTIME_CODE ||
-	       t == MEM_RUNTIME_DATA || t == MEM_ACPI_RECLAIM || t == MEM_ACPI_NVS;
+	       t == MEM_RUNTIME_DATA || t == MEM_ACPI_RECLAIM || t == MEM_ACPI_NVS || t >= MEM_TYPES;
 }
 
 const char *memmap_firmware_table_refusal(uint64_t base, uint64_t size, uint64_t align)
@@ -236,33 +248,21 @@ const char *memmap_firmware_table_refusal(uint64_t base, uint64_t size, uint64_t
 	if (in_standin(base, end))
 		return NULL;
 	const struct mem_range *m;
-	size_t n = map(&m);
-	uint64_t pos = base;
-	/* as memmap_read_refusal's walk: at most 2n + 1 rounds */
-	for (size_t round = 0; pos < end && round <= 2 * n + 1; round++) {
-		size_t i = 0;
-		while (i < n && !(pos >= m[i].base && pos < m[i].end))
-			i++;
-		if (i == n) {
-			snprintf(why, sizeof(why),
-				 n ? "0x%llx: no memory map entry" : "0x%llx: no memory map to check it against",
-				 (unsigned long long)pos);
-			return why;
-		}
-		enum mem_type t = m[i].type < MEM_TYPES ? m[i].type : MEM_RESERVED;
-		if (!firmware_keeps(t)) {
-			const char *whose = t == MEM_CONVENTIONAL			   ? ", free"
-					    : t == MEM_LOADER_CODE || t == MEM_LOADER_DATA ? ", the monitor's"
-											   : "";
-			snprintf(why, sizeof(why), "%s at 0x%llx-0x%llx%s", mem_type_name(t),
-				 (unsigned long long)m[i].base, (unsigned long long)(m[i].end - 1), whose);
-			return why;
-		}
-		pos = m[i].end;
-	}
-	if (pos < end) {
-		snprintf(why, sizeof(why), "0x%llx is not described by the memory map", (unsigned long long)pos);
+	size_t n = map(&m), bad;
+	uint64_t at;
+	if (walk(m, n, base, end, false, firmware_keeps, &bad, &at))
+		return NULL;
+	if (bad == n) {
+		snprintf(why, sizeof(why),
+			 n ? "0x%llx: no memory map entry" : "0x%llx: no memory map to check it against",
+			 (unsigned long long)at);
 		return why;
 	}
-	return NULL;
+	enum mem_type t = m[bad].type;
+	const char *whose = t == MEM_CONVENTIONAL			   ? ", free"
+			    : t == MEM_LOADER_CODE || t == MEM_LOADER_DATA ? ", the monitor's"
+									   : "";
+	snprintf(why, sizeof(why), "%s at 0x%llx-0x%llx%s", mem_type_name(t), (unsigned long long)m[bad].base,
+		 (unsigned long long)(m[bad].end - 1), whose);
+	return why;
 }
