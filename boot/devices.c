@@ -52,7 +52,14 @@ uint64_t device_fw_bar_size(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, 
 {
 	EFI_GUID guid = EFI_PCI_IO_PROTOCOL_GUID;
 	EFI_PCI_IO_PROTOCOL *pio;
-	EFI_HANDLE h = handle_of(seg, bus, dev, fn);
+	/* asked once per BAR, function after function: the last one's handle
+	 * kept (a server has hundreds of functions, each found by a walk) */
+	static uint32_t last_loc = ~0u;
+	static EFI_HANDLE last;
+	uint32_t loc = (uint32_t)seg << 16 | (uint32_t)bus << 8 | (uint32_t)dev << 3 | fn;
+	if (loc != last_loc)
+		last = handle_of(seg, bus, dev, fn), last_loc = loc;
+	EFI_HANDLE h = last;
 	if (!base || !h || EFI_ERROR(BS->HandleProtocol(h, &guid, (void **)&pio)))
 		return 0;
 	uint64_t size = 0;

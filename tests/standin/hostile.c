@@ -259,11 +259,14 @@ static uint8_t *dmar_t, *mcfg_t;
 static uint8_t dmar_saved[2048], mcfg_saved[256];
 static uint32_t dmar_n, mcfg_n;
 
+/* Over the length the header now claims (at most `len` + 64: what a
+ * mutation can make it). */
 static void checksum(uint8_t *t, uint32_t len)
 {
+	uint32_t claimed = *(uint32_t *)(t + 4);
 	uint8_t sum = 0;
 	t[9] = 0;
-	for (uint32_t i = 0; i < len; i++)
+	for (uint32_t i = 0; i < claimed && i < len + 64; i++)
 		sum += t[i];
 	t[9] = (uint8_t)-sum;
 }
