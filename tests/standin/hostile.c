@@ -2,10 +2,10 @@
  * -kernel of a machine with the monitor as the fw_cfg file
  * opt/iommon/monitor.efi (both reach the firmware through fw_cfg, which no
  * IOMMU translates, so no state here can cut the firmware off from its own
- * medium), with the load options
- * "hostile SEED COUNT [DUT]": COUNT times, it leaves the first DMAR unit
- * in a state drawn from SEED, starts the monitor with a plan that takes
- * the unit over ("set device DUT; run vtd.takeover vtd.translate_4k; exit
+ * medium), with the load options "hostile SEED COUNT": up to COUNT times,
+ * it leaves the first DMAR unit in a state drawn from SEED, starts the
+ * monitor with a plan that takes the unit over for the device behind the
+ * root port ("set device 01:00.0; run vtd.takeover vtd.translate_4k; exit
  * firmware"), and when the monitor returns checks what it left.
  *
  * A state: translation on or off over a root table, some bus's context
@@ -16,14 +16,17 @@
  * map entry describes, one beyond the address space) or made wrong in
  * place (reserved bits, the reserved translation type); an invalidation
  * queue running or not, at a target of the same list, of 1 to 4 pages,
- * with its tail anywhere; interrupt remapping on or off.
+ * with its tail anywhere; interrupt remapping on or off; and for a third
+ * of the states a change to the machine's own DMAR or MCFG, put back
+ * after the monitor returns.
  *
  * Before each start it prints the state and what a monitor that checks
- * every pointer before following it must do ("expect taken" or "expect
- * refused"); after it, whether the unit's registers, every PCI function's
- * configuration header on buses 0-1 and the firmware's tables are as they
- * were ("after: as found" or "after: DIFFERS: ..."). tools/hostile.sh
- * boots it and judges both against what the monitor said. */
+ * every pointer before following it must do ("expect taken", "refused",
+ * "no-unit" or "any"); after it, whether the unit's registers, every PCI
+ * function's configuration header on buses 0-1, the firmware's tables and
+ * the bystander's BAR are as they were ("after: as found" or "after:
+ * DIFFERS: ..."). tools/hostile.sh boots it and judges both against what
+ * the monitor said. */
 #include <efi.h>
 #include <efilib.h>
 #include <stdbool.h>
