@@ -80,10 +80,11 @@ $(BUILD)/iommon.efi: $(BUILD)/iommon.so $(BUILD)/host/petool tools/check-relocs.
 	$(BUILD)/host/petool nx $@
 
 # The firmware stand-in the protection tests boot first (tests/standin/dmafw.c),
-# and the hostile campaign's (tests/standin/hostile.c, tools/hostile.sh):
+# and the hostile campaign's (tests/standin/hostile.c and text.c, tools/hostile.sh):
 # a UEFI program of its own, built like the monitor, never on the stick
 # unless a boot test puts it there.
-$(BUILD)/standin.so: $(BUILD)/efi/tests/standin/dmafw.o $(BUILD)/efi/tests/standin/hostile.o $(LDS) $(NEWLIB)/.stamp
+$(BUILD)/standin.so: $(BUILD)/efi/tests/standin/dmafw.o $(BUILD)/efi/tests/standin/hostile.o \
+		$(BUILD)/efi/tests/standin/text.o $(LDS) $(NEWLIB)/.stamp
 	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
 		/usr/lib/crt0-efi-x86_64.o $(filter %.o,$^) -L/usr/lib -lgnuefi -lefi -L$(NEWLIB_TARGET)/lib -lc $(LIBGCC) -o $@
 

@@ -334,12 +334,7 @@ uint8_t *find_table(const char *sig)
 static void promise(uint8_t *dmar)
 {
 	dmar[37] |= 4; /* DMA_CTRL_PLATFORM_OPT_IN */
-	uint32_t len = *(uint32_t *)(dmar + 4);
-	uint8_t sum = 0;
-	dmar[9] = 0;
-	for (uint32_t i = 0; i < len; i++)
-		sum += dmar[i];
-	dmar[9] = (uint8_t)-sum;
+	checksum(dmar, *(uint32_t *)(dmar + 4));
 }
 
 /* The memory map: every allocated range mapped (`cut` false), or every

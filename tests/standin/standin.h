@@ -22,6 +22,20 @@ bool command(uint32_t bit, uint32_t status_bit, bool set);
 /* The ACPI table with this signature from the XSDT, or NULL. */
 uint8_t *find_table(const char *sig);
 
+/* (text.c) `a` appended to the text s[0..k) of at most STANDIN_TEXT
+ * bytes, or `v` in hex: the new length. */
+#define STANDIN_TEXT 200
+unsigned say(char *s, unsigned k, const char *a);
+unsigned say_hex(char *s, unsigned k, uint64_t v);
+/* A decimal or 0x number at *p (spaces skipped before it), *p moved past. */
+uint64_t number(const char **p);
+/* The ACPI table's checksum set over the length its header claims, at
+ * most `len` + 64 bytes. */
+void checksum(uint8_t *t, uint32_t len);
+/* The fw_cfg file `name` (QEMU's docs/specs/fw_cfg.rst) in pool memory,
+ * its size in *size; NULL when there is none. */
+void *fwcfg_file(const char *name, UINTN *size);
+
 /* The hostile campaign (hostile.c): `args` after the word "hostile". */
 EFI_STATUS hostile_main(EFI_HANDLE image, EFI_LOADED_IMAGE *li, const char *args);
 
