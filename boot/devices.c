@@ -4,6 +4,7 @@
  * firmware re-initialises it afterwards. The function holding the boot
  * volume is never taken. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boot.h"
@@ -42,6 +43,39 @@ static EFI_HANDLE handle_of(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn)
 	return found;
 }
 
+/* The PciIo handle of a function, from a table of every handle's location
+ * made at the first call: asked once per BAR of every function, a walk of
+ * all the handles each time would ask GetLocation n^2 times on a server. */
+static EFI_HANDLE pci_io_handle(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn)
+{
+	static struct {
+		uint32_t loc;
+		EFI_HANDLE h;
+	} * table;
+	static UINTN n;
+	static bool made;
+	if (!made) {
+		EFI_GUID guid = EFI_PCI_IO_PROTOCOL_GUID;
+		EFI_HANDLE *hs = NULL;
+		UINTN nh = 0;
+		made = true;
+		if (EFI_ERROR(BS->LocateHandleBuffer(ByProtocol, &guid, NULL, &nh, &hs)))
+			return NULL;
+		table = malloc(nh * sizeof(*table));
+		for (UINTN i = 0; table && i < nh; i++) {
+			UINTN s, b, d, f;
+			if (location(hs[i], &s, &b, &d, &f))
+				table[n].loc = (uint32_t)(s << 16 | b << 8 | d << 3 | f), table[n++].h = hs[i];
+		}
+		BS->FreePool(hs);
+	}
+	uint32_t loc = (uint32_t)seg << 16 | (uint32_t)bus << 8 | (uint32_t)dev << 3 | fn;
+	for (UINTN i = 0; i < n; i++)
+		if (table[i].loc == loc)
+			return table[i].h;
+	return NULL;
+}
+
 /* What the firmware's PciIo says of the function's BARs: for each, the
  * resource descriptor GetBarAttributes gives (ACPI 6.4, 6.4.3.5.1: the
  * QWORD address space descriptor, 0x8A; its resource type 0 memory, 1
@@ -52,14 +86,7 @@ uint64_t device_fw_bar_size(uint16_t seg, uint8_t bus, uint8_t dev, uint8_t fn, 
 {
 	EFI_GUID guid = EFI_PCI_IO_PROTOCOL_GUID;
 	EFI_PCI_IO_PROTOCOL *pio;
-	/* asked once per BAR, function after function: the last one's handle
-	 * kept (a server has hundreds of functions, each found by a walk) */
-	static uint32_t last_loc = ~0u;
-	static EFI_HANDLE last;
-	uint32_t loc = (uint32_t)seg << 16 | (uint32_t)bus << 8 | (uint32_t)dev << 3 | fn;
-	if (loc != last_loc)
-		last = handle_of(seg, bus, dev, fn), last_loc = loc;
-	EFI_HANDLE h = last;
+	EFI_HANDLE h = pci_io_handle(seg, bus, dev, fn);
 	if (!base || !h || EFI_ERROR(BS->HandleProtocol(h, &guid, (void **)&pio)))
 		return 0;
 	uint64_t size = 0;
