@@ -94,6 +94,18 @@ $(BUILD)/standin.efi: $(BUILD)/standin.so $(BUILD)/host/petool tools/check-reloc
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
 	$(BUILD)/host/petool nx $@
 
+# The boot tests' shared boot (tests/standin/batch.c, tools/boot-batch.py):
+# it starts the stick's monitor once for each test that shares the boot.
+$(BUILD)/batch.so: $(BUILD)/efi/tests/standin/batch.o $(LDS)
+	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
+		/usr/lib/crt0-efi-x86_64.o $(filter %.o,$^) -L/usr/lib -lgnuefi -lefi $(LIBGCC) -o $@
+
+$(BUILD)/batch.efi: $(BUILD)/batch.so $(BUILD)/host/petool tools/check-relocs.sh
+	tools/check-relocs.sh $<
+	objcopy -j .text -j .rodata -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 --subsystem=10 $< $@
+	$(BUILD)/host/petool nx $@
+
 # ---- aarch64 EFI build ---------------------------------------------------------
 # Cross-built with Debian's gcc-aarch64-linux-gnu against gnu-efi's arm64
 # package, unpacked into build/ by tools/deps.sh (never installed: it would
@@ -148,6 +160,20 @@ $(BUILD)/iommon-aa64.so: $(AA64_OBJ) $(AA64_LDS) $(AA64_PE_LDS) $(NEWLIB_AA64)/.
 # file shorter than its sections). Else objcopy writes the header. Either
 # way petool sets NX_COMPAT.
 $(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/check-relocs.sh
+	tools/check-relocs.sh $<
+	$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),\
+	$(AA64)objcopy -j .text -j .rodata -j .data -j .dynamic -j .rela -j .reloc \
+		--target efi-app-aarch64 --subsystem=10 $< $@,\
+	$(AA64)objcopy -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela -j '.rel.*' \
+		-j '.rela.*' -j .reloc -O binary $< $@ && $(BUILD)/host/petool pad $@)
+	$(BUILD)/host/petool nx $@
+
+$(BUILD)/batch-aa64.so: $(BUILD)/efi-aa64/tests/standin/batch.o $(AA64_LDS) $(AA64_PE_LDS) $(BUILD)/efi-aa64/libefi.a
+	$(AA64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
+		$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),-T $(AA64_PE_LDS),--defsym=EFI_SUBSYSTEM=0xa -T $(AA64_LDS)) \
+		$(AA64_CRT0) $(filter %.o,$^) -L$(BUILD)/efi-aa64 -L$(GNUEFI_AA64)/usr/lib -lgnuefi -lefi $(AA64_LIBGCC) -o $@
+
+$(BUILD)/batch-aa64.efi: $(BUILD)/batch-aa64.so $(BUILD)/host/petool tools/check-relocs.sh
 	tools/check-relocs.sh $<
 	$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),\
 	$(AA64)objcopy -j .text -j .rodata -j .data -j .dynamic -j .rela -j .reloc \
@@ -401,7 +427,7 @@ test: deps
 	else echo "note: not root: no Debian 13 root made (QEMU 11.1, the Debian 13 build); as root: tools/trixie-root.sh make" >&2; fi
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
 	start=$$(date +%s); \
-	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
+	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/batch.efi $(BUILD)/batch-aa64.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
 	echo "== build: $$(($$(date +%s) - start)) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
 	@tools/test.sh
 

@@ -64,6 +64,9 @@
 #   reboot                the guest may reset; QEMU boots it again
 #   alone                 tools/test.sh boots no other test beside this one
 #                         (it runs BOOT_JOBS, default 2, at a time)
+#   fresh                 the test never shares its boot with others on the
+#                         same machine (tools/boot-batch.py): what it judges
+#                         is the first monitor a firmware starts
 #   long                  tools/test.sh starts this test among the first (it
 #                         takes 14 s or more: left to the end, it would run
 #                         with a core idle beside it)
@@ -118,7 +121,8 @@ mkdir -p "$out/put"
 : >"$out/keys"
 rm -f "$out/dtb-edits"
 # the directives for this QEMU: if-qemu and unless-qemu lines resolved
-version=$("$here/qemu-run.sh" --qemu-version) || { echo "FAIL $name: no QEMU (QEMU=${QEMU:-system})"; exit 1; }
+# (BOOTTEST_QEMU_VERSION: already asked, by tools/boot-batch.py for many tests)
+version=${BOOTTEST_QEMU_VERSION:-$("$here/qemu-run.sh" --qemu-version)} || { echo "FAIL $name: no QEMU (QEMU=${QEMU:-system})"; exit 1; }
 awk -v v="$version" '
 	# "10" or "10.0": that version or a release of it; "10+": 10 or later
 	function is(p,  a, b, i) {
@@ -198,6 +202,41 @@ net | net-ipxe) image=$efi ;;
 esac
 [ -f "$image" ] || { echo "FAIL $name: no $image (make test builds it)"; exit 1; }
 
+# BOOTTEST_MODE=prepare (tools/boot-batch.py): whether this test can share
+# one boot with others on the same machine, and what it needs there, in
+# OUTDIR/prepared; nothing boots. It can when the boot is the stick as the
+# image has it, on x86_64 or aarch64 (riscv64's `exit qemu` is the test
+# finisher of the machine's own device tree), its plan a config (or the image's own) that
+# ends the boot with `exit qemu` (a status of 1, 3 or 5), and nothing about
+# the machine is the test's alone: no file put or moved, no firmware
+# option, no QEMU monitor command, no output folder named in its QEMU
+# line, no firmware output judged (the shared boot shows none between
+# tests), and not marked `alone` or `fresh`.
+if [ "${BOOTTEST_MODE:-}" = prepare ]; then
+	why=""
+	[ "$arch" != riscv64 ] || why="arch $arch"
+	[ "$medium" = stick ] || why="${why:+$why, }image $medium"
+	[ -z "$puts$moves" ] && [ $nfile = 0 ] || why="${why:+$why, }files put or moved"
+	[ -z "$flags" ] || why="${why:+$why, }${flags# }"
+	[ "$cfg" != none ] || why="${why:+$why, }no-config"
+	[ $layout = 0 ] || why="${why:+$why, }layout"
+	[ ! -s "$out/dtb-edits" ] || why="${why:+$why, }dtb"
+	[ $pty = 0 ] || why="${why:+$why, }pty"
+	grep -qx -e alone -e fresh "$out/directives" && why="${why:+$why, }alone or fresh"
+	grep -qE '^(monitor|stop)( |$)' "$out/keys" && why="${why:+$why, }key monitor or stop"
+	grep -q -e @OUT@ -e @TEST@ "$test" && why="${why:+$why, }its own output folder in its QEMU line"
+	grep -qE 'BdsDxe|UiApp|Press ESC' "$out/directives" && why="${why:+$why, }judges the firmware's output"
+	grep -qE '^status [135]$' "$out/directives" || why="${why:+$why, }no status 1, 3 or 5 (exit qemu)"
+	t=$timeout
+	{
+		echo "why=$why"
+		echo "timeout=$t"
+		echo "cfg=$cfg"
+		echo "machine=$arch $qemu"
+	} >"$out/prepared"
+	exit 0
+fi
+
 # `layout`: where this firmware put ECAM and edu's BAR0, read off the
 # machine by a boot of its own, never assumed (OVMF 2022.11 and 2025.02 differ)
 if [ $layout = 1 ]; then
@@ -259,7 +298,9 @@ if [ $pty = 1 ]; then # the console as a person meets it: its own judge
 	*) echo "FAIL $name: ${line#FAIL console.ctrl-c: }"; exit 1 ;;
 	esac
 fi
-"$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
+# BOOTTEST_MODE=judge (tools/boot-batch.py): OUTDIR/run holds this test's
+# part of a shared boot already; it is judged as a boot of its own is
+[ "${BOOTTEST_MODE:-}" = judge ] || "$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
 status=$(cat "$run/status" 2>/dev/null || echo none)
 # QEMU's firmware (AAVMF and OVMF under TCG, 7.2 and 10.0 both seen, about
 # one boot in fifty) sometimes hangs before its boot manager starts
@@ -268,7 +309,7 @@ status=$(cat "$run/status" 2>/dev/null || echo none)
 # boot is made once more, and the test says so; a hang once the monitor
 # started is never retried.
 retried=""
-if [ "$status" = 124 ] && ! grep -q -e BdsDxe -e iommon "$run/console.txt" 2>/dev/null; then
+if [ "${BOOTTEST_MODE:-}" != judge ] && [ "$status" = 124 ] && ! grep -q -e BdsDxe -e iommon "$run/console.txt" 2>/dev/null; then
 	mv "$run" "$run.hung"
 	"$here/qemu-run.sh" "$@" >"$out/runner.log" 2>&1
 	status=$(cat "$run/status" 2>/dev/null || echo none)

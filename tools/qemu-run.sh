@@ -39,7 +39,14 @@
 #   --qemu "ARGS"     extra QEMU arguments (devices under test)
 #   --keys FILE       console script: "wait ERE", "send TEXT", "sleep S",
 #                     "monitor CMD" (a QEMU monitor command, e.g. device_del),
-#                     "stop" (end QEMU now: what was to be seen was seen)
+#                     "stop" (end QEMU now: what was to be seen was seen),
+#                     "deadline S" (the waits after it must be met within S
+#                     seconds of this line, or QEMU is ended: one test of a
+#                     shared boot that hangs ends the boot, not the timeout)
+#   --no-exit-device  no isa-debug-exit (x86_64), no semihosting (aarch64):
+#                     `exit qemu` says its
+#                     verdict and stays (the boot tests' shared boot,
+#                     tools/boot-batch.py, reads the status from that line)
 #   --timeout S       kill QEMU after S seconds (default 120)
 #   --out DIR         keep console.txt, console-records.jsonl (the records
 #                     the console showed), records.jsonl (those, else the
@@ -82,7 +89,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 
 append="" image="" cfg="" extra="" keys="" timeout=120 out="" accel=tcg bench=0 vars_keep="" interactive=0 arch=x86_64 mach=""
 puts="" moves="" readonly="" fill="" reboot=0 medium=stick version_only=0 bootfile=iommon.efi rvfw=uboot
-dumpdtb=""
+dumpdtb="" noexit=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--image) image=$2; shift 2 ;;
@@ -100,6 +107,7 @@ while [ $# -gt 0 ]; do
 	--qemu) extra=$2; shift 2 ;;
 	--keys) keys=$2; shift 2 ;;
 	--bootfile) bootfile=$2; shift 2 ;;
+	--no-exit-device) noexit=1; shift ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
@@ -128,7 +136,8 @@ case $arch in
 x86_64)
 	code=/usr/share/OVMF/OVMF_CODE_4M.fd vars=/usr/share/OVMF/OVMF_VARS_4M.fd pkg=ovmf
 	qemubin=qemu-system-x86_64 mach=${mach:-q35} cpu=""
-	exitdev="-device isa-debug-exit,iobase=0xf4,iosize=4" ;;
+	exitdev="-device isa-debug-exit,iobase=0xf4,iosize=4"
+	[ $noexit = 1 ] && exitdev="" ;;
 aarch64)
 	# the pflash pair rather than QEMU_EFI.fd as -bios: the variables
 	# (breadcrumbs, --vars) live in the second flash, as with OVMF
@@ -136,7 +145,8 @@ aarch64)
 	qemubin=qemu-system-aarch64 mach=${mach:-virt} cpu="-cpu cortex-a57"
 	# `exit qemu` leaves through semihosting's SYS_EXIT_EXTENDED; without
 	# this option its HLT would be an undefined instruction
-	exitdev="-semihosting-config enable=on,target=native" ;;
+	exitdev="-semihosting-config enable=on,target=native"
+	[ $noexit = 1 ] && exitdev="" ;;
 riscv64)
 	# OpenSBI in M-mode jumps to U-Boot's S-mode build (-kernel), whose
 	# UEFI boots the stick's EFI/BOOT/BOOTRISCV64.EFI; U-Boot keeps its
@@ -264,10 +274,15 @@ if [ $medium = net ] || [ $medium = net-ipxe ]; then
 	[ -n "$cfg" ] && [ "$cfg" != none ] && cp "$cfg" "$out/tftp/iommon.cfg"
 	puts="" cfg=""
 fi
+mkparent() { # the folders above file $1 on the stick (mmd refuses one that exists)
+	case $1 in */*) mkparent "${1%/*}"; mmd -i "$part" "::/${1%/*}" 2>/dev/null || true ;; esac
+}
 for m in $moves; do
+	mkparent "${m#*=}"
 	mmove -i "$part" "::/${m%%=*}" "::/${m#*=}"
 done
 for p in $puts; do
+	mkparent "${p#*=}"
 	mcopy -o -i "$part" "${p%%=*}" "::/${p#*=}"
 done
 if [ "$cfg" = none ]; then
@@ -397,8 +412,13 @@ plain() { tr -d '\r\000' <"$out/serial.log" | sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g'
 # under TCG every process forked here takes CPU from the guest.
 woff=0 # console text before this offset was matched by an earlier wait
 seen=-1
+deadline="" # the key script's: seconds since the epoch
 wait_for() { # ERE: wait until the console shows it after the last match
 	while :; do
+		if [ -n "$deadline" ] && [ "$(date +%s)" -gt "$deadline" ]; then
+			echo "qemu-run: /$1/ did not appear by the key script's deadline" >>"$out/notes"
+			return 1
+		fi
 		size=$(stat -c %s "$out/serial.log")
 		if [ "$size" != "$seen" ]; then
 			seen=$size
@@ -423,7 +443,13 @@ send() { printf '%s' "$1" >&3; }
 if [ -n "$keys" ]; then
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in
-		"wait "*) wait_for "${line#wait }" || break ;;
+		"wait "*)
+			wait_for "${line#wait }" || {
+				# a wait missed by its deadline ends the boot there
+				[ -n "$deadline" ] && kill "$qemu" 2>/dev/null
+				break
+			} ;;
+		"deadline "*) deadline=$(($(date +%s) + ${line#deadline })) ;;
 		"send "*) send "$(printf '%b' "${line#send }")" ;;
 		"monitor "*) printf '%s\n' "${line#monitor }" >&4 ;;
 		"sleep "*) sleep "${line#sleep }" ;;

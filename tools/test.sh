@@ -389,8 +389,12 @@ esac
 		echo "hostile 1 tools/hostile.sh"
 		echo "hostile 2 tools/hostile.sh"
 	fi
-	while read -r p q t; do grep -qx long "$t" && echo "$p $q $t"; done <"$pool"
-	while read -r p q t; do grep -qx long "$t" || echo "$p $q $t"; done <"$pool"
+	# tests that boot the same machine share one boot (tools/boot-batch.py):
+	# those boots first, as they are long
+	tools/boot-batch.py plan <"$pool" >"$pool.planned"
+	grep '^batch:' "$pool.planned"
+	grep -v '^batch:' "$pool.planned" | while read -r p q t; do grep -qx long "$t" && echo "$p $q $t"; done
+	grep -v '^batch:' "$pool.planned" | while read -r p q t; do grep -qx long "$t" || echo "$p $q $t"; done
 } >"$pool.sorted"
 case $system_qemu in
 10.*) sec="QEMU $system_qemu, the system's: every test" ;;
@@ -425,6 +429,9 @@ boot_one() {              # prefix qemu test: its exit status and seconds, then 
 		line=$("$3" build/iommon.img "build/lab-tests/$(basename "$3" _run.py)" 2>&1)
 	elif [ "$1" = d13 ]; then
 		line=$("$3" build/debian13-tests 2>&1)
+	elif [ "${1%%:*}" = batch ]; then # its own PASS/FAIL/SKIP line a test
+		key=$1.$(basename "${3%%,*}" .test)
+		line=$(tools/boot-batch.py run "${1#batch:}" "$2" build/iommon.img "$3" 2>&1)
 	elif [ "$1" = hostile ]; then
 		key=hostile.seed$2
 		line=$("$3" --seed "$2" --boots 1 --states "${HOSTILE_STATES:-12}" --jobs 1 --out "build/hostile-tests/seed$2" 2>&1)
@@ -449,7 +456,7 @@ boot_print() {
 		} <"$verdicts/$done_k.verdict"
 		[ "$done_k" = boot.vtd-nvme ] && vtd_secs=$done_secs
 		done_p=${done_k%%.*}
-		if [ "$done_p" = lab ] || [ "$done_p" = d13 ] || [ "$done_p" = hostile ]; then
+		if [ "$done_p" = lab ] || [ "$done_p" = d13 ] || [ "$done_p" = hostile ] || [ "${done_p%%:*}" = batch ]; then
 			printf '%s\n' "$done_line" >"$verdicts/$done_k.lines"
 			tally "$verdicts/$done_k.lines"
 			grep -q '^FAIL' "$verdicts/$done_k.lines" || [ "$done_rc" = 0 ] ||
@@ -476,12 +483,13 @@ boot_ended() { # wait for one boot to end
 running=0 started=""
 while read -r p q t; do
 	alone=0
-	grep -qx alone "$t" && alone=1
+	[ "${p%%:*}" = batch ] || ! grep -qx alone "$t" || alone=1
 	while [ "$running" -ge "$boot_jobs" ] || { [ $alone = 1 ] && [ "$running" -gt 0 ]; }; do
 		boot_ended
 	done
 	case $p in
 	hostile) started="${started}hostile.seed$q " ;;
+	batch:*) started="$started$p.$(basename "${t%%,*}" .test) " ;;
 	*) started="$started$p.$(basename "$t" .test) " ;;
 	esac
 	boot_one "$p" "$q" "$t" </dev/null &
