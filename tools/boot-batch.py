@@ -248,7 +248,7 @@ def run(prefix, qemu, image, tests):
     runner, boot = RUNNER[machine[0]]
     cmd = ["sh", os.path.join(HERE, "qemu-run.sh"), "--arch", machine[0], "--image", image,
            "--out", os.path.join(work, "run"), "--timeout", str(total), "--keys", os.path.join(work, "keys"),
-           "--no-exit-device", "--move", "EFI/BOOT/%s=batch/%s" % (boot, boot),
+           "--warm-vars", os.path.join(REPO, "build", "warm-vars"), "--no-exit-device", "--move", "EFI/BOOT/%s=batch/%s" % (boot, boot),
            "--put", "%s=EFI/BOOT/%s" % (os.path.join(REPO, "build", runner), boot),
            "--put", os.path.join(work, "stick", "list") + "=batch/list"] + puts
     if qemu_args:

@@ -281,7 +281,8 @@ if [ -s "$out/dtb-edits" ]; then
 		{ echo "FAIL $name: $(tail -n 1 "$out/dtb.log")"; exit 1; }
 	qemu="$qemu -dtb $out/test.dtb"
 fi
-set -- --arch "$arch" --medium "$medium" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys"
+set -- --arch "$arch" --medium "$medium" --image "$image" --out "$run" --timeout "$timeout" --keys "$out/keys" \
+	--warm-vars "$here/../build/warm-vars"
 [ -n "$cfg" ] && set -- "$@" --cfg "$cfg"
 [ -n "$qemu" ] && set -- "$@" --qemu "$qemu"
 # shellcheck disable=SC2086
