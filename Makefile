@@ -428,7 +428,8 @@ test: deps
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
 	start=$$(date +%s); \
 	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/batch.efi $(BUILD)/batch-aa64.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
-	echo "== build: $$(($$(date +%s) - start)) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
+	echo "$$(($$(date +%s) - start))" >$(BUILD)/build-seconds && \
+	echo "== build: $$(cat $(BUILD)/build-seconds) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
 	@tools/test.sh
 
 # The three monitors and their stick built by Debian 13's toolchain (gcc 14,

@@ -148,6 +148,8 @@ def mtype(image, path):
 
 BEGIN = re.compile(r"^<iommon-batch-begin n=(\d+) test=(\S+)>$")
 EXIT = re.compile(r"^exit qemu: verdict (\d+) ")
+# the monitor's words when the write that would have ended QEMU did not
+NOT_EXITED = re.compile(r"^error: .*exit qemu did not happen")
 # every file or folder the part names under the results folder: "saving
 # results to ...", "saved 243 records to ...", "replay: ... saved to ..."
 SAVED = re.compile(r"iommon/results/([^\s,;:()]+)", re.M)
@@ -155,22 +157,28 @@ SAVED = re.compile(r"iommon/results/([^\s,;:()]+)", re.M)
 
 def split(console, names):
     """Each test's part of the console: its lines from the monitor's start
-    to its `exit qemu` line (where a boot of its own would have ended), and
-    the status that line names; None for a part that never got there."""
+    to where a boot of its own would have ended, the exit device's write
+    (what the monitor gives back is said after its `exit qemu: verdict`
+    line, before that write), and the status that line names; a part that
+    never got there is left out."""
     parts = {}
-    cur, buf = None, []
+    cur, buf, status = None, [], None
     for line in console.splitlines():
         m = BEGIN.match(line)
         if m:
-            cur, buf = names[int(m.group(1)) - 1] if int(m.group(1)) <= len(names) else None, []
+            n = int(m.group(1))
+            cur, buf, status = (names[n - 1] if n <= len(names) else None), [], None
             continue
         if cur is None:
+            continue
+        if status is not None and NOT_EXITED.match(line):
+            parts[cur] = ("\n".join(buf) + "\n", status)
+            cur = None
             continue
         buf.append(line)
         m = EXIT.match(line)
         if m:
-            parts[cur] = ("\n".join(buf) + "\n", (int(m.group(1)) << 1) | 1)
-            cur = None
+            status = (int(m.group(1)) << 1) | 1
     return parts
 
 

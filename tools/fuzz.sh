@@ -6,13 +6,13 @@
 # and fails. The targets' own stdout is closed (-close_fd_mask=1): what the
 # code under test prints would only slow it down.
 #
-#   FUZZ_SECONDS  time per target (default 1: the short run in make test)
+#   FUZZ_SECONDS  time per target (default 6: the short run in make test)
 #   FUZZ_RUNS     inputs per target instead; FUZZ_SECONDS then caps the time
 #   FUZZ_JOBS     targets run side by side (default 1)
 #   FUZZ_ONLY     one target's name (acpi, pci, ...)
 set -u
 cd "$(dirname "$0")/.."
-secs=${FUZZ_SECONDS:-1}
+secs=${FUZZ_SECONDS:-6}
 runs_goal=${FUZZ_RUNS:-}
 jobs=${FUZZ_JOBS:-1}
 fixtures=${IOMMON_ACPI_FIXTURES:-../shared/data/acpi-real}

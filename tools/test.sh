@@ -123,7 +123,7 @@ fi
 
 # one target per core: each still gets its FUZZ_SECONDS, the section half the time
 fuzz_jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
-section "fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-1} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
+section "fuzzing (libFuzzer + ASan/UBSan, ${FUZZ_SECONDS:-6} s per target, $fuzz_jobs at a time; 'make fuzz' runs long)"
 FUZZ_JOBS=$fuzz_jobs tools/fuzz.sh >"$log/fuzz.log" 2>&1
 while IFS= read -r l; do
 	case $l in
@@ -456,6 +456,7 @@ boot_print() {
 		} <"$verdicts/$done_k.verdict"
 		[ "$done_k" = boot.vtd-nvme ] && vtd_secs=$done_secs
 		done_p=${done_k%%.*}
+		budget_add "$done_p" "$done_secs"
 		if [ "$done_p" = lab ] || [ "$done_p" = d13 ] || [ "$done_p" = hostile ] || [ "${done_p%%:*}" = batch ]; then
 			printf '%s\n' "$done_line" >"$verdicts/$done_k.lines"
 			tally "$verdicts/$done_k.lines"
@@ -474,6 +475,14 @@ boot_print() {
 		*) failed=$((failed + 1)); echo "FAIL $done_p.${done_line#FAIL }" ;;
 		esac
 	done
+}
+budget_add() { # pool prefix, seconds: where the boot pool's time went, by kind
+	b=${1#batch:}
+	eval "bsec_$b=\$((\${bsec_$b:-0} + $2)) bcnt_$b=\$((\${bcnt_$b:-0} + 1))"
+}
+budget_line() { # kind, its words
+	eval "n=\${bcnt_$1:-0} t=\${bsec_$1:-0}"
+	[ "$n" = 0 ] || printf '         %-44s %3d boots %5d s\n' "$2" "$n" "$t"
 }
 boot_ended() { # wait for one boot to end
 	read -r _ <&5
@@ -617,8 +626,16 @@ if [ -f "$vtdlog/records.jsonl" ]; then
 fi
 
 section "(end)"
-echo "== where the time went (wall seconds; the build before the suite not included)"
+echo "== where the time went (wall seconds)"
+[ -f build/build-seconds ] && printf '  %4d s  %s\n' "$(cat build/build-seconds)" "build (make test's, before the suite; not in the total below)"
 printf '%s' "$sec_times"
 echo "  $(($(date +%s) - suite_start)) s in all"
+echo "  the boot pool's boots by kind ($boot_jobs at a time: their seconds add up to about $boot_jobs times the section's):"
+budget_line boot "QEMU ${system_qemu:-?} (the system's)"
+budget_line boot10 "QEMU ${q10:-10.0}"
+budget_line boot11 "QEMU ${q11:-11.1} (Debian 13 root)"
+budget_line lab "lab tools (LAVA, labgrid)"
+budget_line d13 "Debian 13 build and boots"
+budget_line hostile "generated firmware states (tools/hostile.sh)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
