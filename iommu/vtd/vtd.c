@@ -361,6 +361,7 @@ static const struct iommu_ops vtd_ops = {
 	.ir_invalidate = vtd_op_ir_invalidate,
 	.ir_compat = vtd_op_ir_compat,
 	.mode = vtd_op_mode,
+	.mode_refusal = vtd_op_mode_refusal,
 };
 
 /* What CAP and ECAP allow, as the driver and the iommu interface use it. */
