@@ -182,6 +182,10 @@ struct iommu_ops {
 	 * for that mode. NULL or why not: UNSUPPORTED when the unit does not
 	 * offer the mode, STATE while taken. NULL op: one mode only. */
 	const char *(*mode)(struct iommu *io, const char *name);
+	/* Why the unit does not offer mode `name`, in mode's words, from what
+	 * its open read: nothing is written or read from the unit. NULL when
+	 * it offers it. NULL op: one mode only. */
+	const char *(*mode_refusal)(const struct iommu *io, const char *name);
 };
 
 /* The table's common part for a backend that names each operation op_ and

@@ -128,6 +128,15 @@ const char *iommu_refusal(struct pci_addr dev)
 	return why;
 }
 
+const struct iommu *iommu_opened(struct pci_addr dev)
+{
+	int i = pci_find(&machine.pci, dev);
+	int u = i >= 0 ? machine.pci.d[i].iommu : -1;
+	if (u < 0 || !held.io || held.open_refused || strcmp(held.io->name, machine.units.u[u].name) != 0)
+		return NULL;
+	return held.io;
+}
+
 const char *iommu_give_back_held(void)
 {
 	if (!held.io || !held.io->taken)

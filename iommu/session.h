@@ -21,6 +21,10 @@ struct iommu *iommu_for_device(struct pci_addr dev, const char **why);
  * was not (it opens, none covers the device, or no backend drives it).
  * The unit is opened to ask, as iommu_for_device opens it. */
 const char *iommu_refusal(struct pci_addr dev);
+/* The unit covering `dev` as its last successful open left it, when no
+ * other unit was opened since: for what that open read (its modes), asked
+ * without touching the unit. NULL when there is none such. */
+const struct iommu *iommu_opened(struct pci_addr dev);
 /* Gives the held unit back, printing what its registers say. NULL or what
  * could not be put back. */
 const char *iommu_give_back_held(void);

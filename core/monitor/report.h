@@ -74,6 +74,14 @@ struct test_group {
 	 * line in `why`, and none of its cases is run: each is recorded as not
 	 * applicable. NULL: it always applies. */
 	bool (*applies)(const struct test_group *g, enum skip_reason *reason, char *why, size_t cap);
+	/* Does case `tc` apply, asked before it starts (before its breadcrumb
+	 * is written and its watchdog armed, which cost a case tens of ms of
+	 * firmware time), from what is already known, touching no hardware?
+	 * When not, as `applies`: that case alone is recorded not applicable.
+	 * True when it cannot tell: the case decides as it runs. NULL: the
+	 * cases decide. */
+	bool (*case_applies)(const struct test_group *g, const struct test_case *tc, enum skip_reason *reason,
+			     char *why, size_t cap);
 	/* Where its cases are described: doc tables, each ended by { NULL },
 	 * the list ended by NULL (the group's own, then those it shares). */
 	const struct test_doc *const *docs;

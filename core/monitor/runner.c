@@ -393,6 +393,22 @@ static enum skip_reason group_na(const struct test_group *g, int nsel, char **se
 	return r;
 }
 
+/* Does case `tc` of `g` apply, asked before it starts (case_applies)?
+ * SKIP_UNCLASSIFIED when it does or cannot be told; else its reason,
+ * with `why` said on the console in place of the case's own lines. */
+static enum skip_reason case_na(const struct test_group *g, const struct test_case *tc, char *why, size_t cap)
+{
+	enum skip_reason r = SKIP_NO_UNIT;
+	why[0] = '\0';
+	if (!g->case_applies || g->case_applies(g, tc, &r, why, cap))
+		return SKIP_UNCLASSIFIED;
+	if (!skip_reason_is_na(r)) /* a case that cannot apply cannot skip */
+		r = SKIP_NO_UNIT;
+	int at = printf("  %s: not applicable: ", tc->name);
+	table_wrap_at((unsigned)at, 4, why);
+	return r;
+}
+
 size_t runner_run(int nsel, char **sel)
 {
 	struct tally this_run = { 0 }, session0 = run.session;
@@ -443,9 +459,13 @@ size_t runner_run(int nsel, char **sel)
 						   : na			     ? na
 						   : excluded(tc, nsel, sel) ? SKIP_EXCLUDED
 									     : SKIP_UNCLASSIFIED;
+			const char *why = na_why;
+			char case_why[160];
+			if (!not_run && (not_run = case_na(*g, tc, case_why, sizeof(case_why))) != SKIP_UNCLASSIFIED)
+				why = case_why;
 			if (!not_run)
 				survive_test_start(tc, this_run, tally_add(session0, this_run, 1));
-			switch (run_one(tc, not_run, na_why)) {
+			switch (run_one(tc, not_run, why)) {
 			case VERDICT_PASS:
 				this_run.passed++;
 				this_run.known_fixed += known_reason(tc->name) != NULL;

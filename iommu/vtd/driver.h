@@ -101,6 +101,7 @@ const char *vtd_ir_give_back(struct vtd *v);
  * invalidation kinds usable now. */
 void vtd_expose(struct vtd *v, enum vtd_mode m);
 const char *vtd_op_mode(struct iommu *io, const char *name);
+const char *vtd_op_mode_refusal(const struct iommu *io, const char *name);
 /* The modes `c` offers that the driver drives, a first-stage walk of
  * `fs_levels` (4 or 5, where CAP.FL5LP) and the mode a take uses first. */
 struct vtd_caps;

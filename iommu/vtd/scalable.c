@@ -48,6 +48,33 @@ void vtd_expose(struct vtd *v, enum vtd_mode m)
 			v->kinds[v->io.nkinds++] = vtd_kinds[k];
 }
 
+/* Why mode `m` is not offered (CAP and ECAP as the open read them), NULL
+ * when it is. */
+static const char *mode_refusal(const struct vtd *v, enum vtd_mode m)
+{
+	static char why[128];
+	if (v->offers[m])
+		return NULL;
+	/* one reason for every scalable type where there is no scalable mode
+	 * at all, so a person reads it once */
+	if (m != VTD_MODE_LEGACY && !vtd_ecap_smts(v->ecap))
+		snprintf(why, sizeof(why), "vtd: %s has no scalable mode (ECAP.SMTS clear)", v->io.name);
+	else
+		snprintf(why, sizeof(why), "vtd: %s does not offer %s translation (%s)", v->io.name, vtd_mode_names[m],
+			 m == VTD_MODE_LEGACY ? "CAP.SAGAW"
+			 : m == VTD_MODE_SS   ? "ECAP.SMTS, SLTS, QI"
+			 : m == VTD_MODE_FS   ? "ECAP.SMTS, FLTS, QI"
+					      : "ECAP.SMTS, NEST with SLTS and FLTS, QI");
+	return why;
+}
+
+const char *vtd_op_mode_refusal(const struct iommu *io, const char *name)
+{
+	const struct vtd *v = container_of(io, struct vtd, io);
+	enum vtd_mode m = name ? vtd_mode_named(name) : v->default_mode;
+	return m == VTD_NMODES ? "vtd: no such translation mode" : mode_refusal(v, m);
+}
+
 const char *vtd_op_mode(struct iommu *io, const char *name)
 {
 	struct vtd *v = container_of(io, struct vtd, io);
@@ -56,21 +83,9 @@ const char *vtd_op_mode(struct iommu *io, const char *name)
 		return iommu_fail(io, IOMMU_ERR_ARGUMENT, "vtd: no such translation mode");
 	if (io->taken && m != v->mode)
 		return iommu_fail(io, IOMMU_ERR_STATE, "vtd: the unit is taken over in another mode");
-	if (!v->offers[m]) {
-		static char why[128];
-		/* one reason for every scalable type where there is no scalable
-		 * mode at all, so a person reads it once */
-		if (m != VTD_MODE_LEGACY && !vtd_ecap_smts(v->ecap))
-			snprintf(why, sizeof(why), "vtd: %s has no scalable mode (ECAP.SMTS clear)", io->name);
-		else
-			snprintf(why, sizeof(why), "vtd: %s does not offer %s translation (%s)", io->name,
-				 vtd_mode_names[m],
-				 m == VTD_MODE_LEGACY ? "CAP.SAGAW"
-				 : m == VTD_MODE_SS   ? "ECAP.SMTS, SLTS, QI"
-				 : m == VTD_MODE_FS   ? "ECAP.SMTS, FLTS, QI"
-						      : "ECAP.SMTS, NEST with SLTS and FLTS, QI");
-		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, why);
-	}
+	const char *no = mode_refusal(v, m);
+	if (no)
+		return iommu_fail(io, IOMMU_ERR_UNSUPPORTED, no);
 	v->want_mode = m;
 	if (!io->taken)
 		vtd_expose(v, m);

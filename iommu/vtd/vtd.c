@@ -361,6 +361,7 @@ static const struct iommu_ops vtd_ops = {
 	.ir_invalidate = vtd_op_ir_invalidate,
 	.ir_compat = vtd_op_ir_compat,
 	.mode = vtd_op_mode,
+	.mode_refusal = vtd_op_mode_refusal,
 };
 
 /* What CAP and ECAP allow, as the driver and the iommu interface use it. */
@@ -402,14 +403,18 @@ const char *vtd_init(struct vtd *v, const struct regwin *w, const char *name, co
 	unsigned fs_levels = v->want_fs_levels;
 	struct vtd_found found = v->found;
 	bool same_unit = v->found_valid && w->space == v->w.space && w->base == v->w.base && w->ctx == v->w.ctx;
+	bool cfi_ignored = v->cfi_ignored;
 	memset(v, 0, sizeof(*v));
 	v->want_bystanders = by;
 	v->want_levels = lv;
 	v->want_eime = want_eime;
 	v->default_mode = mode;
 	v->want_fs_levels = fs_levels;
+	/* what the unit showed of itself this boot holds for the same unit:
+	 * a CFIS that never followed CFI is not waited for (its whole
+	 * deadline) again at every take-over */
 	if (same_unit)
-		v->found = found, v->found_valid = true;
+		v->found = found, v->found_valid = true, v->cfi_ignored = cfi_ignored;
 	v->w = *w;
 	v->vector = -1;
 	v->dmar = dmar, v->pci = pci, v->segment = segment;

@@ -130,7 +130,7 @@ struct vtd {
 	unsigned ir_base;  /* the first entry of ours: the firmware's left on come before it */
 	bool ir_on;	   /* IRE set by us */
 	bool eime;	   /* IRTA.EIME set by us: x2APIC destinations */
-	bool cfi_ignored;  /* GSTS.CFIS never followed GCMD.CFI (QEMU 7.2) */
+	bool cfi_ignored;  /* GSTS.CFIS never followed GCMD.CFI (QEMU 7.2); kept for the unit's next opens */
 	struct iommu_inval_kind ir_kinds[2];
 	/* the fault event interrupt */
 	int vector;

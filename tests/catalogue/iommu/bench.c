@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "core/base/macros.h"
 #include "core/base/platform.h"
 #include "core/base/timing.h"
@@ -211,6 +212,34 @@ bool bench_applies(const struct test_group *g, enum skip_reason *reason, char *w
 	else
 		snprintf(why, cap, "no %s unit on this machine (%s%s)", b->title,
 			 len ? "its units: " : "no IOMMU at all", others);
+	return false;
+}
+
+/* A case whose argument names a translation mode (struct iommu_case_arg)
+ * that the machine's unit in front of the open device under test does not
+ * offer: not applicable, in the backend's words, from what the unit's last
+ * open read (iommu_opened), before the case's breadcrumb and watchdog. The
+ * case would find the same on opening the unit again: its modes come from
+ * its capability registers. Anything else (a model attached, no device
+ * open yet, another unit) is left to the case. */
+bool bench_mode_applies(const struct test_group *g, const struct test_case *tc, enum skip_reason *reason, char *why,
+			size_t cap)
+{
+	const struct iommu_case_arg *arg = tc->arg;
+	const struct iommu_backend *b = iommu_backend_named(g->name);
+	struct dma_engine *me;
+	struct iommu *mu = model_unit(&me);
+	if (!arg || !arg->mode || !b || !b->open || (mu && strcmp(mu->backend, b->name) == 0) || !platform->hardware)
+		return true;
+	struct dma_engine *e = dut_current();
+	const struct iommu *io = e && !dut_gone() ? iommu_opened(e->addr) : NULL;
+	const char *no = io && !io->taken && strcmp(io->backend, b->name) == 0 && io->ops->mode_refusal
+			     ? io->ops->mode_refusal(io, arg->mode)
+			     : NULL;
+	if (!no)
+		return true;
+	*reason = SKIP_UNSUPPORTED;
+	snprintf(why, cap, "%s", no);
 	return false;
 }
 

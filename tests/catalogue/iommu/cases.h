@@ -44,6 +44,10 @@ const char *bystanders_said(size_t fine, size_t tried, char *buf, size_t n);
  * its model is attached (bench.c); a backend that drives only its model
  * (no `open`) applies with the model alone. */
 bool bench_applies(const struct test_group *g, enum skip_reason *reason, char *why, size_t cap);
+/* A test_group's case_applies for groups whose cases' arguments are all
+ * struct iommu_case_arg (or NULL): a mode the unit does not offer. */
+bool bench_mode_applies(const struct test_group *g, const struct test_case *tc, enum skip_reason *reason, char *why,
+			size_t cap);
 
 /* What `describe` says of the shared cases (shared.c) and the interrupt
  * remapping ones (ir.c, ir_ioapic.c). */
@@ -54,13 +58,17 @@ extern const struct test_doc iommu_ir_docs[];
  * cases described): id_group, which the composition root lists by the
  * backend's name (iommu/backends.h); the group is called `id`, as are its
  * tests' names' prefix and the backend. */
-#define IOMMU_BACKEND_CASES(id, summary_)                                                                 \
+#define IOMMU_BACKEND_CASES(id, summary_) IOMMU_BACKEND_CASES_ASKED(id, summary_, NULL)
+/* The same with a case_applies (bench_mode_applies where every case's
+ * argument is a struct iommu_case_arg). */
+#define IOMMU_BACKEND_CASES_ASKED(id, summary_, case_applies_)                                            \
 	const struct test_group id##_group = {                                                            \
 		.name = #id,                                                                              \
 		.summary = summary_,                                                                      \
 		.cases = cases,                                                                           \
 		.n = ARRAY_SIZE(cases),                                                                   \
 		.applies = bench_applies,                                                                 \
+		.case_applies = case_applies_,                                                            \
 		.docs = (const struct test_doc *const[]){ docs, iommu_shared_docs, iommu_ir_docs, NULL }, \
 	}
 
