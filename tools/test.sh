@@ -383,6 +383,11 @@ esac
 	# toolchain in the root and booted on its QEMU 11.1 (a SKIP per check,
 	# saying how to make the root, where there is none)
 	echo "d13 - tools/debian13-check.sh"
+	# the vtd group's wall time against its machine's empty boot
+	# (tools/vtd-bench.sh): figures, never asserted
+	if command -v qemu-system-x86_64 >/dev/null && [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
+		echo "bench - tools/vtd-bench.sh"
+	fi
 	# Firmware states no person wrote (tools/hostile.sh): two fixed seeds,
 	# each a boot of the stand-in's campaign, a PASS or FAIL per state
 	if command -v qemu-system-x86_64 >/dev/null && [ -f /usr/share/OVMF/OVMF_CODE_4M.fd ]; then
@@ -427,6 +432,8 @@ boot_one() {              # prefix qemu test: its exit status and seconds, then 
 	start=$(date +%s)
 	if [ "$1" = lab ]; then # its own PASS/FAIL/SKIP lines, and where its time went
 		line=$("$3" build/iommon.img "build/lab-tests/$(basename "$3" _run.py)" 2>&1)
+	elif [ "$1" = bench ]; then
+		line=$("$3" 2>&1)
 	elif [ "$1" = d13 ]; then
 		line=$("$3" build/debian13-tests 2>&1)
 	elif [ "${1%%:*}" = batch ]; then # its own PASS/FAIL/SKIP line a test
@@ -457,7 +464,8 @@ boot_print() {
 		[ "$done_k" = boot.vtd-nvme ] && vtd_secs=$done_secs
 		done_p=${done_k%%.*}
 		budget_add "$done_p" "$done_secs"
-		if [ "$done_p" = lab ] || [ "$done_p" = d13 ] || [ "$done_p" = hostile ] || [ "${done_p%%:*}" = batch ]; then
+		if [ "$done_p" = lab ] || [ "$done_p" = d13 ] || [ "$done_p" = hostile ] || [ "$done_p" = bench ] ||
+			[ "${done_p%%:*}" = batch ]; then
 			printf '%s\n' "$done_line" >"$verdicts/$done_k.lines"
 			tally "$verdicts/$done_k.lines"
 			grep -q '^FAIL' "$verdicts/$done_k.lines" || [ "$done_rc" = 0 ] ||
@@ -625,54 +633,6 @@ if [ -f "$vtdlog/records.jsonl" ]; then
 	[ -n "${vtd_secs:-}" ] && echo "  power-on to QEMU exit with the vtd group: ${vtd_secs} s (kvm-unit-tests' intel_iommu, measured beside it on its own machine: 11 checks in 0.62 s; README, \"Wall time beside kvm-unit-tests\")"
 fi
 
-# The vtd group's wall time on `make run`'s machine (q35, intel-iommu, the
-# null-backed NVMe) against the floor: the same machine booted to `exit
-# qemu` alone (OVMF's start, the monitor's start and exit). Whole QEMU
-# processes, the two kinds interleaved, one at a time after the boot tests
-# (VTD_BENCH_PAIRS pairs, 3 by default, 0 leaves it out); printed and never
-# asserted: QEMU's TCG on this host, not silicon, and a shared host's load
-# shows in the spread.
-pairs=${VTD_BENCH_PAIRS:-3}
-if [ "$pairs" -gt 0 ] 2>/dev/null && [ -s "$pool" ]; then
-	section "benchmark: the vtd group on make run's VT-d machine against its empty boot (qemu-tcg; never asserted)"
-	bdir=build/bench-vtd
-	rm -rf "$bdir"
-	mkdir -p "$bdir"
-	printf 'set records console\nrun vtd\nexit qemu\n' >"$bdir/vtd.cfg"
-	printf 'exit qemu\n' >"$bdir/empty.cfg"
-	bdev="-device intel-iommu -blockdev driver=null-co,node-name=nvm0,size=67108864,read-zeroes=on -device nvme,drive=nvm0,serial=iommon0"
-	i=0
-	while [ $i -lt "$pairs" ]; do
-		for k in empty vtd; do
-			t0=$(date +%s%N)
-			tools/qemu-run.sh --image build/iommon.img --cfg "$bdir/$k.cfg" --out "$bdir/$k$i" --timeout 120 \
-				--qemu "$bdev" >/dev/null 2>&1
-			brc=$? # 1: isa-debug-exit's status for the verdict pass
-			echo "$k $(($(date +%s%N) - t0)) $brc" >>"$bdir/times"
-		done
-		i=$((i + 1))
-	done
-	awk -v qv="$(tools/qemu-run.sh --qemu-version 2>/dev/null)" '
-	function median(a, n,   i, j, t) {
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	{ n[$1]++; s[$1, n[$1]] = $2 / 1e9; if ($3 != 1) bad[$1]++ }
-	END {
-		for (k in n) { for (i = 1; i <= n[k]; i++) v[i] = s[k, i]; m[k] = median(v, n[k]); lo[k] = hi[k] = s[k, 1]
-			for (i = 1; i <= n[k]; i++) { if (s[k, i] < lo[k]) lo[k] = s[k, i]; if (s[k, i] > hi[k]) hi[k] = s[k, i] } }
-		printf "  QEMU %s, TCG, q35 + intel-iommu + NVMe (make run), %d pairs interleaved, whole QEMU process:\n", qv, n["vtd"]
-		printf "  empty boot (exit qemu):  median %6.2f s (%.2f-%.2f)\n", m["empty"], lo["empty"], hi["empty"]
-		printf "  run vtd:                 median %6.2f s (%.2f-%.2f)\n", m["vtd"], lo["vtd"], hi["vtd"]
-		printf "  the vtd group over the floor: %.2f s; the whole boot %.2f times the empty one\n", m["vtd"] - m["empty"], m["vtd"] / m["empty"]
-		if (bad["empty"] || bad["vtd"]) printf "  (%d boots did not exit with the verdict pass: figures suspect)\n", bad["empty"] + bad["vtd"]
-	}' "$bdir/times"
-	awk -F'[,:]' '/"kind":"summary"/ { for (i = 1; i < NF; i++) if ($i == "\"ms\"") ms = $(i + 1) }
-		END { if (ms) printf "  inside the monitor (the summary record, the last pair): %.2f s\n", ms / 1000 }' \
-		"$bdir/vtd$((pairs - 1))/records.jsonl" 2>/dev/null
-	echo "  (kvm-unit-tests' intel_iommu: about 0.1-0.2 s over its own empty boot by an earlier hand measurement; README, \"Wall time beside kvm-unit-tests\")"
-fi
-
 section "(end)"
 echo "== where the time went (wall seconds)"
 [ -f build/build-seconds ] && printf '  %4d s  %s\n' "$(cat build/build-seconds)" "build (make test's, before the suite; not in the total below)"
@@ -685,5 +645,6 @@ budget_line boot11 "QEMU ${q11:-11.1} (Debian 13 root)"
 budget_line lab "lab tools (LAVA, labgrid)"
 budget_line d13 "Debian 13 build and boots"
 budget_line hostile "generated firmware states (tools/hostile.sh)"
+budget_line bench "the vtd group's benchmark (tools/vtd-bench.sh)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
