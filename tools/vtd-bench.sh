@@ -35,7 +35,7 @@ if [ "$pairs" -gt 0 ] 2>/dev/null; then
 		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	{ n[$1]++; s[$1, n[$1]] = $2 / 1e9; if ($3 != 1) bad[$1]++ }
+	{ n[$1]++; s[$1, n[$1]] = $2 / 1e9; if ($3 != ($1 == "vtd" ? 1 : 5)) bad[$1]++ }
 	END {
 		for (k in n) { for (i = 1; i <= n[k]; i++) v[i] = s[k, i]; m[k] = median(v, n[k]); lo[k] = hi[k] = s[k, 1]
 			for (i = 1; i <= n[k]; i++) { if (s[k, i] < lo[k]) lo[k] = s[k, i]; if (s[k, i] > hi[k]) hi[k] = s[k, i] } }
