@@ -38,7 +38,7 @@
 #                     (default: a fresh copy each boot)
 #   --warm-vars DIR   (x86_64, stick) start from the variables a first boot of this
 #                     firmware left, not from empty ones: DIR/ARCH-KEY.fd, made
-#                     once by an empty boot of the default machine (OVMF's
+#                     once by an empty boot of the same machine type (OVMF's
 #                     first boot with empty variables takes 1.2 s longer under
 #                     TCG; a lab's machine has booted before; AAVMF's showed no
 #                     such cost). The boot tests' (tools/boottest.sh) unless they
@@ -269,9 +269,13 @@ elif [ -n "$vars_keep" ]; then
 	varsfile=$vars_keep
 elif [ -n "$warm" ] && [ $medium = stick ] && [ "$arch" = x86_64 ]; then
 	# the variables a first boot of this firmware left, made once (under a
-	# lock: boot tests run side by side) by an empty boot of the default
-	# machine from the same image, then copied for each boot
-	key=$( (echo "${QEMU:-system} $arch"; cat "$fwhost$vars" "$fwhost${code#"$fwqemu"}") | sha256sum | cut -c1-16)
+	# lock: boot tests run side by side) by an empty boot of the same
+	# machine type from the same image, then copied for each boot: the boot
+	# options in them name where the stick was (q35's 00:01.0 is pc's
+	# 00:02.0; from another type's, OVMF starts its shell before the stick)
+	# (the type: --machine and any -machine among the extra arguments)
+	mtype=$(printf '%s\n' "$extra" | grep -o -- '-machine [^ ]*' | tr '\n' ' ')
+	key=$( (echo "${QEMU:-system} $arch $mach $mtype"; cat "$fwhost$vars" "$fwhost${code#"$fwqemu"}") | sha256sum | cut -c1-16)
 	tmpl=$warm/$arch-$key.fd
 	mkdir -p "$warm"
 	(
@@ -280,8 +284,8 @@ elif [ -n "$warm" ] && [ $medium = stick ] && [ "$arch" = x86_64 ]; then
 			printf 'exit qemu\n' >"$warm/exit.cfg"
 			rm -rf "$warm/$key.boot"
 			cp --sparse=always "$fwhost$vars" "$warm/$key.fd"
-			"$repo/tools/qemu-run.sh" --arch "$arch" --image "$image" --cfg "$warm/exit.cfg" --vars "$warm/$key.fd" \
-				--out "$warm/$key.boot" --timeout 120 >/dev/null 2>&1 || true
+			"$repo/tools/qemu-run.sh" --arch "$arch" --machine "$mach" --image "$image" --cfg "$warm/exit.cfg" \
+				--vars "$warm/$key.fd" --qemu "$mtype" --out "$warm/$key.boot" --timeout 120 >/dev/null 2>&1 || true
 			# kept only when the firmware started the monitor from it
 			grep -q '^exit qemu: verdict' "$warm/$key.boot/console.txt" 2>/dev/null && mv "$warm/$key.fd" "$tmpl"
 		fi
