@@ -95,12 +95,11 @@
 #                         has a line matching ERE (no spaces): what the machine did
 #                         shows the case cannot run there (a firmware without a
 #                         network boot option), judged before anything else
-#   qemu10                tools/test.sh boots this test on QEMU 10.0 too (the
-#                         default plans, each backend's main tests, what differs)
-#   qemu10-only           ... on QEMU 10.0 only (a machine Debian 12's QEMU lacks:
-#                         riscv64 and its RISC-V IOMMU)
-#   qemu11, qemu11-only   ... on QEMU 11.1 too, or only (tools/test.sh, in the
-#                         Debian 13 root tools/trixie-root.sh makes)
+#   qemu10-only           tools/test.sh boots every test on the system's QEMU
+#                         and on QEMU 10.0; this one on 10.0 only (a machine
+#                         Debian 12's QEMU lacks: riscv64 and its RISC-V IOMMU)
+#   qemu11, qemu11-only   tools/test.sh boots this test on QEMU 11.1 too, or only
+#                         (in the Debian 13 root tools/trixie-root.sh makes)
 #   results-same          the saved results file holds exactly the console's records
 #   results-only          the console shows no record, the saved results file holds
 #                         them (the monitor's default: records-default or the plan
