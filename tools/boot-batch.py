@@ -70,6 +70,8 @@ def prepare(prefix, qemu, test, image):
     e = env_for(qemu)
     e["BOOTTEST_MODE"] = "prepare"
     try:
+        if os.path.exists(os.path.join(out, "prepared")):  # never an earlier run's
+            os.remove(os.path.join(out, "prepared"))
         subprocess.run(["sh", os.path.join(HERE, "boottest.sh"), test, image, out], env=e,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, check=False)
         with open(os.path.join(out, "prepared"), encoding="utf-8") as f:
