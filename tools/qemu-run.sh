@@ -444,7 +444,36 @@ exec 3<>"$out/serial.in" 4<>"$out/monitor.in"
 elapsed() { echo "$(date +%s.%N) $start" | awk '{printf "%.1f", $1 - $2}'; }
 alive() { kill -0 "$qemu" 2>/dev/null; }
 # the console as plain text: no CR, no terminal escapes from the firmware
-plain() { tr -d '\r\000' <"$out/serial.log" | sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g'; }
+plainf() { tr -d '\r\000' | sed 's/\x1b\[[0-9;?=]*[A-Za-z]//g'; }
+plain() { plainf <"$out/serial.log"; }
+# What the waits read, made plain once: the console's whole lines are
+# appended to plain.txt as they arrive (praw: the bytes of serial.log
+# taken), the line still being written made plain at each look (a prompt
+# ends in no newline). Under TCG the harness's CPU is the guest's: a shared
+# boot's console reaches megabytes, and making all of it plain at every
+# look took a fifth of a core.
+praw=0
+: >"$out/plain.txt"
+plain_from() { # the plain console from its byte N on
+	size=$(stat -c %s "$out/serial.log")
+	if [ "$size" -gt "$praw" ]; then
+		tail -c +$((praw + 1)) "$out/serial.log" | head -c $((size - praw)) >"$out/chunk"
+		keep=$((size - praw))
+		# up to the chunk's last newline
+		[ "$(tail -c 1 "$out/chunk" | od -An -tx1 | tr -d ' ')" = 0a ] || keep=$((keep - $(tail -n 1 "$out/chunk" | wc -c)))
+		if [ "$keep" -gt 0 ]; then
+			head -c "$keep" "$out/chunk" | plainf >>"$out/plain.txt"
+			praw=$((praw + keep))
+		fi
+	fi
+	pt=$(stat -c %s "$out/plain.txt")
+	if [ "$1" -le "$pt" ]; then
+		tail -c +$(($1 + 1)) "$out/plain.txt"
+		tail -c +$((praw + 1)) "$out/serial.log" | plainf
+	else
+		tail -c +$((praw + 1)) "$out/serial.log" | plainf | tail -c +$(($1 - pt + 1))
+	fi
+}
 
 # Polling is kept cheap (one stat per 0.2 s while nothing new arrives):
 # under TCG every process forked here takes CPU from the guest.
@@ -460,7 +489,7 @@ wait_for() { # ERE: wait until the console shows it after the last match
 		size=$(stat -c %s "$out/serial.log")
 		if [ "$size" != "$seen" ]; then
 			seen=$size
-			m=$(plain | tail -c +$((woff + 1)) | grep -Eob -m1 -- "$1" | head -n 1)
+			m=$(plain_from "$woff" | grep -Eob -m1 -- "$1" | head -n 1)
 			if [ -n "$m" ]; then
 				rest=${m#*:}
 				woff=$((woff + ${m%%:*} + ${#rest}))
