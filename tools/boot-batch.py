@@ -22,7 +22,8 @@ own kind: the machine the earlier tests left was not as they found it.
   boot-batch.py run PREFIX QEMU IMAGE T1,T2,...
                                   boot them, print a verdict line each
                                   ("PASS boot.NAME ...") as tools/test.sh
-                                  prints them
+                                  prints them; one that cannot share a
+                                  boot (fresh, alone, ...) boots alone
 QEMU is as tools/qemu-run.sh takes it (system, 10, 11).
 """
 import concurrent.futures
@@ -218,6 +219,33 @@ def fill_run(run, text, status, batch_results):
 
 
 def run(prefix, qemu, image, tests):
+    """A test that cannot share a boot (fresh, alone, files of its own:
+    prepare's why) is booted on its own, as plan leaves it; the rest share
+    one."""
+    preps, shared, failed = {}, [], 0
+    for t in tests:
+        d = prepare(prefix, qemu, t, image)
+        if d is not None and not d.get("why"):
+            preps[t] = d
+            shared.append(t)
+            continue
+        key = "%s.%s" % (prefix, os.path.basename(t)[: -len(".test")])
+        why = (d or {}).get("why", "not prepared")
+        rc, line = alone(prefix, qemu, t, image)
+        if rc == 0:
+            print("PASS %s (booted alone: it cannot share a boot: %s)" % (key, why))
+        elif rc == 77:
+            print("SKIP %s.%s" % (prefix, line[len("SKIP "):]))
+        else:
+            failed += 1
+            print("FAIL %s.%s (booted alone: it cannot share a boot: %s)"
+                  % (prefix, line[len("FAIL "):] if line.startswith("FAIL ") else line, why))
+    if shared and run_shared(prefix, qemu, image, shared, preps):
+        failed += 1
+    return 1 if failed else 0
+
+
+def run_shared(prefix, qemu, image, tests, prepared):
     names = [os.path.basename(t)[: -len(".test")] for t in tests]
     label = "%s.%s" % (prefix, "+".join(names))
     work = os.path.join(REPO, "build", "boot-batches", "%s-%s" % (prefix, names[0]))
@@ -227,10 +255,7 @@ def run(prefix, qemu, image, tests):
     preps, keys, puts, total = {}, [], [], 60
     own_cfg = mtype(image, "iommon.cfg")
     for i, (t, n) in enumerate(zip(tests, names), 1):
-        d = prepare(prefix, qemu, t, image)
-        if d is None or d.get("why"):
-            print("FAIL %s: cannot share a boot: %s" % (n, (d or {}).get("why", "not prepared")))
-            return 1
+        d = prepared[t]
         preps[n] = d
         cfg = os.path.join(work, "stick", n + ".cfg")
         if d.get("cfg"):

@@ -86,8 +86,10 @@ bool bench_prove_translated(struct env *v);
 /* A fault `io` recorded under a requester id that is neither among those
  * the DMA of the device at `a` can carry nor another DMA-mastering
  * function's, with none under the device's own, said before `engine`
- * (what failed); NULL when there is none. Reads the unit's fault records. */
-const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *engine);
+ * (what failed); NULL when there is none, and then the first fault under
+ * the device's own ids said in `own` (`own_n` bytes; "" when none; NULL
+ * not asked). Reads the unit's fault records. */
+const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *engine, char *own, size_t own_n);
 /* The slot-th usable IOVA window of `size`, counting down from the top. */
 uint64_t bench_window(const struct env *v, uint64_t size, unsigned slot);
 bool bench_dma(struct env *v, enum dma_dir dir, uint64_t iova, size_t len, struct dma_result *r);

@@ -109,8 +109,10 @@ static size_t fake_faults(struct iommu *io, struct iommu_fault *out, size_t max,
 }
 
 /* Whose a fault is: one under another DMA-mastering function's id is that
- * function's, one under the device's own makes the failure the case's;
- * only an id that is nobody's is named. */
+ * function's, one under the device's own makes the failure the case's and
+ * is handed back to be said with it (the records are consumed: a unit's
+ * C_BAD_STE under the device's own id was once dropped unsaid); only an
+ * id that is nobody's is named. */
 static void foreign_only_when_nobody_owns_it(void **state)
 {
 	(void)state;
@@ -123,19 +125,23 @@ static void foreign_only_when_nobody_owns_it(void **state)
 	machine.pci.n = 2;
 	const struct iommu_ops ops = { .faults = fake_faults };
 	struct iommu io = { .ops = &ops, .name = "unit0" };
+	char own[120] = "stale";
 	fake[0] = (struct iommu_fault){ .sid = 0x0018, .sid_known = true }; /* the other device's */
 	nfake = 1;
-	assert_null(bench_foreign_id(&io, d[0].addr, "x"));
+	assert_null(bench_foreign_id(&io, d[0].addr, "x", own, sizeof(own)));
+	assert_string_equal(own, "");
 	fake[0].sid = 0x0000; /* nobody's */
 	nfake = 1;
-	assert_string_equal(bench_foreign_id(&io, d[0].addr, "the write arrived in neither buffer"),
+	assert_string_equal(bench_foreign_id(&io, d[0].addr, "the write arrived in neither buffer", NULL, 0),
 			    "unit0 recorded a fault from 00:00.0, none of its ids (01:00.0) nor another device's: the "
 			    "write arrived in neither buffer");
-	fake[1] = (struct iommu_fault){ .sid = 0x0100, .sid_known = true }; /* and one of its own */
-	nfake = 2;
-	assert_null(bench_foreign_id(&io, d[0].addr, "x"));
+	fake[1] = (struct iommu_fault){ .sid = 0x0100, .sid_known = true, .reason = 0x4, .why = "C_BAD_STE" };
+	nfake = 2; /* and one of its own: the failure is the case's, said with it */
+	assert_null(bench_foreign_id(&io, d[0].addr, "x", own, sizeof(own)));
+	assert_string_equal(own, "unit0 recorded a fault (0x4) from 01:00.0: C_BAD_STE");
 	nfake = 0;
-	assert_null(bench_foreign_id(&io, d[0].addr, "x"));
+	assert_null(bench_foreign_id(&io, d[0].addr, "x", own, sizeof(own)));
+	assert_string_equal(own, "");
 	machine.pci = saved;
 }
 

@@ -58,7 +58,7 @@ static struct dma_engine *bring_up_behind(struct iommu *io, struct pci_addr a, c
 	if (!e)
 		e = io->ops->attach(io, a, IOMMU_PASSTHROUGH);
 	struct dma_engine *eng = e ? NULL : dut_engine(why);
-	const char *foreign = e || eng ? NULL : bench_foreign_id(io, a, *why);
+	const char *foreign = e || eng ? NULL : bench_foreign_id(io, a, *why, NULL, 0);
 	if (foreign)
 		*why = foreign;
 	/* `set device auto` may have fallen back to another function, which

@@ -16,12 +16,19 @@
  * masters DMA, said before the engine's words, while none came under the
  * device's own. That DMA met a context iommon never wrote (the ids the
  * topology gives were set up); the cases cannot run until it is
- * explained. NULL when the unit recorded no such fault. */
-const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *engine)
+ * explained. NULL when the unit recorded no such fault; then, where
+ * `own` is given, the first fault under one of the device's own ids is
+ * said there ("" when none): the records are consumed here, and what the
+ * unit said of the device's DMA is the failure's best witness (a
+ * C_BAD_STE for a stream whose STE is valid names the unit's reading of
+ * the stream table, not the device). */
+const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *engine, char *own, size_t own_n)
 {
 	static char msg[320];
 	struct iommu_fault f[16];
 	bool overflow = false;
+	if (own && own_n)
+		own[0] = '\0';
 	size_t n = io->ops->faults ? io->ops->faults(io, f, ARRAY_SIZE(f), &overflow) : 0;
 	if (!n)
 		return NULL;
@@ -33,8 +40,16 @@ const char *bench_foreign_id(struct iommu *io, struct pci_addr a, const char *en
 	/* a fault under one of its own ids: the device's DMA reached the unit
 	 * as the topology says, and what failed is the case's to report */
 	for (size_t i = 0; i < n; i++)
-		if (!f[i].sid_known || pci_aliases_have(&al, f[i].sid))
+		if (!f[i].sid_known || pci_aliases_have(&al, f[i].sid)) {
+			if (own && own_n) {
+				char seen[12];
+				pci_rid_str(f[i].sid, seen, sizeof(seen));
+				snprintf(own, own_n, "%s recorded a fault (0x%x) from %s: %s", io->name, f[i].reason,
+					 f[i].sid_known ? seen : "an id it does not record",
+					 f[i].why ? f[i].why : "a fault");
+			}
 			return NULL;
+		}
 	for (size_t i = 0; i < n; i++) {
 		/* another function that masters DMA under that id (a bystander
 		 * at work meanwhile) says nothing of this device's */
@@ -169,6 +184,7 @@ bool bench_prove_translated(struct env *v)
 	/* the case starts from an empty domain again: no table the proof's
 	 * page needed stands where the case maps a larger leaf */
 	const char *again = e ? NULL : bench_translate(v), *foreign = NULL;
+	char own[120] = "";
 	if (escaped) {
 		printf(
 		    "    %s's write to IOVA 0x%llx landed at that physical address, in a buffer of ours, not at 0x%llx "
@@ -180,14 +196,18 @@ bool bench_prove_translated(struct env *v)
 		       bdf, (unsigned long long)iova);
 	} else if (e && v->machine && (gone = dut_gone()) != NULL) {
 		report(v->t, false, "%s's DMA not proven translated: %s", bdf, gone);
-	} else if (e && (foreign = bench_foreign_id(v->io, v->e->addr, e)) != NULL) {
+	} else if (e && (foreign = bench_foreign_id(v->io, v->e->addr, e, own, sizeof(own))) != NULL) {
 		/* every id it carries was translated, yet the unit saw another:
 		 * no case can put its DMA through a domain of iommon's */
 		test_skip(v->t, SKIP_REFUSED, "%s", foreign);
 	} else if (e) {
+		/* the unit's words on a line of their own: the verdict's detail
+		 * has room for the engine's only */
+		if (own[0])
+			printf("    %s\n", own);
 		report(v->t, false,
-		       "%s's DMA not translated as mapped: its write to IOVA 0x%llx (requester ids %s): %s", bdf,
-		       (unsigned long long)iova, rids, e);
+		       "%s's DMA not translated as mapped: its write to IOVA 0x%llx (requester ids %s): %s%s%s", bdf,
+		       (unsigned long long)iova, rids, e, own[0] ? "; " : "", own);
 	} else if (again) {
 		report(v->t, false, "attaching %s to an empty domain after the proof: %s", bdf, again);
 		e = again;
