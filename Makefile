@@ -296,7 +296,8 @@ fuzz: deps
 # starts no build step beside deps under make -j. ($(MAKE) is written out:
 # only then does a sub-make share make -j's jobs and run under make -n.)
 # A sub-make gets one job per core unless make was given its own -j (a
-# jobserver): the first build compiles newlib twice, at once on two cores.
+# jobserver): a build without the cache compiles newlib for each
+# architecture, two at once on two cores.
 SUBJOBS = case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac;
 image: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
@@ -390,7 +391,8 @@ console-riscv64: deps
 	QEMU=$${QEMU:-10} tools/qemu-run.sh --arch riscv64 --firmware $(RISCV_FIRMWARE) --image $(BUILD)/iommon.img \
 		--interactive --out $(BUILD)/console-riscv64 --qemu "$(RUN_DEVICES_RV64)"
 
-# Both images, newlib twice on a fresh clone, the host build and the fuzzers:
+# The images (newlib three times where the cache has none), the host build
+# and the fuzzers:
 # built one job per core unless make was given its own -j (a jobserver).
 # Debian 13 and its QEMU 11.1 (trixie-backports) in a root of their own,
 # kept in a cache folder that make clean and a fresh clone leave alone
