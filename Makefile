@@ -15,11 +15,13 @@
 SHELL := /bin/sh
 
 BUILD  := build
-# Where newlib is built for each architecture (an absolute folder): beside
-# the objects by default; the Debian 13 build (make debian13) keeps its own
-# in the cache folder its root lives in, so a fresh clone does not pay again.
-NEWLIB_DIR ?= $(CURDIR)/$(BUILD)
-NEWLIB := $(NEWLIB_DIR)/newlib
+# newlib for each architecture is built once per digest of its inputs into
+# a cache folder outside the checkout (tools/build-newlib.sh: by default
+# $IOMMON_CACHE, else ~/.cache/iommon), so neither make clean nor a fresh
+# clone builds it again; $(BUILD)/newlib* are links to it, and
+# $(BUILD)/newlib*.stamp name the folder linked (what the objects depend
+# on). A link whose folder went is made again (FORCE).
+NEWLIB := $(CURDIR)/$(BUILD)/newlib
 NEWLIB_TARGET := $(NEWLIB)/x86_64-elf
 
 CC ?= gcc
@@ -58,16 +60,16 @@ LDS := linker/efi_x86_64.lds
 
 all: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi
 
-$(NEWLIB)/.stamp: tools/build-newlib.sh
+$(NEWLIB).stamp: tools/build-newlib.sh $(if $(wildcard $(NEWLIB_TARGET)/lib/libc.a),,FORCE)
 	tools/build-newlib.sh $(NEWLIB) x86_64
 
 Q ?= @
-$(BUILD)/efi/%.o: %.c $(NEWLIB)/.stamp
+$(BUILD)/efi/%.o: %.c $(NEWLIB).stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC (efi)  $<"
 	$(Q)$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/iommon.so: $(EFI_OBJ) $(LDS) $(NEWLIB)/.stamp
+$(BUILD)/iommon.so: $(EFI_OBJ) $(LDS) $(NEWLIB).stamp
 	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
 		/usr/lib/crt0-efi-x86_64.o $(EFI_OBJ) -L/usr/lib -lgnuefi -lefi \
 		-L$(NEWLIB_TARGET)/lib -lc -lm $(LIBGCC) -o $@
@@ -84,7 +86,7 @@ $(BUILD)/iommon.efi: $(BUILD)/iommon.so $(BUILD)/host/petool tools/check-relocs.
 # a UEFI program of its own, built like the monitor, never on the stick
 # unless a boot test puts it there.
 $(BUILD)/standin.so: $(BUILD)/efi/tests/standin/dmafw.o $(BUILD)/efi/tests/standin/hostile.o \
-		$(BUILD)/efi/tests/standin/text.o $(LDS) $(NEWLIB)/.stamp
+		$(BUILD)/efi/tests/standin/text.o $(LDS) $(NEWLIB).stamp
 	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
 		/usr/lib/crt0-efi-x86_64.o $(filter %.o,$^) -L/usr/lib -lgnuefi -lefi -L$(NEWLIB_TARGET)/lib -lc $(LIBGCC) -o $@
 
@@ -112,7 +114,7 @@ $(BUILD)/batch.efi: $(BUILD)/batch.so $(BUILD)/host/petool tools/check-relocs.sh
 # replace the x86_64 gnu-efi), and newlib cross-built from the same source.
 AA64 := aarch64-linux-gnu-
 GNUEFI_AA64 := $(BUILD)/gnu-efi-aa64
-NEWLIB_AA64 := $(NEWLIB_DIR)/newlib-aa64
+NEWLIB_AA64 := $(CURDIR)/$(BUILD)/newlib-aa64
 AA64_GCC_INC = $(call ask_once,AA64_GCC_INC,$(AA64)gcc -print-file-name=include)
 AA64_LIBGCC = $(call ask_once,AA64_LIBGCC,$(AA64)gcc -print-libgcc-file-name)
 AA64_CFLAGS = $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
@@ -124,10 +126,10 @@ AA64_LDS := linker/efi_aarch64.lds
 $(GNUEFI_AA64)/.stamp:
 	tools/deps.sh gnu-efi-aa64 $(GNUEFI_AA64)
 
-$(NEWLIB_AA64)/.stamp: tools/build-newlib.sh
+$(NEWLIB_AA64).stamp: tools/build-newlib.sh $(if $(wildcard $(NEWLIB_AA64)/aarch64-elf/lib/libc.a),,FORCE)
 	tools/build-newlib.sh $(NEWLIB_AA64) aarch64
 
-$(BUILD)/efi-aa64/%.o: %.c $(NEWLIB_AA64)/.stamp $(GNUEFI_AA64)/.stamp
+$(BUILD)/efi-aa64/%.o: %.c $(NEWLIB_AA64).stamp $(GNUEFI_AA64)/.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC (aa64) $<"
 	$(Q)$(AA64)gcc $(AA64_CFLAGS) -MMD -MP -c $< -o $@
@@ -149,7 +151,7 @@ $(BUILD)/efi-aa64/libefi.a: $(GNUEFI_AA64)/.stamp
 	@mkdir -p $(dir $@)
 	$(AA64)objcopy -W memcpy -W memset $(GNUEFI_AA64)/usr/lib/libefi.a $@
 
-$(BUILD)/iommon-aa64.so: $(AA64_OBJ) $(AA64_LDS) $(AA64_PE_LDS) $(NEWLIB_AA64)/.stamp $(BUILD)/efi-aa64/libefi.a
+$(BUILD)/iommon-aa64.so: $(AA64_OBJ) $(AA64_LDS) $(AA64_PE_LDS) $(NEWLIB_AA64).stamp $(BUILD)/efi-aa64/libefi.a
 	$(AA64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
 		$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),-T $(AA64_PE_LDS),--defsym=EFI_SUBSYSTEM=0xa -T $(AA64_LDS)) \
 		$(AA64_CRT0) $(AA64_OBJ) -L$(BUILD)/efi-aa64 -L$(GNUEFI_AA64)/usr/lib -lgnuefi -lefi \
@@ -190,7 +192,7 @@ $(BUILD)/batch-aa64.efi: $(BUILD)/batch-aa64.so $(BUILD)/host/petool tools/check
 # calling convention (boot/riscv64/cpu.c turns the FPU on first).
 RV64 := riscv64-linux-gnu-
 GNUEFI_RV64 := $(BUILD)/gnu-efi-rv64
-NEWLIB_RV64 := $(NEWLIB_DIR)/newlib-rv64
+NEWLIB_RV64 := $(CURDIR)/$(BUILD)/newlib-rv64
 RV64_GCC_INC = $(call ask_once,RV64_GCC_INC,$(RV64)gcc -print-file-name=include)
 RV64_LIBGCC = $(call ask_once,RV64_LIBGCC,$(RV64)gcc -print-libgcc-file-name)
 RV64_CFLAGS = $(COMMON_CFLAGS) -ffreestanding -fpic -fshort-wchar -fno-stack-protector -fno-stack-check \
@@ -204,10 +206,10 @@ RV64_LDS := linker/efi_riscv64.lds
 $(GNUEFI_RV64)/.stamp:
 	tools/deps.sh gnu-efi-rv64 $(GNUEFI_RV64)
 
-$(NEWLIB_RV64)/.stamp: tools/build-newlib.sh
+$(NEWLIB_RV64).stamp: tools/build-newlib.sh $(if $(wildcard $(NEWLIB_RV64)/riscv64-elf/lib/libc.a),,FORCE)
 	tools/build-newlib.sh $(NEWLIB_RV64) riscv64
 
-$(BUILD)/efi-rv64/%.o: %.c $(NEWLIB_RV64)/.stamp $(GNUEFI_RV64)/.stamp
+$(BUILD)/efi-rv64/%.o: %.c $(NEWLIB_RV64).stamp $(GNUEFI_RV64)/.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC (rv64) $<"
 	$(Q)$(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
@@ -217,7 +219,7 @@ $(BUILD)/efi-rv64/%.o: %.S $(GNUEFI_RV64)/.stamp
 	@echo "  AS (rv64) $<"
 	$(Q)$(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/iommon-rv64.so: $(RV64_OBJ) $(RV64_LDS) $(NEWLIB_RV64)/.stamp
+$(BUILD)/iommon-rv64.so: $(RV64_OBJ) $(RV64_LDS) $(NEWLIB_RV64).stamp
 	$(RV64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
 		--defsym=EFI_SUBSYSTEM=0xa -T $(RV64_LDS) $(GNUEFI_RV64)/usr/lib/crt0-efi-riscv64.o $(RV64_OBJ) \
 		-L$(GNUEFI_RV64)/usr/lib -lgnuefi -lefi -L$(NEWLIB_RV64)/riscv64-elf/lib -lc -lm $(RV64_LIBGCC) -o $@
@@ -320,7 +322,8 @@ fuzz: deps
 # starts no build step beside deps under make -j. ($(MAKE) is written out:
 # only then does a sub-make share make -j's jobs and run under make -n.)
 # A sub-make gets one job per core unless make was given its own -j (a
-# jobserver): the first build compiles newlib twice, at once on two cores.
+# jobserver): a build without the cache compiles newlib for each
+# architecture, two at once on two cores.
 SUBJOBS = case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac;
 image: deps
 	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
@@ -414,7 +417,8 @@ console-riscv64: deps
 	QEMU=$${QEMU:-10} tools/qemu-run.sh --arch riscv64 --firmware $(RISCV_FIRMWARE) --image $(BUILD)/iommon.img \
 		--interactive --out $(BUILD)/console-riscv64 --qemu "$(RUN_DEVICES_RV64)"
 
-# Both images, newlib twice on a fresh clone, the host build and the fuzzers:
+# The images (newlib three times where the cache has none), the host build
+# and the fuzzers:
 # built one job per core unless make was given its own -j (a jobserver).
 # Debian 13 and its QEMU 11.1 (trixie-backports) in a root of their own,
 # kept in a cache folder that make clean and a fresh clone leave alone
@@ -435,14 +439,15 @@ test: deps
 # The three monitors and their stick built by Debian 13's toolchain (gcc 14,
 # gnu-efi 3.0.18, newlib 4.5) in the root tools/trixie-root.sh makes, into
 # build/debian13/ (make test builds it there and boots it on QEMU 11.1
-# whenever the root is made).
-DEBIAN13_NEWLIB = $(shell tools/trixie-root.sh path)-newlib
+# whenever the root is made). Its newlib and gnu-efi are cached beside the
+# root (IOMMON_CACHE in the root: the folder is bound at the same path).
+DEBIAN13_CACHE = $(shell tools/trixie-root.sh path)-cache
 debian13:
 	@tools/trixie-root.sh status
-	@mkdir -p $(DEBIAN13_NEWLIB)
-	tools/trixie-root.sh run --bind $(DEBIAN13_NEWLIB) -- $(MAKE) --no-print-directory \
+	@mkdir -p $(DEBIAN13_CACHE)
+	tools/trixie-root.sh run --bind $(DEBIAN13_CACHE) -- $(MAKE) --no-print-directory \
 		$$(case "$$MAKEFLAGS" in *jobserver*|*-j*) ;; *) echo -j$$(nproc) ;; esac) \
-		BUILD=build/debian13 NEWLIB_DIR=$(DEBIAN13_NEWLIB) build/debian13/iommon.img
+		BUILD=build/debian13 IOMMON_CACHE=$(DEBIAN13_CACHE) build/debian13/iommon.img
 
 # The hostile-firmware campaign (tools/hostile.sh): SEEDS boots from SEED,
 # STATES firmware states each; make test runs two fixed seeds of 12.
@@ -468,7 +473,9 @@ CLANG_FORMAT := clang-format-14
 format: deps
 	$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
-.PHONY: hostile debian13 all image iso deps run run-amdvi run-aarch64 run-riscv64 console console-amdvi console-aarch64 console-riscv64 test bench fuzz fuzz-build clean distclean format
+FORCE:
+
+.PHONY: FORCE hostile debian13 all image iso deps run run-amdvi run-aarch64 run-riscv64 console console-amdvi console-aarch64 console-riscv64 test bench fuzz fuzz-build clean distclean format
 .SECONDARY:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -22,24 +22,94 @@
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 
+# What is fetched and unpacked is kept outside the checkout, in
+# $IOMMON_CACHE/deps (default ~/.cache/iommon/deps), so neither make clean
+# nor a fresh clone downloads it again; build/NAME is a link to it.
+cache=${IOMMON_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/iommon}/deps
+case $cache in /*) ;; *) cache=$PWD/$cache ;; esac
+
+# digest_folder APT-OPTION...: the cache folder for $name's $pkgs as apt's
+# lists name them: the digest of their file names (which carry the
+# version) and SHA256s
+digest_folder() {
+	# shellcheck disable=SC2086
+	uris=$(apt-get -qq "$@" --print-uris download $pkgs) || return 1
+	echo "$cache/$name-$(echo "$uris" | awk '{ print $2, $4 }' | sort | sha256sum | cut -c1-16)"
+}
+
+# cached_unpack NAME DEST WHAT APT-OPTION...: the packages $pkgs, through
+# the private apt state the options name, unpacked once per set of .debs
+# into $cache/NAME-DIGEST (a Debian update is a new folder); DEST becomes a
+# link to it. apt's lists are refreshed when last asked more than six
+# hours ago (a fresh clone's make deps within them needs no network), so
+# an update is seen; when the archive cannot be reached the last folder
+# made is used, saying so. One at a time for each NAME (flock): a second
+# build waits and finds the first's.
+cached_unpack() {
+	name=$1 dest=$2 what=$3
+	shift 3
+	case $dest in /*) ;; *) dest=$PWD/$dest ;; esac
+	mkdir -p "$cache"
+	exec 9>"$cache/$name.lock"
+	flock 9
+	entry=""
+	# lists asked for less than six hours ago, naming a folder made: no
+	# need to ask the archive again (a fresh clone's make deps is then
+	# offline); else they are refreshed
+	if [ -n "$(find "$cache/$name.asked" -mmin -360 2>/dev/null)" ]; then
+		entry=$(digest_folder "$@")
+		[ -f "$entry/.stamp" ] || entry=""
+	fi
+	if [ -z "$entry" ]; then
+		if apt-get -qq "$@" update && entry=$(digest_folder "$@"); then
+			: >"$cache/$name.asked"
+		else
+			entry=$(cat "$cache/$name.last" 2>/dev/null || true)
+			[ -n "$entry" ] && [ -f "$entry/.stamp" ] || { exec 9>&-; return 1; }
+			echo "deps: the archive did not answer: $what as last fetched" >&2
+		fi
+	fi
+	if [ -f "$entry/.stamp" ]; then
+		echo "deps: $what: from the cache at $entry"
+	else
+		echo "deps: fetching $what (once, into the cache at $entry; not installed)"
+		work=$(mktemp -d "$entry.work.XXXXXX")
+		# shellcheck disable=SC2086
+		if ! (cd "$work" && apt-get -qq "$@" download $pkgs); then
+			rm -rf "$work"
+			exec 9>&-
+			return 1
+		fi
+		mkdir "$work/root"
+		for deb in "$work"/*.deb; do
+			dpkg-deb -x "$deb" "$work/root"
+		done
+		(cd "$work" && ls ./*.deb) >"$work/root/.stamp"
+		rm -rf "$entry" # what a run cut short left (no stamp)
+		mv -T "$work/root" "$entry"
+		rm -rf "$work"
+	fi
+	echo "$entry" >"$cache/$name.last"
+	exec 9>&-
+	# a real folder (and its apt state beside it) is what builds before
+	# the cache unpacked there
+	[ -L "$dest" ] || rm -rf "$dest" "$dest.apt"
+	mkdir -p "$(dirname "$dest")"
+	ln -sfn "$entry" "$dest"
+}
+
 gnu_efi_aa64() {
 	dest=$1
 	[ -f "$dest/.stamp" ] && [ -f "$dest/usr/lib/crt0-efi-aarch64.o" ] && return 0
-	apt=$dest.apt
+	apt=$cache/gnu-efi-aa64.apt
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
-	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
-		-o APT::Architecture=arm64 -o APT::Architectures=arm64 -o APT::Sandbox::User=root
-	echo "deps: fetching gnu-efi for arm64 (unpacked into $dest, not installed)"
-	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f gnu-efi_*_arm64.deb && apt-get -qq "$@" download gnu-efi:arm64); then
+	pkgs=gnu-efi:arm64
+	cached_unpack gnu-efi-aa64 "$dest" "gnu-efi for arm64" -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" \
+		-o APT::Architecture=arm64 -o APT::Architectures=arm64 -o APT::Sandbox::User=root || {
 		echo "deps: could not download gnu-efi:arm64 from the Debian archive (network?); run:" >&2
 		echo "  tools/deps.sh gnu-efi-aa64 $dest" >&2
 		exit 1
-	fi
-	rm -rf "$dest"
-	mkdir -p "$dest"
-	deb=$(ls "$apt"/gnu-efi_*_arm64.deb)
-	dpkg-deb -x "$deb" "$dest"
-	basename "$deb" >"$dest/.stamp"
+	}
 }
 
 # Packages from Debian 13 (trixie) unpacked in DEST, never installed: a
@@ -50,33 +120,25 @@ gnu_efi_aa64() {
 # trixie_unpack DEST ARCH STAMPFILE PKG...: nothing done when DEST/.stamp
 # and DEST/STAMPFILE are there.
 trixie_unpack() {
-	case $1 in /*) dest=$1 ;; *) dest=$PWD/$1 ;; esac # apt reads Dir::Etc paths below /etc/apt unless absolute
-	arch=$2 probe=$3
+	dest=$1 arch=$2 probe=$3
 	shift 3
 	[ -f "$dest/.stamp" ] && [ -e "$dest/$probe" ] && return 0
-	apt=$dest.apt
+	name=$(basename "$dest")
+	apt=$cache/$name.apt # absolute: apt reads Dir::Etc paths below /etc/apt otherwise
 	mirror=$(debian_mirror)
 	mirror=${mirror:-http://deb.debian.org/debian}
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts" "$apt/debs"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
 	: >"$apt/status"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$apt/sources.list"
 	pkgs="$*"
-	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o Dir::State::status="$apt/status" \
+	cached_unpack "$name" "$dest" "$pkgs ($arch) from $mirror trixie" \
+		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o Dir::State::status="$apt/status" \
 		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/parts" \
 		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts" \
-		-o APT::Architecture="$arch" -o APT::Architectures="$arch" -o APT::Sandbox::User=root
-	echo "deps: fetching $pkgs ($arch) from $mirror trixie (unpacked into $dest, not installed)"
-	# shellcheck disable=SC2086
-	if ! apt-get -qq "$@" update || ! (cd "$apt/debs" && rm -f ./*.deb && apt-get -qq "$@" download $pkgs); then
+		-o APT::Architecture="$arch" -o APT::Architectures="$arch" -o APT::Sandbox::User=root || {
 		echo "deps: could not download $pkgs from $mirror trixie (network?)" >&2
 		return 1
-	fi
-	rm -rf "$dest"
-	mkdir -p "$dest"
-	for deb in "$apt"/debs/*.deb; do
-		dpkg-deb -x "$deb" "$dest"
-	done
-	(cd "$apt/debs" && ls ./*.deb) >"$dest/.stamp"
+	}
 }
 
 # gnu-efi for riscv64: Debian 12 has no riscv64 architecture, Debian 13
@@ -128,29 +190,21 @@ qemu10() {
 	esac
 	[ -f "$dest/.stamp" ] && [ -x "$dest/usr/bin/qemu-system-x86_64" ] && [ -x "$dest/usr/bin/qemu-system-aarch64" ] &&
 		[ -x "$dest/usr/bin/qemu-system-riscv64" ] && return 0
-	apt=$dest.apt
+	apt=$cache/qemu-10.0.apt
 	mirror=$(debian_mirror)
 	mirror=${mirror:-http://deb.debian.org/debian}
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/parts"
 	: >"$apt/status"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror bookworm-backports main" >"$apt/sources.list"
-	set -- -o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o Dir::State::status="$apt/status" \
+	pkgs=$QEMU10_PKGS
+	cached_unpack qemu-10.0 "$dest" "QEMU 10.0 from $mirror bookworm-backports" \
+		-o Dir::State::Lists="$apt/lists" -o Dir::Cache="$apt/cache" -o Dir::State::status="$apt/status" \
 		-o Dir::Etc::SourceList="$apt/sources.list" -o Dir::Etc::SourceParts="$apt/parts" \
-		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts" -o APT::Sandbox::User=root
-	echo "deps: fetching QEMU 10.0 from $mirror bookworm-backports (unpacked into $dest, not installed)"
-	# shellcheck disable=SC2086
-	if ! apt-get -qq "$@" update || ! (cd "$apt" && rm -f ./*.deb && apt-get -qq "$@" download $QEMU10_PKGS); then
+		-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts="$apt/parts" -o APT::Sandbox::User=root || {
 		echo "deps: could not download QEMU 10.0 from $mirror bookworm-backports (network?); run:" >&2
 		echo "  tools/deps.sh qemu10 $dest" >&2
 		return 1
-	fi
-	rm -rf "$dest"
-	mkdir -p "$dest"
-	for deb in "$apt"/*.deb; do
-		dpkg-deb -x "$deb" "$dest"
-	done
-	"$dest/usr/bin/qemu-system-x86_64" --version | head -n 1 >"$dest/.stamp"
-	(cd "$apt" && ls ./*.deb) >>"$dest/.stamp"
+	}
 }
 
 # What the project needs, as names this release gives: a word is a package;

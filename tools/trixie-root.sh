@@ -92,7 +92,9 @@ run() {
 	binds=""
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--bind) binds="$binds $(cd "$2" && pwd)"; shift 2 ;;
+		# the folder itself, not a link to it: build/'s links into the
+		# cache (tools/deps.sh) resolve in the root to the same path
+		--bind) binds="$binds $(cd "$2" && pwd -P)"; shift 2 ;;
 		--) shift; break ;;
 		*) break ;;
 		esac
