@@ -454,7 +454,7 @@ plain() { plainf <"$out/serial.log"; }
 # look took a fifth of a core.
 praw=0
 : >"$out/plain.txt"
-plain_from() { # the plain console from its byte N on
+plain_update() { # whole lines that came since, appended (in this shell: praw is kept)
 	size=$(stat -c %s "$out/serial.log")
 	if [ "$size" -gt "$praw" ]; then
 		tail -c +$((praw + 1)) "$out/serial.log" | head -c $((size - praw)) >"$out/chunk"
@@ -466,6 +466,8 @@ plain_from() { # the plain console from its byte N on
 			praw=$((praw + keep))
 		fi
 	fi
+}
+plain_from() { # the plain console from its byte N on (read only: run in a subshell)
 	pt=$(stat -c %s "$out/plain.txt")
 	if [ "$1" -le "$pt" ]; then
 		tail -c +$(($1 + 1)) "$out/plain.txt"
@@ -489,6 +491,7 @@ wait_for() { # ERE: wait until the console shows it after the last match
 		size=$(stat -c %s "$out/serial.log")
 		if [ "$size" != "$seen" ]; then
 			seen=$size
+			plain_update
 			m=$(plain_from "$woff" | grep -Eob -m1 -- "$1" | head -n 1)
 			if [ -n "$m" ]; then
 				rest=${m#*:}
