@@ -160,8 +160,8 @@ $(BUILD)/iommon-aa64.so: $(AA64_OBJ) $(AA64_LDS) $(AA64_PE_LDS) $(NEWLIB_AA64).s
 # crt0 carries the PE header: -O binary copies the image as laid out, and
 # petool pads it to the size the header declares (the firmware refuses a
 # file shorter than its sections). Else objcopy writes the header. Either
-# way petool sets NX_COMPAT.
-$(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/check-relocs.sh
+# way petool sets NX_COMPAT. (The recipe of every aarch64 .efi from its .so.)
+define AA64_PE
 	tools/check-relocs.sh $<
 	$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),\
 	$(AA64)objcopy -j .text -j .rodata -j .data -j .dynamic -j .rela -j .reloc \
@@ -169,6 +169,9 @@ $(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/che
 	$(AA64)objcopy -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela -j '.rel.*' \
 		-j '.rela.*' -j .reloc -O binary $< $@ && $(BUILD)/host/petool pad $@)
 	$(BUILD)/host/petool nx $@
+endef
+$(BUILD)/iommon-aa64.efi: $(BUILD)/iommon-aa64.so $(BUILD)/host/petool tools/check-relocs.sh
+	$(AA64_PE)
 
 $(BUILD)/batch-aa64.so: $(BUILD)/efi-aa64/tests/standin/batch.o $(AA64_LDS) $(AA64_PE_LDS) $(BUILD)/efi-aa64/libefi.a
 	$(AA64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
@@ -176,13 +179,7 @@ $(BUILD)/batch-aa64.so: $(BUILD)/efi-aa64/tests/standin/batch.o $(AA64_LDS) $(AA
 		$(AA64_CRT0) $(filter %.o,$^) -L$(BUILD)/efi-aa64 -L$(GNUEFI_AA64)/usr/lib -lgnuefi -lefi $(AA64_LIBGCC) -o $@
 
 $(BUILD)/batch-aa64.efi: $(BUILD)/batch-aa64.so $(BUILD)/host/petool tools/check-relocs.sh
-	tools/check-relocs.sh $<
-	$(if $(filter 0,$(AA64_HEADER_IN_CRT0)),\
-	$(AA64)objcopy -j .text -j .rodata -j .data -j .dynamic -j .rela -j .reloc \
-		--target efi-app-aarch64 --subsystem=10 $< $@,\
-	$(AA64)objcopy -j .text -j .sdata -j .data -j .dynamic -j .rodata -j .rel -j .rela -j '.rel.*' \
-		-j '.rela.*' -j .reloc -O binary $< $@ && $(BUILD)/host/petool pad $@)
-	$(BUILD)/host/petool nx $@
+	$(AA64_PE)
 
 # ---- riscv64 EFI build --------------------------------------------------------
 # Cross-built with Debian's gcc-riscv64-linux-gnu against Debian 13's gnu-efi
