@@ -13,8 +13,10 @@ and the exit status its `exit qemu` line names, as if it had booted alone.
 
 A test whose part never ends (it hung, crashed or the boot died) is booted
 again on its own and judged from that boot; so is one that fails in the
-shared boot. One that fails there and passes alone is a failure of its
-own kind: the machine the earlier tests left was not as they found it.
+shared boot. The boot of its own gives the verdict, the test as it was
+always defined; a failure in the shared boot is said on its verdict line
+with the shared console kept: the machine the earlier tests left was not as
+they found it (a finding), or the failure does not repeat.
 
   boot-batch.py plan < POOL       rewrite tools/test.sh's pool ("PREFIX QEMU
                                   TEST" lines): tests that can share a boot
@@ -318,9 +320,13 @@ def run_shared(prefix, qemu, image, tests, prepared):
             shutil.copytree(out_dir(prefix, t), keep)
             rc2, line2 = alone(prefix, qemu, t, image)
             if rc2 == 0:
-                failed += 1
-                print("FAIL %s: failed in a boot shared with %s (%s; kept in %s), passed booted alone: the "
-                      "machine the tests before it gave back was not as a fresh boot leaves it"
+                # the verdict is the boot of its own, the test as it was
+                # always defined; the shared boot's failure is said beside
+                # it, with its console kept: either the tests before gave
+                # the machine back not as a fresh boot leaves it (QEMU's
+                # SMMUv3 stream-table format was found so), or the failure
+                # does not repeat (a timing check under load)
+                print("PASS %s (booted alone, after it failed in a boot shared with %s: %s; kept in %s)"
                       % (key, before or "no test before it", why_shared.splitlines()[0], keep))
                 continue
             rc, line = rc2, line2
