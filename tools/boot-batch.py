@@ -160,37 +160,50 @@ NOT_EXITED = re.compile(r"^error: .*exit qemu did not happen")
 SAVED = re.compile(r"iommon/results/([^\s,;:()]+)", re.M)
 
 
-def split(console, names):
-    """Each test's part of the console: its lines from the monitor's start
-    to where a boot of its own would have ended, the exit device's write
-    (what the monitor gives back is said after its `exit qemu: verdict`
-    line, before that write), and the status that line names; a part that
-    never got there is left out."""
+ESCAPE = re.compile(rb"\x1b\[[0-9;?=]*[A-Za-z]")
+
+
+def plain(raw):
+    """A line of the serial log as qemu-run.sh makes console.txt of it: no
+    CR or NUL, no terminal escapes."""
+    return ESCAPE.sub(b"", raw.replace(b"\r", b"").replace(b"\0", b"")).decode("utf-8", "replace")
+
+
+def split(serial, names):
+    """Each test's part of the serial log, raw and plain: its lines from the
+    monitor's start to where a boot of its own would have ended, the exit
+    device's write (what the monitor gives back is said after its `exit
+    qemu: verdict` line, before that write), and the status that line
+    names; a part that never got there is left out."""
     parts = {}
-    cur, buf, status = None, [], None
-    for line in console.splitlines():
-        m = BEGIN.match(line)
+    cur, raw, txt, status = None, [], [], None
+    for line in serial.split(b"\n"):
+        p = plain(line)
+        m = BEGIN.match(p)
         if m:
             n = int(m.group(1))
-            cur, buf, status = (names[n - 1] if n <= len(names) else None), [], None
+            cur, raw, txt, status = (names[n - 1] if n <= len(names) else None), [], [], None
             continue
         if cur is None:
             continue
-        if status is not None and NOT_EXITED.match(line):
-            parts[cur] = ("\n".join(buf) + "\n", status)
+        if status is not None and NOT_EXITED.match(p):
+            parts[cur] = (b"".join(l + b"\n" for l in raw), "".join(l + "\n" for l in txt), status)
             cur = None
             continue
-        buf.append(line)
-        m = EXIT.match(line)
+        raw.append(line)
+        txt.append(p)
+        m = EXIT.match(p)
         if m:
             status = (int(m.group(1)) << 1) | 1
     return parts
 
 
-def fill_run(run, text, status, batch_results):
+def fill_run(run, serial, text, status, batch_results):
     """OUT/run as tools/qemu-run.sh leaves it, from one test's part."""
     shutil.rmtree(run, ignore_errors=True)
     os.makedirs(os.path.join(run, "results"))
+    with open(os.path.join(run, "serial.log"), "wb") as f:
+        f.write(serial)
     with open(os.path.join(run, "console.txt"), "w", encoding="utf-8", errors="replace") as f:
         f.write(text)
     records = "".join(l + "\n" for l in text.splitlines() if l.startswith("{"))
@@ -227,12 +240,13 @@ def run(prefix, qemu, image, tests):
     preps, shared, failed = {}, [], 0
     for t in tests:
         d = prepare(prefix, qemu, t, image)
-        if d is not None and not d.get("why"):
+        first = preps[shared[0]]["machine"] if shared else None
+        if d is not None and not d.get("why") and (first is None or d.get("machine") == first):
             preps[t] = d
             shared.append(t)
             continue
         key = "%s.%s" % (prefix, os.path.basename(t)[: -len(".test")])
-        why = (d or {}).get("why", "not prepared")
+        why = (d or {}).get("why") or ("not prepared" if d is None else "its machine is not the first test's")
         rc, line = alone(prefix, qemu, t, image)
         if rc == 0:
             print("PASS %s (booted alone: it cannot share a boot: %s)" % (key, why))
@@ -294,19 +308,20 @@ def run_shared(prefix, qemu, image, tests, prepared):
         subprocess.run(cmd, env=env_for(qemu), stdout=log, stderr=subprocess.STDOUT, check=False)
     secs = int(time.time() - start)
     try:
-        with open(os.path.join(work, "run", "console.txt"), encoding="utf-8", errors="replace") as f:
-            console = f.read()
+        with open(os.path.join(work, "run", "serial.log"), "rb") as f:
+            serial = f.read()
     except OSError:
-        console = ""
-    parts = split(console, names)
+        serial = b""
+    parts = split(serial, names)
     failed = 0
     for i, (t, n) in enumerate(zip(tests, names)):
         key = "%s.%s" % (prefix, n)
         before = ", ".join(names[:i])
         shared = "shared boot %d of %d" % (i + 1, len(names))
         if n in parts:
-            text, status = parts[n]
-            fill_run(os.path.join(out_dir(prefix, t), "run"), text, status, os.path.join(work, "run", "results"))
+            raw, text, status = parts[n]
+            fill_run(os.path.join(out_dir(prefix, t), "run"), raw, text, status,
+                     os.path.join(work, "run", "results"))
             rc, line = judge(prefix, qemu, t, image)
             if rc == 0:
                 print("PASS %s (%s)" % (key, shared))
