@@ -174,21 +174,13 @@ static bool offered(struct test_ctx *t, const char *key, const char *value)
 	return true;
 }
 
-/* QEMU's SMMUv3 (7.2 and 10.0.2, both seen) reads the stream table as
- * 2-level for the rest of the machine's boot once it was given one: in
- * hw/arm/smmuv3.c the write of STRTAB_BASE_CFG with FMT 2-level sets
- * SMMU_FEATURE_2LVL_STE (and sid_split), a write with FMT linear clears
- * neither, smmu_find_ste() walks by that flag rather than by the
- * register's FMT, and only smmuv3_init_regs() at a machine reset clears
- * it. Silicon reads FMT as written (6.3.24; CFGI_ALL at take-over drops
- * whatever it cached). A linear table after that fails the device's DMA:
- * the level-1 index sid >> SPLIT read from the start of the linear table,
- * an STE's first word taken as a descriptor (seen: L2Ptr 0, the STE
- * fetched from the flash at 0x600, C_BAD_STE, NVMe's CSTS.CFS). The skip
- * below knows this program's take-overs only; a monitor started after
- * another program of the same boot gave the unit a 2-level table cannot
- * tell (nothing the unit shows records it), so a boot test that proves
- * linear is `fresh` (tests/boot/smmuv3-linear.test). */
+/* QEMU's SMMUv3 (7.2, 10.0.2) reads the stream table as 2-level for the
+ * rest of the machine's boot once given one: hw/arm/smmuv3.c sets
+ * SMMU_FEATURE_2LVL_STE on a 2-level STRTAB_BASE_CFG, never clears it on a
+ * linear one, and smmu_find_ste() walks by the flag (silicon reads FMT as
+ * written, 6.3.24). A linear table after that gives C_BAD_STE (README's
+ * QEMU defects). This skip knows this program's take-overs only, so the
+ * boot test proving linear is `fresh` (tests/boot/smmuv3-linear.test). */
 static bool qemu_sticky_2level(struct test_ctx *t, const char *value)
 {
 	struct dma_engine *e;
