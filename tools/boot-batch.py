@@ -128,16 +128,13 @@ def plan(lines):
     return batches + rest
 
 
-def alone(prefix, qemu, test, image):
-    """The test booted on its own, as tools/test.sh boots it: (rc, line)."""
-    p = subprocess.run(["sh", os.path.join(HERE, "boottest.sh"), test, image, out_dir(prefix, test)],
-                       env=env_for(qemu), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
-    return p.returncode, p.stdout.decode("utf-8", "replace").strip()
-
-
-def judge(prefix, qemu, test, image):
+def boottest(prefix, qemu, test, image, mode=None):
+    """tools/boottest.sh on the test, (rc, its line): booted on its own as
+    tools/test.sh boots it, or (mode "judge") its part of a shared boot
+    judged."""
     e = env_for(qemu)
-    e["BOOTTEST_MODE"] = "judge"
+    if mode:
+        e["BOOTTEST_MODE"] = mode
     p = subprocess.run(["sh", os.path.join(HERE, "boottest.sh"), test, image, out_dir(prefix, test)], env=e,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False)
     return p.returncode, p.stdout.decode("utf-8", "replace").strip()
@@ -247,7 +244,7 @@ def run(prefix, qemu, image, tests):
             continue
         key = "%s.%s" % (prefix, os.path.basename(t)[: -len(".test")])
         why = (d or {}).get("why") or ("not prepared" if d is None else "its machine is not the first test's")
-        rc, line = alone(prefix, qemu, t, image)
+        rc, line = boottest(prefix, qemu, t, image)
         if rc == 0:
             print("PASS %s (booted alone: it cannot share a boot: %s)" % (key, why))
         elif rc == 77:
@@ -322,7 +319,7 @@ def run_shared(prefix, qemu, image, tests, prepared):
             raw, text, status = parts[n]
             fill_run(os.path.join(out_dir(prefix, t), "run"), raw, text, status,
                      os.path.join(work, "run", "results"))
-            rc, line = judge(prefix, qemu, t, image)
+            rc, line = boottest(prefix, qemu, t, image, "judge")
             if rc == 0:
                 print("PASS %s (%s)" % (key, shared))
                 continue
@@ -333,7 +330,7 @@ def run_shared(prefix, qemu, image, tests, prepared):
             keep = out_dir(prefix, t) + "-shared"
             shutil.rmtree(keep, ignore_errors=True)
             shutil.copytree(out_dir(prefix, t), keep)
-            rc2, line2 = alone(prefix, qemu, t, image)
+            rc2, line2 = boottest(prefix, qemu, t, image)
             if rc2 == 0:
                 # the verdict is the boot of its own, the test as it was
                 # always defined; the shared boot's failure is said beside
@@ -346,7 +343,7 @@ def run_shared(prefix, qemu, image, tests, prepared):
                 continue
             rc, line = rc2, line2
         else:
-            rc, line = alone(prefix, qemu, t, image)
+            rc, line = boottest(prefix, qemu, t, image)
             if rc == 0:
                 print("PASS %s (booted alone: the shared boot ended before its verdict, %s)"
                       % (key, os.path.join(work, "run", "console.txt")))

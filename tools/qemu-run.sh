@@ -51,9 +51,8 @@
 #                     seconds of this line, or QEMU is ended: one test of a
 #                     shared boot that hangs ends the boot, not the timeout)
 #   --no-exit-device  no isa-debug-exit (x86_64), no semihosting (aarch64):
-#                     `exit qemu` says its
-#                     verdict and stays (the boot tests' shared boot,
-#                     tools/boot-batch.py, reads the status from that line)
+#                     `exit qemu` says its verdict and stays (the boot tests'
+#                     shared boot, tools/boot-batch.py, reads the status there)
 #   --timeout S       kill QEMU after S seconds (default 120)
 #   --out DIR         keep console.txt, console-records.jsonl (the records
 #                     the console showed), records.jsonl (those, else the
