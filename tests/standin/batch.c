@@ -10,8 +10,8 @@
  * as the stick's \iommon.cfg and starts the monitor from the stick, as the
  * boot manager would: the monitor finds its volume, its plan and its
  * results folder as in a boot of its own. (QEMU's -kernel would leave the
- * stick alone, but OVMF takes 2-4 s longer to start one under TCG.) Markers on the console cut the boot into the tests' own
- * consoles:
+ * stick alone, but OVMF takes 2-4 s longer to start one under TCG.)
+ * Markers on the console cut the boot into the tests' own consoles:
  *
  *   <iommon-batch-begin n=N test=NAME>   before the monitor starts
  *   <iommon-batch-end n=N test=NAME status=S>   when it has returned
@@ -36,15 +36,18 @@
 static EFI_GUID fs_guid = SIMPLE_FILE_SYSTEM_PROTOCOL;
 
 /* The whole of file `path` on `root` in pool memory (NUL-terminated), its
- * length in *len; NULL when it cannot be read. */
+ * length in *len; NULL when there is none, or (*len ~0) when it cannot be
+ * read whole (an error, or BATCH_FILE_MAX bytes or more). */
 static char *read_all(EFI_FILE_HANDLE root, CHAR16 *path, UINTN *len)
 {
 	EFI_FILE_HANDLE f;
+	*len = 0;
 	if (EFI_ERROR(root->Open(root, &f, path, EFI_FILE_MODE_READ, 0)))
 		return NULL;
+	*len = ~(UINTN)0;
 	char *buf = AllocatePool(BATCH_FILE_MAX + 1);
 	UINTN n = BATCH_FILE_MAX;
-	if (!buf || EFI_ERROR(f->Read(f, &n, buf))) {
+	if (!buf || EFI_ERROR(f->Read(f, &n, buf)) || n >= BATCH_FILE_MAX) {
 		f->Close(f);
 		if (buf)
 			FreePool(buf);
@@ -131,7 +134,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 			path[k] = 0;
 			UINTN clen = 0;
 			char *cfg = read_all(root, path, &clen);
-			const CHAR16 *why = write_cfg(root, cfg, clen);
+			const CHAR16 *why =
+			    clen == ~(UINTN)0 ? L"the test's plan could not be read whole" : write_cfg(root, cfg, clen);
 			if (cfg)
 				FreePool(cfg);
 			Print(L"\n<iommon-batch-begin n=%d test=%a>\n", n, p);
