@@ -132,7 +132,8 @@ struct stale {
 	int before; /* after the repoint, before invalidating: 'A', 'B', '2' (both), '0' (neither) */
 	int after;  /* after invalidating */
 	uint64_t inval_cycles;
-	const char *err;
+	const char *err;   /* what stopped the probe, or NULL */
+	char err_text[96]; /* err when it came from the engine (dma_result.error) */
 };
 /* The page entry rewritten, and nothing invalidated. */
 extern const struct stale_way bench_stale_entry;

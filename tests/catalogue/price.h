@@ -66,6 +66,7 @@ struct cell {
 	size_t cap, got;
 	uint64_t total; /* cycles of the DMAs kept, whole */
 	const char *err;
+	char err_text[96]; /* err when the engine said it (dma_result.error) */
 	/* The stream's state, kept from burst to burst as one stream's: its
 	 * buffer, its own IOVA window (slot `slot`, so no other strategy maps
 	 * where its stale translations may still be cached, and those lead only

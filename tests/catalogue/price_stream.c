@@ -117,6 +117,7 @@ void price_burst(struct env *v, struct cell *c, size_t size, size_t n, bool keep
 	}
 	size_t npend = c->npend;
 	unsigned pending_max = 0, probes = f->probes, reachable = f->reachable;
+	struct dma_result r; /* outside the loop: e may point into its error after */
 	for (size_t i = 0; !e && i < n && !test_stopped(v->t); i++) {
 		uint64_t iova = b.phys, c0 = cycles_begin(), c1 = c0, c2, c3, wrap_inval = 0, wrap_probe = 0,
 			 probing = 0;
@@ -144,7 +145,7 @@ void price_burst(struct env *v, struct cell *c, size_t size, size_t n, bool keep
 			iova = io + (b.phys - frame);
 			c1 = cycles_end();
 		}
-		struct dma_result r = { 0 };
+		r = (struct dma_result){ 0 };
 		if (!e && !bench_dma(v, DMA_FROM_DEVICE, iova, size, &r))
 			e = r.error;
 		c2 = cycles_begin();
@@ -217,7 +218,10 @@ void price_burst(struct env *v, struct cell *c, size_t size, size_t n, bool keep
 	} else { /* a warm-up's probes are not the figures' either */
 		f->probes = probes, f->reachable = reachable;
 	}
-	if (e && !c->err)
+	if (e && !c->err && e == r.error) { /* r is gone when the cell is read */
+		snprintf(c->err_text, sizeof(c->err_text), "%s", r.error);
+		c->err = c->err_text;
+	} else if (e && !c->err)
 		c->err = e;
 }
 

@@ -37,18 +37,18 @@ static void t_flush_on_wrap(struct test_ctx *t)
 	uint64_t base = bench_window(&v, W * v.pg, 0);
 	unsigned exposed = 0, freed = 0, flushes = 0, errors = 0;
 	const char *e = NULL;
+	struct dma_result rd, probe; /* outside the loop: e may point into rd's words after */
 	for (unsigned i = 0; i < N && !e && !test_stopped(t); i++) {
 		uint64_t io = base + (i % W) * v.pg, iova = io + (a.phys & (v.pg - 1));
-		struct dma_result r;
 		e = v.io->ops->map(v.io, io, a.phys & ~(v.pg - 1), v.pg, IOMMU_RW, v.pg);
-		if (!e && !bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &r))
-			e = r.error;
+		if (!e && !bench_dma(&v, DMA_FROM_DEVICE, iova, v.len, &rd))
+			e = rd.error;
 		if (!e)
 			e = v.io->ops->unmap(v.io, io, v.pg);
 		/* the freed page, probed: does the device still get through? */
-		v.e->transfer(v.e, DMA_FROM_DEVICE, iova, v.len, &r);
+		v.e->transfer(v.e, DMA_FROM_DEVICE, iova, v.len, &probe);
 		freed++;
-		exposed += r.status == DMA_OK;
+		exposed += probe.status == DMA_OK;
 		struct iommu_fault f[2];
 		bool ovf;
 		v.io->ops->faults(v.io, f, 2, &ovf);

@@ -158,13 +158,15 @@ static size_t changed(const struct dmabuf *b, const uint8_t *was)
 	return n;
 }
 
-/* A DMA from the device at `iova` into `b` (filled first); how many bytes changed. */
+/* A DMA from the device at `iova` into `b` (filled first); how many bytes
+ * changed. *err, when the DMA failed, is the engine's words, kept until
+ * the next call. */
 static bool dma_into(struct audit *a, struct dmabuf *b, uint64_t iova, uint32_t seed, size_t *n, const char **err)
 {
 	static uint8_t was[4096];
+	static struct dma_result r; /* *err points into it after we return */
 	dmabuf_pattern(b, seed);
 	memcpy(was, b->data, b->len);
-	struct dma_result r;
 	a->e->transfer(a->e, DMA_FROM_DEVICE, iova, b->len, &r);
 	*err = r.status == DMA_OK ? NULL : r.error;
 	*n = changed(b, was);

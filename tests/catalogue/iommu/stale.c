@@ -108,6 +108,10 @@ void bench_stale(struct env *v, const struct stale_way *way, struct stale *s)
 		e = e ? e : "guard bytes around A or B were written";
 	v->io->ops->unmap(v->io, w0, v->pg);
 	bench_invalidate(v, "page", w0, v->pg);
+	if (e == r.error) { /* r is gone when the caller reads it */
+		snprintf(s->err_text, sizeof(s->err_text), "%s", r.error);
+		e = s->err_text;
+	}
 	s->err = e;
 	dmabuf_free(&a);
 	dmabuf_free(&b);
