@@ -250,6 +250,12 @@ $(BUILD)/host/jsonlcheck: tools/jsonlcheck.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) $< -o $@
 
+# QEMU started with io_uring refused (tools/no-io-uring.c: QEMU 11.1's main
+# loop wakes late through it on a loaded host); tools/qemu-run.sh uses it.
+$(BUILD)/host/no-io-uring: tools/no-io-uring.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) $(HOST_LDFLAGS) $< -o $@
+
 # The monitor itself on the host (stdin/stdout console, a folder as volume).
 $(BUILD)/host/iommon: $(HOST_OBJ) $(BUILD)/host/tests/host/main_host.o $(BUILD)/host/tests/host/replay.o
 	$(CC) $(HOST_LDFLAGS) $^ -lm -o $@
@@ -323,7 +329,7 @@ fuzz: deps
 # architecture, two at once on two cores.
 SUBJOBS = case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac;
 image: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 
 $(BUILD)/iommon.img: $(BUILD)/iommon.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi tools/mkimage.sh \
 		tools/mkesp.sh tools/iommon.cfg
@@ -353,7 +359,7 @@ RUN_DEVICES := -device intel-iommu -blockdev driver=null-co,node-name=nvm0,size=
 
 # Each leaves its console log, records and results file in $(BUILD)/<target>/.
 run: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --bench --out $(BUILD)/run \
 		--qemu "$(RUN_DEVICES)"
 
@@ -363,7 +369,7 @@ RUN_DEVICES_AMDVI := -device amd-iommu -blockdev driver=null-co,node-name=nvm0,s
 	-device nvme,drive=nvm0,serial=iommon0
 
 run-amdvi: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --bench --out $(BUILD)/run-amdvi --qemu "$(RUN_DEVICES_AMDVI)"
 
 # QEMU's aarch64 virt machine with an SMMUv3 in front of the PCIe tree, the
@@ -372,7 +378,7 @@ RUN_DEVICES_AA64 := -blockdev driver=null-co,node-name=nvm0,size=67108864,read-z
 	-device nvme,drive=nvm0,serial=iommon0 -device edu
 
 run-aarch64: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--bench --out $(BUILD)/run-aarch64 --qemu "$(RUN_DEVICES_AA64)"
 
@@ -389,28 +395,28 @@ RUN_DEVICES_RV64 = -device riscv-iommu-pci$(if $(filter edk2,$(RISCV_FIRMWARE)),
 COMMA := ,
 
 run-riscv64: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	QEMU=$${QEMU:-10} tools/qemu-run.sh --arch riscv64 --firmware $(RISCV_FIRMWARE) --image $(BUILD)/iommon.img \
 		--bench --out $(BUILD)/run-riscv64 --qemu "$(RUN_DEVICES_RV64)"
 
 # The same boots with the serial console on your terminal.
 console: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --vars $(BUILD)/ovmf-vars.fd --interactive --out $(BUILD)/console \
 		--qemu "$(RUN_DEVICES)"
 
 console-amdvi: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	tools/qemu-run.sh --image $(BUILD)/iommon.img --interactive --out $(BUILD)/console-amdvi \
 		--qemu "$(RUN_DEVICES_AMDVI)"
 
 console-aarch64: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	tools/qemu-run.sh --arch aarch64 --machine virt,iommu=smmuv3 --image $(BUILD)/iommon.img \
 		--vars $(BUILD)/aavmf-vars.fd --interactive --out $(BUILD)/console-aarch64 --qemu "$(RUN_DEVICES_AA64)"
 
 console-riscv64: deps
-	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img
+	@$(SUBJOBS) $(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.img $(BUILD)/host/no-io-uring
 	QEMU=$${QEMU:-10} tools/qemu-run.sh --arch riscv64 --firmware $(RISCV_FIRMWARE) --image $(BUILD)/iommon.img \
 		--interactive --out $(BUILD)/console-riscv64 --qemu "$(RUN_DEVICES_RV64)"
 
@@ -428,7 +434,7 @@ test: deps
 	else echo "note: not root: no Debian 13 root made (QEMU 11.1, the Debian 13 build); as root: tools/trixie-root.sh make" >&2; fi
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
 	start=$$(date +%s); \
-	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/batch.efi $(BUILD)/batch-aa64.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(UNIT_BIN) $(FUZZ_BIN) && \
+	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/batch.efi $(BUILD)/batch-aa64.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(BUILD)/host/no-io-uring $(UNIT_BIN) $(FUZZ_BIN) && \
 	echo "$$(($$(date +%s) - start))" >$(BUILD)/build-seconds && \
 	echo "== build: $$(cat $(BUILD)/build-seconds) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
 	@tools/test.sh

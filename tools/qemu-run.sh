@@ -213,6 +213,18 @@ system) ;;
 		export QEMU_MODULE_DIR
 	fi ;;
 esac
+# QEMU started with io_uring_setup refused (tools/no-io-uring.c): QEMU
+# 11.1's main loop, watched through io_uring, wakes seconds late on a
+# loaded host (NVMe completions past the monitor's deadline, the stick's
+# writes stalled until the firmware resets it); without io_uring it polls
+# as 7.2 and 10.0 always do, which never call io_uring at all.
+if [ -x "$repo/build/host/no-io-uring" ]; then
+	qemubin="$repo/build/host/no-io-uring $qemubin"
+else
+	case ${QEMU:-system} in
+	11 | 11.*) echo "qemu-run: no build/host/no-io-uring (make build/host/no-io-uring): QEMU 11.1 runs with io_uring, whose main loop wakes late on a loaded host" >&2 ;;
+	esac
+fi
 if [ $version_only = 1 ]; then
 	$qemubin --version | sed -n '1s/^QEMU emulator version \([0-9][0-9.]*\).*/\1/p'
 	exit 0

@@ -407,6 +407,20 @@ case $system_qemu in
 esac
 sec="$sec; QEMU ${q11:-11.1 (missing)} in the Debian 13 root: the qemu11 ones"
 section "boot tests ($sec; OVMF, TCG, $boot_jobs at a time)"
+# Every QEMU starts through build/host/no-io-uring (tools/no-io-uring.c):
+# io_uring_setup is refused under it, whatever the kernel offers outside.
+uring='import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+params = ctypes.create_string_buffer(120)
+fd = libc.syscall(425, 1, params)
+print("ring" if fd >= 0 else os.strerror(ctypes.get_errno()))'
+inside=$(build/host/no-io-uring /usr/bin/python3 -c "$uring" 2>&1)
+outside=$(/usr/bin/python3 -c "$uring" 2>&1)
+if [ "$inside" = "Function not implemented" ]; then
+	note PASS qemu.no-io-uring "io_uring_setup under build/host/no-io-uring: $inside (without it: ${outside})"
+else
+	note FAIL qemu.no-io-uring "io_uring_setup under build/host/no-io-uring: ${inside:-no answer} (QEMU 11.1 would run its main loop through io_uring)"
+fi
 if [ ! -s "$pool" ]; then
 	for t in tests/boot/*.test; do note SKIP "boot.$(basename "$t" .test)" "QEMU or OVMF missing (make deps)"; done
 fi
