@@ -24,7 +24,13 @@ static struct {
 	 * or a network boot, a file that failed), whatever `records` says */
 	bool console;
 	size_t shown; /* the kept records (lines) the console has had, from the first */
+	struct keep_cost cost;
 } res;
+
+struct keep_cost results_cost(void)
+{
+	return res.cost;
+}
 
 void record_begin(struct json *j, char *buf, size_t cap, const char *kind)
 {
@@ -43,7 +49,10 @@ static void append_file(const char *line)
 	if (ok) {
 		memcpy(tmp, line, len);
 		tmp[len] = '\n';
+		uint64_t t0 = cycles_begin();
 		ok = platform->file_append(res.file, tmp, len + 1, &why);
+		res.cost.cycles += cycles_end() - t0;
+		res.cost.writes++;
 		free(tmp);
 	}
 	if (!ok) {

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/base/json.h"
 
@@ -21,6 +22,14 @@ void record_begin(struct json *j, char *buf, size_t cap, const char *kind);
 void record_emit(struct json *j);
 
 size_t results_count(void);
+/* What keeping something through the firmware has cost so far: the
+ * writes, each flushed to its medium, and the cycles spent in them. */
+struct keep_cost {
+	unsigned long writes;
+	uint64_t cycles;
+};
+/* The results file's appends (a record each). */
+struct keep_cost results_cost(void);
 /* Results files go to iommon/results/<name>/ (a file name already: the
  * machine's serial number or product, core/tables/smbios.h), "" for the folder
  * itself. */

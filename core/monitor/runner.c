@@ -436,6 +436,7 @@ size_t runner_run(int nsel, char **sel)
 		}
 	}
 	uint64_t t0 = cycles_begin();
+	const struct keep_cost kept0 = results_cost(), crumbs0 = survive_cost();
 	for (const struct test_group *const *g = catalogue; *g; g++) {
 		/* asked once per run, before the group's first selected case */
 		bool asked = false;
@@ -506,7 +507,21 @@ size_t runner_run(int nsel, char **sel)
 	json_u64(&j, "known", this_run.known); /* not among the failed */
 	json_u64(&j, "known_passed", this_run.known_fixed);
 	json_u64(&j, "not_applicable", this_run.na); /* apart from all the above */
+	/* what keeping the run through the firmware cost, within its ms (the
+	 * summary's own append not yet) */
+	struct keep_cost kept = results_cost(), crumbs = survive_cost();
+	kept.writes -= kept0.writes, kept.cycles -= kept0.cycles;
+	crumbs.writes -= crumbs0.writes, crumbs.cycles -= crumbs0.cycles;
+	json_u64(&j, "records_written", kept.writes);
+	json_double(&j, "records_ms", cycles_to_ns(kept.cycles) / 1e6, 1);
+	json_u64(&j, "crumbs_written", crumbs.writes);
+	json_double(&j, "crumbs_ms", cycles_to_ns(crumbs.cycles) / 1e6, 1);
 	record_emit(&j);
+	if (kept.writes || crumbs.writes)
+		printf("kept through the firmware: %lu records appended to the results file in %.2f s, %lu breadcrumbs "
+		       "in %.2f s (of the run's %.2f s)\n",
+		       kept.writes, cycles_to_ns(kept.cycles) / 1e9, crumbs.writes, cycles_to_ns(crumbs.cycles) / 1e9,
+		       cycles_to_ns(cycles_end() - t0) / 1e9);
 	/* the closing line keeps its shape: known failures on the line before */
 	if (known_count())
 		printf("%u known failures (%s; %u listed tests passed)\n", this_run.known, KNOWN_FILE,

@@ -26,6 +26,13 @@ static struct {
 
 /* ---- the note and the watchdog ---------------------------------------------- */
 
+static struct keep_cost note_cost;
+
+struct keep_cost survive_cost(void)
+{
+	return note_cost;
+}
+
 /* True when the note holds c. */
 static bool note_write(const struct crumb *c)
 {
@@ -33,8 +40,12 @@ static bool note_write(const struct crumb *c)
 	const char *why = "the platform keeps no notes across a reset";
 	if (crumb_format(c, buf, sizeof(buf)) < 0)
 		why = "the breadcrumb does not fit";
-	else if (platform->note_set)
+	else if (platform->note_set) {
+		uint64_t t0 = cycles_begin();
 		why = platform->note_set(buf);
+		note_cost.cycles += cycles_end() - t0;
+		note_cost.writes++;
+	}
 	if (why && !sv.said_note) {
 		sv.said_note = true;
 		printf("warning: breadcrumb not kept (%s): a crash or hang will not be resumed\n", why);

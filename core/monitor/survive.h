@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "crumb.h"
+#include "results.h"
 #include "runner.h"
 
 /* The watchdog budget of a test in an unattended plan when `set watchdog`
@@ -48,6 +49,9 @@ void survive_run_end(struct tally session);
 void survive_extend(unsigned seconds);
 /* The watchdog budget a test gets now, 0 when the watchdog is off. */
 unsigned survive_budget(void);
+/* The breadcrumbs written so far (each a firmware variable kept across a
+ * reset) and their cycles. */
+struct keep_cost survive_cost(void);
 /* The watchdog seconds armed now, 0 when it is not (off, refused by the
  * firmware, or held back because the breadcrumb is not kept). */
 unsigned survive_armed(void);
