@@ -29,6 +29,8 @@ struct platform_file *files_create(const char *path, const char **why);
 struct platform_file *files_reopen(const char *path, const char **why);
 bool files_append(struct platform_file *f, const void *buf, size_t n, const char **why);
 void files_close(struct platform_file *f);
+bool files_replace(const char *path, const void *buf, size_t n, const char **why);
+bool files_delete(const char *path, const char **why);
 const char *files_describe(void);
 const char *files_readonly(void);
 

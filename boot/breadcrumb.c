@@ -1,14 +1,27 @@
-/* What survives a reset: the breadcrumb as a UEFI non-volatile variable,
- * and the firmware watchdog that causes the reset when a test hangs
- * (UEFI spec: Runtime Services GetVariable/SetVariable, Boot Services
- * SetWatchdogTimer).
+/* What survives a reset: the breadcrumb, and the firmware watchdog that
+ * causes the reset when a test hangs (UEFI spec: Runtime Services
+ * GetVariable/SetVariable, Boot Services SetWatchdogTimer).
  *
- * The variable: IommonBreadcrumb, vendor GUID
- * 723dca25-5f0e-43bd-b2f1-027fa6c00ccc (iommon's own), attributes
+ * The breadcrumb is rewritten before every test, so it is kept where that
+ * is cheap: the file iommon/breadcrumb.txt on the boot medium when the
+ * medium takes writes (a write and a flush, as each result record has),
+ * else a UEFI non-volatile variable. Under QEMU a variable write costs
+ * about 25 ms (OVMF's flash written a byte at a time), a third of the vtd
+ * group's run; on a server each is an SPI flash program, often through
+ * SMM, and the variable store's wear. The variable: IommonBreadcrumb,
+ * vendor GUID 723dca25-5f0e-43bd-b2f1-027fa6c00ccc (iommon's own),
  * non-volatile + boot service + runtime access (an OS can read what a
- * crashed run left: efivarfs IommonBreadcrumb-723dca25-...). Its data is
- * ASCII text without a NUL: core/monitor/survive.c writes and checks it. */
+ * crashed run left: efivarfs IommonBreadcrumb-723dca25-...). Either holds
+ * ASCII text without a NUL (core/monitor/survive.c writes and checks it);
+ * the file is padded with newlines to a fixed length, so that rewriting
+ * it never changes its size.
+ *
+ * The file is used until a write to it fails (a write-protected stick, a
+ * medium gone); from then on the variable, and the file is deleted if it
+ * can be, so that it cannot be read as newer. A boot that finds both
+ * takes the variable: it is only written after the file failed. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "boot.h"
@@ -42,7 +55,16 @@ static const char *status_words(EFI_STATUS st)
 	return other;
 }
 
-int breadcrumb_get(char *buf, size_t cap, const char **why)
+#define CRUMB_FILE "iommon/breadcrumb.txt"
+#define CRUMB_FILE_LEN 1024 /* core/monitor/crumb.h: CRUMB_MAX, its NUL made a newline */
+
+static struct {
+	bool file_failed;   /* the medium refused a write: the variable from now on */
+	bool variable_gone; /* this boot deleted the variable (or found none) */
+	char failed_why[160];
+} keep;
+
+static int variable_get(char *buf, size_t cap, const char **why)
 {
 	UINT32 attrs;
 	UINTN size = cap - 1;
@@ -65,14 +87,80 @@ int breadcrumb_get(char *buf, size_t cap, const char **why)
 	return (int)size;
 }
 
+/* The file's breadcrumb: 0 when there is none (no file, or only padding). */
+static int file_get(char *buf, size_t cap, const char **why)
+{
+	size_t len = 0;
+	char *text = files_read(CRUMB_FILE, &len);
+	if (!text)
+		return 0;
+	int n = -1;
+	if (memchr(text, '\0', len))
+		*why = CRUMB_FILE " holds NUL bytes";
+	else {
+		while (len && text[len - 1] == '\n' && (len == 1 || text[len - 2] == '\n'))
+			len--; /* the padding: the text's own last newline stays */
+		if (len == 1 && text[0] == '\n')
+			len = 0;
+		if (len >= cap)
+			*why = CRUMB_FILE " is longer than any breadcrumb";
+		else {
+			memcpy(buf, text, len);
+			buf[len] = '\0';
+			n = (int)len;
+		}
+	}
+	free(text);
+	return n;
+}
+
+int breadcrumb_get(char *buf, size_t cap, const char **why)
+{
+	int v = variable_get(buf, cap, why);
+	if (v != 0)
+		return v; /* written only after the file failed: the newer */
+	keep.variable_gone = true;
+	return file_get(buf, cap, why);
+}
+
+static const char *variable_delete(void)
+{
+	EFI_STATUS st = RT->SetVariable(crumb_name, &crumb_guid, 0, 0, NULL);
+	if (st != EFI_SUCCESS && st != EFI_NOT_FOUND)
+		return status_words(st);
+	keep.variable_gone = true;
+	return NULL;
+}
+
 const char *breadcrumb_set(const char *text)
 {
-	EFI_STATUS st;
-	if (!text || !*text) {
-		st = RT->SetVariable(crumb_name, &crumb_guid, 0, 0, NULL);
-		return st == EFI_SUCCESS || st == EFI_NOT_FOUND ? NULL : status_words(st);
+	const char *why = NULL;
+	if (!text || !*text) { /* cleared: neither place holds one */
+		const char *fwhy = NULL, *vwhy = variable_delete();
+		if (!files_readonly() && !files_delete(CRUMB_FILE, &fwhy))
+			return fwhy;
+		return vwhy;
 	}
-	st = RT->SetVariable(crumb_name, &crumb_guid, CRUMB_ATTRS, strlen(text), (void *)text);
+	size_t len = strlen(text);
+	if (!keep.file_failed && !files_readonly() && len < CRUMB_FILE_LEN) {
+		char padded[CRUMB_FILE_LEN];
+		memcpy(padded, text, len);
+		memset(padded + len, '\n', sizeof(padded) - len);
+		if (files_replace(CRUMB_FILE, padded, sizeof(padded), &why)) {
+			/* one left by an earlier boot would be read before the file */
+			return keep.variable_gone ? NULL : variable_delete();
+		}
+		keep.file_failed = true;
+		snprintf(keep.failed_why, sizeof(keep.failed_why), "%s", why);
+		const char *dwhy;
+		files_delete(CRUMB_FILE, &dwhy);
+		printf(
+		    "warning: the breadcrumb could not be kept on the boot medium (%s): a UEFI variable from now on\n",
+		    keep.failed_why);
+	}
+	EFI_STATUS st = RT->SetVariable(crumb_name, &crumb_guid, CRUMB_ATTRS, len, (void *)text);
+	if (!EFI_ERROR(st))
+		keep.variable_gone = false;
 	return EFI_ERROR(st) ? status_words(st) : NULL;
 }
 

@@ -252,6 +252,28 @@ static bool writable_name(const char *path, CHAR16 *name, size_t cap, const char
 	return true;
 }
 
+/* Each folder on the way to `path`, made where missing; false with the
+ * reason in err. */
+static bool make_folders(const char *path, char *err, size_t cap)
+{
+	char dir[128];
+	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+		size_t n = (size_t)(s - path);
+		if (n >= sizeof(dir))
+			break;
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+		EFI_FILE_HANDLE d;
+		EFI_STATUS st = open_create(dir, EFI_FILE_DIRECTORY, &d);
+		if (EFI_ERROR(st)) {
+			snprintf(err, cap, "cannot create the folder %s: %s", dir, status_words(st));
+			return false;
+		}
+		d->Close(d);
+	}
+	return true;
+}
+
 struct platform_file *files_create(const char *path, const char **why)
 {
 	static char err[160];
@@ -272,22 +294,9 @@ struct platform_file *files_create(const char *path, const char **why)
 		*why = err;
 		return NULL;
 	}
-	/* each directory on the way */
-	char dir[128];
-	for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-		size_t n = (size_t)(s - path);
-		if (n >= sizeof(dir))
-			break;
-		memcpy(dir, path, n);
-		dir[n] = '\0';
-		EFI_FILE_HANDLE d;
-		st = open_create(dir, EFI_FILE_DIRECTORY, &d);
-		if (EFI_ERROR(st)) {
-			snprintf(err, sizeof(err), "cannot create the folder %s: %s", dir, status_words(st));
-			*why = err;
-			return NULL;
-		}
-		d->Close(d);
+	if (!make_folders(path, err, sizeof(err))) {
+		*why = err;
+		return NULL;
 	}
 	st = open_create(path, 0, &f);
 	if (EFI_ERROR(st)) {
@@ -406,4 +415,83 @@ struct platform_file *files_reopen(const char *path, const char **why)
 		return NULL;
 	}
 	return wrap(f, keep, why); /* a failed append is cut back to keep */
+}
+
+/* `path` made to hold exactly buf's n bytes, written from its start and
+ * flushed to the medium; created (with its folders) when missing. A file
+ * longer than n is cut to n, which costs the firmware one more update:
+ * callers that rewrite a file often keep its length. */
+bool files_replace(const char *path, const void *buf, size_t n, const char **why)
+{
+	static char err[160];
+	CHAR16 name[128];
+	if (!writable_name(path, name, 128, why))
+		return false;
+	if (!make_folders(path, err, sizeof(err))) {
+		*why = err;
+		return false;
+	}
+	EFI_FILE_HANDLE f;
+	EFI_STATUS st = open_create(path, 0, &f);
+	const char *step = "opening it";
+	UINTN len = n;
+	if (!EFI_ERROR(st)) {
+		step = "writing it";
+		st = f->SetPosition(f, 0);
+		if (!EFI_ERROR(st))
+			st = f->Write(f, &len, (void *)buf);
+		if (!EFI_ERROR(st) && len != n)
+			st = EFI_DEVICE_ERROR;
+		UINT64 size = EFI_ERROR(st) ? n : file_size(f);
+		if (!EFI_ERROR(st) && size != n) {
+			step = "cutting it to its new length";
+			EFI_FILE_INFO *info = LibFileInfo(f);
+			st = info ? EFI_SUCCESS : EFI_DEVICE_ERROR;
+			if (info) {
+				info->FileSize = n;
+				st = f->SetInfo(f, &GenericFileInfo, info->Size, info);
+				FreePool(info);
+			}
+		}
+		if (!EFI_ERROR(st)) {
+			step = "flushing it";
+			st = f->Flush(f);
+		}
+		f->Close(f);
+	}
+	if (EFI_ERROR(st)) {
+		snprintf(err, sizeof(err), "%s: %s failed: %s", path, step, status_words(st));
+		*why = err;
+		return false;
+	}
+	return true;
+}
+
+/* `path` deleted; absent is fine. */
+bool files_delete(const char *path, const char **why)
+{
+	static char err[160];
+	CHAR16 name[128];
+	if (!writable_name(path, name, 128, why))
+		return false;
+	EFI_FILE_HANDLE f;
+	/* asked read-only first: a write-protected medium refuses the
+	 * opening for writing even of a file that is not there */
+	EFI_STATUS st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ, 0);
+	if (st == EFI_NOT_FOUND)
+		return true;
+	if (!EFI_ERROR(st)) {
+		f->Close(f);
+		st = vol.root->Open(vol.root, &f, name, EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0);
+	}
+	if (!EFI_ERROR(st))
+		st = f->Delete(f); /* closes it, whatever it returns */
+	if (st == EFI_WARN_DELETE_FAILURE)
+		st = EFI_ACCESS_DENIED;
+	if (EFI_ERROR(st)) {
+		snprintf(err, sizeof(err), "%s: deleting it failed: %s", path, status_words(st));
+		*why = err;
+		return false;
+	}
+	return true;
 }
