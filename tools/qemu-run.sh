@@ -396,9 +396,9 @@ gather_results() {
 if [ -n "$dumpdtb" ]; then
 	rm -f "$dumpdtb"
 	# shellcheck disable=SC2086
+	rc=0 # under set -e a failing QEMU would end the script before rc was read
 	timeout -k 2 "$timeout" $qemubin $machine -monitor none $firmware $stick $exitdev $extra \
-		-machine dumpdtb="$dumpdtb" >"$out/qemu.stderr" 2>&1
-	rc=$?
+		-machine dumpdtb="$dumpdtb" >"$out/qemu.stderr" 2>&1 || rc=$?
 	echo "$rc" >"$out/status"
 	[ -s "$dumpdtb" ] || { echo "qemu-run: QEMU (status $rc) wrote no device tree to $dumpdtb: $(tail -n 1 "$out/qemu.stderr")" >&2; exit 1; }
 	exit 0
@@ -412,10 +412,12 @@ if [ $interactive = 1 ]; then
 	echo "          Ctrl-A h lists QEMU's keys; the console is logged to $out/console.log, QEMU's messages to"
 	echo "          $out/qemu.log; the boot medium's copy and the results are in $out"
 	# shellcheck disable=SC2086
+	# `exit qemu` ends QEMU with status 1, 3 or 5: under set -e that
+	# would end this script before the results were copied
+	rc=0
 	$qemubin $machine -monitor none $firmware $stick $exitdev \
 		-chardev stdio,id=con0,mux=on,signal=off,logfile="$out/console.log" -serial chardev:con0 $extra ${append:+-append "$append"} \
-		2>"$out/qemu.log"
-	rc=$?
+		2>"$out/qemu.log" || rc=$?
 	gather_results
 	echo "$rc" >"$out/status"
 	# 'exit qemu' leaves with verdict * 2 + 1: this script's status is the

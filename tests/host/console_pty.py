@@ -3,10 +3,11 @@
 at a terminal meets it, on a pseudo-terminal that is QEMU's controlling
 terminal (so a Ctrl-C that reached the terminal driver would be SIGINT):
 the countdown interrupted, Ctrl-C at the prompt, a command after it, a run
-stopped with Ctrl-C, then 'exit qemu'. Passes when QEMU is still there
-after each Ctrl-C, the run says it was stopped, QEMU leaves by the exit
-command, the console log holds what was typed and QEMU's own messages are
-in their file, not on the console. Prints "PASS name: detail" or "FAIL
+stopped with Ctrl-C, 'save', then 'exit qemu'. Passes when QEMU is still
+there after each Ctrl-C, the run says it was stopped, QEMU leaves by the
+exit command with make console's status 0 (the verdict's) and the saved
+results file copied out, the console log holds what was typed and QEMU's
+own messages are in their file, not on the console. Prints "PASS name: detail" or "FAIL
 name: why", as tools/test.sh counts them."""
 
 import fcntl
@@ -93,6 +94,9 @@ def main():
     wait(rb"\n0 passed, 0 failed, 1 skipped", "the stopped test counted as skipped, not failed", 60)
     wait(rb"iommon> ", "prompt after the stopped run")
     alive_after(0.5)
+    send("save\r")
+    wait(rb"saved [0-9]+ records to iommon/results/", "the records saved", 30)
+    wait(rb"iommon> ", "prompt after save")
     send("exit qemu\r")
     end = time.monotonic() + 30
     while p.poll() is None and time.monotonic() < end:
@@ -108,9 +112,18 @@ def main():
         fail("no %s for QEMU's own messages" % qlog)
     if b"qemu-system" in seen.split(b"any other key")[-1]:
         fail("QEMU's own messages reached the console")
+    # `exit qemu` after runs that failed nothing: make console's status is
+    # the verdict's (0), not QEMU's own 1, and the saved file is copied out
+    if p.returncode != 0:
+        fail("'exit qemu' after a session that failed nothing left with status %d, not 0 (make would say "
+             "Error %d)" % (p.returncode, p.returncode))
+    res = os.path.join(out, "results")
+    saved = [f for f in os.listdir(res) if f.endswith(".jsonl")] if os.path.isdir(res) else []
+    if len(saved) != 1:
+        fail("%d results files copied to %s, expected the one 'save' wrote" % (len(saved), res))
     print("PASS %s: Ctrl-C at the prompt and during price.queue reached the monitor (the run stopped, QEMU "
-          "stayed); 'exit qemu' left with status %d; the session in console.log (%d bytes), QEMU's messages in "
-          "qemu.log" % (NAME, p.returncode, len(text)))
+          "stayed); 'exit qemu' left with status %d and the results file copied to %s; the session in "
+          "console.log (%d bytes), QEMU's messages in qemu.log" % (NAME, p.returncode, saved[0], len(text)))
 
 
 if __name__ == "__main__":
