@@ -49,7 +49,7 @@ static void vdetail(struct test_ctx *t, const char *fmt, va_list ap)
 void report(struct test_ctx *t, bool ok, const char *fmt, ...)
 {
 	va_list ap;
-	char line[160];
+	char line[DETAIL_MAX];
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);

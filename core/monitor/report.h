@@ -97,18 +97,23 @@ struct test_group {
  * marked so above, or a group whose `applies` said no. Counted apart from
  * the skips, which keep meaning "this applies here but could not be
  * shown": nothing a person can do on this machine would make it run. */
+/* The longest reason a result keeps whole (a claim, a skip's reason, a
+ * finding): the records carry all of it, the console's tables wrap it. A
+ * result record (RECORD_MAX) holds a detail and a finding this long. */
+#define DETAIL_MAX 512
+
 enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_SKIP, VERDICT_CRASHED, VERDICT_KNOWN, VERDICT_NA };
 
 struct test_ctx {
 	const struct test_case *tc;
 	unsigned checks, failures;
 	bool skipped;
-	enum skip_reason reason; /* why, when skipped */
-	bool model;		 /* ran on a register-level model, not hardware */
-	char detail[160];	 /* first failure, the skip reason, or the test's note */
-	char finding[160];	 /* what the unit did that the spec allows and a person should know, or "" */
-	uint64_t t0;		 /* the cycle counter when it began (the runner sets it) */
-	uint64_t progress_at;	 /* ... when test_progress last printed (0: never) */
+	enum skip_reason reason;  /* why, when skipped */
+	bool model;		  /* ran on a register-level model, not hardware */
+	char detail[DETAIL_MAX];  /* first failure, the skip reason, or the test's note */
+	char finding[DETAIL_MAX]; /* what the unit did that the spec allows and a person should know, or "" */
+	uint64_t t0;		  /* the cycle counter when it began (the runner sets it) */
+	uint64_t progress_at;	  /* ... when test_progress last printed (0: never) */
 };
 
 /* A claim: printed as one line; a false one fails the test. */

@@ -11,7 +11,7 @@
 
 #include "core/base/json.h"
 
-#define RECORD_MAX 1024
+#define RECORD_MAX 2048 /* a result's whole detail and finding (DETAIL_MAX) */
 /* A measure record, which carries its samples' histogram: at most
  * 2 * STATS_BINS entries, each count's digits and a comma. */
 #define MEASURE_RECORD_MAX 16384

@@ -441,7 +441,7 @@ size_t runner_run(int nsel, char **sel)
 		/* asked once per run, before the group's first selected case */
 		bool asked = false;
 		enum skip_reason na = SKIP_UNCLASSIFIED;
-		char na_why[160] = "";
+		char na_why[DETAIL_MAX] = "";
 		for (size_t i = 0; i < (*g)->n; i++) {
 			const struct test_case *tc = &(*g)->cases[i];
 			if (!selected(*g, tc, nsel, sel))
@@ -462,7 +462,7 @@ size_t runner_run(int nsel, char **sel)
 						   : excluded(tc, nsel, sel) ? SKIP_EXCLUDED
 									     : SKIP_UNCLASSIFIED;
 			const char *why = na_why;
-			char case_why[160];
+			char case_why[DETAIL_MAX];
 			if (!not_run && (not_run = case_na(*g, tc, case_why, sizeof(case_why))) != SKIP_UNCLASSIFIED)
 				why = case_why;
 			if (!not_run)

@@ -77,7 +77,7 @@ struct result_row {
 	const struct test_case *tc;
 	enum verdict verdict;
 	enum skip_reason reason;
-	char detail[160];
+	char detail[DETAIL_MAX];
 	bool finding; /* a pass with a finding (test_finding) */
 };
 const struct result_row *runner_rows(size_t *n);
