@@ -499,6 +499,7 @@ boot_print() {
 	done
 }
 budget_add() { # pool prefix, seconds: where the boot pool's time went, by kind
+	printf '%s %s\n' "$2" "$done_k" >>"$log/boot-seconds" # each boot's, for the longest below
 	b=${1#batch:}
 	eval "bsec_$b=\$((\${bsec_$b:-0} + $2)) bcnt_$b=\$((\${bcnt_$b:-0} + 1))"
 }
@@ -660,5 +661,9 @@ budget_line lab "lab tools (LAVA, labgrid)"
 budget_line d13 "Debian 13 build and boots"
 budget_line hostile "generated firmware states (tools/hostile.sh)"
 budget_line bench "the vtd group's benchmark (tools/vtd-bench.sh)"
+if [ -s "$log/boot-seconds" ]; then
+	echo "  the pool's ten longest (a shared boot is named by its first test):"
+	sort -rn "$log/boot-seconds" | head -n 10 | while read -r secs what; do printf '    %4d s  %s\n' "$secs" "$what"; done
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
