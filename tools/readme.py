@@ -75,8 +75,15 @@ def block(text, name, want):
 def main(argv):
     write = "--write" in argv
     args = [a for a in argv if a != "--write"]
+    if not args or len(args) > 2:
+        print("usage: readme.py [--write] README [LIST]", file=sys.stderr)
+        return 2
     path = args[0]
-    text = open(path).read()
+    try:
+        text = open(path).read()
+    except OSError as e:
+        print("readme.py: %s: %s" % (path, e.strerror), file=sys.stderr)
+        return 2
     status = 0
     # the first screen gets a person from a clone to a verdict and says where
     # the results are
@@ -89,7 +96,12 @@ def main(argv):
         print("PASS readme.first-screen: the first 30 lines say make run, where it leaves the results, make test")
     checks = [("contents", contents(text), "%d headings")]
     if len(args) > 1:
-        cat = catalogue(open(args[1]).read())
+        try:
+            listing = open(args[1]).read()
+        except OSError as e:
+            print("readme.py: %s: %s" % (args[1], e.strerror), file=sys.stderr)
+            return 2
+        cat = catalogue(listing)
         checks.append(("catalogue", cat, "%d tests" % sum(1 for line in cat if line.startswith("- "))))
     for name, want, what in checks:
         text, same = block(text, name, want)
