@@ -395,8 +395,8 @@ gather_results() {
 
 if [ -n "$dumpdtb" ]; then
 	rm -f "$dumpdtb"
-	# shellcheck disable=SC2086
 	rc=0 # under set -e a failing QEMU would end the script before rc was read
+	# shellcheck disable=SC2086
 	timeout -k 2 "$timeout" $qemubin $machine -monitor none $firmware $stick $exitdev $extra \
 		-machine dumpdtb="$dumpdtb" >"$out/qemu.stderr" 2>&1 || rc=$?
 	echo "$rc" >"$out/status"
@@ -411,10 +411,10 @@ if [ $interactive = 1 ]; then
 	echo "qemu-run: the monitor's serial console on this terminal: Ctrl-C or Esc stops a run, Ctrl-A x ends QEMU,"
 	echo "          Ctrl-A h lists QEMU's keys; the console is logged to $out/console.log, QEMU's messages to"
 	echo "          $out/qemu.log; the boot medium's copy and the results are in $out"
-	# shellcheck disable=SC2086
 	# `exit qemu` ends QEMU with status 1, 3 or 5: under set -e that
 	# would end this script before the results were copied
 	rc=0
+	# shellcheck disable=SC2086
 	$qemubin $machine -monitor none $firmware $stick $exitdev \
 		-chardev stdio,id=con0,mux=on,signal=off,logfile="$out/console.log" -serial chardev:con0 $extra ${append:+-append "$append"} \
 		2>"$out/qemu.log" || rc=$?
