@@ -33,6 +33,16 @@ static struct {
 	bool enabled_by_us;
 } hpet_state;
 
+/* The reference clock the counter was calibrated against, kept until
+ * timing_fini (the HPET's window is hpet_state's). */
+static struct refclock ref_kept;
+static bool ref_valid;
+
+struct refclock *timing_reference(void)
+{
+	return ref_valid ? &ref_kept : NULL;
+}
+
 uint64_t refclock_read(struct refclock *rc)
 {
 	uint64_t v = rc->width == 8 ? regwin_read64(&rc->win, rc->off) : regwin_read32(&rc->win, rc->off);
@@ -204,6 +214,8 @@ static void note(const char *fmt, const char *a, const char *b);
 static void timer_dropped(const char *name, const char *why)
 {
 	printf("error: timer: %s; not used again", why);
+	if (ref_valid && strcmp(ref_kept.name, name) == 0)
+		ref_valid = false;
 	if (strcmp(name, "hpet") == 0)
 		hpet_state.enabled_by_us = false;
 	if (timing.source && strcmp(timing.source, name) == 0) {
@@ -283,6 +295,7 @@ static const char *hpet_clock(const struct timing_refs *refs, struct refclock *r
 
 void timing_fini(void)
 {
+	ref_valid = false;
 	if (hpet_state.enabled_by_us) {
 		uint64_t conf = regwin_read64(&hpet_state.win, HPET_GEN_CONF);
 		regwin_write64(&hpet_state.win, HPET_GEN_CONF, conf & ~HPET_ENABLE_CNF);
@@ -397,6 +410,7 @@ void timing_calibrate(const struct timing_refs *refs, const char *prefer)
 		timing.tsc_hz = hz;
 		timing.source = order[i];
 		timing.ref_hz = rc.hz;
+		ref_kept = rc, ref_valid = true;
 		break;
 	}
 	size_t len = strlen(timing.note);

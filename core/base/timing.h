@@ -202,6 +202,10 @@ struct timing_refs {
 void timing_calibrate(const struct timing_refs *refs, const char *prefer);
 /* Give back what calibration changed (the HPET enable bit). */
 void timing_fini(void);
+/* The reference clock (PM timer, HPET) the counter was calibrated
+ * against, readable until timing_fini; NULL when the counter's frequency
+ * came from elsewhere (Stall, CNTFRQ, the device tree). */
+struct refclock *timing_reference(void);
 /* Relative difference between the chosen calibration and the stall estimate. */
 double timing_disagreement(void);
 

@@ -116,10 +116,32 @@ static void t_stall(struct test_ctx *t)
 			  "the counter was calibrated against Stall itself: nothing independent to compare");
 		return;
 	}
-	/* UEFI: Stall waits at least the time asked. 1% for the counter's own
-	 * calibration error. */
-	report(t, shortest_us >= US * 0.99, "Stall(%d us) never returned early: shortest %.1f us by the counter", US,
-	       shortest_us);
+	/* UEFI: Stall waits at least the time asked. Judged by the reference
+	 * clock itself where the counter was calibrated against one: a host
+	 * that deschedules the CPU can only lengthen what it reads, while the
+	 * counter's calibration can be off by a percent on a loaded host
+	 * (QEMU 7.2 and 10.0 under the suite: 1.00 % and 1.22 %, and every
+	 * Stall then read 1 % short). Elsewhere by the counter, 1 % for its
+	 * calibration. */
+	struct refclock *ref = timing_reference();
+	if (ref) {
+		uint64_t fewest = ~0ull, want = (uint64_t)US * ref->hz / 1000000;
+		for (int i = 0; i < N; i++) {
+			uint64_t r0 = refclock_read(ref);
+			platform->stall_us(US);
+			uint64_t ticks = (refclock_read(ref) - r0) & ref->mask;
+			if (ticks < fewest)
+				fewest = ticks;
+		}
+		/* one tick for where within a tick the reads fell */
+		report(t, fewest + 1 >= want,
+		       "Stall(%d us) never returned early: fewest %llu ticks of the %s (%llu Hz), %.1f us; %llu asked",
+		       US, (unsigned long long)fewest, ref->name, (unsigned long long)ref->hz,
+		       (double)fewest * 1e6 / (double)ref->hz, (unsigned long long)want);
+	} else {
+		report(t, shortest_us >= US * 0.99,
+		       "Stall(%d us) never returned early: shortest %.1f us by the counter", US, shortest_us);
+	}
 	test_note(t, "Stall(1 ms): shortest %.1f us, median %.1f us", shortest_us, cycles_to_ns(s[N / 2]) / 1000);
 }
 
@@ -146,9 +168,11 @@ static const struct test_doc docs[] = {
 	  "no timed figure means anything",
 	  "a region across which the counter did not move means the counter is too coarse to time anything "
 	  "that short; the figure itself is never judged" },
-	{ t_stall, "a 1 ms firmware Stall measured by the counter lasts at least 1 ms (less 1 % for the calibration)",
-	  "a shorter Stall means the firmware's Stall or the counter's calibration is wrong: every deadline "
-	  "iommon keeps would be too short" },
+	{ t_stall,
+	  "a 1 ms firmware Stall lasts at least 1 ms: read on the reference clock the counter was calibrated "
+	  "against (PM timer, HPET; one tick of slack), else by the counter (less 1 % for its calibration)",
+	  "a shorter Stall means the firmware's Stall is wrong (or, read by the counter, its calibration): every "
+	  "deadline iommon keeps would be too short" },
 	{ NULL },
 };
 
