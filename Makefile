@@ -25,6 +25,24 @@ NEWLIB := $(CURDIR)/$(BUILD)/newlib
 NEWLIB_TARGET := $(NEWLIB)/x86_64-elf
 
 CC ?= gcc
+# ccache (Debian's package; make deps installs it) before every compiler
+# when it is there: a fresh clone on a machine that built the same sources
+# compiles only what changed. Its cache sits with newlib's (the Debian 13
+# build's in that root's own); paths under the clone reach the compiler
+# relative to it (CCACHE_BASEDIR), so one clone's objects serve another's
+# (their debug information names the first clone's folder, nothing else
+# differs). CCACHE= turns it off.
+ifeq ($(origin CCACHE),undefined)
+CCACHE := $(shell command -v ccache 2>/dev/null)
+endif
+ifneq ($(CCACHE),)
+export CCACHE_DIR := $(or $(IOMMON_CACHE),$(or $(XDG_CACHE_HOME),$(or $(HOME),/root)/.cache)/iommon)/ccache
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+endif
+# ccache's hits and misses so far, two numbers (nothing without ccache):
+# make test says how much of its build the cache gave
+CCACHE_COUNTS = $(if $(CCACHE),$(CCACHE) --print-stats 2>/dev/null | awk '$$1 ~ /^(direct|preprocessed)_cache_hit$$/ { h += $$2 } $$1 == "cache_miss" { m = $$2 } END { print (h + 0) " " (m + 0) }',true)
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 COMMON_CFLAGS := -std=gnu11 -O2 -g $(WARN) -I$(CURDIR)
 
@@ -67,7 +85,7 @@ Q ?= @
 $(BUILD)/efi/%.o: %.c $(NEWLIB).stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC (efi)  $<"
-	$(Q)$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/iommon.so: $(EFI_OBJ) $(LDS) $(NEWLIB).stamp
 	ld -nostdlib -shared -Bsymbolic --no-undefined -znocombreloc -T $(LDS) \
@@ -132,7 +150,7 @@ $(NEWLIB_AA64).stamp: tools/build-newlib.sh $(if $(wildcard $(NEWLIB_AA64)/aarch
 $(BUILD)/efi-aa64/%.o: %.c $(NEWLIB_AA64).stamp $(GNUEFI_AA64)/.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC (aa64) $<"
-	$(Q)$(AA64)gcc $(AA64_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE) $(AA64)gcc $(AA64_CFLAGS) -MMD -MP -c $< -o $@
 
 # Two ways gnu-efi makes an aarch64 PE, told apart by its crt0, not by a
 # version: up to 3.0.15 (Debian 12) crt0 carries the PE/COFF header itself
@@ -209,12 +227,12 @@ $(NEWLIB_RV64).stamp: tools/build-newlib.sh $(if $(wildcard $(NEWLIB_RV64)/riscv
 $(BUILD)/efi-rv64/%.o: %.c $(NEWLIB_RV64).stamp $(GNUEFI_RV64)/.stamp
 	@mkdir -p $(dir $@)
 	@echo "  CC (rv64) $<"
-	$(Q)$(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE) $(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/efi-rv64/%.o: %.S $(GNUEFI_RV64)/.stamp
 	@mkdir -p $(dir $@)
 	@echo "  AS (rv64) $<"
-	$(Q)$(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE) $(RV64)gcc $(RV64_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/iommon-rv64.so: $(RV64_OBJ) $(RV64_LDS) $(NEWLIB_RV64).stamp
 	$(RV64)ld -nostdlib -shared -Bsymbolic --no-undefined --no-warn-rwx-segments \
@@ -239,7 +257,7 @@ HOST_OBJ := $(patsubst %.c,$(BUILD)/host/%.o,$(SHARED_SRC) tests/host/platform_h
 $(BUILD)/host/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC (host) $<"
-	$(Q)$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE) $(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/host/petool: tools/petool.c
 	@mkdir -p $(dir $@)
@@ -301,7 +319,7 @@ FUZZ_SRC_fuzz_settings := $(SHARED_SRC) tests/host/platform_host.c
 $(BUILD)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC (fuzz) $<"
-	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CCACHE) $(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(shell find $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
 
@@ -433,10 +451,14 @@ test: deps
 		echo "warning: no Debian 13 root: the QEMU 11.1 boots and the Debian 13 build will skip" >&2; \
 	else echo "note: not root: no Debian 13 root made (QEMU 11.1, the Debian 13 build); as root: tools/trixie-root.sh make" >&2; fi
 	@case "$$MAKEFLAGS" in *jobserver*|*-j*) jobs="" ;; *) jobs=-j$$(nproc) ;; esac; \
-	start=$$(date +%s); \
+	start=$$(date +%s) before=$$($(CCACHE_COUNTS)); \
 	$(MAKE) --no-print-directory $$jobs $(BUILD)/iommon.efi $(BUILD)/standin.efi $(BUILD)/batch.efi $(BUILD)/batch-aa64.efi $(BUILD)/iommon-aa64.efi $(BUILD)/iommon-rv64.efi $(BUILD)/iommon.img $(BUILD)/iommon.iso $(BUILD)/host/iommon $(BUILD)/host/acpidecode $(BUILD)/host/jsonlcheck $(BUILD)/host/bench $(BUILD)/host/no-io-uring $(UNIT_BIN) $(FUZZ_BIN) && \
 	echo "$$(($$(date +%s) - start))" >$(BUILD)/build-seconds && \
-	echo "== build: $$(cat $(BUILD)/build-seconds) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs)"
+	set -- $$before $$($(CCACHE_COUNTS)) && \
+	cached=$$(if [ $$# = 4 ]; then echo "; ccache: $$(($$3 - $$1)) of $$(($$3 - $$1 + $$4 - $$2)) compiles from its cache"; \
+		else echo "; without ccache"; fi) && \
+	echo "$$cached" >$(BUILD)/build-cached && \
+	echo "== build: $$(cat $(BUILD)/build-seconds) s (images, host tools, unit tests and fuzz targets, $${jobs:-make's} jobs$$cached)"
 	@tools/test.sh
 
 # The three monitors and their stick built by Debian 13's toolchain (gcc 14,

@@ -215,7 +215,7 @@ qemu10() {
 # from the system, Debian 12's 7.2 has none and make deps unpacks 10.0's
 # into build/qemu-10.0); "+p" from the release's backports where its main
 # suite has none.
-NEEDS="gcc libc6-dev make binutils gnu-efi newlib-source libcmocka-dev clang libclang-rt-dev|libclang-rt-@CLANG@-dev ?clang-format-14
+NEEDS="gcc libc6-dev make binutils ccache gnu-efi newlib-source libcmocka-dev clang libclang-rt-dev|libclang-rt-@CLANG@-dev ?clang-format-14
       qemu-system-x86 ovmf mtools gdisk xorriso xz-utils gnuplot-nox acpica-tools
       gcc-aarch64-linux-gnu qemu-system-arm qemu-efi-aarch64 ?qemu-system-riscv
       gcc-riscv64-linux-gnu u-boot-qemu opensbi debootstrap

@@ -650,7 +650,7 @@ fi
 
 section "(end)"
 echo "== where the time went (wall seconds)"
-[ -f build/build-seconds ] && printf '  %4d s  %s\n' "$(cat build/build-seconds)" "build (make test's, before the suite; not in the total below)"
+[ -f build/build-seconds ] && printf '  %4d s  %s\n' "$(cat build/build-seconds)" "build (make test's, before the suite; not in the total below$(cat build/build-cached 2>/dev/null))"
 printf '%s' "$sec_times"
 echo "  $(($(date +%s) - suite_start)) s in all"
 echo "  the boot pool's boots by kind ($boot_jobs at a time: their seconds add up to about $boot_jobs times the section's):"

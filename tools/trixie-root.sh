@@ -32,7 +32,7 @@ root=$cache/trixie-root
 # build the three monitors and their image (tools/deps.sh's build half).
 QEMU_PKGS="qemu-system-x86 qemu-system-arm qemu-system-riscv"
 MAIN_PKGS="ovmf qemu-efi-aarch64 qemu-efi-riscv64 opensbi u-boot-qemu \
-gcc libc6-dev make binutils gnu-efi newlib-source gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
+gcc libc6-dev make binutils ccache gnu-efi newlib-source gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
 mtools gdisk xorriso xz-utils ca-certificates"
 want=$(printf '%s\n' "v1" "$QEMU_PKGS" "$MAIN_PKGS" | sha256sum | cut -c1-16)
 
