@@ -11,6 +11,7 @@
 #include "core/monitor/early.h"
 #include "core/monitor/replay.h"
 #include "core/monitor/results.h"
+#include "core/monitor/verdict.h"
 #include "core/tables/acpi.h"
 #include "core/tables/fdt.h"
 #include "found_regs.h"
@@ -278,6 +279,10 @@ static void machine_discover(void)
 	/* "(DMAR, IORT)", or "(no DMAR, IVRS, IORT or RIMT)" */
 	printf("  iommu      %zu units (%s), covering %zu of the functions\n", u->n, tables[0] ? tables + 2 : none,
 	       covered);
+	size_t refused = 0;
+	for (size_t i = 0; i < u->n; i++)
+		refused += u->u[i].refused[0] != 0;
+	verdict_machine_units(u->n, refused, tables[0] ? tables + 2 : none); /* why a session tested none */
 	info_records();
 }
 

@@ -39,10 +39,18 @@ const char *dut_gone(void)
 	return dut.gone[0] ? dut.gone : NULL;
 }
 
+/* The running test is told it uses the device under test */
+static void dut_used(void)
+{
+	char bdf[16];
+	pci_addr_str(dut.engine->addr, bdf, sizeof(bdf));
+	test_uses_device(bdf, dut_gone);
+}
+
 struct dma_engine *dut_current(void)
 {
 	if (dut.engine)
-		test_uses_device(dut_gone);
+		dut_used();
 	return dut.engine;
 }
 
@@ -127,7 +135,7 @@ struct dma_engine *dut_engine(const char **why)
 		const char *gone = dut_gone();
 		if (gone) {
 			*why = gone;
-			test_uses_device(dut_gone);
+			dut_used();
 			return NULL;
 		}
 		return dut_current();

@@ -206,7 +206,7 @@ esac
 # OUTDIR/prepared; nothing boots. It can when the boot is the stick as the
 # image has it, on x86_64 or aarch64 (riscv64's `exit qemu` is the test
 # finisher of the machine's own device tree), its plan a config (or the image's own) that
-# ends the boot with `exit qemu` (a status of 1, 3 or 5), and nothing about
+# ends the boot with `exit qemu` (a status of 1, 3, 5 or 7), and nothing about
 # the machine is the test's alone: no file put or moved, no firmware
 # option, no QEMU monitor command, no output folder named in its QEMU
 # line, no firmware output judged (the shared boot shows none between
@@ -225,7 +225,7 @@ if [ "${BOOTTEST_MODE:-}" = prepare ]; then
 	grep -qE '^(monitor|stop)( |$)' "$out/keys" && why="${why:+$why, }key monitor or stop"
 	grep -q -e @OUT@ -e @TEST@ "$test" && why="${why:+$why, }its own output folder in its QEMU line"
 	grep -qE 'BdsDxe|UiApp|Press ESC' "$out/directives" && why="${why:+$why, }judges the firmware's output"
-	grep -qE '^status [135]$' "$out/directives" || why="${why:+$why, }no status 1, 3 or 5 (exit qemu)"
+	grep -qE '^status [1357]$' "$out/directives" || why="${why:+$why, }no status 1, 3, 5 or 7 (exit qemu)"
 	t=$timeout
 	{
 		echo "why=$why"

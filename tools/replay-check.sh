@@ -32,6 +32,8 @@ replay() {
 }
 
 closing='^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped(, [0-9]+ not applicable)?$'
+# what a replay's verdict says: no live hardware, no unit taken over
+untested='^  inconclusive: no IOMMU unit was tested: '
 
 # amdvi-discovery's folder too: an IVRS and an AMD-Vi unit's registers
 # (REPLAY_TESTS: the boot tests whose folders to judge, when only some ran)
@@ -57,8 +59,9 @@ for t in ${REPLAY_TESTS:-replay-vtd replay-smmuv3 amdvi-discovery}; do
 		note FAIL "$t.verdicts" "the live run has no acpi verdicts"
 	elif ! cmp -s "$out/$t.live" "$out/$t.replayed"; then
 		note FAIL "$t.verdicts" "replayed acpi verdicts differ: $(diff "$out/$t.live" "$out/$t.replayed" | grep '^[<>]' | head -4 | tr '\n' ';')"
-	elif ! grep -Eq "$closing" "$out/$t.txt" || [ "$rc" != 1 ]; then
-		note FAIL "$t.verdicts" "no closing line or exit status $rc (console: $out/$t.txt)"
+	elif ! grep -Eq "$closing" "$out/$t.txt" || [ "$rc" != 7 ] || ! grep -q "$untested" "$out/$t.txt"; then
+		# a replay tests no unit: inconclusive (7), never a pass
+		note FAIL "$t.verdicts" "no closing line, no '$untested' or exit status $rc, not 7 (console: $out/$t.txt)"
 	else
 		note PASS "$t.verdicts" "$(wc -l <"$out/$t.live") acpi verdicts, checks and details as the live run's ($(cut -d' ' -f1,2 "$out/$t.live" | tr '\n' ' ' | sed 's/ $//'))"
 	fi
@@ -105,7 +108,7 @@ if [ -d "$1" ]; then
 	n=$(grep -c '^{"kind":"result",.*"verdict":"skip",.*replay: no live hardware' "$out/all.txt")
 	# the VT-d unit's cases skip (no live hardware); the groups of units the
 	# folder does not have do not apply, one line each
-	if [ $rc = 1 ] && grep -Eq "$closing" "$out/all.txt" && [ "$n" -gt 30 ] &&
+	if [ $rc = 7 ] && grep -q "$untested" "$out/all.txt" && grep -Eq "$closing" "$out/all.txt" && [ "$n" -gt 30 ] &&
 		grep -q '^  amdvi: not applicable' "$out/all.txt" && grep -q '^  smmuv3: not applicable' "$out/all.txt" &&
 		! grep -q '^{"kind":"result",.*"verdict":"\(fail\|crashed\)"' "$out/all.txt"; then
 		note PASS replay-vtd.run-all "run all on the folder ends: $(grep -E "$closing" "$out/all.txt"), $n skipped: replay: no live hardware; amdvi and smmuv3 not applicable"

@@ -17,6 +17,7 @@
 #include "results.h"
 #include "settings.h"
 #include "survive.h"
+#include "verdict.h"
 
 static const struct command *find_command(const char *name);
 
@@ -196,11 +197,45 @@ static void describe_one(const struct test_group *g, const struct test_case *tc)
 		    applies ? "its group applies here" : "not applicable here: ", applies ? "" : why);
 }
 
+/* `describe verdict`: how the plan's verdict is reached, and what this
+ * session requires now */
+static void describe_verdict(void)
+{
+	char req[256], why[DETAIL_MAX];
+	require_text(req, sizeof(req));
+	printf("verdict: pass only when a test passed, none failed, and the session tested what it needed:\n");
+	printf("    fail:         a test failed (a known failure, iommon-known.txt, does not)\n");
+	printf("    inconclusive: nothing ran (every test that applies skipped), no IOMMU unit was tested (unless\n"
+	       "                  'require nothing'), or a 'require' is unmet\n");
+	printf("    plan could not run: a plan error, results not saved whole, or no test selected\n");
+	printf("    required now: ");
+	table_wrap(18, req[0] ? req : "nothing beyond a unit tested ('require' adds, 'require clear' drops)");
+	int v = monitor_verdict_why(why, sizeof(why));
+	printf("    so far:       ");
+	table_wrapf(18, "%s%s%s", plan_verdict_words((enum plan_verdict)v), why[0] ? ": " : "", why);
+}
+
+static enum cmd_status cmd_require(int argc, char **argv)
+{
+	char err[160], req[256];
+	if (argc > 1 && !require_add(argc - 1, argv + 1, err, sizeof(err))) {
+		cmd_error("%s", err);
+		return CMD_ERROR;
+	}
+	require_text(req, sizeof(req));
+	printf("required: %s\n", req[0] ? req : "nothing beyond a unit tested");
+	return CMD_OK;
+}
+
 static enum cmd_status cmd_describe(int argc, char **argv)
 {
 	if (argc != 2) {
-		cmd_error("usage: describe <test|group|pattern> (try 'list')");
+		cmd_error("usage: describe <test|group|pattern|verdict> (try 'list')");
 		return CMD_ERROR;
+	}
+	if (strcmp(argv[1], "verdict") == 0) {
+		describe_verdict();
+		return CMD_OK;
 	}
 	size_t n = 0;
 	for (const struct test_group *const *g = runner_catalogue(); *g; g++)
@@ -330,17 +365,20 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		if (strcmp(argv[1], kinds[i].name) != 0)
 			continue;
+		char inconclusive[DETAIL_MAX];
+		int v = monitor_verdict_why(inconclusive, sizeof(inconclusive));
 		lab_plan_end(); /* the plan ends here, whatever lines follow `exit` */
-		int v = monitor_verdict();
-		static const char *const words[] = { "pass", "fail", "plan could not run" };
 		struct tally t = runner_session();
-		printf("verdict: %s (%u passed, %u failed, %u skipped", words[v], t.passed, t.failed, t.skipped);
+		printf("verdict: %s (%u passed, %u failed, %u skipped", plan_verdict_words((enum plan_verdict)v),
+		       t.passed, t.failed, t.skipped);
 		if (t.na)
 			printf(", %u not applicable", t.na);
 		printf(", %u plan errors", mon.plan_errors);
 		if (t.known)
 			printf(", %u known failures", t.known);
 		printf(")\n");
+		if (v == PLAN_INCONCLUSIVE)
+			printf("  inconclusive: %s\n", inconclusive);
 		if (results_failure())
 			printf("  the results were not saved completely: %s\n", results_failure());
 		else if (results_console_only())
@@ -416,14 +454,15 @@ static const struct command commands[] = {
 	  "    results measures\n"
 	  "    results vtd\n"
 	  "    results *.latency\n" },
-	{ "describe", "describe <test|group|pattern>", "what a test claims and how it can fail", cmd_describe,
+	{ "describe", "describe <test|group|pattern|verdict>", "what a test claims and how it can fail", cmd_describe,
 	  "    Each test's one-line summary, what it claims, how it can fail and what\n"
 	  "    a failure says about the unit, and whether it is in the default plan\n"
 	  "    and applies to this machine.\n"
 	  "  examples:\n"
 	  "    describe vtd.stale_iotlb\n"
 	  "    describe vtd.invalidate*\n"
-	  "    describe price\n" },
+	  "    describe price\n"
+	  "    describe verdict\n" },
 	{ "save", "save", "save the records to iommon/results/ on the boot volume", cmd_save,
 	  "    From then on every record is appended as it is made; unattended runs save on their own.\n"
 	  "  examples:\n"
@@ -441,6 +480,18 @@ static const struct command commands[] = {
 	  "    Enter goes on at once; any other key stops the script and opens the menu.\n"
 	  "  examples:\n"
 	  "    countdown 10\n" },
+	{ "require", "require [iommu|unit KIND|device BDF|nothing|clear]",
+	  "what the plan must test to pass (no words: what it requires now)", cmd_require,
+	  "    A run that tested no IOMMU unit, or whose tests all skipped, is inconclusive, never a pass.\n"
+	  "    iommu: a test that worked on one of the machine's units (not a model) passed or failed;\n"
+	  "    unit KIND|NAME: one of that backend's (vtd, amdvi, smmuv3, riscv, ...) or that unit (dmar0);\n"
+	  "    device BDF: a test that passed or failed made that function DMA; nothing: the plan tests no\n"
+	  "    unit on purpose (timers, tables). Unmet, the verdict is inconclusive, saying which. They hold\n"
+	  "    until 'require clear' or the next plan file. 'describe verdict' tells the rest.\n"
+	  "  examples:\n"
+	  "    require iommu\n"
+	  "    require unit vtd\n"
+	  "    require device 0000:3b:00.0\n" },
 	{ "echo", "echo <text>", "print a line (marks a log)", cmd_echo,
 	  "  examples:\n"
 	  "    echo rack 12, slot 3: firmware 2.1 under test\n" },
@@ -556,6 +607,7 @@ enum cmd_status monitor_exec_bytes(const char *buf, size_t len, const char *name
 {
 	script_init(&script_env);
 	lab_plan_begin(name);
+	require_clear(); /* a plan says what it requires itself */
 	if (!survive_plan_begin(plan_hash_update(plan_hash_start(name), buf, len), name)) {
 		lab_plan_end();
 		return CMD_MENU; /* it took the monitor down while resuming */
@@ -597,6 +649,7 @@ enum cmd_status monitor_exec_file(const char *path)
 		return CMD_OK;
 	}
 	lab_plan_begin(path);
+	require_clear();		       /* a plan file says what it requires itself */
 	if (!survive_plan_begin(plan, path)) { /* it took the monitor down while resuming */
 		lab_plan_end();
 		return CMD_MENU;

@@ -4,6 +4,10 @@
 #include <string.h>
 
 #include "core/base/timing.h"
+#include "monitor.h"
+#include "results.h"
+#include "runner.h"
+#include "verdict.h"
 
 static struct {
 	bool open;
@@ -16,6 +20,7 @@ bool lab_plan_begin(const char *plan)
 		return false;
 	lab.open = true;
 	snprintf(lab.plan, sizeof(lab.plan), "%s", plan);
+	verdict_plan_begin(runner_session(), monitor_plan_errors());
 	printf("<iommon-plan-begin plan=%s>\n", lab.plan);
 	return true;
 }
@@ -25,6 +30,10 @@ void lab_plan_end(void)
 	if (!lab.open)
 		return;
 	lab.open = false;
+	/* the plan's own verdict, as `exit` says it: a lab that reads the
+	 * result lines alone sees a run that tested nothing as inconclusive */
+	lab_result("verdict", plan_verdict_name(verdict_plan_end(lab.plan, runner_session(), monitor_plan_errors(),
+								 results_failure() != NULL)));
 	printf("<iommon-plan-end plan=%s>\n", lab.plan);
 	fflush(stdout); /* the plan may end with the machine leaving */
 }

@@ -12,7 +12,10 @@
  * inside a script belongs to the script's plan). True when this call
  * opened the plan: its caller then ends it. */
 bool lab_plan_begin(const char *plan);
-/* `<iommon-plan-end plan=NAME>` for the open plan; nothing when none is. */
+/* The plan's own verdict, its `verdict` record (verdict.h) and
+ * `<iommon-result test_case_id=verdict result=V>` (pass, fail, error: the
+ * plan could not run, or inconclusive), then `<iommon-plan-end
+ * plan=NAME>`, for the open plan; nothing when none is. */
 void lab_plan_end(void);
 /* `<iommon-result test_case_id=TEST result=VERDICT>` */
 void lab_result(const char *test, const char *verdict);

@@ -16,6 +16,7 @@
 #include "results.h"
 #include "settings.h"
 #include "survive.h"
+#include "verdict.h"
 
 const struct platform *platform;
 
@@ -45,13 +46,16 @@ void monitor_release(void)
 			mon.subs[n]->release();
 }
 
+int monitor_verdict_why(char *why, size_t cap)
+{
+	/* known failures (iommon-known.txt) are not failures */
+	return (int)session_verdict(runner_session(), mon.plan_errors, results_failure() != NULL, why, cap);
+}
+
 int monitor_verdict(void)
 {
-	struct tally t = runner_session();
-	/* a plan of which nothing applied here (t.na alone) showed nothing */
-	if (mon.plan_errors || results_failure() || t.passed + t.failed + t.skipped + t.known == 0)
-		return 2;
-	return t.failed ? 1 : 0; /* known failures (iommon-known.txt) are not failures */
+	char why[DETAIL_MAX];
+	return monitor_verdict_why(why, sizeof(why));
 }
 
 void monitor_print_info(void)

@@ -44,8 +44,11 @@ enum cmd_status monitor_exec_bytes(const char *buf, size_t len, const char *name
 enum cmd_status monitor_exec_file(const char *path);
 
 /* Exit status for `exit qemu`: 0 all passed, 1 some failed, 2 the plan
- * could not run (a bad command or unknown test in a script, or no test). */
+ * could not run (a bad command or unknown test in a script, or no test),
+ * 3 inconclusive (nothing ran, no IOMMU unit was tested, a `require` is
+ * unmet: verdict.h), `why` saying which when `why` is not NULL. */
 int monitor_verdict(void);
+int monitor_verdict_why(char *why, size_t cap);
 unsigned monitor_plan_errors(void);
 /* A plan error found outside a command (a resumed plan's crash). */
 void monitor_plan_error(void);

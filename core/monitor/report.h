@@ -154,14 +154,22 @@ bool test_stopped(struct test_ctx *t);
 /* The console's next byte: first what runner_stop_requested set aside. */
 int runner_getc(void);
 
-/* The device a test DMAs with, and whether it is still there. Whoever
- * hands the running test its device (pci/dut.c: the device under test)
- * hands with it the way to ask: `gone` gives NULL while the device
- * answers, else why not, naming the removal. From then until the test
- * ends the runner asks too: a series recorded once the device is gone is
- * cut (test_measure), and a test the device vanished under does not pass.
- * Outside a test it does nothing. */
-void test_uses_device(const char *(*gone)(void));
+/* The device a test DMAs with, by its PCI address ("0000:01:00.0"), and
+ * whether it is still there. Whoever hands the running test its device
+ * (pci/dut.c: the device under test) hands with it the way to ask: `gone`
+ * gives NULL while the device answers, else why not, naming the removal.
+ * From then until the test ends the runner asks too: a series recorded
+ * once the device is gone is cut (test_measure), and a test the device
+ * vanished under does not pass. A test that passes or fails with it has
+ * tested the device (verdict.h: `require device`). Outside a test it does
+ * nothing. */
+void test_uses_device(const char *bdf, const char *(*gone)(void));
+/* The IOMMU unit a test works on, said before it takes the unit over: its
+ * backend ("vtd"), its name ("dmar0"), and whether it is a register-level
+ * model. A test that then passes or fails (a take-over the unit refuses
+ * too) has tested the unit: a plan that tested none is inconclusive, not a
+ * pass (verdict.h). Outside a test it does nothing. */
+void test_uses_unit(const char *backend, const char *name, bool model);
 /* NULL while the running test's device answers, or it uses none; else why
  * not. */
 const char *test_device_gone(void);

@@ -13,6 +13,7 @@
 #include "results.h"
 #include "rows.h"
 #include "survive.h"
+#include "verdict.h"
 
 static const struct test_group *const *catalogue;
 
@@ -78,10 +79,12 @@ const char *runner_current(void)
 	return run.current ? run.current->name : NULL;
 }
 
-void test_uses_device(const char *(*gone)(void))
+void test_uses_device(const char *bdf, const char *(*gone)(void))
 {
-	if (run.current)
-		run.device_gone = gone;
+	if (!run.current)
+		return;
+	run.device_gone = gone;
+	tested_device(bdf);
 }
 
 const char *test_device_gone(void)
@@ -128,6 +131,7 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 		run.device_gone = NULL;
 		timed_masked_max = 0;
 		timing_floor.n = 0;
+		tested_begin();
 		tc->fn(&t);
 		device_vanished(&t);
 		run.current = NULL;
@@ -160,6 +164,8 @@ static enum verdict run_one(const struct test_case *tc, enum skip_reason not_run
 		printf("    listed in %s as a known failure (%s) but passed: the list may be out of date\n", KNOWN_FILE,
 		       known);
 	}
+
+	tested_end(v); /* what it took over and made DMA counts when it passed or failed */
 
 	char buf[RECORD_MAX];
 	struct json j;
@@ -501,7 +507,12 @@ size_t runner_run(int nsel, char **sel)
 	json_u64(&j, "failed", this_run.failed);
 	json_u64(&j, "skipped", this_run.skipped);
 	json_u64(&j, "crashed", this_run.crashed); /* among the failed */
-	json_str(&j, "verdict", ran == 0 ? "none" : this_run.failed ? "fail" : "pass");
+	/* the run's own verdict: a run whose tests all skipped, or one of a
+	 * session that has tested no unit (or left a `require` unmet), is
+	 * inconclusive, never a pass */
+	char why[DETAIL_MAX];
+	bool inconclusive = ran && !this_run.failed && verdict_inconclusive(this_run, why, sizeof(why));
+	json_str(&j, "verdict", ran == 0 ? "none" : this_run.failed ? "fail" : inconclusive ? "inconclusive" : "pass");
 	json_double(&j, "ms", cycles_to_ns(cycles_end() - t0) / 1e6, 1);
 	json_str(&j, "platform", timing.platform);
 	json_u64(&j, "known", this_run.known); /* not among the failed */
@@ -516,6 +527,8 @@ size_t runner_run(int nsel, char **sel)
 	json_double(&j, "records_ms", cycles_to_ns(kept.cycles) / 1e6, 1);
 	json_u64(&j, "crumbs_written", crumbs.writes);
 	json_double(&j, "crumbs_ms", cycles_to_ns(crumbs.cycles) / 1e6, 1);
+	if (inconclusive)
+		json_str(&j, "inconclusive", why);
 	record_emit(&j);
 	if (kept.writes || crumbs.writes)
 		printf("kept through the firmware: %lu records appended to the results file in %.2f s, %lu breadcrumbs "
@@ -527,6 +540,8 @@ size_t runner_run(int nsel, char **sel)
 		printf("%u known failures (%s; %u listed tests passed)\n", this_run.known, KNOWN_FILE,
 		       this_run.known_fixed);
 	runner_print_closing("", this_run);
+	if (inconclusive)
+		printf("inconclusive: %s\n", why);
 	if (own_plan)
 		lab_plan_end();
 	return ran;

@@ -26,11 +26,15 @@ def lava_lines(pattern, fixup, console):
 
 def expected_lines(recs, fixup):
     """The lab lines the records call for: a result line for each test that
-    applies (one that does not is no lab result), one per measure."""
+    applies (one that does not is no lab result), one per measure, and one
+    per plan, its verdict (`verdict` records: pass, fail, error,
+    inconclusive)."""
     out = []
     for r in recs:
         if r["kind"] == "result" and r["verdict"] != "na":
             out.append((r["test"], fixup.get(r["verdict"], r["verdict"]), None, None))
+        elif r["kind"] == "verdict":
+            out.append(("verdict", fixup.get(r["verdict"], r["verdict"]), None, None))
         elif r["kind"] == "measure":
             ns = r["unit"] == "cycles" and r.get("counter_hz")
             # a series cut short (the record's `cut`) is no pass

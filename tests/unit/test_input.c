@@ -141,7 +141,7 @@ static void script_bom(void **state)
 				 "echo two\r\n");
 	assert_int_equal(last, CMD_OK);
 	assert_string_equal(out, "<iommon-plan-begin plan=t.cfg>\nt.cfg:1> echo bom\nbom\nt.cfg:2> echo two\ntwo\n"
-				 "<iommon-plan-end plan=t.cfg>\n");
+				 "<iommon-result test_case_id=verdict result=error>\n<iommon-plan-end plan=t.cfg>\n");
 	assert_int_equal(monitor_plan_errors(), before);
 	/* only at the start of the file: later it is a character outside ASCII */
 	out = script("echo a\n\xef\xbb\xbf"
@@ -164,7 +164,7 @@ static void script_line_ends(void **state)
 				 "t.cfg:3> echo c\nc\n"
 				 "t.cfg:5> echo e\ne\n"
 				 "t.cfg:7> echo g\ng\n"
-				 "<iommon-plan-end plan=t.cfg>\n");
+				 "<iommon-result test_case_id=verdict result=error>\n<iommon-plan-end plan=t.cfg>\n");
 }
 
 struct bytes {
@@ -273,8 +273,10 @@ static void script_in_pieces(void **state)
 	static const char begin[] = "<iommon-plan-begin plan=t.cfg>\n";
 	assert_memory_equal(whole, begin, sizeof(begin) - 1);
 	memmove(whole, whole + sizeof(begin) - 1, strlen(whole) - (sizeof(begin) - 1) + 1);
-	assert_non_null(strstr(whole, "<iommon-plan-end plan=t.cfg>\n"));
-	*strstr(whole, "<iommon-plan-end") = '\0';
+	/* a plan that ran no test: its verdict, then its end */
+	assert_non_null(
+	    strstr(whole, "<iommon-result test_case_id=verdict result=error>\n<iommon-plan-end plan=t.cfg>\n"));
+	*strstr(whole, "<iommon-result test_case_id=verdict") = '\0';
 	for (size_t cut = 0; cut <= sizeof(text) - 1; cut++) {
 		struct piece pc = { text, cut, sizeof(text) - 1 };
 		assert_string_equal(capture_stdout(feed_in_two, &pc), whole);

@@ -25,6 +25,8 @@ static void plan_banners_once(void **state)
 	assert_false(opened[1]);
 	assert_string_equal(out, "<iommon-plan-begin plan=iommon.cfg>\n"
 				 "<iommon-result test_case_id=timer.counter result=pass>\n"
+				 /* the runner counted no test: the plan's verdict is that it could not run */
+				 "<iommon-result test_case_id=verdict result=error>\n"
 				 "<iommon-plan-end plan=iommon.cfg>\n");
 	/* a later run at the prompt is a plan of its own */
 	out = capture_stdout(begin_end, opened);

@@ -1,6 +1,8 @@
 """labgrid: power the machine on, wait for iommon's countdown or menu, run
 a plan, read every result line and the verdict until the end banner, power
-off; fail when a test failed or crashed, or the plan never ended.
+off; fail when a test failed or crashed, the plan's own verdict line is no
+pass (inconclusive: it tested no IOMMU unit, or nothing ran), or the plan
+never ended.
 
     pytest --lg-env tools/labgrid/env.yaml tools/labgrid/test_iommon.py --junitxml=plan.xml
 
@@ -103,6 +105,13 @@ def test_iommon_plan(target, record_property):
     for r in results:
         if r["measurement"] is not None:
             record_property(r["test_case_id"], "%s %s" % (r["measurement"], r["units"]))
-    failed = [r["test_case_id"] for r in results if r["result"] == "fail"]
+    failed = [r["test_case_id"] for r in results if r["result"] == "fail" and r["test_case_id"] != "verdict"]
     assert results, "the plan ran no test"
     assert not failed, "failed: " + ", ".join(failed)
+    # the plan's own verdict: a plan that tested no IOMMU unit, or whose
+    # tests all skipped, is inconclusive, never a pass
+    said = [r["result"] for r in results if r["test_case_id"] == "verdict"]
+    why = [l for l in lines if l.startswith("inconclusive: ")]
+    assert said, "the plan ended without its verdict line"
+    assert said[-1] == "pass", "the plan's verdict is %s%s" % (said[-1], ": " + why[-1][len("inconclusive: "):]
+                                                              if why else "")

@@ -337,6 +337,9 @@ bool bench_setup_mode(struct test_ctx *t, struct env *v, const char *backend, co
 	v->direct = dma_reach(v->e);
 	if (!dma_unreachable(v->e, v->len, v->direct_why, sizeof(v->direct_why)))
 		v->direct_why[0] = '\0';
+	/* the case works on this unit from here: tested, once it passes or
+	 * fails (a take the unit refuses is a failure of the unit's) */
+	test_uses_unit(v->io->backend, v->io->name, v->io->model);
 	uint64_t t0 = cycles_begin();
 	why = v->io->ops->take(v->io);
 	v->t_take = cycles_end() - t0;

@@ -289,6 +289,7 @@ static void t_give_back(struct test_ctx *t)
 	bool medium = e == NULL;
 	if (e)
 		printf("    the boot medium is not read: %s\n", e);
+	test_uses_unit(a.io->backend, a.io->name, a.io->model); /* what the audit's take-over tests */
 	e = a.io->ops->take(a.io);
 	report(t, !e, "%s taken over%s%s", a.io->name, e ? ": " : "", e ? e : "");
 	if (!e) {
