@@ -92,7 +92,7 @@ def problems(m):
     b = m.get("banner")
     if not b:
         out.append("no verdict banner")
-    elif b["top"] > 150 or not re.match(r"(PASS|FAIL|NOTHING RAN) ", b["text"]):
+    elif b["top"] > 150 or not re.match(r"(PASS|FAIL|INCONCLUSIVE|PLAN COULD NOT RUN) ", b["text"]):
         out.append("the banner is not first or has no verdict (%s at %d px)" % (b["text"], b["top"]))
     if m["page"] > WIDTH or m["wide"]:
         out.append("wider than the %d px window (%d px): %s" % (WIDTH, m["page"], "; ".join(m["wide"][:3])))

@@ -43,14 +43,30 @@ def records(path):
     return [json.loads(l) for l in open(path)]
 
 
+def no_pass(recs):
+    """Is a file with records `recs` no pass without a failing test, as the
+    monitor's last `verdict` record says (inconclusive, a plan that could
+    not run)? Its JUnit has one more testcase in error, its TAP one more
+    point not ok."""
+    if any(r["kind"] == "result" and r["verdict"] in ("fail", "crashed") for r in recs):
+        return False
+    said = [r["verdict"] for r in recs if r["kind"] == "verdict"]
+    if said:
+        return said[-1] in ("inconclusive", "error")
+    return not any(r["kind"] == "result" and r["verdict"] in ("pass", "known") for r in recs)
+
+
 def totals(paths):
-    """The summaries' counts, file by file: what the monitor said."""
+    """The summaries' counts, file by file: what the monitor said; and
+    `no_pass`, 1 for a file whose verdict is no pass without a failure."""
     out = {}
     for p in paths:
         t = collections.Counter()
-        for r in records(p):
+        recs = records(p)
+        for r in recs:
             if r["kind"] == "summary":
                 t.update({k: r.get(k, 0) for k in ("passed", "failed", "skipped", "crashed", "known")})
+        t["no_pass"] = int(no_pass(recs))
         out[p] = t
     return out
 
@@ -84,7 +100,8 @@ def check_junit(files, want, scratch):
             got[f]["failed" if kind in (["failure"], ["error"]) else "skipped" if kind else "passed"] += 1
             got[f]["crashed"] += case.find("error[@type='crashed']") is not None
     # a known failure is a JUnit skip (type "known"): counted with the skipped
-    junit_want = {f: collections.Counter(passed=w["passed"], failed=w["failed"], crashed=w["crashed"],
+    # and a file that is no pass without a failing test has its verdict as one testcase in error
+    junit_want = {f: collections.Counter(passed=w["passed"], failed=w["failed"] + w["no_pass"], crashed=w["crashed"],
                                          skipped=w["skipped"] + w["known"]) for f, w in want.items()}
     bad = [os.path.basename(os.path.dirname(os.path.dirname(f))) for f in files
            if +got[f] != +junit_want[f]]
@@ -115,11 +132,14 @@ def check_tap(files, want, scratch):
     failed = re.search(r"Failed (\d+)/(\d+) subtests", out)
     if "Parse errors" in out or not m:
         return say("FAIL", "tap", "prove could not read it: %s" % out.strip()[-300:])
-    total = s["passed"] + s["failed"] + s["skipped"] + s["known"]  # a known failure is a TODO test point
+    # a known failure is a TODO test point; a file that is no pass without a
+    # failing test one more point, not ok
+    total = s["passed"] + s["failed"] + s["skipped"] + s["known"] + s["no_pass"]
     nfail = int(failed.group(1)) if failed else 0
-    if int(m.group(1)) != total or nfail != s["failed"] or (p.returncode == 0) != (s["failed"] == 0):
+    bad = s["failed"] + s["no_pass"]
+    if int(m.group(1)) != total or nfail != bad or (p.returncode == 0) != (bad == 0):
         return say("FAIL", "tap", "prove: %s tests, %d failed, exit %d; the summaries: %d tests, %d failed" % (
-            m.group(1), nfail, p.returncode, total, s["failed"]))
+            m.group(1), nfail, p.returncode, total, bad))
     # skips through TAP::Parser, the module prove is built on
     perl = ('use TAP::Parser; my $p = TAP::Parser->new({source => $ARGV[0]});'
             '1 while $p->next; print scalar($p->skipped), " ", scalar($p->todo), " ", scalar($p->parse_errors), "\\n";')

@@ -7,6 +7,7 @@ import os
 import re
 from xml.sax.saxutils import escape, quoteattr
 
+import records
 from records import flat, measure_value, xml_safe
 
 # Fits a 1280-pixel window: the body at most 1240 px, tables at most its
@@ -22,6 +23,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; overflow-wrap: nor
 .banner { font-size: 20px; padding: 0.6em 0.8em; border: 2px solid #888; margin: 0 0 1em; }
 .banner .word { font-weight: bold; font-size: 28px; margin-right: 0.4em; }
 .banner .about { font-size: 14px; margin-top: 0.3em; }
+.banner .why { font-size: 16px; margin-top: 0.3em; }
 code { font-size: 12px; } svg { display: block; margin: 0.3em 0 1.2em; max-width: 100%; }
 details { margin: 1em 0; } summary { cursor: pointer; font-weight: bold; }
 """
@@ -178,10 +180,16 @@ def _count_words(c):
     return ", ".join(out)
 
 
-def verdict_of(c):
-    """The page's word: FAIL where a test failed or crashed, PASS where one
-    passed and none failed, else NOTHING RAN."""
-    return "FAIL" if c["failed"] else "PASS" if c["passed"] + c["known"] else "NOTHING RAN"
+WORDS = {"pass": "PASS", "fail": "FAIL", "inconclusive": "INCONCLUSIVE", "error": "PLAN COULD NOT RUN"}
+
+
+def verdict_of(results):
+    """The page's word and why: FAIL where a test failed or crashed; else
+    the monitor's own verdict (records.verdict_of_all): PASS, or
+    INCONCLUSIVE (nothing ran, no IOMMU unit tested, a `require` unmet) or
+    PLAN COULD NOT RUN with the reason."""
+    v, why = records.verdict_of_all(results)
+    return WORDS.get(v, v.upper()), why
 
 
 def _machine_words(p):
@@ -203,9 +211,11 @@ def _date_words(r):
 def _banner(results):
     every = [t for r in results for t in r.tests]
     c = _counts(every)
-    v = verdict_of(c)
+    v, why = verdict_of(results)
     cls = {"PASS": "pass", "FAIL": "fail"}.get(v, "skip")
     out = ['<div id="banner" class="banner %s"><span class="word">%s</span> %s' % (cls, _e(v), _e(_count_words(c)))]
+    if why:
+        out.append('<div class="why">%s: %s</div>' % (_e(v.lower()), _e(why)))
     for r in results:
         p = r.platform
         out.append('<div class="about">%s: iommon %s on %s; %s%s</div>' % (

@@ -1,5 +1,7 @@
 """JUnit XML: one testsuite per group (per file when there are several),
-one testcase per result record of a test that applies to the machine.
+one testcase per result record of a test that applies to the machine; a
+file that is no pass without a failing test (inconclusive, a plan that
+could not run) one more suite, "verdict", of one testcase in error.
 Those that do not (verdict "na") are no testcases, as no dashboard
 should count them skipped: the file's first suite names them in one
 property, `not_applicable`. The shape is tests/junit.xsd's."""
@@ -114,10 +116,39 @@ def _attrs(c):
                                                                               c["errors"], c["skipped"], c["time"])
 
 
+def _no_pass(r):
+    """(word, why) when file `r` is no pass and has no failing test: nothing
+    ran, no IOMMU unit tested, a `require` unmet, a plan that could not
+    run; else None."""
+    word, why = r.verdict()
+    return (word, why) if word not in ("pass", "fail") else None
+
+
+def _verdict_suite(r, several, first, word, why, out):
+    """Such a file's verdict as one testcase in error, so that no
+    dashboard counts it green; the file's machine in full when it is its
+    `first` suite (a file of no result)."""
+    name = "verdict" if not several else "%s:verdict" % r.path
+    out.append('  <testsuite name=%s hostname=%s tests="1" failures="0" errors="1" skipped="0" time="0.000">'
+               % (_qa(name), _qa(machine_name(r.platform))))
+    out.append("    <properties>")
+    out += ["      " + _prop(k, v) for k, v in machine_properties(r, first)]
+    out.append("    </properties>")
+    out.append('    <testcase name="verdict" classname="iommon.verdict" time="0.000">')
+    out.append("      <error type=%s message=%s/>" % (_qa(word), _qa("%s: %s" % (word, why))))
+    out.append("    </testcase>")
+    out.append("  </testsuite>")
+
+
 def render(results):
     out = ['<?xml version="1.0" encoding="UTF-8"?>']
     every = [t for r in results for t in r.applicable]
-    out.append('<testsuites name="iommon" %s>' % _attrs(_counts(every)))
+    totals = _counts(every)
+    no_pass = [(r, _no_pass(r)) for r in results]
+    no_pass = [(r, v) for r, v in no_pass if v]
+    totals["tests"] += len(no_pass)
+    totals["errors"] += len(no_pass)
+    out.append('<testsuites name="iommon" %s>' % _attrs(totals))
     for r in results:
         groups = []
         for t in r.applicable:
@@ -137,5 +168,7 @@ def render(results):
             for t in tests:
                 _testcase(t, out)
             out.append("  </testsuite>")
+    for r, (word, why) in no_pass:
+        _verdict_suite(r, len(results) > 1, not r.tests, word, why, out)
     out.append("</testsuites>")
     return "\n".join(out) + "\n"

@@ -59,6 +59,7 @@ class Results:
         self.tests = []
         self.measures = []  # every measure, in order, tests' or not
         self.summaries = []
+        self.verdicts = []  # `verdict` records: each plan's own, in order
         self.records = 0
         self.problems = []  # "PATH:LINE: what", or "PATH: what"
 
@@ -94,6 +95,23 @@ class Results:
             return ""
         return "%d tests: %s" % (sum(n for _, n, _ in na), "; ".join(
             "%s%s: %s" % (label, " (%d tests)" % n if n > 1 else "", why) for label, n, why in na))
+
+    def verdict(self):
+        """(word, why): the file's verdict as the monitor gave it. "fail"
+        when a test failed or crashed; else the last plan's `verdict`
+        record ("pass", "inconclusive" or "error", a plan that could not
+        run, with its `why`); a file from before those records passes when
+        a test passed and is "inconclusive" (nothing ran) when none did."""
+        if any(t.verdict in ("fail", "crashed") for t in self.tests):
+            return "fail", ""
+        last = self.verdicts[-1] if self.verdicts else {}
+        said = last.get("verdict")
+        if said in ("pass", "inconclusive", "error", "fail"):
+            why = last.get("why") or ""
+            return said, why or ("the plan could not run" if said == "error" else "")
+        if any(t.verdict in ("pass", "known") for t in self.tests):
+            return "pass", ""
+        return "inconclusive", "nothing ran: no test passed or failed"
 
     def totals(self):
         """The run summaries added up: what the monitor's closing lines said."""
@@ -227,8 +245,13 @@ _FIELDS = _tables({
                     [("n", (COUNT, True))] + [(k, (FIGURE, True)) for k in ("min", "p50", "p90", "p99", "max")] +
                     [(k, (FIGURE, False)) for k in ("p50_lo", "p50_hi", "p50_ns", "p99_ns")] +
                     [("counter_hz", (RATE, False)), ("hist_from", (COUNT, False)), ("hist", (INTS, False))]),
-    "summary": dict((k, (COUNT, k in ("passed", "failed", "skipped")))
-                    for k in ("passed", "failed", "skipped", "crashed", "known", "not_applicable")),
+    "summary": dict([(k, (COUNT, k in ("passed", "failed", "skipped")))
+                     for k in ("passed", "failed", "skipped", "crashed", "known", "not_applicable")] +
+                    [("inconclusive", (TEXT, False))]),
+    "verdict": dict([("verdict", (NAME, True)), ("plan", (TEXT, False)), ("why", (TEXT, False)),
+                     ("units", (TEXT, False))] +
+                    [(k, (COUNT, False)) for k in ("passed", "failed", "skipped", "known", "not_applicable",
+                                                    "devices")]),
     "info": {"what": (NAME, True)},
 })
 _PRICE = dict([(k, (TEXT, False)) for k in ("test", "backend", "variant", "overhead_verdict")] +
@@ -307,6 +330,8 @@ class _Reader:
             res.tests.append(Test(rec, ms, max(1, len(res.platforms))))
         elif kind == "summary":
             res.summaries.append(rec)
+        elif kind == "verdict":
+            res.verdicts.append(rec)
         # other kinds are newer than this tool: skipped, as the contract allows
 
 
@@ -414,3 +439,16 @@ def flat(rec, skip=("kind", "what")):
             yield k, ", ".join(str(x) for x in v)
         else:
             yield k, v
+
+
+def verdict_of_all(results):
+    """(word, why) over several files: "fail" when one failed; else the
+    first that is not a pass ("inconclusive", "error"), named by file when
+    there are several; else "pass"."""
+    said = [(r, r.verdict()) for r in results]
+    if any(v == "fail" for _, (v, _) in said):
+        return "fail", ""
+    for r, (v, why) in said:
+        if v != "pass":
+            return v, ("%s: %s" % (r.path, why)) if len(results) > 1 else why
+    return ("pass", "") if results else ("inconclusive", "no results")

@@ -3,7 +3,9 @@ applies to the machine, its detail, checks and measures in a YAML block.
 A skip is `ok ... # SKIP [reason] detail`, a known failure `not ok ... #
 TODO` (a harness does not count it as failed), a crash a plain `not ok`.
 Tests that do not apply (verdict "na") are no test points: one comment
-per file names them."""
+per file names them. A file that is no pass without a failing test
+(inconclusive, a plan that could not run) ends with one more point, `not
+ok ... - verdict: ...`."""
 
 import json
 
@@ -39,7 +41,11 @@ def _description(s):
 
 def render(results):
     tests = [(r, t) for r in results for t in r.applicable]
-    out = ["TAP version 13", "1..%d" % len(tests)]
+    # a file that is no pass and has no failing test ends with one more
+    # point, not ok: a harness never counts it a pass
+    no_pass = [(r, r.verdict()) for r in results]
+    no_pass = [(r, v) for r, v in no_pass if v[0] not in ("pass", "fail")]
+    out = ["TAP version 13", "1..%d" % (len(tests) + len(no_pass))]
     for r in results:
         p = r.platform
         out.append(_line("# %s: iommon %s on %s (%s), %s" % (r.path, p.get("iommon", "?"), p.get("platform", "?"),
@@ -76,5 +82,11 @@ def render(results):
                     if f in m and m[f] is not None:
                         out.append("    %s %s: %s" % ("-" if first else " ", f, _y(m[f])))
                         first = False
+        out.append("  ...")
+    for i, (r, (word, why)) in enumerate(no_pass, len(tests) + 1):
+        out.append("not ok %d - verdict: %s" % (i, _description("%s: %s" % (word, why))))
+        out += ["  ---", "  verdict: %s" % _y(word), "  detail: %s" % _y(why)]
+        if len(results) > 1:
+            out.append("  file: %s" % _y(r.path))
         out.append("  ...")
     return "\n".join(out) + "\n"
