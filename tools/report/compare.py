@@ -15,7 +15,10 @@ samples) is slower, a regression, only when three things hold:
   practically large  it moved by more than REL (and more than FLOOR ns),
                      both as it is and against its neighbours' shift;
   beyond the drift   that move, in log terms, is more than K times the
-                     pair's drift D;
+                     drift D of the other tests' figures (never its own:
+                     a figure that moved, or its test, does not widen
+                     the yardstick it is judged by; in a run of one test
+                     D is 0 and the sampling test decides);
   statistically      the two runs' intervals of that quantile do not
   supported          overlap, the base's moved by its neighbours' shift
                      where that makes them nearer. Each interval is
@@ -32,8 +35,8 @@ path in a hundred moves 2x from one boot to the next while its neighbours
 stay (measured; the README's price section has the figures). So a figure's
 neighbours' shift is the median log ratio of the nearest figures of the
 same path and quantile from other tests (4 before it and 4 after, in the
-order they were taken), and D is the 90th percentile of how far every
-figure moved against its neighbours: a pair of runs that drifted much
+order they were taken), and D is the 90th percentile of how far the other
+tests' figures moved against their neighbours: a pair of runs that drifted much
 calls only large moves; a pair that drifted little, as silicon's do,
 calls small ones. A figure judged against other tests' figures means a
 test that regressed as a whole still stands out. A shift of a whole test
@@ -219,8 +222,16 @@ def _compare_measures(base, new, rel, k, floor_ns, alpha, machine_wide):
     shift = _local_shifts(pairs, NEAR)
     slines, regs = _shift_lines(pairs, rel, machine_wide)
     lines += slines
-    drift = {w: _drift([p.log - shift[id(p)] for p in pairs if p.which == w and p.log is not None])
+    # each figure against the drift of the other tests' figures: its own
+    # move (and its test's, should the whole test have moved) must not
+    # widen the yardstick it is judged by; in a run of one test nothing
+    # else has drifted, and the sampling test alone decides
+    resid = {w: [(p.key[0], p.log - shift[id(p)]) for p in pairs if p.which == w and p.log is not None]
              for w in ("p50", "p99")}
+    drift = {w: _drift([r for _, r in resid[w]]) for w in resid}
+    drift_of = {(w, t): _drift([r for u, r in resid[w] if u != t]) for w in resid for t in {u for u, _ in resid[w]}}
+    # figures with no other test's beside them: their drift is unknown
+    alone = sum(1 for w in resid for u, _ in resid[w] if not any(v != u for v, _ in resid[w]))
     tested = [p for p in pairs if samples.bins(p.bm) and samples.bins(p.nm)]
     gamma = alpha / max(1, len(tested))
     for p in pairs:
@@ -235,7 +246,7 @@ def _compare_measures(base, new, rel, k, floor_ns, alpha, machine_wide):
         floor = floor_ns / ns if _ns_per_unit(p.bm) else 1.0
         if (p.n > expect) != slower or abs(p.n - expect) <= max(rel * expect, floor):
             continue
-        if p.log is not None and abs(p.log - math.log(f)) <= k * drift[p.which]:
+        if p.log is not None and abs(p.log - math.log(f)) <= k * drift_of[(p.which, p.key[0])]:
             continue
         pv = samples.quantile_test(p.bm, p.nm, p.q, g, slower)
         if pv is not None:
@@ -251,10 +262,14 @@ def _compare_measures(base, new, rel, k, floor_ns, alpha, machine_wide):
         lines.append("%s %s measure %s: %s %.1f -> %.1f %s (%s%s; %s)" % (
             "REGRESSION" if slower else "changed   ", "slower" if slower else "faster", _name(p.key), p.which,
             p.b * ns, p.n * ns, unit, pct, shared, why))
-    rule = ("REL %.2f; K %.1f x the pair's drift D, p50 %.3f, p99 %.3f (moves within x%.2f, x%.2f not called); "
+    rule = ("REL %.2f; K %.1f x the drift D of the other tests' figures (over all, p50 %.3f, p99 %.3f: moves within "
+            "x%.2f, x%.2f not called); "
             "ALPHA %.2f over %d quantiles; FLOOR %.0f ns%s") % (
         rel, k, drift["p50"], drift["p99"], _times(k * drift["p50"]), _times(k * drift["p99"]), alpha,
         len(tested), floor_ns, "; machine-wide shifts count" if machine_wide else "")
+    if alone:
+        rule += ("; %d figure%s with no other test's to tell the runs' drift by: a boot-to-boot move there reads as "
+                 "a change" % (alone, "" if alone == 1 else "s"))
     return lines, regs, rule
 
 
