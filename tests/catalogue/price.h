@@ -40,11 +40,14 @@ struct figures {
 	uint64_t map_ci[2], unmap_ci[2], inval_ci[2]; /* their medians' 95 % intervals */
 	double lat_ci[2];			      /* the latency median's, ns */
 	double lat_p50, lat_p99;		      /* ns */
+	/* throughput from the mean DMA (the DMAs over the time they took,
+	 * every slow one counted): per_dma_ns, dmas_s, mb_s */
 	double per_dma_ns, dmas_s, mb_s;
 	double dmas_ci[2]; /* DMAs/s's 95 % interval (MB/s's is it times the size) */
 	/* each DMA's whole cost (map, DMA, unmap, invalidation): its median
-	 * and the median's 95 % interval, ns */
-	double per_p50, per_lo, per_hi;
+	 * and the median's 95 % interval, ns; and the throughput of that
+	 * median DMA, 1 / per_p50: the statistic the overhead compares */
+	double per_p50, per_lo, per_hi, dmas_p50_s;
 	struct overhead over; /* against 'none' at that size */
 	unsigned rounds, warmup;
 	unsigned pending_max, probes, reachable;

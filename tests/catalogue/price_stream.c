@@ -251,6 +251,7 @@ void price_finish(struct env *v, struct cell *c, size_t size)
 		memcpy(sorted, c->per, got * 8);
 		stats_compute(sorted, got, &s);
 		f->per_p50 = f->per_lo = f->per_hi = cycles_to_ns(s.p50);
+		f->dmas_p50_s = f->per_p50 > 0 ? 1e9 / f->per_p50 : 0;
 		uint64_t lo, hi;
 		if (stats_median_ci(sorted, got, &lo, &hi))
 			f->per_lo = cycles_to_ns(lo), f->per_hi = cycles_to_ns(hi);

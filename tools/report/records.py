@@ -256,7 +256,7 @@ _FIELDS = _tables({
 })
 _PRICE = dict([(k, (TEXT, False)) for k in ("test", "backend", "variant", "overhead_verdict")] +
               [(k, (NUMBER, False)) for k in ("map_cycles", "unmap_cycles", "invalidation_cycles", "latency_p50_ns",
-                                              "latency_p99_ns", "dmas_per_s", "mb_per_s", "overhead_pct",
+                                              "latency_p99_ns", "dmas_per_s_p50", "dmas_per_s", "mb_per_s", "overhead_pct",
                                               "overhead_lo_pct", "overhead_hi_pct", "pending_max", "reachable",
                                               "probes", "depth", "cpu_pct", "cycles_per_kib")])
 _INFO = _tables({
