@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/base/claims.h"
+#include "core/base/number.h"
 #include "core/base/platform.h"
 #include "core/tables/range.h"
 #include "pci.h"
@@ -403,63 +404,14 @@ const char *pci_bar_open(struct regwin *w, const char *name, const struct pci_de
 	return regwin_open_mmio(w, name, b->base, b->size, false, source);
 }
 
-/* One hex field of 1 to `digits` digits ending at `stop`, at most `max`. */
-static const char *hex_field(const char **s, char stop, unsigned digits, unsigned max, const char *name, unsigned *out,
-			     char *why, size_t n)
-{
-	const char *p = *s;
-	unsigned v = 0, k = 0;
-	for (; *p && *p != stop; p++, k++) {
-		unsigned d;
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
-			d = (unsigned)((*p | 0x20) - 'a' + 10);
-		else {
-			snprintf(why, n, "the %s holds '%c': only hex digits", name, *p);
-			return why;
-		}
-		if (k == digits) {
-			snprintf(why, n, "the %s has more than %u hex digits", name, digits);
-			return why;
-		}
-		v = v * 16 + d;
-	}
-	if (k == 0) {
-		snprintf(why, n, "the %s is missing", name);
-		return why;
-	}
-	if (v > max) {
-		snprintf(why, n, "the %s 0x%x is beyond 0x%x", name, v, max);
-		return why;
-	}
-	if (*p != stop) {
-		snprintf(why, n, "'%c' expected after the %s", stop ? stop : ' ', name);
-		return why;
-	}
-	*out = v;
-	*s = *p ? p + 1 : p;
-	return NULL;
-}
-
-/* "SSSS:BB:DD.F" or "BB:DD.F" (segment 0): hex fields, each within its
- * width (segment 16 bits, bus 8, device 5, function 3), nothing else. */
+/* "SSSS:BB:DD.F" or "BB:DD.F" (segment 0): core/base/number.c reads it. */
 const char *pci_parse_addr_why(const char *s, struct pci_addr *a)
 {
-	static char why[96];
-	unsigned seg = 0, bus, dev, fn, colons = 0;
-	for (const char *p = s; *p; p++)
-		colons += *p == ':';
-	if (colons < 1 || colons > 2)
-		return "not a PCI address: SSSS:BB:DD.F or BB:DD.F";
-	const char *p = s;
-	if ((colons == 2 && hex_field(&p, ':', 4, 0xffff, "segment", &seg, why, sizeof(why))) ||
-	    hex_field(&p, ':', 2, 0xff, "bus", &bus, why, sizeof(why)) ||
-	    hex_field(&p, '.', 2, 31, "device", &dev, why, sizeof(why)) ||
-	    hex_field(&p, '\0', 1, 7, "function", &fn, why, sizeof(why)))
-		return why;
-	*a = (struct pci_addr){ (uint16_t)seg, (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
-	return NULL;
+	unsigned seg, bus, dev, fn;
+	const char *why = parse_bdf_why(s, &seg, &bus, &dev, &fn);
+	if (!why)
+		*a = (struct pci_addr){ (uint16_t)seg, (uint8_t)bus, (uint8_t)dev, (uint8_t)fn };
+	return why;
 }
 
 bool pci_parse_addr(const char *s, struct pci_addr *a)

@@ -53,3 +53,60 @@ const char *parse_range(const char *s, unsigned long long min, unsigned long lon
 	*out = v;
 	return NULL;
 }
+
+/* One hex field of 1 to `digits` digits ending at `stop`, at most `max`. */
+static const char *hex_field(const char **s, char stop, unsigned digits, unsigned max, const char *name, unsigned *out,
+			     char *why, size_t n)
+{
+	const char *p = *s;
+	unsigned v = 0, k = 0;
+	for (; *p && *p != stop; p++, k++) {
+		unsigned d;
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			d = (unsigned)((*p | 0x20) - 'a' + 10);
+		else {
+			snprintf(why, n, "the %s holds '%c': only hex digits", name, *p);
+			return why;
+		}
+		if (k == digits) {
+			snprintf(why, n, "the %s has more than %u hex digits", name, digits);
+			return why;
+		}
+		v = v * 16 + d;
+	}
+	if (k == 0) {
+		snprintf(why, n, "the %s is missing", name);
+		return why;
+	}
+	if (v > max) {
+		snprintf(why, n, "the %s 0x%x is beyond 0x%x", name, v, max);
+		return why;
+	}
+	if (*p != stop) {
+		snprintf(why, n, "'%c' expected after the %s", stop ? stop : ' ', name);
+		return why;
+	}
+	*out = v;
+	*s = *p ? p + 1 : p;
+	return NULL;
+}
+
+const char *parse_bdf_why(const char *s, unsigned *segment, unsigned *bus_out, unsigned *dev_out, unsigned *fn_out)
+{
+	static char why[96];
+	unsigned seg = 0, bus, dev, fn, colons = 0;
+	for (const char *p = s; *p; p++)
+		colons += *p == ':';
+	if (colons < 1 || colons > 2)
+		return "not a PCI address: SSSS:BB:DD.F or BB:DD.F";
+	const char *p = s;
+	if ((colons == 2 && hex_field(&p, ':', 4, 0xffff, "segment", &seg, why, sizeof(why))) ||
+	    hex_field(&p, ':', 2, 0xff, "bus", &bus, why, sizeof(why)) ||
+	    hex_field(&p, '.', 2, 31, "device", &dev, why, sizeof(why)) ||
+	    hex_field(&p, '\0', 1, 7, "function", &fn, why, sizeof(why)))
+		return why;
+	*segment = seg, *bus_out = bus, *dev_out = dev, *fn_out = fn;
+	return NULL;
+}

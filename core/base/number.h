@@ -16,4 +16,10 @@ bool parse_u64(const char *s, unsigned long long *out);
 const char *parse_range(const char *s, unsigned long long min, unsigned long long max, const char *what,
 			unsigned long long *out);
 
+/* A PCI address as a person writes it: "SSSS:BB:DD.F" or "BB:DD.F"
+ * (segment 0), hex fields within their widths (segment 16 bits, bus 8,
+ * device 5, function 3), nothing before or after. NULL, or what was wrong
+ * (one static buffer); the fields are written only on success. */
+const char *parse_bdf_why(const char *s, unsigned *seg, unsigned *bus, unsigned *dev, unsigned *fn);
+
 #endif

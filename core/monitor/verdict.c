@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/base/macros.h"
+#include "core/base/number.h"
 #include "report.h"
 #include "results.h"
 
@@ -61,17 +62,12 @@ const char *plan_verdict_name(enum plan_verdict v)
 	return (unsigned)v < ARRAY_SIZE(w) ? w[v] : "?";
 }
 
-/* "0000:01:00.0" or "01:00.0" as one number; -1 when it is neither */
-static long bdf_key(const char *s)
+/* "0000:01:00.0" or "01:00.0" as one number; -1 with *why when it is
+ * neither (parse_bdf_why's words) */
+static long bdf_key(const char *s, const char **why)
 {
-	unsigned seg = 0, bus, dev, fn;
-	char end;
-	if (sscanf(s, "%x:%x:%x.%x%c", &seg, &bus, &dev, &fn, &end) != 4) {
-		seg = 0;
-		if (sscanf(s, "%x:%x.%x%c", &bus, &dev, &fn, &end) != 3)
-			return -1;
-	}
-	if (seg > 0xffff || bus > 0xff || dev > 0x1f || fn > 7)
+	unsigned seg, bus, dev, fn;
+	if ((*why = parse_bdf_why(s, &seg, &bus, &dev, &fn)) != NULL)
 		return -1;
 	return (long)seg << 16 | bus << 8 | dev << 3 | fn;
 }
@@ -86,6 +82,9 @@ void test_uses_unit(const char *backend, const char *name, bool model)
 {
 	if (!vs.in_test || vs.npending == PENDING_MAX)
 		return;
+	for (size_t i = 0; i < vs.npending; i++) /* a case that takes it again: once */
+		if (strcmp(vs.pending[i].name, name ? name : "?") == 0 && vs.pending[i].model == model)
+			return;
 	struct unit_seen *u = &vs.pending[vs.npending++];
 	snprintf(u->backend, sizeof(u->backend), "%s", backend ? backend : "?");
 	snprintf(u->name, sizeof(u->name), "%s", name ? name : "?");
@@ -94,7 +93,11 @@ void test_uses_unit(const char *backend, const char *name, bool model)
 
 void tested_device(const char *bdf)
 {
-	long k = bdf ? bdf_key(bdf) : -1;
+	const char *why;
+	long k = bdf ? bdf_key(bdf, &why) : -1;
+	for (size_t i = 0; k >= 0 && i < vs.npending_dev; i++)
+		if (vs.pending_dev[i] == k)
+			return;
 	if (vs.in_test && k >= 0 && vs.npending_dev < PENDING_MAX)
 		vs.pending_dev[vs.npending_dev++] = k;
 }
@@ -158,8 +161,9 @@ bool require_add(int argc, char **argv, char *err, size_t cap)
 		k = REQ_UNIT, arg = argv[1];
 	else if (argc == 2 && strcmp(argv[0], "device") == 0) {
 		k = REQ_DEVICE, arg = argv[1];
-		if ((dev = bdf_key(arg)) < 0) {
-			snprintf(err, cap, "require device '%s': not a PCI address (0000:01:00.0 or 01:00.0)", arg);
+		const char *why;
+		if ((dev = bdf_key(arg, &why)) < 0) {
+			snprintf(err, cap, "require device '%.40s': %s", arg, why);
 			return false;
 		}
 	} else {

@@ -137,7 +137,10 @@ static void requirements(void **state)
 	/* refused with the reason, nothing added */
 	char *bad[] = { "device", "1:2:3" }, *unknown[] = { "gpu" }, err[160];
 	assert_false(require_add(2, bad, err, sizeof(err)));
-	assert_string_equal(err, "require device '1:2:3': not a PCI address (0000:01:00.0 or 01:00.0)");
+	assert_string_equal(err, "require device '1:2:3': '.' expected after the device");
+	char *wide[] = { "device", "00:20.0" };
+	assert_false(require_add(2, wide, err, sizeof(err)));
+	assert_string_equal(err, "require device '00:20.0': the device 0x20 is beyond 0x1f");
 	assert_false(require_add(1, unknown, err, sizeof(err)));
 	assert_non_null(strstr(err, "usage: require iommu"));
 	char *clear[] = { "clear" };
