@@ -211,7 +211,11 @@ static void operator_stops(void **state)
 	(void)state;
 	struct dma_engine *e = fresh();
 	m.mute = true;
-	key_after = 10;
+	/* typed once the wait has begun (its first read): at 1 MHz a cycle is a
+	 * microsecond, and a host that deschedules the test for a millisecond
+	 * between ten reads ran past the 1 s deadline (half a millisecond of
+	 * real time) before the key came */
+	key_after = 1;
 	struct dma_result r;
 	assert_int_equal(e->transfer(e, DMA_FROM_DEVICE, 0x1000, 64, &r), DMA_TIMEOUT);
 	assert_non_null(strstr(r.error, "stopped by the operator"));
