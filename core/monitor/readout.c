@@ -12,6 +12,9 @@
 
 /* A run this short is shown whole after it; a longer one as a digest. */
 #define READOUT_WHOLE_ROWS 12
+/* ... and its figures, when it made at most this many series: a longer
+ * list (price's 700) is offered, so that a run ends with its table */
+#define READOUT_WHOLE_MEASURES 16
 
 /* Failures, skips, and findings (a pass a person should know about). */
 static bool needs_a_look(const struct result_row *r)
@@ -249,10 +252,17 @@ void readout_run(size_t first_row, size_t first_measure)
 	size_t applied = count_rows(first_row, applies);
 	printf("\n");
 	if (applied <= READOUT_WHOLE_ROWS) {
+		/* the figures first, and only a few: what a person reads last
+		 * is the run's table, then its closing line */
+		size_t m = count_measures(first_measure, NULL);
+		if (m && m <= READOUT_WHOLE_MEASURES) {
+			print_measures(first_measure, NULL);
+			printf("\n");
+		}
 		print_rows(first_row, any_row, NULL);
 		print_na(first_row, NULL);
-		if (count_measures(first_measure, NULL))
-			print_measures(first_measure, NULL);
+		if (m > READOUT_WHOLE_MEASURES)
+			offer(m);
 		return;
 	}
 	if (!print_rows(first_row, needs_a_look, NULL))
