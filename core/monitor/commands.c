@@ -365,9 +365,10 @@ static enum cmd_status cmd_exit(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		if (strcmp(argv[1], kinds[i].name) != 0)
 			continue;
+		lab_plan_end(); /* the plan ends here, whatever lines follow `exit` */
+		/* after it: its verdict record may be the one the medium refused */
 		char inconclusive[DETAIL_MAX];
 		int v = monitor_verdict_why(inconclusive, sizeof(inconclusive));
-		lab_plan_end(); /* the plan ends here, whatever lines follow `exit` */
 		struct tally t = runner_session();
 		printf("verdict: %s (%u passed, %u failed, %u skipped", plan_verdict_words((enum plan_verdict)v),
 		       t.passed, t.failed, t.skipped);
