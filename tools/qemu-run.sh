@@ -411,7 +411,7 @@ if [ $interactive = 1 ]; then
 	echo "qemu-run: the monitor's serial console on this terminal: Ctrl-C or Esc stops a run, Ctrl-A x ends QEMU,"
 	echo "          Ctrl-A h lists QEMU's keys; the console is logged to $out/console.log, QEMU's messages to"
 	echo "          $out/qemu.log; the boot medium's copy and the results are in $out"
-	# `exit qemu` ends QEMU with status 1, 3 or 5: under set -e that
+	# `exit qemu` ends QEMU with status 1, 3, 5 or 7: under set -e that
 	# would end this script before the results were copied
 	rc=0
 	# shellcheck disable=SC2086
@@ -421,11 +421,12 @@ if [ $interactive = 1 ]; then
 	gather_results
 	echo "$rc" >"$out/status"
 	# 'exit qemu' leaves with verdict * 2 + 1: this script's status is the
-	# verdict (0 passed), so make does not call a pass an error; any other
+	# verdict (0 passed, 1 failed, 2 the plan could not run, 3
+	# inconclusive), so make does not call a pass an error; any other
 	# status is QEMU's own
 	case $rc in
 	0) ;;
-	1 | 3 | 5) exit $(((rc - 1) / 2)) ;;
+	1 | 3 | 5 | 7) exit $(((rc - 1) / 2)) ;;
 	*)
 		echo "qemu-run: QEMU ended with status $rc; its messages ($out/qemu.log):" >&2
 		tail -n 20 "$out/qemu.log" >&2

@@ -92,8 +92,13 @@ def main():
     send("\x03")  # Ctrl-C during a run: it stops the run, not QEMU
     wait(rb"stop requested", "the run stopped", 60)
     wait(rb"\n0 passed, 0 failed, 1 skipped", "the stopped test counted as skipped, not failed", 60)
+    wait(rb"\ninconclusive: nothing ran: every test that applies here skipped \(1\)",
+         "a run that was all skipped said inconclusive, not pass", 30)
     wait(rb"iommon> ", "prompt after the stopped run")
     alive_after(0.5)
+    send("run vtd.translate_4k\r")  # a test of the unit that passes: the session is a pass
+    wait(rb"\n1 passed, 0 failed, 0 skipped", "vtd.translate_4k passed", 60)
+    wait(rb"iommon> ", "prompt after vtd.translate_4k")
     send("save\r")
     wait(rb"saved [0-9]+ records to iommon/results/", "the records saved", 30)
     wait(rb"iommon> ", "prompt after save")
@@ -112,10 +117,11 @@ def main():
         fail("no %s for QEMU's own messages" % qlog)
     if b"qemu-system" in seen.split(b"any other key")[-1]:
         fail("QEMU's own messages reached the console")
-    # `exit qemu` after runs that failed nothing: make console's status is
-    # the verdict's (0), not QEMU's own 1, and the saved file is copied out
+    # `exit qemu` after a session that tested the unit and failed nothing:
+    # make console's status is the verdict's (0), not QEMU's own 1, and the
+    # saved file is copied out
     if p.returncode != 0:
-        fail("'exit qemu' after a session that failed nothing left with status %d, not 0 (make would say "
+        fail("'exit qemu' after a session that passed left with status %d, not 0 (make would say "
              "Error %d)" % (p.returncode, p.returncode))
     res = os.path.join(out, "results")
     saved = [f for f in os.listdir(res) if f.endswith(".jsonl")] if os.path.isdir(res) else []
