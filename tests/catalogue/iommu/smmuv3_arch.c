@@ -49,6 +49,7 @@ static size_t smmus(struct test_ctx *t, struct arch_smmu *out)
 		const struct smmuv3 *s = smmuv3_model_driver();
 		t->model = true;
 		out[0] = (struct arch_smmu){ "model", s->idr0, s->idr3, s->idr5, s->aidr, (size_t)-1 };
+		test_uses_unit(mu->backend, mu->name, true); /* its ID registers are what the rules judge */
 		return 1;
 	}
 	size_t n = 0;
@@ -59,6 +60,7 @@ static size_t smmus(struct test_ctx *t, struct arch_smmu *out)
 			continue;
 		struct arch_smmu *a = &out[n++];
 		snprintf(a->name, sizeof(a->name), "%s", u->name);
+		test_uses_unit(u->backend->name, u->name, false); /* the unit the rules judge */
 		a->idr0 = (uint32_t)r.r[0], a->idr3 = (uint32_t)r.r[3], a->idr5 = (uint32_t)r.r[5];
 		a->aidr = (uint32_t)r.r[6], a->iort = u->src;
 	}
