@@ -10,7 +10,7 @@
 #include "results.h"
 
 #define TESTED_MAX 32
-#define PENDING_MAX 8
+#define PENDING_MAX 32 /* price.models works on every model in one test */
 #define REQUIRE_MAX 16
 
 struct unit_seen {
@@ -206,15 +206,25 @@ static bool in_scope(unsigned plan, unsigned since)
 	return plan >= since;
 }
 
-/* The units tested in scope, "dmar0 (vtd), calgary0 (calgary, model)" */
+/* The units tested in scope, "dmar0 (vtd), calgary0 (calgary, model)",
+ * ending "and N more" where the rest would not fit whole */
 static void units_text(char *out, size_t cap, unsigned since)
 {
-	size_t k = 0;
+	size_t k = 0, more = 0;
 	out[0] = 0;
-	for (size_t i = 0; i < vs.nunits && k < cap; i++)
-		if (in_scope(vs.units[i].plan, since))
-			k += (size_t)snprintf(out + k, cap - k, "%s%s (%s%s)", k ? ", " : "", vs.units[i].name,
-					      vs.units[i].backend, vs.units[i].model ? ", model" : "");
+	for (size_t i = 0; i < vs.nunits; i++) {
+		if (!in_scope(vs.units[i].plan, since))
+			continue;
+		char one[48];
+		int w = snprintf(one, sizeof(one), "%s%s (%s%s)", k ? ", " : "", vs.units[i].name, vs.units[i].backend,
+				 vs.units[i].model ? ", model" : "");
+		if (more || k + (size_t)w + 16 >= cap) /* room kept for ", and 99 more" */
+			more++;
+		else
+			k += (size_t)snprintf(out + k, cap - k, "%s", one);
+	}
+	if (more)
+		snprintf(out + k, cap - k, ", and %zu more", more);
 	if (!out[0])
 		snprintf(out, cap, "none");
 }
