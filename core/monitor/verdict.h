@@ -37,11 +37,12 @@ void verdict_machine_units(size_t found, size_t refused, const char *tables);
  * that name, dmar0, model or not), "device BDF" (a test made that function
  * DMA), "nothing" (the plan tests no unit on purpose: the verdict is its
  * tests'), "clear" (none of them). False with `err` said when `argv` is
- * none of those. Requirements hold until cleared or a plan file starts. */
+ * none of those. Requirements hold until cleared or a plan file or the
+ * load options start (each says its own). */
 bool require_add(int argc, char **argv, char *err, size_t cap);
 void require_clear(void);
 /* The requirements as one line ("iommu; unit vtd"), or "" for none: how
- * `describe` and the plan's end say them. */
+ * `require` and `describe verdict` say them. */
 void require_text(char *out, size_t cap);
 
 /* A plan begins (lab_plan_begin): its verdict counts what is tested from
