@@ -324,7 +324,13 @@ $(BUILD)/fuzz/obj/%.o: %.c
 -include $(shell find $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)
 
 .SECONDEXPANSION:
-$(BUILD)/fuzz/%: tests/fuzz/%.c $$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$$(FUZZ_SRC_$$*))
+# The target's sources as their objects. A bare % in a pattern rule's
+# prerequisites is the stem even inside a function, so the patsubst's
+# percent signs come from $(pc) in the second expansion: written as %,
+# they became the target's name and every target compiled all its sources
+# again in its link step (fuzz_settings: all of the monitor), cache or not.
+pc := %
+$(BUILD)/fuzz/%: $(BUILD)/fuzz/obj/tests/fuzz/%.o $$(patsubst $$(pc).c,$(BUILD)/fuzz/obj/$$(pc).o,$$(FUZZ_SRC_$$*))
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ      $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $^ -o $@
